@@ -1,0 +1,250 @@
+/* tm-cli.c — the command line: --summary and --export, without a display
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <glib/gi18n.h>
+#include <gio/gio.h>
+#include <gio/gunixoutputstream.h>
+
+#include "tm-cli.h"
+#include "tm-error.h"
+#include "tm-export.h"
+#include "tm-format.h"
+#include "tm-profile.h"
+
+static const char * const cli_options[] = {
+  "--summary", "--export", "--json", "--memory-id", "--output",
+};
+
+gboolean
+tm_cli_wants (int    argc,
+              char **argv)
+{
+  for (int i = 1; i < argc; i++)
+    {
+      if (g_str_equal (argv[i], "--"))
+        break;
+      for (guint k = 0; k < G_N_ELEMENTS (cli_options); k++)
+        {
+          gsize len = strlen (cli_options[k]);
+
+          if (strncmp (argv[i], cli_options[k], len) == 0 &&
+              (argv[i][len] == '\0' || argv[i][len] == '='))
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static int
+fail (const char   *path,
+      const GError *error)
+{
+  g_autofree char *display = g_filename_display_name (path);
+
+  g_printerr ("tidemark: %s: %s\n", display, error->message);
+  return 1;
+}
+
+static int
+usage (GOptionContext *context,
+       const char     *message)
+{
+  g_printerr ("tidemark: %s\n", message);
+  g_printerr ("%s\n", _("Try “tidemark --help” for the options."));
+  return 2;
+}
+
+static void
+print_row (const char *label,
+           const char *value)
+{
+  g_print ("  %-24s %s\n", label, value);
+}
+
+static void
+print_bytes (const char *label,
+             gint64      bytes)
+{
+  g_autofree char *human = tm_format_bytes (bytes);
+  g_autofree char *exact = tm_format_bytes_exact (bytes);
+  g_autofree char *text = g_strdup_printf ("%s (%s)", human, exact);
+
+  print_row (label, text);
+}
+
+static void
+print_summary (TmProfile *profile)
+{
+  g_autofree char *basename = g_file_get_basename (tm_profile_get_file (profile));
+  g_autofree char *size = tm_format_bytes ((gint64) tm_profile_get_file_size (profile));
+  guint n = tm_profile_get_n_memory_ids (profile);
+
+  g_print ("%s — %s, %s, %u %s\n", basename,
+           tm_profile_get_format (profile) == TM_PROFILE_FORMAT_XSPACE
+           ? "XSpace" : _("XProf memory-profile JSON (sampled points only)"),
+           size, n, n == 1 ? _("memory id") : _("memory ids"));
+
+  if (n == 0)
+    {
+      if (tm_profile_get_format (profile) == TM_PROFILE_FORMAT_XSPACE && !tm_profile_has_host_plane (profile))
+        g_print ("%s\n", _("No memory data: the profile has no host plane (/host:CPU)."));
+      else
+        g_print ("%s\n", _("No memory data: the host plane has no MemoryAllocation or MemoryDeallocation events. "
+                           "Capture with host_tracer_level 2 or higher on a BFC allocator."));
+    }
+
+  for (guint i = 0; i < n; i++)
+    {
+      TmMemoryStore *store = tm_profile_get_memory_store (profile, i);
+      const TmSummary *s = tm_memory_store_get_summary (store);
+      GPtrArray *rows = tm_memory_store_get_peak_breakdown (store);
+      g_autofree char *allocs = tm_format_count (s->n_allocations);
+      g_autofree char *deallocs = tm_format_count (s->n_deallocations);
+      g_autofree char *when = tm_format_time_ms (s->peak_time_ps);
+      g_autofree char *peak = tm_format_bytes (s->peak_bytes_in_use);
+      g_autofree char *peak_exact = tm_format_bytes_exact (s->peak_bytes_in_use);
+      g_autofree char *peak_text = g_strdup_printf (_("%s (%s) at %s, step %" G_GINT64_FORMAT),
+                                                    peak, peak_exact, when, s->peak_step_id);
+      g_autofree char *frag = tm_format_percent (s->peak_fragmentation);
+      g_autofree char *nrows = g_strdup_printf ("%u", rows->len);
+
+      g_print ("\n%s\n", tm_memory_store_get_id (store));
+      print_row (_("allocations"), allocs);
+      print_row (_("deallocations"), deallocs);
+      print_bytes (_("memory capacity"), s->memory_capacity);
+      print_bytes (_("lifetime peak heap"), s->peak_bytes_usage_lifetime);
+      print_row (_("window peak"), peak_text);
+      print_bytes (_("  stack at peak"), s->peak_stack_bytes);
+      print_bytes (_("  heap at peak"), s->peak_heap_bytes);
+      print_bytes (_("  free at peak"), s->peak_free_bytes);
+      print_row (_("  fragmentation at peak"), frag);
+      print_row (_("breakdown rows at peak"), nrows);
+    }
+}
+
+int
+tm_cli_run (int    argc,
+            char **argv)
+{
+  gboolean summary = FALSE;
+  gboolean json = FALSE;
+  g_autofree char *export_format = NULL;
+  g_autofree char *memory_id = NULL;
+  g_autofree char *output = NULL;
+  g_auto(GStrv) files = NULL;
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  const GOptionEntry entries[] = {
+    { "summary", 0, 0, G_OPTION_ARG_NONE, &summary, N_("Print the summary of every memory id and exit"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("With --summary: print it as JSON with exact integers"), NULL },
+    { "export", 0, 0, G_OPTION_ARG_STRING, &export_format, N_("Write XProf's memory-profile JSON (xprof-json) or the peak breakdown (csv) and exit"), N_("FORMAT") },
+    { "memory-id", 0, 0, G_OPTION_ARG_STRING, &memory_id, N_("With --export=csv: the memory id (default: the one with the highest peak)"), N_("ID") },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Where to write the export (default or “-”: standard output)"), N_("PATH") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE") },
+    { NULL }
+  };
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(TmProfile) profile = NULL;
+  g_autoptr(GOutputStream) out = NULL;
+
+  context = g_option_context_new (_("FILE — show or export a memory profile without a window"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return usage (context, error->message);
+
+  if (summary == (export_format != NULL))
+    return usage (context, _("give either --summary or --export"));
+  if (json && !summary)
+    return usage (context, _("--json goes with --summary"));
+  if (export_format != NULL && !g_str_equal (export_format, "xprof-json") && !g_str_equal (export_format, "csv"))
+    return usage (context, _("--export takes xprof-json or csv"));
+  if (memory_id != NULL && (export_format == NULL || !g_str_equal (export_format, "csv")))
+    return usage (context, _("--memory-id goes with --export=csv"));
+  if (output != NULL && export_format == NULL)
+    return usage (context, _("--output goes with --export"));
+  if (files == NULL || files[0] == NULL)
+    return usage (context, _("no profile file given"));
+  if (files[1] != NULL && (export_format != NULL || json))
+    return usage (context, _("give exactly one profile file"));
+
+  for (guint f = 0; files[f] != NULL; f++)
+    {
+      g_clear_object (&file);
+      g_clear_object (&profile);
+
+      file = g_file_new_for_commandline_arg (files[f]);
+      profile = tm_profile_load (file, NULL, NULL, NULL, &error);
+      if (profile == NULL)
+        return fail (files[f], error);
+
+      if (summary && !json)
+        {
+          if (f > 0)
+            g_print ("\n");
+          print_summary (profile);
+          continue;
+        }
+
+      if (output == NULL || g_str_equal (output, "-"))
+        out = g_unix_output_stream_new (STDOUT_FILENO, FALSE);
+      else
+        {
+          g_autoptr(GFile) dest = g_file_new_for_commandline_arg (output);
+          GFileOutputStream *fout = g_file_replace (dest, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error);
+
+          if (fout == NULL)
+            return fail (output, error);
+          out = G_OUTPUT_STREAM (fout);
+        }
+
+      if (json)
+        {
+          if (!tm_export_summary_json (profile, out, NULL, &error))
+            return fail (output != NULL ? output : files[f], error);
+        }
+      else if (g_str_equal (export_format, "xprof-json"))
+        {
+          if (!tm_export_xprof_json (profile, out, NULL, &error))
+            return fail (output != NULL ? output : "-", error);
+        }
+      else
+        {
+          TmMemoryStore *store;
+
+          if (memory_id != NULL)
+            store = tm_profile_lookup_memory_store (profile, memory_id);
+          else if (tm_profile_get_n_memory_ids (profile) > 0)
+            store = tm_profile_get_memory_store (profile, tm_profile_get_busiest_index (profile));
+          else
+            store = NULL;
+
+          if (store == NULL)
+            {
+              g_autoptr(GError) e = NULL;
+
+              if (memory_id != NULL)
+                g_set_error (&e, TM_ERROR, TM_ERROR_NO_MEMORY_ID,
+                             _("has no memory id “%s”"), memory_id);
+              else
+                g_set_error (&e, TM_ERROR, TM_ERROR_NO_MEMORY_ID,
+                             _("has no memory data to export"));
+              return fail (files[f], e);
+            }
+
+          if (!tm_export_breakdown_csv (tm_memory_store_get_peak_breakdown (store), out, NULL, &error))
+            return fail (output != NULL ? output : "-", error);
+        }
+
+      if (!g_output_stream_close (out, NULL, &error))
+        return fail (output != NULL ? output : "-", error);
+    }
+
+  return 0;
+}

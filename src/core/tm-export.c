@@ -1,0 +1,524 @@
+/* tm-export.c — XProf's memory-profile JSON, CSV and summary out
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * JSON is written straight to the stream, memory id by memory id, so that an
+ * export never holds a document tree: the numbers must come out exactly as
+ * XProf prints them (64-bit integers as strings, shortest round-trip
+ * doubles), which a generic JSON tree writer does not do.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "tm-export.h"
+
+void
+tm_export_append_double (GString *str,
+                         double   value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (isnan (value))
+    {
+      g_string_append (str, "\"NaN\"");
+      return;
+    }
+  if (isinf (value))
+    {
+      g_string_append (str, value > 0 ? "\"Infinity\"" : "\"-Infinity\"");
+      return;
+    }
+
+  /* The shortest %g that reads back as the same double; g_ascii_formatd()
+   * keeps the decimal point a '.' whatever the locale. */
+  for (int precision = 1; precision <= 17; precision++)
+    {
+      char format[8];
+
+      g_snprintf (format, sizeof format, "%%.%dg", precision);
+      g_ascii_formatd (buf, sizeof buf, format, value);
+      if (g_ascii_strtod (buf, NULL) == value)
+        break;
+    }
+
+  g_string_append (str, buf);
+}
+
+void
+tm_export_append_string (GString    *str,
+                         const char *value)
+{
+  g_string_append_c (str, '"');
+  for (const guchar *p = (const guchar *) value; *p; p++)
+    {
+      switch (*p)
+        {
+        case '"': g_string_append (str, "\\\""); break;
+        case '\\': g_string_append (str, "\\\\"); break;
+        case '\n': g_string_append (str, "\\n"); break;
+        case '\r': g_string_append (str, "\\r"); break;
+        case '\t': g_string_append (str, "\\t"); break;
+        case '\b': g_string_append (str, "\\b"); break;
+        case '\f': g_string_append (str, "\\f"); break;
+        default:
+          if (*p < 0x20)
+            g_string_append_printf (str, "\\u%04x", *p);
+          else
+            g_string_append_c (str, (char) *p);
+        }
+    }
+  g_string_append_c (str, '"');
+}
+
+static void
+append_int64 (GString *str,
+              gint64   value)
+{
+  g_string_append_printf (str, "\"%" G_GINT64_FORMAT "\"", value);
+}
+
+static void
+append_uint64 (GString *str,
+               guint64  value)
+{
+  g_string_append_printf (str, "\"%" G_GUINT64_FORMAT "\"", value);
+}
+
+static gboolean
+flush (GOutputStream  *out,
+       GString        *str,
+       GCancellable   *cancellable,
+       GError        **error)
+{
+  gboolean ok = g_output_stream_write_all (out, str->str, str->len, NULL, cancellable, error);
+
+  g_string_truncate (str, 0);
+  return ok;
+}
+
+static void
+append_stats (GString *str,
+              gint64   stack,
+              gint64   heap,
+              gint64   free_bytes,
+              double   fragmentation,
+              gint64   peak_bytes_in_use)
+{
+  g_string_append (str, "{\"stackReservedBytes\":");
+  append_int64 (str, stack);
+  g_string_append (str, ",\"heapAllocatedBytes\":");
+  append_int64 (str, heap);
+  g_string_append (str, ",\"freeMemoryBytes\":");
+  append_int64 (str, free_bytes);
+  g_string_append (str, ",\"fragmentation\":");
+  tm_export_append_double (str, fragmentation);
+  g_string_append (str, ",\"peakBytesInUse\":");
+  append_int64 (str, peak_bytes_in_use);
+  g_string_append_c (str, '}');
+}
+
+static void
+append_metadata (GString        *str,
+                 TmActivityKind  kind,
+                 gint64          requested,
+                 gint64          allocation,
+                 guint64         address,
+                 const char     *op,
+                 gint64          step,
+                 const char     *region,
+                 const char     *data_type,
+                 const char     *shape)
+{
+  g_string_append (str, "{\"memoryActivity\":");
+  g_string_append (str, kind == TM_ACTIVITY_ALLOCATION ? "\"ALLOCATION\""
+                        : kind == TM_ACTIVITY_DEALLOCATION ? "\"DEALLOCATION\""
+                        : "\"UNKNOWN_ACTIVITY\"");
+  g_string_append (str, ",\"requestedBytes\":");
+  append_int64 (str, requested);
+  g_string_append (str, ",\"allocationBytes\":");
+  append_int64 (str, allocation);
+  g_string_append (str, ",\"address\":");
+  append_uint64 (str, address);
+  g_string_append (str, ",\"tfOpName\":");
+  tm_export_append_string (str, op);
+  g_string_append (str, ",\"stepId\":");
+  append_int64 (str, step);
+  g_string_append (str, ",\"regionType\":");
+  tm_export_append_string (str, region);
+  g_string_append (str, ",\"dataType\":");
+  tm_export_append_string (str, data_type);
+  g_string_append (str, ",\"tensorShape\":");
+  tm_export_append_string (str, shape);
+  g_string_append_c (str, '}');
+}
+
+static gboolean
+append_snapshot (GString        *str,
+                 TmMemoryStore  *store,
+                 guint           index,
+                 GError        **error)
+{
+  TmActivity act;
+
+  if (!tm_memory_store_get_activity (store, index, &act, error))
+    return FALSE;
+
+  g_string_append (str, "{\"timeOffsetPs\":");
+  append_int64 (str, act.time_ps);
+  g_string_append (str, ",\"aggregationStats\":");
+  append_stats (str, act.stack_bytes, act.heap_bytes, act.free_bytes,
+                act.fragmentation, act.peak_bytes_in_use);
+  g_string_append (str, ",\"activityMetadata\":");
+  append_metadata (str, act.kind, act.requested_bytes, act.allocation_bytes, act.address,
+                   act.op_name, act.step_id, act.region_type, act.data_type, act.shape);
+  g_string_append_c (str, '}');
+
+  tm_activity_clear (&act);
+  return TRUE;
+}
+
+static gboolean
+is_stack_row (const TmBreakdownRow *row)
+{
+  return strcmp (row->op_name, "stack") == 0 && strcmp (row->region_type, "stack") == 0;
+}
+
+static gboolean
+write_allocator (GString        *str,
+                 TmMemoryStore  *store,
+                 GOutputStream  *out,
+                 GCancellable   *cancellable,
+                 GError        **error)
+{
+  const TmSummary *s = tm_memory_store_get_summary (store);
+  GPtrArray *rows = tm_memory_store_get_peak_breakdown (store);
+  g_autoptr(GArray) sampled = NULL;
+  const TmBreakdownRow *specials[8];
+  guint n_snapshots = 0, n_special = 0;
+  gboolean first;
+
+  /* memoryProfileSnapshots: the snapshots of the breakdown rows, in row
+   * order; a JSON-born store has no snapshot of its own for them. */
+  g_string_append (str, "{\"memoryProfileSnapshots\":[");
+  first = TRUE;
+  for (guint r = 0; r < rows->len; r++)
+    {
+      const TmBreakdownRow *row = g_ptr_array_index (rows, r);
+
+      if (row->special)
+        continue;
+      if (!first)
+        g_string_append_c (str, ',');
+      first = FALSE;
+
+      if (row->snapshot_index != G_MAXUINT)
+        {
+          if (!append_snapshot (str, store, row->snapshot_index, error))
+            return FALSE;
+        }
+      else
+        {
+          g_string_append (str, "{\"timeOffsetPs\":");
+          append_int64 (str, row->time_ps);
+          g_string_append (str, ",\"aggregationStats\":");
+          append_stats (str, 0, 0, 0, 0.0, 0);
+          g_string_append (str, ",\"activityMetadata\":");
+          append_metadata (str, TM_ACTIVITY_ALLOCATION, row->requested_bytes, row->allocation_bytes,
+                           row->address, row->op_name, row->step_id, row->region_type,
+                           row->data_type, row->shape);
+          g_string_append_c (str, '}');
+        }
+      if (str->len > 65536 && !flush (out, str, cancellable, error))
+        return FALSE;
+    }
+
+  g_string_append (str, "],\"profileSummary\":{\"peakBytesUsageLifetime\":");
+  append_int64 (str, s->peak_bytes_usage_lifetime);
+  g_string_append (str, ",\"peakStats\":");
+  append_stats (str, s->peak_stack_bytes, s->peak_heap_bytes, s->peak_free_bytes,
+                s->peak_fragmentation, s->peak_stats_peak_bytes_in_use);
+  g_string_append (str, ",\"peakStatsTimePs\":");
+  append_int64 (str, s->peak_time_ps);
+  g_string_append (str, ",\"memoryCapacity\":");
+  append_int64 (str, s->memory_capacity);
+  g_string_append (str, "},\"activeAllocations\":[");
+
+  /* XProf inserts the special allocations in this order, unused memory
+   * then stack, and rows name them by that index. */
+  for (guint r = 0; r < rows->len; r++)
+    {
+      const TmBreakdownRow *row = g_ptr_array_index (rows, r);
+
+      if (row->special && n_special < G_N_ELEMENTS (specials))
+        specials[n_special++] = row;
+    }
+  if (n_special == 2 && is_stack_row (specials[0]))
+    {
+      const TmBreakdownRow *t = specials[0];
+      specials[0] = specials[1];
+      specials[1] = t;
+    }
+
+  for (guint r = 0; r < rows->len; r++)
+    {
+      const TmBreakdownRow *row = g_ptr_array_index (rows, r);
+      gint64 special_index = -1;
+
+      for (guint k = 0; row->special && k < n_special; k++)
+        if (specials[k] == row)
+          special_index = k;
+
+      if (r > 0)
+        g_string_append_c (str, ',');
+      g_string_append (str, "{\"snapshotIndex\":");
+      /* XProf leaves a special row's snapshot index at -(special index + 1). */
+      append_int64 (str, row->special ? -(special_index + 1) : (gint64) n_snapshots++);
+      g_string_append (str, ",\"specialIndex\":");
+      append_int64 (str, special_index);
+      g_string_append (str, ",\"numOccurrences\":");
+      append_int64 (str, (gint64) row->n_occurrences);
+      g_string_append_c (str, '}');
+    }
+
+  g_string_append (str, "],\"specialAllocations\":[");
+  for (guint k = 0; k < n_special; k++)
+    {
+      const TmBreakdownRow *row = specials[k];
+
+      if (k > 0)
+        g_string_append_c (str, ',');
+      append_metadata (str, TM_ACTIVITY_ALLOCATION, row->requested_bytes, row->allocation_bytes,
+                       0, row->op_name, row->step_id, row->region_type, row->data_type, row->shape);
+    }
+
+  g_string_append (str, "],\"sampledTimelineSnapshots\":[");
+  sampled = tm_memory_store_sample_timeline (store, TM_XPROF_MAX_SNAPSHOTS);
+  for (guint k = 0; k < sampled->len; k++)
+    {
+      if (k > 0)
+        g_string_append_c (str, ',');
+      if (!append_snapshot (str, store, g_array_index (sampled, guint, k), error))
+        return FALSE;
+      if (str->len > 65536 && !flush (out, str, cancellable, error))
+        return FALSE;
+    }
+  g_string_append (str, "]}");
+
+  return TRUE;
+}
+
+gboolean
+tm_export_xprof_json (TmProfile      *profile,
+                      GOutputStream  *out,
+                      GCancellable   *cancellable,
+                      GError        **error)
+{
+  g_autoptr(GString) str = g_string_sized_new (65536 + 4096);
+  GArray *modules;
+  guint n;
+
+  g_return_val_if_fail (TM_IS_PROFILE (profile), FALSE);
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (out), FALSE);
+
+  n = tm_profile_get_n_memory_ids (profile);
+
+  g_string_append (str, "{\"memoryProfilePerAllocator\":{");
+  for (guint i = 0; i < n; i++)
+    {
+      TmMemoryStore *store = tm_profile_get_memory_store (profile, i);
+
+      if (i > 0)
+        g_string_append_c (str, ',');
+      tm_export_append_string (str, tm_memory_store_get_id (store));
+      g_string_append_c (str, ':');
+      if (!write_allocator (str, store, out, cancellable, error))
+        return FALSE;
+      if (!flush (out, str, cancellable, error))
+        return FALSE;
+    }
+
+  g_string_append (str, "},\"numHosts\":1,\"memoryIds\":[");
+  for (guint i = 0; i < n; i++)
+    {
+      if (i > 0)
+        g_string_append_c (str, ',');
+      tm_export_append_string (str, tm_memory_store_get_id (tm_profile_get_memory_store (profile, i)));
+    }
+
+  g_string_append (str, "],\"version\":1,\"hloModules\":[");
+  modules = tm_profile_get_hlo_modules (profile);
+  for (guint i = 0; modules != NULL && i < modules->len; i++)
+    {
+      const TmHloModule *m = &g_array_index (modules, TmHloModule, i);
+
+      if (i > 0)
+        g_string_append_c (str, ',');
+      g_string_append (str, "{\"name\":");
+      tm_export_append_string (str, m->name);
+      g_string_append (str, ",\"startTimePs\":");
+      append_int64 (str, m->start_ps);
+      g_string_append (str, ",\"endTimePs\":");
+      append_int64 (str, m->end_ps);
+      g_string_append (str, ",\"id\":");
+      append_int64 (str, m->id);
+      g_string_append (str, ",\"planeName\":");
+      tm_export_append_string (str, m->device);
+      g_string_append_c (str, '}');
+    }
+  g_string_append (str, "]}\n");
+
+  return flush (out, str, cancellable, error);
+}
+
+static void
+append_csv_field (GString    *str,
+                  const char *value)
+{
+  if (strpbrk (value, ",\"\r\n") == NULL)
+    {
+      g_string_append (str, value);
+      return;
+    }
+
+  g_string_append_c (str, '"');
+  for (const char *p = value; *p; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (str, '"');
+      g_string_append_c (str, *p);
+    }
+  g_string_append_c (str, '"');
+}
+
+gboolean
+tm_export_breakdown_csv (GPtrArray      *rows,
+                         GOutputStream  *out,
+                         GCancellable   *cancellable,
+                         GError        **error)
+{
+  g_autoptr(GString) str = g_string_new (NULL);
+
+  g_return_val_if_fail (rows != NULL, FALSE);
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (out), FALSE);
+
+  g_string_append (str, "op_name,allocation_bytes,requested_bytes,occurrences,region_type,data_type,shape,step_id,address\r\n");
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const TmBreakdownRow *row = g_ptr_array_index (rows, i);
+
+      append_csv_field (str, row->op_name);
+      g_string_append_printf (str, ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%" G_GUINT64_FORMAT ",",
+                              row->allocation_bytes, row->requested_bytes, row->n_occurrences);
+      append_csv_field (str, row->region_type);
+      g_string_append_c (str, ',');
+      append_csv_field (str, row->data_type);
+      g_string_append_c (str, ',');
+      append_csv_field (str, row->shape);
+      g_string_append_printf (str, ",%" G_GINT64_FORMAT ",%" G_GUINT64_FORMAT "\r\n",
+                              row->step_id, row->address);
+      if (str->len > 65536 && !flush (out, str, cancellable, error))
+        return FALSE;
+    }
+
+  return flush (out, str, cancellable, error);
+}
+
+gboolean
+tm_export_summary_json (TmProfile      *profile,
+                        GOutputStream  *out,
+                        GCancellable   *cancellable,
+                        GError        **error)
+{
+  g_autoptr(GString) str = g_string_new (NULL);
+  g_autofree char *basename = NULL;
+  guint n;
+
+  g_return_val_if_fail (TM_IS_PROFILE (profile), FALSE);
+
+  n = tm_profile_get_n_memory_ids (profile);
+  basename = g_file_get_basename (tm_profile_get_file (profile));
+
+  g_string_append (str, "{\n \"input\": ");
+  tm_export_append_string (str, basename);
+  g_string_append_printf (str, ",\n \"format\": \"%s\",\n \"complete\": %s,\n \"max_snapshots\": %d,\n \"num_hosts\": 1,\n \"version\": 1,\n \"memory_ids\": [",
+                          tm_profile_get_format (profile) == TM_PROFILE_FORMAT_XSPACE ? "xspace" : "xprof-json",
+                          tm_profile_get_format (profile) == TM_PROFILE_FORMAT_XSPACE ? "true" : "false",
+                          TM_XPROF_MAX_SNAPSHOTS);
+  for (guint i = 0; i < n; i++)
+    {
+      g_string_append (str, i > 0 ? ", " : "");
+      tm_export_append_string (str, tm_memory_store_get_id (tm_profile_get_memory_store (profile, i)));
+    }
+  g_string_append_printf (str, "],\n \"num_hlo_modules\": %u,\n \"memory\": {",
+                          tm_profile_get_hlo_modules (profile)->len);
+
+  for (guint i = 0; i < n; i++)
+    {
+      TmMemoryStore *store = tm_profile_get_memory_store (profile, i);
+      const TmSummary *s = tm_memory_store_get_summary (store);
+      GPtrArray *rows = tm_memory_store_get_peak_breakdown (store);
+      g_autoptr(GArray) sampled = tm_memory_store_sample_timeline (store, TM_XPROF_MAX_SNAPSHOTS);
+
+      g_string_append (str, i > 0 ? ",\n  " : "\n  ");
+      tm_export_append_string (str, tm_memory_store_get_id (store));
+      g_string_append_printf (str,
+                              ": {\n"
+                              "   \"num_snapshots\": %u,\n"
+                              "   \"num_allocations\": %u,\n"
+                              "   \"num_deallocations\": %u,\n"
+                              "   \"num_sampled_timeline_snapshots\": %u,\n"
+                              "   \"memory_capacity\": %" G_GINT64_FORMAT ",\n"
+                              "   \"peak_bytes_usage_lifetime\": %" G_GINT64_FORMAT ",\n"
+                              "   \"xprof_reported_lifetime_peak_last_in_file_order\": %" G_GINT64_FORMAT ",\n"
+                              "   \"peak_bytes_in_use\": %" G_GINT64_FORMAT ",\n"
+                              "   \"peak_stats_time_ps\": %" G_GINT64_FORMAT ",\n"
+                              "   \"peak_stack_reserved_bytes\": %" G_GINT64_FORMAT ",\n"
+                              "   \"peak_heap_allocated_bytes\": %" G_GINT64_FORMAT ",\n"
+                              "   \"peak_free_memory_bytes\": %" G_GINT64_FORMAT ",\n"
+                              "   \"peak_fragmentation\": ",
+                              s->n_snapshots, s->n_allocations, s->n_deallocations, sampled->len,
+                              s->memory_capacity, s->peak_bytes_usage_lifetime,
+                              s->last_peak_bytes_in_use, s->peak_bytes_in_use, s->peak_time_ps,
+                              s->peak_stack_bytes, s->peak_heap_bytes, s->peak_free_bytes);
+      tm_export_append_double (str, s->peak_fragmentation);
+      g_string_append_printf (str,
+                              ",\n   \"peak_step_id\": %" G_GINT64_FORMAT ",\n"
+                              "   \"num_breakdown_rows\": %u,\n"
+                              "   \"breakdown\": [",
+                              s->peak_step_id, rows->len);
+
+      for (guint r = 0; r < rows->len; r++)
+        {
+          const TmBreakdownRow *row = g_ptr_array_index (rows, r);
+
+          g_string_append (str, r > 0 ? ",\n    {" : "\n    {");
+          g_string_append (str, "\"op_name\": ");
+          tm_export_append_string (str, row->op_name);
+          g_string_append_printf (str, ", \"allocation_bytes\": %" G_GINT64_FORMAT
+                                  ", \"requested_bytes\": %" G_GINT64_FORMAT
+                                  ", \"num_occurrences\": %" G_GUINT64_FORMAT ", \"region_type\": ",
+                                  row->allocation_bytes, row->requested_bytes, row->n_occurrences);
+          tm_export_append_string (str, row->region_type);
+          g_string_append (str, ", \"data_type\": ");
+          tm_export_append_string (str, row->data_type);
+          g_string_append (str, ", \"shape\": ");
+          tm_export_append_string (str, row->shape);
+          g_string_append_printf (str, ", \"special\": %s", row->special ? "true" : "false");
+          if (!row->special)
+            g_string_append_printf (str, ", \"time_offset_ps\": %" G_GINT64_FORMAT ", \"address\": %" G_GUINT64_FORMAT,
+                                    row->time_ps, row->address);
+          g_string_append_c (str, '}');
+        }
+      g_string_append (str, rows->len > 0 ? "\n   ]\n  }" : "]\n  }");
+
+      if (!flush (out, str, cancellable, error))
+        return FALSE;
+    }
+
+  g_string_append (str, n > 0 ? "\n }\n}\n" : "}\n}\n");
+  return flush (out, str, cancellable, error);
+}

@@ -1,0 +1,46 @@
+/* tm-export.h — XProf's memory-profile JSON, CSV and summary out
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "tm-profile.h"
+
+G_BEGIN_DECLS
+
+#define TM_XPROF_MAX_SNAPSHOTS 1000
+
+/* XProf's memory-profile JSON for the whole profile (product.md §5): field
+ * names and order as XProf's protobuf JSON printer writes them (defaults
+ * included), 64-bit integers as strings, enums by name, the sampled
+ * timeline, snapshots kept only for breakdown rows and reindexed, version 1,
+ * numHosts 1, sorted memoryIds, HLO modules. */
+gboolean tm_export_xprof_json     (TmProfile      *profile,
+                                   GOutputStream  *out,
+                                   GCancellable   *cancellable,
+                                   GError        **error);
+
+/* Breakdown rows as CSV (RFC 4180, header line, exact integers). */
+gboolean tm_export_breakdown_csv  (GPtrArray      *rows,
+                                   GOutputStream  *out,
+                                   GCancellable   *cancellable,
+                                   GError        **error);
+
+/* The summary of every memory id, machine-readable (exact integers). */
+gboolean tm_export_summary_json   (TmProfile      *profile,
+                                   GOutputStream  *out,
+                                   GCancellable   *cancellable,
+                                   GError        **error);
+
+/* Appends a double the way protobuf's JSON printer does: the shortest
+ * decimal that reads back as the same double; NaN and infinities as the
+ * strings "NaN", "Infinity", "-Infinity". */
+void     tm_export_append_double  (GString        *str,
+                                   double          value);
+/* Appends a JSON string literal, escaped. */
+void     tm_export_append_string  (GString        *str,
+                                   const char     *value);
+
+G_END_DECLS

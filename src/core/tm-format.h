@@ -1,0 +1,34 @@
+/* tm-format.h — bytes, times and percentages for people, in one place
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* "0 B", "512 B", "3.00 KiB", "59.6 MiB", "5.78 GiB": three significant
+ * digits, binary units. Negative values keep their sign. */
+char       *tm_format_bytes          (gint64      bytes);
+/* "6 208 853 760 bytes" (thin groups of three, "1 byte" singular). */
+char       *tm_format_bytes_exact    (gint64      bytes);
+/* A picosecond time as milliseconds: "1 938.413 ms" (3 decimals). */
+char       *tm_format_time_ms        (gint64      time_ps);
+/* A picosecond duration chosen in a fitting unit: "850 ps", "12.5 ns",
+ * "3.20 µs", "41.7 ms", "2.35 s". */
+char       *tm_format_duration       (gint64      duration_ps);
+/* A fraction in [0, 1] as a percentage: "0.03 %", "12.5 %", "100 %". */
+char       *tm_format_percent        (double      fraction);
+/* An integer with groups of three: "1 859". */
+char       *tm_format_count          (guint64     count);
+/* Picked so that a "nice" step (1, 2, 5 × 10^k) gives about max_ticks
+ * ticks over range; used by axes. */
+double      tm_format_nice_step      (double      range,
+                                      guint       max_ticks);
+/* Binary-unit step for a byte axis: 1, 2, 4, 8 ... × 1024^k, or decimal-nice
+ * values within a unit ("256 MiB", "1 GiB", "2 GiB" ...). */
+gint64      tm_format_nice_byte_step (gint64      range,
+                                      guint       max_ticks);
+
+G_END_DECLS

@@ -1,0 +1,549 @@
+/* tm-lod.c — multi-resolution min/max over one memory id's columns
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Level 1 summarises aligned blocks of LEAF snapshots, level L > 1 aligned
+ * blocks of FANOUT level L − 1 blocks (LEAF · FANOUT^(L−1) snapshots); only
+ * full blocks are kept. A range query walks left to right, always taking the
+ * largest aligned block that fits in what is left, and reads the columns
+ * directly for the unaligned ends: at most 2·(LEAF − 1) snapshots plus
+ * 2·(FANOUT − 1) blocks per level.
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "tm-lod.h"
+
+#define LEAF_SHIFT   5
+#define FANOUT_SHIFT 3
+#define LEAF         (1u << LEAF_SHIFT)     /* 32 snapshots */
+#define FANOUT       (1u << FANOUT_SHIFT)   /* 8 blocks */
+#define MAX_LEVELS   16
+
+/* tm_lod_query_columns() rounds a column boundary to the nearest leaf edge
+ * when the leaf lasts at most 1/SNAP_DIVISOR of a column: see there. */
+#define SNAP_DIVISOR 4
+
+/* One cache line. */
+typedef struct
+{
+  gint64 stack_min;
+  gint64 stack_max;
+  gint64 used_min;
+  gint64 used_max;
+  gint64 total_min;
+  gint64 total_max;
+  double frag_min;
+  double frag_max;
+} Summary;
+
+G_STATIC_ASSERT (sizeof (Summary) == 64);
+
+struct _TmLod
+{
+  guint          n;
+  const gint64  *times;
+  const gint64  *stack;
+  const gint64  *heap;
+  const gint64  *free_bytes;   /* may be NULL: all zero */
+  const double  *frag;         /* may be NULL: all zero */
+
+  /* levels[1 .. n_levels]; levels[0] is unused (the columns themselves). */
+  guint          n_levels;
+  gsize          block_size[MAX_LEVELS];
+  guint          block_shift[MAX_LEVELS];
+  gsize          n_blocks[MAX_LEVELS];
+  Summary       *levels[MAX_LEVELS];
+
+  /* times[k · LEAF] for every leaf, the last one possibly partial: a small
+   * array that time searches walk before touching the big column. */
+  gint64        *leaf_times;
+  gsize          n_leaf_times;
+
+  Summary        all;
+};
+
+static inline void
+summary_init (Summary *s)
+{
+  s->stack_min = G_MAXINT64;
+  s->stack_max = G_MININT64;
+  s->used_min = G_MAXINT64;
+  s->used_max = G_MININT64;
+  s->total_min = G_MAXINT64;
+  s->total_max = G_MININT64;
+  s->frag_min = INFINITY;
+  s->frag_max = -INFINITY;
+}
+
+static inline void
+summary_merge (Summary       *s,
+               const Summary *o)
+{
+  if (o->stack_min < s->stack_min) s->stack_min = o->stack_min;
+  if (o->stack_max > s->stack_max) s->stack_max = o->stack_max;
+  if (o->used_min < s->used_min) s->used_min = o->used_min;
+  if (o->used_max > s->used_max) s->used_max = o->used_max;
+  if (o->total_min < s->total_min) s->total_min = o->total_min;
+  if (o->total_max > s->total_max) s->total_max = o->total_max;
+  if (o->frag_min < s->frag_min) s->frag_min = o->frag_min;
+  if (o->frag_max > s->frag_max) s->frag_max = o->frag_max;
+}
+
+/* Folds snapshots [from, to) read straight from the columns. */
+static inline void
+summary_add_raw (Summary     *s,
+                 const TmLod *lod,
+                 gsize        from,
+                 gsize        to)
+{
+  for (gsize i = from; i < to; i++)
+    {
+      gint64 stack = lod->stack[i];
+      gint64 used = stack + lod->heap[i];
+      gint64 total = used + (lod->free_bytes != NULL ? lod->free_bytes[i] : 0);
+      double frag = lod->frag != NULL ? lod->frag[i] : 0.0;
+
+      if (isnan (frag))
+        frag = 0.0;
+
+      if (stack < s->stack_min) s->stack_min = stack;
+      if (stack > s->stack_max) s->stack_max = stack;
+      if (used < s->used_min) s->used_min = used;
+      if (used > s->used_max) s->used_max = used;
+      if (total < s->total_min) s->total_min = total;
+      if (total > s->total_max) s->total_max = total;
+      if (frag < s->frag_min) s->frag_min = frag;
+      if (frag > s->frag_max) s->frag_max = frag;
+    }
+}
+
+/* Folds snapshots [from, to) (to <= n) using the largest blocks that fit. */
+static void
+summary_add_range (Summary     *s,
+                   const TmLod *lod,
+                   gsize        from,
+                   gsize        to)
+{
+  gsize i = from;
+
+  g_assert (to <= lod->n);
+
+  while (i < to)
+    {
+      guint level;
+
+      if ((i & (LEAF - 1)) != 0 || i + LEAF > to || lod->n_levels == 0)
+        {
+          gsize stop = MIN (to, (i / LEAF + 1) * LEAF);
+
+          summary_add_raw (s, lod, i, stop);
+          i = stop;
+          continue;
+        }
+
+      level = 1;
+      while (level < lod->n_levels &&
+             (i & (lod->block_size[level + 1] - 1)) == 0 &&
+             i + lod->block_size[level + 1] <= to)
+        level++;
+
+      g_assert ((i >> lod->block_shift[level]) < lod->n_blocks[level]);
+      summary_merge (s, &lod->levels[level][i >> lod->block_shift[level]]);
+      i += lod->block_size[level];
+    }
+}
+
+TmLod *
+tm_lod_new (guint         n,
+            const gint64 *times,
+            const gint64 *stack,
+            const gint64 *heap,
+            const gint64 *free_bytes,
+            const double *fragmentation)
+{
+  TmLod *lod;
+
+  g_return_val_if_fail (n == 0 || times != NULL, NULL);
+  g_return_val_if_fail (n == 0 || stack != NULL, NULL);
+  g_return_val_if_fail (n == 0 || heap != NULL, NULL);
+
+  lod = g_new0 (TmLod, 1);
+  lod->n = n;
+  lod->times = times;
+  lod->stack = stack;
+  lod->heap = heap;
+  lod->free_bytes = free_bytes;
+  lod->frag = fragmentation;
+
+  /* Level 1 from the columns. */
+  if (n / LEAF > 0)
+    {
+      gsize n_blocks = n / LEAF;
+      Summary *level = g_new (Summary, n_blocks);
+
+      for (gsize b = 0; b < n_blocks; b++)
+        {
+          summary_init (&level[b]);
+          summary_add_raw (&level[b], lod, b * LEAF, (b + 1) * LEAF);
+        }
+
+      lod->n_levels = 1;
+      lod->block_size[1] = LEAF;
+      lod->block_shift[1] = LEAF_SHIFT;
+      lod->n_blocks[1] = n_blocks;
+      lod->levels[1] = level;
+    }
+
+  /* Each further level from the one below. */
+  while (lod->n_levels > 0 &&
+         lod->n_levels + 1 < MAX_LEVELS &&
+         lod->n_blocks[lod->n_levels] >= FANOUT)
+    {
+      guint below = lod->n_levels;
+      gsize n_blocks = lod->n_blocks[below] / FANOUT;
+      Summary *level = g_new (Summary, n_blocks);
+
+      for (gsize b = 0; b < n_blocks; b++)
+        {
+          summary_init (&level[b]);
+          for (guint c = 0; c < FANOUT; c++)
+            summary_merge (&level[b], &lod->levels[below][b * FANOUT + c]);
+        }
+
+      lod->n_levels = below + 1;
+      lod->block_size[below + 1] = lod->block_size[below] * FANOUT;
+      lod->block_shift[below + 1] = lod->block_shift[below] + FANOUT_SHIFT;
+      lod->n_blocks[below + 1] = n_blocks;
+      lod->levels[below + 1] = level;
+    }
+
+  lod->n_leaf_times = (n + LEAF - 1) / LEAF;
+  lod->leaf_times = g_new (gint64, MAX (lod->n_leaf_times, 1));
+  for (gsize k = 0; k < lod->n_leaf_times; k++)
+    lod->leaf_times[k] = times[k * LEAF];
+
+  summary_init (&lod->all);
+  summary_add_range (&lod->all, lod, 0, n);
+
+  return lod;
+}
+
+void
+tm_lod_free (TmLod *lod)
+{
+  if (lod == NULL)
+    return;
+
+  for (guint l = 1; l <= lod->n_levels; l++)
+    g_free (lod->levels[l]);
+  g_free (lod->leaf_times);
+  g_free (lod);
+}
+
+guint
+tm_lod_get_n_snapshots (const TmLod *lod)
+{
+  g_return_val_if_fail (lod != NULL, 0);
+
+  return lod->n;
+}
+
+gsize
+tm_lod_get_memory_size (const TmLod *lod)
+{
+  gsize size;
+
+  g_return_val_if_fail (lod != NULL, 0);
+
+  size = sizeof (TmLod) + MAX (lod->n_leaf_times, 1) * sizeof (gint64);
+  for (guint l = 1; l <= lod->n_levels; l++)
+    size += lod->n_blocks[l] * sizeof (Summary);
+
+  return size;
+}
+
+gint64
+tm_lod_get_max_total (const TmLod *lod)
+{
+  g_return_val_if_fail (lod != NULL, 0);
+
+  return lod->n > 0 ? lod->all.total_max : 0;
+}
+
+gint64
+tm_lod_get_max_used (const TmLod *lod)
+{
+  g_return_val_if_fail (lod != NULL, 0);
+
+  return lod->n > 0 ? lod->all.used_max : 0;
+}
+
+/* The last leaf j >= from with leaf_times[j] < t_ps, or -1 when the first
+ * leaf already starts at or after t_ps. from is a hint (-1 if unknown). */
+static gssize
+leaf_search (const TmLod *lod,
+             gint64       t_ps,
+             gssize       from)
+{
+  gssize lo, hi;
+  gsize step = 1;
+
+  if (lod->n_leaf_times == 0 || lod->leaf_times[0] >= t_ps)
+    return -1;
+
+  lo = CLAMP (from, 0, (gssize) lod->n_leaf_times - 1);
+  if (lod->leaf_times[lo] >= t_ps)
+    lo = 0;
+
+  /* Gallop right from lo: leaf_times[lo] < t_ps. */
+  hi = lo + 1;
+  while (hi < (gssize) lod->n_leaf_times && lod->leaf_times[hi] < t_ps)
+    {
+      lo = hi;
+      step *= 2;
+      hi = lo + step;
+    }
+  hi = MIN (hi, (gssize) lod->n_leaf_times);
+  while (hi - lo > 1)
+    {
+      gssize mid = lo + (hi - lo) / 2;
+
+      if (lod->leaf_times[mid] < t_ps)
+        lo = mid;
+      else
+        hi = mid;
+    }
+
+  return lo;
+}
+
+/* The exact lower bound, given j = leaf_search (t_ps). */
+static guint
+lower_bound_in_leaf (const TmLod *lod,
+                     gint64       t_ps,
+                     gssize       j)
+{
+  gsize a, b;
+
+  if (j < 0)
+    return 0;
+
+  /* times[a] < t_ps; times[b] >= t_ps or b == n. */
+  a = (gsize) j << LEAF_SHIFT;
+  b = MIN ((gsize) lod->n, a + LEAF);
+  while (b - a > 1)
+    {
+      gsize mid = a + (b - a) / 2;
+
+      if (lod->times[mid] < t_ps)
+        a = mid;
+      else
+        b = mid;
+    }
+
+  return b;
+}
+
+guint
+tm_lod_lower_bound (const TmLod *lod,
+                    gint64       t_ps,
+                    guint        hint)
+{
+  g_return_val_if_fail (lod != NULL, 0);
+
+  if (hint >= lod->n)
+    return lod->n;
+
+  return MAX (hint, lower_bound_in_leaf (lod, t_ps, leaf_search (lod, t_ps, (gssize) (hint >> LEAF_SHIFT))));
+}
+
+static void
+bucket_from_summary (TmLodBucket   *bucket,
+                     const Summary *s,
+                     guint          first,
+                     guint          last)
+{
+  bucket->has_data = TRUE;
+  bucket->first = first;
+  bucket->last = last;
+  bucket->stack_min = s->stack_min;
+  bucket->stack_max = s->stack_max;
+  bucket->used_min = s->used_min;
+  bucket->used_max = s->used_max;
+  bucket->total_min = s->total_min;
+  bucket->total_max = s->total_max;
+  bucket->frag_min = s->frag_min;
+  bucket->frag_max = s->frag_max;
+}
+
+gboolean
+tm_lod_query_indices (const TmLod *lod,
+                      guint        first,
+                      guint        last,
+                      TmLodBucket *bucket)
+{
+  Summary s;
+
+  g_return_val_if_fail (lod != NULL, FALSE);
+  g_return_val_if_fail (bucket != NULL, FALSE);
+
+  memset (bucket, 0, sizeof *bucket);
+
+  if (first > last || last >= lod->n)
+    return FALSE;
+
+  summary_init (&s);
+  summary_add_range (&s, lod, first, (gsize) last + 1);
+  bucket_from_summary (bucket, &s, first, last);
+
+  return TRUE;
+}
+
+/* Fills bucket for the time range [t0_ps, t1_ps) whose snapshots are
+ * [k, end): k and end are lower bounds of t0_ps and t1_ps (or, for a
+ * snapped boundary, a leaf edge next to it). The snapshot before k is
+ * carried in when the boundary is exact and no snapshot is at t0_ps, or
+ * when the range has no snapshot of its own. */
+static void
+fill_bucket (const TmLod *lod,
+             guint        k,
+             gboolean     k_exact,
+             guint        end,
+             gint64       t0_ps,
+             TmLodBucket *bucket)
+{
+  guint first = k;
+
+  if (k >= lod->n || end == 0)
+    {
+      /* Entirely after the last snapshot, or before the first one. */
+      memset (bucket, 0, sizeof *bucket);
+      return;
+    }
+
+  if (k > 0 && (end == k || (k_exact && lod->times[k] != t0_ps)))
+    first = k - 1;
+
+  tm_lod_query_indices (lod, first, MAX (end, first + 1) - 1, bucket);
+}
+
+gboolean
+tm_lod_query_time (const TmLod *lod,
+                   gint64       t0_ps,
+                   gint64       t1_ps,
+                   TmLodBucket *bucket)
+{
+  guint k, end;
+
+  g_return_val_if_fail (lod != NULL, FALSE);
+  g_return_val_if_fail (bucket != NULL, FALSE);
+
+  if (t1_ps <= t0_ps)
+    t1_ps = t0_ps + 1;
+
+  k = tm_lod_lower_bound (lod, t0_ps, 0);
+  end = tm_lod_lower_bound (lod, t1_ps, k);
+  fill_bucket (lod, k, TRUE, end, t0_ps, bucket);
+
+  return bucket->has_data;
+}
+
+/* A column boundary: the lower bound of t_ps, or, where the leaf holding it
+ * lasts at most max_leaf_span, the nearer edge of that leaf (no read of
+ * the big columns at all). */
+static guint
+column_bound (const TmLod *lod,
+              gint64       t_ps,
+              guint        hint,
+              double       max_leaf_span,
+              gboolean    *exact)
+{
+  gssize j = leaf_search (lod, t_ps, (gssize) (hint >> LEAF_SHIFT) - 1);
+  guint bound;
+
+  if (j >= 0 && j + 1 < (gssize) lod->n_leaf_times &&
+      (double) (lod->leaf_times[j + 1] - lod->leaf_times[j]) <= max_leaf_span)
+    {
+      gint64 left = t_ps - lod->leaf_times[j];
+      gint64 right = lod->leaf_times[j + 1] - t_ps;
+
+      bound = (guint) ((left <= right ? j : j + 1) << LEAF_SHIFT);
+      *exact = FALSE;
+    }
+  else
+    {
+      bound = lower_bound_in_leaf (lod, t_ps, j);
+      *exact = TRUE;
+    }
+
+  return MAX (bound, hint);
+}
+
+guint
+tm_lod_query_columns (const TmLod *lod,
+                      gint64       start_ps,
+                      gint64       end_ps,
+                      guint        n_columns,
+                      TmLodBucket *buckets)
+{
+  double span;
+  double max_leaf_span;
+  guint k;
+  gboolean k_exact;
+  guint n_with_data = 0;
+
+  g_return_val_if_fail (lod != NULL, 0);
+  g_return_val_if_fail (n_columns == 0 || buckets != NULL, 0);
+
+  if (n_columns == 0)
+    return 0;
+
+  if (end_ps < start_ps)
+    end_ps = start_ps;
+  span = (double) (end_ps - start_ps);
+
+  /* Snapping moves a boundary by less than a leaf's duration, so by at
+   * most 1/SNAP_DIVISOR of a column: invisible, and every snapshot still
+   * lands in exactly one column. Columns under SNAP_DIVISOR ps never snap
+   * (a leaf there would last 0 ps). */
+  max_leaf_span = span / n_columns / SNAP_DIVISOR;
+  if (max_leaf_span < 1.0)
+    max_leaf_span = -1.0;
+
+  k = column_bound (lod, start_ps, 0, max_leaf_span, &k_exact);
+  for (guint c = 0; c < n_columns; c++)
+    {
+      gint64 t0 = start_ps + (gint64) floor (span * c / n_columns);
+      gint64 t1;
+      guint end;
+      gboolean end_exact;
+
+      if (c + 1 == n_columns)
+        t1 = end_ps + 1;
+      else
+        t1 = start_ps + (gint64) floor (span * (c + 1) / n_columns);
+
+      if (t1 <= t0)
+        {
+          /* Narrower than a picosecond: shares its start with the next. */
+          end = tm_lod_lower_bound (lod, t0 + 1, k);
+          fill_bucket (lod, k, k_exact, end, t0, &buckets[c]);
+        }
+      else
+        {
+          end = column_bound (lod, t1, k, max_leaf_span, &end_exact);
+          fill_bucket (lod, k, k_exact, end, t0, &buckets[c]);
+          k = end;
+          k_exact = end_exact;
+        }
+
+      if (buckets[c].has_data)
+        n_with_data++;
+    }
+
+  return n_with_data;
+}

@@ -1,0 +1,84 @@
+/* tm-memory-store-private.h — the store's layout, for the core's builders
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Memory per snapshot (documented budget: product.md §7 allows 64 bytes per
+ * memory event beyond the mapped file):
+ *   time, stack, heap, free, step  5 × 8 = 40 bytes
+ *   fragmentation (double)                 8 bytes
+ *   ref (file offset | kind << 62)         8 bytes
+ *   partner (matching event index)         4 bytes
+ *   ---------------------------------------------
+ *                                         60 bytes, plus the LOD (about 2.6
+ *                                         bytes, tm-lod.h)
+ * Everything else is decoded from the event's bytes on demand. While loading, a file whose memory events are not
+ * in time order needs 4 more bytes per event for the sort permutation; the
+ * address maps hold only allocations live at one time.
+ */
+#pragma once
+
+#include "tm-memory-store.h"
+#include "tm-lod.h"
+#include "tm-xspace-reader.h"
+
+G_BEGIN_DECLS
+
+#define TM_NO_PARTNER G_MAXUINT32
+#define TM_REF_KIND_SHIFT 62
+#define TM_REF_OFFSET_MASK ((G_GUINT64_CONSTANT (1) << TM_REF_KIND_SHIFT) - 1)
+
+struct _TmMemoryStore
+{
+  GObject          parent_instance;
+
+  char            *id;
+
+  guint            n;
+  guint            capacity;
+  gint64          *times;
+  gint64          *stack;
+  gint64          *heap;
+  gint64          *free_bytes;
+  gint64          *steps;      /* raw group_id (-1 none) while loading; filled in after */
+  double          *frag;
+  guint64         *refs;       /* XSpace: file offset of the event's length prefix;
+                                * JSON: index into json_activities; kind in the top bits */
+  guint32         *partner;    /* alloc: event that ends it; dealloc: allocation it copies */
+
+  TmSummary        summary;
+  gboolean         have_window_peak;
+  double           peak_fragmentation_exact;
+
+  GPtrArray       *peak_rows;  /* TmBreakdownRow */
+  TmLod           *lod;
+
+  /* XSpace stores decode from the host plane. */
+  TmHostContext   *ctx;
+  /* XProf JSON stores keep XProf's metadata per point. */
+  TmActivity      *json_activities;
+  guint            n_json_activities;
+
+  /* Loading state. */
+  gint64           last_time;
+  guint            time_sorted : 1;
+  guint            matched : 1;
+  guint            complete : 1;
+  guint            has_free : 1;
+  gpointer         first_map;  /* TmAddrMap: §3.4 "remembered" allocations */
+  gpointer         live_map;   /* TmAddrMap: live allocation per address */
+};
+
+TmMemoryStore *tm_memory_store_new            (const char     *id,
+                                               TmHostContext  *ctx);
+/* Makes room for one more snapshot and returns its index. */
+guint          tm_memory_store_grow           (TmMemoryStore  *self);
+/* Shrinks the columns to their length. */
+void           tm_memory_store_trim           (TmMemoryStore  *self);
+
+static inline TmActivityKind
+tm_memory_store_ref_kind (guint64 ref)
+{
+  return (TmActivityKind) (ref >> TM_REF_KIND_SHIFT);
+}
+
+G_END_DECLS

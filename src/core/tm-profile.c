@@ -1,0 +1,485 @@
+/* tm-profile.c — an opened profile, and its loader
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+#include <zlib.h>
+#include <glib/gi18n.h>
+
+#include "tm-analysis.h"
+#include "tm-error.h"
+#include "tm-profile.h"
+#include "tm-source.h"
+#include "tm-xprof-json.h"
+#include "tm-xspace-reader.h"
+
+struct _TmProfile
+{
+  GObject          parent_instance;
+
+  GFile           *file;
+  TmProfileFormat  format;
+  guint64          file_size;
+  gboolean         has_host_plane;
+  GPtrArray       *stores;       /* TmMemoryStore, sorted by id */
+  GArray          *hlo_modules;  /* TmHloModule */
+};
+
+G_DEFINE_FINAL_TYPE (TmProfile, tm_profile, G_TYPE_OBJECT)
+
+static void
+tm_profile_finalize (GObject *object)
+{
+  TmProfile *self = (TmProfile *) object;
+
+  g_clear_object (&self->file);
+  g_clear_pointer (&self->stores, g_ptr_array_unref);
+  g_clear_pointer (&self->hlo_modules, g_array_unref);
+
+  G_OBJECT_CLASS (tm_profile_parent_class)->finalize (object);
+}
+
+static void
+tm_profile_class_init (TmProfileClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = tm_profile_finalize;
+}
+
+static void
+tm_profile_init (TmProfile *self)
+{
+}
+
+static int
+compare_stores (gconstpointer a,
+                gconstpointer b)
+{
+  TmMemoryStore *x = *(TmMemoryStore * const *) a;
+  TmMemoryStore *y = *(TmMemoryStore * const *) b;
+
+  /* Byte-wise, as XProf sorts memory ids. */
+  return strcmp (tm_memory_store_get_id (x), tm_memory_store_get_id (y));
+}
+
+static GBytes *
+gunzip (const guint8  *data,
+        gsize          size,
+        GError       **error)
+{
+  z_stream zs;
+  GByteArray *out = g_byte_array_new ();
+  int ret;
+
+  memset (&zs, 0, sizeof zs);
+  if (inflateInit2 (&zs, 16 + MAX_WBITS) != Z_OK)
+    {
+      g_byte_array_unref (out);
+      g_set_error (error, TM_ERROR, TM_ERROR_READ, _("cannot decompress: zlib failed to start"));
+      return NULL;
+    }
+
+  zs.next_in = (Bytef *) data;
+  do
+    {
+      guint8 buf[65536];
+      gsize chunk = MIN (size - (gsize) ((const guint8 *) zs.next_in - data), (gsize) G_MAXUINT32);
+
+      zs.avail_in = (uInt) chunk;
+      zs.next_out = buf;
+      zs.avail_out = sizeof buf;
+      ret = inflate (&zs, Z_NO_FLUSH);
+      if (ret != Z_OK && ret != Z_STREAM_END)
+        {
+          g_set_error (error, TM_ERROR, TM_ERROR_TRUNCATED,
+                       ret == Z_BUF_ERROR
+                       ? _("truncated at byte %lu: the gzip stream ends early")
+                       : _("corrupt gzip data at byte %lu"),
+                       zs.total_in);
+          inflateEnd (&zs);
+          g_byte_array_unref (out);
+          return NULL;
+        }
+      g_byte_array_append (out, buf, sizeof buf - zs.avail_out);
+      if (ret != Z_STREAM_END && zs.avail_in == 0 && sizeof buf - zs.avail_out == 0)
+        {
+          g_set_error (error, TM_ERROR, TM_ERROR_TRUNCATED,
+                       _("truncated at byte %lu: the gzip stream ends early"), zs.total_in);
+          inflateEnd (&zs);
+          g_byte_array_unref (out);
+          return NULL;
+        }
+    }
+  while (ret != Z_STREAM_END);
+
+  inflateEnd (&zs);
+  return g_byte_array_free_to_bytes (out);
+}
+
+typedef struct
+{
+  const guint8  *data;
+  gsize          size;
+  GPtrArray    **stores;
+  GArray       **hlo_modules;
+} JsonJob;
+
+static gboolean
+json_job (gpointer   user_data,
+          GError   **error)
+{
+  JsonJob *job = user_data;
+
+  return tm_xprof_json_read (job->data, job->size, job->stores, job->hlo_modules, error);
+}
+
+TmProfile *
+tm_profile_load (GFile           *file,
+                 TmProgressFunc   progress,
+                 gpointer         progress_data,
+                 GCancellable    *cancellable,
+                 GError         **error)
+{
+  g_autoptr(TmProfile) self = NULL;
+  g_autoptr(TmSource) source = NULL;
+  g_autofree char *path = NULL;
+  const guint8 *data;
+  gsize size;
+
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_READ,
+                   _("cannot be read: only local files can be opened"));
+      return NULL;
+    }
+
+  source = tm_source_open (path, error);
+  if (source == NULL)
+    return NULL;
+
+  self = g_object_new (TM_TYPE_PROFILE, NULL);
+  self->file = g_object_ref (file);
+  self->file_size = tm_source_get_size (source);
+  data = tm_source_get_data (source);
+  size = tm_source_get_size (source);
+
+  if (size >= 2 && data[0] == 0x1f && data[1] == 0x8b)
+    {
+      g_autoptr(GBytes) plain = NULL;
+
+      plain = gunzip (data, size, error);
+      if (plain == NULL)
+        return NULL;
+      g_clear_pointer (&source, tm_source_unref);
+      source = tm_source_new_from_bytes (plain, path);
+      data = tm_source_get_data (source);
+      size = tm_source_get_size (source);
+      if (!tm_xprof_json_sniff (data, size))
+        {
+          g_set_error (error, TM_ERROR, TM_ERROR_NOT_PROTOBUF,
+                       _("not a profile: the compressed file does not hold a memory-profile JSON"));
+          return NULL;
+        }
+    }
+
+  if (tm_xprof_json_sniff (data, size))
+    {
+      JsonJob job = { data, size, &self->stores, &self->hlo_modules };
+
+      self->format = TM_PROFILE_FORMAT_XPROF_JSON;
+      self->has_host_plane = TRUE;
+      if (progress != NULL)
+        progress (0, size, progress_data);
+      if (!tm_source_run_guarded (source, json_job, &job, error))
+        return NULL;
+      if (progress != NULL)
+        progress (size, size, progress_data);
+    }
+  else
+    {
+      TmXSpaceResult result;
+
+      self->format = TM_PROFILE_FORMAT_XSPACE;
+      if (!tm_xspace_read (source, &result, progress, progress_data, cancellable, error))
+        return NULL;
+
+      self->has_host_plane = result.has_host_plane;
+      self->stores = g_steal_pointer (&result.stores);
+      self->hlo_modules = g_steal_pointer (&result.hlo_modules);
+      tm_xspace_result_clear (&result);
+
+      for (guint i = 0; i < self->stores->len; i++)
+        if (!tm_analysis_finish (g_ptr_array_index (self->stores, i), cancellable, error))
+          return NULL;
+
+      g_ptr_array_sort (self->stores, compare_stores);
+    }
+
+  if (!tm_source_check_unchanged (source, error))
+    return NULL;
+
+  return g_steal_pointer (&self);
+}
+
+/* ------------------------------------------------------------------ */
+/* Asynchronous loading                                                 */
+
+typedef struct
+{
+  gatomicrefcount  ref_count;
+  GMainContext    *context;
+  TmProgressFunc   func;
+  gpointer         data;
+  GDestroyNotify   destroy;
+  GMutex           mutex;
+  guint64          done;
+  guint64          total;
+  gboolean         pending;    /* an idle is scheduled */
+  gboolean         completed;  /* the caller's callback ran: no more progress */
+  GAsyncReadyCallback callback;
+  gpointer         user_data;
+} LoadState;
+
+static LoadState *
+load_state_ref (LoadState *state)
+{
+  g_atomic_ref_count_inc (&state->ref_count);
+  return state;
+}
+
+static void
+load_state_unref (LoadState *state)
+{
+  if (g_atomic_ref_count_dec (&state->ref_count))
+    {
+      if (state->destroy != NULL)
+        state->destroy (state->data);
+      g_main_context_unref (state->context);
+      g_mutex_clear (&state->mutex);
+      g_free (state);
+    }
+}
+
+static gboolean
+progress_idle (gpointer user_data)
+{
+  LoadState *state = user_data;
+  guint64 done, total;
+
+  g_mutex_lock (&state->mutex);
+  done = state->done;
+  total = state->total;
+  state->pending = FALSE;
+  g_mutex_unlock (&state->mutex);
+
+  if (!state->completed && state->func != NULL)
+    state->func (done, total, state->data);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+worker_progress (guint64  done,
+                 guint64  total,
+                 gpointer user_data)
+{
+  LoadState *state = user_data;
+  gboolean schedule;
+
+  g_mutex_lock (&state->mutex);
+  state->done = done;
+  state->total = total;
+  schedule = !state->pending;
+  state->pending = TRUE;
+  g_mutex_unlock (&state->mutex);
+
+  if (schedule)
+    {
+      GSource *source = g_idle_source_new ();
+
+      g_source_set_priority (source, G_PRIORITY_DEFAULT);
+      g_source_set_callback (source, progress_idle, load_state_ref (state),
+                             (GDestroyNotify) load_state_unref);
+      g_source_set_static_name (source, "[tidemark] load progress");
+      g_source_attach (source, state->context);
+      g_source_unref (source);
+    }
+}
+
+static void
+load_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  GFile *file = task_data;
+  LoadState *state = g_object_get_data (G_OBJECT (task), "tm-load-state");
+  g_autoptr(GError) error = NULL;
+  TmProfile *profile;
+
+  profile = tm_profile_load (file, worker_progress, state, cancellable, &error);
+  if (profile == NULL)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else if (!g_task_return_error_if_cancelled (task))
+    g_task_return_pointer (task, profile, g_object_unref);
+  else
+    g_object_unref (profile);
+}
+
+static void
+load_done (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  LoadState *state = user_data;
+
+  state->completed = TRUE;
+  if (state->callback != NULL)
+    state->callback (NULL, result, state->user_data);
+  load_state_unref (state);
+}
+
+void
+tm_profile_load_async (GFile               *file,
+                       TmProgressFunc       progress,
+                       gpointer             progress_data,
+                       GDestroyNotify       progress_data_destroy,
+                       GCancellable        *cancellable,
+                       GAsyncReadyCallback  callback,
+                       gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  LoadState *state;
+
+  g_return_if_fail (G_IS_FILE (file));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  state = g_new0 (LoadState, 1);
+  g_atomic_ref_count_init (&state->ref_count);
+  g_mutex_init (&state->mutex);
+  state->context = g_main_context_ref_thread_default ();
+  state->func = progress;
+  state->data = progress_data;
+  state->destroy = progress_data_destroy;
+  state->callback = callback;
+  state->user_data = user_data;
+
+  task = g_task_new (NULL, cancellable, load_done, state);
+  g_task_set_source_tag (task, tm_profile_load_async);
+  g_task_set_name (task, "[tidemark] load profile");
+  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  g_object_set_data_full (G_OBJECT (task), "tm-load-state", load_state_ref (state),
+                          (GDestroyNotify) load_state_unref);
+  g_task_run_in_thread (task, load_thread);
+}
+
+TmProfile *
+tm_profile_load_finish (GAsyncResult  *result,
+                        GError       **error)
+{
+  g_return_val_if_fail (G_IS_TASK (result), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == tm_profile_load_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------------ */
+/* Getters                                                              */
+
+GFile *
+tm_profile_get_file (TmProfile *self)
+{
+  g_return_val_if_fail (TM_IS_PROFILE (self), NULL);
+  return self->file;
+}
+
+TmProfileFormat
+tm_profile_get_format (TmProfile *self)
+{
+  g_return_val_if_fail (TM_IS_PROFILE (self), TM_PROFILE_FORMAT_XSPACE);
+  return self->format;
+}
+
+guint64
+tm_profile_get_file_size (TmProfile *self)
+{
+  g_return_val_if_fail (TM_IS_PROFILE (self), 0);
+  return self->file_size;
+}
+
+gboolean
+tm_profile_has_host_plane (TmProfile *self)
+{
+  g_return_val_if_fail (TM_IS_PROFILE (self), FALSE);
+  return self->has_host_plane;
+}
+
+guint
+tm_profile_get_n_memory_ids (TmProfile *self)
+{
+  g_return_val_if_fail (TM_IS_PROFILE (self), 0);
+  return self->stores->len;
+}
+
+TmMemoryStore *
+tm_profile_get_memory_store (TmProfile *self,
+                             guint      index)
+{
+  g_return_val_if_fail (TM_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (index < self->stores->len, NULL);
+  return g_ptr_array_index (self->stores, index);
+}
+
+TmMemoryStore *
+tm_profile_lookup_memory_store (TmProfile  *self,
+                                const char *memory_id)
+{
+  g_return_val_if_fail (TM_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (memory_id != NULL, NULL);
+
+  for (guint i = 0; i < self->stores->len; i++)
+    {
+      TmMemoryStore *store = g_ptr_array_index (self->stores, i);
+
+      if (g_strcmp0 (tm_memory_store_get_id (store), memory_id) == 0)
+        return store;
+    }
+
+  return NULL;
+}
+
+guint
+tm_profile_get_busiest_index (TmProfile *self)
+{
+  guint best = 0;
+  gint64 best_peak = G_MININT64;
+
+  g_return_val_if_fail (TM_IS_PROFILE (self), 0);
+
+  for (guint i = 0; i < self->stores->len; i++)
+    {
+      const TmSummary *s = tm_memory_store_get_summary (g_ptr_array_index (self->stores, i));
+
+      if (s->peak_bytes_in_use > best_peak)
+        {
+          best = i;
+          best_peak = s->peak_bytes_in_use;
+        }
+    }
+
+  return best;
+}
+
+GArray *
+tm_profile_get_hlo_modules (TmProfile *self)
+{
+  g_return_val_if_fail (TM_IS_PROFILE (self), NULL);
+  return self->hlo_modules;
+}

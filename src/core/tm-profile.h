@@ -1,0 +1,66 @@
+/* tm-profile.h — an opened profile: its memory ids and HLO modules
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Immutable after loading; the loader builds it in a worker thread and hands
+ * it to the main thread, which only reads it.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "tm-memory-store.h"
+#include "tm-types.h"
+
+G_BEGIN_DECLS
+
+#define TM_TYPE_PROFILE (tm_profile_get_type ())
+
+G_DECLARE_FINAL_TYPE (TmProfile, tm_profile, TM, PROFILE, GObject)
+
+typedef enum
+{
+  TM_PROFILE_FORMAT_XSPACE,      /* *.xplane.pb */
+  TM_PROFILE_FORMAT_XPROF_JSON,  /* XProf memory-profile JSON (or .json.gz): sampled points only */
+} TmProfileFormat;
+
+/* Synchronous load (the CLI, tests, and the worker of the async variant).
+ * progress is called from the calling thread with bytes scanned. */
+TmProfile       *tm_profile_load                    (GFile               *file,
+                                                     TmProgressFunc       progress,
+                                                     gpointer             progress_data,
+                                                     GCancellable        *cancellable,
+                                                     GError             **error);
+
+/* Loads in a GTask worker thread. progress (may be NULL) is called on the
+ * thread-default main context of the caller, coalesced, never after
+ * callback. */
+void             tm_profile_load_async              (GFile               *file,
+                                                     TmProgressFunc       progress,
+                                                     gpointer             progress_data,
+                                                     GDestroyNotify       progress_data_destroy,
+                                                     GCancellable        *cancellable,
+                                                     GAsyncReadyCallback  callback,
+                                                     gpointer             user_data);
+TmProfile       *tm_profile_load_finish             (GAsyncResult        *result,
+                                                     GError             **error);
+
+GFile           *tm_profile_get_file                (TmProfile           *self);
+TmProfileFormat  tm_profile_get_format              (TmProfile           *self);
+guint64          tm_profile_get_file_size           (TmProfile           *self);
+/* Whether the XSpace had a "/host:CPU" plane (FALSE: no host trace at all). */
+gboolean         tm_profile_has_host_plane          (TmProfile           *self);
+
+/* Memory ids sorted byte-wise, as XProf lists them. */
+guint            tm_profile_get_n_memory_ids        (TmProfile           *self);
+TmMemoryStore   *tm_profile_get_memory_store        (TmProfile           *self,
+                                                     guint                index);
+TmMemoryStore   *tm_profile_lookup_memory_store     (TmProfile           *self,
+                                                     const char          *memory_id);
+/* The index of the memory id with the highest window peak (first of equals). */
+guint            tm_profile_get_busiest_index       (TmProfile           *self);
+
+/* TmHloModule elements, in id order (may be empty). */
+GArray          *tm_profile_get_hlo_modules         (TmProfile           *self);
+
+G_END_DECLS

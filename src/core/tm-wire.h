@@ -1,0 +1,137 @@
+/* tm-wire.h — protobuf wire primitives over a bounds-checked cursor
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A TmWire is a window [p, end) of a buffer that starts at base; offsets in
+ * errors are from base, so they are byte offsets into the file. Nothing here
+ * reads outside [p, end), whatever the bytes say.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "tm-error.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  TM_WIRE_VARINT = 0,
+  TM_WIRE_I64    = 1,
+  TM_WIRE_LEN    = 2,
+  TM_WIRE_SGROUP = 3,
+  TM_WIRE_EGROUP = 4,
+  TM_WIRE_I32    = 5,
+} TmWireType;
+
+typedef struct
+{
+  const guint8 *base;   /* start of the file: offsets are relative to it */
+  const guint8 *p;      /* next byte */
+  const guint8 *end;    /* end of this message */
+  const guint8 *limit;  /* end of the file */
+} TmWire;
+
+static inline void
+tm_wire_init (TmWire       *w,
+              const guint8 *data,
+              gsize         size)
+{
+  w->base = data;
+  w->p = data;
+  w->end = data + size;
+  w->limit = data + size;
+}
+
+static inline gsize
+tm_wire_offset (const TmWire *w)
+{
+  return (gsize) (w->p - w->base);
+}
+
+static inline gboolean
+tm_wire_at_end (const TmWire *w)
+{
+  return w->p >= w->end;
+}
+
+gboolean tm_wire_read_varint_slow (TmWire   *w,
+                                   guint64  *value,
+                                   GError  **error);
+
+static inline gboolean
+tm_wire_read_varint (TmWire   *w,
+                     guint64  *value,
+                     GError  **error)
+{
+  if (G_LIKELY (w->p < w->end && *w->p < 0x80))
+    {
+      *value = *w->p++;
+      return TRUE;
+    }
+  if (G_LIKELY (w->end - w->p >= 2 && w->p[1] < 0x80))
+    {
+      *value = (guint64) (w->p[0] & 0x7f) | ((guint64) w->p[1] << 7);
+      w->p += 2;
+      return TRUE;
+    }
+  return tm_wire_read_varint_slow (w, value, error);
+}
+
+/* Reads a tag. Fails on field number 0 and on wire types the format does
+ * not use (groups, 6, 7), naming the field, the wire type and the offset. */
+gboolean tm_wire_read_tag_slow (TmWire   *w,
+                                guint32  *field,
+                                guint    *wire_type,
+                                GError  **error);
+
+static inline gboolean
+tm_wire_read_tag (TmWire   *w,
+                  guint32  *field,
+                  guint    *wire_type,
+                  GError  **error)
+{
+  if (G_LIKELY (w->p < w->end && *w->p < 0x80))
+    {
+      guint8 b = *w->p;
+      guint wt = b & 7;
+
+      if (G_LIKELY ((b >> 3) != 0 && (wt == 0 || wt == 1 || wt == 2 || wt == 5)))
+        {
+          w->p++;
+          *field = b >> 3;
+          *wire_type = wt;
+          return TRUE;
+        }
+    }
+  return tm_wire_read_tag_slow (w, field, wire_type, error);
+}
+
+/* Reads a length prefix and gives the sub-message in sub; w moves past it. */
+gboolean tm_wire_read_len     (TmWire   *w,
+                               TmWire   *sub,
+                               GError  **error);
+gboolean tm_wire_read_fixed64 (TmWire   *w,
+                               guint64  *value,
+                               GError  **error);
+/* Skips a value of wire_type. */
+gboolean tm_wire_skip         (TmWire   *w,
+                               guint     wire_type,
+                               GError  **error);
+
+/* Reads a field's value as a 64-bit integer whatever its wire type holds
+ * (varint, fixed64, fixed32); LEN is an error. */
+gboolean tm_wire_read_int     (TmWire   *w,
+                               guint     wire_type,
+                               guint32   field,
+                               guint64  *value,
+                               GError  **error);
+
+/* Sets error "field F has wire type W at byte N (expected E)". */
+void     tm_wire_set_wire_type_error (GError      **error,
+                                      const char   *message,
+                                      guint32       field,
+                                      guint         wire_type,
+                                      gsize         offset);
+
+G_END_DECLS

@@ -1,0 +1,524 @@
+/* tm-xprof-json.c — XProf's memory-profile JSON in (product.md §2.2)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A store read from JSON holds XProf's sampled timeline points (at most
+ * 1000 per memory id) and XProf's own summary and breakdown rows; it is
+ * marked incomplete so that views can say so.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+
+#include "tm-analysis.h"
+#include "tm-error.h"
+#include "tm-memory-store-private.h"
+#include "tm-xprof-json.h"
+
+#define MAX_DEPTH 64
+
+gboolean
+tm_xprof_json_sniff (const guint8 *data,
+                     gsize         size)
+{
+  for (gsize i = 0; i < size; i++)
+    {
+      if (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r')
+        continue;
+      /* A UTF-8 byte order mark. */
+      if (i == 0 && size >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf)
+        {
+          i += 2;
+          continue;
+        }
+      return data[i] == '{';
+    }
+  return FALSE;
+}
+
+/* json-glib recurses per nesting level: refuse deep input before parsing. */
+static gboolean
+check_depth (const guint8  *data,
+             gsize          size,
+             GError       **error)
+{
+  guint depth = 0;
+  gboolean in_string = FALSE;
+
+  for (gsize i = 0; i < size; i++)
+    {
+      guint8 c = data[i];
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+        }
+      else if (c == '"')
+        in_string = TRUE;
+      else if (c == '{' || c == '[')
+        {
+          if (++depth > MAX_DEPTH)
+            {
+              g_set_error (error, TM_ERROR, TM_ERROR_TOO_DEEP,
+                           _("nested too deep at byte %" G_GSIZE_FORMAT ": more than %u levels of JSON objects or arrays"),
+                           i, MAX_DEPTH);
+              return FALSE;
+            }
+        }
+      else if ((c == '}' || c == ']') && depth > 0)
+        depth--;
+    }
+
+  return TRUE;
+}
+
+/* Protobuf JSON names: camelCase, but parsers accept the proto names too. */
+static JsonNode *
+member (JsonObject *obj,
+        const char *camel,
+        const char *snake)
+{
+  JsonNode *node;
+
+  if (obj == NULL)
+    return NULL;
+  node = json_object_get_member (obj, camel);
+  if (node == NULL && snake != NULL)
+    node = json_object_get_member (obj, snake);
+  if (node != NULL && JSON_NODE_HOLDS_NULL (node))
+    return NULL;
+  return node;
+}
+
+static JsonObject *
+get_object (JsonObject *obj,
+            const char *camel,
+            const char *snake)
+{
+  JsonNode *node = member (obj, camel, snake);
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+static JsonArray *
+get_array (JsonObject *obj,
+           const char *camel,
+           const char *snake)
+{
+  JsonNode *node = member (obj, camel, snake);
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+/* 64-bit integers are strings in protobuf JSON; accept numbers as well. */
+static gint64
+node_int (JsonNode *node)
+{
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return 0;
+
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_STRING:
+      {
+        const char *s = json_node_get_string (node);
+
+        if (s[0] != '-' && g_ascii_isdigit (s[0]) && strlen (s) >= 19)
+          return (gint64) g_ascii_strtoull (s, NULL, 10);  /* uint64 above G_MAXINT64 */
+        return g_ascii_strtoll (s, NULL, 10);
+      }
+    case G_TYPE_DOUBLE:
+      return (gint64) json_node_get_double (node);
+    case G_TYPE_INT64:
+      return json_node_get_int (node);
+    case G_TYPE_BOOLEAN:
+      return json_node_get_boolean (node);
+    default:
+      return 0;
+    }
+}
+
+static gint64
+get_int (JsonObject *obj,
+         const char *camel,
+         const char *snake)
+{
+  return node_int (member (obj, camel, snake));
+}
+
+static double
+get_double (JsonObject *obj,
+            const char *camel,
+            const char *snake)
+{
+  JsonNode *node = member (obj, camel, snake);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return 0.0;
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_DOUBLE:
+      return json_node_get_double (node);
+    case G_TYPE_INT64:
+      return (double) json_node_get_int (node);
+    case G_TYPE_STRING:
+      {
+        const char *s = json_node_get_string (node);
+
+        if (g_strcmp0 (s, "NaN") == 0)
+          return NAN;
+        if (g_strcmp0 (s, "Infinity") == 0)
+          return INFINITY;
+        if (g_strcmp0 (s, "-Infinity") == 0)
+          return -INFINITY;
+        return g_ascii_strtod (s, NULL);
+      }
+    default:
+      return 0.0;
+    }
+}
+
+static char *
+get_string (JsonObject *obj,
+            const char *camel,
+            const char *snake)
+{
+  JsonNode *node = member (obj, camel, snake);
+
+  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+      json_node_get_value_type (node) == G_TYPE_STRING)
+    return g_strdup (json_node_get_string (node));
+  return g_strdup ("");
+}
+
+static TmActivityKind
+get_activity_kind (JsonObject *meta)
+{
+  JsonNode *node = member (meta, "memoryActivity", "memory_activity");
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return TM_ACTIVITY_UNKNOWN;
+  if (json_node_get_value_type (node) == G_TYPE_STRING)
+    {
+      const char *s = json_node_get_string (node);
+
+      if (g_str_equal (s, "ALLOCATION"))
+        return TM_ACTIVITY_ALLOCATION;
+      if (g_str_equal (s, "DEALLOCATION"))
+        return TM_ACTIVITY_DEALLOCATION;
+      return TM_ACTIVITY_UNKNOWN;
+    }
+  switch (node_int (node))
+    {
+    case 1: return TM_ACTIVITY_ALLOCATION;
+    case 2: return TM_ACTIVITY_DEALLOCATION;
+    default: return TM_ACTIVITY_UNKNOWN;
+    }
+}
+
+static void
+read_activity (JsonObject *snapshot,
+               JsonObject *meta,
+               TmActivity *act)
+{
+  JsonObject *stats = get_object (snapshot, "aggregationStats", "aggregation_stats");
+
+  memset (act, 0, sizeof *act);
+  act->time_ps = get_int (snapshot, "timeOffsetPs", "time_offset_ps");
+  act->stack_bytes = get_int (stats, "stackReservedBytes", "stack_reserved_bytes");
+  act->heap_bytes = get_int (stats, "heapAllocatedBytes", "heap_allocated_bytes");
+  act->free_bytes = get_int (stats, "freeMemoryBytes", "free_memory_bytes");
+  act->fragmentation = get_double (stats, "fragmentation", NULL);
+  act->peak_bytes_in_use = get_int (stats, "peakBytesInUse", "peak_bytes_in_use");
+
+  act->kind = get_activity_kind (meta);
+  act->requested_bytes = get_int (meta, "requestedBytes", "requested_bytes");
+  act->allocation_bytes = get_int (meta, "allocationBytes", "allocation_bytes");
+  act->address = (guint64) get_int (meta, "address", NULL);
+  act->step_id = get_int (meta, "stepId", "step_id");
+  act->op_name = get_string (meta, "tfOpName", "tf_op_name");
+  act->region_type = get_string (meta, "regionType", "region_type");
+  act->data_type = get_string (meta, "dataType", "data_type");
+  act->shape = get_string (meta, "tensorShape", "tensor_shape");
+}
+
+static TmBreakdownRow *
+row_from_meta (JsonObject *meta,
+               gint64      time_ps,
+               gboolean    special)
+{
+  TmBreakdownRow *row = g_new0 (TmBreakdownRow, 1);
+
+  row->op_name = get_string (meta, "tfOpName", "tf_op_name");
+  row->region_type = get_string (meta, "regionType", "region_type");
+  row->data_type = get_string (meta, "dataType", "data_type");
+  row->shape = get_string (meta, "tensorShape", "tensor_shape");
+  row->allocation_bytes = get_int (meta, "allocationBytes", "allocation_bytes");
+  row->requested_bytes = get_int (meta, "requestedBytes", "requested_bytes");
+  row->address = (guint64) get_int (meta, "address", NULL);
+  row->step_id = get_int (meta, "stepId", "step_id");
+  row->time_ps = time_ps;
+  row->snapshot_index = G_MAXUINT;
+  row->special = special;
+  row->n_occurrences = 1;
+  return row;
+}
+
+static JsonObject *
+array_object (JsonArray *array,
+              gint64     index)
+{
+  JsonNode *node;
+
+  if (array == NULL || index < 0 || index >= (gint64) json_array_get_length (array))
+    return NULL;
+  node = json_array_get_element (array, (guint) index);
+  return JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+static TmMemoryStore *
+read_allocator (const char  *id,
+                JsonObject  *per,
+                gint64       version,
+                GError     **error)
+{
+  g_autoptr(TmMemoryStore) store = tm_memory_store_new (id, NULL);
+  JsonArray *snapshots = get_array (per, "memoryProfileSnapshots", "memory_profile_snapshots");
+  JsonArray *sampled = get_array (per, "sampledTimelineSnapshots", "sampled_timeline_snapshots");
+  JsonArray *active = get_array (per, "activeAllocations", "active_allocations");
+  JsonArray *special = get_array (per, "specialAllocations", "special_allocations");
+  JsonObject *summary = get_object (per, "profileSummary", "profile_summary");
+  JsonObject *peak = get_object (summary, "peakStats", "peak_stats");
+  /* Version 0 (TensorFlow) drew the timeline from memoryProfileSnapshots. */
+  JsonArray *timeline = version >= 1 && sampled != NULL ? sampled : snapshots;
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) tm_breakdown_row_free);
+  guint n = timeline != NULL ? json_array_get_length (timeline) : 0;
+  TmSummary *s = &store->summary;
+  gint64 peak_step = -1;
+
+  store->complete = FALSE;
+  store->json_activities = g_new0 (TmActivity, MAX (n, 1));
+
+  for (guint k = 0; k < n; k++)
+    {
+      JsonObject *snap = array_object (timeline, k);
+      JsonObject *meta = get_object (snap, "activityMetadata", "activity_metadata");
+      TmActivity *act = &store->json_activities[store->n_json_activities++];
+      guint i;
+
+      read_activity (snap, meta, act);
+      i = tm_memory_store_grow (store);
+      store->times[i] = act->time_ps;
+      store->stack[i] = act->stack_bytes;
+      store->heap[i] = act->heap_bytes;
+      store->free_bytes[i] = act->free_bytes;
+      store->frag[i] = act->fragmentation;
+      store->steps[i] = act->step_id;
+      store->refs[i] = (guint64) k | ((guint64) act->kind << TM_REF_KIND_SHIFT);
+      store->partner[i] = TM_NO_PARTNER;
+      if (act->free_bytes != 0)
+        store->has_free = TRUE;
+      if (i > 0 && act->time_ps < store->times[i - 1])
+        store->time_sorted = FALSE;
+      if (act->kind == TM_ACTIVITY_ALLOCATION)
+        s->n_allocations++;
+      else if (act->kind == TM_ACTIVITY_DEALLOCATION)
+        s->n_deallocations++;
+    }
+
+  s->peak_bytes_usage_lifetime = get_int (summary, "peakBytesUsageLifetime", "peak_bytes_usage_lifetime");
+  s->last_peak_bytes_in_use = s->peak_bytes_usage_lifetime;
+  s->peak_stack_bytes = get_int (peak, "stackReservedBytes", "stack_reserved_bytes");
+  s->peak_heap_bytes = get_int (peak, "heapAllocatedBytes", "heap_allocated_bytes");
+  s->peak_free_bytes = get_int (peak, "freeMemoryBytes", "free_memory_bytes");
+  s->peak_fragmentation = get_double (peak, "fragmentation", NULL);
+  s->peak_stats_peak_bytes_in_use = get_int (peak, "peakBytesInUse", "peak_bytes_in_use");
+  s->peak_bytes_in_use = s->peak_stack_bytes + s->peak_heap_bytes;
+  s->peak_time_ps = get_int (summary, "peakStatsTimePs", "peak_stats_time_ps");
+  s->memory_capacity = get_int (summary, "memoryCapacity", "memory_capacity");
+
+  for (guint k = 0; active != NULL && k < json_array_get_length (active); k++)
+    {
+      JsonObject *a = array_object (active, k);
+      gint64 snapshot_index = get_int (a, "snapshotIndex", "snapshot_index");
+      gint64 special_index = get_int (a, "specialIndex", "special_index");
+      JsonObject *meta = NULL;
+      gint64 time_ps = 0;
+      gboolean is_special = FALSE;
+      TmBreakdownRow *row;
+
+      if (a == NULL)
+        continue;
+      if (member (a, "snapshotIndex", "snapshot_index") != NULL && snapshot_index >= 0)
+        {
+          JsonObject *snap = array_object (snapshots, snapshot_index);
+
+          meta = get_object (snap, "activityMetadata", "activity_metadata");
+          time_ps = get_int (snap, "timeOffsetPs", "time_offset_ps");
+        }
+      else if (special_index >= 0)
+        {
+          meta = array_object (special, special_index);
+          is_special = TRUE;
+        }
+
+      if (meta == NULL)
+        {
+          /* Some XProf versions leave memoryProfileSnapshots out: the row
+           * is there, its details are not. */
+          row = g_new0 (TmBreakdownRow, 1);
+          row->op_name = g_strdup (_("(details not in this file)"));
+          row->region_type = g_strdup ("unknown");
+          row->data_type = g_strdup ("unknown");
+          row->shape = g_strdup ("unknown");
+          row->step_id = -1;
+          row->snapshot_index = G_MAXUINT;
+        }
+      else
+        row = row_from_meta (meta, time_ps, is_special);
+      row->n_occurrences = MAX (get_int (a, "numOccurrences", "num_occurrences"), 1);
+      if (peak_step < 0 && row->step_id >= 0)
+        peak_step = row->step_id;
+      g_ptr_array_add (rows, row);
+    }
+
+  /* XProf's rows are already in order; keep them as they are. */
+  store->peak_rows = g_steal_pointer (&rows);
+
+  if (!tm_analysis_finish (store, NULL, error))
+    return NULL;
+
+  if (peak_step >= 0)
+    s->peak_step_id = peak_step;
+
+  return g_steal_pointer (&store);
+}
+
+static void
+clear_hlo_module (gpointer data)
+{
+  TmHloModule *module = data;
+
+  g_free (module->name);
+  g_free (module->device);
+}
+
+static int
+compare_stores (gconstpointer a,
+                gconstpointer b)
+{
+  return strcmp (tm_memory_store_get_id (*(TmMemoryStore * const *) a),
+                 tm_memory_store_get_id (*(TmMemoryStore * const *) b));
+}
+
+gboolean
+tm_xprof_json_read (const guint8  *data,
+                    gsize          size,
+                    GPtrArray    **stores_out,
+                    GArray       **hlo_modules_out,
+                    GError       **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GPtrArray) stores = NULL;
+  g_autoptr(GArray) modules = NULL;
+  JsonNode *root;
+  JsonObject *obj, *per_allocator;
+  JsonArray *hlo;
+  gint64 version;
+
+  if (size > G_MAXSSIZE)
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_JSON, _("invalid JSON: the file is too large"));
+      return FALSE;
+    }
+
+  if (!check_depth (data, size, error))
+    return FALSE;
+
+  parser = json_parser_new_immutable ();
+  if (!json_parser_load_from_data (parser, (const char *) data, (gssize) size, &local_error))
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_JSON, _("invalid JSON: %s"), local_error->message);
+      return FALSE;
+    }
+
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_JSON,
+                   _("not a memory profile: the JSON document is not an object"));
+      return FALSE;
+    }
+
+  obj = json_node_get_object (root);
+  per_allocator = get_object (obj, "memoryProfilePerAllocator", "memory_profile_per_allocator");
+  if (per_allocator == NULL && member (obj, "memoryIds", "memory_ids") == NULL)
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_JSON,
+                   _("not a memory profile: the JSON has no “memoryProfilePerAllocator”"));
+      return FALSE;
+    }
+
+  version = get_int (obj, "version", NULL);
+  stores = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (per_allocator != NULL)
+    {
+      g_autoptr(GList) ids = json_object_get_members (per_allocator);
+
+      for (GList *l = ids; l != NULL; l = l->next)
+        {
+          JsonObject *per = get_object (per_allocator, l->data, NULL);
+          TmMemoryStore *store;
+
+          if (per == NULL)
+            {
+              g_set_error (error, TM_ERROR, TM_ERROR_JSON,
+                           _("invalid memory profile: memory id “%s” is not an object"),
+                           (const char *) l->data);
+              return FALSE;
+            }
+
+          store = read_allocator (l->data, per, version, error);
+          if (store == NULL)
+            return FALSE;
+          /* XProf lists only ids with snapshots. */
+          if (tm_memory_store_get_n_snapshots (store) == 0 &&
+              tm_memory_store_get_peak_breakdown (store)->len == 0)
+            g_object_unref (store);
+          else
+            g_ptr_array_add (stores, store);
+        }
+    }
+  g_ptr_array_sort (stores, compare_stores);
+
+  modules = g_array_new (FALSE, FALSE, sizeof (TmHloModule));
+  g_array_set_clear_func (modules, clear_hlo_module);
+  hlo = get_array (obj, "hloModules", "hlo_modules");
+  for (guint k = 0; hlo != NULL && k < json_array_get_length (hlo); k++)
+    {
+      JsonObject *m = array_object (hlo, k);
+      TmHloModule module;
+
+      if (m == NULL)
+        continue;
+      module.id = get_int (m, "id", NULL);
+      module.name = get_string (m, "name", NULL);
+      module.start_ps = get_int (m, "startTimePs", "start_time_ps");
+      module.end_ps = get_int (m, "endTimePs", "end_time_ps");
+      module.device = get_string (m, "planeName", "plane_name");
+      g_array_append_val (modules, module);
+    }
+
+  *stores_out = g_steal_pointer (&stores);
+  *hlo_modules_out = g_steal_pointer (&modules);
+  return TRUE;
+}

@@ -1,0 +1,25 @@
+/* tm-xprof-json.h — XProf's memory-profile JSON in (product.md §2.2)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+/* TRUE if data looks like JSON (first non-blank byte is '{'). */
+gboolean tm_xprof_json_sniff (const guint8  *data,
+                              gsize          size);
+
+/* Parses XProf's JSON (version 1, or TensorFlow's older variant without
+ * "version"; camelCase or snake_case names; integers as strings or numbers;
+ * enums by name or number) into analysed stores (TmMemoryStore, sorted by
+ * id) and HLO modules (TmHloModule). */
+gboolean tm_xprof_json_read  (const guint8  *data,
+                              gsize          size,
+                              GPtrArray    **stores,
+                              GArray       **hlo_modules,
+                              GError       **error);
+
+G_END_DECLS

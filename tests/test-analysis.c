@@ -1,0 +1,240 @@
+/* test-analysis.c — step ids, peak step, merging, live at t, sampling
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "tm-test-util.h"
+
+typedef struct
+{
+  gboolean    alloc;
+  gint64      time;
+  gint64      stack;
+  gint64      heap;
+  gint64      bytes;
+  guint64     addr;
+  const char *op;
+  gint64      group;   /* -1: no group_id */
+} Ev;
+
+static TmProfile *
+load_events (const Ev *evs,
+             guint     n)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  TmFixtureLine *line = tm_fixture_plane_add_line (tm_fixture_space_add_plane (space, "/host:CPU"), "l", 0);
+  g_autoptr(GError) error = NULL;
+  TmProfile *profile;
+
+  for (guint i = 0; i < n; i++)
+    {
+      TmFixtureMemory m = { 0 };
+
+      m.allocator_name = "GPU_0_bfc";
+      m.bytes_reserved = evs[i].stack;
+      m.bytes_allocated = evs[i].heap;
+      m.bytes_available = 1000000 - evs[i].heap;
+      m.peak_bytes_in_use = evs[i].heap;
+      m.requested_bytes = evs[i].bytes;
+      m.allocation_bytes = evs[i].bytes;
+      m.addr = evs[i].addr;
+      m.tf_op = evs[i].op;
+      m.region_type = "output";
+      m.data_type = 1;
+      m.shape = "[4]";
+      m.has_group_id = evs[i].group >= 0;
+      m.group_id = evs[i].group;
+      tm_fixture_line_add_memory_event (line, evs[i].alloc, evs[i].time, &m);
+    }
+
+  profile = tm_test_load_space (space, &error);
+  g_assert_no_error (error);
+  return profile;
+}
+
+static void
+test_step_ids (void)
+{
+  static const Ev evs[] = {
+    { TRUE, 10, 0, 1, 1, 1, "a", -1 },   /* none seen yet: 0 */
+    { TRUE, 20, 0, 2, 1, 2, "a", 4 },
+    { TRUE, 30, 0, 3, 1, 3, "a", -1 },   /* 4 + 1 */
+    { TRUE, 40, 0, 4, 1, 4, "a", 7 },
+    { TRUE, 50, 0, 5, 1, 5, "a", -1 },   /* 7 + 1 */
+    { TRUE, 60, 0, 6, 1, 6, "a", -1 },   /* still 7 + 1 */
+  };
+  static const gint64 expected[] = { 0, 4, 5, 7, 8, 8 };
+  g_autoptr(TmProfile) profile = load_events (evs, G_N_ELEMENTS (evs));
+  TmMemoryStore *store = tm_profile_get_memory_store (profile, 0);
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    g_assert_cmpint (tm_memory_store_get_step_id (store, i), ==, expected[i]);
+}
+
+/* The peak step is that of the LAST snapshot at the peak; only its events
+ * count; identical allocations merge with occurrences. */
+static void
+test_peak_step_and_merge (void)
+{
+  static const Ev evs[] = {
+    { TRUE,  10, 0, 100, 100, 1, "old", 1 },
+    { FALSE, 20, 0,   0, 100, 1, NULL, 1 },
+    { TRUE,  30, 0,  50,  50, 2, "x", 2 },
+    { TRUE,  40, 0, 100,  50, 3, "x", 2 },   /* reaches 100 again: step 2 wins */
+    { TRUE,  50, 0, 110,  10, 4, "y", 2 },
+    { FALSE, 60, 0, 100,  10, 4, NULL, 2 },
+  };
+  g_autoptr(TmProfile) profile = load_events (evs, G_N_ELEMENTS (evs));
+  TmMemoryStore *store = tm_profile_get_memory_store (profile, 0);
+  const TmSummary *s = tm_memory_store_get_summary (store);
+  GPtrArray *rows = tm_memory_store_get_peak_breakdown (store);
+  const TmBreakdownRow *row;
+
+  g_assert_cmpint (s->peak_bytes_in_use, ==, 110);
+  g_assert_cmpint (s->peak_time_ps, ==, 50);
+  g_assert_cmpint (s->peak_step_id, ==, 2);
+  g_assert_cmpuint (s->n_allocations, ==, 4);
+  g_assert_cmpuint (s->n_deallocations, ==, 2);
+
+  g_assert_cmpuint (rows->len, ==, 2);
+  row = g_ptr_array_index (rows, 0);
+  g_assert_cmpstr (row->op_name, ==, "x");
+  g_assert_cmpuint (row->n_occurrences, ==, 2);
+  g_assert_cmpint (row->time_ps, ==, 30);      /* the earliest of the merged */
+  g_assert_cmpuint (row->address, ==, 2);
+  row = g_ptr_array_index (rows, 1);
+  g_assert_cmpstr (row->op_name, ==, "y");
+}
+
+static void
+test_live_at (void)
+{
+  static const Ev evs[] = {
+    { FALSE,  5, 0, 400, 100, 9, NULL, 0 },   /* allocated before the profile */
+    { TRUE,  10, 8, 500, 200, 1, "a", 0 },
+    { TRUE,  20, 8, 600, 100, 2, "b", 0 },
+    { FALSE, 30, 8, 400, 200, 1, NULL, 0 },
+    { TRUE,  30, 8, 500, 100, 3, "b", 0 },
+    { TRUE,  40, 8, 600, 100, 3, "c", 0 },    /* replaces b at 3 */
+  };
+  g_autoptr(TmProfile) profile = load_events (evs, G_N_ELEMENTS (evs));
+  TmMemoryStore *store = tm_profile_get_memory_store (profile, 0);
+  g_autoptr(GPtrArray) before = tm_memory_store_breakdown_at (store, 1);
+  g_autoptr(GPtrArray) at20 = tm_memory_store_breakdown_at (store, 25);
+  g_autoptr(GPtrArray) at30 = tm_memory_store_breakdown_at (store, 30);
+  g_autoptr(GPtrArray) at40 = tm_memory_store_breakdown_at (store, 1000);
+  const TmBreakdownRow *row;
+
+  g_assert_cmpuint (before->len, ==, 0);
+
+  /* t = 25: a (200), b (100), 300 before the profile, stack 8 */
+  g_assert_cmpuint (at20->len, ==, 4);
+  row = g_ptr_array_index (at20, 0);
+  g_assert_true (row->special);
+  g_assert_cmpint (row->allocation_bytes, ==, 300);
+  row = g_ptr_array_index (at20, 1);
+  g_assert_cmpstr (row->op_name, ==, "a");
+  row = g_ptr_array_index (at20, 2);
+  g_assert_cmpstr (row->op_name, ==, "b");
+  row = g_ptr_array_index (at20, 3);
+  g_assert_cmpstr (row->op_name, ==, "stack");
+
+  /* t = 30: a freed; b twice (merged) */
+  g_assert_cmpuint (at30->len, ==, 3);
+  row = g_ptr_array_index (at30, 1);
+  g_assert_cmpstr (row->op_name, ==, "b");
+  g_assert_cmpuint (row->n_occurrences, ==, 2);
+
+  /* the end: b at 2, c (replaced b at 3) */
+  g_assert_cmpuint (at40->len, ==, 4);
+  row = g_ptr_array_index (at40, 1);
+  g_assert_cmpstr (row->op_name, ==, "b");
+  g_assert_cmpuint (row->n_occurrences, ==, 1);
+  row = g_ptr_array_index (at40, 2);
+  g_assert_cmpstr (row->op_name, ==, "c");
+}
+
+static void
+test_find (void)
+{
+  static const Ev evs[] = {
+    { TRUE, 10, 0, 1, 1, 1, "a", 0 },
+    { TRUE, 20, 0, 2, 1, 2, "a", 0 },
+    { TRUE, 20, 0, 3, 1, 3, "a", 0 },
+    { TRUE, 40, 0, 4, 1, 4, "a", 0 },
+  };
+  g_autoptr(TmProfile) profile = load_events (evs, G_N_ELEMENTS (evs));
+  TmMemoryStore *store = tm_profile_get_memory_store (profile, 0);
+
+  g_assert_cmpuint (tm_memory_store_find_nearest (store, 0), ==, 0);
+  g_assert_cmpuint (tm_memory_store_find_nearest (store, 14), ==, 0);
+  g_assert_cmpuint (tm_memory_store_find_nearest (store, 16), ==, 1);
+  g_assert_cmpuint (tm_memory_store_find_nearest (store, 20), ==, 1);
+  g_assert_cmpuint (tm_memory_store_find_nearest (store, 29), ==, 1);
+  g_assert_cmpuint (tm_memory_store_find_nearest (store, 31), ==, 3);
+  g_assert_cmpuint (tm_memory_store_find_nearest (store, 99), ==, 3);
+  g_assert_cmpuint (tm_memory_store_find_at_or_before (store, 5), ==, 0);
+  g_assert_cmpuint (tm_memory_store_find_at_or_before (store, 20), ==, 2);
+  g_assert_cmpuint (tm_memory_store_find_at_or_before (store, 39), ==, 2);
+  g_assert_cmpuint (tm_memory_store_find_at_or_before (store, 40), ==, 3);
+}
+
+/* XProf's max-box sampling, against a direct reading of §3.7. */
+static void
+test_sampling (void)
+{
+  const guint ns[] = { 999, 1000, 1001, 2500, 3999 };
+
+  for (guint k = 0; k < G_N_ELEMENTS (ns); k++)
+    {
+      guint n = ns[k];
+      g_autofree Ev *evs = g_new0 (Ev, n);
+      g_autoptr(TmProfile) profile = NULL;
+      g_autoptr(GArray) sampled = NULL;
+      TmMemoryStore *store;
+      GRand *rand = g_rand_new_with_seed (n);
+      guint w, count1, pos = 0;
+
+      for (guint i = 0; i < n; i++)
+        evs[i] = (Ev) { TRUE, i, g_rand_int_range (rand, 0, 3), g_rand_int_range (rand, 0, 50), 1, i + 1, "op", 0 };
+      g_rand_free (rand);
+
+      profile = load_events (evs, n);
+      store = tm_profile_get_memory_store (profile, 0);
+      sampled = tm_memory_store_sample_timeline (store, 1000);
+      g_assert_cmpuint (sampled->len, ==, MIN (n, 1000));
+      if (n <= 1000)
+        continue;
+
+      w = n / 1000;
+      count1 = 1000 * (w + 1) - n;
+      for (guint b = 0; b < 1000; b++)
+        {
+          guint width = b < count1 ? w : w + 1;
+          guint best = pos;
+
+          for (guint i = pos; i < pos + width; i++)
+            if (evs[i].stack + evs[i].heap > evs[best].stack + evs[best].heap)
+              best = i;
+          g_assert_cmpuint (g_array_index (sampled, guint, b), ==, best);
+          pos += width;
+        }
+      g_assert_cmpuint (pos, ==, n);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/analysis/step-ids", test_step_ids);
+  g_test_add_func ("/analysis/peak-step-and-merge", test_peak_step_and_merge);
+  g_test_add_func ("/analysis/live-at", test_live_at);
+  g_test_add_func ("/analysis/find", test_find);
+  g_test_add_func ("/analysis/sampling", test_sampling);
+
+  return g_test_run ();
+}

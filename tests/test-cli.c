@@ -1,0 +1,213 @@
+/* test-cli.c — tidemark --summary / --export, exit statuses and messages
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+#include <sys/wait.h>
+#include <json-glib/json-glib.h>
+
+#include "tm-test-util.h"
+
+typedef struct
+{
+  char *out;
+  char *err;
+  int   status;
+} Run;
+
+static void
+run_clear (Run *run)
+{
+  g_free (run->out);
+  g_free (run->err);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+/* Runs tidemark with no display at all. */
+static void
+run (Run        *result,
+     const char *first,
+     ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_auto(GStrv) envp = g_get_environ ();
+  g_autoptr(GError) error = NULL;
+  const char *exe = g_getenv ("TM_TIDEMARK_EXE");
+  int wait_status;
+  va_list ap;
+
+  g_assert_nonnull (exe);
+  envp = g_environ_unsetenv (envp, "DISPLAY");
+  envp = g_environ_unsetenv (envp, "WAYLAND_DISPLAY");
+
+  g_ptr_array_add (argv, (char *) exe);
+  va_start (ap, first);
+  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
+    g_ptr_array_add (argv, (char *) a);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+
+  memset (result, 0, sizeof *result);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
+                               &result->out, &result->err, &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  result->status = WEXITSTATUS (wait_status);
+}
+
+static char *
+write_example (void)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new_xprof_example ();
+  g_autoptr(GError) error = NULL;
+  char *path = tm_fixture_space_write (space, NULL, "example.xplane.pb", &error);
+
+  g_assert_no_error (error);
+  return path;
+}
+
+static guint
+count_lines (const char *text)
+{
+  guint n = 0;
+
+  for (const char *p = text; *p; p++)
+    if (*p == '\n')
+      n++;
+  return n;
+}
+
+static void
+test_summary (void)
+{
+  g_autofree char *path = write_example ();
+  g_auto(Run) r = { 0 };
+  g_auto(Run) j = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *mem;
+
+  run (&r, "--summary", path, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_nonnull (strstr (r.out, "example.xplane.pb"));
+  g_assert_nonnull (strstr (r.out, "GPU_0_bfc"));
+  g_assert_nonnull (strstr (r.out, "7\u202f000 bytes"));
+
+  run (&j, "--summary", "--json", path, NULL);
+  g_assert_cmpint (j.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, j.out, -1, &error));
+  g_assert_no_error (error);
+  mem = json_object_get_object_member (json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "memory"), "GPU_0_bfc");
+  g_assert_cmpint (json_object_get_int_member (mem, "peak_bytes_in_use"), ==, 7000);
+  g_assert_cmpint (json_object_get_int_member (mem, "num_breakdown_rows"), ==, 3);
+  tm_fixture_remove (path);
+}
+
+static void
+test_export (void)
+{
+  g_autofree char *path = write_example ();
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *json_path = g_build_filename (dir, "out.json", NULL);
+  g_autofree char *json_arg = g_strconcat ("--output=", json_path, NULL);
+  g_autofree char *contents = NULL;
+  g_auto(Run) a = { 0 };
+  g_auto(Run) b = { 0 };
+  g_auto(Run) c = { 0 };
+  g_auto(Run) d = { 0 };
+
+  run (&a, "--export=xprof-json", json_arg, path, NULL);
+  g_assert_cmpint (a.status, ==, 0);
+  g_assert_cmpstr (a.out, ==, "");
+  g_assert_true (g_file_get_contents (json_path, &contents, NULL, NULL));
+  g_assert_true (g_str_has_prefix (contents, "{\"memoryProfilePerAllocator\":{\"GPU_0_bfc\":"));
+
+  run (&b, "--export=csv", path, NULL);
+  g_assert_cmpint (b.status, ==, 0);
+  g_assert_true (g_str_has_prefix (b.out, "op_name,allocation_bytes,requested_bytes,occurrences,region_type,data_type,shape,step_id,address\r\n"
+                                          "unused preallocated device memory,4700,4700,1,persist/dynamic,INVALID,unknown,0,0\r\n"));
+  g_assert_cmpuint (count_lines (b.out), ==, 4);
+
+  run (&c, "--export=csv", "--memory-id=GPU_0_bfc", "--output=-", path, NULL);
+  g_assert_cmpint (c.status, ==, 0);
+  g_assert_cmpstr (c.out, ==, b.out);
+
+  run (&d, "--export=csv", "--memory-id=GPU_9_bfc", path, NULL);
+  g_assert_cmpint (d.status, ==, 1);
+  g_assert_nonnull (strstr (d.err, "GPU_9_bfc"));
+  g_assert_cmpuint (count_lines (d.err), ==, 1);
+  tm_fixture_remove (path);
+}
+
+static void
+test_usage (void)
+{
+  const char *cases[][4] = {
+    { "--summary", NULL },
+    { "--export=pdf", "x.xplane.pb", NULL },
+    { "--summary", "--export=csv", "x.xplane.pb", NULL },
+    { "--json", "x.xplane.pb", NULL },
+    { "--summary", "--memory-id=1", "x.xplane.pb", NULL },
+    { "--export=csv", "a.xplane.pb", "b.xplane.pb", NULL },
+    { "--summary", "--no-such-option", "x.xplane.pb", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(Run) r = { 0 };
+
+      run (&r, cases[i][0], cases[i][1], cases[i][2], cases[i][3], NULL);
+      g_assert_cmpint (r.status, ==, 2);
+      g_assert_true (g_str_has_prefix (r.err, "tidemark: "));
+    }
+}
+
+static void
+test_bad_input (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = tm_fixture_make_temp_dir (&error);
+  g_autofree char *empty = g_build_filename (dir, "empty.xplane.pb", NULL);
+  g_autofree char *missing = g_build_filename (dir, "missing.xplane.pb", NULL);
+  g_autofree char *corrupt = tm_test_real_profile ("corrupt_utf8_mangled.xplane.pb");
+  struct { const char *path; const char *says; } cases[] = {
+    { empty, "file is empty" },
+    { dir, "is a directory" },
+    { missing, "cannot be read" },
+    { corrupt, "length runs past the end at byte 1" },
+  };
+
+  g_assert_true (g_file_set_contents (empty, "", 0, NULL));
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(Run) r = { 0 };
+
+      if (cases[i].path == NULL)
+        continue;  /* no real profiles here */
+      run (&r, "--summary", cases[i].path, NULL);
+      g_assert_cmpint (r.status, ==, 1);
+      g_assert_cmpuint (count_lines (r.err), ==, 1);
+      g_assert_nonnull (strstr (r.err, cases[i].says));
+      g_assert_true (g_str_has_prefix (r.err, "tidemark: "));
+    }
+  tm_fixture_remove (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/cli/summary", test_summary);
+  g_test_add_func ("/cli/export", test_export);
+  g_test_add_func ("/cli/usage", test_usage);
+  g_test_add_func ("/cli/bad-input", test_bad_input);
+
+  return g_test_run ();
+}
