@@ -175,37 +175,58 @@ tm_addr_map_remove (TmAddrMap *map,
 /* ------------------------------------------------------------------ */
 /* Matching                                                             */
 
-void
-tm_analysis_match_event (TmMemoryStore  *store,
-                         guint           index,
-                         TmActivityKind  kind,
-                         guint64         addr)
+/* Matches every snapshot (time order) with earlier ones at the same
+ * address; see the partner column in tm-memory-store-private.h. */
+static gboolean
+match_all (TmMemoryStore  *s,
+           const guint32  *perm,
+           GCancellable   *cancellable,
+           GError        **error)
 {
-  TmAddrMap *first = store->first_map;
-  TmAddrMap *live = store->live_map;
-  guint32 other;
+  TmAddrMap *first = tm_addr_map_new ();
+  TmAddrMap *live = tm_addr_map_new ();
+  gboolean ok = TRUE;
 
-  store->partner[index] = TM_NO_PARTNER;
+  tm_memory_store_alloc_partner (s);
 
-  if (kind == TM_ACTIVITY_ALLOCATION)
+  /* i is the index in time order; perm (if any) maps it to file order,
+   * where the addresses still are. */
+  for (guint i = 0; i < s->n; i++)
     {
-      /* §3.4: remembered unless one is already remembered at the address. */
-      if (!tm_addr_map_lookup (first, addr, NULL))
-        tm_addr_map_insert (first, addr, index);
+      guint src = perm != NULL ? perm[i] : i;
+      guint64 addr = s->addrs[src];
+      guint32 other;
 
-      /* Lifetimes: a new allocation at a live address replaces the old one
-       * (as the breakdown's records do). */
-      if (tm_addr_map_lookup (live, addr, &other))
-        store->partner[other] = index;
-      tm_addr_map_insert (live, addr, index);
+      if ((i % 65536) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        {
+          ok = FALSE;
+          break;
+        }
+
+      if (tm_memory_store_ref_kind (s->refs[src]) == TM_ACTIVITY_ALLOCATION)
+        {
+          /* §3.4: remembered unless one is already remembered there. */
+          if (!tm_addr_map_lookup (first, addr, NULL))
+            tm_addr_map_insert (first, addr, i);
+
+          /* Lifetimes: a new allocation at a live address replaces the old
+           * one, as the breakdown's records do. */
+          if (tm_addr_map_lookup (live, addr, &other))
+            s->partner[other] = i;
+          tm_addr_map_insert (live, addr, i);
+        }
+      else
+        {
+          if (tm_addr_map_remove (first, addr, &other))
+            s->partner[i] = other;
+          if (tm_addr_map_remove (live, addr, &other))
+            s->partner[other] = i;
+        }
     }
-  else
-    {
-      if (tm_addr_map_remove (first, addr, &other))
-        store->partner[index] = other;
-      if (tm_addr_map_remove (live, addr, &other))
-        store->partner[other] = index;
-    }
+
+  tm_addr_map_free (first);
+  tm_addr_map_free (live);
+  return ok;
 }
 
 /* ------------------------------------------------------------------ */
@@ -299,46 +320,38 @@ sort_permutation (const gint64 *times,
   return perm;
 }
 
-/* Applies sorted[j] = old[perm[j]] to every column in place, following the
- * permutation's cycles; perm is destroyed. */
+#define GATHER_COLUMN(T, col)                        \
+  G_STMT_START {                                     \
+    if ((col) != NULL)                               \
+      {                                              \
+        T *sorted = g_new (T, MAX (s->n, 1));        \
+        for (guint j = 0; j < s->n; j++)             \
+          sorted[j] = (col)[perm[j]];                \
+        g_free (col);                                \
+        (col) = sorted;                              \
+      }                                              \
+  } G_STMT_END
+
+/* sorted[j] = old[perm[j]] for every column, one column at a time. The
+ * reads come from a few runs, each read in order, so this is fast; a
+ * column is copied whole, which costs one column (8 bytes per event) while
+ * it happens. */
 static void
-apply_permutation (TmMemoryStore *s,
-                   guint32       *perm)
+apply_permutation (TmMemoryStore  *s,
+                   const guint32  *perm)
 {
-  for (guint i = 0; i < s->n; i++)
-    {
-      gint64 t, st, hp, fr, sp;
-      double fg;
-      guint64 rf;
-      guint j;
-
-      if (perm[i] == i)
-        continue;
-
-      t = s->times[i]; st = s->stack[i]; hp = s->heap[i]; fr = s->free_bytes[i];
-      sp = s->steps[i]; fg = s->frag[i]; rf = s->refs[i];
-
-      j = i;
-      while (perm[j] != i)
-        {
-          guint k = perm[j];
-
-          s->times[j] = s->times[k];
-          s->stack[j] = s->stack[k];
-          s->heap[j] = s->heap[k];
-          s->free_bytes[j] = s->free_bytes[k];
-          s->steps[j] = s->steps[k];
-          s->frag[j] = s->frag[k];
-          s->refs[j] = s->refs[k];
-          perm[j] = j;
-          j = k;
-        }
-
-      s->times[j] = t; s->stack[j] = st; s->heap[j] = hp; s->free_bytes[j] = fr;
-      s->steps[j] = sp; s->frag[j] = fg; s->refs[j] = rf;
-      perm[j] = j;
-    }
+  GATHER_COLUMN (gint64, s->times);
+  GATHER_COLUMN (gint64, s->stack);
+  GATHER_COLUMN (gint64, s->heap);
+  GATHER_COLUMN (gint64, s->free_bytes);
+  GATHER_COLUMN (gint32, s->steps);
+  GATHER_COLUMN (gint64, s->steps_wide);
+  GATHER_COLUMN (double, s->frag);
+  GATHER_COLUMN (guint64, s->refs);
+  s->capacity = s->n;
 }
+
+#undef GATHER_COLUMN
 
 /* ------------------------------------------------------------------ */
 /* Breakdown rows                                                       */
@@ -508,7 +521,7 @@ compute_peak_breakdown (TmMemoryStore  *s,
 
       if (s->times[i] > s->summary.peak_time_ps)
         break;
-      if (s->steps[i] != step)
+      if (tm_memory_store_step (s, i) != step)
         continue;
 
       if ((i % 16384) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
@@ -563,35 +576,6 @@ compute_peak_breakdown (TmMemoryStore  *s,
   return TRUE;
 }
 
-typedef struct
-{
-  TmMemoryStore *store;
-  GCancellable  *cancellable;
-} MatchJob;
-
-static gboolean
-match_all (TmMemoryStore  *s,
-           GCancellable   *cancellable,
-           GError        **error)
-{
-  s->first_map = tm_addr_map_new ();
-  s->live_map = tm_addr_map_new ();
-
-  for (guint i = 0; i < s->n; i++)
-    {
-      guint64 addr;
-      gint64 bytes;
-
-      if ((i % 16384) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
-        return FALSE;
-      if (!event_sizes (s, i, &addr, &bytes, error))
-        return FALSE;
-      tm_analysis_match_event (s, i, tm_memory_store_ref_kind (s->refs[i]), addr);
-    }
-
-  return TRUE;
-}
-
 gboolean
 tm_analysis_finish (TmMemoryStore  *s,
                     GCancellable   *cancellable,
@@ -600,37 +584,48 @@ tm_analysis_finish (TmMemoryStore  *s,
   gint64 last_valid_step = -1;
   gint64 peak_step = 0;
 
+  guint32 *perm = NULL;
+  gboolean ok = TRUE;
+
   tm_memory_store_trim (s);
 
+  /* Sort by time (stable). Match allocations first, while the addresses
+   * are in file order, so the address column is gone before the columns
+   * are reordered: the peak stays near 64 bytes per event. */
   if (!s->time_sorted)
-    {
-      guint32 *perm = sort_permutation (s->times, s->n);
+    perm = sort_permutation (s->times, s->n);
 
-      apply_permutation (s, perm);
+  if (s->addrs != NULL)
+    ok = match_all (s, perm, cancellable, error);
+  else
+    tm_memory_store_alloc_partner (s);
+  g_clear_pointer (&s->addrs, g_free);
+
+  if (perm != NULL)
+    {
+      if (ok)
+        apply_permutation (s, perm);
       g_free (perm);
+      s->time_sorted = TRUE;
     }
+  if (!ok)
+    return FALSE;
 
   /* §3.3 */
   for (guint i = 0; i < s->n; i++)
     {
-      if (s->steps[i] == -1)
-        s->steps[i] = last_valid_step + 1;
-      else
-        last_valid_step = s->steps[i];
-    }
+      gint64 step = tm_memory_store_step (s, i);
 
-  if (!s->time_sorted && s->ctx != NULL)
-    {
-      if (!match_all (s, cancellable, error))
-        return FALSE;
+      if (step == -1)
+        tm_memory_store_set_step (s, i, last_valid_step + 1);
+      else
+        last_valid_step = step;
     }
-  g_clear_pointer ((TmAddrMap **) &s->first_map, tm_addr_map_free);
-  g_clear_pointer ((TmAddrMap **) &s->live_map, tm_addr_map_free);
 
   /* §3.5 */
   for (guint i = 0; i < s->n; i++)
     if (s->stack[i] + s->heap[i] == s->summary.peak_bytes_in_use)
-      peak_step = s->steps[i];
+      peak_step = tm_memory_store_step (s, i);
   s->summary.peak_step_id = peak_step;
 
   s->summary.n_snapshots = s->n;
@@ -687,9 +682,9 @@ tm_analysis_breakdown_at (TmMemoryStore *s,
 
   if (s->heap[at] - live_bytes > 0)
     g_ptr_array_add (rows, special_row (_("memory allocated before the profile"), "persist/dynamic",
-                                        s->heap[at] - live_bytes, s->steps[at]));
+                                        s->heap[at] - live_bytes, tm_memory_store_step (s, at)));
   if (s->stack[at] > 0)
-    g_ptr_array_add (rows, special_row ("stack", "stack", s->stack[at], s->steps[at]));
+    g_ptr_array_add (rows, special_row ("stack", "stack", s->stack[at], tm_memory_store_step (s, at)));
 
   return tm_analysis_sort_and_merge (rows);
 }

@@ -29,13 +29,6 @@ gboolean   tm_addr_map_remove (TmAddrMap  *map,
                                guint64     addr,
                                guint32    *value);
 
-/* Matches snapshot index (time order) with earlier ones at the same
- * address; see the partner column in tm-memory-store-private.h. */
-void       tm_analysis_match_event (TmMemoryStore  *store,
-                                    guint           index,
-                                    TmActivityKind  kind,
-                                    guint64         addr);
-
 /* Sorts by time (stable), fills in step ids (§3.3), matches allocations and
  * deallocations when the reader could not do it while reading, finds the
  * peak step (§3.5) and the breakdown at the peak (§3.6), builds the LOD. */

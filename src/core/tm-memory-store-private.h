@@ -4,16 +4,20 @@
  *
  * Memory per snapshot (documented budget: product.md §7 allows 64 bytes per
  * memory event beyond the mapped file):
- *   time, stack, heap, free, step  5 × 8 = 40 bytes
- *   fragmentation (double)                 8 bytes
- *   ref (file offset | kind << 62)         8 bytes
- *   partner (matching event index)         4 bytes
- *   ---------------------------------------------
- *                                         60 bytes, plus the LOD (about 2.6
- *                                         bytes, tm-lod.h)
- * Everything else is decoded from the event's bytes on demand. While loading, a file whose memory events are not
- * in time order needs 4 more bytes per event for the sort permutation; the
- * address maps hold only allocations live at one time.
+ *   time, stack, heap, free  4 × 8 = 32 bytes
+ *   fragmentation (double)           8 bytes
+ *   ref (file offset | kind << 62)   8 bytes
+ *   step id (int32; int64 only for a memory id whose
+ *            step ids do not fit)    4 bytes
+ *   partner (matching event index)   4 bytes
+ *   ---------------------------------------
+ *                                   56 bytes, plus the LOD (about 2.6
+ *                                   bytes, tm-lod.h)
+ * Everything else is decoded from the event's bytes on demand. While
+ * loading, each event's address (8 bytes) is kept until allocations and
+ * deallocations are matched, and a file whose events are not in time order
+ * needs a 4-byte sort permutation before the partner column exists: the
+ * peak stays at 64 bytes per event.
  */
 #pragma once
 
@@ -39,11 +43,13 @@ struct _TmMemoryStore
   gint64          *stack;
   gint64          *heap;
   gint64          *free_bytes;
-  gint64          *steps;      /* raw group_id (-1 none) while loading; filled in after */
+  gint32          *steps;      /* raw group_id (-1 none) while loading; filled in after */
+  gint64          *steps_wide; /* replaces steps when a step id does not fit in 32 bits */
   double          *frag;
   guint64         *refs;       /* XSpace: file offset of the event's length prefix;
                                 * JSON: index into json_activities; kind in the top bits */
   guint32         *partner;    /* alloc: event that ends it; dealloc: allocation it copies */
+  guint64         *addrs;      /* while loading only: each event's address, for matching */
 
   TmSummary        summary;
   gboolean         have_window_peak;
@@ -59,13 +65,9 @@ struct _TmMemoryStore
   guint            n_json_activities;
 
   /* Loading state. */
-  gint64           last_time;
   guint            time_sorted : 1;
-  guint            matched : 1;
   guint            complete : 1;
   guint            has_free : 1;
-  gpointer         first_map;  /* TmAddrMap: §3.4 "remembered" allocations */
-  gpointer         live_map;   /* TmAddrMap: live allocation per address */
 };
 
 TmMemoryStore *tm_memory_store_new            (const char     *id,
@@ -74,6 +76,19 @@ TmMemoryStore *tm_memory_store_new            (const char     *id,
 guint          tm_memory_store_grow           (TmMemoryStore  *self);
 /* Shrinks the columns to their length. */
 void           tm_memory_store_trim           (TmMemoryStore  *self);
+
+void           tm_memory_store_set_step       (TmMemoryStore  *self,
+                                               guint           index,
+                                               gint64          step);
+/* Allocates the partner column (after sorting, before matching). */
+void           tm_memory_store_alloc_partner  (TmMemoryStore  *self);
+
+static inline gint64
+tm_memory_store_step (const TmMemoryStore *self,
+                      guint                index)
+{
+  return self->steps_wide != NULL ? self->steps_wide[index] : self->steps[index];
+}
 
 static inline TmActivityKind
 tm_memory_store_ref_kind (guint64 ref)

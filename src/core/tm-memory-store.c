@@ -19,8 +19,6 @@ tm_memory_store_finalize (GObject *object)
 
   g_clear_pointer (&self->lod, tm_lod_free);
   g_clear_pointer (&self->peak_rows, g_ptr_array_unref);
-  g_clear_pointer ((TmAddrMap **) &self->first_map, tm_addr_map_free);
-  g_clear_pointer ((TmAddrMap **) &self->live_map, tm_addr_map_free);
   g_clear_pointer (&self->ctx, tm_host_context_unref);
 
   for (guint i = 0; i < self->n_json_activities; i++)
@@ -32,6 +30,8 @@ tm_memory_store_finalize (GObject *object)
   g_free (self->heap);
   g_free (self->free_bytes);
   g_free (self->steps);
+  g_free (self->steps_wide);
+  g_free (self->addrs);
   g_free (self->frag);
   g_free (self->refs);
   g_free (self->partner);
@@ -63,11 +63,7 @@ tm_memory_store_new (const char    *id,
 
   self->id = g_strdup (id);
   if (ctx != NULL)
-    {
-      self->ctx = tm_host_context_ref (ctx);
-      self->first_map = tm_addr_map_new ();
-      self->live_map = tm_addr_map_new ();
-    }
+    self->ctx = tm_host_context_ref (ctx);
 
   return self;
 }
@@ -80,10 +76,16 @@ resize_columns (TmMemoryStore *self,
   self->stack = g_renew (gint64, self->stack, capacity);
   self->heap = g_renew (gint64, self->heap, capacity);
   self->free_bytes = g_renew (gint64, self->free_bytes, capacity);
-  self->steps = g_renew (gint64, self->steps, capacity);
+  if (self->steps_wide != NULL)
+    self->steps_wide = g_renew (gint64, self->steps_wide, capacity);
+  else
+    self->steps = g_renew (gint32, self->steps, capacity);
   self->frag = g_renew (double, self->frag, capacity);
   self->refs = g_renew (guint64, self->refs, capacity);
-  self->partner = g_renew (guint32, self->partner, capacity);
+  if (self->addrs != NULL || self->ctx != NULL)
+    self->addrs = g_renew (guint64, self->addrs, capacity);
+  if (self->partner != NULL)
+    self->partner = g_renew (guint32, self->partner, capacity);
   self->capacity = capacity;
 }
 
@@ -108,6 +110,38 @@ tm_memory_store_trim (TmMemoryStore *self)
 {
   if (self->n != self->capacity && self->n > 0)
     resize_columns (self, self->n);
+}
+
+void
+tm_memory_store_set_step (TmMemoryStore *self,
+                          guint          index,
+                          gint64         step)
+{
+  if (self->steps_wide == NULL)
+    {
+      if (step >= G_MININT32 && step <= G_MAXINT32)
+        {
+          self->steps[index] = (gint32) step;
+          return;
+        }
+
+      /* Rare: a step id beyond 32 bits. Widen this memory id's column. */
+      self->steps_wide = g_new (gint64, MAX (self->capacity, 1));
+      for (guint i = 0; i < self->n; i++)
+        self->steps_wide[i] = self->steps[i];
+      g_clear_pointer (&self->steps, g_free);
+    }
+
+  self->steps_wide[index] = step;
+}
+
+void
+tm_memory_store_alloc_partner (TmMemoryStore *self)
+{
+  if (self->partner == NULL)
+    self->partner = g_new (guint32, MAX (self->capacity, 1));
+  for (guint i = 0; i < self->n; i++)
+    self->partner[i] = TM_NO_PARTNER;
 }
 
 const char *
@@ -174,7 +208,7 @@ tm_memory_store_get_step_id (TmMemoryStore *self,
 {
   g_return_val_if_fail (TM_IS_MEMORY_STORE (self), -1);
   g_return_val_if_fail (index < self->n, -1);
-  return self->steps[index];
+  return tm_memory_store_step (self, index);
 }
 
 gboolean
@@ -266,7 +300,7 @@ tm_memory_store_get_activity (TmMemoryStore  *self,
     }
 
   activity->time_ps = self->times[index];
-  activity->step_id = self->steps[index];
+  activity->step_id = tm_memory_store_step (self, index);
   activity->stack_bytes = self->stack[index];
   activity->heap_bytes = self->heap[index];
   activity->free_bytes = self->free_bytes[index];
@@ -378,8 +412,9 @@ tm_memory_store_get_memory_size (TmMemoryStore *self)
 
   g_return_val_if_fail (TM_IS_MEMORY_STORE (self), 0);
 
-  size = sizeof *self + (gsize) self->capacity * (5 * sizeof (gint64) + sizeof (double) +
-                                                  sizeof (guint64) + sizeof (guint32));
+  size = sizeof *self + (gsize) self->capacity * (4 * sizeof (gint64) + sizeof (double) +
+                                                  sizeof (guint64) + sizeof (guint32) +
+                                                  (self->steps_wide != NULL ? sizeof (gint64) : sizeof (gint32)));
   if (self->lod != NULL)
     size += tm_lod_get_memory_size (self->lod);
   if (self->peak_rows != NULL)

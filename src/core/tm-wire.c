@@ -123,35 +123,20 @@ tm_wire_read_tag_slow (TmWire   *w,
 }
 
 gboolean
-tm_wire_read_len (TmWire   *w,
-                  TmWire   *sub,
-                  GError  **error)
+tm_wire_set_length_error (TmWire   *w,
+                          gsize     offset,
+                          guint64   len,
+                          GError  **error)
 {
-  gsize offset = tm_wire_offset (w);
-  guint64 len;
-
-  if (!tm_wire_read_varint (w, &len, error))
-    return FALSE;
-
-  if (len > (guint64) (w->end - w->p))
-    {
-      if (w->end == w->limit)
-        g_set_error (error, TM_ERROR, TM_ERROR_LENGTH,
-                     _("length runs past the end at byte %" G_GSIZE_FORMAT ": a field claims %" G_GUINT64_FORMAT " bytes but the file ends at byte %" G_GSIZE_FORMAT),
-                     offset, len, (gsize) (w->limit - w->base));
-      else
-        g_set_error (error, TM_ERROR, TM_ERROR_LENGTH,
-                     _("length runs past the end at byte %" G_GSIZE_FORMAT ": a field claims %" G_GUINT64_FORMAT " bytes but its message ends at byte %" G_GSIZE_FORMAT),
-                     offset, len, (gsize) (w->end - w->base));
-      return FALSE;
-    }
-
-  sub->base = w->base;
-  sub->p = w->p;
-  sub->end = w->p + len;
-  sub->limit = w->limit;
-  w->p += len;
-  return TRUE;
+  if (w->end == w->limit)
+    g_set_error (error, TM_ERROR, TM_ERROR_LENGTH,
+                 _("length runs past the end at byte %" G_GSIZE_FORMAT ": a field claims %" G_GUINT64_FORMAT " bytes but the file ends at byte %" G_GSIZE_FORMAT),
+                 offset, len, (gsize) (w->limit - w->base));
+  else
+    g_set_error (error, TM_ERROR, TM_ERROR_LENGTH,
+                 _("length runs past the end at byte %" G_GSIZE_FORMAT ": a field claims %" G_GUINT64_FORMAT " bytes but its message ends at byte %" G_GSIZE_FORMAT),
+                 offset, len, (gsize) (w->end - w->base));
+  return FALSE;
 }
 
 gboolean
@@ -175,9 +160,9 @@ tm_wire_read_fixed64 (TmWire   *w,
 }
 
 gboolean
-tm_wire_skip (TmWire   *w,
-              guint     wire_type,
-              GError  **error)
+tm_wire_skip_slow (TmWire   *w,
+                   guint     wire_type,
+                   GError  **error)
 {
   guint64 ignored;
   TmWire sub;

@@ -64,15 +64,34 @@ tm_wire_read_varint (TmWire   *w,
                      guint64  *value,
                      GError  **error)
 {
-  if (G_LIKELY (w->p < w->end && *w->p < 0x80))
+  const guint8 *p = w->p;
+
+  if (G_LIKELY (w->limit - p >= 10 && p < w->end))
     {
-      *value = *w->p++;
-      return TRUE;
+      /* Enough bytes in the buffer for any varint: no bounds checks inside;
+       * one that ends past this message's end is left to the slow path,
+       * which reports it. */
+      guint64 result = 0;
+
+      for (guint shift = 0; shift < 70; shift += 7)
+        {
+          guint8 b = *p++;
+
+          result |= (guint64) (b & 0x7f) << shift;
+          if (b < 0x80)
+            {
+              if (G_UNLIKELY (p > w->end))
+                break;
+              w->p = p;
+              *value = result;
+              return TRUE;
+            }
+        }
     }
-  if (G_LIKELY (w->end - w->p >= 2 && w->p[1] < 0x80))
+  else if (G_LIKELY (p < w->end && *p < 0x80))
     {
-      *value = (guint64) (w->p[0] & 0x7f) | ((guint64) w->p[1] << 7);
-      w->p += 2;
+      *value = *p;
+      w->p = p + 1;
       return TRUE;
     }
   return tm_wire_read_varint_slow (w, value, error);
@@ -107,17 +126,60 @@ tm_wire_read_tag (TmWire   *w,
   return tm_wire_read_tag_slow (w, field, wire_type, error);
 }
 
+gboolean tm_wire_set_length_error (TmWire   *w,
+                                   gsize     offset,
+                                   guint64   len,
+                                   GError  **error);
+
 /* Reads a length prefix and gives the sub-message in sub; w moves past it. */
-gboolean tm_wire_read_len     (TmWire   *w,
-                               TmWire   *sub,
-                               GError  **error);
+static inline gboolean
+tm_wire_read_len (TmWire   *w,
+                  TmWire   *sub,
+                  GError  **error)
+{
+  const guint8 *start = w->p;
+  guint64 len;
+
+  if (G_UNLIKELY (!tm_wire_read_varint (w, &len, error)))
+    return FALSE;
+
+  if (G_UNLIKELY (len > (guint64) (w->end - w->p)))
+    return tm_wire_set_length_error (w, (gsize) (start - w->base), len, error);
+
+  sub->base = w->base;
+  sub->p = w->p;
+  sub->end = w->p + len;
+  sub->limit = w->limit;
+  w->p += len;
+  return TRUE;
+}
 gboolean tm_wire_read_fixed64 (TmWire   *w,
                                guint64  *value,
                                GError  **error);
-/* Skips a value of wire_type. */
-gboolean tm_wire_skip         (TmWire   *w,
+gboolean tm_wire_skip_slow    (TmWire   *w,
                                guint     wire_type,
                                GError  **error);
+
+/* Skips a value of wire_type. */
+static inline gboolean
+tm_wire_skip (TmWire   *w,
+              guint     wire_type,
+              GError  **error)
+{
+  if (G_LIKELY (wire_type == TM_WIRE_LEN))
+    {
+      TmWire sub;
+
+      return tm_wire_read_len (w, &sub, error);
+    }
+  if (G_LIKELY (wire_type == TM_WIRE_VARINT))
+    {
+      guint64 ignored;
+
+      return tm_wire_read_varint (w, &ignored, error);
+    }
+  return tm_wire_skip_slow (w, wire_type, error);
+}
 
 /* Reads a field's value as a 64-bit integer whatever its wire type holds
  * (varint, fixed64, fixed32); LEN is an error. */

@@ -320,9 +320,8 @@ read_allocator (const char  *id,
       store->heap[i] = act->heap_bytes;
       store->free_bytes[i] = act->free_bytes;
       store->frag[i] = act->fragmentation;
-      store->steps[i] = act->step_id;
+      tm_memory_store_set_step (store, i, act->step_id);
       store->refs[i] = (guint64) k | ((guint64) act->kind << TM_REF_KIND_SHIFT);
-      store->partner[i] = TM_NO_PARTNER;
       if (act->free_bytes != 0)
         store->has_free = TRUE;
       if (i > 0 && act->time_ps < store->times[i - 1])

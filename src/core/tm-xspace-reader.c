@@ -185,7 +185,7 @@ read_str (TmWire  *w,
           TmStr   *out,
           GError **error)
 {
-  TmWire sub;
+  TmWire sub = { 0 };
 
   if (!tm_wire_read_len (w, &sub, error))
     return FALSE;
@@ -359,6 +359,26 @@ scan_line (TmWire    line,
       guint32 field;
       guint wt;
 
+      /* Events are most of a line: skip them in a tight loop (tag 0x22,
+       * length below 16 KiB). */
+      while (line.end - line.p >= 3 && line.p[0] == 0x22)
+        {
+          gsize len;
+          const guint8 *q = line.p + 1;
+
+          if (q[0] < 0x80)
+            len = q[0], q += 1;
+          else if (q[1] < 0x80)
+            len = (gsize) (q[0] & 0x7f) | ((gsize) q[1] << 7), q += 2;
+          else
+            break;
+          if (len > (gsize) (line.end - q))
+            break;
+          line.p = q + len;
+        }
+      if (tm_wire_at_end (&line))
+        break;
+
       if (!tm_wire_read_tag (&line, &field, &wt, error))
         return FALSE;
 
@@ -413,6 +433,14 @@ scan_event_header (TmWire       ev,
       guint wt;
       guint64 v;
 
+      /* Stats are most of an event: skip runs of short ones in a tight
+       * loop (tag 0x22, one-byte length). */
+      while (ev.end - ev.p >= 2 && ev.p[0] == 0x22 && ev.p[1] < 0x80 &&
+             ev.p + 2 + ev.p[1] <= ev.end)
+        ev.p += 2 + ev.p[1];
+      if (tm_wire_at_end (&ev))
+        break;
+
       if (!tm_wire_read_tag (&ev, &field, &wt, error))
         return FALSE;
 
@@ -464,75 +492,21 @@ double_to_int (double d)
   return (gint64) d;
 }
 
-static inline gboolean
-decode_stat (TmHostContext *ctx,
-             TmWire         st,
-             TmMemEvent    *ev,
-             GError       **error)
+static inline void
+apply_stat (TmHostContext *ctx,
+            TmMemEvent    *ev,
+            guint64        md,
+            int            vcase,
+            guint64        u,
+            double         d,
+            TmStr          s)
 {
-  guint64 md = 0;
-  guint64 u = 0;
-  double d = 0;
-  TmStr s = { NULL, 0 };
-  int vcase = VALUE_NONE;
   const StatInfo *info;
   gint64 ival;
 
-  while (!tm_wire_at_end (&st))
-    {
-      guint32 field;
-      guint wt;
-
-      if (!tm_wire_read_tag (&st, &field, &wt, error))
-        return FALSE;
-
-      switch (field)
-        {
-        case XSTAT_METADATA_ID:
-          if (!expect_wire_type (&st, field, wt, TM_WIRE_VARINT, N_("in XStat.metadata_id"), error) ||
-              !tm_wire_read_varint (&st, &md, error))
-            return FALSE;
-          break;
-
-        case XSTAT_DOUBLE:
-          {
-            guint64 bits;
-
-            if (!expect_wire_type (&st, field, wt, TM_WIRE_I64, N_("in XStat.double_value"), error) ||
-                !tm_wire_read_fixed64 (&st, &bits, error))
-              return FALSE;
-            memcpy (&d, &bits, sizeof d);
-            vcase = VALUE_DOUBLE;
-          }
-          break;
-
-        case XSTAT_UINT64:
-        case XSTAT_INT64:
-        case XSTAT_REF:
-          if (!expect_wire_type (&st, field, wt, TM_WIRE_VARINT, N_("in XStat"), error) ||
-              !tm_wire_read_varint (&st, &u, error))
-            return FALSE;
-          vcase = field == XSTAT_UINT64 ? VALUE_UINT64 : field == XSTAT_INT64 ? VALUE_INT64 : VALUE_REF;
-          break;
-
-        case XSTAT_STR:
-        case XSTAT_BYTES:
-          if (!expect_wire_type (&st, field, wt, TM_WIRE_LEN, N_("in XStat"), error) ||
-              !read_str (&st, &s, error))
-            return FALSE;
-          vcase = field == XSTAT_STR ? VALUE_STR : VALUE_BYTES;
-          break;
-
-        default:
-          if (!tm_wire_skip (&st, wt, error))
-            return FALSE;
-          break;
-        }
-    }
-
   info = lookup_stat (ctx, md);
   if (info == NULL || info->kind == STAT_OTHER)
-    return TRUE;
+    return;
 
   switch (vcase)
     {
@@ -591,7 +565,74 @@ decode_stat (TmHostContext *ctx,
     default:
       break;
     }
+}
 
+
+static inline gboolean
+decode_stat (TmHostContext *ctx,
+             TmWire         st,
+             TmMemEvent    *ev,
+             GError       **error)
+{
+  guint64 md = 0;
+  guint64 u = 0;
+  double d = 0;
+  TmStr s = { NULL, 0 };
+  int vcase = VALUE_NONE;
+
+  while (!tm_wire_at_end (&st))
+    {
+      guint32 field;
+      guint wt;
+
+      if (!tm_wire_read_tag (&st, &field, &wt, error))
+        return FALSE;
+
+      switch (field)
+        {
+        case XSTAT_METADATA_ID:
+          if (!expect_wire_type (&st, field, wt, TM_WIRE_VARINT, N_("in XStat.metadata_id"), error) ||
+              !tm_wire_read_varint (&st, &md, error))
+            return FALSE;
+          break;
+
+        case XSTAT_DOUBLE:
+          {
+            guint64 bits;
+
+            if (!expect_wire_type (&st, field, wt, TM_WIRE_I64, N_("in XStat.double_value"), error) ||
+                !tm_wire_read_fixed64 (&st, &bits, error))
+              return FALSE;
+            memcpy (&d, &bits, sizeof d);
+            vcase = VALUE_DOUBLE;
+          }
+          break;
+
+        case XSTAT_UINT64:
+        case XSTAT_INT64:
+        case XSTAT_REF:
+          if (!expect_wire_type (&st, field, wt, TM_WIRE_VARINT, N_("in XStat"), error) ||
+              !tm_wire_read_varint (&st, &u, error))
+            return FALSE;
+          vcase = field == XSTAT_UINT64 ? VALUE_UINT64 : field == XSTAT_INT64 ? VALUE_INT64 : VALUE_REF;
+          break;
+
+        case XSTAT_STR:
+        case XSTAT_BYTES:
+          if (!expect_wire_type (&st, field, wt, TM_WIRE_LEN, N_("in XStat"), error) ||
+              !read_str (&st, &s, error))
+            return FALSE;
+          vcase = field == XSTAT_STR ? VALUE_STR : VALUE_BYTES;
+          break;
+
+        default:
+          if (!tm_wire_skip (&st, wt, error))
+            return FALSE;
+          break;
+        }
+    }
+
+  apply_stat (ctx, ev, md, vcase, u, d, s);
   return TRUE;
 }
 
@@ -615,6 +656,61 @@ decode_memory_event (TmHostContext *ctx,
       guint wt;
       guint64 v;
       TmWire st;
+
+      /* Fast path for the usual shape of a stat, as every profiler writes
+       * it: one-byte length, metadata_id first and below 128, then one
+       * value that ends the stat exactly. Anything else takes the general
+       * path below, which checks everything. */
+      if (ev_wire.end - ev_wire.p >= 6 && ev_wire.p[0] == 0x22 && ev_wire.p[1] < 0x80 &&
+          ev_wire.p[2] == 0x08 && ev_wire.p[3] < 0x80 && ev_wire.p + 2 + ev_wire.p[1] <= ev_wire.end)
+        {
+          TmWire val = { ev_wire.base, ev_wire.p + 5, ev_wire.p + 2 + ev_wire.p[1], ev_wire.limit };
+          guint8 vtag = ev_wire.p[4];
+          guint64 u = 0;
+          double d = 0;
+          TmStr str = { NULL, 0 };
+          int vcase = VALUE_NONE;
+          gboolean ok = TRUE;
+
+          if (val.p > val.end)
+            ok = FALSE;
+          else if (vtag == 0x11)  /* double */
+            {
+              if (val.end - val.p == 8)
+                {
+                  memcpy (&u, val.p, 8);
+                  u = GUINT64_FROM_LE (u);
+                  memcpy (&d, &u, sizeof d);
+                  val.p += 8;
+                  vcase = VALUE_DOUBLE;
+                }
+              else
+                ok = FALSE;
+            }
+          else if (vtag == 0x18 || vtag == 0x20 || vtag == 0x38)
+            {
+              ok = tm_wire_read_varint (&val, &u, NULL);
+              vcase = vtag == 0x18 ? VALUE_UINT64 : vtag == 0x20 ? VALUE_INT64 : VALUE_REF;
+            }
+          else if (vtag == 0x2a)
+            {
+              TmWire sw = { 0 };
+
+              ok = tm_wire_read_len (&val, &sw, NULL);
+              str.ptr = sw.p;
+              str.len = ok ? (gsize) (sw.end - sw.p) : 0;
+              vcase = VALUE_STR;
+            }
+          else
+            ok = FALSE;
+
+          if (ok && val.p == val.end)
+            {
+              apply_stat (ctx, ev, ev_wire.p[3], vcase, u, d, str);
+              ev_wire.p = val.end;
+              continue;
+            }
+        }
 
       if (!tm_wire_read_tag (&ev_wire, &field, &wt, error))
         return FALSE;
@@ -903,9 +999,11 @@ append_memory_event (TmMemoryStore    *store,
   store->heap[i] = ev->heap;
   store->free_bytes[i] = ev->free_bytes;
   store->frag[i] = ev->fragmentation;
-  store->steps[i] = ev->group_id;
+  tm_memory_store_set_step (store, i, ev->group_id);
   store->refs[i] = ref_offset | ((guint64) ev->kind << TM_REF_KIND_SHIFT);
-  store->partner[i] = TM_NO_PARTNER;
+  store->addrs[i] = ev->address;
+  if (i > 0 && time_ps < store->times[i - 1])
+    store->time_sorted = FALSE;
 
   if (ev->free_bytes != 0)
     store->has_free = TRUE;
@@ -932,20 +1030,6 @@ append_memory_event (TmMemoryStore    *store,
   else
     s->n_deallocations++;
 
-  /* Match allocations and deallocations while the events come in time
-   * order; otherwise tm_analysis_finish() does it after sorting. */
-  if (store->time_sorted)
-    {
-      if (i > 0 && time_ps < store->last_time)
-        {
-          store->time_sorted = FALSE;
-          g_clear_pointer ((TmAddrMap **) &store->first_map, tm_addr_map_free);
-          g_clear_pointer ((TmAddrMap **) &store->live_map, tm_addr_map_free);
-        }
-      else
-        tm_analysis_match_event (store, i, ev->kind, ev->address);
-    }
-  store->last_time = time_ps;
 }
 
 static gboolean
