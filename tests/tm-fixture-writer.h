@@ -83,104 +83,104 @@ typedef struct
 /* ------------------------------------------------------------------ */
 /* Space, planes, lines, events                                        */
 
-TmFixtureSpace *tm_fixture_space_new                  (void);
-void            tm_fixture_space_free                 (TmFixtureSpace       *space);
+TmFixtureSpace *tm_fixture_space_new                     (void);
+void            tm_fixture_space_free                    (TmFixtureSpace         *space);
 
-void            tm_fixture_space_add_hostname         (TmFixtureSpace       *space,
-                                                       const char           *hostname);
-void            tm_fixture_space_add_error            (TmFixtureSpace       *space,
-                                                       const char           *message);
-void            tm_fixture_space_add_warning          (TmFixtureSpace       *space,
-                                                       const char           *message);
+void            tm_fixture_space_add_hostname            (TmFixtureSpace         *space,
+                                                          const char             *hostname);
+void            tm_fixture_space_add_error               (TmFixtureSpace         *space,
+                                                          const char             *message);
+void            tm_fixture_space_add_warning             (TmFixtureSpace         *space,
+                                                          const char             *message);
 
 /* Always appends a new plane (two planes may share a name). */
-TmFixturePlane *tm_fixture_space_add_plane            (TmFixtureSpace       *space,
-                                                       const char           *name);
+TmFixturePlane *tm_fixture_space_add_plane               (TmFixtureSpace         *space,
+                                                          const char             *name);
 /* The first plane with this name, created if there is none. */
-TmFixturePlane *tm_fixture_space_get_plane            (TmFixtureSpace       *space,
-                                                       const char           *name);
+TmFixturePlane *tm_fixture_space_get_plane               (TmFixtureSpace         *space,
+                                                          const char             *name);
 
-void            tm_fixture_plane_set_id               (TmFixturePlane       *plane,
-                                                       gint64                id);
+void            tm_fixture_plane_set_id                  (TmFixturePlane         *plane,
+                                                          gint64                  id);
 /* Interns and returns the id (>= 1) of the event / stat metadata `name`. */
-gint64          tm_fixture_plane_intern_event_metadata (TmFixturePlane      *plane,
-                                                       const char           *name);
-gint64          tm_fixture_plane_intern_stat_metadata (TmFixturePlane       *plane,
-                                                       const char           *name);
+gint64          tm_fixture_plane_intern_event_metadata   (TmFixturePlane         *plane,
+                                                          const char             *name);
+gint64          tm_fixture_plane_intern_stat_metadata    (TmFixturePlane         *plane,
+                                                          const char             *name);
 /* Adds an event metadata entry with an explicit id (e.g. a second id with
  * the same name, or id 0). Later interning of names continues above the
  * largest id used. */
-void            tm_fixture_plane_add_event_metadata   (TmFixturePlane       *plane,
-                                                       gint64                id,
-                                                       const char           *name);
-void            tm_fixture_plane_add_stat_metadata    (TmFixturePlane       *plane,
-                                                       gint64                id,
-                                                       const char           *name);
+void            tm_fixture_plane_add_event_metadata      (TmFixturePlane         *plane,
+                                                          gint64                  id,
+                                                          const char             *name);
+void            tm_fixture_plane_add_stat_metadata       (TmFixturePlane         *plane,
+                                                          gint64                  id,
+                                                          const char             *name);
 /* A stat on the XEventMetadata named metadata_name (interned) — not an
  * event stat; readers must not take memory stats from here. */
-void            tm_fixture_plane_add_event_metadata_stat (TmFixturePlane    *plane,
-                                                       const char           *metadata_name,
-                                                       const TmFixtureStat  *stat);
+void            tm_fixture_plane_add_event_metadata_stat (TmFixturePlane         *plane,
+                                                          const char             *metadata_name,
+                                                          const TmFixtureStat    *stat);
 /* A stat of the plane itself (XPlane.stats). */
-void            tm_fixture_plane_add_stat             (TmFixturePlane       *plane,
-                                                       const TmFixtureStat  *stat);
+void            tm_fixture_plane_add_stat                (TmFixturePlane         *plane,
+                                                          const TmFixtureStat    *stat);
 
 /* Always appends a new line. */
-TmFixtureLine  *tm_fixture_plane_add_line             (TmFixturePlane       *plane,
-                                                       const char           *name,
-                                                       gint64                timestamp_ns);
+TmFixtureLine  *tm_fixture_plane_add_line                (TmFixturePlane         *plane,
+                                                          const char             *name,
+                                                          gint64                  timestamp_ns);
 /* The first line with this name, created with timestamp_ns if there is none. */
-TmFixtureLine  *tm_fixture_plane_get_line             (TmFixturePlane       *plane,
-                                                       const char           *name,
-                                                       gint64                timestamp_ns);
-void            tm_fixture_line_set_id                (TmFixtureLine        *line,
-                                                       gint64                id);
-void            tm_fixture_line_set_display_name      (TmFixtureLine        *line,
-                                                       const char           *display_name);
-void            tm_fixture_line_set_duration_ps       (TmFixtureLine        *line,
-                                                       gint64                duration_ps);
+TmFixtureLine  *tm_fixture_plane_get_line                (TmFixturePlane         *plane,
+                                                          const char             *name,
+                                                          gint64                  timestamp_ns);
+void            tm_fixture_line_set_id                   (TmFixtureLine          *line,
+                                                          gint64                  id);
+void            tm_fixture_line_set_display_name         (TmFixtureLine          *line,
+                                                          const char             *display_name);
+void            tm_fixture_line_set_duration_ps          (TmFixtureLine          *line,
+                                                          gint64                  duration_ps);
 
 /* Appends an event whose metadata is the plane's event metadata named
  * metadata_name (interned). Events are written in the order added. */
-TmFixtureEvent *tm_fixture_line_add_event             (TmFixtureLine        *line,
-                                                       const char           *metadata_name,
-                                                       gint64                offset_ps,
-                                                       gint64                duration_ps);
+TmFixtureEvent *tm_fixture_line_add_event                (TmFixtureLine          *line,
+                                                          const char             *metadata_name,
+                                                          gint64                  offset_ps,
+                                                          gint64                  duration_ps);
 /* Same, with an explicit metadata id (which may name no metadata). */
-TmFixtureEvent *tm_fixture_line_add_event_with_id     (TmFixtureLine        *line,
-                                                       gint64                metadata_id,
-                                                       gint64                offset_ps,
-                                                       gint64                duration_ps);
+TmFixtureEvent *tm_fixture_line_add_event_with_id        (TmFixtureLine          *line,
+                                                          gint64                  metadata_id,
+                                                          gint64                  offset_ps,
+                                                          gint64                  duration_ps);
 /* Replaces offset_ps by num_occurrences (the other member of the oneof). */
-void            tm_fixture_event_set_num_occurrences  (TmFixtureEvent       *event,
-                                                       gint64                num_occurrences);
+void            tm_fixture_event_set_num_occurrences     (TmFixtureEvent         *event,
+                                                          gint64                  num_occurrences);
 
 /* Stats are written in the order added; the same name may be added twice. */
-void            tm_fixture_event_add_stat             (TmFixtureEvent       *event,
-                                                       const TmFixtureStat  *stat);
-void            tm_fixture_event_add_stats            (TmFixtureEvent       *event,
-                                                       const TmFixtureStat  *stats,
-                                                       gsize                 n_stats);
-void            tm_fixture_event_add_int64            (TmFixtureEvent       *event,
-                                                       const char           *name,
-                                                       gint64                value);
-void            tm_fixture_event_add_uint64           (TmFixtureEvent       *event,
-                                                       const char           *name,
-                                                       guint64               value);
-void            tm_fixture_event_add_double           (TmFixtureEvent       *event,
-                                                       const char           *name,
-                                                       double                value);
-void            tm_fixture_event_add_str              (TmFixtureEvent       *event,
-                                                       const char           *name,
-                                                       const char           *value);
+void            tm_fixture_event_add_stat                (TmFixtureEvent         *event,
+                                                          const TmFixtureStat    *stat);
+void            tm_fixture_event_add_stats               (TmFixtureEvent         *event,
+                                                          const TmFixtureStat    *stats,
+                                                          gsize                   n_stats);
+void            tm_fixture_event_add_int64               (TmFixtureEvent         *event,
+                                                          const char             *name,
+                                                          gint64                  value);
+void            tm_fixture_event_add_uint64              (TmFixtureEvent         *event,
+                                                          const char             *name,
+                                                          guint64                 value);
+void            tm_fixture_event_add_double              (TmFixtureEvent         *event,
+                                                          const char             *name,
+                                                          double                  value);
+void            tm_fixture_event_add_str                 (TmFixtureEvent         *event,
+                                                          const char             *name,
+                                                          const char             *value);
 /* ref_value = id of the stat metadata named value (interned). */
-void            tm_fixture_event_add_ref              (TmFixtureEvent       *event,
-                                                       const char           *name,
-                                                       const char           *value);
-void            tm_fixture_event_add_bytes            (TmFixtureEvent       *event,
-                                                       const char           *name,
-                                                       const guint8         *data,
-                                                       gsize                 n_bytes);
+void            tm_fixture_event_add_ref                 (TmFixtureEvent         *event,
+                                                          const char             *name,
+                                                          const char             *value);
+void            tm_fixture_event_add_bytes               (TmFixtureEvent         *event,
+                                                          const char             *name,
+                                                          const guint8           *data,
+                                                          gsize                   n_bytes);
 
 /* ------------------------------------------------------------------ */
 /* Memory events                                                       */
@@ -256,10 +256,10 @@ typedef struct
 /* Appends a "MemoryAllocation" (allocation TRUE) or "MemoryDeallocation"
  * event at offset_ps, duration 0, with memory's stats. The returned event
  * may get more stats (e.g. a second memory-id stat). */
-TmFixtureEvent *tm_fixture_line_add_memory_event      (TmFixtureLine        *line,
-                                                       gboolean              allocation,
-                                                       gint64                offset_ps,
-                                                       const TmFixtureMemory *memory);
+TmFixtureEvent *tm_fixture_line_add_memory_event         (TmFixtureLine          *line,
+                                                          gboolean                allocation,
+                                                          gint64                  offset_ps,
+                                                          const TmFixtureMemory  *memory);
 
 /* ------------------------------------------------------------------ */
 /* HLO modules                                                         */
@@ -267,17 +267,17 @@ TmFixtureEvent *tm_fixture_line_add_memory_event      (TmFixtureLine        *lin
 /* Appends an event named module_name, [start_ps, end_ps), to line
  * "XLA Modules" (timestamp 0) of plane "/device:TPU:<tpu_index>", both
  * created as needed. */
-TmFixtureEvent *tm_fixture_space_add_hlo_module       (TmFixtureSpace       *space,
-                                                       guint                 tpu_index,
-                                                       const char           *module_name,
-                                                       gint64                start_ps,
-                                                       gint64                end_ps);
+TmFixtureEvent *tm_fixture_space_add_hlo_module          (TmFixtureSpace         *space,
+                                                          guint                   tpu_index,
+                                                          const char             *module_name,
+                                                          gint64                  start_ps,
+                                                          gint64                  end_ps);
 
 /* ------------------------------------------------------------------ */
 /* Encoding and files                                                  */
 
 /* protobuf-c pack of the space. */
-GBytes         *tm_fixture_space_serialize            (TmFixtureSpace       *space);
+GBytes         *tm_fixture_space_serialize               (TmFixtureSpace         *space);
 
 /* Encodings a reader must accept although real writers do not produce them.
  * Flags combine. */
@@ -313,32 +313,32 @@ typedef enum
 
 /* Hand-encoded; with TM_FIXTURE_ODD_NONE the bytes equal the protobuf-c
  * pack. The result decodes (protobuf-c) to the same space. */
-GBytes         *tm_fixture_space_serialize_odd        (TmFixtureSpace       *space,
-                                                       TmFixtureOddFlags     flags);
+GBytes         *tm_fixture_space_serialize_odd           (TmFixtureSpace         *space,
+                                                          TmFixtureOddFlags       flags);
 
 /* Writes bytes to dir/basename, or (dir NULL) to basename in a new
  * directory made by g_dir_make_tmp ("tidemark-fixture-XXXXXX"). Returns the
  * file's path. */
-char           *tm_fixture_write_bytes                (GBytes               *bytes,
-                                                       const char           *dir,
-                                                       const char           *basename,
-                                                       GError              **error);
+char           *tm_fixture_write_bytes                   (GBytes                 *bytes,
+                                                          const char             *dir,
+                                                          const char             *basename,
+                                                          GError                **error);
 /* tm_fixture_space_serialize() + tm_fixture_write_bytes(). */
-char           *tm_fixture_space_write                (TmFixtureSpace       *space,
-                                                       const char           *dir,
-                                                       const char           *basename,
-                                                       GError              **error);
+char           *tm_fixture_space_write                   (TmFixtureSpace         *space,
+                                                          const char             *dir,
+                                                          const char             *basename,
+                                                          GError                **error);
 /* A new empty temp directory (g_dir_make_tmp). */
-char           *tm_fixture_make_temp_dir              (GError              **error);
+char           *tm_fixture_make_temp_dir                 (GError                **error);
 /* Removes path (a file, or a directory with everything below it). For a
  * file written with dir NULL, also removes its temp directory. */
-void            tm_fixture_remove                     (const char           *path);
+void            tm_fixture_remove                        (const char             *path);
 
 /* ------------------------------------------------------------------ */
 /* Ready-made fixtures                                                 */
 
 /* XProf's example (see the top of this file). */
-TmFixtureSpace *tm_fixture_space_new_xprof_example    (void);
+TmFixtureSpace *tm_fixture_space_new_xprof_example       (void);
 
 #define TM_FIXTURE_XPROF_ALLOCATOR             "GPU_0_bfc"
 #define TM_FIXTURE_XPROF_N_SNAPSHOTS           3

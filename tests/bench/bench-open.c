@@ -1,0 +1,765 @@
+/* bench-open.c — how fast and how lean opening a large profile is
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ *   bench-open --generator GEN --tidemark TIDEMARK --dir DIR [--size-mib N]
+ *
+ * Generates (or reuses, keyed by size) DIR/bench-<N>mib.xplane.pb, N from
+ * --size-mib, else $TM_BENCH_SIZE_MIB, else 1024, and prints figures for
+ * product.md §7:
+ *   - tm_profile_load() → summary of every memory id (in a child process):
+ *     wall time, MB/s, memory events/s, peak RSS and memory beyond the file;
+ *   - `tidemark --summary FILE`, process start to exit;
+ *   - the baseline: read the whole file + protobuf-c
+ *     tensorflow__profiler__xspace__unpack() (skip with TM_BENCH_SKIP_UNPACK=1).
+ * $TM_BENCH_RUNS (default 3) sets how often the first two run.
+ *
+ * Each measurement runs in its own child (this program again, with a
+ * --child-* mode), so peak RSS figures are separate. Timing never makes it
+ * fail; it fails only if something does not work (generation, loading, a
+ * memory-event count that differs from what the generator wrote).
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <gio/gio.h>
+
+#include "xplane.pb-c.h"
+
+#include "tm-format.h"
+#include "tm-memory-store.h"
+#include "tm-profile.h"
+
+#define MIB (G_GUINT64_CONSTANT (1024) * 1024)
+
+/* ------------------------------------------------------------------ */
+/* /proc helpers                                                       */
+
+/* A "Name:   123 kB" field of /proc/<pid>/status in bytes, or -1. */
+static gint64
+status_field (const char *status_path,
+              const char *name)
+{
+  g_autofree char *contents = NULL;
+  gsize name_len = strlen (name);
+
+  if (!g_file_get_contents (status_path, &contents, NULL, NULL))
+    return -1;
+
+  for (const char *line = contents; line != NULL && *line != '\0';)
+    {
+      const char *next = strchr (line, '\n');
+
+      if (strncmp (line, name, name_len) == 0 && line[name_len] == ':')
+        return g_ascii_strtoll (line + name_len + 1, NULL, 10) * 1024;
+      line = next != NULL ? next + 1 : NULL;
+    }
+
+  return -1;
+}
+
+static gint64
+self_status (const char *name)
+{
+  return status_field ("/proc/self/status", name);
+}
+
+/* ------------------------------------------------------------------ */
+/* Child modes                                                         */
+
+static int
+child_load (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(TmProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+  guint64 snapshots = 0;
+  guint64 store_bytes = 0;
+  gint64 peak_sum = 0;
+  gint64 start, end;
+  guint n;
+
+  start = g_get_monotonic_time ();
+  profile = tm_profile_load (file, NULL, NULL, NULL, &error);
+  if (profile == NULL)
+    {
+      g_printerr ("bench-open: %s: %s\n", path, error->message);
+      return 1;
+    }
+
+  n = tm_profile_get_n_memory_ids (profile);
+  for (guint i = 0; i < n; i++)
+    {
+      TmMemoryStore *store = tm_profile_get_memory_store (profile, i);
+      const TmSummary *summary = tm_memory_store_get_summary (store);
+
+      snapshots += summary->n_snapshots;
+      peak_sum += summary->peak_bytes_in_use;
+    }
+  end = g_get_monotonic_time ();
+
+  for (guint i = 0; i < n; i++)
+    store_bytes += tm_memory_store_get_memory_size (tm_profile_get_memory_store (profile, i));
+
+  printf ("seconds=%.6f\n", (end - start) / 1e6);
+  printf ("memory_events=%" G_GUINT64_FORMAT "\n", snapshots);
+  printf ("memory_ids=%u\n", n);
+  printf ("peak_sum=%" G_GINT64_FORMAT "\n", peak_sum);
+  printf ("store_bytes=%" G_GUINT64_FORMAT "\n", store_bytes);
+  printf ("vm_hwm=%" G_GINT64_FORMAT "\n", self_status ("VmHWM"));
+  printf ("rss_anon_end=%" G_GINT64_FORMAT "\n", self_status ("RssAnon"));
+  printf ("rss_file_end=%" G_GINT64_FORMAT "\n", self_status ("RssFile"));
+
+  return 0;
+}
+
+static gboolean
+is_memory_event_name (const char *name)
+{
+  return g_strcmp0 (name, "MemoryAllocation") == 0 ||
+         g_strcmp0 (name, "MemoryDeallocation") == 0;
+}
+
+static int
+child_unpack (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  Tensorflow__Profiler__XSpace *space;
+  char *contents = NULL;
+  gsize size = 0;
+  guint64 memory_events = 0;
+  gint64 t0, t1, t2, t3;
+
+  t0 = g_get_monotonic_time ();
+  if (!g_file_get_contents (path, &contents, &size, &error))
+    {
+      g_printerr ("bench-open: %s\n", error->message);
+      return 1;
+    }
+  t1 = g_get_monotonic_time ();
+
+  space = tensorflow__profiler__xspace__unpack (NULL, size, (const guint8 *) contents);
+  if (space == NULL)
+    {
+      g_printerr ("bench-open: protobuf-c could not unpack %s\n", path);
+      return 1;
+    }
+  t2 = g_get_monotonic_time ();
+
+  /* The memory walk: count the memory events of /host:CPU. */
+  for (gsize p = 0; p < space->n_planes; p++)
+    {
+      Tensorflow__Profiler__XPlane *plane = space->planes[p];
+      g_autoptr(GHashTable) memory_ids = NULL;
+
+      if (g_strcmp0 (plane->name, "/host:CPU") != 0)
+        continue;
+
+      memory_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+      for (gsize m = 0; m < plane->n_event_metadata; m++)
+        if (plane->event_metadata[m]->value != NULL &&
+            is_memory_event_name (plane->event_metadata[m]->value->name))
+          g_hash_table_add (memory_ids, g_memdup2 (&plane->event_metadata[m]->key, sizeof (gint64)));
+
+      for (gsize l = 0; l < plane->n_lines; l++)
+        for (gsize e = 0; e < plane->lines[l]->n_events; e++)
+          if (g_hash_table_contains (memory_ids, &plane->lines[l]->events[e]->metadata_id))
+            memory_events++;
+    }
+  t3 = g_get_monotonic_time ();
+
+  printf ("read_seconds=%.6f\n", (t1 - t0) / 1e6);
+  printf ("unpack_seconds=%.6f\n", (t2 - t1) / 1e6);
+  printf ("walk_seconds=%.6f\n", (t3 - t2) / 1e6);
+  printf ("memory_events=%" G_GUINT64_FORMAT "\n", memory_events);
+  printf ("vm_hwm=%" G_GINT64_FORMAT "\n", self_status ("VmHWM"));
+
+  /* Freeing millions of small blocks only costs time: the process ends. */
+  fflush (stdout);
+  _exit (0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Running children                                                    */
+
+typedef struct
+{
+  int         status;         /* exit status, or -1 if killed */
+  double      wall_seconds;   /* fork to exit */
+  gint64      max_rss;        /* getrusage ru_maxrss, bytes */
+  gint64      max_anon;       /* largest RssAnon seen while polling, bytes */
+  GHashTable *values;         /* key=value lines of its stdout */
+  GString    *output;
+} ChildResult;
+
+static void
+child_result_clear (ChildResult *result)
+{
+  g_clear_pointer (&result->values, g_hash_table_unref);
+  if (result->output != NULL)
+    g_string_free (result->output, TRUE);
+  result->output = NULL;
+}
+
+static void
+parse_values (ChildResult *result)
+{
+  g_auto(GStrv) lines = g_strsplit (result->output->str, "\n", -1);
+
+  result->values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      char *eq = strchr (lines[i], '=');
+
+      if (eq != NULL)
+        g_hash_table_insert (result->values, g_strndup (lines[i], eq - lines[i]), g_strdup (eq + 1));
+    }
+}
+
+static double
+value_double (const ChildResult *result,
+              const char        *key)
+{
+  const char *v = g_hash_table_lookup (result->values, key);
+
+  return v != NULL ? g_ascii_strtod (v, NULL) : -1;
+}
+
+static gint64
+value_int (const ChildResult *result,
+           const char        *key)
+{
+  const char *v = g_hash_table_lookup (result->values, key);
+
+  return v != NULL ? g_ascii_strtoll (v, NULL, 10) : -1;
+}
+
+/* Runs argv, capturing stdout, polling its RssAnon every 2 ms. */
+static gboolean
+run_child (char *const  *argv,
+           ChildResult  *result)
+{
+  g_autofree char *status_path = NULL;
+  int fds[2];
+  pid_t pid;
+  gint64 start;
+  gboolean exited = FALSE;
+  struct rusage usage;
+  int wstatus = 0;
+
+  memset (result, 0, sizeof *result);
+  result->output = g_string_new (NULL);
+
+  if (pipe (fds) != 0)
+    {
+      g_printerr ("bench-open: pipe: %s\n", g_strerror (errno));
+      return FALSE;
+    }
+
+  fflush (stdout);
+  fflush (stderr);
+  start = g_get_monotonic_time ();
+  pid = fork ();
+  if (pid < 0)
+    {
+      g_printerr ("bench-open: fork: %s\n", g_strerror (errno));
+      return FALSE;
+    }
+  if (pid == 0)
+    {
+      dup2 (fds[1], STDOUT_FILENO);
+      close (fds[0]);
+      close (fds[1]);
+      execv (argv[0], argv);
+      fprintf (stderr, "bench-open: cannot run %s: %s\n", argv[0], strerror (errno));
+      _exit (127);
+    }
+
+  close (fds[1]);
+  status_path = g_strdup_printf ("/proc/%d/status", (int) pid);
+
+  while (!exited)
+    {
+      struct pollfd pfd = { fds[0], POLLIN, 0 };
+      gint64 anon;
+      pid_t r;
+
+      if (poll (&pfd, 1, 2) > 0)
+        {
+          char buf[4096];
+          gssize n = read (fds[0], buf, sizeof buf);
+
+          if (n > 0)
+            g_string_append_len (result->output, buf, n);
+        }
+
+      anon = status_field (status_path, "RssAnon");
+      result->max_anon = MAX (result->max_anon, anon);
+
+      r = wait4 (pid, &wstatus, WNOHANG, &usage);
+      if (r == pid)
+        exited = TRUE;
+      else if (r < 0 && errno != EINTR)
+        {
+          g_printerr ("bench-open: wait: %s\n", g_strerror (errno));
+          return FALSE;
+        }
+    }
+  result->wall_seconds = (g_get_monotonic_time () - start) / 1e6;
+
+  for (;;)
+    {
+      char buf[4096];
+      gssize n = read (fds[0], buf, sizeof buf);
+
+      if (n > 0)
+        g_string_append_len (result->output, buf, n);
+      else if (n == 0 || errno != EINTR)
+        break;
+    }
+  close (fds[0]);
+
+  result->status = WIFEXITED (wstatus) ? WEXITSTATUS (wstatus) : -1;
+  result->max_rss = (gint64) usage.ru_maxrss * 1024;
+  parse_values (result);
+
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* The profile to measure                                              */
+
+static gint64
+file_mtime (const char *path)
+{
+  GStatBuf st;
+
+  if (g_stat (path, &st) != 0)
+    return -1;
+  return st.st_mtime;
+}
+
+/* Ensures DIR/bench-<N>mib.xplane.pb (and its .info from the generator)
+ * exists and is newer than the generator. */
+static char *
+ensure_profile (const char  *generator,
+                const char  *dir,
+                gint64       size_mib,
+                GHashTable **info)
+{
+  g_autofree char *path = g_strdup_printf ("%s/bench-%" G_GINT64_FORMAT "mib.xplane.pb", dir, size_mib);
+  g_autofree char *info_path = g_strconcat (path, ".info", NULL);
+  g_autofree char *info_text = NULL;
+  g_auto(GStrv) lines = NULL;
+  gint64 generator_time = file_mtime (generator);
+
+  if (file_mtime (path) < generator_time || file_mtime (info_path) < generator_time ||
+      !g_file_get_contents (info_path, &info_text, NULL, NULL))
+    {
+      g_autofree char *size_arg = g_strdup_printf ("%" G_GINT64_FORMAT, size_mib);
+      const char *argv[] = { generator, "--size-mib", size_arg, path, NULL };
+      g_autoptr(GError) error = NULL;
+      g_autofree char *out = NULL;
+      int wait_status = 0;
+      gint64 start = g_get_monotonic_time ();
+
+      printf ("Generating %s (%" G_GINT64_FORMAT " MiB)…\n", path, size_mib);
+      if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                         &out, NULL, &wait_status, &error) ||
+          !g_spawn_check_wait_status (wait_status, &error))
+        {
+          g_printerr ("bench-open: generator failed: %s\n", error->message);
+          return NULL;
+        }
+      printf ("  generated in %.1f s\n", (g_get_monotonic_time () - start) / 1e6);
+      if (!g_file_set_contents (info_path, out, -1, &error))
+        {
+          g_printerr ("bench-open: %s\n", error->message);
+          return NULL;
+        }
+      info_text = g_steal_pointer (&out);
+    }
+  else
+    {
+      printf ("Reusing %s\n", path);
+    }
+
+  *info = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  lines = g_strsplit (info_text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      char *colon = strchr (lines[i], ':');
+
+      if (colon != NULL)
+        g_hash_table_insert (*info, g_strndup (lines[i], colon - lines[i]), g_strdup (g_strstrip (colon + 1)));
+    }
+
+  return g_steal_pointer (&path);
+}
+
+/* Reads the file once (page cache) and touches every page through mmap. */
+static void
+warm_up (const char *path,
+         guint64     size,
+         double     *read_seconds,
+         double     *mmap_seconds)
+{
+  g_autofree guint8 *buf = g_malloc (4 * MIB);
+  volatile guint64 sum = 0;
+  gint64 t0;
+  int fd;
+
+  *read_seconds = *mmap_seconds = -1;
+  fd = g_open (path, O_RDONLY, 0);
+  if (fd < 0)
+    return;
+
+  t0 = g_get_monotonic_time ();
+  while (read (fd, buf, 4 * MIB) > 0)
+    ;
+  *read_seconds = (g_get_monotonic_time () - t0) / 1e6;
+
+  if (size > 0)
+    {
+      void *map;
+
+      t0 = g_get_monotonic_time ();
+      map = mmap (NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+      if (map != MAP_FAILED)
+        {
+          const guint8 *p = map;
+          guint64 s = 0;
+          long page = sysconf (_SC_PAGESIZE);
+
+          for (guint64 off = 0; off < size; off += page)
+            s += p[off];
+          sum = s;
+          munmap (map, size);
+          *mmap_seconds = (g_get_monotonic_time () - t0) / 1e6;
+        }
+    }
+  (void) sum;
+  close (fd);
+}
+
+/* ------------------------------------------------------------------ */
+/* Report                                                              */
+
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+static double
+median (GArray *values)
+{
+  g_array_sort (values, compare_doubles);
+  if (values->len == 0)
+    return -1;
+  if (values->len % 2 == 1)
+    return g_array_index (values, double, values->len / 2);
+  return (g_array_index (values, double, values->len / 2 - 1) +
+          g_array_index (values, double, values->len / 2)) / 2;
+}
+
+static char *
+bytes_text (gint64 bytes)
+{
+  g_autofree char *human = tm_format_bytes (bytes);
+
+  return g_strdup_printf ("%s (%" G_GINT64_FORMAT " B)", human, bytes);
+}
+
+static char *
+cpu_model (void)
+{
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  if (!g_file_get_contents ("/proc/cpuinfo", &contents, NULL, NULL))
+    return g_strdup ("unknown CPU");
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], "model name"))
+      {
+        const char *colon = strchr (lines[i], ':');
+
+        if (colon != NULL)
+          return g_strstrip (g_strdup (colon + 1));
+      }
+  return g_strdup ("unknown CPU");
+}
+
+static int
+run_parent (const char *generator,
+            const char *tidemark,
+            const char *dir,
+            gint64      size_mib,
+            guint       runs,
+            gboolean    skip_unpack)
+{
+  g_autoptr(GHashTable) info = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *self = NULL;
+  g_autofree char *cpu = cpu_model ();
+  g_autofree char *size_text = NULL;
+  g_autoptr(GArray) load_times = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) cli_times = g_array_new (FALSE, FALSE, sizeof (double));
+  gint64 load_hwm = 0, load_anon = 0, load_store = 0, load_anon_end = 0;
+  gint64 cli_rss = 0, cli_anon = 0;
+  guint64 generated_events, read_events = 0;
+  double read_s, mmap_s, best_load, best_cli;
+  GStatBuf st;
+  int failures = 0;
+
+  self = g_file_read_link ("/proc/self/exe", NULL);
+  if (self == NULL)
+    {
+      g_printerr ("bench-open: cannot find my own executable\n");
+      return 1;
+    }
+
+  path = ensure_profile (generator, dir, size_mib, &info);
+  if (path == NULL)
+    return 1;
+  if (g_stat (path, &st) != 0)
+    {
+      g_printerr ("bench-open: %s: %s\n", path, g_strerror (errno));
+      return 1;
+    }
+  generated_events = g_ascii_strtoull (g_hash_table_lookup (info, "memory_events") ?: "0", NULL, 10);
+  warm_up (path, st.st_size, &read_s, &mmap_s);
+
+  size_text = bytes_text (st.st_size);
+  printf ("\nTidemark open benchmark (product.md §7)\n");
+  printf ("machine           %s, %ld CPUs\n", cpu, sysconf (_SC_NPROCESSORS_ONLN));
+  printf ("file              %s\n", path);
+  printf ("size              %s\n", size_text);
+  printf ("memory events     %" G_GUINT64_FORMAT " written by the generator (%.2f million per GiB)\n",
+         generated_events, generated_events / ((double) st.st_size / (1024.0 * MIB)) / 1e6);
+  printf ("read whole file   %.3f s (page cache, %.0f MB/s)\n", read_s, st.st_size / 1e6 / read_s);
+  printf ("touch via mmap    %.3f s (one byte per page)\n", mmap_s);
+
+  /* tm_profile_load → summaries. */
+  for (guint r = 0; r < runs; r++)
+    {
+      char *argv[] = { self, (char *) "--child-load", path, NULL };
+      ChildResult result;
+      double seconds;
+
+      if (!run_child (argv, &result) || result.status != 0)
+        {
+          g_printerr ("bench-open: loading failed (status %d)\n", result.status);
+          child_result_clear (&result);
+          return 1;
+        }
+      seconds = value_double (&result, "seconds");
+      g_array_append_val (load_times, seconds);
+      read_events = value_int (&result, "memory_events");
+      load_hwm = MAX (load_hwm, value_int (&result, "vm_hwm"));
+      load_anon = MAX (load_anon, result.max_anon);
+      load_anon_end = MAX (load_anon_end, value_int (&result, "rss_anon_end"));
+      load_store = value_int (&result, "store_bytes");
+      if (r == 0)
+        printf ("memory ids        %" G_GINT64_FORMAT "\n", value_int (&result, "memory_ids"));
+      child_result_clear (&result);
+    }
+
+  best_load = g_array_index (load_times, double, 0);
+  for (guint i = 1; i < load_times->len; i++)
+    best_load = MIN (best_load, g_array_index (load_times, double, i));
+
+  {
+    g_autofree char *hwm = bytes_text (load_hwm);
+    g_autofree char *anon = bytes_text (load_anon);
+    g_autofree char *anon_end = bytes_text (load_anon_end);
+    g_autofree char *store = bytes_text (load_store);
+    gint64 beyond = MAX (load_hwm - (gint64) st.st_size, load_anon);
+    g_autofree char *beyond_text = bytes_text (beyond);
+    gint64 budget = 64 * (gint64) read_events + 32 * (gint64) MIB;
+    g_autofree char *budget_text = bytes_text (budget);
+
+    printf ("\ntm_profile_load → summary of every memory id (runs: %u, in-process time)\n", runs);
+    printf ("  time            best %.3f s, median %.3f s\n", best_load, median (load_times));
+    printf ("  throughput      %.0f MB/s, %.2f million memory events/s (best run)\n",
+           st.st_size / 1e6 / best_load, read_events / best_load / 1e6);
+    printf ("  memory events   %" G_GUINT64_FORMAT " read\n", read_events);
+    printf ("  peak RSS        %s (VmHWM: mapped file pages count too)\n", hwm);
+    printf ("  peak anon RSS   %s (heap, polled every 2 ms); at the end %s\n", anon, anon_end);
+    printf ("  stores report   %s (tm_memory_store_get_memory_size, all ids)\n", store);
+    printf ("  beyond the file %s = %.1f bytes per memory event\n",
+           beyond_text, read_events > 0 ? (double) beyond / read_events : 0.0);
+    printf ("  target          ≤ 1 s: %s; ≤ 64 B/event + 32 MiB = %s: %s\n",
+           best_load <= 1.0 ? "met" : "MISSED", budget_text, beyond <= budget ? "met" : "MISSED");
+  }
+
+  if (generated_events != read_events)
+    {
+      printf ("  MISMATCH: the generator wrote %" G_GUINT64_FORMAT " memory events, the core read %" G_GUINT64_FORMAT "\n",
+             generated_events, read_events);
+      failures++;
+    }
+
+  /* tidemark --summary, process start to exit. */
+  for (guint r = 0; r < runs; r++)
+    {
+      char *argv[] = { (char *) tidemark, (char *) "--summary", path, NULL };
+      ChildResult result;
+
+      if (!run_child (argv, &result) || result.status != 0)
+        {
+          g_printerr ("bench-open: %s --summary failed (status %d)\n", tidemark, result.status);
+          child_result_clear (&result);
+          return 1;
+        }
+      g_array_append_val (cli_times, result.wall_seconds);
+      cli_rss = MAX (cli_rss, result.max_rss);
+      cli_anon = MAX (cli_anon, result.max_anon);
+      if (r == 0)
+        {
+          g_auto(GStrv) lines = g_strsplit (result.output->str, "\n", -1);
+          guint n_lines = g_strv_length (lines);
+
+          printf ("\ntidemark --summary FILE (first run's output):\n");
+          for (guint i = 0; i < n_lines && i < 40; i++)
+            if (lines[i][0] != '\0')
+              printf ("  | %s\n", lines[i]);
+          if (n_lines > 40)
+            printf ("  | … %u more lines\n", n_lines - 40);
+        }
+      child_result_clear (&result);
+    }
+
+  best_cli = g_array_index (cli_times, double, 0);
+  for (guint i = 1; i < cli_times->len; i++)
+    best_cli = MIN (best_cli, g_array_index (cli_times, double, i));
+
+  {
+    g_autofree char *rss = bytes_text (cli_rss);
+    g_autofree char *anon = bytes_text (cli_anon);
+
+    printf ("  process time    best %.3f s, median %.3f s (runs: %u)\n", best_cli, median (cli_times), runs);
+    printf ("  throughput      %.0f MB/s, %.2f million memory events/s (best run)\n",
+           st.st_size / 1e6 / best_cli, read_events / best_cli / 1e6);
+    printf ("  max RSS         %s; peak anon RSS %s\n", rss, anon);
+    printf ("  target          open → summary ≤ 1 s: %s\n", best_cli <= 1.0 ? "met" : "MISSED");
+  }
+
+  /* protobuf-c baseline. */
+  if (skip_unpack)
+    {
+      printf ("\nprotobuf-c baseline skipped (TM_BENCH_SKIP_UNPACK)\n");
+    }
+  else
+    {
+      char *argv[] = { self, (char *) "--child-unpack", path, NULL };
+      ChildResult result;
+
+      printf ("\nprotobuf-c baseline: read the whole file + tensorflow__profiler__xspace__unpack\n");
+      if (!run_child (argv, &result) || result.status != 0)
+        {
+          printf ("  failed (status %d); the machine may lack the memory\n", result.status);
+        }
+      else
+        {
+          double total = value_double (&result, "read_seconds") + value_double (&result, "unpack_seconds") +
+                         value_double (&result, "walk_seconds");
+          gint64 hwm = value_int (&result, "vm_hwm");
+          g_autofree char *hwm_text = bytes_text (hwm);
+          gint64 events = value_int (&result, "memory_events");
+
+          printf ("  read            %.3f s\n", value_double (&result, "read_seconds"));
+          printf ("  unpack          %.3f s\n", value_double (&result, "unpack_seconds"));
+          printf ("  memory walk     %.3f s (%" G_GINT64_FORMAT " memory events)\n",
+                 value_double (&result, "walk_seconds"), events);
+          printf ("  total           %.3f s, %.0f MB/s, %.2f million memory events/s\n",
+                 total, st.st_size / 1e6 / total, events / total / 1e6);
+          printf ("  peak RSS        %s = %.0f bytes per memory event beyond the file\n",
+                 hwm_text, events > 0 ? (double) (hwm - st.st_size) / events : 0.0);
+          printf ("  versus Tidemark %.0f× the time (best load), %.0f× the memory beyond the file\n",
+                 total / best_load,
+                 (double) (hwm - st.st_size) / MAX (load_hwm - (gint64) st.st_size, load_anon));
+          if ((guint64) events != generated_events)
+            {
+              printf ("  MISMATCH: protobuf-c counted %" G_GINT64_FORMAT " memory events, the generator wrote %" G_GUINT64_FORMAT "\n",
+                     events, generated_events);
+              failures++;
+            }
+        }
+      child_result_clear (&result);
+    }
+
+  return failures > 0 ? 1 : 0;
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autofree char *generator = NULL;
+  g_autofree char *tidemark = NULL;
+  g_autofree char *dir = NULL;
+  gint64 size_mib = 0;
+  const GOptionEntry entries[] = {
+    { "generator", 0, 0, G_OPTION_ARG_FILENAME, &generator, "The gen-large-profile executable", "PATH" },
+    { "tidemark", 0, 0, G_OPTION_ARG_FILENAME, &tidemark, "The tidemark executable", "PATH" },
+    { "dir", 0, 0, G_OPTION_ARG_FILENAME, &dir, "Where generated profiles are kept", "DIR" },
+    { "size-mib", 0, 0, G_OPTION_ARG_INT64, &size_mib, "Profile size (default $TM_BENCH_SIZE_MIB or 1024)", "N" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *env;
+  guint runs = 3;
+
+  if (argc == 3 && strcmp (argv[1], "--child-load") == 0)
+    return child_load (argv[2]);
+  if (argc == 3 && strcmp (argv[1], "--child-unpack") == 0)
+    return child_unpack (argv[2]);
+
+  context = g_option_context_new ("- time opening a large generated profile");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("bench-open: %s\n", error->message);
+      return 2;
+    }
+  if (generator == NULL || tidemark == NULL || dir == NULL)
+    {
+      g_printerr ("bench-open: --generator, --tidemark and --dir are needed\n");
+      return 2;
+    }
+
+  env = g_getenv ("TM_BENCH_SIZE_MIB");
+  if (size_mib <= 0)
+    size_mib = env != NULL ? g_ascii_strtoll (env, NULL, 10) : 1024;
+  if (size_mib <= 0)
+    {
+      g_printerr ("bench-open: TM_BENCH_SIZE_MIB must be a positive number of MiB\n");
+      return 2;
+    }
+  env = g_getenv ("TM_BENCH_RUNS");
+  if (env != NULL)
+    runs = CLAMP (g_ascii_strtoull (env, NULL, 10), 1, 100);
+
+  return run_parent (generator, tidemark, dir, size_mib, runs,
+                     g_strcmp0 (g_getenv ("TM_BENCH_SKIP_UNPACK"), "1") == 0);
+}
