@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "tm-error.h"
+#include "tm-export.h"
 #include "tm-test-util.h"
 
 static TmFixtureMemory
@@ -654,6 +655,95 @@ test_truncated_while_mapped (void)
   tm_fixture_remove (path);
 }
 
+static char *
+export_text (TmProfile *profile)
+{
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+
+  g_assert_true (tm_export_xprof_json (profile, out, NULL, NULL));
+  g_assert_true (tm_export_summary_json (profile, out, NULL, NULL));
+  g_output_stream_write_all (out, "", 1, NULL, NULL, NULL);
+  g_output_stream_close (out, NULL, NULL);
+  return g_memory_output_stream_steal_data (G_MEMORY_OUTPUT_STREAM (out));
+}
+
+/* A large host plane is read by two threads; the result must be the same
+ * as one thread's, whatever the lines hold. */
+static void
+test_two_threads (void)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  TmFixturePlane *host = tm_fixture_space_add_plane (space, "/host:CPU");
+  static const char * const ids[] = { "GPU_0_bfc", "GPU_1_bfc", "gpu_host_bfc" };
+  GRand *rand = g_rand_new_with_seed (99);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(TmProfile) one = NULL;
+  g_autoptr(TmProfile) two = NULL;
+  g_autofree char *text_one = NULL;
+  g_autofree char *text_two = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 heap[3] = { 0, 0, 0 };
+
+  for (guint l = 0; l < 5; l++)
+    {
+      TmFixtureLine *line = tm_fixture_plane_add_line (host, "thread", 1000 + l);
+      gint64 t = g_rand_int_range (rand, 0, 1000);
+
+      /* The last line is the only one of gpu_host_bfc (only the second
+       * thread sees it); GPU_1_bfc is only in the first line. */
+      for (guint k = 0; k < 400; k++)
+        {
+          guint id = l == 4 ? 2 : l == 0 ? g_rand_int_range (rand, 0, 2) : 0;
+          gint64 bytes_k = 256 * g_rand_int_range (rand, 1, 64);
+          gboolean alloc = g_rand_boolean (rand) || heap[id] < bytes_k;
+          TmFixtureMemory m = memory (ids[id], g_rand_int_range (rand, 0, 2) * 512, 0, 1 << 24, bytes_k,
+                                      (guint64) g_rand_int_range (rand, 1, 40) * 4096, alloc ? "op/a" : NULL);
+
+          heap[id] += alloc ? bytes_k : -bytes_k;
+          m.bytes_allocated = heap[id];
+          m.peak_bytes_in_use = heap[id];
+          m.has_group_id = g_rand_int_range (rand, 0, 4) != 0;
+          m.group_id = k / 50;
+          t += g_rand_int_range (rand, 0, 3);   /* equal times too */
+          tm_fixture_line_add_memory_event (line, alloc, t, &m);
+        }
+    }
+  g_rand_free (rand);
+
+  bytes = tm_fixture_space_serialize (space);
+  g_unsetenv ("TM_READ_PARALLEL_MIN_BYTES");
+  one = tm_test_load_bytes (bytes, "one.xplane.pb", &error);
+  g_assert_no_error (error);
+  g_setenv ("TM_READ_PARALLEL_MIN_BYTES", "0", TRUE);
+  two = tm_test_load_bytes (bytes, "one.xplane.pb", &error);
+  g_unsetenv ("TM_READ_PARALLEL_MIN_BYTES");
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (tm_profile_get_n_memory_ids (two), ==, 3);
+  text_one = export_text (one);
+  text_two = export_text (two);
+  g_assert_true (g_str_equal (text_one, text_two));
+
+  for (guint i = 0; i < 3; i++)
+    {
+      TmMemoryStore *a = tm_profile_get_memory_store (one, i);
+      TmMemoryStore *b = tm_profile_get_memory_store (two, i);
+      guint n = tm_memory_store_get_n_snapshots (a);
+
+      g_assert_cmpuint (n, ==, tm_memory_store_get_n_snapshots (b));
+      g_assert_cmpmem (tm_memory_store_get_times (a), n * 8, tm_memory_store_get_times (b), n * 8);
+      g_assert_cmpmem (tm_memory_store_get_heap (a), n * 8, tm_memory_store_get_heap (b), n * 8);
+      for (guint k = 0; k < n; k += 7)
+        {
+          g_autoptr(GPtrArray) ra = tm_memory_store_breakdown_at (a, tm_memory_store_get_times (a)[k]);
+          g_autoptr(GPtrArray) rb = tm_memory_store_breakdown_at (b, tm_memory_store_get_times (b)[k]);
+
+          g_assert_cmpint (tm_memory_store_get_step_id (a, k), ==, tm_memory_store_get_step_id (b, k));
+          g_assert_cmpuint (ra->len, ==, rb->len);
+        }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -675,6 +765,7 @@ main (int   argc,
   g_test_add_func ("/xspace/random-bytes", test_random_bytes);
   g_test_add_func ("/xspace/progress-and-cancel", test_progress_and_cancel);
   g_test_add_func ("/xspace/truncated-while-mapped", test_truncated_while_mapped);
+  g_test_add_func ("/xspace/two-threads", test_two_threads);
 
   return g_test_run ();
 }

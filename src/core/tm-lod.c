@@ -25,7 +25,7 @@
 
 /* tm_lod_query_columns() rounds a column boundary to the nearest leaf edge
  * when the leaf lasts at most 1/SNAP_DIVISOR of a column: see there. */
-#define SNAP_DIVISOR 4
+#define SNAP_DIVISOR 2
 
 /* One cache line. */
 typedef struct
@@ -282,32 +282,50 @@ tm_lod_get_max_used (const TmLod *lod)
   return lod->n > 0 ? lod->all.used_max : 0;
 }
 
-/* The last leaf j >= from with leaf_times[j] < t_ps, or -1 when the first
- * leaf already starts at or after t_ps. from is a hint (-1 if unknown). */
+/* The last leaf j with leaf_times[j] < t_ps, or -1 when the first leaf
+ * already starts at or after t_ps. The search gallops outwards from guess,
+ * so a good guess (a frame's columns predict each other's) costs a couple
+ * of reads in one cache line. */
 static gssize
 leaf_search (const TmLod *lod,
              gint64       t_ps,
-             gssize       from)
+             gssize       guess)
 {
+  gssize n = (gssize) lod->n_leaf_times;
   gssize lo, hi;
   gsize step = 1;
 
-  if (lod->n_leaf_times == 0 || lod->leaf_times[0] >= t_ps)
+  if (n == 0 || lod->leaf_times[0] >= t_ps)
     return -1;
 
-  lo = CLAMP (from, 0, (gssize) lod->n_leaf_times - 1);
-  if (lod->leaf_times[lo] >= t_ps)
-    lo = 0;
-
-  /* Gallop right from lo: leaf_times[lo] < t_ps. */
-  hi = lo + 1;
-  while (hi < (gssize) lod->n_leaf_times && lod->leaf_times[hi] < t_ps)
+  guess = CLAMP (guess, 0, n - 1);
+  if (lod->leaf_times[guess] < t_ps)
     {
-      lo = hi;
-      step *= 2;
-      hi = lo + step;
+      /* Right: leaf_times[lo] < t_ps. */
+      lo = guess;
+      hi = lo + 1;
+      while (hi < n && lod->leaf_times[hi] < t_ps)
+        {
+          lo = hi;
+          step *= 2;
+          hi = lo + (gssize) step;
+        }
+      hi = MIN (hi, n);
     }
-  hi = MIN (hi, (gssize) lod->n_leaf_times);
+  else
+    {
+      /* Left: leaf_times[hi] >= t_ps, and leaf_times[0] < t_ps. */
+      hi = guess;
+      lo = hi - 1;
+      while (lo > 0 && lod->leaf_times[lo] >= t_ps)
+        {
+          hi = lo;
+          step *= 2;
+          lo = hi - (gssize) step;
+        }
+      lo = MAX (lo, 0);
+    }
+
   while (hi - lo > 1)
     {
       gssize mid = lo + (hi - lo) / 2;
@@ -454,17 +472,19 @@ tm_lod_query_time (const TmLod *lod,
 
 /* A column boundary: the lower bound of t_ps, or, where the leaf holding it
  * lasts at most max_leaf_span, the nearer edge of that leaf (no read of
- * the big columns at all). */
+ * the big columns at all). *leaf is a guess in, the boundary's leaf out. */
 static guint
 column_bound (const TmLod *lod,
               gint64       t_ps,
               guint        hint,
               double       max_leaf_span,
+              gssize      *leaf,
               gboolean    *exact)
 {
-  gssize j = leaf_search (lod, t_ps, (gssize) (hint >> LEAF_SHIFT) - 1);
+  gssize j = leaf_search (lod, t_ps, *leaf);
   guint bound;
 
+  *leaf = j;
   if (j >= 0 && j + 1 < (gssize) lod->n_leaf_times &&
       (double) (lod->leaf_times[j + 1] - lod->leaf_times[j]) <= max_leaf_span)
     {
@@ -494,6 +514,7 @@ tm_lod_query_columns (const TmLod *lod,
   double max_leaf_span;
   guint k;
   gboolean k_exact;
+  gssize leaf = 0, leaf_step = 0;
   guint n_with_data = 0;
 
   g_return_val_if_fail (lod != NULL, 0);
@@ -514,7 +535,7 @@ tm_lod_query_columns (const TmLod *lod,
   if (max_leaf_span < 1.0)
     max_leaf_span = -1.0;
 
-  k = column_bound (lod, start_ps, 0, max_leaf_span, &k_exact);
+  k = column_bound (lod, start_ps, 0, max_leaf_span, &leaf, &k_exact);
   for (guint c = 0; c < n_columns; c++)
     {
       gint64 t0 = start_ps + (gint64) floor (span * c / n_columns);
@@ -535,7 +556,12 @@ tm_lod_query_columns (const TmLod *lod,
         }
       else
         {
-          end = column_bound (lod, t1, k, max_leaf_span, &end_exact);
+          /* The next boundary is about as many leaves on as the last. */
+          gssize previous = leaf;
+
+          leaf += leaf_step;
+          end = column_bound (lod, t1, k, max_leaf_span, &leaf, &end_exact);
+          leaf_step = MAX (leaf - previous, 0);
           fill_bucket (lod, k, k_exact, end, t0, &buckets[c]);
           k = end;
           k_exact = end_exact;

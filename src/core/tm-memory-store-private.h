@@ -80,6 +80,10 @@ void           tm_memory_store_trim           (TmMemoryStore  *self);
 void           tm_memory_store_set_step       (TmMemoryStore  *self,
                                                guint           index,
                                                gint64          step);
+/* Appends later's snapshots (later in the file) and folds its summary in,
+ * as if they had been read by this store. Both are still loading. */
+void           tm_memory_store_append         (TmMemoryStore  *self,
+                                               TmMemoryStore  *later);
 /* Allocates the partner column (after sorting, before matching). */
 void           tm_memory_store_alloc_partner  (TmMemoryStore  *self);
 

@@ -135,6 +135,82 @@ tm_memory_store_set_step (TmMemoryStore *self,
   self->steps_wide[index] = step;
 }
 
+#define APPEND_COLUMN(T, col)                                              \
+  G_STMT_START {                                                           \
+    self->col = g_renew (T, self->col, MAX (n, 1));                        \
+    memcpy (self->col + self->n, later->col, (gsize) later->n * sizeof (T)); \
+    g_clear_pointer (&later->col, g_free);                                 \
+  } G_STMT_END
+
+void
+tm_memory_store_append (TmMemoryStore *self,
+                        TmMemoryStore *later)
+{
+  TmSummary *s = &self->summary;
+  const TmSummary *l = &later->summary;
+  guint n = self->n + later->n;
+
+  g_return_if_fail (self->partner == NULL && later->partner == NULL);
+
+  if (later->n == 0)
+    return;
+
+  if (self->n > 0 && later->times[0] < self->times[self->n - 1])
+    self->time_sorted = FALSE;
+  self->time_sorted &= later->time_sorted;
+  self->has_free |= later->has_free;
+
+  /* The summary folds in file order (§3.1): the later part's window peak
+   * wins when it is at least as high. */
+  s->peak_bytes_usage_lifetime = self->n > 0 ? MAX (s->peak_bytes_usage_lifetime, l->peak_bytes_usage_lifetime)
+                                             : l->peak_bytes_usage_lifetime;
+  s->last_peak_bytes_in_use = l->last_peak_bytes_in_use;
+  s->n_allocations += l->n_allocations;
+  s->n_deallocations += l->n_deallocations;
+  if (later->have_window_peak && (!self->have_window_peak || l->peak_bytes_in_use >= s->peak_bytes_in_use))
+    {
+      s->peak_bytes_in_use = l->peak_bytes_in_use;
+      s->peak_stats_peak_bytes_in_use = l->peak_stats_peak_bytes_in_use;
+      s->peak_time_ps = l->peak_time_ps;
+      s->peak_stack_bytes = l->peak_stack_bytes;
+      s->peak_heap_bytes = l->peak_heap_bytes;
+      s->peak_free_bytes = l->peak_free_bytes;
+      s->peak_fragmentation = l->peak_fragmentation;
+      s->memory_capacity = l->memory_capacity;
+      self->have_window_peak = TRUE;
+    }
+
+  /* Step ids: both 32-bit, or both wide. */
+  if ((self->steps_wide != NULL) != (later->steps_wide != NULL))
+    {
+      TmMemoryStore *narrow = self->steps_wide == NULL ? self : later;
+
+      narrow->steps_wide = g_new (gint64, MAX (narrow->capacity, 1));
+      for (guint i = 0; i < narrow->n; i++)
+        narrow->steps_wide[i] = narrow->steps[i];
+      g_clear_pointer (&narrow->steps, g_free);
+    }
+
+  APPEND_COLUMN (gint64, times);
+  APPEND_COLUMN (gint64, stack);
+  APPEND_COLUMN (gint64, heap);
+  APPEND_COLUMN (gint64, free_bytes);
+  if (self->steps_wide != NULL)
+    APPEND_COLUMN (gint64, steps_wide);
+  else
+    APPEND_COLUMN (gint32, steps);
+  APPEND_COLUMN (double, frag);
+  APPEND_COLUMN (guint64, refs);
+  APPEND_COLUMN (guint64, addrs);
+
+  self->n = n;
+  self->capacity = n;
+  later->n = 0;
+  later->capacity = 0;
+}
+
+#undef APPEND_COLUMN
+
 void
 tm_memory_store_alloc_partner (TmMemoryStore *self)
 {

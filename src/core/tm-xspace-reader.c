@@ -809,6 +809,9 @@ typedef struct
   GHashTable     *big_events;    /* gint64 → kind */
 
   GHashTable     *stores;        /* memory id (char *) → TmMemoryStore (borrowed) */
+  gsize           host_start;    /* where the host plane's lines start */
+  gint64         *host_done_a;   /* bytes of host lines done by each thread (atomic) */
+  gint64         *host_done_b;
   TmMemoryStore  *last_store;
   gboolean        last_is_int;
   gint64          last_int;
@@ -1032,35 +1035,27 @@ append_memory_event (TmMemoryStore    *store,
 
 }
 
+/* Reads the memory events of lines [from, to). Adds what it has done to
+ * *done (bytes of those lines), which another thread may read. */
 static gboolean
-read_host_plane (Reader      *r,
-                 PlaneParts  *parts,
-                 GError     **error)
+read_lines (Reader        *r,
+            const GArray  *lines,
+            guint          from,
+            guint          to,
+            gint64         min_ts,
+            gint64        *done,
+            guint64       *n_events_out,
+            GError       **error)
 {
-  g_autoptr(GArray) lines = g_array_new (FALSE, FALSE, sizeof (LineInfo));
-  gint64 min_ts = G_MAXINT64;
   guint64 n_events = 0;
 
-  if (!load_event_kinds (r, parts, error) ||
-      !load_stat_metadata (r->ctx, parts, error))
-    return FALSE;
-
-  for (guint i = 0; i < parts->lines->len; i++)
-    {
-      LineInfo info;
-
-      if (!scan_line (g_array_index (parts->lines, TmWire, i), &info, error))
-        return FALSE;
-      g_array_append_val (lines, info);
-      min_ts = MIN (min_ts, info.timestamp_ns);
-    }
-
-  for (guint i = 0; i < lines->len; i++)
+  for (guint i = from; i < to; i++)
     {
       const LineInfo *info = &g_array_index (lines, LineInfo, i);
       TmWire line = info->wire;
       /* Put every line on the clock of the earliest one (§2.1). */
       gint64 adjust_ps = (gint64) ((guint64) (info->timestamp_ns - min_ts) * 1000u);
+      const guint8 *counted = line.p;
 
       while (!tm_wire_at_end (&line))
         {
@@ -1091,7 +1086,11 @@ read_host_plane (Reader      *r,
             {
               if (check_cancelled (r, error))
                 return FALSE;
-              report_progress (r, tm_wire_offset (&line));
+              g_atomic_pointer_add (done, (gssize) (line.p - counted));
+              counted = line.p;
+              if (r->progress != NULL)
+                report_progress (r, r->host_start + (gsize) g_atomic_pointer_get (r->host_done_a) +
+                                 (gsize) g_atomic_pointer_get (r->host_done_b));
             }
 
           kind = lookup_event_kind (r, hdr.metadata_id);
@@ -1107,10 +1106,166 @@ read_host_plane (Reader      *r,
               append_memory_event (store, &ev, ev.offset_ps + adjust_ps, len_offset);
             }
         }
+      g_atomic_pointer_add (done, (gssize) (line.p - counted));
     }
 
-  r->result->n_host_events = n_events;
+  *n_events_out = n_events;
   return TRUE;
+}
+
+typedef struct
+{
+  Reader         reader;
+  TmXSpaceResult result;
+  const GArray  *lines;
+  guint          from;
+  guint          to;
+  gint64         min_ts;
+  guint64        n_events;
+  gboolean       ok;
+  GError        *error;
+} HalfJob;
+
+static gboolean
+half_job_guarded (gpointer   data,
+                  GError   **error)
+{
+  HalfJob *job = data;
+
+  return read_lines (&job->reader, job->lines, job->from, job->to, job->min_ts,
+                     job->reader.host_done_b, &job->n_events, error);
+}
+
+static gpointer
+half_job_thread (gpointer data)
+{
+  HalfJob *job = data;
+
+  job->ok = tm_source_run_guarded (job->reader.source, half_job_guarded, job, &job->error);
+  return NULL;
+}
+
+/* Events from a helper thread's later lines follow this reader's in file
+ * order: append them store by store. */
+static void
+merge_half (Reader         *r,
+            TmXSpaceResult *half)
+{
+  for (guint i = 0; i < half->stores->len; i++)
+    {
+      TmMemoryStore *later = g_ptr_array_index (half->stores, i);
+      TmMemoryStore *store = g_hash_table_lookup (r->stores, later->id);
+
+      if (store == NULL)
+        {
+          g_ptr_array_add (r->result->stores, g_object_ref (later));
+          g_hash_table_insert (r->stores, g_strdup (later->id), later);
+        }
+      else
+        tm_memory_store_append (store, later);
+    }
+}
+
+/* Host planes below this size are read by one thread; tests lower it with
+ * TM_READ_PARALLEL_MIN_BYTES to check that both ways give the same. */
+static gsize
+parallel_min_bytes (void)
+{
+  const char *env = g_getenv ("TM_READ_PARALLEL_MIN_BYTES");
+
+  return env != NULL ? (gsize) g_ascii_strtoull (env, NULL, 10) : 16u << 20;
+}
+
+static gboolean
+read_host_plane (Reader      *r,
+                 PlaneParts  *parts,
+                 GError     **error)
+{
+  g_autoptr(GArray) lines = g_array_new (FALSE, FALSE, sizeof (LineInfo));
+  gint64 min_ts = G_MAXINT64;
+  gint64 done_a = 0, done_b = 0;
+  gsize total = 0, half = 0;
+  guint split;
+  guint64 n_events = 0;
+  HalfJob *job = NULL;
+  GThread *thread = NULL;
+  gboolean ok;
+
+  if (!load_event_kinds (r, parts, error) ||
+      !load_stat_metadata (r->ctx, parts, error))
+    return FALSE;
+
+  for (guint i = 0; i < parts->lines->len; i++)
+    {
+      LineInfo info;
+
+      if (!scan_line (g_array_index (parts->lines, TmWire, i), &info, error))
+        return FALSE;
+      g_array_append_val (lines, info);
+      min_ts = MIN (min_ts, info.timestamp_ns);
+      total += (gsize) (info.wire.end - info.wire.p);
+    }
+
+  /* A large host plane is read by two threads: this one takes the first
+   * lines, a helper the rest (about half the bytes each); the helper's
+   * stores are appended to these afterwards, so file order is kept. */
+  split = lines->len;
+  if (total >= parallel_min_bytes () && lines->len >= 2 && g_get_num_processors () >= 2)
+    {
+      for (split = 0; split < lines->len - 1 && half < total / 2; split++)
+        {
+          const LineInfo *info = &g_array_index (lines, LineInfo, split);
+          half += (gsize) (info->wire.end - info->wire.p);
+        }
+      if (split == 0)
+        split = 1;
+    }
+
+  r->host_start = lines->len > 0 ? (gsize) (g_array_index (lines, LineInfo, 0).wire.p - r->base) : 0;
+  r->host_done_a = &done_a;
+  r->host_done_b = &done_b;
+
+  if (split < lines->len)
+    {
+      job = g_new0 (HalfJob, 1);
+      job->reader = *r;
+      job->reader.progress = NULL;
+      job->reader.stores = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      job->reader.last_store = NULL;
+      job->result.stores = g_ptr_array_new_with_free_func (g_object_unref);
+      job->reader.result = &job->result;
+      job->lines = lines;
+      job->from = split;
+      job->to = lines->len;
+      job->min_ts = min_ts;
+      thread = g_thread_new ("tidemark-read", half_job_thread, job);
+    }
+
+  ok = read_lines (r, lines, 0, split, min_ts, &done_a, &n_events, error);
+
+  if (thread != NULL)
+    {
+      g_thread_join (thread);
+      if (ok && !job->ok)
+        {
+          g_propagate_error (error, g_steal_pointer (&job->error));
+          ok = FALSE;
+        }
+      if (ok)
+        {
+          merge_half (r, &job->result);
+          n_events += job->n_events;
+        }
+      g_clear_error (&job->error);
+      g_hash_table_unref (job->reader.stores);
+      g_ptr_array_unref (job->result.stores);
+      g_free (job);
+    }
+
+  r->host_done_a = NULL;
+  r->host_done_b = NULL;
+  r->result->n_host_events = n_events;
+  return ok;
 }
 
 static gboolean
