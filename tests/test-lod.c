@@ -289,8 +289,8 @@ test_lod_time_random (void)
     }
 }
 
-/* Columns at many zooms. Where a leaf of 32 snapshots lasts more than a
- * quarter column nothing snaps and every column equals brute force; where
+/* Columns at many zooms. Where a leaf of 32 snapshots lasts more than half
+ * a column nothing snaps and every column equals brute force; where
  * boundaries snap, every snapshot still lands in exactly one column, at
  * most a quarter column from where its time puts it, and each column's
  * extremes are those of its snapshots. Every spike shows. */
@@ -336,7 +336,7 @@ test_lod_columns (void)
             gint64 t0 = start + (gint64) floor (width * col / n_cols);
             gint64 t1 = col + 1 == n_cols ? end + 1 : start + (gint64) floor (width * (col + 1) / n_cols);
 
-            if (col_w / 4 < min_leaf_span)
+            if (col_w / 2 < min_leaf_span)
               {
                 TmLodBucket want;
 

@@ -23,8 +23,9 @@
 #define FANOUT       (1u << FANOUT_SHIFT)   /* 8 blocks */
 #define MAX_LEVELS   16
 
-/* tm_lod_query_columns() rounds a column boundary to the nearest leaf edge
- * when the leaf lasts at most 1/SNAP_DIVISOR of a column: see there. */
+/* tm_lod_query_columns() rounds a column boundary to the nearer edge of
+ * the block around it when the block lasts at most 1/SNAP_DIVISOR of a
+ * column: see there. */
 #define SNAP_DIVISOR 2
 
 /* One cache line. */
@@ -470,35 +471,47 @@ tm_lod_query_time (const TmLod *lod,
   return bucket->has_data;
 }
 
-/* A column boundary: the lower bound of t_ps, or, where the leaf holding it
- * lasts at most max_leaf_span, the nearer edge of that leaf (no read of
- * the big columns at all). *leaf is a guess in, the boundary's leaf out. */
+/* A column boundary: the lower bound of t_ps, or, where a block of leaves
+ * around it lasts at most max_span, the nearer edge of that block (no read
+ * of the big columns at all). The coarsest such block is taken, so that the
+ * column between two boundaries is made of few, large blocks; *level is a
+ * guess in (the previous boundary's), the level used out (0: exact).
+ * *leaf is a guess in, the boundary's leaf out. */
 static guint
 column_bound (const TmLod *lod,
               gint64       t_ps,
               guint        hint,
-              double       max_leaf_span,
+              double       max_span,
               gssize      *leaf,
+              guint       *level,
               gboolean    *exact)
 {
   gssize j = leaf_search (lod, t_ps, *leaf);
   guint bound;
 
   *leaf = j;
-  if (j >= 0 && j + 1 < (gssize) lod->n_leaf_times &&
-      (double) (lod->leaf_times[j + 1] - lod->leaf_times[j]) <= max_leaf_span)
+  if (j >= 0 && max_span > 0)
     {
-      gint64 left = t_ps - lod->leaf_times[j];
-      gint64 right = lod->leaf_times[j + 1] - t_ps;
+      for (guint l = MIN (*level + 1, MAX (lod->n_levels, 1)); l >= 1; l--)
+        {
+          gssize leaves = (gssize) 1 << (FANOUT_SHIFT * (l - 1));
+          gssize left = (j / leaves) * leaves;
+          gssize right = left + leaves;
 
-      bound = (guint) ((left <= right ? j : j + 1) << LEAF_SHIFT);
-      *exact = FALSE;
+          if (right >= (gssize) lod->n_leaf_times ||
+              (double) (lod->leaf_times[right] - lod->leaf_times[left]) > max_span)
+            continue;
+
+          bound = (guint) ((t_ps - lod->leaf_times[left] <= lod->leaf_times[right] - t_ps ? left : right) << LEAF_SHIFT);
+          *level = l;
+          *exact = FALSE;
+          return MAX (bound, hint);
+        }
     }
-  else
-    {
-      bound = lower_bound_in_leaf (lod, t_ps, j);
-      *exact = TRUE;
-    }
+
+  *level = 0;
+  *exact = TRUE;
+  bound = lower_bound_in_leaf (lod, t_ps, j);
 
   return MAX (bound, hint);
 }
@@ -511,10 +524,11 @@ tm_lod_query_columns (const TmLod *lod,
                       TmLodBucket *buckets)
 {
   double span;
-  double max_leaf_span;
+  double max_span;
   guint k;
   gboolean k_exact;
   gssize leaf = 0, leaf_step = 0;
+  guint level = lod->n_levels;
   guint n_with_data = 0;
 
   g_return_val_if_fail (lod != NULL, 0);
@@ -527,15 +541,15 @@ tm_lod_query_columns (const TmLod *lod,
     end_ps = start_ps;
   span = (double) (end_ps - start_ps);
 
-  /* Snapping moves a boundary by less than a leaf's duration, so by at
-   * most 1/SNAP_DIVISOR of a column: invisible, and every snapshot still
-   * lands in exactly one column. Columns under SNAP_DIVISOR ps never snap
-   * (a leaf there would last 0 ps). */
-  max_leaf_span = span / n_columns / SNAP_DIVISOR;
-  if (max_leaf_span < 1.0)
-    max_leaf_span = -1.0;
+  /* Snapping moves a boundary by at most half a block's duration, so by
+   * at most 1/(2·SNAP_DIVISOR) of a column: invisible, and every snapshot
+   * still lands in exactly one column. Columns under SNAP_DIVISOR ps never
+   * snap (a block there would last 0 ps). */
+  max_span = span / n_columns / SNAP_DIVISOR;
+  if (max_span < 1.0)
+    max_span = -1.0;
 
-  k = column_bound (lod, start_ps, 0, max_leaf_span, &leaf, &k_exact);
+  k = column_bound (lod, start_ps, 0, max_span, &leaf, &level, &k_exact);
   for (guint c = 0; c < n_columns; c++)
     {
       gint64 t0 = start_ps + (gint64) floor (span * c / n_columns);
@@ -560,7 +574,7 @@ tm_lod_query_columns (const TmLod *lod,
           gssize previous = leaf;
 
           leaf += leaf_step;
-          end = column_bound (lod, t1, k, max_leaf_span, &leaf, &end_exact);
+          end = column_bound (lod, t1, k, max_span, &leaf, &level, &end_exact);
           leaf_step = MAX (leaf - previous, 0);
           fill_bucket (lod, k, k_exact, end, t0, &buckets[c]);
           k = end;

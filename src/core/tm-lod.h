@@ -91,12 +91,12 @@ gboolean  tm_lod_query_time          (const TmLod    *lod,
  * columns; column c covers [start + c·w, start + (c+1)·w), the last one
  * also includes end_ps. Returns how many columns have data.
  *
- * Where 32 consecutive snapshots last at most half a column, a boundary is
- * moved to the nearer edge of their block, so a zoomed-out frame never
- * reads the big columns: every snapshot still lands in exactly one column
- * (no spike is lost), less than half a column from where its time puts it
- * (for one-pixel columns: on its pixel or the next one). Elsewhere columns
- * are exactly tm_lod_query_time(). */
+ * Where an aligned block of 32, 256, 2048 … snapshots around a boundary
+ * lasts at most half a column, the boundary moves to the nearer edge of the
+ * largest such block, so a zoomed-out frame never reads the big columns and
+ * adds up few, large blocks: every snapshot still lands in exactly one
+ * column (no spike is lost), at most a quarter column from where its time
+ * puts it. Elsewhere columns are exactly tm_lod_query_time(). */
 guint     tm_lod_query_columns       (const TmLod    *lod,
                                       gint64          start_ps,
                                       gint64          end_ps,

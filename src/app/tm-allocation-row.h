@@ -1,0 +1,40 @@
+/* tm-allocation-row.h — one row of the breakdown table, as a GObject
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib-object.h>
+
+#include "tm-types.h"
+
+G_BEGIN_DECLS
+
+#define TM_TYPE_ALLOCATION_ROW (tm_allocation_row_get_type ())
+
+G_DECLARE_FINAL_TYPE (TmAllocationRow, tm_allocation_row, TM, ALLOCATION_ROW, GObject)
+
+/* index is the row's position in the order the core gave (allocation bytes
+ * descending ...); sorters fall back to it so that ties stay stable. */
+TmAllocationRow *tm_allocation_row_new                  (const TmBreakdownRow *row,
+                                                         guint                 index);
+
+const char      *tm_allocation_row_get_op_name          (TmAllocationRow      *self);
+gint64           tm_allocation_row_get_allocation_bytes (TmAllocationRow      *self);
+gint64           tm_allocation_row_get_requested_bytes  (TmAllocationRow      *self);
+guint64          tm_allocation_row_get_occurrences      (TmAllocationRow      *self);
+const char      *tm_allocation_row_get_region_type      (TmAllocationRow      *self);
+const char      *tm_allocation_row_get_data_type        (TmAllocationRow      *self);
+const char      *tm_allocation_row_get_shape            (TmAllocationRow      *self);
+gint64           tm_allocation_row_get_step_id          (TmAllocationRow      *self);
+guint64          tm_allocation_row_get_address          (TmAllocationRow      *self);
+gint64           tm_allocation_row_get_time_ps          (TmAllocationRow      *self);
+gboolean         tm_allocation_row_get_special          (TmAllocationRow      *self);
+guint            tm_allocation_row_get_index            (TmAllocationRow      *self);
+
+/* The row as one line of tab-separated values (no newline): op name,
+ * allocation bytes, requested bytes, occurrences, region, data type, shape.
+ * Tabs and newlines inside fields become spaces. */
+char            *tm_allocation_row_to_tsv               (TmAllocationRow      *self);
+
+G_END_DECLS

@@ -1,0 +1,1088 @@
+/* tm-breakdown-view.c — the table of allocations live at the peak or at a time
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Rows (TmAllocationRow) live in a GListStore, filtered by op name and by
+ * size (GtkEveryFilter over a GtkStringFilter and a GtkCustomFilter), then
+ * sorted by the column view's sorter with the core's order as the tie
+ * breaker, then selected with a GtkMultiSelection. Cells are GtkInscriptions,
+ * which measure and recycle cheaply, so tens of thousands of rows scroll
+ * smoothly.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tm-allocation-row.h"
+#include "tm-breakdown-view.h"
+#include "tm-format.h"
+
+struct _TmBreakdownView
+{
+  GtkWidget            parent_instance;
+
+  /* Template widgets */
+  GtkLabel            *heading_label;
+  GtkLabel            *count_label;
+  GtkButton           *back_to_peak_button;
+  GtkSearchEntry      *search_entry;
+  GtkCheckButton      *hide_small_check;
+  GtkStack            *table_stack;
+  GtkScrolledWindow   *scroller;
+  GtkColumnView       *column_view;
+  GtkColumnViewColumn *allocation_column;
+  GtkLabel            *empty_title;
+  GtkLabel            *empty_description;
+
+  GtkPopover          *context_menu;
+
+  /* Models, from the rows to what the column view shows */
+  GListStore          *rows;
+  GtkStringFilter     *op_filter;
+  GtkCustomFilter     *size_filter;
+  GtkFilterListModel  *filter_model;
+  GtkSortListModel    *sort_model;
+  GtkMultiSelection   *selection;
+
+  TmMemoryStore       *store;
+  gint64               time_ps;
+
+  guint                at_peak : 1;
+  guint                hide_small : 1;
+};
+
+G_DEFINE_FINAL_TYPE (TmBreakdownView, tm_breakdown_view, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_STORE,
+  PROP_AT_PEAK,
+  PROP_TIME_PS,
+  PROP_HIDE_SMALL,
+  N_PROPS
+};
+
+enum {
+  PEAK_REQUESTED,
+  ALLOCATION_ACTIVATED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+/* ------------------------------------------------------------------ */
+/* Cells                                                               */
+
+/* What a cell's tooltip shows. Tooltips are made when asked for
+ * (query-tooltip), not when a row is bound: setting a tooltip on a widget
+ * queries the pointer, which would make fast scrolling slow. */
+typedef enum
+{
+  CELL_OP,
+  CELL_ALLOCATION,
+  CELL_REQUESTED,
+  CELL_OCCURRENCES,
+  CELL_TEXT,
+} CellKind;
+
+static GQuark cell_kind_quark;
+
+static GtkInscription *
+list_item_get_inscription (GtkListItem *list_item)
+{
+  return GTK_INSCRIPTION (gtk_list_item_get_child (list_item));
+}
+
+static void
+set_cell_kind (GtkInscription *inscription,
+               CellKind        kind)
+{
+  g_object_set_qdata (G_OBJECT (inscription), cell_kind_quark, GUINT_TO_POINTER (kind));
+}
+
+static gboolean
+text_is_cut (GtkWidget  *widget,
+             const char *text)
+{
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, text);
+  int width;
+
+  pango_layout_get_pixel_size (layout, &width, NULL);
+  return width > gtk_widget_get_width (widget);
+}
+
+static gboolean
+cell_query_tooltip_cb (GtkWidget   *widget,
+                       int          x,
+                       int          y,
+                       gboolean     keyboard,
+                       GtkTooltip  *tooltip,
+                       GtkListItem *list_item)
+{
+  TmAllocationRow *row = gtk_list_item_get_item (list_item);
+  CellKind kind = GPOINTER_TO_UINT (g_object_get_qdata (G_OBJECT (widget), cell_kind_quark));
+  g_autofree char *text = NULL;
+
+  if (row == NULL)
+    return FALSE;
+
+  switch (kind)
+    {
+    case CELL_OP:
+      if (tm_allocation_row_get_special (row))
+        {
+          text = g_strdup (tm_allocation_row_get_op_name (row));
+        }
+      else
+        {
+          g_autofree char *time = tm_format_time_ms (tm_allocation_row_get_time_ps (row));
+
+          /* Translators: tooltip of an op name in the table: the op, then
+           * when and at which address it allocated, and its step */
+          text = g_strdup_printf (_("%s\nAllocated at %s, address 0x%" G_GINT64_MODIFIER "x, step %" G_GINT64_FORMAT),
+                                  tm_allocation_row_get_op_name (row),
+                                  time,
+                                  tm_allocation_row_get_address (row),
+                                  tm_allocation_row_get_step_id (row));
+        }
+      break;
+
+    case CELL_ALLOCATION:
+      text = tm_format_bytes_exact (tm_allocation_row_get_allocation_bytes (row));
+      break;
+
+    case CELL_REQUESTED:
+      text = tm_format_bytes_exact (tm_allocation_row_get_requested_bytes (row));
+      break;
+
+    case CELL_OCCURRENCES:
+      {
+        guint64 n = tm_allocation_row_get_occurrences (row);
+        g_autofree char *count = tm_format_count (n);
+
+        /* Translators: tooltip of the occurrences column */
+        text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             "%s allocation of this op, size, region, type and shape",
+                                             "%s allocations of this op, size, region, type and shape",
+                                             n),
+                                count);
+      }
+      break;
+
+    case CELL_TEXT:
+    default:
+      {
+        const char *shown = gtk_inscription_get_text (GTK_INSCRIPTION (widget));
+
+        /* Only when the column is too narrow for it. */
+        if (shown == NULL || shown[0] == '\0' || !text_is_cut (widget, shown))
+          return FALSE;
+        text = g_strdup (shown);
+      }
+      break;
+    }
+
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+static void
+setup_cell (GtkListItem            *list_item,
+            float                   xalign,
+            GtkInscriptionOverflow  overflow,
+            gboolean                numeric)
+{
+  GtkWidget *inscription = gtk_inscription_new (NULL);
+
+  gtk_inscription_set_xalign (GTK_INSCRIPTION (inscription), xalign);
+  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (inscription), overflow);
+  gtk_inscription_set_min_chars (GTK_INSCRIPTION (inscription), 4);
+  gtk_widget_set_hexpand (inscription, TRUE);
+  if (numeric)
+    gtk_widget_add_css_class (inscription, "tm-numeric");
+
+  gtk_widget_set_has_tooltip (inscription, TRUE);
+  g_signal_connect (inscription, "query-tooltip", G_CALLBACK (cell_query_tooltip_cb), list_item);
+
+  /* Lets the context menu find the row under the pointer. */
+  g_object_set_data (G_OBJECT (inscription), "tm-list-item", list_item);
+
+  gtk_list_item_set_child (list_item, inscription);
+}
+
+static void
+setup_op_cb (GtkSignalListItemFactory *factory,
+             GtkListItem              *list_item,
+             gpointer                  user_data)
+{
+  setup_cell (list_item, 0.0f, GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_MIDDLE, FALSE);
+  set_cell_kind (list_item_get_inscription (list_item), CELL_OP);
+}
+
+static void
+setup_text_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *list_item,
+               gpointer                  user_data)
+{
+  setup_cell (list_item, 0.0f, GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END, FALSE);
+  set_cell_kind (list_item_get_inscription (list_item), CELL_TEXT);
+}
+
+static void
+setup_numeric_cb (GtkSignalListItemFactory *factory,
+                  GtkListItem              *list_item,
+                  gpointer                  user_data)
+{
+  setup_cell (list_item, 1.0f, GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_START, TRUE);
+}
+
+static void
+bind_op_cb (GtkSignalListItemFactory *factory,
+            GtkListItem              *list_item,
+            gpointer                  user_data)
+{
+  TmAllocationRow *row = gtk_list_item_get_item (list_item);
+  GtkInscription *inscription = list_item_get_inscription (list_item);
+
+  gtk_inscription_set_text (inscription, tm_allocation_row_get_op_name (row));
+
+  if (tm_allocation_row_get_special (row))
+    gtk_widget_add_css_class (GTK_WIDGET (inscription), "tm-special-row");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (inscription), "tm-special-row");
+}
+
+static void
+bind_bytes (GtkListItem *list_item,
+            gint64       bytes,
+            CellKind     kind)
+{
+  GtkInscription *inscription = list_item_get_inscription (list_item);
+  g_autofree char *text = tm_format_bytes (bytes);
+
+  gtk_inscription_set_text (inscription, text);
+  set_cell_kind (inscription, kind);
+}
+
+static void
+bind_allocation_cb (GtkSignalListItemFactory *factory,
+                    GtkListItem              *list_item,
+                    gpointer                  user_data)
+{
+  TmAllocationRow *row = gtk_list_item_get_item (list_item);
+
+  bind_bytes (list_item, tm_allocation_row_get_allocation_bytes (row), CELL_ALLOCATION);
+}
+
+static void
+bind_requested_cb (GtkSignalListItemFactory *factory,
+                   GtkListItem              *list_item,
+                   gpointer                  user_data)
+{
+  TmAllocationRow *row = gtk_list_item_get_item (list_item);
+
+  bind_bytes (list_item, tm_allocation_row_get_requested_bytes (row), CELL_REQUESTED);
+}
+
+static void
+bind_occurrences_cb (GtkSignalListItemFactory *factory,
+                     GtkListItem              *list_item,
+                     gpointer                  user_data)
+{
+  TmAllocationRow *row = gtk_list_item_get_item (list_item);
+  GtkInscription *inscription = list_item_get_inscription (list_item);
+  g_autofree char *text = tm_format_count (tm_allocation_row_get_occurrences (row));
+
+  gtk_inscription_set_text (inscription, text);
+  set_cell_kind (inscription, CELL_OCCURRENCES);
+}
+
+static void
+bind_region_cb (GtkSignalListItemFactory *factory,
+                GtkListItem              *list_item,
+                gpointer                  user_data)
+{
+  TmAllocationRow *row = gtk_list_item_get_item (list_item);
+
+  gtk_inscription_set_text (list_item_get_inscription (list_item), tm_allocation_row_get_region_type (row));
+}
+
+static void
+bind_data_type_cb (GtkSignalListItemFactory *factory,
+                   GtkListItem              *list_item,
+                   gpointer                  user_data)
+{
+  TmAllocationRow *row = gtk_list_item_get_item (list_item);
+
+  gtk_inscription_set_text (list_item_get_inscription (list_item), tm_allocation_row_get_data_type (row));
+}
+
+static void
+bind_shape_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *list_item,
+               gpointer                  user_data)
+{
+  TmAllocationRow *row = gtk_list_item_get_item (list_item);
+
+  gtk_inscription_set_text (list_item_get_inscription (list_item), tm_allocation_row_get_shape (row));
+}
+
+/* ------------------------------------------------------------------ */
+/* Filtering, counts, headings                                         */
+
+static gboolean
+size_filter_func (gpointer item,
+                  gpointer user_data)
+{
+  TmBreakdownView *self = user_data;
+
+  if (!self->hide_small)
+    return TRUE;
+
+  return tm_allocation_row_get_allocation_bytes (item) >= TM_BREAKDOWN_SMALL_BYTES;
+}
+
+static void
+tm_breakdown_view_update_counts (TmBreakdownView *self)
+{
+  guint n_total = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
+  guint n_shown = g_list_model_get_n_items (G_LIST_MODEL (self->filter_model));
+  g_autofree char *total = tm_format_count (n_total);
+  g_autofree char *text = NULL;
+
+  if (n_shown == n_total)
+    {
+      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s row", "%s rows", n_total), total);
+    }
+  else
+    {
+      g_autofree char *shown = tm_format_count (n_shown);
+
+      /* Translators: "317 of 555 rows" */
+      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s of %s row", "%s of %s rows", n_total),
+                              shown, total);
+    }
+
+  gtk_label_set_label (self->count_label, text);
+
+  if (n_shown > 0)
+    {
+      gtk_stack_set_visible_child_name (self->table_stack, "table");
+      return;
+    }
+
+  if (n_total == 0)
+    {
+      if (self->store == NULL)
+        {
+          gtk_label_set_label (self->empty_title, _("No Memory ID Selected"));
+          gtk_label_set_label (self->empty_description, _("Open a profile to see which allocations are live."));
+        }
+      else
+        {
+          gtk_label_set_label (self->empty_title, _("Nothing Allocated"));
+          gtk_label_set_label (self->empty_description,
+                               self->at_peak
+                               ? _("No allocation of this memory id was live at the peak.")
+                               : _("No allocation of this memory id was live at this time."));
+        }
+    }
+  else
+    {
+      const char *search = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+      g_autofree char *description = NULL;
+
+      gtk_label_set_label (self->empty_title, _("No Matching Allocations"));
+
+      if (search[0] != '\0' && self->hide_small)
+        description = g_strdup_printf (_("No op name of 1 MiB or more contains “%s”."), search);
+      else if (search[0] != '\0')
+        description = g_strdup_printf (_("No op name contains “%s”."), search);
+      else
+        description = g_strdup (_("Every allocation here is smaller than 1 MiB. Turn off “Hide allocations under 1 MiB” to see them."));
+
+      gtk_label_set_label (self->empty_description, description);
+    }
+
+  gtk_stack_set_visible_child_name (self->table_stack, "empty");
+}
+
+static void
+tm_breakdown_view_update_heading (TmBreakdownView *self)
+{
+  g_autofree char *heading = NULL;
+
+  if (self->store == NULL)
+    {
+      heading = g_strdup (_("Live Allocations"));
+    }
+  else
+    {
+      g_autofree char *time = tm_format_time_ms (self->time_ps);
+
+      if (self->at_peak)
+        /* Translators: heading of the table; %s is a time such as "1 938.413 ms" */
+        heading = g_strdup_printf (_("Live at peak — %s"), time);
+      else
+        /* Translators: heading of the table; %s is a time such as "1 234.567 ms" */
+        heading = g_strdup_printf (_("Live at %s"), time);
+    }
+
+  gtk_label_set_label (self->heading_label, heading);
+  gtk_widget_set_visible (GTK_WIDGET (self->back_to_peak_button),
+                          self->store != NULL && !self->at_peak);
+}
+
+static void
+filter_items_changed_cb (TmBreakdownView *self,
+                         guint            position,
+                         guint            removed,
+                         guint            added,
+                         GListModel      *model)
+{
+  tm_breakdown_view_update_counts (self);
+}
+
+static void
+selection_changed_cb (TmBreakdownView   *self,
+                      guint              position,
+                      guint              n_items,
+                      GtkSelectionModel *selection)
+{
+  g_autoptr(GtkBitset) set = gtk_selection_model_get_selection (selection);
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "breakdown.copy", !gtk_bitset_is_empty (set));
+}
+
+static void
+search_changed_cb (TmBreakdownView *self,
+                   GtkSearchEntry  *entry)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+
+  gtk_string_filter_set_search (self->op_filter, text[0] ? text : NULL);
+  tm_breakdown_view_update_counts (self);
+}
+
+static void
+stop_search_cb (TmBreakdownView *self,
+                GtkSearchEntry  *entry)
+{
+  gtk_editable_set_text (GTK_EDITABLE (entry), "");
+  gtk_string_filter_set_search (self->op_filter, NULL);
+  gtk_widget_grab_focus (GTK_WIDGET (self->column_view));
+}
+
+static void
+back_to_peak_clicked_cb (TmBreakdownView *self,
+                         GtkButton       *button)
+{
+  tm_breakdown_view_show_peak (self);
+  g_signal_emit (self, signals[PEAK_REQUESTED], 0);
+}
+
+static void
+column_view_activate_cb (TmBreakdownView *self,
+                         guint            position,
+                         GtkColumnView   *column_view)
+{
+  g_autoptr(TmAllocationRow) row = g_list_model_get_item (G_LIST_MODEL (self->sort_model), position);
+
+  if (row != NULL)
+    g_signal_emit (self, signals[ALLOCATION_ACTIVATED], 0, row);
+}
+
+/* ------------------------------------------------------------------ */
+/* Rows                                                                */
+
+static void
+tm_breakdown_view_set_rows (TmBreakdownView *self,
+                            GPtrArray       *rows)
+{
+  g_autoptr(GPtrArray) items = NULL;
+  GtkAdjustment *vadj;
+  guint n_old;
+
+  items = g_ptr_array_new_full (rows ? rows->len : 0, g_object_unref);
+  for (guint i = 0; rows != NULL && i < rows->len; i++)
+    g_ptr_array_add (items, tm_allocation_row_new (g_ptr_array_index (rows, i), i));
+
+  n_old = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
+  g_list_store_splice (self->rows, 0, n_old, items->pdata, items->len);
+
+  vadj = gtk_scrolled_window_get_vadjustment (self->scroller);
+  gtk_adjustment_set_value (vadj, gtk_adjustment_get_lower (vadj));
+
+  tm_breakdown_view_update_counts (self);
+}
+
+static void
+tm_breakdown_view_set_at_peak (TmBreakdownView *self,
+                               gboolean         at_peak,
+                               gint64           time_ps)
+{
+  gboolean changed_peak = !!self->at_peak != !!at_peak;
+  gboolean changed_time = self->time_ps != time_ps;
+
+  self->at_peak = !!at_peak;
+  self->time_ps = time_ps;
+
+  tm_breakdown_view_update_heading (self);
+
+  if (changed_peak)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_AT_PEAK]);
+  if (changed_time)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIME_PS]);
+}
+
+/* ------------------------------------------------------------------ */
+/* Copy and the context menu                                           */
+
+char *
+tm_breakdown_view_get_selection_tsv (TmBreakdownView *self)
+{
+  g_autoptr(GtkBitset) set = NULL;
+  GtkBitsetIter iter;
+  GString *str;
+  guint position;
+
+  g_return_val_if_fail (TM_IS_BREAKDOWN_VIEW (self), NULL);
+
+  set = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+  if (gtk_bitset_is_empty (set))
+    return NULL;
+
+  str = g_string_new (NULL);
+  /* Translators: the header line of rows copied as tab-separated values */
+  g_string_append (str, _("Op name\tAllocation bytes\tRequested bytes\tOccurrences\tRegion type\tData type\tShape"));
+  g_string_append_c (str, '\n');
+
+  for (gboolean ok = gtk_bitset_iter_init_first (&iter, set, &position);
+       ok;
+       ok = gtk_bitset_iter_next (&iter, &position))
+    {
+      g_autoptr(TmAllocationRow) row = g_list_model_get_item (G_LIST_MODEL (self->sort_model), position);
+      g_autofree char *line = NULL;
+
+      if (row == NULL)
+        continue;
+
+      line = tm_allocation_row_to_tsv (row);
+      g_string_append (str, line);
+      g_string_append_c (str, '\n');
+    }
+
+  return g_string_free (str, FALSE);
+}
+
+static void
+copy_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  TmBreakdownView *self = TM_BREAKDOWN_VIEW (widget);
+  g_autofree char *tsv = tm_breakdown_view_get_selection_tsv (self);
+
+  if (tsv != NULL)
+    gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), tsv);
+}
+
+static void
+select_all_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *param)
+{
+  TmBreakdownView *self = TM_BREAKDOWN_VIEW (widget);
+
+  gtk_selection_model_select_all (GTK_SELECTION_MODEL (self->selection));
+}
+
+static void
+search_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  tm_breakdown_view_focus_search (TM_BREAKDOWN_VIEW (widget));
+}
+
+static GtkListItem *
+find_list_item (GtkWidget *picked,
+                GtkWidget *stop)
+{
+  for (GtkWidget *w = picked; w != NULL && w != stop; w = gtk_widget_get_parent (w))
+    {
+      GtkWidget *child;
+      GtkListItem *item;
+
+      if ((item = g_object_get_data (G_OBJECT (w), "tm-list-item")))
+        return item;
+
+      /* Over a cell's padding, the cell is picked: look at its child. */
+      child = gtk_widget_get_first_child (w);
+      if (child != NULL && (item = g_object_get_data (G_OBJECT (child), "tm-list-item")))
+        return item;
+    }
+
+  return NULL;
+}
+
+static void
+context_click_pressed_cb (TmBreakdownView *self,
+                          int              n_press,
+                          double           x,
+                          double           y,
+                          GtkGestureClick *gesture)
+{
+  GtkWidget *column_view = GTK_WIDGET (self->column_view);
+  GtkWidget *picked = gtk_widget_pick (column_view, x, y, GTK_PICK_DEFAULT);
+  GtkListItem *list_item = find_list_item (picked, column_view);
+  graphene_point_t point;
+
+  if (list_item != NULL && gtk_list_item_get_item (list_item) != NULL)
+    {
+      guint position = gtk_list_item_get_position (list_item);
+
+      if (!gtk_selection_model_is_selected (GTK_SELECTION_MODEL (self->selection), position))
+        gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), position, TRUE);
+    }
+
+  if (!gtk_widget_compute_point (column_view, GTK_WIDGET (self),
+                                 &GRAPHENE_POINT_INIT (x, y), &point))
+    return;
+
+  gtk_popover_set_pointing_to (self->context_menu,
+                               &(GdkRectangle) { (int) point.x, (int) point.y, 1, 1 });
+  gtk_popover_popup (self->context_menu);
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+}
+
+/* ------------------------------------------------------------------ */
+/* GObject                                                             */
+
+static void
+tm_breakdown_view_dispose (GObject *object)
+{
+  TmBreakdownView *self = (TmBreakdownView *)object;
+  GtkWidget *child;
+
+  g_clear_pointer ((GtkWidget **) &self->context_menu, gtk_widget_unparent);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), TM_TYPE_BREAKDOWN_VIEW);
+
+  /* Children without a bound template id are ours to unparent. */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))))
+    gtk_widget_unparent (child);
+
+  g_clear_object (&self->selection);
+  g_clear_object (&self->sort_model);
+  g_clear_object (&self->filter_model);
+  g_clear_object (&self->op_filter);
+  g_clear_object (&self->size_filter);
+  g_clear_object (&self->rows);
+  g_clear_object (&self->store);
+
+  G_OBJECT_CLASS (tm_breakdown_view_parent_class)->dispose (object);
+}
+
+static void
+tm_breakdown_view_size_allocate (GtkWidget *widget,
+                                 int        width,
+                                 int        height,
+                                 int        baseline)
+{
+  TmBreakdownView *self = TM_BREAKDOWN_VIEW (widget);
+
+  GTK_WIDGET_CLASS (tm_breakdown_view_parent_class)->size_allocate (widget, width, height, baseline);
+
+  if (self->context_menu != NULL)
+    gtk_popover_present (self->context_menu);
+}
+
+static void
+tm_breakdown_view_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  TmBreakdownView *self = TM_BREAKDOWN_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_STORE:
+      g_value_set_object (value, self->store);
+      break;
+
+    case PROP_AT_PEAK:
+      g_value_set_boolean (value, self->at_peak);
+      break;
+
+    case PROP_TIME_PS:
+      g_value_set_int64 (value, self->time_ps);
+      break;
+
+    case PROP_HIDE_SMALL:
+      g_value_set_boolean (value, self->hide_small);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tm_breakdown_view_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  TmBreakdownView *self = TM_BREAKDOWN_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_STORE:
+      tm_breakdown_view_set_store (self, g_value_get_object (value));
+      break;
+
+    case PROP_HIDE_SMALL:
+      tm_breakdown_view_set_hide_small (self, g_value_get_boolean (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tm_breakdown_view_class_init (TmBreakdownViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tm_breakdown_view_dispose;
+  object_class->get_property = tm_breakdown_view_get_property;
+  object_class->set_property = tm_breakdown_view_set_property;
+
+  widget_class->size_allocate = tm_breakdown_view_size_allocate;
+
+  properties[PROP_STORE] =
+    g_param_spec_object ("store", NULL, NULL,
+                         TM_TYPE_MEMORY_STORE,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_AT_PEAK] =
+    g_param_spec_boolean ("at-peak", NULL, NULL,
+                          TRUE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_TIME_PS] =
+    g_param_spec_int64 ("time-ps", NULL, NULL,
+                        G_MININT64, G_MAXINT64, 0,
+                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_HIDE_SMALL] =
+    g_param_spec_boolean ("hide-small", NULL, NULL,
+                          TRUE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * TmBreakdownView::peak-requested:
+   *
+   * The user pressed "Back to Peak"; the view already shows the peak.
+   */
+  signals[PEAK_REQUESTED] =
+    g_signal_new ("peak-requested",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+
+  /**
+   * TmBreakdownView::allocation-activated:
+   * @row: the TmAllocationRow
+   *
+   * A row was activated (double-click or Enter).
+   */
+  signals[ALLOCATION_ACTIVATED] =
+    g_signal_new ("allocation-activated",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, TM_TYPE_ALLOCATION_ROW);
+
+  g_type_ensure (TM_TYPE_ALLOCATION_ROW);
+  cell_kind_quark = g_quark_from_static_string ("tm-cell-kind");
+
+  gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_PREFIX "/tm-breakdown-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, TmBreakdownView, heading_label);
+  gtk_widget_class_bind_template_child (widget_class, TmBreakdownView, count_label);
+  gtk_widget_class_bind_template_child (widget_class, TmBreakdownView, back_to_peak_button);
+  gtk_widget_class_bind_template_child (widget_class, TmBreakdownView, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, TmBreakdownView, hide_small_check);
+  gtk_widget_class_bind_template_child (widget_class, TmBreakdownView, table_stack);
+  gtk_widget_class_bind_template_child (widget_class, TmBreakdownView, scroller);
+  gtk_widget_class_bind_template_child (widget_class, TmBreakdownView, column_view);
+  gtk_widget_class_bind_template_child (widget_class, TmBreakdownView, allocation_column);
+  gtk_widget_class_bind_template_child (widget_class, TmBreakdownView, empty_title);
+  gtk_widget_class_bind_template_child (widget_class, TmBreakdownView, empty_description);
+  gtk_widget_class_bind_template_callback (widget_class, setup_op_cb);
+  gtk_widget_class_bind_template_callback (widget_class, setup_text_cb);
+  gtk_widget_class_bind_template_callback (widget_class, setup_numeric_cb);
+  gtk_widget_class_bind_template_callback (widget_class, bind_op_cb);
+  gtk_widget_class_bind_template_callback (widget_class, bind_allocation_cb);
+  gtk_widget_class_bind_template_callback (widget_class, bind_requested_cb);
+  gtk_widget_class_bind_template_callback (widget_class, bind_occurrences_cb);
+  gtk_widget_class_bind_template_callback (widget_class, bind_region_cb);
+  gtk_widget_class_bind_template_callback (widget_class, bind_data_type_cb);
+  gtk_widget_class_bind_template_callback (widget_class, bind_shape_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, stop_search_cb);
+  gtk_widget_class_bind_template_callback (widget_class, back_to_peak_clicked_cb);
+
+  gtk_widget_class_install_action (widget_class, "breakdown.copy", NULL, copy_action);
+  gtk_widget_class_install_action (widget_class, "breakdown.select-all", NULL, select_all_action);
+  gtk_widget_class_install_action (widget_class, "breakdown.search", NULL, search_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK, "breakdown.copy", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Insert, GDK_CONTROL_MASK, "breakdown.copy", NULL);
+
+  gtk_widget_class_set_css_name (widget_class, "tmbreakdownview");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static void
+tm_breakdown_view_init (TmBreakdownView *self)
+{
+  g_autoptr(GtkEveryFilter) filter = NULL;
+  g_autoptr(GtkMultiSorter) sorter = NULL;
+  g_autoptr(GMenu) menu = NULL;
+  GtkGesture *click;
+  GtkSorter *index_sorter;
+
+  self->at_peak = TRUE;
+  self->hide_small = TRUE;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->rows = g_list_store_new (TM_TYPE_ALLOCATION_ROW);
+
+  self->op_filter = gtk_string_filter_new (gtk_property_expression_new (TM_TYPE_ALLOCATION_ROW, NULL, "op-name"));
+  gtk_string_filter_set_match_mode (self->op_filter, GTK_STRING_FILTER_MATCH_MODE_SUBSTRING);
+  gtk_string_filter_set_ignore_case (self->op_filter, TRUE);
+  self->size_filter = gtk_custom_filter_new (size_filter_func, self, NULL);
+
+  filter = gtk_every_filter_new ();
+  gtk_multi_filter_append (GTK_MULTI_FILTER (filter), g_object_ref (GTK_FILTER (self->op_filter)));
+  gtk_multi_filter_append (GTK_MULTI_FILTER (filter), g_object_ref (GTK_FILTER (self->size_filter)));
+
+  self->filter_model = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->rows)),
+                                                  GTK_FILTER (g_steal_pointer (&filter)));
+  g_signal_connect_object (self->filter_model, "items-changed",
+                           G_CALLBACK (filter_items_changed_cb), self, G_CONNECT_SWAPPED);
+
+  /* The column the user picked, then the core's order (stable ties). */
+  sorter = gtk_multi_sorter_new ();
+  gtk_multi_sorter_append (sorter, g_object_ref (gtk_column_view_get_sorter (self->column_view)));
+  index_sorter = GTK_SORTER (gtk_numeric_sorter_new (gtk_property_expression_new (TM_TYPE_ALLOCATION_ROW, NULL, "index")));
+  gtk_multi_sorter_append (sorter, index_sorter);
+
+  self->sort_model = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->filter_model)),
+                                              GTK_SORTER (g_steal_pointer (&sorter)));
+  self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->sort_model)));
+  g_signal_connect_object (self->selection, "selection-changed",
+                           G_CALLBACK (selection_changed_cb), self, G_CONNECT_SWAPPED);
+
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  gtk_column_view_sort_by_column (self->column_view, self->allocation_column, GTK_SORT_DESCENDING);
+  g_signal_connect_object (self->column_view, "activate",
+                           G_CALLBACK (column_view_activate_cb), self, G_CONNECT_SWAPPED);
+
+  g_object_bind_property (self, "hide-small", self->hide_small_check, "active",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+
+  gtk_search_entry_set_key_capture_widget (self->search_entry, GTK_WIDGET (self->column_view));
+
+  menu = g_menu_new ();
+  g_menu_append (menu, _("_Copy"), "breakdown.copy");
+  g_menu_append (menu, _("Select _All"), "breakdown.select-all");
+  self->context_menu = GTK_POPOVER (gtk_popover_menu_new_from_model (G_MENU_MODEL (menu)));
+  gtk_popover_set_has_arrow (self->context_menu, FALSE);
+  gtk_widget_set_halign (GTK_WIDGET (self->context_menu), GTK_ALIGN_START);
+  gtk_widget_set_parent (GTK_WIDGET (self->context_menu), GTK_WIDGET (self));
+
+  click = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
+  g_signal_connect_object (click, "pressed",
+                           G_CALLBACK (context_click_pressed_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->column_view), GTK_EVENT_CONTROLLER (click));
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "breakdown.copy", FALSE);
+
+  tm_breakdown_view_update_heading (self);
+  tm_breakdown_view_update_counts (self);
+}
+
+/* ------------------------------------------------------------------ */
+/* Public API                                                          */
+
+GtkWidget *
+tm_breakdown_view_new (void)
+{
+  return g_object_new (TM_TYPE_BREAKDOWN_VIEW, NULL);
+}
+
+void
+tm_breakdown_view_set_store (TmBreakdownView *self,
+                             TmMemoryStore   *store)
+{
+  g_return_if_fail (TM_IS_BREAKDOWN_VIEW (self));
+  g_return_if_fail (store == NULL || TM_IS_MEMORY_STORE (store));
+
+  if (!g_set_object (&self->store, store))
+    return;
+
+  tm_breakdown_view_show_peak (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STORE]);
+}
+
+TmMemoryStore *
+tm_breakdown_view_get_store (TmBreakdownView *self)
+{
+  g_return_val_if_fail (TM_IS_BREAKDOWN_VIEW (self), NULL);
+
+  return self->store;
+}
+
+void
+tm_breakdown_view_show_time (TmBreakdownView *self,
+                             gint64           time_ps)
+{
+  g_autoptr(GPtrArray) rows = NULL;
+
+  g_return_if_fail (TM_IS_BREAKDOWN_VIEW (self));
+
+  if (self->store == NULL)
+    return;
+
+  rows = tm_memory_store_breakdown_at (self->store, time_ps);
+  tm_breakdown_view_set_rows (self, rows);
+  tm_breakdown_view_set_at_peak (self, FALSE, time_ps);
+}
+
+void
+tm_breakdown_view_show_peak (TmBreakdownView *self)
+{
+  g_return_if_fail (TM_IS_BREAKDOWN_VIEW (self));
+
+  if (self->store == NULL)
+    {
+      tm_breakdown_view_set_rows (self, NULL);
+      tm_breakdown_view_set_at_peak (self, TRUE, 0);
+      return;
+    }
+
+  tm_breakdown_view_set_rows (self, tm_memory_store_get_peak_breakdown (self->store));
+  tm_breakdown_view_set_at_peak (self, TRUE, tm_memory_store_get_summary (self->store)->peak_time_ps);
+}
+
+gboolean
+tm_breakdown_view_get_at_peak (TmBreakdownView *self)
+{
+  g_return_val_if_fail (TM_IS_BREAKDOWN_VIEW (self), TRUE);
+
+  return self->at_peak;
+}
+
+gint64
+tm_breakdown_view_get_time_ps (TmBreakdownView *self)
+{
+  g_return_val_if_fail (TM_IS_BREAKDOWN_VIEW (self), 0);
+
+  return self->time_ps;
+}
+
+gboolean
+tm_breakdown_view_get_hide_small (TmBreakdownView *self)
+{
+  g_return_val_if_fail (TM_IS_BREAKDOWN_VIEW (self), TRUE);
+
+  return self->hide_small;
+}
+
+void
+tm_breakdown_view_set_hide_small (TmBreakdownView *self,
+                                  gboolean         hide_small)
+{
+  g_return_if_fail (TM_IS_BREAKDOWN_VIEW (self));
+
+  hide_small = !!hide_small;
+  if (self->hide_small == hide_small)
+    return;
+
+  self->hide_small = hide_small;
+  gtk_filter_changed (GTK_FILTER (self->size_filter),
+                      hide_small ? GTK_FILTER_CHANGE_MORE_STRICT : GTK_FILTER_CHANGE_LESS_STRICT);
+  tm_breakdown_view_update_counts (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIDE_SMALL]);
+}
+
+const char *
+tm_breakdown_view_get_filter_text (TmBreakdownView *self)
+{
+  g_return_val_if_fail (TM_IS_BREAKDOWN_VIEW (self), NULL);
+
+  return gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+}
+
+void
+tm_breakdown_view_set_filter_text (TmBreakdownView *self,
+                                   const char      *text)
+{
+  g_return_if_fail (TM_IS_BREAKDOWN_VIEW (self));
+
+  if (text == NULL)
+    text = "";
+
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text);
+  gtk_string_filter_set_search (self->op_filter, text[0] ? text : NULL);
+  tm_breakdown_view_update_counts (self);
+}
+
+void
+tm_breakdown_view_focus_search (TmBreakdownView *self)
+{
+  g_return_if_fail (TM_IS_BREAKDOWN_VIEW (self));
+
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+  gtk_editable_select_region (GTK_EDITABLE (self->search_entry), 0, -1);
+}
+
+GListModel *
+tm_breakdown_view_get_model (TmBreakdownView *self)
+{
+  g_return_val_if_fail (TM_IS_BREAKDOWN_VIEW (self), NULL);
+
+  return G_LIST_MODEL (self->sort_model);
+}
+
+guint
+tm_breakdown_view_get_n_rows (TmBreakdownView *self)
+{
+  g_return_val_if_fail (TM_IS_BREAKDOWN_VIEW (self), 0);
+
+  return g_list_model_get_n_items (G_LIST_MODEL (self->rows));
+}
+
+GtkColumnView *
+tm_breakdown_view_get_column_view (TmBreakdownView *self)
+{
+  g_return_val_if_fail (TM_IS_BREAKDOWN_VIEW (self), NULL);
+
+  return self->column_view;
+}
+
+GtkSelectionModel *
+tm_breakdown_view_get_selection (TmBreakdownView *self)
+{
+  g_return_val_if_fail (TM_IS_BREAKDOWN_VIEW (self), NULL);
+
+  return GTK_SELECTION_MODEL (self->selection);
+}

@@ -1,0 +1,475 @@
+/* tm-summary-cards.c — the figures of one memory id, as a row of cards
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every figure has a tooltip that says what it means and, for sizes, the
+ * exact number of bytes.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tm-format.h"
+#include "tm-summary-cards.h"
+
+struct _TmSummaryCards
+{
+  GtkWidget      parent_instance;
+
+  GtkWidget     *peak_card;
+  GtkLabel      *peak_value;
+  GtkLabel      *peak_detail;
+  GtkWidget     *capacity_card;
+  GtkLabel      *capacity_value;
+  GtkLabel      *capacity_detail;
+  GtkWidget     *lifetime_card;
+  GtkLabel      *lifetime_value;
+  GtkLabel      *lifetime_detail;
+  GtkLabel      *stack_label;
+  GtkLabel      *stack_value;
+  GtkLabel      *heap_label;
+  GtkLabel      *heap_value;
+  GtkLabel      *free_label;
+  GtkLabel      *free_value;
+  GtkLabel      *fragmentation_label;
+  GtkLabel      *fragmentation_value;
+  GtkLabel      *allocations_label;
+  GtkLabel      *allocations_value;
+  GtkLabel      *deallocations_label;
+  GtkLabel      *deallocations_value;
+  GtkLabel      *span_label;
+  GtkLabel      *span_value;
+  GtkLabel      *peak_step_label;
+  GtkLabel      *peak_step_value;
+
+  TmMemoryStore *store;
+};
+
+G_DEFINE_FINAL_TYPE (TmSummaryCards, tm_summary_cards, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_STORE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* "1 938.413 ms" with no-break spaces, so that a wrapped tooltip keeps
+ * a figure and its unit together. */
+static char *
+no_break (const char *text)
+{
+  g_auto(GStrv) parts = g_strsplit (text, " ", -1);
+
+  return g_strjoinv ("\xc2\xa0", parts);
+}
+
+/* "<b>title</b>\nexplanation[\n\nexact]" as markup */
+static char *
+make_tooltip (const char *title,
+              const char *explanation,
+              const char *exact)
+{
+  g_autofree char *t = g_markup_escape_text (title, -1);
+  g_autofree char *e = g_markup_escape_text (explanation, -1);
+
+  if (exact != NULL)
+    {
+      g_autofree char *x = g_markup_escape_text (exact, -1);
+
+      return g_strdup_printf ("<b>%s</b>\n%s\n\n<span font_features=\"tnum\">%s</span>", t, e, x);
+    }
+
+  return g_strdup_printf ("<b>%s</b>\n%s", t, e);
+}
+
+/* GTK 4.8's tooltips do not wrap long text: show the markup in a label
+ * that does. */
+static gboolean
+query_tooltip_cb (GtkWidget  *widget,
+                  int         x,
+                  int         y,
+                  gboolean    keyboard,
+                  GtkTooltip *tooltip,
+                  gpointer    user_data)
+{
+  const char *markup = gtk_widget_get_tooltip_markup (widget);
+  GtkWidget *label;
+
+  if (markup == NULL)
+    return FALSE;
+
+  label = gtk_label_new (NULL);
+  gtk_label_set_markup (GTK_LABEL (label), markup);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  /* A tooltip window sizes a wrapping label by its minimum width. */
+  gtk_label_set_width_chars (GTK_LABEL (label), 42);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 42);
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
+  gtk_tooltip_set_custom (tooltip, label);
+
+  return TRUE;
+}
+
+static void
+set_tooltip (GtkWidget  *widget,
+             GtkWidget  *widget2,
+             const char *title,
+             const char *explanation,
+             const char *exact)
+{
+  g_autofree char *markup = make_tooltip (title, explanation, exact);
+
+  gtk_widget_set_tooltip_markup (widget, markup);
+  if (widget2 != NULL)
+    gtk_widget_set_tooltip_markup (widget2, markup);
+}
+
+static void
+connect_tooltip (GtkWidget *widget)
+{
+  g_signal_connect (widget, "query-tooltip", G_CALLBACK (query_tooltip_cb), NULL);
+}
+
+static void
+set_bytes_row (GtkLabel   *key,
+               GtkLabel   *value,
+               gint64      bytes,
+               const char *title,
+               const char *explanation)
+{
+  g_autofree char *text = tm_format_bytes (bytes);
+  g_autofree char *exact = tm_format_bytes_exact (bytes);
+
+  gtk_label_set_label (value, text);
+  set_tooltip (GTK_WIDGET (key), GTK_WIDGET (value), title, explanation, exact);
+}
+
+static void
+set_count_row (GtkLabel   *key,
+               GtkLabel   *value,
+               guint64     count,
+               const char *title,
+               const char *explanation)
+{
+  g_autofree char *text = tm_format_count (count);
+
+  gtk_label_set_label (value, text);
+  set_tooltip (GTK_WIDGET (key), GTK_WIDGET (value), title, explanation, NULL);
+}
+
+static void
+tm_summary_cards_clear (TmSummaryCards *self)
+{
+  GtkLabel *values[] = {
+    self->peak_value, self->capacity_value, self->lifetime_value,
+    self->stack_value, self->heap_value, self->free_value,
+    self->fragmentation_value, self->allocations_value,
+    self->deallocations_value, self->span_value, self->peak_step_value,
+  };
+  GtkLabel *details[] = {
+    self->peak_detail, self->capacity_detail, self->lifetime_detail,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    gtk_label_set_label (values[i], "—");
+  for (guint i = 0; i < G_N_ELEMENTS (details); i++)
+    gtk_label_set_label (details[i], "");
+}
+
+static void
+tm_summary_cards_update (TmSummaryCards *self)
+{
+  const TmSummary *summary;
+  gboolean complete;
+  g_autofree char *text = NULL;
+  g_autofree char *exact = NULL;
+  g_autofree char *time = NULL;
+  g_autofree char *detail = NULL;
+  g_autofree char *explanation = NULL;
+
+  if (self->store == NULL)
+    {
+      tm_summary_cards_clear (self);
+      return;
+    }
+
+  summary = tm_memory_store_get_summary (self->store);
+  complete = tm_memory_store_is_complete (self->store);
+
+  /* Window peak */
+  text = tm_format_bytes (summary->peak_bytes_in_use);
+  exact = tm_format_bytes_exact (summary->peak_bytes_in_use);
+  time = tm_format_time_ms (summary->peak_time_ps);
+  gtk_label_set_label (self->peak_value, text);
+  /* Translators: below the peak memory use: "at 1 938.413 ms" */
+  detail = g_strdup_printf (_("at %s"), time);
+  gtk_label_set_label (self->peak_detail, detail);
+  {
+    g_autofree char *unbroken = no_break (time);
+
+    explanation = g_strdup_printf (_("The most memory in use (stack + heap) at any moment of the profile, reached at %s. The table lists what was live then."),
+                                   unbroken);
+  }
+  set_tooltip (self->peak_card, NULL, _("Peak Memory Use"), explanation, exact);
+  g_clear_pointer (&text, g_free);
+  g_clear_pointer (&exact, g_free);
+  g_clear_pointer (&detail, g_free);
+
+  /* Capacity */
+  text = tm_format_bytes (summary->memory_capacity);
+  exact = tm_format_bytes_exact (summary->memory_capacity);
+  gtk_label_set_label (self->capacity_value, text);
+  if (summary->memory_capacity > 0)
+    {
+      g_autofree char *percent = tm_format_percent ((double) summary->peak_bytes_in_use /
+                                                    (double) summary->memory_capacity);
+
+      /* Translators: below the memory capacity: "40.1 % in use at the peak" */
+      detail = g_strdup_printf (_("%s in use at the peak"), percent);
+    }
+  gtk_label_set_label (self->capacity_detail, detail ? detail : "");
+  set_tooltip (self->capacity_card, NULL, _("Memory Capacity"),
+               _("All the memory this allocator manages: stack, heap and free memory added up at the peak."),
+               exact);
+  g_clear_pointer (&text, g_free);
+  g_clear_pointer (&exact, g_free);
+  g_clear_pointer (&detail, g_free);
+
+  /* Lifetime peak heap */
+  text = tm_format_bytes (summary->peak_bytes_usage_lifetime);
+  exact = tm_format_bytes_exact (summary->peak_bytes_usage_lifetime);
+  gtk_label_set_label (self->lifetime_value, text);
+  if (summary->peak_bytes_usage_lifetime > summary->peak_heap_bytes)
+    {
+      g_autofree char *above = tm_format_bytes (summary->peak_bytes_usage_lifetime - summary->peak_heap_bytes);
+
+      /* Translators: below the lifetime peak heap: "1.20 GiB above the heap at the peak" */
+      detail = g_strdup_printf (_("%s above the heap at the peak"), above);
+    }
+  else
+    {
+      detail = g_strdup (_("reached at the peak"));
+    }
+  gtk_label_set_label (self->lifetime_detail, detail);
+  set_tooltip (self->lifetime_card, NULL, _("Lifetime Peak Heap"),
+               _("The most heap memory the allocator has ever had in use, as it reports it. This includes time before the profile started, so it can be higher than anything seen in the profile."),
+               exact);
+  g_clear_pointer (&text, g_free);
+  g_clear_pointer (&exact, g_free);
+  g_clear_pointer (&detail, g_free);
+
+  /* At the peak */
+  set_bytes_row (self->stack_label, self->stack_value, summary->peak_stack_bytes,
+                 _("Stack at the Peak"),
+                 _("Memory reserved for the stack when memory use peaked."));
+  set_bytes_row (self->heap_label, self->heap_value, summary->peak_heap_bytes,
+                 _("Heap at the Peak"),
+                 _("Memory allocated on the heap when memory use peaked."));
+  if (tm_memory_store_has_free_data (self->store))
+    set_bytes_row (self->free_label, self->free_value, summary->peak_free_bytes,
+                   _("Free at the Peak"),
+                   _("Memory the allocator still had available when memory use peaked."));
+  else
+    set_bytes_row (self->free_label, self->free_value, summary->peak_free_bytes,
+                   _("Free at the Peak"),
+                   _("This allocator does not report its free memory, so the profile records none."));
+
+  text = tm_format_percent (summary->peak_fragmentation);
+  gtk_label_set_label (self->fragmentation_value, text);
+  set_tooltip (GTK_WIDGET (self->fragmentation_label), GTK_WIDGET (self->fragmentation_value),
+               _("Fragmentation at the Peak"),
+               _("How scattered the free memory was when memory use peaked: 0 % means it was one contiguous block. The higher it is, the more likely a large allocation fails although enough memory is free in total."),
+               NULL);
+  g_clear_pointer (&text, g_free);
+
+  /* Activity */
+  set_count_row (self->allocations_label, self->allocations_value, summary->n_allocations,
+                 _("Allocations"),
+                 complete
+                 ? _("Allocation events the profiler recorded for this memory id.")
+                 : _("Allocation events among the points XProf sampled; the full profile may have more."));
+  set_count_row (self->deallocations_label, self->deallocations_value, summary->n_deallocations,
+                 _("Deallocations"),
+                 complete
+                 ? _("Deallocation events the profiler recorded for this memory id.")
+                 : _("Deallocation events among the points XProf sampled; the full profile may have more."));
+
+  text = tm_format_duration (summary->last_time_ps - summary->first_time_ps);
+  gtk_label_set_label (self->span_value, text);
+  {
+    g_autofree char *first_time = tm_format_time_ms (summary->first_time_ps);
+    g_autofree char *last_time = tm_format_time_ms (summary->last_time_ps);
+    g_autofree char *first = no_break (first_time);
+    g_autofree char *last = no_break (last_time);
+
+    g_free (explanation);
+    explanation = g_strdup_printf (_("Time from the first memory event (%s) to the last (%s)."), first, last);
+    set_tooltip (GTK_WIDGET (self->span_label), GTK_WIDGET (self->span_value),
+                 _("Span"), explanation, NULL);
+  }
+  g_clear_pointer (&text, g_free);
+
+  text = g_strdup_printf ("%" G_GINT64_FORMAT, summary->peak_step_id);
+  gtk_label_set_label (self->peak_step_value, text);
+  set_tooltip (GTK_WIDGET (self->peak_step_label), GTK_WIDGET (self->peak_step_value),
+               _("Peak Step"),
+               _("The step (group id) in which memory use peaked. The table at the peak holds the allocations made in this step."),
+               NULL);
+}
+
+static void
+tm_summary_cards_dispose (GObject *object)
+{
+  TmSummaryCards *self = (TmSummaryCards *)object;
+  GtkWidget *child;
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), TM_TYPE_SUMMARY_CARDS);
+
+  /* Children without a bound template id are ours to unparent. */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))))
+    gtk_widget_unparent (child);
+  g_clear_object (&self->store);
+
+  G_OBJECT_CLASS (tm_summary_cards_parent_class)->dispose (object);
+}
+
+static void
+tm_summary_cards_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  TmSummaryCards *self = TM_SUMMARY_CARDS (object);
+
+  switch (prop_id)
+    {
+    case PROP_STORE:
+      g_value_set_object (value, self->store);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tm_summary_cards_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  TmSummaryCards *self = TM_SUMMARY_CARDS (object);
+
+  switch (prop_id)
+    {
+    case PROP_STORE:
+      tm_summary_cards_set_store (self, g_value_get_object (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tm_summary_cards_class_init (TmSummaryCardsClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tm_summary_cards_dispose;
+  object_class->get_property = tm_summary_cards_get_property;
+  object_class->set_property = tm_summary_cards_set_property;
+
+  properties[PROP_STORE] =
+    g_param_spec_object ("store", NULL, NULL,
+                         TM_TYPE_MEMORY_STORE,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_PREFIX "/tm-summary-cards.ui");
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, peak_card);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, peak_value);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, peak_detail);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, capacity_card);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, capacity_value);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, capacity_detail);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, lifetime_card);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, lifetime_value);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, lifetime_detail);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, stack_label);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, stack_value);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, heap_label);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, heap_value);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, free_label);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, free_value);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, fragmentation_label);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, fragmentation_value);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, allocations_label);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, allocations_value);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, deallocations_label);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, deallocations_value);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, span_label);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, span_value);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, peak_step_label);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, peak_step_value);
+
+  gtk_widget_class_set_css_name (widget_class, "tmsummarycards");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static void
+tm_summary_cards_init (TmSummaryCards *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  {
+    GtkWidget *with_tooltips[] = {
+      self->peak_card, self->capacity_card, self->lifetime_card,
+      GTK_WIDGET (self->stack_label), GTK_WIDGET (self->stack_value),
+      GTK_WIDGET (self->heap_label), GTK_WIDGET (self->heap_value),
+      GTK_WIDGET (self->free_label), GTK_WIDGET (self->free_value),
+      GTK_WIDGET (self->fragmentation_label), GTK_WIDGET (self->fragmentation_value),
+      GTK_WIDGET (self->allocations_label), GTK_WIDGET (self->allocations_value),
+      GTK_WIDGET (self->deallocations_label), GTK_WIDGET (self->deallocations_value),
+      GTK_WIDGET (self->span_label), GTK_WIDGET (self->span_value),
+      GTK_WIDGET (self->peak_step_label), GTK_WIDGET (self->peak_step_value),
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (with_tooltips); i++)
+      connect_tooltip (with_tooltips[i]);
+  }
+
+  tm_summary_cards_clear (self);
+}
+
+GtkWidget *
+tm_summary_cards_new (void)
+{
+  return g_object_new (TM_TYPE_SUMMARY_CARDS, NULL);
+}
+
+void
+tm_summary_cards_set_store (TmSummaryCards *self,
+                            TmMemoryStore  *store)
+{
+  g_return_if_fail (TM_IS_SUMMARY_CARDS (self));
+  g_return_if_fail (store == NULL || TM_IS_MEMORY_STORE (store));
+
+  if (!g_set_object (&self->store, store))
+    return;
+
+  tm_summary_cards_update (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STORE]);
+}
+
+TmMemoryStore *
+tm_summary_cards_get_store (TmSummaryCards *self)
+{
+  g_return_val_if_fail (TM_IS_SUMMARY_CARDS (self), NULL);
+
+  return self->store;
+}

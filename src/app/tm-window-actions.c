@@ -1,0 +1,239 @@
+/* tm-window-actions.c — the window's actions and its Open dialog
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tm-window-private.h"
+
+static void
+chooser_response_cb (TmWindow             *self,
+                     int                   response,
+                     GtkFileChooserNative *chooser)
+{
+  g_autoptr(GListModel) files = NULL;
+  g_autoptr(GPtrArray) array = NULL;
+  GtkApplication *app;
+  guint n;
+
+  if (response != GTK_RESPONSE_ACCEPT)
+    goto out;
+
+  files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser));
+  n = g_list_model_get_n_items (files);
+  array = g_ptr_array_new_full (n, g_object_unref);
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (array, g_list_model_get_item (files, i));
+
+  if (array->len == 0)
+    goto out;
+
+  app = gtk_window_get_application (GTK_WINDOW (self));
+  if (TM_IS_APPLICATION (app))
+    tm_application_open_files (TM_APPLICATION (app), (GFile **) array->pdata, array->len, GTK_WINDOW (self));
+  else
+    tm_window_open (self, g_ptr_array_index (array, 0));
+
+out:
+  if (self->chooser == GTK_NATIVE_DIALOG (chooser))
+    {
+      gtk_native_dialog_destroy (self->chooser);
+      g_clear_object (&self->chooser);
+    }
+}
+
+static void
+add_filter (GtkFileChooser     *chooser,
+            const char         *name,
+            const char * const *patterns,
+            gboolean            select)
+{
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, name);
+  for (guint i = 0; patterns[i] != NULL; i++)
+    gtk_file_filter_add_pattern (filter, patterns[i]);
+
+  gtk_file_chooser_add_filter (chooser, filter);
+  if (select)
+    gtk_file_chooser_set_filter (chooser, filter);
+}
+
+static GFile *
+tm_window_initial_folder (TmWindow *self)
+{
+  g_autofree char *uri = NULL;
+
+  if (self->file != NULL)
+    return g_file_get_parent (self->file);
+
+  if (self->settings != NULL)
+    uri = g_settings_get_string (self->settings, "last-folder");
+
+  if (uri != NULL && uri[0] != '\0')
+    {
+      g_autoptr(GFile) folder = g_file_new_for_uri (uri);
+
+      if (g_file_query_file_type (folder, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_DIRECTORY)
+        return g_steal_pointer (&folder);
+    }
+
+  return NULL;
+}
+
+void
+tm_window_choose_files (TmWindow *self)
+{
+  static const char * const profile_patterns[] = { "*.xplane.pb", "*.pb", "*.json", "*.json.gz", NULL };
+  static const char * const xspace_patterns[] = { "*.xplane.pb", "*.pb", NULL };
+  static const char * const json_patterns[] = { "*.json", "*.json.gz", NULL };
+  static const char * const all_patterns[] = { "*", NULL };
+  g_autoptr(GFile) folder = NULL;
+  GtkFileChooserNative *chooser;
+
+  g_return_if_fail (TM_IS_WINDOW (self));
+
+  if (self->chooser != NULL)
+    {
+      gtk_native_dialog_show (self->chooser);
+      return;
+    }
+
+  chooser = gtk_file_chooser_native_new (_("Open Memory Profile"),
+                                         GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN,
+                                         _("_Open"),
+                                         _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
+
+  add_filter (GTK_FILE_CHOOSER (chooser), _("Memory Profiles"), profile_patterns, TRUE);
+  add_filter (GTK_FILE_CHOOSER (chooser), _("XSpace Profiles (*.xplane.pb)"), xspace_patterns, FALSE);
+  add_filter (GTK_FILE_CHOOSER (chooser), _("XProf Memory-Profile JSON"), json_patterns, FALSE);
+  add_filter (GTK_FILE_CHOOSER (chooser), _("All Files"), all_patterns, FALSE);
+
+  if ((folder = tm_window_initial_folder (self)))
+    gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
+
+  g_signal_connect_object (chooser, "response",
+                           G_CALLBACK (chooser_response_cb), self, G_CONNECT_SWAPPED);
+
+  self->chooser = GTK_NATIVE_DIALOG (chooser);
+  gtk_native_dialog_show (self->chooser);
+}
+
+static void
+open_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  tm_window_choose_files (TM_WINDOW (user_data));
+}
+
+static void
+reload_action (GSimpleAction *action,
+               GVariant      *param,
+               gpointer       user_data)
+{
+  tm_window_reload (TM_WINDOW (user_data));
+}
+
+static void
+find_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  TmWindow *self = TM_WINDOW (user_data);
+
+  if (self->state == TM_WINDOW_STATE_PROFILE)
+    tm_breakdown_view_focus_search (self->breakdown_view);
+}
+
+static void
+cancel_action (GSimpleAction *action,
+               GVariant      *param,
+               gpointer       user_data)
+{
+  TmWindow *self = TM_WINDOW (user_data);
+
+  if (self->state == TM_WINDOW_STATE_LOADING)
+    gtk_widget_activate (self->cancel_button);
+}
+
+static void
+step_memory_id (TmWindow *self,
+                int       delta)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->memory_ids));
+  guint selected = gtk_drop_down_get_selected (self->memory_dropdown);
+
+  if (self->state != TM_WINDOW_STATE_PROFILE || n == 0 || selected == GTK_INVALID_LIST_POSITION)
+    return;
+
+  if (delta < 0 && selected > 0)
+    gtk_drop_down_set_selected (self->memory_dropdown, selected - 1);
+  else if (delta > 0 && selected + 1 < n)
+    gtk_drop_down_set_selected (self->memory_dropdown, selected + 1);
+}
+
+static void
+previous_memory_id_action (GSimpleAction *action,
+                           GVariant      *param,
+                           gpointer       user_data)
+{
+  step_memory_id (TM_WINDOW (user_data), -1);
+}
+
+static void
+next_memory_id_action (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       user_data)
+{
+  step_memory_id (TM_WINDOW (user_data), +1);
+}
+
+static const GActionEntry window_actions[] = {
+  { "open", open_action },
+  { "reload", reload_action },
+  { "find", find_action },
+  { "cancel-load", cancel_action },
+  { "previous-memory-id", previous_memory_id_action },
+  { "next-memory-id", next_memory_id_action },
+};
+
+static void
+set_enabled (TmWindow   *self,
+             const char *name,
+             gboolean    enabled)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), name);
+
+  if (action != NULL)
+    g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
+}
+
+void
+_tm_window_actions_update (TmWindow *self)
+{
+  gboolean profile = self->state == TM_WINDOW_STATE_PROFILE;
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->memory_ids));
+
+  set_enabled (self, "reload", self->file != NULL);
+  set_enabled (self, "find", profile);
+  set_enabled (self, "cancel-load", self->state == TM_WINDOW_STATE_LOADING);
+  set_enabled (self, "previous-memory-id", profile && n > 1);
+  set_enabled (self, "next-memory-id", profile && n > 1);
+
+  gtk_widget_set_visible (self->error_retry_button, self->file != NULL);
+}
+
+void
+_tm_window_actions_init (TmWindow *self)
+{
+  g_action_map_add_action_entries (G_ACTION_MAP (self),
+                                   window_actions,
+                                   G_N_ELEMENTS (window_actions),
+                                   self);
+}

@@ -1,0 +1,66 @@
+/* tm-window.h — a window showing one profile
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "tm-application.h"
+#include "tm-breakdown-view.h"
+#include "tm-profile.h"
+#include "tm-summary-cards.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  TM_WINDOW_STATE_EMPTY,    /* nothing opened yet */
+  TM_WINDOW_STATE_LOADING,  /* a file is being read and analysed */
+  TM_WINDOW_STATE_ERROR,    /* the file could not be opened */
+  TM_WINDOW_STATE_NO_DATA,  /* opened, but it has no memory events */
+  TM_WINDOW_STATE_PROFILE,  /* showing a memory id of a profile */
+} TmWindowState;
+
+#define TM_TYPE_WINDOW_STATE (tm_window_state_get_type ())
+GType tm_window_state_get_type (void) G_GNUC_CONST;
+
+#define TM_TYPE_WINDOW (tm_window_get_type ())
+
+G_DECLARE_FINAL_TYPE (TmWindow, tm_window, TM, WINDOW, GtkApplicationWindow)
+
+/* app may be NULL (tests). */
+TmWindow        *tm_window_new                  (TmApplication *app);
+
+/* Loads file on a worker thread, cancelling any load in progress. */
+void             tm_window_open                 (TmWindow      *self,
+                                                 GFile         *file);
+/* Loads the current file again. */
+void             tm_window_reload               (TmWindow      *self);
+/* Shows the open dialog; the chosen files open in this window (the first)
+ * and in new windows (the rest). */
+void             tm_window_choose_files         (TmWindow      *self);
+
+TmWindowState    tm_window_get_state            (TmWindow      *self);
+/* The file shown, being loaded, or that failed (NULL when empty). */
+GFile           *tm_window_get_file             (TmWindow      *self);
+TmProfile       *tm_window_get_profile          (TmWindow      *self);
+/* The error shown in the error state, as the core worded it. */
+const char      *tm_window_get_error_message    (TmWindow      *self);
+/* TRUE when the file changed on disk since it was loaded. */
+gboolean         tm_window_get_file_changed     (TmWindow      *self);
+
+/* The selected memory id's store (NULL unless showing a profile). Changes
+ * are announced with notify::memory-store. */
+TmMemoryStore   *tm_window_get_memory_store     (TmWindow      *self);
+/* Selects a memory id of the profile; FALSE if it has no such id. */
+gboolean         tm_window_select_memory_id     (TmWindow      *self,
+                                                 const char    *memory_id);
+
+TmBreakdownView *tm_window_get_breakdown_view   (TmWindow      *self);
+TmSummaryCards  *tm_window_get_summary_cards    (TmWindow      *self);
+GtkDropDown     *tm_window_get_memory_dropdown  (TmWindow      *self);
+/* The empty vertical box between the cards and the table, for the timeline. */
+GtkBox          *tm_window_get_timeline_area    (TmWindow      *self);
+
+G_END_DECLS

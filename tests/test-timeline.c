@@ -1,0 +1,728 @@
+/* test-timeline.c — the timeline widget, its overview strip and HLO table,
+ * rendered for real under Xvfb
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Pictures are rendered with the cairo renderer into a texture and read back
+ * pixel by pixel: the tests look for the heap's top line (full-strength
+ * orange) where the data puts it.
+ */
+
+#include "config.h"
+
+#include <math.h>
+
+#include <gtk/gtk.h>
+
+#include "tm-hlo-view.h"
+#include "tm-overview.h"
+#include "tm-test-util.h"
+#include "tm-timeline.h"
+
+#define WIDTH  720
+#define HEIGHT 320
+
+typedef struct
+{
+  int     width;
+  int     height;
+  guchar *data;     /* B, G, R, A (premultiplied, little endian) */
+  gsize   stride;
+} Picture;
+
+static void
+picture_free (Picture *picture)
+{
+  g_free (picture->data);
+  g_free (picture);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Picture, picture_free)
+
+static void
+pixel_at (const Picture *p,
+          int            x,
+          int            y,
+          guint         *r,
+          guint         *g,
+          guint         *b)
+{
+  const guchar *px = p->data + (gsize) y * p->stride + (gsize) x * 4;
+
+  *b = px[0];
+  *g = px[1];
+  *r = px[2];
+}
+
+/* The heap's full-strength line colour, light style (#ff7800). */
+static gboolean
+is_heap_line (const Picture *p,
+              int            x,
+              int            y)
+{
+  guint r, g, b;
+
+  pixel_at (p, x, y, &r, &g, &b);
+  return r > 230 && g > 95 && g < 150 && b < 50;
+}
+
+/* The topmost heap line pixel of the plot in column x, or -1. */
+static int
+heap_top (const Picture          *p,
+          const TmTimelineLayout *layout,
+          int                     x)
+{
+  for (int y = (int) layout->plot.origin.y; y < (int) (layout->plot.origin.y + layout->plot.size.height); y++)
+    if (is_heap_line (p, x, y))
+      return y;
+  return -1;
+}
+
+static Picture *
+render (TmTimeline *timeline)
+{
+  int width = gtk_widget_get_width (GTK_WIDGET (timeline));
+  int height = gtk_widget_get_height (GTK_WIDGET (timeline));
+  g_autoptr(GskRenderer) renderer = gsk_cairo_renderer_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GskRenderNode *nodes[2];
+  GskRenderNode *container;
+  Picture *picture;
+
+  g_assert_cmpint (width, >, 0);
+  g_assert_cmpint (height, >, 0);
+  g_assert_true (gsk_renderer_realize (renderer, NULL, &error));
+  g_assert_no_error (error);
+
+  nodes[0] = gsk_color_node_new (&(GdkRGBA) { 1, 1, 1, 1 }, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  nodes[1] = tm_timeline_render_node (timeline, width, height);
+  container = gsk_container_node_new (nodes, 2);
+  texture = gsk_renderer_render_texture (renderer, container, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gsk_render_node_unref (container);
+  gsk_render_node_unref (nodes[0]);
+  gsk_render_node_unref (nodes[1]);
+  gsk_renderer_unrealize (renderer);
+
+  /* TM_TEST_SAVE_DIR=DIR keeps the pictures for a look. */
+  if (g_getenv ("TM_TEST_SAVE_DIR") != NULL)
+    {
+      g_autofree char *name = g_strdelimit (g_strdup_printf ("%s.png", g_test_get_path ()), "/", '-');
+      g_autofree char *path = g_build_filename (g_getenv ("TM_TEST_SAVE_DIR"), name, NULL);
+
+      gdk_texture_save_to_png (texture, path);
+    }
+
+  picture = g_new0 (Picture, 1);
+  picture->width = gdk_texture_get_width (texture);
+  picture->height = gdk_texture_get_height (texture);
+  picture->stride = (gsize) picture->width * 4;
+  picture->data = g_malloc (picture->stride * picture->height);
+  gdk_texture_download (texture, picture->data, picture->stride);
+
+  return picture;
+}
+
+/* ------------------------------------------------------------------ */
+/* Fixtures                                                            */
+
+static void
+add_memory_event (TmFixtureLine *line,
+                  gboolean       allocation,
+                  gint64         time_ps,
+                  gint64         heap,
+                  gint64         free_bytes,
+                  gint64         size,
+                  guint64        addr,
+                  const char    *op)
+{
+  TmFixtureMemory m = {
+    .id_kind = TM_FIXTURE_MEMORY_ID_ALLOCATOR_NAME,
+    .allocator_name = "GPU_0_bfc",
+    .bytes_reserved = 0,
+    .bytes_allocated = heap,
+    .bytes_available = free_bytes,
+    .fragmentation = 0.25,
+    .peak_bytes_in_use = heap,
+    .requested_bytes = size,
+    .allocation_bytes = size,
+    .addr = addr,
+    .tf_op = op,
+    .has_group_id = TRUE,
+    .group_id = 7,
+    .region_type = "output",
+    .data_type = 1,
+    .shape = "[16, 1024]",
+  };
+
+  tm_fixture_line_add_memory_event (line, allocation, time_ps, &m);
+}
+
+#define FLAT_HEAP   (G_GINT64_CONSTANT (1) << 20)
+#define SPIKE_HEAP  (G_GINT64_CONSTANT (64) << 20)
+#define N_FLAT      3000
+#define SPIKE_INDEX 1234
+#define STEP_PS     G_GINT64_CONSTANT (1000000)   /* 1 µs between events */
+
+/* N_FLAT events at 1 MiB of heap, no free data, except one allocation of
+ * 63 MiB freed by the next event: a one-sample spike. */
+static TmProfile *
+load_spike_profile (void)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  g_autoptr(GError) error = NULL;
+  TmFixtureLine *line;
+  TmProfile *profile;
+
+  line = tm_fixture_plane_add_line (tm_fixture_space_get_plane (space, "/host:CPU"), "Memory", 0);
+  for (guint i = 0; i < N_FLAT; i++)
+    {
+      gboolean spike = i == SPIKE_INDEX;
+      gboolean after = i == SPIKE_INDEX + 1;
+
+      add_memory_event (line, !after, (gint64) i * STEP_PS,
+                        spike ? SPIKE_HEAP : FLAT_HEAP, 0,
+                        spike || after ? SPIKE_HEAP - FLAT_HEAP : 256,
+                        spike || after ? 0xdead00 : 0x1000 + i * 256,
+                        spike ? "spike/Conv2D" : "flat/Add");
+    }
+
+  profile = tm_test_load_space (space, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (profile);
+  return profile;
+}
+
+/* Five events at uneven times, for hit-testing. */
+static const gint64 pick_times[] = { 0, 1000000, 2000000, 5000000, 9000000 };
+
+static TmProfile *
+load_pick_profile (void)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  g_autoptr(GError) error = NULL;
+  TmFixtureLine *line;
+  TmProfile *profile;
+
+  line = tm_fixture_plane_add_line (tm_fixture_space_get_plane (space, "/host:CPU"), "Memory", 0);
+  for (guint i = 0; i < G_N_ELEMENTS (pick_times); i++)
+    add_memory_event (line, TRUE, pick_times[i], (i + 1) * FLAT_HEAP, 8 * FLAT_HEAP, FLAT_HEAP, 0x1000 + i, "pick/Op");
+
+  profile = tm_test_load_space (space, &error);
+  g_assert_no_error (error);
+  return profile;
+}
+
+/* Memory events plus six HLO modules on two TPUs. */
+static TmProfile *
+load_hlo_profile (void)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  g_autoptr(GError) error = NULL;
+  TmFixtureLine *line;
+  TmProfile *profile;
+
+  line = tm_fixture_plane_add_line (tm_fixture_space_get_plane (space, "/host:CPU"), "Memory", 0);
+  for (guint i = 0; i < 100; i++)
+    add_memory_event (line, TRUE, (gint64) i * 100 * STEP_PS, (1 + i % 7) * FLAT_HEAP, 16 * FLAT_HEAP,
+                      FLAT_HEAP, 0x1000 + i, "hlo/Op");
+  for (guint i = 0; i < 6; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("jit_step_%u", i);
+
+      tm_fixture_space_add_hlo_module (space, i % 2, name,
+                                       (gint64) i * 1600 * STEP_PS,
+                                       (gint64) i * 1600 * STEP_PS + 1200 * STEP_PS);
+    }
+
+  profile = tm_test_load_space (space, &error);
+  g_assert_no_error (error);
+  return profile;
+}
+
+/* ------------------------------------------------------------------ */
+/* A window to put widgets in                                          */
+
+static void
+wait_for_size (GtkWidget *widget)
+{
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (gtk_widget_get_width (widget) <= 0 || !gtk_widget_get_mapped (widget))
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+    }
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static GtkWidget *
+window_with (GtkWidget *child,
+             int        width,
+             int        height)
+{
+  GtkWidget *window = gtk_window_new ();
+
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  gtk_window_set_child (GTK_WINDOW (window), child);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_for_size (child);
+
+  return window;
+}
+
+static double
+layout_y (const TmTimelineLayout *layout,
+          gint64                  bytes)
+{
+  return layout->plot.origin.y + layout->plot.size.height
+         - (double) bytes / (double) layout->y_max * layout->plot.size.height;
+}
+
+static double
+layout_x (TmTimeline             *timeline,
+          const TmTimelineLayout *layout,
+          gint64                  time_ps)
+{
+  return layout->plot.origin.x + tm_viewport_time_to_x (tm_timeline_get_viewport (timeline), time_ps,
+                                                        layout->plot.size.width);
+}
+
+/* ------------------------------------------------------------------ */
+/* Tests                                                               */
+
+/* A single-sample spike among 3000 flat events shows at full height in its
+ * pixel column, zoomed out, where 10 events share a column. */
+static void
+test_timeline_spike (void)
+{
+  g_autoptr(TmProfile) profile = load_spike_profile ();
+  TmMemoryStore *store = tm_profile_lookup_memory_store (profile, "GPU_0_bfc");
+  TmTimeline *timeline = TM_TIMELINE (tm_timeline_new ());
+  GtkWidget *window = window_with (GTK_WIDGET (timeline), WIDTH, HEIGHT);
+  g_autoptr(Picture) picture = NULL;
+  TmTimelineLayout layout;
+  gint64 spike_time;
+  int spike_x, y_spike, y_flat, hits = 0;
+
+  g_assert_nonnull (store);
+  g_assert_false (tm_memory_store_has_free_data (store));
+  tm_timeline_set_store (timeline, store);
+  g_assert_true (tm_timeline_get_store (timeline) == store);
+  g_assert_false (tm_viewport_is_zoomed (tm_timeline_get_viewport (timeline)));
+
+  picture = render (timeline);
+  tm_timeline_get_layout (timeline, &layout);
+  g_assert_cmpint (layout.y_max, >=, SPIKE_HEAP);
+  g_assert_cmpint (layout.y_max, <, 2 * SPIKE_HEAP);
+  g_assert_cmpfloat (layout.plot.size.width, <, N_FLAT / 4);   /* several events per column */
+
+  spike_time = tm_memory_store_get_times (store)[SPIKE_INDEX];
+  g_assert_cmpint (spike_time, ==, SPIKE_INDEX * STEP_PS);
+  spike_x = (int) floor (layout_x (timeline, &layout, spike_time));
+  y_spike = (int) round (layout_y (&layout, SPIKE_HEAP));
+  y_flat = (int) round (layout_y (&layout, FLAT_HEAP));
+
+  /* The spike's column reaches the spike's height (its line is 2 px). */
+  g_assert_cmpint (abs (heap_top (picture, &layout, spike_x) - y_spike), <=, 2);
+
+  /* Every other column of the plot shows the flat heap line, and only the
+   * spike's column (and at most its neighbour, for rounding) goes higher. */
+  for (int x = (int) layout.plot.origin.x + 1; x < (int) (layout.plot.origin.x + layout.plot.size.width) - 1; x++)
+    {
+      int top = heap_top (picture, &layout, x);
+
+      g_assert_cmpint (top, >=, 0);
+      if (top < y_flat - 3)
+        {
+          hits++;
+          g_assert_cmpint (abs (x - spike_x), <=, 1);
+        }
+      else
+        g_assert_cmpint (abs (top - y_flat), <=, 2);
+    }
+  g_assert_cmpint (hits, >=, 1);
+  g_assert_cmpint (hits, <=, 2);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The real GPU profile: the picture is not blank and the peak column is
+ * drawn at the peak's height. */
+static void
+test_timeline_real_gpu (void)
+{
+  g_autofree char *path = tm_test_real_profile ("tf_gpu_multi_worker.xplane.pb");
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(TmProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(Picture) picture = NULL;
+  TmMemoryStore *store;
+  TmTimeline *timeline;
+  GtkWidget *window;
+  TmTimelineLayout layout;
+  const TmSummary *summary;
+  guint coloured = 0, total = 0;
+  int peak_x, peak_y, best = G_MAXINT;
+
+  if (path == NULL)
+    {
+      g_test_skip ("TM_REAL_PROFILES is not set");
+      return;
+    }
+
+  file = g_file_new_for_path (path);
+  profile = tm_profile_load (file, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  store = tm_profile_lookup_memory_store (profile, "GPU_6_bfc");
+  g_assert_nonnull (store);
+  summary = tm_memory_store_get_summary (store);
+  g_assert_cmpint (summary->peak_bytes_in_use, >, G_GINT64_CONSTANT (5) << 30);
+
+  timeline = TM_TIMELINE (tm_timeline_new ());
+  window = window_with (GTK_WIDGET (timeline), 1000, 360);
+  tm_timeline_set_store (timeline, store);
+  picture = render (timeline);
+  tm_timeline_get_layout (timeline, &layout);
+
+  /* Not blank: most of the plot is coloured (heap and free areas). */
+  for (int y = (int) layout.plot.origin.y + 2; y < (int) (layout.plot.origin.y + layout.plot.size.height) - 2; y += 3)
+    for (int x = (int) layout.plot.origin.x + 2; x < (int) (layout.plot.origin.x + layout.plot.size.width) - 2; x += 3)
+      {
+        guint r, g, b;
+
+        pixel_at (picture, x, y, &r, &g, &b);
+        total++;
+        if (r < 245 || g < 245 || b < 245)
+          coloured++;
+      }
+  g_assert_cmpuint (coloured, >, total / 2);
+
+  /* The peak column: the heap line reaches the peak's height there (inside
+   * the peak marker's ring). */
+  peak_x = (int) floor (layout_x (timeline, &layout, summary->peak_time_ps));
+  peak_y = (int) round (layout_y (&layout, summary->peak_bytes_in_use));
+  for (int x = peak_x - 1; x <= peak_x + 1; x++)
+    {
+      int top = heap_top (picture, &layout, x);
+
+      if (top >= 0)
+        best = MIN (best, abs (top - peak_y));
+    }
+  g_assert_cmpint (best, <=, 2);
+
+  /* Nothing in the plot is higher than the peak. */
+  for (int x = (int) layout.plot.origin.x + 1; x < (int) (layout.plot.origin.x + layout.plot.size.width) - 1; x++)
+    {
+      int top = heap_top (picture, &layout, x);
+
+      if (top >= 0)
+        g_assert_cmpint (top, >=, peak_y - 2);
+    }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Hit-testing picks the snapshot nearest in time to the pointer. */
+static void
+test_timeline_pick (void)
+{
+  g_autoptr(TmProfile) profile = load_pick_profile ();
+  TmMemoryStore *store = tm_profile_lookup_memory_store (profile, "GPU_0_bfc");
+  TmTimeline *timeline = TM_TIMELINE (tm_timeline_new ());
+  GtkWidget *window = window_with (GTK_WIDGET (timeline), WIDTH, HEIGHT);
+  TmTimelineLayout layout;
+  g_autofree char *markup = NULL;
+  guint index = 0;
+
+  tm_timeline_set_store (timeline, store);
+  tm_timeline_get_layout (timeline, &layout);
+
+  for (guint i = 0; i < G_N_ELEMENTS (pick_times); i++)
+    {
+      g_assert_true (tm_timeline_pick (timeline, layout_x (timeline, &layout, pick_times[i]), &index));
+      g_assert_cmpuint (index, ==, i);
+    }
+
+  /* Between 2 ms… 5 ms (µs here): nearer to either side. */
+  g_assert_true (tm_timeline_pick (timeline, layout_x (timeline, &layout, 3400000), &index));
+  g_assert_cmpuint (index, ==, 2);
+  g_assert_true (tm_timeline_pick (timeline, layout_x (timeline, &layout, 3600000), &index));
+  g_assert_cmpuint (index, ==, 3);
+
+  /* Outside the plot: nothing. */
+  g_assert_false (tm_timeline_pick (timeline, layout.plot.origin.x - 5, &index));
+  g_assert_false (tm_timeline_pick (timeline, layout.plot.origin.x + layout.plot.size.width + 5, &index));
+
+  /* Zoomed in on the last two, the same holds. */
+  tm_viewport_set_range (tm_timeline_get_viewport (timeline), 4000000, 9000000);
+  tm_timeline_get_layout (timeline, &layout);
+  g_assert_true (tm_timeline_pick (timeline, layout_x (timeline, &layout, 6900000), &index));
+  g_assert_cmpuint (index, ==, 3);
+  g_assert_true (tm_timeline_pick (timeline, layout_x (timeline, &layout, 7100000), &index));
+  g_assert_cmpuint (index, ==, 4);
+
+  /* The tooltip's text describes that snapshot. */
+  markup = tm_timeline_describe_snapshot (timeline, 4);
+  g_assert_nonnull (strstr (markup, "Allocation"));
+  g_assert_nonnull (strstr (markup, "pick/Op"));
+  g_assert_nonnull (strstr (markup, "[16, 1024]"));
+  g_assert_nonnull (strstr (markup, "5.00 MiB"));   /* in use: 5 × 1 MiB */
+  g_assert_nonnull (strstr (markup, "Step 7"));
+  g_assert_nonnull (strstr (markup, "0.009 ms"));
+
+  /* No store: nothing to pick. */
+  tm_timeline_set_store (timeline, NULL);
+  g_assert_false (tm_timeline_pick (timeline, layout.plot.origin.x + 10, &index));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+count_notify_cb (GObject    *object,
+                 GParamSpec *pspec,
+                 guint      *count)
+{
+  (*count)++;
+}
+
+/* Keyboard actions drive the viewport; the selection is kept apart from
+ * the user's "time-selected" clicks. */
+static void
+test_timeline_actions_selection (void)
+{
+  g_autoptr(TmProfile) profile = load_spike_profile ();
+  TmMemoryStore *store = tm_profile_lookup_memory_store (profile, "GPU_0_bfc");
+  TmTimeline *timeline = TM_TIMELINE (tm_timeline_new ());
+  GtkWidget *window = window_with (GTK_WIDGET (timeline), WIDTH, HEIGHT);
+  TmViewport *viewport = tm_timeline_get_viewport (timeline);
+  gint64 data_span, selected = SPIKE_INDEX * STEP_PS;
+  guint notified = 0;
+  TmTimelineLayout layout;
+  double x_before;
+
+  tm_timeline_set_store (timeline, store);
+  data_span = tm_viewport_get_span (viewport);
+  g_assert_cmpint (data_span, ==, (N_FLAT - 1) * STEP_PS);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.zoom-in", NULL));
+  g_assert_cmpint (llabs (tm_viewport_get_span (viewport) - (gint64) (data_span / 1.5)), <=, 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.pan-right", NULL));
+  g_assert_cmpint (tm_viewport_get_end (viewport), >, tm_viewport_get_data_start (viewport) + (gint64) (data_span / 1.5));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.zoom-out", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.reset", NULL));
+  g_assert_false (tm_viewport_is_zoomed (viewport));
+
+  /* Selecting notifies; zooming in keeps the selected time in place. */
+  g_signal_connect (timeline, "notify::selected-time", G_CALLBACK (count_notify_cb), &notified);
+  tm_timeline_select_time (timeline, selected);
+  g_assert_true (tm_timeline_get_has_selection (timeline));
+  g_assert_cmpint (tm_timeline_get_selected_time (timeline), ==, selected);
+  g_assert_cmpuint (notified, ==, 1);
+  tm_timeline_get_layout (timeline, &layout);
+  x_before = layout_x (timeline, &layout, selected);
+  for (guint i = 0; i < 5; i++)
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.zoom-in", NULL));
+  g_assert_cmpfloat_with_epsilon (layout_x (timeline, &layout, selected), x_before, 0.5);
+
+  /* The selection line is drawn in the accent colour. */
+    {
+      g_autoptr(Picture) picture = render (timeline);
+      int x = (int) round (x_before);
+      int y = (int) (layout.plot.origin.y + layout.plot.size.height / 3);
+      guint r, g, b;
+
+      pixel_at (picture, x, y, &r, &g, &b);
+      g_assert_cmpuint (b, >, 200);
+      g_assert_cmpuint (r, <, 100);
+    }
+
+  tm_timeline_clear_selection (timeline);
+  g_assert_false (tm_timeline_get_has_selection (timeline));
+
+  /* A new store shows everything, unselected. */
+  tm_timeline_select_time (timeline, selected);
+  tm_timeline_set_store (timeline, NULL);
+  g_assert_false (tm_timeline_get_has_selection (timeline));
+  tm_timeline_set_store (timeline, store);
+  g_assert_false (tm_viewport_is_zoomed (viewport));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The HLO table zooms the timeline to a module; the timeline draws the
+ * modules as a band; the table hides itself with no modules. */
+static void
+test_timeline_hlo (void)
+{
+  g_autoptr(TmProfile) profile = load_hlo_profile ();
+  TmMemoryStore *store = tm_profile_lookup_memory_store (profile, "GPU_0_bfc");
+  GArray *modules = tm_profile_get_hlo_modules (profile);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  TmTimeline *timeline = TM_TIMELINE (tm_timeline_new ());
+  TmHloView *view = TM_HLO_VIEW (tm_hlo_view_new ());
+  GtkWidget *window;
+  TmViewport *viewport = tm_timeline_get_viewport (timeline);
+  const TmHloModule *module;
+  TmTimelineLayout layout;
+  g_autoptr(Picture) picture = NULL;
+  guint band_pixels = 0;
+
+  g_assert_nonnull (modules);
+  g_assert_cmpuint (modules->len, ==, 6);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (view)));
+
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (timeline));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (view));
+  window = window_with (box, WIDTH, 600);
+
+  tm_timeline_set_store (timeline, store);
+  tm_hlo_view_set_timeline (view, timeline);
+  tm_hlo_view_set_modules (view, modules);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (view)));
+  g_assert_cmpuint (tm_hlo_view_get_n_modules (view), ==, 6);
+  wait_for_size (GTK_WIDGET (timeline));
+
+  /* The data range covers the modules too. */
+  module = &g_array_index (modules, TmHloModule, 5);
+  g_assert_cmpint (tm_viewport_get_data_end (viewport), >=, module->end_ps);
+
+  /* The band: HLO purple pixels under the plot. */
+  tm_timeline_get_layout (timeline, &layout);
+  g_assert_cmpfloat (layout.hlo_band.size.height, >, 0);
+  picture = render (timeline);
+  for (int x = (int) layout.hlo_band.origin.x; x < (int) (layout.hlo_band.origin.x + layout.hlo_band.size.width); x++)
+    {
+      guint r, g, b;
+
+      pixel_at (picture, x, (int) (layout.hlo_band.origin.y + layout.hlo_band.size.height / 2), &r, &g, &b);
+      if (r > 100 && b > 120 && g < 110)
+        band_pixels++;
+    }
+  /* Six modules of 1.2 ms every 1.6 ms: about three quarters of the band. */
+  g_assert_cmpuint (band_pixels, >, layout.hlo_band.size.width / 2);
+
+  /* Selecting module 2 zooms to it (with a small margin). */
+  module = &g_array_index (modules, TmHloModule, 2);
+  tm_hlo_view_select_module (view, 2);
+  g_assert_cmpint (tm_viewport_get_start (viewport), <=, module->start_ps);
+  g_assert_cmpint (tm_viewport_get_end (viewport), >=, module->end_ps);
+  g_assert_cmpint (tm_viewport_get_span (viewport), <, (module->end_ps - module->start_ps) * 12 / 10);
+
+  /* No modules: hidden, no band. */
+  tm_hlo_view_set_modules (view, NULL);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (view)));
+  tm_timeline_get_layout (timeline, &layout);
+  g_assert_cmpfloat (layout.hlo_band.size.height, ==, 0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The overview strip marks the visible range and moves with it. */
+static void
+test_timeline_overview (void)
+{
+  g_autoptr(TmProfile) profile = load_spike_profile ();
+  TmMemoryStore *store = tm_profile_lookup_memory_store (profile, "GPU_0_bfc");
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  TmTimeline *timeline = TM_TIMELINE (tm_timeline_new ());
+  TmOverview *overview = TM_OVERVIEW (tm_overview_new ());
+  TmViewport *viewport = tm_timeline_get_viewport (timeline);
+  GtkWidget *window;
+  TmTimelineLayout layout;
+  double x0, x1, full_x0, full_x1;
+  gint64 data_start, data_span;
+
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (timeline));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (overview));
+  tm_overview_set_timeline (overview, timeline);
+  g_assert_true (tm_overview_get_timeline (overview) == timeline);
+  window = window_with (box, WIDTH, HEIGHT + 60);
+  tm_timeline_set_store (timeline, store);
+  wait_for_size (GTK_WIDGET (overview));
+
+  /* Showing everything: the window spans the strip, under the plot. */
+  tm_timeline_get_layout (timeline, &layout);
+  tm_overview_get_window (overview, &full_x0, &full_x1);
+  g_assert_cmpfloat_with_epsilon (full_x0, layout.plot.origin.x, 0.5);
+  g_assert_cmpfloat_with_epsilon (full_x1, layout.plot.origin.x + layout.plot.size.width, 0.5);
+
+  /* The second quarter of the data: the second quarter of the strip. */
+  data_start = tm_viewport_get_data_start (viewport);
+  data_span = tm_viewport_get_data_end (viewport) - data_start;
+  tm_viewport_set_range (viewport, data_start + data_span / 4, data_start + data_span / 2);
+  tm_overview_get_window (overview, &x0, &x1);
+  g_assert_cmpfloat_with_epsilon (x0, full_x0 + (full_x1 - full_x0) / 4, 1.0);
+  g_assert_cmpfloat_with_epsilon (x1, full_x0 + (full_x1 - full_x0) / 2, 1.0);
+
+  /* A tiny range is still a grabbable 6 px window. */
+  tm_viewport_set_range (viewport, data_start + data_span / 2, data_start + data_span / 2 + 1);
+  tm_overview_get_window (overview, &x0, &x1);
+  g_assert_cmpfloat (x1 - x0, >=, 6.0);
+
+  /* Following no timeline is fine. */
+  tm_overview_set_timeline (overview, NULL);
+  g_assert_null (tm_overview_get_timeline (overview));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* In a dark style the timeline uses the palette's lighter shades. */
+static void
+test_timeline_dark (void)
+{
+  g_autoptr(TmProfile) profile = load_spike_profile ();
+  TmMemoryStore *store = tm_profile_lookup_memory_store (profile, "GPU_0_bfc");
+  TmTimeline *timeline = TM_TIMELINE (tm_timeline_new ());
+  GtkWidget *window = window_with (GTK_WIDGET (timeline), WIDTH, HEIGHT);
+  GtkSettings *settings = gtk_settings_get_default ();
+  TmTimelineLayout layout;
+  g_autoptr(Picture) picture = NULL;
+  GdkRGBA dark_heap;
+  guint r, g, b;
+  int x, y;
+
+  tm_timeline_set_store (timeline, store);
+  g_assert_false (tm_timeline_is_dark_style (GTK_WIDGET (timeline)));
+
+  g_object_set (settings, "gtk-application-prefer-dark-theme", TRUE, NULL);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_true (tm_timeline_is_dark_style (GTK_WIDGET (timeline)));
+
+  picture = render (timeline);
+  tm_timeline_get_layout (timeline, &layout);
+  tm_timeline_get_color (TM_TIMELINE_COLOR_HEAP, TRUE, &dark_heap);
+  x = (int) (layout.plot.origin.x + 10);
+  y = (int) round (layout_y (&layout, FLAT_HEAP));
+  pixel_at (picture, x, y, &r, &g, &b);
+  g_assert_cmpint (abs ((int) r - (int) (dark_heap.red * 255)), <=, 3);
+  g_assert_cmpint (abs ((int) g - (int) (dark_heap.green * 255)), <=, 3);
+  g_assert_cmpint (abs ((int) b - (int) (dark_heap.blue * 255)), <=, 3);
+
+  g_object_set (settings, "gtk-application-prefer-dark-theme", FALSE, NULL);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  gtk_init ();
+
+  g_test_add_func ("/timeline/spike", test_timeline_spike);
+  g_test_add_func ("/timeline/real-gpu", test_timeline_real_gpu);
+  g_test_add_func ("/timeline/pick", test_timeline_pick);
+  g_test_add_func ("/timeline/actions-selection", test_timeline_actions_selection);
+  g_test_add_func ("/timeline/hlo", test_timeline_hlo);
+  g_test_add_func ("/timeline/overview", test_timeline_overview);
+  g_test_add_func ("/timeline/dark", test_timeline_dark);
+
+  return g_test_run ();
+}

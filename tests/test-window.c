@@ -1,0 +1,1345 @@
+/* test-window.c — the window, its states, the memory-ID dropdown, the
+ * summary cards and the breakdown table, under Xvfb
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Fixtures are written with tm-fixture-writer; the real GPU profile and the
+ * corrupt file come from $TM_REAL_PROFILES (skipped when unset, failing
+ * when set and a file is missing). Expected numbers for the real profile
+ * are read from expected/tf_gpu_multi_worker.summary.json.
+ */
+#include "config.h"
+
+#include <string.h>
+#include <gtk/gtk.h>
+#include <json-glib/json-glib.h>
+
+#include "tm-allocation-row.h"
+#include "tm-application.h"
+#include "tm-breakdown-view.h"
+#include "tm-error.h"
+#include "tm-format.h"
+#include "tm-summary-cards.h"
+#include "tm-test-util.h"
+#include "tm-window.h"
+
+#define MIB (G_GINT64_CONSTANT (1) << 20)
+#define KIB (G_GINT64_CONSTANT (1) << 10)
+#define GIB (G_GINT64_CONSTANT (1) << 30)
+
+/* Fixtures, written once in main() */
+static char *fixture_dir;
+static char *two_ids_path;       /* GPU_0_bfc (14.5 MiB peak), GPU_1_bfc (96 MiB, the busiest) */
+static char *xprof_example_path; /* the fixture writer's XProf example: every row < 1 MiB */
+static char *many_rows_path;     /* GPU_0_bfc with MANY_ROWS live allocations at the peak */
+static char *no_events_path;     /* a host plane without memory events */
+static char *no_host_path;       /* no /host:CPU plane at all */
+static char *corrupt_path;       /* a length that runs past the end */
+
+#define MANY_ROWS 20000
+
+/* ------------------------------------------------------------------ */
+/* Fixtures                                                            */
+
+typedef struct
+{
+  const char *op;
+  gint64      bytes;
+  const char *region;
+  gint64      data_type;
+  const char *shape;
+} Alloc;
+
+/* One allocator's allocations, in time order from t0, each 1 µs apart;
+ * nothing is freed, so every allocation is live at the peak (the last
+ * event). */
+static void
+add_allocations (TmFixtureLine *line,
+                 const char    *allocator,
+                 gint64         capacity,
+                 gint64         t0,
+                 guint64        addr0,
+                 const Alloc   *allocs,
+                 guint          n_allocs)
+{
+  gint64 heap = 0;
+
+  for (guint i = 0; i < n_allocs; i++)
+    {
+      TmFixtureMemory memory = {
+        .id_kind = TM_FIXTURE_MEMORY_ID_ALLOCATOR_NAME,
+        .allocator_name = allocator,
+      };
+
+      heap += allocs[i].bytes;
+      memory.bytes_reserved = 0;
+      memory.bytes_allocated = heap;
+      memory.bytes_available = capacity - heap;
+      memory.fragmentation = 0.25;
+      memory.peak_bytes_in_use = heap;
+      memory.requested_bytes = allocs[i].bytes;
+      memory.allocation_bytes = allocs[i].bytes;
+      memory.addr = addr0 + (guint64) i * 0x100000;
+      memory.tf_op = allocs[i].op;
+      memory.has_group_id = TRUE;
+      memory.group_id = 0;
+      memory.region_type = allocs[i].region;
+      memory.data_type = allocs[i].data_type;
+      memory.shape = allocs[i].shape;
+
+      tm_fixture_line_add_memory_event (line, TRUE, t0 + (gint64) i * 1000000, &memory);
+    }
+}
+
+static const Alloc gpu0_allocs[] = {
+  { "alpha/Conv2D", 8 * MIB, "output", 1, "[8,64,64,64]" },
+  { "beta/MatMul", 4 * MIB, "temp", 19, "[1024,1024]" },
+  { "gamma/Relu", 2 * MIB, "output", 1, "[8,64,32,32]" },
+  { "delta/BiasAdd", 512 * KIB, "output", 1, "[128,1024]" },
+};
+
+static const Alloc gpu1_allocs[] = {
+  { "embedding/GatherV2", 64 * MIB, "output", 19, "[30522,1024]" },
+  { "attention/Softmax", 32 * MIB, "temp", 19, "[4,16,384,384]" },
+};
+
+static char *
+write_space (TmFixtureSpace *space,
+             const char     *basename)
+{
+  g_autoptr(GError) error = NULL;
+  char *path = tm_fixture_space_write (space, fixture_dir, basename, &error);
+
+  g_assert_no_error (error);
+  return path;
+}
+
+static void
+write_fixtures (void)
+{
+  g_autoptr(GError) error = NULL;
+
+  fixture_dir = tm_fixture_make_temp_dir (&error);
+  g_assert_no_error (error);
+
+  {
+    g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+    TmFixturePlane *host = tm_fixture_space_add_plane (space, "/host:CPU");
+    TmFixtureLine *line = tm_fixture_plane_add_line (host, "Memory", 0);
+
+    add_allocations (line, "GPU_0_bfc", GIB, 1000000, 0x7f0000000000,
+                     gpu0_allocs, G_N_ELEMENTS (gpu0_allocs));
+    add_allocations (line, "GPU_1_bfc", 2 * GIB, 2000000000, 0x7e0000000000,
+                     gpu1_allocs, G_N_ELEMENTS (gpu1_allocs));
+    two_ids_path = write_space (space, "two-ids.xplane.pb");
+  }
+
+  {
+    g_autoptr(TmFixtureSpace) space = tm_fixture_space_new_xprof_example ();
+
+    xprof_example_path = write_space (space, "xprof-example.xplane.pb");
+  }
+
+  {
+    g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+    TmFixturePlane *host = tm_fixture_space_add_plane (space, "/host:CPU");
+    TmFixtureLine *line = tm_fixture_plane_add_line (host, "Memory", 0);
+    g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+    g_autofree Alloc *allocs = g_new0 (Alloc, MANY_ROWS);
+
+    for (guint i = 0; i < MANY_ROWS; i++)
+      {
+        char *name = g_strdup_printf ("model/layer_%05u/op", i);
+
+        g_ptr_array_add (names, name);
+        allocs[i].op = name;
+        /* Even rows are 1 MiB or more, odd rows under 1 MiB. */
+        allocs[i].bytes = (i % 2 == 0) ? MIB + (gint64) i * 256 : 1024 + (gint64) i;
+        allocs[i].region = (i % 3 == 0) ? "temp" : "output";
+        allocs[i].data_type = 1 + (i % 3);
+        allocs[i].shape = "[16,16]";
+      }
+    add_allocations (line, "GPU_0_bfc", 64 * GIB, 1000000, 0x100000000,
+                     allocs, MANY_ROWS);
+    many_rows_path = write_space (space, "many-rows.xplane.pb");
+  }
+
+  {
+    g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+    TmFixturePlane *host = tm_fixture_space_add_plane (space, "/host:CPU");
+    TmFixtureLine *line = tm_fixture_plane_add_line (host, "python", 0);
+    TmFixtureEvent *event = tm_fixture_line_add_event (line, "train_step", 1000, 5000);
+
+    tm_fixture_event_add_int64 (event, "group_id", 1);
+    no_events_path = write_space (space, "no-events.xplane.pb");
+  }
+
+  {
+    g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+    TmFixturePlane *gpu = tm_fixture_space_add_plane (space, "/device:GPU:0");
+    TmFixtureLine *line = tm_fixture_plane_add_line (gpu, "Stream #1", 0);
+
+    tm_fixture_line_add_event (line, "volta_sgemm", 1000, 5000);
+    no_host_path = write_space (space, "no-host.xplane.pb");
+  }
+
+  {
+    /* XSpace field 1 (planes), length 0x7fffffff: runs past the end. */
+    static const guint8 corrupt[] = { 0x0a, 0xff, 0xff, 0xff, 0xff, 0x07, 0x0a, 0x02, 0x08, 0x01 };
+    g_autoptr(GBytes) bytes = g_bytes_new_static (corrupt, sizeof corrupt);
+
+    corrupt_path = tm_fixture_write_bytes (bytes, fixture_dir, "corrupt.xplane.pb", &error);
+    g_assert_no_error (error);
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                             */
+
+static gboolean
+wake_up_cb (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* Runs the main loop until cond(data) holds; fails after a minute. */
+static void
+iterate_until (gboolean (*cond) (gpointer),
+               gpointer   data)
+{
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  guint wake = g_timeout_add (20, wake_up_cb, NULL);
+
+  while (!cond (data))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("timed out waiting");
+      g_main_context_iteration (NULL, TRUE);
+    }
+
+  g_source_remove (wake);
+}
+
+/* Runs the main loop for ms milliseconds. */
+static void
+iterate_for (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) ms * 1000;
+  guint wake = g_timeout_add (10, wake_up_cb, NULL);
+
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_source_remove (wake);
+}
+
+static gboolean
+not_loading (gpointer data)
+{
+  return tm_window_get_state (TM_WINDOW (data)) != TM_WINDOW_STATE_LOADING;
+}
+
+static TmWindow *
+new_window (void)
+{
+  TmWindow *window = tm_window_new (NULL);
+
+  g_object_ref_sink (window);
+  gtk_window_present (GTK_WINDOW (window));
+  return window;
+}
+
+static void
+destroy_window (TmWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (window);
+}
+
+static void
+open_and_wait (TmWindow   *window,
+               const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  tm_window_open (window, file);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_LOADING);
+  iterate_until (not_loading, window);
+  iterate_for (50);
+}
+
+static GtkWidget *
+template_child (gpointer    widget,
+                GType       type,
+                const char *name)
+{
+  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (widget), type, name);
+
+  g_assert_nonnull (child);
+  return GTK_WIDGET (child);
+}
+
+static const char *
+card_text (TmWindow   *window,
+           const char *name)
+{
+  TmSummaryCards *cards = tm_window_get_summary_cards (window);
+
+  return gtk_label_get_label (GTK_LABEL (template_child (cards, TM_TYPE_SUMMARY_CARDS, name)));
+}
+
+static const char *
+card_tooltip (TmWindow   *window,
+              const char *name)
+{
+  TmSummaryCards *cards = tm_window_get_summary_cards (window);
+
+  return gtk_widget_get_tooltip_markup (template_child (cards, TM_TYPE_SUMMARY_CARDS, name));
+}
+
+static void
+assert_card_bytes (TmWindow   *window,
+                   const char *name,
+                   gint64      bytes)
+{
+  g_autofree char *text = tm_format_bytes (bytes);
+
+  g_assert_cmpstr (card_text (window, name), ==, text);
+}
+
+static void
+assert_card_count (TmWindow   *window,
+                   const char *name,
+                   guint64     count)
+{
+  g_autofree char *text = tm_format_count (count);
+
+  g_assert_cmpstr (card_text (window, name), ==, text);
+}
+
+static const char *
+visible_page (TmWindow *window)
+{
+  return gtk_stack_get_visible_child_name (GTK_STACK (template_child (window, TM_TYPE_WINDOW, "main_stack")));
+}
+
+static TmAllocationRow *
+shown_row (TmWindow *window,
+           guint     position)
+{
+  GListModel *model = tm_breakdown_view_get_model (tm_window_get_breakdown_view (window));
+  TmAllocationRow *row = g_list_model_get_item (model, position);
+
+  g_assert_nonnull (row);
+  g_object_unref (row);  /* the model keeps it alive */
+  return row;
+}
+
+static guint
+n_shown (TmWindow *window)
+{
+  return g_list_model_get_n_items (tm_breakdown_view_get_model (tm_window_get_breakdown_view (window)));
+}
+
+static GtkColumnViewColumn *
+column (TmWindow *window,
+        guint     index)
+{
+  GtkColumnView *view = tm_breakdown_view_get_column_view (tm_window_get_breakdown_view (window));
+  GListModel *columns = gtk_column_view_get_columns (view);
+  GtkColumnViewColumn *col = g_list_model_get_item (columns, index);
+
+  g_object_unref (col);
+  return col;
+}
+
+static void
+sort_by (TmWindow    *window,
+         guint        index,
+         GtkSortType  order)
+{
+  GtkColumnView *view = tm_breakdown_view_get_column_view (tm_window_get_breakdown_view (window));
+
+  gtk_column_view_sort_by_column (view, column (window, index), order);
+}
+
+static const char *
+dropdown_item (TmWindow *window,
+               guint     index)
+{
+  GListModel *model = gtk_drop_down_get_model (tm_window_get_memory_dropdown (window));
+
+  return gtk_string_list_get_string (GTK_STRING_LIST (model), index);
+}
+
+static char *
+expected_item (const char *id,
+               gint64      peak)
+{
+  g_autofree char *bytes = tm_format_bytes (peak);
+
+  return g_strdup_printf ("%s · %s", id, bytes);
+}
+
+static void
+count_notify_cb (GObject    *object,
+                 GParamSpec *pspec,
+                 guint      *count)
+{
+  (*count)++;
+}
+
+static char *
+collate_key (const char *text)
+{
+  g_autofree char *folded = g_utf8_casefold (text, -1);
+
+  return g_utf8_collate_key (folded, -1);
+}
+
+/* ------------------------------------------------------------------ */
+/* States                                                              */
+
+static void
+test_empty_state (void)
+{
+  TmWindow *window = new_window ();
+
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_EMPTY);
+  g_assert_cmpstr (visible_page (window), ==, "empty");
+  g_assert_null (tm_window_get_file (window));
+  g_assert_null (tm_window_get_profile (window));
+  g_assert_null (tm_window_get_memory_store (window));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (tm_window_get_memory_dropdown (window))));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "Tidemark");
+  /* The timeline area is there, empty, for the timeline widget. */
+  g_assert_true (GTK_IS_BOX (tm_window_get_timeline_area (window)));
+  g_assert_true (gtk_widget_get_vexpand (GTK_WIDGET (tm_window_get_timeline_area (window))));
+
+  destroy_window (window);
+}
+
+static void
+test_error_state_fixture (void)
+{
+  TmWindow *window = new_window ();
+  g_autoptr(GFile) file = g_file_new_for_path (corrupt_path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmProfile) profile = NULL;
+  GtkWidget *message;
+
+  profile = tm_profile_load (file, NULL, NULL, NULL, &error);
+  g_assert_null (profile);
+  g_assert_error (error, TM_ERROR, TM_ERROR_LENGTH);
+
+  open_and_wait (window, corrupt_path);
+
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_ERROR);
+  g_assert_cmpstr (visible_page (window), ==, "error");
+  g_assert_cmpstr (tm_window_get_error_message (window), ==, error->message);
+  message = template_child (window, TM_TYPE_WINDOW, "error_message");
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (message)), ==, error->message);
+  g_assert_null (tm_window_get_memory_store (window));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (tm_window_get_memory_dropdown (window))));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "corrupt.xplane.pb");
+
+  /* The window stays usable: a good file opens in it. */
+  open_and_wait (window, two_ids_path);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
+  g_assert_null (tm_window_get_error_message (window));
+
+  destroy_window (window);
+}
+
+static void
+test_error_state_real (void)
+{
+  g_autofree char *path = tm_test_real_profile ("corrupt_utf8_mangled.xplane.pb");
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmProfile) profile = NULL;
+  TmWindow *window;
+
+  if (path == NULL)
+    {
+      g_test_skip ("TM_REAL_PROFILES is not set");
+      return;
+    }
+
+  file = g_file_new_for_path (path);
+  profile = tm_profile_load (file, NULL, NULL, NULL, &error);
+  g_assert_null (profile);
+  g_assert_nonnull (error);
+
+  window = new_window ();
+  open_and_wait (window, path);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_ERROR);
+  g_assert_cmpstr (tm_window_get_error_message (window), ==, error->message);
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (template_child (window, TM_TYPE_WINDOW, "error_message"))),
+                   ==, error->message);
+  destroy_window (window);
+}
+
+static void
+test_missing_file (void)
+{
+  g_autofree char *path = g_build_filename (fixture_dir, "does-not-exist.xplane.pb", NULL);
+  TmWindow *window = new_window ();
+
+  open_and_wait (window, path);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_ERROR);
+  g_assert_nonnull (tm_window_get_error_message (window));
+  g_assert_cmpstr (tm_window_get_error_message (window), !=, "");
+  destroy_window (window);
+}
+
+static void
+test_no_data_state (void)
+{
+  TmWindow *window = new_window ();
+  GtkWidget *message;
+
+  open_and_wait (window, no_events_path);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_NO_DATA);
+  g_assert_cmpstr (visible_page (window), ==, "no-data");
+  g_assert_null (tm_window_get_memory_store (window));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (tm_window_get_memory_dropdown (window))));
+  message = template_child (window, TM_TYPE_WINDOW, "no_data_message");
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (message)), "host_tracer_level"));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (message)), "MemoryAllocation"));
+
+  /* Without a host plane, the message says so. */
+  open_and_wait (window, no_host_path);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_NO_DATA);
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (message)), "/host:CPU"));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (message)), "host_tracer_level"));
+
+  destroy_window (window);
+}
+
+/* ------------------------------------------------------------------ */
+/* Fixture profiles                                                    */
+
+static void
+test_two_memory_ids (void)
+{
+  TmWindow *window = new_window ();
+  TmBreakdownView *view = tm_window_get_breakdown_view (window);
+  GtkDropDown *dropdown = tm_window_get_memory_dropdown (window);
+  g_autofree char *item0 = expected_item ("GPU_0_bfc", 14 * MIB + 512 * KIB);
+  g_autofree char *item1 = expected_item ("GPU_1_bfc", 96 * MIB);
+  g_autofree char *exact = tm_format_bytes_exact (96 * MIB);
+  guint notified = 0;
+
+  g_signal_connect (window, "notify::memory-store", G_CALLBACK (count_notify_cb), &notified);
+  open_and_wait (window, two_ids_path);
+
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
+  g_assert_cmpstr (visible_page (window), ==, "profile");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "two-ids.xplane.pb");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dropdown)));
+  g_assert_cmpuint (notified, ==, 1);
+
+  /* Ids in XProf's order, each with its peak; the busiest is selected. */
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (dropdown)), ==, 2);
+  g_assert_cmpstr (dropdown_item (window, 0), ==, item0);
+  g_assert_cmpstr (dropdown_item (window, 1), ==, item1);
+  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 1);
+  g_assert_cmpstr (tm_memory_store_get_id (tm_window_get_memory_store (window)), ==, "GPU_1_bfc");
+  g_assert_true (tm_breakdown_view_get_store (view) == tm_window_get_memory_store (window));
+
+  /* Cards */
+  assert_card_bytes (window, "peak_value", 96 * MIB);
+  assert_card_bytes (window, "capacity_value", 2 * GIB);
+  assert_card_bytes (window, "lifetime_value", 96 * MIB);
+  assert_card_bytes (window, "stack_value", 0);
+  assert_card_bytes (window, "heap_value", 96 * MIB);
+  assert_card_bytes (window, "free_value", 2 * GIB - 96 * MIB);
+  assert_card_count (window, "allocations_value", 2);
+  assert_card_count (window, "deallocations_value", 0);
+  g_assert_cmpstr (card_text (window, "fragmentation_value"), ==, "25.0 %");
+  g_assert_nonnull (strstr (card_tooltip (window, "peak_card"), exact));
+  g_assert_nonnull (strstr (card_tooltip (window, "heap_value"), exact));
+
+  /* Table: largest first */
+  g_assert_cmpuint (tm_breakdown_view_get_n_rows (view), ==, 2);
+  g_assert_cmpuint (n_shown (window), ==, 2);
+  g_assert_cmpstr (tm_allocation_row_get_op_name (shown_row (window, 0)), ==, "embedding/GatherV2");
+  g_assert_cmpint (tm_allocation_row_get_allocation_bytes (shown_row (window, 0)), ==, 64 * MIB);
+  g_assert_cmpstr (tm_allocation_row_get_data_type (shown_row (window, 0)), ==, "half");
+  g_assert_cmpstr (tm_allocation_row_get_shape (shown_row (window, 0)), ==, "[30522,1024]");
+  g_assert_cmpstr (tm_allocation_row_get_op_name (shown_row (window, 1)), ==, "attention/Softmax");
+
+  /* Switching the memory id updates the cards and the table. */
+  gtk_drop_down_set_selected (dropdown, 0);
+  g_assert_cmpuint (notified, ==, 2);
+  g_assert_cmpstr (tm_memory_store_get_id (tm_window_get_memory_store (window)), ==, "GPU_0_bfc");
+  assert_card_bytes (window, "peak_value", 14 * MIB + 512 * KIB);
+  assert_card_bytes (window, "capacity_value", GIB);
+  assert_card_count (window, "allocations_value", 4);
+  g_assert_cmpuint (tm_breakdown_view_get_n_rows (view), ==, 4);
+  /* delta/BiasAdd (512 KiB) is hidden by default */
+  g_assert_true (tm_breakdown_view_get_hide_small (view));
+  g_assert_cmpuint (n_shown (window), ==, 3);
+  g_assert_cmpstr (tm_allocation_row_get_op_name (shown_row (window, 0)), ==, "alpha/Conv2D");
+  g_assert_cmpstr (tm_allocation_row_get_op_name (shown_row (window, 1)), ==, "beta/MatMul");
+  g_assert_cmpstr (tm_allocation_row_get_op_name (shown_row (window, 2)), ==, "gamma/Relu");
+  tm_breakdown_view_set_hide_small (view, FALSE);
+  g_assert_cmpuint (n_shown (window), ==, 4);
+  g_assert_cmpstr (tm_allocation_row_get_op_name (shown_row (window, 3)), ==, "delta/BiasAdd");
+  tm_breakdown_view_set_hide_small (view, TRUE);
+
+  g_assert_true (tm_window_select_memory_id (window, "GPU_1_bfc"));
+  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 1);
+  g_assert_cmpuint (notified, ==, 3);
+  g_assert_false (tm_window_select_memory_id (window, "GPU_9_bfc"));
+
+  /* Reloading keeps the memory id the user picked. */
+  gtk_drop_down_set_selected (dropdown, 0);
+  tm_window_reload (window);
+  iterate_until (not_loading, window);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
+  g_assert_cmpstr (tm_memory_store_get_id (tm_window_get_memory_store (window)), ==, "GPU_0_bfc");
+
+  destroy_window (window);
+}
+
+static void
+test_hide_small_rows (void)
+{
+  TmWindow *window = new_window ();
+  TmBreakdownView *view = tm_window_get_breakdown_view (window);
+  GtkWidget *table_stack = template_child (view, TM_TYPE_BREAKDOWN_VIEW, "table_stack");
+  GtkWidget *count_label = template_child (view, TM_TYPE_BREAKDOWN_VIEW, "count_label");
+
+  open_and_wait (window, xprof_example_path);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
+  g_assert_cmpstr (tm_memory_store_get_id (tm_window_get_memory_store (window)), ==, TM_FIXTURE_XPROF_ALLOCATOR);
+
+  assert_card_bytes (window, "peak_value", TM_FIXTURE_XPROF_PEAK_BYTES);
+  assert_card_bytes (window, "capacity_value", TM_FIXTURE_XPROF_CAPACITY);
+  assert_card_bytes (window, "lifetime_value", TM_FIXTURE_XPROF_LIFETIME_PEAK);
+  assert_card_bytes (window, "stack_value", TM_FIXTURE_XPROF_PEAK_STACK);
+  assert_card_bytes (window, "heap_value", TM_FIXTURE_XPROF_PEAK_HEAP);
+  assert_card_bytes (window, "free_value", TM_FIXTURE_XPROF_PEAK_FREE);
+  assert_card_count (window, "allocations_value", TM_FIXTURE_XPROF_N_ALLOCATIONS);
+  assert_card_count (window, "deallocations_value", TM_FIXTURE_XPROF_N_DEALLOCATIONS);
+  {
+    g_autofree char *frag = tm_format_percent (TM_FIXTURE_XPROF_PEAK_FRAGMENTATION);
+    g_autofree char *time = tm_format_time_ms (TM_FIXTURE_XPROF_PEAK_TIME_PS);
+    g_autofree char *detail = g_strdup_printf ("at %s", time);
+    g_autofree char *heading = g_strdup_printf ("Live at peak — %s", time);
+
+    g_assert_cmpstr (card_text (window, "fragmentation_value"), ==, frag);
+    g_assert_cmpstr (card_text (window, "peak_detail"), ==, detail);
+    g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (template_child (view, TM_TYPE_BREAKDOWN_VIEW, "heading_label"))),
+                     ==, heading);
+  }
+
+  /* Every row is under 1 MiB: hidden, with an explanation. */
+  g_assert_cmpuint (tm_breakdown_view_get_n_rows (view), ==, 3);
+  g_assert_cmpuint (n_shown (window), ==, 0);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (table_stack)), ==, "empty");
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (count_label)), ==, "0 of 3 rows");
+
+  /* Through the check button, as a user does. */
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (template_child (view, TM_TYPE_BREAKDOWN_VIEW, "hide_small_check")), FALSE);
+  g_assert_false (tm_breakdown_view_get_hide_small (view));
+  g_assert_cmpuint (n_shown (window), ==, 3);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (table_stack)), ==, "table");
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (count_label)), ==, "3 rows");
+
+  /* XProf's order: unused, stack, the op. */
+  g_assert_cmpstr (tm_allocation_row_get_op_name (shown_row (window, 0)), ==, "unused preallocated device memory");
+  g_assert_cmpint (tm_allocation_row_get_allocation_bytes (shown_row (window, 0)), ==, TM_FIXTURE_XPROF_UNUSED_BYTES);
+  g_assert_true (tm_allocation_row_get_special (shown_row (window, 0)));
+  g_assert_cmpstr (tm_allocation_row_get_op_name (shown_row (window, 1)), ==, "stack");
+  g_assert_cmpint (tm_allocation_row_get_allocation_bytes (shown_row (window, 1)), ==, TM_FIXTURE_XPROF_PEAK_STACK);
+  g_assert_cmpstr (tm_allocation_row_get_op_name (shown_row (window, 2)), ==, TM_FIXTURE_XPROF_OP_NAME);
+  g_assert_cmpint (tm_allocation_row_get_allocation_bytes (shown_row (window, 2)), ==, TM_FIXTURE_XPROF_OP_BYTES);
+  g_assert_cmpstr (tm_allocation_row_get_region_type (shown_row (window, 2)), ==, TM_FIXTURE_XPROF_OP_REGION);
+  g_assert_cmpstr (tm_allocation_row_get_data_type (shown_row (window, 2)), ==, TM_FIXTURE_XPROF_OP_DATA_TYPE);
+  g_assert_cmpstr (tm_allocation_row_get_shape (shown_row (window, 2)), ==, TM_FIXTURE_XPROF_OP_SHAPE);
+  g_assert_cmpuint (tm_allocation_row_get_address (shown_row (window, 2)), ==, TM_FIXTURE_XPROF_OP_ADDR);
+
+  /* A search that matches nothing says so. */
+  tm_breakdown_view_set_filter_text (view, "no-such-op");
+  g_assert_cmpuint (n_shown (window), ==, 0);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (table_stack)), ==, "empty");
+  g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (template_child (view, TM_TYPE_BREAKDOWN_VIEW, "empty_description"))),
+                            "no-such-op"));
+  tm_breakdown_view_set_filter_text (view, "MUL_grad");
+  g_assert_cmpuint (n_shown (window), ==, 1);
+  g_assert_cmpstr (tm_allocation_row_get_op_name (shown_row (window, 0)), ==, TM_FIXTURE_XPROF_OP_NAME);
+  tm_breakdown_view_set_filter_text (view, NULL);
+  g_assert_cmpuint (n_shown (window), ==, 3);
+
+  tm_breakdown_view_set_hide_small (view, TRUE);
+  destroy_window (window);
+}
+
+static void
+test_live_at_time (void)
+{
+  TmWindow *window = new_window ();
+  TmBreakdownView *view = tm_window_get_breakdown_view (window);
+  GtkWidget *back = template_child (view, TM_TYPE_BREAKDOWN_VIEW, "back_to_peak_button");
+  GtkWidget *heading = template_child (view, TM_TYPE_BREAKDOWN_VIEW, "heading_label");
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autofree char *time = tm_format_time_ms (2000000000 + 500000);
+  g_autofree char *live = g_strdup_printf ("Live at %s", time);
+  guint requested = 0;
+
+  open_and_wait (window, two_ids_path);
+  g_signal_connect (view, "peak-requested", G_CALLBACK (count_notify_cb), &requested);
+  g_assert_true (tm_breakdown_view_get_at_peak (view));
+  g_assert_false (gtk_widget_get_visible (back));
+
+  /* GPU_1_bfc between its two allocations: only the first is live. */
+  tm_breakdown_view_show_time (view, 2000000000 + 500000);
+  rows = tm_memory_store_breakdown_at (tm_window_get_memory_store (window), 2000000000 + 500000);
+  g_assert_false (tm_breakdown_view_get_at_peak (view));
+  g_assert_cmpint (tm_breakdown_view_get_time_ps (view), ==, 2000000000 + 500000);
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (heading)), ==, live);
+  g_assert_true (gtk_widget_get_visible (back));
+  g_assert_cmpuint (tm_breakdown_view_get_n_rows (view), ==, rows->len);
+  g_assert_cmpstr (tm_allocation_row_get_op_name (shown_row (window, 0)), ==, "embedding/GatherV2");
+  g_assert_cmpuint (n_shown (window), ==, 1);
+
+  /* Back to Peak restores the peak table and tells the window. */
+  g_signal_emit_by_name (back, "clicked");
+  g_assert_cmpuint (requested, ==, 1);
+  g_assert_true (tm_breakdown_view_get_at_peak (view));
+  g_assert_false (gtk_widget_get_visible (back));
+  g_assert_cmpuint (n_shown (window), ==, 2);
+  g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (heading)), "Live at peak — "));
+
+  /* show_peak does not emit the signal (it is for the user's request). */
+  tm_breakdown_view_show_time (view, 2000000000);
+  tm_breakdown_view_show_peak (view);
+  g_assert_cmpuint (requested, ==, 1);
+  g_assert_true (tm_breakdown_view_get_at_peak (view));
+
+  destroy_window (window);
+}
+
+typedef struct
+{
+  char     *text;
+  gboolean  done;
+} ClipboardRead;
+
+static void
+clipboard_read_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  ClipboardRead *read = user_data;
+  g_autoptr(GError) error = NULL;
+
+  read->text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (object), result, &error);
+  g_assert_no_error (error);
+  read->done = TRUE;
+}
+
+static gboolean
+read_done (gpointer data)
+{
+  return ((ClipboardRead *) data)->done;
+}
+
+static void
+test_copy_rows (void)
+{
+  TmWindow *window = new_window ();
+  TmBreakdownView *view = tm_window_get_breakdown_view (window);
+  GtkSelectionModel *selection = tm_breakdown_view_get_selection (view);
+  const char *header = "Op name\tAllocation bytes\tRequested bytes\tOccurrences\tRegion type\tData type\tShape\n";
+  g_autofree char *expected = NULL;
+  g_autofree char *tsv = NULL;
+  ClipboardRead read = { NULL, FALSE };
+
+  open_and_wait (window, two_ids_path);
+  g_assert_true (tm_window_select_memory_id (window, "GPU_0_bfc"));
+
+  g_assert_null (tm_breakdown_view_get_selection_tsv (view));
+
+  gtk_selection_model_select_item (selection, 0, TRUE);
+  gtk_selection_model_select_item (selection, 2, FALSE);
+  tsv = tm_breakdown_view_get_selection_tsv (view);
+  expected = g_strdup_printf ("%s"
+                              "alpha/Conv2D\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t1\toutput\tfloat\t[8,64,64,64]\n"
+                              "gamma/Relu\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t1\toutput\tfloat\t[8,64,32,32]\n",
+                              header, 8 * MIB, 8 * MIB, 2 * MIB, 2 * MIB);
+  g_assert_cmpstr (tsv, ==, expected);
+
+  /* Ctrl+C's action puts the same text on the clipboard. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "breakdown.copy", NULL));
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (view)), NULL, clipboard_read_cb, &read);
+  iterate_until (read_done, &read);
+  g_assert_cmpstr (read.text, ==, expected);
+  g_free (read.text);
+
+  destroy_window (window);
+}
+
+static void
+test_many_rows (void)
+{
+  TmWindow *window = new_window ();
+  TmBreakdownView *view = tm_window_get_breakdown_view (window);
+  GtkScrolledWindow *scroller = GTK_SCROLLED_WINDOW (template_child (view, TM_TYPE_BREAKDOWN_VIEW, "scroller"));
+  GtkAdjustment *vadj = gtk_scrolled_window_get_vadjustment (scroller);
+  g_autofree char *last_key = NULL;
+
+  open_and_wait (window, many_rows_path);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
+  assert_card_count (window, "allocations_value", MANY_ROWS);
+  g_assert_cmpuint (tm_breakdown_view_get_n_rows (view), ==, MANY_ROWS);
+  g_assert_cmpuint (n_shown (window), ==, MANY_ROWS / 2);
+
+  /* Largest first: the last even row. */
+  g_assert_cmpstr (tm_allocation_row_get_op_name (shown_row (window, 0)), ==, "model/layer_19998/op");
+  for (guint i = 1; i < n_shown (window); i++)
+    g_assert_cmpint (tm_allocation_row_get_allocation_bytes (shown_row (window, i - 1)), >=,
+                     tm_allocation_row_get_allocation_bytes (shown_row (window, i)));
+
+  /* Op name ascending */
+  sort_by (window, 0, GTK_SORT_ASCENDING);
+  g_assert_cmpstr (tm_allocation_row_get_op_name (shown_row (window, 0)), ==, "model/layer_00000/op");
+  g_assert_cmpstr (tm_allocation_row_get_op_name (shown_row (window, 1)), ==, "model/layer_00002/op");
+  for (guint i = 0; i < n_shown (window); i++)
+    {
+      g_autofree char *key = collate_key (tm_allocation_row_get_op_name (shown_row (window, i)));
+
+      if (last_key != NULL)
+        g_assert_cmpstr (last_key, <=, key);
+      g_free (last_key);
+      last_key = g_steal_pointer (&key);
+    }
+
+  /* Scrolling to the end and back works and keeps the rows. */
+  iterate_for (50);
+  gtk_adjustment_set_value (vadj, gtk_adjustment_get_upper (vadj));
+  iterate_for (50);
+  gtk_adjustment_set_value (vadj, 0);
+  iterate_for (50);
+  g_assert_cmpuint (n_shown (window), ==, MANY_ROWS / 2);
+
+  /* Filtering tens of thousands of rows by op name */
+  tm_breakdown_view_set_filter_text (view, "layer_1999");
+  g_assert_cmpuint (n_shown (window), ==, 5);  /* 19990, 19992 … 19998 */
+  tm_breakdown_view_set_hide_small (view, FALSE);
+  g_assert_cmpuint (n_shown (window), ==, 10);
+  tm_breakdown_view_set_filter_text (view, "");
+  g_assert_cmpuint (n_shown (window), ==, MANY_ROWS);
+
+  /* Region ascending, ties in the core's order (largest first). */
+  sort_by (window, 4, GTK_SORT_ASCENDING);
+  g_assert_cmpstr (tm_allocation_row_get_region_type (shown_row (window, 0)), ==, "output");
+  g_assert_cmpstr (tm_allocation_row_get_region_type (shown_row (window, MANY_ROWS - 1)), ==, "temp");
+  for (guint i = 1; i < MANY_ROWS; i++)
+    {
+      TmAllocationRow *a = shown_row (window, i - 1);
+      TmAllocationRow *b = shown_row (window, i);
+
+      if (g_strcmp0 (tm_allocation_row_get_region_type (a), tm_allocation_row_get_region_type (b)) == 0)
+        g_assert_cmpuint (tm_allocation_row_get_index (a), <, tm_allocation_row_get_index (b));
+    }
+
+  tm_breakdown_view_set_hide_small (view, TRUE);
+  destroy_window (window);
+}
+
+static gboolean
+has_store (gpointer data)
+{
+  return tm_window_get_state (TM_WINDOW (data)) == TM_WINDOW_STATE_PROFILE;
+}
+
+static void
+test_cancel_and_replace (void)
+{
+  TmWindow *window = new_window ();
+  g_autoptr(GFile) many = g_file_new_for_path (many_rows_path);
+  g_autoptr(GFile) two = g_file_new_for_path (two_ids_path);
+  guint profile_notified = 0;
+
+  g_signal_connect (window, "notify::profile", G_CALLBACK (count_notify_cb), &profile_notified);
+
+  /* Cancel returns to the empty state at once, and stays there. */
+  tm_window_open (window, many);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_LOADING);
+  g_assert_true (g_file_equal (tm_window_get_file (window), many));
+  g_signal_emit_by_name (template_child (window, TM_TYPE_WINDOW, "cancel_button"), "clicked");
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_EMPTY);
+  g_assert_null (tm_window_get_file (window));
+  iterate_for (1500);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_EMPTY);
+  g_assert_cmpstr (visible_page (window), ==, "empty");
+  g_assert_cmpuint (profile_notified, ==, 0);
+
+  /* Opening another file while one loads replaces it. */
+  tm_window_open (window, many);
+  tm_window_open (window, two);
+  iterate_until (has_store, window);
+  iterate_for (1500);
+  g_assert_true (g_file_equal (tm_window_get_file (window), two));
+  g_assert_cmpuint (tm_profile_get_n_memory_ids (tm_window_get_profile (window)), ==, 2);
+  g_assert_cmpuint (profile_notified, ==, 1);
+
+  /* Cancelling a reload keeps the profile shown. */
+  tm_window_open (window, many);
+  g_signal_emit_by_name (template_child (window, TM_TYPE_WINDOW, "cancel_button"), "clicked");
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
+  g_assert_cmpstr (visible_page (window), ==, "profile");
+  g_assert_true (g_file_equal (tm_window_get_file (window), two));
+  g_assert_nonnull (tm_window_get_memory_store (window));
+
+  destroy_window (window);
+}
+
+/* ------------------------------------------------------------------ */
+/* Settings (when the schema is there)                                 */
+
+static void
+test_settings (void)
+{
+  g_autoptr(GSettings) settings = tm_application_create_settings ();
+  g_autoptr(GFile) file = g_file_new_for_path (two_ids_path);
+  g_autoptr(GFile) folder = g_file_get_parent (file);
+  g_autofree char *folder_uri = g_file_get_uri (folder);
+  g_autofree char *last_folder = NULL;
+  TmWindow *window;
+  TmBreakdownView *view;
+
+  if (settings == NULL)
+    {
+      g_test_skip ("the GSettings schema is not compiled");
+      return;
+    }
+
+  g_settings_set_int (settings, "window-width", 900);
+  g_settings_set_int (settings, "window-height", 700);
+  g_settings_set_string (settings, "last-folder", "");
+
+  window = new_window ();
+  view = tm_window_get_breakdown_view (window);
+  {
+    int width, height;
+
+    gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
+    g_assert_cmpint (width, ==, 900);
+    g_assert_cmpint (height, ==, 700);
+  }
+
+  /* The toggle follows the setting, and the setting the toggle. */
+  g_assert_true (g_settings_get_boolean (settings, "hide-small-allocations"));
+  g_assert_true (tm_breakdown_view_get_hide_small (view));
+  g_settings_set_boolean (settings, "hide-small-allocations", FALSE);
+  g_assert_false (tm_breakdown_view_get_hide_small (view));
+  tm_breakdown_view_set_hide_small (view, TRUE);
+  g_assert_true (g_settings_get_boolean (settings, "hide-small-allocations"));
+
+  /* Opening a file remembers its folder for the Open dialog. */
+  open_and_wait (window, two_ids_path);
+  last_folder = g_settings_get_string (settings, "last-folder");
+  g_assert_cmpstr (last_folder, ==, folder_uri);
+
+  /* Closing saves the size. */
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 750);
+  gtk_window_close (GTK_WINDOW (window));
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1000);
+  g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 750);
+  g_assert_false (g_settings_get_boolean (settings, "window-maximized"));
+  g_object_unref (window);
+
+  g_settings_reset (settings, "window-width");
+  g_settings_reset (settings, "window-height");
+}
+
+/* ------------------------------------------------------------------ */
+/* The application: one window per file, reuse, run directories        */
+
+static guint
+count_windows (GtkApplication *app)
+{
+  return g_list_length (gtk_application_get_windows (app));
+}
+
+static TmWindow *
+window_for (GtkApplication *app,
+            const char     *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  for (GList *l = gtk_application_get_windows (app); l; l = l->next)
+    {
+      GFile *shown = tm_window_get_file (l->data);
+
+      if (shown != NULL && g_file_equal (shown, file))
+        return l->data;
+    }
+
+  return NULL;
+}
+
+static gboolean
+all_loaded (gpointer data)
+{
+  for (GList *l = gtk_application_get_windows (data); l; l = l->next)
+    if (TM_IS_WINDOW (l->data) && tm_window_get_state (l->data) == TM_WINDOW_STATE_LOADING)
+      return FALSE;
+
+  return TRUE;
+}
+
+static void
+test_application_open (void)
+{
+  g_autoptr(TmApplication) app = tm_application_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) two = g_file_new_for_path (two_ids_path);
+  g_autoptr(GFile) example = g_file_new_for_path (xprof_example_path);
+  g_autofree char *log_dir = NULL;
+  g_autofree char *run_dir = NULL;
+  g_autofree char *host_a = NULL;
+  g_autofree char *host_b = NULL;
+  g_autoptr(GFile) run = NULL;
+  g_autoptr(GList) windows = NULL;
+  TmWindow *empty;
+
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+
+  /* One window per file */
+  tm_application_open_files (app, (GFile *[]) { two, example }, 2, NULL);
+  iterate_until (all_loaded, app);
+  g_assert_cmpuint (count_windows (GTK_APPLICATION (app)), ==, 2);
+  g_assert_nonnull (window_for (GTK_APPLICATION (app), two_ids_path));
+  g_assert_nonnull (window_for (GTK_APPLICATION (app), xprof_example_path));
+
+  /* Opening a file again presents its window. */
+  tm_application_open_files (app, (GFile *[]) { two }, 1, NULL);
+  iterate_until (all_loaded, app);
+  g_assert_cmpuint (count_windows (GTK_APPLICATION (app)), ==, 2);
+
+  /* An empty window is reused. */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "new-window", NULL);
+  g_assert_cmpuint (count_windows (GTK_APPLICATION (app)), ==, 3);
+  empty = TM_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
+  g_assert_cmpint (tm_window_get_state (empty), ==, TM_WINDOW_STATE_EMPTY);
+
+  /* A run directory opens each host's profile. */
+  log_dir = g_build_filename (fixture_dir, "logs", NULL);
+  run_dir = g_build_filename (log_dir, "plugins", "profile", "2024_01_01_00_00_00", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (run_dir, 0755), ==, 0);
+  {
+    g_autofree char *older = g_build_filename (log_dir, "plugins", "profile", "2023_12_31_00_00_00", NULL);
+    g_autofree char *older_host = g_build_filename (older, "old-host.xplane.pb", NULL);
+    g_autofree char *contents = NULL;
+    gsize length;
+
+    g_assert_cmpint (g_mkdir_with_parents (older, 0755), ==, 0);
+    g_assert_true (g_file_get_contents (two_ids_path, &contents, &length, NULL));
+    host_a = g_build_filename (run_dir, "host-a.xplane.pb", NULL);
+    host_b = g_build_filename (run_dir, "host-b.xplane.pb", NULL);
+    g_assert_true (g_file_set_contents (host_a, contents, length, NULL));
+    g_assert_true (g_file_set_contents (host_b, contents, length, NULL));
+    g_assert_true (g_file_set_contents (older_host, contents, length, NULL));
+  }
+
+  /* The log directory (plugins/profile/<newest run>/) */
+  run = g_file_new_for_path (log_dir);
+  tm_application_open_files (app, &run, 1, NULL);
+  iterate_until (all_loaded, app);
+  g_assert_cmpuint (count_windows (GTK_APPLICATION (app)), ==, 4);
+  g_assert_true (window_for (GTK_APPLICATION (app), host_a) == empty);
+  g_assert_cmpint (tm_window_get_state (empty), ==, TM_WINDOW_STATE_PROFILE);
+  g_assert_nonnull (window_for (GTK_APPLICATION (app), host_b));
+
+  /* A file dropped on (or chosen in) a window opens in that window. */
+  tm_application_open_files (app, &example, 1, GTK_WINDOW (empty));
+  iterate_until (all_loaded, app);
+  g_assert_cmpuint (count_windows (GTK_APPLICATION (app)), ==, 4);
+  g_assert_true (g_file_equal (tm_window_get_file (empty), example));
+
+  windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
+  for (GList *l = windows; l; l = l->next)
+    gtk_window_destroy (l->data);
+  iterate_for (50);
+
+  tm_fixture_remove (log_dir);
+}
+
+/* ------------------------------------------------------------------ */
+/* The real GPU profile                                                */
+
+static JsonObject *
+read_expected (JsonParser **parser)
+{
+  g_autofree char *path = tm_test_real_profile ("expected/tf_gpu_multi_worker.summary.json");
+  g_autoptr(GError) error = NULL;
+
+  *parser = json_parser_new ();
+  json_parser_load_from_file (*parser, path, &error);
+  g_assert_no_error (error);
+
+  return json_object_get_object_member (json_node_get_object (json_parser_get_root (*parser)), "memory");
+}
+
+static void
+assert_rows_match (TmWindow   *window,
+                   JsonObject *expected_id)
+{
+  JsonArray *breakdown = json_object_get_array_member (expected_id, "breakdown");
+  guint n = json_array_get_length (breakdown);
+  guint position = 0;
+
+  g_assert_cmpuint (tm_breakdown_view_get_n_rows (tm_window_get_breakdown_view (window)), ==,
+                    json_object_get_int_member (expected_id, "num_breakdown_rows"));
+
+  /* Shown (>= 1 MiB), in XProf's order */
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *want = json_array_get_object_element (breakdown, i);
+      TmAllocationRow *row;
+
+      if (json_object_get_int_member (want, "allocation_bytes") < MIB)
+        continue;
+
+      row = shown_row (window, position++);
+      g_assert_cmpstr (tm_allocation_row_get_op_name (row), ==, json_object_get_string_member (want, "op_name"));
+      g_assert_cmpint (tm_allocation_row_get_allocation_bytes (row), ==, json_object_get_int_member (want, "allocation_bytes"));
+      g_assert_cmpint (tm_allocation_row_get_requested_bytes (row), ==, json_object_get_int_member (want, "requested_bytes"));
+      g_assert_cmpuint (tm_allocation_row_get_occurrences (row), ==, json_object_get_int_member (want, "num_occurrences"));
+      g_assert_cmpstr (tm_allocation_row_get_region_type (row), ==, json_object_get_string_member (want, "region_type"));
+      g_assert_cmpstr (tm_allocation_row_get_data_type (row), ==, json_object_get_string_member (want, "data_type"));
+      g_assert_cmpstr (tm_allocation_row_get_shape (row), ==, json_object_get_string_member (want, "shape"));
+    }
+
+  g_assert_cmpuint (n_shown (window), ==, position);
+}
+
+static void
+assert_cards_match (TmWindow   *window,
+                    JsonObject *want)
+{
+  g_autofree char *time = tm_format_time_ms (json_object_get_int_member (want, "peak_stats_time_ps"));
+  g_autofree char *detail = g_strdup_printf ("at %s", time);
+  g_autofree char *frag = tm_format_percent (json_object_get_double_member (want, "peak_fragmentation"));
+  g_autofree char *exact = tm_format_bytes_exact (json_object_get_int_member (want, "peak_bytes_in_use"));
+
+  assert_card_bytes (window, "peak_value", json_object_get_int_member (want, "peak_bytes_in_use"));
+  g_assert_cmpstr (card_text (window, "peak_detail"), ==, detail);
+  g_assert_nonnull (strstr (card_tooltip (window, "peak_card"), exact));
+  assert_card_bytes (window, "capacity_value", json_object_get_int_member (want, "memory_capacity"));
+  assert_card_bytes (window, "lifetime_value", json_object_get_int_member (want, "peak_bytes_usage_lifetime"));
+  assert_card_bytes (window, "stack_value", json_object_get_int_member (want, "peak_stack_reserved_bytes"));
+  assert_card_bytes (window, "heap_value", json_object_get_int_member (want, "peak_heap_allocated_bytes"));
+  assert_card_bytes (window, "free_value", json_object_get_int_member (want, "peak_free_memory_bytes"));
+  g_assert_cmpstr (card_text (window, "fragmentation_value"), ==, frag);
+  assert_card_count (window, "allocations_value", json_object_get_int_member (want, "num_allocations"));
+  assert_card_count (window, "deallocations_value", json_object_get_int_member (want, "num_deallocations"));
+  {
+    g_autofree char *step = g_strdup_printf ("%" G_GINT64_FORMAT, json_object_get_int_member (want, "peak_step_id"));
+
+    g_assert_cmpstr (card_text (window, "peak_step_value"), ==, step);
+  }
+}
+
+static void
+test_real_gpu_profile (void)
+{
+  g_autofree char *path = tm_test_real_profile ("tf_gpu_multi_worker.xplane.pb");
+  g_autoptr(JsonParser) parser = NULL;
+  JsonObject *memory;
+  TmWindow *window;
+  TmBreakdownView *view;
+  GtkDropDown *dropdown;
+  static const char * const ids[] = { "GPU_1_bfc", "GPU_4_bfc", "GPU_6_bfc", "gpu_host_bfc" };
+  guint notified = 0;
+
+  if (path == NULL)
+    {
+      g_test_skip ("TM_REAL_PROFILES is not set");
+      return;
+    }
+
+  memory = read_expected (&parser);
+  window = new_window ();
+  view = tm_window_get_breakdown_view (window);
+  dropdown = tm_window_get_memory_dropdown (window);
+
+  open_and_wait (window, path);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
+  g_signal_connect (window, "notify::memory-store", G_CALLBACK (count_notify_cb), &notified);
+
+  /* Dropdown: every id with its peak, GPU_6_bfc (the busiest) selected */
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (dropdown)), ==, G_N_ELEMENTS (ids));
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      JsonObject *want = json_object_get_object_member (memory, ids[i]);
+      g_autofree char *item = expected_item (ids[i], json_object_get_int_member (want, "peak_bytes_in_use"));
+
+      g_assert_cmpstr (dropdown_item (window, i), ==, item);
+    }
+  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 2);
+  g_assert_cmpstr (dropdown_item (window, 2), ==, "GPU_6_bfc · 5.78 GiB");
+  g_assert_cmpstr (tm_memory_store_get_id (tm_window_get_memory_store (window)), ==, "GPU_6_bfc");
+  g_assert_cmpint (tm_memory_store_get_summary (tm_window_get_memory_store (window))->peak_bytes_in_use, ==, 6210111488);
+
+  assert_cards_match (window, json_object_get_object_member (memory, "GPU_6_bfc"));
+  assert_rows_match (window, json_object_get_object_member (memory, "GPU_6_bfc"));
+
+  /* Sorting: requested ascending, occurrences descending, shape ascending */
+  sort_by (window, 2, GTK_SORT_ASCENDING);
+  for (guint i = 1; i < n_shown (window); i++)
+    g_assert_cmpint (tm_allocation_row_get_requested_bytes (shown_row (window, i - 1)), <=,
+                     tm_allocation_row_get_requested_bytes (shown_row (window, i)));
+  sort_by (window, 3, GTK_SORT_DESCENDING);
+  for (guint i = 1; i < n_shown (window); i++)
+    g_assert_cmpuint (tm_allocation_row_get_occurrences (shown_row (window, i - 1)), >=,
+                      tm_allocation_row_get_occurrences (shown_row (window, i)));
+  sort_by (window, 6, GTK_SORT_ASCENDING);
+  for (guint i = 1; i < n_shown (window); i++)
+    {
+      g_autofree char *a = collate_key (tm_allocation_row_get_shape (shown_row (window, i - 1)));
+      g_autofree char *b = collate_key (tm_allocation_row_get_shape (shown_row (window, i)));
+
+      g_assert_cmpstr (a, <=, b);
+    }
+  sort_by (window, 1, GTK_SORT_DESCENDING);
+  assert_rows_match (window, json_object_get_object_member (memory, "GPU_6_bfc"));
+
+  /* Filtering by op name, case-insensitively, with and without small rows */
+  {
+    JsonArray *breakdown = json_object_get_array_member (json_object_get_object_member (memory, "GPU_6_bfc"), "breakdown");
+    guint want_big = 0, want_all = 0;
+
+    for (guint i = 0; i < json_array_get_length (breakdown); i++)
+      {
+        JsonObject *row = json_array_get_object_element (breakdown, i);
+        g_autofree char *folded = g_utf8_casefold (json_object_get_string_member (row, "op_name"), -1);
+
+        if (strstr (folded, "dropout") == NULL)
+          continue;
+        want_all++;
+        if (json_object_get_int_member (row, "allocation_bytes") >= MIB)
+          want_big++;
+      }
+    g_assert_cmpuint (want_all, >, want_big);
+
+    tm_breakdown_view_set_filter_text (view, "DropOut");
+    g_assert_cmpuint (n_shown (window), ==, want_big);
+    for (guint i = 0; i < n_shown (window); i++)
+      g_assert_nonnull (strstr (tm_allocation_row_get_op_name (shown_row (window, i)), "dropout"));
+    tm_breakdown_view_set_hide_small (view, FALSE);
+    g_assert_cmpuint (n_shown (window), ==, want_all);
+    tm_breakdown_view_set_hide_small (view, TRUE);
+    tm_breakdown_view_set_filter_text (view, NULL);
+  }
+
+  /* Switching memory ids updates cards and table. */
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      gtk_drop_down_set_selected (dropdown, i);
+      g_assert_cmpstr (tm_memory_store_get_id (tm_window_get_memory_store (window)), ==, ids[i]);
+      assert_cards_match (window, json_object_get_object_member (memory, ids[i]));
+      assert_rows_match (window, json_object_get_object_member (memory, ids[i]));
+    }
+  g_assert_cmpuint (notified, ==, 4);
+
+  destroy_window (window);
+}
+
+static void
+test_real_xprof_json (void)
+{
+  g_autofree char *path = tm_test_real_profile ("xprof_tpu_training.memory_profile.json");
+  TmWindow *window;
+  GtkDropDown *dropdown;
+
+  if (path == NULL)
+    {
+      g_test_skip ("TM_REAL_PROFILES is not set");
+      return;
+    }
+
+  window = new_window ();
+  dropdown = tm_window_get_memory_dropdown (window);
+  open_and_wait (window, path);
+
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
+  g_assert_cmpint (tm_profile_get_format (tm_window_get_profile (window)), ==, TM_PROFILE_FORMAT_XPROF_JSON);
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (dropdown)), ==, 4);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *prefix = g_strdup_printf ("%u · ", i);
+
+      g_assert_true (g_str_has_prefix (dropdown_item (window, i), prefix));
+    }
+  /* The banner says that only XProf's sampled points are there. */
+  g_assert_true (gtk_widget_get_visible (template_child (window, TM_TYPE_WINDOW, "sampled_banner")));
+  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==,
+                    tm_profile_get_busiest_index (tm_window_get_profile (window)));
+
+  destroy_window (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *schema_dir = NULL;
+  g_autofree char *data_home = NULL;
+  const char *builddir = g_getenv ("G_TEST_BUILDDIR");
+  int status;
+
+  /* Use the schema compiled in the build tree, so that the settings
+   * (hide small allocations by default) are exercised. */
+  if (builddir != NULL)
+    {
+      g_autofree char *compiled = NULL;
+
+      schema_dir = g_build_filename (builddir, "..", "data", NULL);
+      compiled = g_build_filename (schema_dir, "gschemas.compiled", NULL);
+      if (g_file_test (compiled, G_FILE_TEST_EXISTS) && g_getenv ("GSETTINGS_SCHEMA_DIR") == NULL)
+        g_setenv ("GSETTINGS_SCHEMA_DIR", schema_dir, TRUE);
+    }
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+
+  /* Keep the recently-used list of whoever runs the tests clean. */
+  data_home = g_dir_make_tmp ("tidemark-test-data-XXXXXX", NULL);
+  g_assert_nonnull (data_home);
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+
+  g_test_init (&argc, &argv, NULL);
+  gtk_init ();
+
+  write_fixtures ();
+
+  g_test_add_func ("/window/empty-state", test_empty_state);
+  g_test_add_func ("/window/error-state/fixture", test_error_state_fixture);
+  g_test_add_func ("/window/error-state/real", test_error_state_real);
+  g_test_add_func ("/window/error-state/missing-file", test_missing_file);
+  g_test_add_func ("/window/no-data-state", test_no_data_state);
+  g_test_add_func ("/window/two-memory-ids", test_two_memory_ids);
+  g_test_add_func ("/window/hide-small-rows", test_hide_small_rows);
+  g_test_add_func ("/window/live-at-time", test_live_at_time);
+  g_test_add_func ("/window/copy-rows", test_copy_rows);
+  g_test_add_func ("/window/many-rows", test_many_rows);
+  g_test_add_func ("/window/cancel-and-replace", test_cancel_and_replace);
+  g_test_add_func ("/window/settings", test_settings);
+  g_test_add_func ("/window/application-open", test_application_open);
+  g_test_add_func ("/window/real/gpu-profile", test_real_gpu_profile);
+  g_test_add_func ("/window/real/xprof-json", test_real_xprof_json);
+
+  status = g_test_run ();
+
+  tm_fixture_remove (fixture_dir);
+  tm_fixture_remove (data_home);
+
+  return status;
+}
