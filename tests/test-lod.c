@@ -295,10 +295,12 @@ test_lod_time_random (void)
  * most a quarter column from where its time puts it, and each column's
  * extremes are those of its snapshots. Every spike shows. */
 static void
-test_lod_columns (void)
+check_columns (const Columns *c,
+               GRand         *rand,
+               guint         *n_exact_out,
+               guint         *n_snapped_out,
+               guint         *n_moved_out)
 {
-  g_autoptr(GRand) rand = g_rand_new_with_seed (31337);
-  g_autoptr(Columns) c = columns_random (rand, 30000);
   g_autoptr(TmLod) lod = lod_for (c);
   gint64 t_first = c->times[0], t_last = c->times[c->n - 1];
   gint64 min_leaf_span = G_MAXINT64;
@@ -397,15 +399,46 @@ test_lod_columns (void)
           g_assert_cmpint (drawn_max, >=, spike_max);
       }
 
+  *n_exact_out += n_exact;
+  *n_snapped_out += n_snapped;
+  *n_moved_out += n_moved;
+}
+
+/* Bursts of 300 snapshots within a few ps, 1 µs apart: many snapshots per
+ * column while blocks across a gap cannot snap. */
+static Columns *
+columns_bursty (GRand *rand,
+                guint  n)
+{
+  Columns *c = columns_random (rand, n);
+
+  for (guint i = 0; i < n; i++)
+    c->times[i] = (gint64) (i / 300) * 1000000 + (i % 300) / 7;
+  return c;
+}
+
+static void
+test_lod_columns (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (31337);
+  g_autoptr(Columns) walk = columns_random (rand, 30000);
+  g_autoptr(Columns) bursts = columns_bursty (rand, 30000);
+  g_autoptr(TmLod) lod = lod_for (walk);
+  guint n_exact = 0, n_snapped = 0, n_moved = 0;
+
+  check_columns (walk, rand, &n_exact, &n_snapped, &n_moved);
+
   /* Both regimes were exercised. */
   g_assert_cmpuint (n_exact, >, 1000);
   g_assert_cmpuint (n_snapped, >, 100);
   g_assert_cmpuint (n_moved, >, 10);
 
+  check_columns (bursts, rand, &n_exact, &n_snapped, &n_moved);
+
   /* Columns narrower than a picosecond. */
     {
       TmLodBucket buckets[50];
-      gint64 t = c->times[100];
+      gint64 t = walk->times[100];
 
       tm_lod_query_columns (lod, t, t + 10, 50, buckets);
       for (guint col = 0; col < 50; col++)
@@ -414,7 +447,7 @@ test_lod_columns (void)
           gint64 t0 = t + (gint64) floor (10.0 * col / 50);
           gint64 t1 = col == 49 ? t + 11 : t + (gint64) floor (10.0 * (col + 1) / 50);
 
-          brute_time (c, t0, t1, &want);
+          brute_time (walk, t0, t1, &want);
           assert_bucket_equal (&buckets[col], &want);
         }
     }

@@ -14,10 +14,12 @@
 
 #include <gtk/gtk.h>
 
+#include "tm-breakdown-view.h"
 #include "tm-hlo-view.h"
 #include "tm-overview.h"
 #include "tm-test-util.h"
 #include "tm-timeline.h"
+#include "tm-window.h"
 
 #define WIDTH  720
 #define HEIGHT 320
@@ -132,6 +134,7 @@ add_memory_event (TmFixtureLine *line,
                   gint64         time_ps,
                   gint64         heap,
                   gint64         free_bytes,
+                  double         fragmentation,
                   gint64         size,
                   guint64        addr,
                   const char    *op)
@@ -142,7 +145,7 @@ add_memory_event (TmFixtureLine *line,
     .bytes_reserved = 0,
     .bytes_allocated = heap,
     .bytes_available = free_bytes,
-    .fragmentation = 0.25,
+    .fragmentation = fragmentation,
     .peak_bytes_in_use = heap,
     .requested_bytes = size,
     .allocation_bytes = size,
@@ -181,7 +184,7 @@ load_spike_profile (void)
       gboolean after = i == SPIKE_INDEX + 1;
 
       add_memory_event (line, !after, (gint64) i * STEP_PS,
-                        spike ? SPIKE_HEAP : FLAT_HEAP, 0,
+                        spike ? SPIKE_HEAP : FLAT_HEAP, 0, 0.25,
                         spike || after ? SPIKE_HEAP - FLAT_HEAP : 256,
                         spike || after ? 0xdead00 : 0x1000 + i * 256,
                         spike ? "spike/Conv2D" : "flat/Add");
@@ -206,7 +209,8 @@ load_pick_profile (void)
 
   line = tm_fixture_plane_add_line (tm_fixture_space_get_plane (space, "/host:CPU"), "Memory", 0);
   for (guint i = 0; i < G_N_ELEMENTS (pick_times); i++)
-    add_memory_event (line, TRUE, pick_times[i], (i + 1) * FLAT_HEAP, 8 * FLAT_HEAP, FLAT_HEAP, 0x1000 + i, "pick/Op");
+    add_memory_event (line, TRUE, pick_times[i], (i + 1) * FLAT_HEAP, 8 * FLAT_HEAP, 1e-5, FLAT_HEAP, 0x1000 + i,
+                      i == 4 ? "pick/<Op> & more" : "pick/Op");
 
   profile = tm_test_load_space (space, &error);
   g_assert_no_error (error);
@@ -224,7 +228,7 @@ load_hlo_profile (void)
 
   line = tm_fixture_plane_add_line (tm_fixture_space_get_plane (space, "/host:CPU"), "Memory", 0);
   for (guint i = 0; i < 100; i++)
-    add_memory_event (line, TRUE, (gint64) i * 100 * STEP_PS, (1 + i % 7) * FLAT_HEAP, 16 * FLAT_HEAP,
+    add_memory_event (line, TRUE, (gint64) i * 100 * STEP_PS, (1 + i % 7) * FLAT_HEAP, 16 * FLAT_HEAP, 0.25,
                       FLAT_HEAP, 0x1000 + i, "hlo/Op");
   for (guint i = 0; i < 6; i++)
     {
@@ -463,10 +467,13 @@ test_timeline_pick (void)
   g_assert_true (tm_timeline_pick (timeline, layout_x (timeline, &layout, 7100000), &index));
   g_assert_cmpuint (index, ==, 4);
 
-  /* The tooltip's text describes that snapshot. */
+  /* The tooltip's text describes that snapshot, as valid markup (the op
+   * name and "< 0.01 %" escaped). */
   markup = tm_timeline_describe_snapshot (timeline, 4);
+  g_assert_true (pango_parse_markup (markup, -1, 0, NULL, NULL, NULL, NULL));
   g_assert_nonnull (strstr (markup, "Allocation"));
-  g_assert_nonnull (strstr (markup, "pick/Op"));
+  g_assert_nonnull (strstr (markup, "pick/&lt;Op&gt; &amp; more"));
+  g_assert_nonnull (strstr (markup, "&lt; 0.01 %"));
   g_assert_nonnull (strstr (markup, "[16, 1024]"));
   g_assert_nonnull (strstr (markup, "5.00 MiB"));   /* in use: 5 × 1 MiB */
   g_assert_nonnull (strstr (markup, "Step 7"));
@@ -709,6 +716,81 @@ test_timeline_dark (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* In the window: the timeline follows the memory id, the HLO table gets
+ * the profile's modules, a click shows what was live then, Back to Peak
+ * drops the selection. */
+static void
+test_timeline_in_window (void)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *path = NULL;
+  TmWindow *window;
+  TmTimeline *timeline;
+  TmHloView *hlo_view;
+  TmOverview *overview;
+  TmBreakdownView *breakdown;
+  GtkWidget *back;
+  TmFixtureLine *line;
+  gint64 deadline, t;
+
+  line = tm_fixture_plane_add_line (tm_fixture_space_get_plane (space, "/host:CPU"), "Memory", 0);
+  for (guint i = 0; i < 50; i++)
+    add_memory_event (line, TRUE, (gint64) i * 100 * STEP_PS, (1 + i) * FLAT_HEAP, 64 * FLAT_HEAP, 0.25,
+                      FLAT_HEAP, 0x1000 + i, "window/Op");
+  for (guint i = 0; i < 3; i++)
+    tm_fixture_space_add_hlo_module (space, 0, "jit_step", (gint64) i * 1000 * STEP_PS, (gint64) i * 1000 * STEP_PS + 800 * STEP_PS);
+  path = tm_fixture_space_write (space, NULL, "window.xplane.pb", &error);
+  g_assert_no_error (error);
+
+  window = g_object_ref_sink (tm_window_new (NULL));
+  gtk_window_present (GTK_WINDOW (window));
+  timeline = TM_TIMELINE (gtk_widget_get_template_child (GTK_WIDGET (window), TM_TYPE_WINDOW, "timeline"));
+  overview = TM_OVERVIEW (gtk_widget_get_template_child (GTK_WIDGET (window), TM_TYPE_WINDOW, "overview"));
+  hlo_view = TM_HLO_VIEW (gtk_widget_get_template_child (GTK_WIDGET (window), TM_TYPE_WINDOW, "hlo_view"));
+  g_assert_true (TM_IS_TIMELINE (timeline));
+  g_assert_true (tm_overview_get_timeline (overview) == timeline);
+  g_assert_true (tm_hlo_view_get_timeline (hlo_view) == timeline);
+  g_assert_true (gtk_widget_is_ancestor (GTK_WIDGET (timeline), GTK_WIDGET (tm_window_get_timeline_area (window))));
+
+  file = g_file_new_for_path (path);
+  tm_window_open (window, file);
+  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (tm_window_get_state (window) == TM_WINDOW_STATE_LOADING)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+    }
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
+
+  g_assert_nonnull (tm_window_get_memory_store (window));
+  g_assert_true (tm_timeline_get_store (timeline) == tm_window_get_memory_store (window));
+  g_assert_cmpuint (tm_hlo_view_get_n_modules (hlo_view), ==, 3);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (hlo_view)));
+
+  /* A click (its signal) shows what was live at that time. */
+  breakdown = tm_window_get_breakdown_view (window);
+  t = tm_memory_store_get_times (tm_window_get_memory_store (window))[10];
+  tm_timeline_select_time (timeline, t);
+  g_signal_emit_by_name (timeline, "time-selected", t);
+  g_assert_false (tm_breakdown_view_get_at_peak (breakdown));
+  g_assert_cmpint (tm_breakdown_view_get_time_ps (breakdown), ==, t);
+
+  /* Back to Peak drops the selection. */
+  back = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (breakdown), TM_TYPE_BREAKDOWN_VIEW, "back_to_peak_button"));
+  g_assert_nonnull (back);
+  g_signal_emit_by_name (back, "clicked");
+  g_assert_true (tm_breakdown_view_get_at_peak (breakdown));
+  g_assert_false (tm_timeline_get_has_selection (timeline));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (window);
+  tm_fixture_remove (path);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -723,6 +805,7 @@ main (int   argc,
   g_test_add_func ("/timeline/hlo", test_timeline_hlo);
   g_test_add_func ("/timeline/overview", test_timeline_overview);
   g_test_add_func ("/timeline/dark", test_timeline_dark);
+  g_test_add_func ("/timeline/in-window", test_timeline_in_window);
 
   return g_test_run ();
 }

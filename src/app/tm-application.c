@@ -443,6 +443,8 @@ tm_application_startup (GApplication *application)
     { "win.cancel-load", { "Escape", NULL } },
     { "win.previous-memory-id", { "<Alt>Up", NULL } },
     { "win.next-memory-id", { "<Alt>Down", NULL } },
+    { "win.export-xprof-json", { "<Control>e", NULL } },
+    { "win.export-csv", { "<Control><Shift>e", NULL } },
   };
 
   G_APPLICATION_CLASS (tm_application_parent_class)->startup (application);

@@ -317,6 +317,7 @@ static void
 tm_hlo_view_init (TmHloView *self)
 {
   GtkWidget *title;
+  GtkWidget *hint;
 
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
@@ -332,16 +333,13 @@ tm_hlo_view_init (TmHloView *self)
   gtk_widget_add_css_class (self->count_label, "dim-label");
   gtk_widget_add_css_class (self->count_label, "caption");
   gtk_box_append (GTK_BOX (self->header), self->count_label);
-    {
-      GtkWidget *hint = gtk_label_new (_("Select a module to zoom the timeline to it"));
-
-      gtk_widget_add_css_class (hint, "dim-label");
-      gtk_widget_add_css_class (hint, "caption");
-      gtk_widget_set_hexpand (hint, TRUE);
-      gtk_label_set_xalign (GTK_LABEL (hint), 1.0f);
-      gtk_label_set_ellipsize (GTK_LABEL (hint), PANGO_ELLIPSIZE_END);
-      gtk_box_append (GTK_BOX (self->header), hint);
-    }
+  hint = gtk_label_new (_("Select a module to zoom the timeline to it"));
+  gtk_widget_add_css_class (hint, "dim-label");
+  gtk_widget_add_css_class (hint, "caption");
+  gtk_widget_set_hexpand (hint, TRUE);
+  gtk_label_set_xalign (GTK_LABEL (hint), 1.0f);
+  gtk_label_set_ellipsize (GTK_LABEL (hint), PANGO_ELLIPSIZE_END);
+  gtk_box_append (GTK_BOX (self->header), hint);
 
   self->items = g_list_store_new (TM_TYPE_HLO_ITEM);
   self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
@@ -367,8 +365,8 @@ tm_hlo_view_init (TmHloView *self)
 
   self->scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (self->scroller), 96);
-  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (self->scroller), 180);
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (self->scroller), 80);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (self->scroller), 160);
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (self->scroller), TRUE);
   gtk_scrolled_window_set_has_frame (GTK_SCROLLED_WINDOW (self->scroller), TRUE);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), GTK_WIDGET (self->column_view));

@@ -194,9 +194,9 @@ tm_overview_snapshot (GtkWidget   *widget,
   gboolean dark = tm_timeline_is_dark_style (widget);
   graphene_rect_t strip;
   TmMemoryStore *store = get_store (self);
-  GdkRGBA accent, dim, fg;
+  GdkRGBA accent, dim, fg, peak;
   GskRoundedRect window;
-  double wx0, wx1;
+  double wx0, wx1, px;
 
   if (width <= 0 || height <= 0 || self->viewport == NULL)
     return;
@@ -231,14 +231,10 @@ tm_overview_snapshot (GtkWidget   *widget,
   dim.alpha = dark ? 0.6f : 0.65f;
 
   /* The peak, and the selected time. */
-    {
-      const TmSummary *summary = tm_memory_store_get_summary (store);
-      double px = round (time_to_x (self, &strip, summary->peak_time_ps));
-      GdkRGBA peak = fg;
-
-      peak.alpha = 0.6f;
-      gtk_snapshot_append_color (snapshot, &peak, &GRAPHENE_RECT_INIT (px - 0.5, strip.origin.y, 1, strip.size.height));
-    }
+  peak = fg;
+  peak.alpha = 0.6f;
+  px = round (time_to_x (self, &strip, tm_memory_store_get_summary (store)->peak_time_ps));
+  gtk_snapshot_append_color (snapshot, &peak, &GRAPHENE_RECT_INIT (px - 0.5, strip.origin.y, 1, strip.size.height));
   if (tm_timeline_get_has_selection (self->timeline))
     {
       double sx = round (time_to_x (self, &strip, tm_timeline_get_selected_time (self->timeline)));

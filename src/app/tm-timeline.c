@@ -2,17 +2,17 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * What depends only on the size, the visible range, the store and the style
- * (grid, axes, areas, fragmentation, peak, HLO band, legend) is built once
- * into a render node and kept until one of those changes; hover, selection
- * and the rubber band are drawn over it every frame.
+ * Two cached render nodes: the value axes and the legend (rebuilt when the
+ * size, the store or the style changes) and what moves with the visible
+ * range (time axis, data, peak, HLO band; rebuilt on zoom and pan too).
+ * Hover, selection and the rubber band are drawn over them every frame.
  *
- * Each pixel column is one TmLodBucket: per series a solid block up to the
- * column's smallest value and a full-colour band from its smallest to its
- * largest value (at least 2 px: the series' top line), so a column with a
- * single-sample spike shows the spike. Neighbouring columns with the same
- * geometry are merged into one rectangle, so a zoomed-in step function costs
- * a few nodes.
+ * Each device-pixel column is one TmLodBucket: per series a fill up to the
+ * column's smallest value and a full-colour band from there to its largest
+ * (at least 2 px: the series' top line), so a column with a single-sample
+ * spike shows the spike. The columns are painted straight into an image
+ * (see paint_series()) that one cairo node shows: at 1920 columns that is
+ * one blit for any renderer instead of thousands of nodes.
  */
 #include "config.h"
 
@@ -95,17 +95,16 @@ struct _TmTimeline
 
   /* Pointer */
   double          pointer_x;
-  double          pointer_y;
   guint           hover_index;
-  int             hover_module;
   guint           described_index;
   char           *described_markup;
 
   /* Selection */
   gint64          selected_time;
+  gint64          previous_selection;
+  guint           pending_selection_source;
 
   /* Gestures */
-  GtkGesture     *drag;
   gint64          drag_view_start;
   gint64          drag_view_end;
   double          drag_start_x;
@@ -117,10 +116,10 @@ struct _TmTimeline
   guint           has_selection : 1;
   guint           pointer_inside : 1;
   guint           dragging : 1;
-  guint           panning : 1;
   guint           banding : 1;
   guint           drag_moved : 1;
   guint           double_clicked : 1;
+  guint           had_selection : 1;
 };
 
 G_DEFINE_FINAL_TYPE (TmTimeline, tm_timeline, GTK_TYPE_WIDGET)
@@ -622,20 +621,6 @@ over (guint32 src,
   return out;
 }
 
-/* One run of rows [top, bottom) a pixel column paints, in painting order:
- * an opaque run replaces what is under it, a blended one goes over it. */
-typedef struct
-{
-  int      top;
-  int      bottom;
-  guint32  color;
-  gboolean blend;
-} PaintRun;
-
-#define MAX_RUNS 7
-/* A column's colour changes at most at row 0 and each run's two ends. */
-#define MAX_CHANGES (2 * MAX_RUNS + 1)
-
 /* Where a column's colour changes, going down: from row y on it is color. */
 typedef struct _PaintChange
 {
@@ -644,40 +629,42 @@ typedef struct _PaintChange
   guint32 color;
 } PaintChange;
 
-/* The rows where one column's colour may change (where a run starts or
- * ends, and row 0), each with the colour from there on: the runs covering
- * that row, painted in order. A row may come twice; that is harmless. */
-static guint
-column_changes (const PaintRun *runs,
-                guint           n_runs,
-                int             x,
-                int             height,
-                PaintChange    *changes)
+/* A column is at most six segments (a line and a fill per series) with
+ * gaps between them, the fragmentation line over them: at most fifteen
+ * changes. */
+#define MAX_CHANGES 16
+
+typedef struct
 {
-  guint n_changes = 0;
+  PaintChange *changes;
+  guint        n;
+  int          x;
+  int          frag_top;      /* rows of the fragmentation line, or -1 */
+  int          frag_bottom;
+  guint32      frag;
+} ColumnPainter;
 
-  for (guint k = 0; k <= 2 * n_runs; k++)
+/* Rows [a, b) are color (under the fragmentation line where it is). */
+static inline void
+paint_piece (ColumnPainter *p,
+             int            a,
+             int            b,
+             guint32        color)
+{
+  if (b <= a)
+    return;
+
+  if (p->frag_top < 0 || b <= p->frag_top || a >= p->frag_bottom)
     {
-      int y = k == 0 ? 0 : (k % 2 ? runs[k / 2].top : runs[k / 2 - 1].bottom);
-      guint32 color = 0;
-
-      if (y < 0 || y >= height)
-        continue;
-
-      for (guint i = 0; i < n_runs; i++)
-        {
-          gboolean covers = runs[i].top <= y && y < runs[i].bottom;
-
-          if (!runs[i].blend)
-            color = covers ? runs[i].color : color;
-          else if (covers)
-            color = over (runs[i].color, color);
-        }
-
-      changes[n_changes++] = (PaintChange) { y, x, color };
+      p->changes[p->n++] = (PaintChange) { a, p->x, color };
+      return;
     }
 
-  return n_changes;
+  if (a < p->frag_top)
+    p->changes[p->n++] = (PaintChange) { a, p->x, color };
+  p->changes[p->n++] = (PaintChange) { MAX (a, p->frag_top), p->x, over (p->frag, color) };
+  if (b > p->frag_bottom)
+    p->changes[p->n++] = (PaintChange) { p->frag_bottom, p->x, color };
 }
 
 /* An image of width × height device pixels to paint the series into:
@@ -800,9 +787,11 @@ paint_series (TmTimeline             *self,
   for (int x = 0; x < width; x++)
     {
       const TmLodBucket *b = &self->buckets[x];
-      PaintRun runs[MAX_RUNS];
-      guint n_runs = 0;
+      ColumnPainter painter = { self->changes + n_changes, 0, x, -1, -1, frag };
       int s_min, s_max, u_min, u_max, t_min, t_max, f_top, f_bottom;
+      int half_up = line / 2, half_down = (line + 1) / 2;
+      int fl_a, fl_b, ff_a, ff_b, hl_a, hl_b, hf_a, hf_b, sl_a, sl_b, sf_a;
+      int cursor = 0;
 
       if (!b->has_data)
         {
@@ -810,34 +799,13 @@ paint_series (TmTimeline             *self,
           continue;
         }
 
-      /* Rows grow downwards: a larger value has a smaller row. Back to
-       * front: free, heap, stack, each a fill up to its smallest value
-       * and a full-strength band from there to its largest (at least
-       * `line` rows: the series' top line). */
+      /* Rows grow downwards: a larger value has a smaller row. */
       s_min = ROW (b->stack_min);
       s_max = ROW (b->stack_max);
       u_min = ROW (b->used_min);
       u_max = ROW (b->used_max);
       t_min = ROW (b->total_min);
       t_max = ROW (b->total_max);
-
-#define RUN(a, z, c, blend) G_STMT_START { \
-        if ((z) > (a)) \
-          runs[n_runs++] = (PaintRun) { (a), (z), (c), (blend) }; \
-      } G_STMT_END
-
-      if (show_free)
-        {
-          RUN (t_min, u_max, fill[SERIES_FREE], FALSE);
-          RUN (t_max - line / 2, t_min + (line + 1) / 2, top[SERIES_FREE], FALSE);
-        }
-      RUN (u_min, show_stack ? s_max : height, fill[SERIES_HEAP], FALSE);
-      RUN (u_max - line / 2, u_min + (line + 1) / 2, top[SERIES_HEAP], FALSE);
-      if (show_stack)
-        {
-          RUN (s_min, height, fill[SERIES_STACK], FALSE);
-          RUN (s_max - line / 2, s_min + (line + 1) / 2, top[SERIES_STACK], FALSE);
-        }
 
       /* Fragmentation on its 0–1 axis, joined to the previous column and
        * dashed along x (steep parts stay solid). */
@@ -859,11 +827,58 @@ paint_series (TmTimeline             *self,
           prev_fbottom = f_bottom;
         }
       if (x % dash_period < dash_on || f_bottom - f_top > 3 * frag_line)
-        RUN (f_top, f_bottom, frag, TRUE);
+        {
+          painter.frag_top = CLAMP (f_top, 0, height);
+          painter.frag_bottom = CLAMP (f_bottom, 0, height);
+        }
 
-#undef RUN
+      /* Each series is a fill up to its smallest value and a full-strength
+       * band from there to its largest (at least `line` rows: its top
+       * line). Going down the column: free, heap, stack; a later series
+       * (lower: stack <= stack + heap <= total) wins where they meet, and
+       * a line wins over its own fill. */
+      sl_a = show_stack ? s_max - half_up : height;
+      sl_b = s_min + half_down;
+      sf_a = MAX (s_min, sl_b);
+      hl_a = MIN (u_max - half_up, sl_a);
+      hl_b = MIN (u_min + half_down, sl_a);
+      hf_a = MAX (u_min, hl_b);
+      hf_b = show_stack ? MIN (s_max, sl_a) : height;
+      if (show_free)
+        {
+          fl_a = MIN (t_max - half_up, hl_a);
+          fl_b = MIN (t_min + half_down, hl_a);
+          ff_a = MAX (t_min, fl_b);
+          ff_b = MIN (u_max, hl_a);
+        }
+      else
+        fl_a = fl_b = ff_a = ff_b = 0;
 
-      n_changes += column_changes (runs, n_runs, x, height, self->changes + n_changes);
+#define SEGMENT(a, b, color) G_STMT_START { \
+        int sa = CLAMP ((a), cursor, height), sb = CLAMP ((b), cursor, height); \
+        if (sb > sa) \
+          { \
+            paint_piece (&painter, cursor, sa, 0); \
+            paint_piece (&painter, sa, sb, (color)); \
+            cursor = sb; \
+          } \
+      } G_STMT_END
+
+      SEGMENT (fl_a, fl_b, top[SERIES_FREE]);
+      SEGMENT (ff_a, ff_b, fill[SERIES_FREE]);
+      SEGMENT (hl_a, hl_b, top[SERIES_HEAP]);
+      SEGMENT (hf_a, hf_b, fill[SERIES_HEAP]);
+      if (show_stack)
+        {
+          SEGMENT (sl_a, sl_b, top[SERIES_STACK]);
+          SEGMENT (sf_a, height, fill[SERIES_STACK]);
+        }
+      paint_piece (&painter, cursor, height, 0);
+
+#undef SEGMENT
+
+      g_assert (painter.n <= MAX_CHANGES);
+      n_changes += painter.n;
     }
 
   /* Counting sort of the changes by row (stable: columns stay in order). */
@@ -1353,6 +1368,22 @@ tm_timeline_get_hover_index (TmTimeline *self)
   return self->hover_index;
 }
 
+/* Appends format with every argument (strings) markup-escaped. */
+G_GNUC_PRINTF (2, 3)
+static void
+append_markup (GString    *str,
+               const char *format,
+               ...)
+{
+  g_autofree char *text = NULL;
+  va_list args;
+
+  va_start (args, format);
+  text = g_markup_vprintf_escaped (format, args);
+  va_end (args);
+  g_string_append (str, text);
+}
+
 char *
 tm_timeline_describe_snapshot (TmTimeline *self,
                                guint       index)
@@ -1368,6 +1399,7 @@ tm_timeline_describe_snapshot (TmTimeline *self,
   g_autofree char *heap = NULL;
   g_autofree char *free_text = NULL;
   g_autofree char *frag = NULL;
+  g_autofree char *step = NULL;
   const char *kind;
 
   g_return_val_if_fail (TM_IS_TIMELINE (self), NULL);
@@ -1400,32 +1432,28 @@ tm_timeline_describe_snapshot (TmTimeline *self,
   free_text = tm_format_bytes (activity.free_bytes);
   frag = tm_format_percent (activity.fragmentation);
 
+  /* Every value is escaped: "< 0.01 %" is not markup. */
   str = g_string_new (NULL);
-  g_string_append_printf (str, "<b>%s</b> · %s\n", kind, time);
-  g_string_append_printf (str, _("Requested %s · allocated %s"), requested, allocated);
+  append_markup (str, "<b>%s</b> · %s\n", kind, time);
+  append_markup (str, _("Requested %s · allocated %s"), requested, allocated);
   g_string_append_c (str, '\n');
   if (activity.op_name[0] != '\0')
     {
-      g_autofree char *op = g_markup_escape_text (activity.op_name, -1);
-
-      g_string_append_printf (str, _("Op: %s"), op);
+      append_markup (str, _("Op: %s"), activity.op_name);
       g_string_append_c (str, '\n');
     }
-    {
-      g_autofree char *region = g_markup_escape_text (activity.region_type[0] ? activity.region_type : "—", -1);
-      g_autofree char *type = g_markup_escape_text (activity.data_type[0] ? activity.data_type : "—", -1);
-      g_autofree char *shape = g_markup_escape_text (activity.shape[0] ? activity.shape : "—", -1);
-
-      g_string_append_printf (str, _("Step %" G_GINT64_FORMAT " · region %s · %s %s"),
-                              activity.step_id, region, type, shape);
-      g_string_append_c (str, '\n');
-    }
-  g_string_append_printf (str, _("In use %s (stack %s + heap %s)"), in_use, stack, heap);
+  step = g_strdup_printf ("%" G_GINT64_FORMAT, activity.step_id);
+  append_markup (str, _("Step %s · region %s · %s %s"), step,
+                 activity.region_type[0] ? activity.region_type : "—",
+                 activity.data_type[0] ? activity.data_type : "—",
+                 activity.shape[0] ? activity.shape : "—");
+  g_string_append_c (str, '\n');
+  append_markup (str, _("In use %s (stack %s + heap %s)"), in_use, stack, heap);
   g_string_append_c (str, '\n');
   if (tm_memory_store_has_free_data (self->store))
-    g_string_append_printf (str, _("Free %s · fragmentation %s"), free_text, frag);
+    append_markup (str, _("Free %s · fragmentation %s"), free_text, frag);
   else
-    g_string_append_printf (str, _("Fragmentation %s"), frag);
+    append_markup (str, _("Fragmentation %s"), frag);
 
   tm_activity_clear (&activity);
 
@@ -1440,11 +1468,9 @@ describe_module (TmTimeline *self,
   g_autofree char *start = tm_format_time_ms (m->start_ps);
   g_autofree char *end = tm_format_time_ms (m->end_ps);
   g_autofree char *duration = tm_format_duration (m->end_ps - m->start_ps);
-  g_autofree char *name = g_markup_escape_text (m->name, -1);
-  g_autofree char *device = g_markup_escape_text (m->device, -1);
 
   /* Translators: tooltip of an HLO module span: name, device, start – end, duration */
-  return g_strdup_printf (_("<b>%s</b> on %s\n%s – %s (%s)"), name, device, start, end, duration);
+  return g_markup_printf_escaped (_("<b>%s</b> on %s\n%s – %s (%s)"), m->name, m->device, start, end, duration);
 }
 
 static gboolean
@@ -1515,7 +1541,6 @@ motion_cb (GtkEventControllerMotion *motion,
 {
   self->pointer_inside = TRUE;
   self->pointer_x = x;
-  self->pointer_y = y;
   update_hover (self);
 }
 
@@ -1648,7 +1673,6 @@ drag_begin_cb (GtkGestureDrag *gesture,
   self->dragging = TRUE;
   self->drag_moved = FALSE;
   self->banding = button == GDK_BUTTON_SECONDARY || (state & GDK_SHIFT_MASK) != 0;
-  self->panning = FALSE;
   self->drag_start_x = x;
   self->band_x0 = self->band_x1 = x;
   self->drag_view_start = tm_viewport_get_start (self->viewport);
@@ -1690,7 +1714,6 @@ drag_update_cb (GtkGestureDrag *gesture,
       double span = (double) (self->drag_view_end - self->drag_view_start);
       gint64 delta = (gint64) llround (-dx * span / layout.plot.size.width);
 
-      self->panning = TRUE;
       tm_viewport_set_range (self->viewport, self->drag_view_start + delta, self->drag_view_end + delta);
     }
 }
@@ -1721,7 +1744,6 @@ drag_end_cb (GtkGestureDrag *gesture,
 
   self->dragging = FALSE;
   self->banding = FALSE;
-  self->panning = FALSE;
   gtk_widget_set_cursor_from_name (GTK_WIDGET (self), "crosshair");
   update_hover (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -1734,9 +1756,22 @@ drag_cancel_cb (GtkGesture       *gesture,
 {
   self->dragging = FALSE;
   self->banding = FALSE;
-  self->panning = FALSE;
   gtk_widget_set_cursor_from_name (GTK_WIDGET (self), "crosshair");
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* A click selects at once, but tells the world ("time-selected") only when
+ * it is not the first half of a double-click, which shows everything and
+ * puts the selection back as it was. */
+static gboolean
+emit_time_selected_cb (gpointer user_data)
+{
+  TmTimeline *self = user_data;
+
+  self->pending_selection_source = 0;
+  g_signal_emit (self, signals[TIME_SELECTED], 0, self->selected_time);
+
+  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -1751,6 +1786,14 @@ click_pressed_cb (GtkGestureClick *gesture,
   if (n_press == 2)
     {
       self->double_clicked = TRUE;
+      if (self->pending_selection_source != 0)
+        {
+          g_clear_handle_id (&self->pending_selection_source, g_source_remove);
+          if (self->had_selection)
+            tm_timeline_select_time (self, self->previous_selection);
+          else
+            tm_timeline_clear_selection (self);
+        }
       tm_viewport_reset (self->viewport);
     }
   else
@@ -1764,6 +1807,7 @@ click_released_cb (GtkGestureClick *gesture,
                    double           y,
                    TmTimeline      *self)
 {
+  int double_click_ms = 400;
   guint index;
 
   if (n_press != 1 || self->double_clicked || self->drag_moved)
@@ -1771,10 +1815,16 @@ click_released_cb (GtkGestureClick *gesture,
 
   if (tm_timeline_pick (self, x, &index))
     {
-      gint64 t = tm_memory_store_get_times (self->store)[index];
+      if (self->pending_selection_source == 0)
+        {
+          self->had_selection = self->has_selection;
+          self->previous_selection = self->selected_time;
+        }
+      tm_timeline_select_time (self, tm_memory_store_get_times (self->store)[index]);
 
-      tm_timeline_select_time (self, t);
-      g_signal_emit (self, signals[TIME_SELECTED], 0, t);
+      g_object_get (gtk_widget_get_settings (GTK_WIDGET (self)), "gtk-double-click-time", &double_click_ms, NULL);
+      g_clear_handle_id (&self->pending_selection_source, g_source_remove);
+      self->pending_selection_source = g_timeout_add (MAX (double_click_ms, 1), emit_time_selected_cb, self);
     }
 }
 
@@ -1906,6 +1956,7 @@ tm_timeline_dispose (GObject *object)
 {
   TmTimeline *self = TM_TIMELINE (object);
 
+  g_clear_handle_id (&self->pending_selection_source, g_source_remove);
   if (self->viewport != NULL)
     g_signal_handlers_disconnect_by_data (self->viewport, self);
   g_clear_object (&self->viewport);
@@ -2064,7 +2115,6 @@ tm_timeline_init (TmTimeline *self)
   GtkGesture *gesture;
 
   self->hover_index = G_MAXUINT;
-  self->hover_module = -1;
   self->described_index = G_MAXUINT;
 
   self->viewport = tm_viewport_new ();
@@ -2105,7 +2155,6 @@ tm_timeline_init (TmTimeline *self)
   g_signal_connect (gesture, "drag-end", G_CALLBACK (drag_end_cb), self);
   g_signal_connect (gesture, "cancel", G_CALLBACK (drag_cancel_cb), self);
   gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
-  self->drag = gesture;
 
   gesture = gtk_gesture_click_new ();
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_PRIMARY);
@@ -2259,6 +2308,9 @@ tm_timeline_select_time (TmTimeline *self,
 {
   g_return_if_fail (TM_IS_TIMELINE (self));
 
+  /* A click not yet announced is overtaken. */
+  g_clear_handle_id (&self->pending_selection_source, g_source_remove);
+
   if (self->has_selection && self->selected_time == time_ps)
     return;
 
@@ -2279,6 +2331,8 @@ void
 tm_timeline_clear_selection (TmTimeline *self)
 {
   g_return_if_fail (TM_IS_TIMELINE (self));
+
+  g_clear_handle_id (&self->pending_selection_source, g_source_remove);
 
   if (!self->has_selection)
     return;

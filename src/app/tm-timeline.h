@@ -71,8 +71,10 @@ TmViewport    *tm_timeline_get_viewport       (TmTimeline      *self);
 void           tm_timeline_set_hlo_modules    (TmTimeline      *self,
                                                GArray          *modules);
 
-/* The selected time (a click). Selecting does not emit "time-selected":
- * that signal is for the user's clicks. */
+/* The selected time. A click selects the nearest snapshot's time at once
+ * and emits "time-selected" (gint64 time_ps) when it is known not to be
+ * the first half of a double-click (which shows everything and puts the
+ * selection back). Selecting from code does not emit it. */
 gboolean       tm_timeline_get_has_selection  (TmTimeline      *self);
 gint64         tm_timeline_get_selected_time  (TmTimeline      *self);
 void           tm_timeline_select_time        (TmTimeline      *self,
@@ -99,8 +101,10 @@ char          *tm_timeline_describe_snapshot  (TmTimeline      *self,
 void           tm_timeline_get_layout         (TmTimeline      *self,
                                                TmTimelineLayout *layout);
 
-/* Builds what snapshot() draws for a width × height widget: used by the
- * PNG/SVG export and the benchmark. */
+/* Builds what snapshot() draws for a width × height widget (the data, the
+ * axes and the selection; no hover), uncached: for exporting the timeline
+ * as an image (gsk_render_node_draw() on a cairo PNG or SVG surface) and
+ * for the benchmark. */
 GskRenderNode *tm_timeline_render_node        (TmTimeline      *self,
                                                int              width,
                                                int              height);

@@ -194,6 +194,22 @@ next_memory_id_action (GSimpleAction *action,
   step_memory_id (TM_WINDOW (user_data), +1);
 }
 
+static void
+export_xprof_json_action (GSimpleAction *action,
+                          GVariant      *param,
+                          gpointer       user_data)
+{
+  _tm_window_export_xprof_json (TM_WINDOW (user_data));
+}
+
+static void
+export_csv_action (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       user_data)
+{
+  _tm_window_export_csv (TM_WINDOW (user_data));
+}
+
 static const GActionEntry window_actions[] = {
   { "open", open_action },
   { "reload", reload_action },
@@ -201,6 +217,8 @@ static const GActionEntry window_actions[] = {
   { "cancel-load", cancel_action },
   { "previous-memory-id", previous_memory_id_action },
   { "next-memory-id", next_memory_id_action },
+  { "export-xprof-json", export_xprof_json_action },
+  { "export-csv", export_csv_action },
 };
 
 static void
@@ -225,6 +243,8 @@ _tm_window_actions_update (TmWindow *self)
   set_enabled (self, "cancel-load", self->state == TM_WINDOW_STATE_LOADING);
   set_enabled (self, "previous-memory-id", profile && n > 1);
   set_enabled (self, "next-memory-id", profile && n > 1);
+  set_enabled (self, "export-xprof-json", profile);
+  set_enabled (self, "export-csv", profile && self->memory_store != NULL);
 
   gtk_widget_set_visible (self->error_retry_button, self->file != NULL);
 }

@@ -4,6 +4,9 @@
  */
 #pragma once
 
+#include "tm-hlo-view.h"
+#include "tm-overview.h"
+#include "tm-timeline.h"
 #include "tm-window.h"
 
 G_BEGIN_DECLS
@@ -31,6 +34,9 @@ struct _TmWindow
   TmSummaryCards       *summary_cards;
   GtkPaned             *paned;
   GtkBox               *timeline_area;
+  TmTimeline           *timeline;
+  TmOverview           *overview;
+  TmHloView            *hlo_view;
   TmBreakdownView      *breakdown_view;
   GtkRevealer          *drop_revealer;
 
@@ -60,5 +66,7 @@ struct _TmWindow
 void _tm_window_actions_init       (TmWindow      *self);
 void _tm_window_actions_update     (TmWindow      *self);
 void _tm_window_dnd_init           (TmWindow      *self);
+void _tm_window_export_xprof_json  (TmWindow      *self);
+void _tm_window_export_csv         (TmWindow      *self);
 
 G_END_DECLS

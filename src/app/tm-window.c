@@ -148,6 +148,7 @@ tm_window_set_memory_store (TmWindow      *self,
 
   tm_summary_cards_set_store (self->summary_cards, store);
   tm_breakdown_view_set_store (self->breakdown_view, store);
+  tm_timeline_set_store (self->timeline, store);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MEMORY_STORE]);
 }
@@ -205,6 +206,8 @@ tm_window_set_profile (TmWindow  *self,
 {
   if (!g_set_object (&self->profile, profile))
     return;
+
+  tm_hlo_view_set_modules (self->hlo_view, profile != NULL ? tm_profile_get_hlo_modules (profile) : NULL);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
 }
@@ -737,6 +740,9 @@ tm_window_class_init (TmWindowClass *klass)
 
   g_type_ensure (TM_TYPE_SUMMARY_CARDS);
   g_type_ensure (TM_TYPE_BREAKDOWN_VIEW);
+  g_type_ensure (TM_TYPE_TIMELINE);
+  g_type_ensure (TM_TYPE_OVERVIEW);
+  g_type_ensure (TM_TYPE_HLO_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_PREFIX "/tm-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TmWindow, title_label);
@@ -757,6 +763,9 @@ tm_window_class_init (TmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmWindow, summary_cards);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, paned);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, timeline_area);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, timeline);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, overview);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, hlo_view);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, breakdown_view);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, drop_revealer);
   gtk_widget_class_bind_template_callback (widget_class, cancel_clicked_cb);
@@ -782,6 +791,16 @@ tm_window_init (TmWindow *self)
                        G_SETTINGS_BIND_DEFAULT);
       tm_window_load_window_state (self);
     }
+
+  /* The timeline, its overview strip and the HLO table share one visible
+   * range; a click on the timeline shows what was live then, Back to Peak
+   * drops that selection. */
+  tm_overview_set_timeline (self->overview, self->timeline);
+  tm_hlo_view_set_timeline (self->hlo_view, self->timeline);
+  g_signal_connect_object (self->timeline, "time-selected",
+                           G_CALLBACK (tm_breakdown_view_show_time), self->breakdown_view, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->breakdown_view, "peak-requested",
+                           G_CALLBACK (tm_timeline_clear_selection), self->timeline, G_CONNECT_SWAPPED);
 
   self->paned_position_handler =
     g_signal_connect_object (self->paned, "notify::max-position",

@@ -28,6 +28,10 @@
  * column: see there. */
 #define SNAP_DIVISOR 2
 
+/* tm_lod_query_columns() reads every snapshot in view, in one pass, when
+ * there are at most this many per column on average. */
+#define SWEEP_PER_COLUMN 64
+
 /* One cache line. */
 typedef struct
 {
@@ -516,6 +520,76 @@ column_bound (const TmLod *lod,
   return MAX (bound, hint);
 }
 
+/* Columns by one pass over the snapshots in view, for when columns hold few
+ * snapshots each: reading them all in order (every column read sequentially,
+ * which the prefetcher loves) beats searching and summarising column by
+ * column. Same result as the exact per-column query. Needs columns of at
+ * least 1 ps. */
+static guint
+sweep_columns (const TmLod *lod,
+               gint64       start_ps,
+               gint64       end_ps,
+               guint        n_columns,
+               guint        k,
+               TmLodBucket *buckets)
+{
+  double span = (double) (end_ps - start_ps);
+  guint n_with_data = 0;
+  gsize i = k;
+  Summary carried;
+  gboolean have_carried = FALSE;
+
+  if (k > 0)
+    {
+      summary_init (&carried);
+      summary_add_raw (&carried, lod, k - 1, k);
+      have_carried = TRUE;
+    }
+
+  for (guint c = 0; c < n_columns; c++)
+    {
+      gint64 t0 = start_ps + (gint64) floor (span * c / n_columns);
+      gint64 t1 = c + 1 == n_columns ? end_ps + 1 : start_ps + (gint64) floor (span * (c + 1) / n_columns);
+      TmLodBucket *bucket = &buckets[c];
+      gsize column_start = i;
+      gsize first;
+      Summary s;
+
+      if (i >= lod->n || (i == 0 && lod->times[0] >= t1))
+        {
+          /* After the last snapshot, or before the first. */
+          memset (bucket, 0, sizeof *bucket);
+          continue;
+        }
+
+      summary_init (&s);
+      while (i < lod->n && lod->times[i] < t1)
+        i++;
+      summary_add_raw (&s, lod, column_start, i);
+
+      /* The snapshot before the column holds into it, unless one is right
+       * at its start. (Without one, the column has snapshots of its own:
+       * an empty column before the first snapshot was handled above.) */
+      first = column_start;
+      if (have_carried && (i == column_start || lod->times[column_start] != t0))
+        {
+          summary_merge (&s, &carried);
+          first = column_start - 1;
+        }
+      bucket_from_summary (bucket, &s, (guint) first, (guint) (i > column_start ? i - 1 : column_start - 1));
+
+      if (i > column_start)
+        {
+          summary_init (&carried);
+          summary_add_raw (&carried, lod, i - 1, i);
+          have_carried = TRUE;
+        }
+      n_with_data++;
+    }
+
+  return n_with_data;
+}
+
 guint
 tm_lod_query_columns (const TmLod *lod,
                       gint64       start_ps,
@@ -549,7 +623,21 @@ tm_lod_query_columns (const TmLod *lod,
   if (max_span < 1.0)
     max_span = -1.0;
 
-  k = column_bound (lod, start_ps, 0, max_span, &leaf, &level, &k_exact);
+  /* Few snapshots per column: one pass over them. */
+  if (span >= n_columns)
+    {
+      guint first = tm_lod_lower_bound (lod, start_ps, 0);
+      guint last = tm_lod_lower_bound (lod, end_ps + 1, first);
+
+      if ((gsize) (last - first) <= (gsize) n_columns * SWEEP_PER_COLUMN)
+        return sweep_columns (lod, start_ps, end_ps, n_columns, first, buckets);
+    }
+
+  /* The view's own edges are exact: snapping there would push snapshots
+   * out of the view rather than into a neighbouring column. */
+  k = tm_lod_lower_bound (lod, start_ps, 0);
+  k_exact = TRUE;
+  leaf = (gssize) (k >> LEAF_SHIFT);
   for (guint c = 0; c < n_columns; c++)
     {
       gint64 t0 = start_ps + (gint64) floor (span * c / n_columns);
@@ -574,7 +662,7 @@ tm_lod_query_columns (const TmLod *lod,
           gssize previous = leaf;
 
           leaf += leaf_step;
-          end = column_bound (lod, t1, k, max_span, &leaf, &level, &end_exact);
+          end = column_bound (lod, t1, k, c + 1 < n_columns ? max_span : -1.0, &leaf, &level, &end_exact);
           leaf_step = MAX (leaf - previous, 0);
           fill_bucket (lod, k, k_exact, end, t0, &buckets[c]);
           k = end;

@@ -1,0 +1,223 @@
+/* tm-window-export.c — Export: XProf's memory-profile JSON and the table as CSV
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The save dialog runs on the main thread; writing runs in a GTask thread
+ * that owns a reference to the (immutable) profile and the rows it writes.
+ */
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "tm-export.h"
+#include "tm-format.h"
+#include "tm-window-private.h"
+
+typedef enum
+{
+  EXPORT_XPROF_JSON,
+  EXPORT_CSV,
+} ExportKind;
+
+typedef struct
+{
+  ExportKind  kind;
+  TmProfile  *profile;
+  GPtrArray  *rows;      /* for CSV */
+  GFile      *dest;
+} ExportJob;
+
+static void
+export_job_free (ExportJob *job)
+{
+  g_clear_object (&job->profile);
+  g_clear_pointer (&job->rows, g_ptr_array_unref);
+  g_clear_object (&job->dest);
+  g_free (job);
+}
+
+static void
+export_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  ExportJob *job = task_data;
+  g_autoptr(GFileOutputStream) out = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  out = g_file_replace (job->dest, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, cancellable, &error);
+  if (out == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  if (job->kind == EXPORT_XPROF_JSON)
+    ok = tm_export_xprof_json (job->profile, G_OUTPUT_STREAM (out), cancellable, &error);
+  else
+    ok = tm_export_breakdown_csv (job->rows, G_OUTPUT_STREAM (out), cancellable, &error);
+
+  if (ok)
+    ok = g_output_stream_close (G_OUTPUT_STREAM (out), cancellable, &error);
+
+  if (!ok)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+export_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  TmWindow *self = TM_WINDOW (object);
+  ExportJob *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      g_autofree char *name = g_file_get_parse_name (job->dest);
+      GtkWidget *dialog;
+
+      dialog = gtk_message_dialog_new (GTK_WINDOW (self),
+                                       GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                       GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
+                                       _("Could not export to “%s”"), name);
+      gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", error->message);
+      g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+      gtk_window_present (GTK_WINDOW (dialog));
+    }
+}
+
+static void
+save_response_cb (GtkNativeDialog *chooser,
+                  int              response,
+                  gpointer         user_data)
+{
+  ExportJob *job = user_data;
+  TmWindow *self = TM_WINDOW (gtk_native_dialog_get_transient_for (chooser));
+  g_autoptr(GTask) task = NULL;
+
+  if (response != GTK_RESPONSE_ACCEPT)
+    {
+      export_job_free (job);
+      gtk_native_dialog_destroy (chooser);
+      g_object_unref (chooser);
+      return;
+    }
+
+  job->dest = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+  gtk_native_dialog_destroy (chooser);
+  g_object_unref (chooser);
+
+  task = g_task_new (self, NULL, export_done_cb, NULL);
+  g_task_set_source_tag (task, save_response_cb);
+  g_task_set_name (task, "[tidemark] export");
+  g_task_set_task_data (task, job, (GDestroyNotify) export_job_free);
+  g_task_run_in_thread (task, export_thread);
+}
+
+static void
+ask_where (TmWindow   *self,
+           ExportJob  *job,
+           const char *title,
+           const char *suggested_name,
+           const char *filter_name,
+           const char *pattern)
+{
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autoptr(GFile) folder = NULL;
+  GtkFileChooserNative *chooser;
+
+  chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                         _("_Export"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggested_name);
+
+  gtk_file_filter_set_name (filter, filter_name);
+  gtk_file_filter_add_pattern (filter, pattern);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+
+  /* Next to the profile, where people look for it. */
+  if (self->file != NULL && (folder = g_file_get_parent (self->file)) != NULL)
+    gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
+
+  g_signal_connect (chooser, "response", G_CALLBACK (save_response_cb), job);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* "host1.xplane.pb" → "host1" */
+static char *
+profile_stem (TmWindow *self)
+{
+  g_autofree char *basename = self->file != NULL ? g_file_get_basename (self->file) : g_strdup ("profile");
+  static const char * const suffixes[] = {
+    ".xplane.pb", ".memory_profile.json.gz", ".memory_profile.json", ".json.gz", ".json", ".pb",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    if (g_str_has_suffix (basename, suffixes[i]))
+      return g_strndup (basename, strlen (basename) - strlen (suffixes[i]));
+
+  return g_steal_pointer (&basename);
+}
+
+void
+_tm_window_export_xprof_json (TmWindow *self)
+{
+  g_autofree char *stem = NULL;
+  g_autofree char *name = NULL;
+  ExportJob *job;
+
+  g_return_if_fail (TM_IS_WINDOW (self));
+  if (self->profile == NULL)
+    return;
+
+  stem = profile_stem (self);
+  name = g_strconcat (stem, ".memory_profile.json", NULL);
+  job = g_new0 (ExportJob, 1);
+  job->kind = EXPORT_XPROF_JSON;
+  job->profile = g_object_ref (self->profile);
+  ask_where (self, job, _("Export XProf Memory Profile"), name,
+             _("XProf Memory-Profile JSON"), "*.json");
+}
+
+void
+_tm_window_export_csv (TmWindow *self)
+{
+  g_autofree char *stem = NULL;
+  g_autofree char *name = NULL;
+  ExportJob *job;
+  TmBreakdownView *view;
+
+  g_return_if_fail (TM_IS_WINDOW (self));
+  if (self->profile == NULL || self->memory_store == NULL)
+    return;
+
+  view = self->breakdown_view;
+  stem = profile_stem (self);
+  job = g_new0 (ExportJob, 1);
+  job->kind = EXPORT_CSV;
+  job->profile = g_object_ref (self->profile);
+
+  /* The whole table at the time it shows, whatever the filter hides. */
+  if (tm_breakdown_view_get_at_peak (view))
+    {
+      job->rows = g_ptr_array_ref (tm_memory_store_get_peak_breakdown (self->memory_store));
+      name = g_strdup_printf ("%s-%s-peak.csv", stem, tm_memory_store_get_id (self->memory_store));
+    }
+  else
+    {
+      gint64 t = tm_breakdown_view_get_time_ps (view);
+
+      job->rows = tm_memory_store_breakdown_at (self->memory_store, t);
+      name = g_strdup_printf ("%s-%s-at-%" G_GINT64_FORMAT "ps.csv", stem,
+                              tm_memory_store_get_id (self->memory_store), t);
+    }
+
+  ask_where (self, job, _("Export Table as CSV"), name, _("CSV Files"), "*.csv");
+}
