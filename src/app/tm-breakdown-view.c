@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "tm-allocation-row.h"
@@ -140,7 +141,7 @@ cell_query_tooltip_cb (GtkWidget   *widget,
 
           /* Translators: tooltip of an op name in the table: the op, then
            * when and at which address it allocated, and its step */
-          text = g_strdup_printf (_("%s\nAllocated at %s, address 0x%" G_GINT64_MODIFIER "x, step %" G_GINT64_FORMAT),
+          text = g_strdup_printf (_("%s\nAllocated at %s, address 0x%" PRIx64 ", step %" PRId64),
                                   tm_allocation_row_get_op_name (row),
                                   time,
                                   tm_allocation_row_get_address (row),

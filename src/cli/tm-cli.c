@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <glib/gi18n.h>
@@ -84,10 +85,12 @@ print_summary (TmProfile *profile)
   g_autofree char *size = tm_format_bytes ((gint64) tm_profile_get_file_size (profile));
   guint n = tm_profile_get_n_memory_ids (profile);
 
-  g_print ("%s — %s, %s, %u %s\n", basename,
+  g_autofree char *ids = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u memory id", "%u memory ids", n), n);
+
+  g_print ("%s — %s, %s, %s\n", basename,
            tm_profile_get_format (profile) == TM_PROFILE_FORMAT_XSPACE
            ? "XSpace" : _("XProf memory-profile JSON (sampled points only)"),
-           size, n, n == 1 ? _("memory id") : _("memory ids"));
+           size, ids);
 
   if (n == 0)
     {
@@ -108,7 +111,7 @@ print_summary (TmProfile *profile)
       g_autofree char *when = tm_format_time_ms (s->peak_time_ps);
       g_autofree char *peak = tm_format_bytes (s->peak_bytes_in_use);
       g_autofree char *peak_exact = tm_format_bytes_exact (s->peak_bytes_in_use);
-      g_autofree char *peak_text = g_strdup_printf (_("%s (%s) at %s, step %" G_GINT64_FORMAT),
+      g_autofree char *peak_text = g_strdup_printf (_("%s (%s) at %s, step %" PRId64),
                                                     peak, peak_exact, when, s->peak_step_id);
       g_autofree char *frag = tm_format_percent (s->peak_fragmentation);
       g_autofree char *nrows = g_strdup_printf ("%u", rows->len);

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <glib/gi18n.h>
 
 #include "tm-format.h"
 
@@ -84,12 +85,15 @@ char *
 tm_format_bytes_exact (gint64 bytes)
 {
   GString *str = g_string_new (NULL);
+  g_autofree char *number = NULL;
+  guint64 mag = magnitude (bytes);
 
   if (bytes < 0)
     g_string_append (str, "−");
-  append_grouped (str, magnitude (bytes));
-  g_string_append (str, magnitude (bytes) == 1 ? " byte" : " bytes");
-  return g_string_free (str, FALSE);
+  append_grouped (str, mag);
+  number = g_string_free (str, FALSE);
+  /* Translators: an exact size, %s is a number such as "6 210 111 488" */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s byte", "%s bytes", mag), number);
 }
 
 char *

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "tm-wire.h"
@@ -30,11 +31,11 @@ set_truncated (TmWire  *w,
 {
   if (w->end == w->limit)
     g_set_error (error, TM_ERROR, TM_ERROR_TRUNCATED,
-                 _("truncated at byte %" G_GSIZE_FORMAT ": the file ends inside a field"),
+                 _("truncated at byte %zu: the file ends inside a field"),
                  offset);
   else
     g_set_error (error, TM_ERROR, TM_ERROR_TRUNCATED,
-                 _("truncated at byte %" G_GSIZE_FORMAT ": a field runs past the end of its message at byte %" G_GSIZE_FORMAT),
+                 _("truncated at byte %zu: a field runs past the end of its message at byte %zu"),
                  offset, (gsize) (w->end - w->base));
 }
 
@@ -67,7 +68,7 @@ tm_wire_read_varint_slow (TmWire   *w,
     }
 
   g_set_error (error, TM_ERROR, TM_ERROR_NOT_PROTOBUF,
-               _("malformed varint at byte %" G_GSIZE_FORMAT ": longer than 10 bytes"),
+               _("malformed varint at byte %zu: longer than 10 bytes"),
                (gsize) (w->p - w->base));
   return FALSE;
 }
@@ -79,10 +80,14 @@ tm_wire_set_wire_type_error (GError     **error,
                              guint        wire_type,
                              gsize        offset)
 {
-  g_set_error (error, TM_ERROR, TM_ERROR_WIRE_TYPE,
-               _("field %u has wire type %u (%s) at byte %" G_GSIZE_FORMAT "%s%s"),
-               field, wire_type, wire_type_name (wire_type), offset,
-               message != NULL ? ": " : "", message != NULL ? message : "");
+  if (message != NULL)
+    g_set_error (error, TM_ERROR, TM_ERROR_WIRE_TYPE,
+                 _("field %u has wire type %u (%s) at byte %zu: %s"),
+                 field, wire_type, wire_type_name (wire_type), offset, message);
+  else
+    g_set_error (error, TM_ERROR, TM_ERROR_WIRE_TYPE,
+                 _("field %u has wire type %u (%s) at byte %zu"),
+                 field, wire_type, wire_type_name (wire_type), offset);
 }
 
 gboolean
@@ -102,7 +107,7 @@ tm_wire_read_tag_slow (TmWire   *w,
   if ((tag >> 3) == 0 || (tag >> 3) > 0x1fffffff)
     {
       g_set_error (error, TM_ERROR, TM_ERROR_NOT_PROTOBUF,
-                   _("not a valid protobuf field tag at byte %" G_GSIZE_FORMAT " (field number %" G_GUINT64_FORMAT ")"),
+                   _("not a valid protobuf field tag at byte %zu (field number %" PRIu64 ")"),
                    offset, tag >> 3);
       return FALSE;
     }
@@ -130,11 +135,11 @@ tm_wire_set_length_error (TmWire   *w,
 {
   if (w->end == w->limit)
     g_set_error (error, TM_ERROR, TM_ERROR_LENGTH,
-                 _("length runs past the end at byte %" G_GSIZE_FORMAT ": a field claims %" G_GUINT64_FORMAT " bytes but the file ends at byte %" G_GSIZE_FORMAT),
+                 _("length runs past the end at byte %zu: a field claims %" PRIu64 " bytes but the file ends at byte %zu"),
                  offset, len, (gsize) (w->limit - w->base));
   else
     g_set_error (error, TM_ERROR, TM_ERROR_LENGTH,
-                 _("length runs past the end at byte %" G_GSIZE_FORMAT ": a field claims %" G_GUINT64_FORMAT " bytes but its message ends at byte %" G_GSIZE_FORMAT),
+                 _("length runs past the end at byte %zu: a field claims %" PRIu64 " bytes but its message ends at byte %zu"),
                  offset, len, (gsize) (w->end - w->base));
   return FALSE;
 }

@@ -67,7 +67,7 @@ check_depth (const guint8  *data,
           if (++depth > MAX_DEPTH)
             {
               g_set_error (error, TM_ERROR, TM_ERROR_TOO_DEEP,
-                           _("nested too deep at byte %" G_GSIZE_FORMAT ": more than %u levels of JSON objects or arrays"),
+                           _("nested too deep at byte %zu: more than %u levels of JSON objects or arrays"),
                            i, MAX_DEPTH);
               return FALSE;
             }

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 #include <glib/gi18n.h>
@@ -766,7 +767,7 @@ decode_job (gpointer   data,
   if (job->offset >= tm_source_get_size (source))
     {
       g_set_error (error, TM_ERROR, TM_ERROR_CHANGED,
-                   _("changed while reading: byte %" G_GUINT64_FORMAT " is past the end"),
+                   _("changed while reading: byte %" PRIu64 " is past the end"),
                    job->offset);
       return FALSE;
     }
