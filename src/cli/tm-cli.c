@@ -60,11 +60,32 @@ usage (GOptionContext *context,
   return 2;
 }
 
+/* Characters that take no column of their own (Thai vowel and tone marks
+ * above and below the line, and other combining marks). */
+static glong
+display_width (const char *text)
+{
+  glong width = 0;
+
+  for (const char *p = text; *p; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (!g_unichar_ismark (c) && !g_unichar_iszerowidth (c))
+        width += g_unichar_iswide (c) ? 2 : 1;
+    }
+  return width;
+}
+
 static void
 print_row (const char *label,
            const char *value)
 {
-  g_print ("  %-24s %s\n", label, value);
+  /* Pad by what the terminal shows, not by bytes, so translated labels
+   * line up too. */
+  glong pad = MAX (24 - display_width (label), 0);
+
+  g_print ("  %s%*s %s\n", label, (int) pad, "", value);
 }
 
 static void
