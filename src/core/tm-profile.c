@@ -136,6 +136,54 @@ json_job (gpointer   user_data,
   return tm_xprof_json_read (job->data, job->size, job->stores, job->hlo_modules, error);
 }
 
+typedef struct
+{
+  GPtrArray    *stores;
+  guint         first;     /* this job takes first, first + 2, ... */
+  GCancellable *cancellable;
+  gboolean      ok;
+  GError       *error;
+} FinishJob;
+
+static gpointer
+finish_job (gpointer data)
+{
+  FinishJob *job = data;
+
+  job->ok = TRUE;
+  for (guint i = job->first; job->ok && i < job->stores->len; i += 2)
+    job->ok = tm_analysis_finish (g_ptr_array_index (job->stores, i), job->cancellable, &job->error);
+  return NULL;
+}
+
+/* Memory ids are independent: analyse them on two threads. */
+static gboolean
+finish_stores (GPtrArray     *stores,
+               GCancellable  *cancellable,
+               GError       **error)
+{
+  FinishJob even = { stores, 0, cancellable, FALSE, NULL };
+  FinishJob odd = { stores, 1, cancellable, FALSE, NULL };
+  GThread *thread = NULL;
+
+  if (stores->len > 1 && g_get_num_processors () >= 2)
+    thread = g_thread_new ("tidemark-analyse", finish_job, &odd);
+  finish_job (&even);
+  if (thread != NULL)
+    g_thread_join (thread);
+  else
+    finish_job (&odd);
+
+  if (!even.ok || !odd.ok)
+    {
+      g_propagate_error (error, !even.ok ? g_steal_pointer (&even.error) : g_steal_pointer (&odd.error));
+      g_clear_error (&even.error);
+      g_clear_error (&odd.error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 TmProfile *
 tm_profile_load (GFile           *file,
                  TmProgressFunc   progress,
@@ -214,9 +262,8 @@ tm_profile_load (GFile           *file,
       self->hlo_modules = g_steal_pointer (&result.hlo_modules);
       tm_xspace_result_clear (&result);
 
-      for (guint i = 0; i < self->stores->len; i++)
-        if (!tm_analysis_finish (g_ptr_array_index (self->stores, i), cancellable, error))
-          return NULL;
+      if (!finish_stores (self->stores, cancellable, error))
+        return NULL;
 
       g_ptr_array_sort (self->stores, compare_stores);
     }

@@ -1177,12 +1177,44 @@ parallel_min_bytes (void)
   return env != NULL ? (gsize) g_ascii_strtoull (env, NULL, 10) : 16u << 20;
 }
 
+typedef struct
+{
+  TmSource      *source;
+  const GArray  *wires;   /* TmWire, one per line */
+  GArray        *lines;   /* LineInfo, filled in [from, to) */
+  guint          from;
+  guint          to;
+  gboolean       ok;
+  GError        *error;
+} ScanJob;
+
+static gboolean
+scan_job_guarded (gpointer   data,
+                  GError   **error)
+{
+  ScanJob *job = data;
+
+  for (guint i = job->from; i < job->to; i++)
+    if (!scan_line (g_array_index (job->wires, TmWire, i), &g_array_index (job->lines, LineInfo, i), error))
+      return FALSE;
+  return TRUE;
+}
+
+static gpointer
+scan_job_thread (gpointer data)
+{
+  ScanJob *job = data;
+
+  job->ok = tm_source_run_guarded (job->source, scan_job_guarded, job, &job->error);
+  return NULL;
+}
+
 static gboolean
 read_host_plane (Reader      *r,
                  PlaneParts  *parts,
                  GError     **error)
 {
-  g_autoptr(GArray) lines = g_array_new (FALSE, FALSE, sizeof (LineInfo));
+  g_autoptr(GArray) lines = g_array_new (FALSE, TRUE, sizeof (LineInfo));
   gint64 min_ts = G_MAXINT64;
   gint64 done_a = 0, done_b = 0;
   gsize total = 0, half = 0;
@@ -1198,29 +1230,51 @@ read_host_plane (Reader      *r,
 
   for (guint i = 0; i < parts->lines->len; i++)
     {
-      LineInfo info;
-
-      if (!scan_line (g_array_index (parts->lines, TmWire, i), &info, error))
-        return FALSE;
-      g_array_append_val (lines, info);
-      min_ts = MIN (min_ts, info.timestamp_ns);
-      total += (gsize) (info.wire.end - info.wire.p);
+      const TmWire *w = &g_array_index (parts->lines, TmWire, i);
+      total += (gsize) (w->end - w->p);
     }
 
   /* A large host plane is read by two threads: this one takes the first
    * lines, a helper the rest (about half the bytes each); the helper's
-   * stores are appended to these afterwards, so file order is kept. */
-  split = lines->len;
-  if (total >= parallel_min_bytes () && lines->len >= 2 && g_get_num_processors () >= 2)
+   * stores are appended to these afterwards, so file order is kept. Both
+   * passes (line headers, then events) are split the same way. */
+  split = parts->lines->len;
+  if (total >= parallel_min_bytes () && parts->lines->len >= 2 && g_get_num_processors () >= 2)
     {
-      for (split = 0; split < lines->len - 1 && half < total / 2; split++)
+      for (split = 0; split < parts->lines->len - 1 && half < total / 2; split++)
         {
-          const LineInfo *info = &g_array_index (lines, LineInfo, split);
-          half += (gsize) (info->wire.end - info->wire.p);
+          const TmWire *w = &g_array_index (parts->lines, TmWire, split);
+          half += (gsize) (w->end - w->p);
         }
       if (split == 0)
         split = 1;
     }
+
+  /* Every line's timestamp is needed before any event is placed (§2.1),
+   * and a line may hold it after its events: scan the lines first. */
+  g_array_set_size (lines, parts->lines->len);
+  {
+    ScanJob first = { r->source, parts->lines, lines, 0, split, FALSE, NULL };
+    ScanJob second = { r->source, parts->lines, lines, split, parts->lines->len, TRUE, NULL };
+    GThread *scanner = NULL;
+
+    if (split < parts->lines->len)
+      scanner = g_thread_new ("tidemark-scan", scan_job_thread, &second);
+    first.ok = scan_job_guarded (&first, &first.error);
+    if (scanner != NULL)
+      g_thread_join (scanner);
+
+    if (!first.ok || !second.ok)
+      {
+        g_propagate_error (error, !first.ok ? g_steal_pointer (&first.error) : g_steal_pointer (&second.error));
+        g_clear_error (&first.error);
+        g_clear_error (&second.error);
+        return FALSE;
+      }
+  }
+
+  for (guint i = 0; i < lines->len; i++)
+    min_ts = MIN (min_ts, g_array_index (lines, LineInfo, i).timestamp_ns);
 
   r->host_start = lines->len > 0 ? (gsize) (g_array_index (lines, LineInfo, 0).wire.p - r->base) : 0;
   r->host_done_a = &done_a;
