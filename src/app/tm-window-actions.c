@@ -210,6 +210,14 @@ export_csv_action (GSimpleAction *action,
   _tm_window_export_csv (TM_WINDOW (user_data));
 }
 
+static void
+export_timeline_png_action (GSimpleAction *action,
+                            GVariant      *param,
+                            gpointer       user_data)
+{
+  _tm_window_export_timeline_png (TM_WINDOW (user_data));
+}
+
 static const GActionEntry window_actions[] = {
   { "open", open_action },
   { "reload", reload_action },
@@ -219,6 +227,7 @@ static const GActionEntry window_actions[] = {
   { "next-memory-id", next_memory_id_action },
   { "export-xprof-json", export_xprof_json_action },
   { "export-csv", export_csv_action },
+  { "export-timeline-png", export_timeline_png_action },
 };
 
 static void
@@ -245,6 +254,7 @@ _tm_window_actions_update (TmWindow *self)
   set_enabled (self, "next-memory-id", profile && n > 1);
   set_enabled (self, "export-xprof-json", profile);
   set_enabled (self, "export-csv", profile && self->memory_store != NULL);
+  set_enabled (self, "export-timeline-png", profile && self->memory_store != NULL);
 
   gtk_widget_set_visible (self->error_retry_button, self->file != NULL);
 }

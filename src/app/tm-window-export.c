@@ -18,14 +18,18 @@ typedef enum
 {
   EXPORT_XPROF_JSON,
   EXPORT_CSV,
+  EXPORT_PNG,
 } ExportKind;
 
 typedef struct
 {
-  ExportKind  kind;
-  TmProfile  *profile;
-  GPtrArray  *rows;      /* for CSV */
-  GFile      *dest;
+  ExportKind       kind;
+  TmProfile       *profile;
+  GPtrArray       *rows;      /* for CSV */
+  GskRenderNode   *node;      /* for PNG: drawn on the main thread */
+  int              width;
+  int              height;
+  GFile           *dest;
 } ExportJob;
 
 static void
@@ -33,8 +37,49 @@ export_job_free (ExportJob *job)
 {
   g_clear_object (&job->profile);
   g_clear_pointer (&job->rows, g_ptr_array_unref);
+  g_clear_pointer (&job->node, gsk_render_node_unref);
   g_clear_object (&job->dest);
   g_free (job);
+}
+
+static cairo_status_t
+write_to_stream (void                *closure,
+                 const unsigned char *data,
+                 unsigned int         length)
+{
+  GOutputStream *out = closure;
+
+  return g_output_stream_write_all (out, data, length, NULL, NULL, NULL)
+         ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+/* Paints the timeline's render node at twice its size (for HiDPI screens
+ * and documents) on an opaque background. */
+static gboolean
+write_png (ExportJob      *job,
+           GOutputStream  *out,
+           GError        **error)
+{
+  const int scale = 2;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  cairo_status_t status;
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, job->width * scale, job->height * scale);
+  cr = cairo_create (surface);
+  cairo_scale (cr, scale, scale);
+  gsk_render_node_draw (job->node, cr);
+  cairo_destroy (cr);
+
+  status = cairo_surface_write_to_png_stream (surface, write_to_stream, out);
+  cairo_surface_destroy (surface);
+
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", cairo_status_to_string (status));
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static void
@@ -57,8 +102,10 @@ export_thread (GTask        *task,
 
   if (job->kind == EXPORT_XPROF_JSON)
     ok = tm_export_xprof_json (job->profile, G_OUTPUT_STREAM (out), cancellable, &error);
-  else
+  else if (job->kind == EXPORT_CSV)
     ok = tm_export_breakdown_csv (job->rows, G_OUTPUT_STREAM (out), cancellable, &error);
+  else
+    ok = write_png (job, G_OUTPUT_STREAM (out), &error);
 
   if (ok)
     ok = g_output_stream_close (G_OUTPUT_STREAM (out), cancellable, &error);
@@ -220,4 +267,48 @@ _tm_window_export_csv (TmWindow *self)
     }
 
   ask_where (self, job, _("Export Table as CSV"), name, _("CSV Files"), "*.csv");
+}
+
+void
+_tm_window_export_timeline_png (TmWindow *self)
+{
+  g_autofree char *stem = NULL;
+  g_autofree char *name = NULL;
+  GskRenderNode *background, *content;
+  GskRenderNode *children[2];
+  GdkRGBA bg;
+  ExportJob *job;
+  int width, height;
+
+  g_return_if_fail (TM_IS_WINDOW (self));
+  if (self->profile == NULL || self->memory_store == NULL || self->timeline == NULL)
+    return;
+
+  /* What the user sees: the timeline's current size, zoom and selection. */
+  width = MAX (gtk_widget_get_width (GTK_WIDGET (self->timeline)), 640);
+  height = MAX (gtk_widget_get_height (GTK_WIDGET (self->timeline)), 240);
+  content = tm_timeline_render_node (self->timeline, width, height);
+  if (content == NULL)
+    return;
+
+  if (tm_timeline_is_dark_style (GTK_WIDGET (self->timeline)))
+    gdk_rgba_parse (&bg, "#242424");
+  else
+    gdk_rgba_parse (&bg, "#ffffff");
+  background = gsk_color_node_new (&bg, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  children[0] = background;
+  children[1] = content;
+
+  job = g_new0 (ExportJob, 1);
+  job->kind = EXPORT_PNG;
+  job->profile = g_object_ref (self->profile);
+  job->node = gsk_container_node_new (children, 2);
+  job->width = width;
+  job->height = height;
+  gsk_render_node_unref (background);
+  gsk_render_node_unref (content);
+
+  stem = profile_stem (self);
+  name = g_strdup_printf ("%s-%s-timeline.png", stem, tm_memory_store_get_id (self->memory_store));
+  ask_where (self, job, _("Export Timeline as PNG"), name, _("PNG Images"), "*.png");
 }
