@@ -345,8 +345,11 @@ typedef struct
   gint64   timestamp_ns;
 } LineInfo;
 
+/* With until_events, stops at the first event: what the line says before
+ * its events (where every writer puts its name and timestamp). */
 static gboolean
 scan_line (TmWire    line,
+           gboolean  until_events,
            LineInfo *info,
            GError  **error)
 {
@@ -359,6 +362,9 @@ scan_line (TmWire    line,
     {
       guint32 field;
       guint wt;
+
+      if (until_events && line.p[0] == ((XLINE_EVENTS << 3) | TM_WIRE_LEN))
+        break;
 
       /* Events are most of a line: skip them in a tight loop (tag 0x22,
        * length below 16 KiB). */
@@ -813,6 +819,7 @@ typedef struct
   gsize           host_start;    /* where the host plane's lines start */
   gint64         *host_done_a;   /* bytes of host lines done by each thread (atomic) */
   gint64         *host_done_b;
+  gboolean        line_clock_changed;
   TmMemoryStore  *last_store;
   gboolean        last_is_int;
   gint64          last_int;
@@ -823,7 +830,7 @@ static void
 report_progress (Reader  *r,
                  gsize    offset)
 {
-  if (r->progress != NULL && offset != r->last_progress)
+  if (r->progress != NULL && offset > r->last_progress)
     {
       r->last_progress = offset;
       r->progress (offset, r->size, r->progress_data);
@@ -1072,12 +1079,31 @@ read_lines (Reader        *r,
 
           if (field != XLINE_EVENTS)
             {
-              /* Checked by scan_line(). */
-              if (!tm_wire_skip (&line, wt, error))
+              if (field == XLINE_TIMESTAMP_NS)
+                {
+                  guint64 v;
+
+                  if (!expect_wire_type (&line, field, wt, TM_WIRE_VARINT, N_("in XLine.timestamp_ns"), error) ||
+                      !tm_wire_read_varint (&line, &v, error))
+                    return FALSE;
+                  /* The line's clock is not what its header said: the
+                   * caller reads the plane again, the careful way. */
+                  if ((gint64) v != info->timestamp_ns)
+                    r->line_clock_changed = TRUE;
+                }
+              else if (field == XLINE_NAME)
+                {
+                  if (!expect_wire_type (&line, field, wt, TM_WIRE_LEN, N_("in XLine.name"), error) ||
+                      !tm_wire_skip (&line, wt, error))
+                    return FALSE;
+                }
+              else if (!tm_wire_skip (&line, wt, error))
                 return FALSE;
               continue;
             }
 
+          if (!expect_wire_type (&line, field, wt, TM_WIRE_LEN, N_("in XLine.events"), error))
+            return FALSE;
           len_offset = tm_wire_offset (&line);
           if (!tm_wire_read_len (&line, &ev_wire, error) ||
               !scan_event_header (ev_wire, &hdr, error))
@@ -1184,6 +1210,7 @@ typedef struct
   GArray        *lines;   /* LineInfo, filled in [from, to) */
   guint          from;
   guint          to;
+  gboolean       until_events;
   gboolean       ok;
   GError        *error;
 } ScanJob;
@@ -1195,7 +1222,8 @@ scan_job_guarded (gpointer   data,
   ScanJob *job = data;
 
   for (guint i = job->from; i < job->to; i++)
-    if (!scan_line (g_array_index (job->wires, TmWire, i), &g_array_index (job->lines, LineInfo, i), error))
+    if (!scan_line (g_array_index (job->wires, TmWire, i), job->until_events,
+                    &g_array_index (job->lines, LineInfo, i), error))
       return FALSE;
   return TRUE;
 }
@@ -1210,9 +1238,10 @@ scan_job_thread (gpointer data)
 }
 
 static gboolean
-read_host_plane (Reader      *r,
-                 PlaneParts  *parts,
-                 GError     **error)
+read_host_plane_once (Reader      *r,
+                      PlaneParts  *parts,
+                      gboolean     careful,
+                      GError     **error)
 {
   g_autoptr(GArray) lines = g_array_new (FALSE, TRUE, sizeof (LineInfo));
   gint64 min_ts = G_MAXINT64;
@@ -1223,10 +1252,6 @@ read_host_plane (Reader      *r,
   HalfJob *job = NULL;
   GThread *thread = NULL;
   gboolean ok;
-
-  if (!load_event_kinds (r, parts, error) ||
-      !load_stat_metadata (r->ctx, parts, error))
-    return FALSE;
 
   for (guint i = 0; i < parts->lines->len; i++)
     {
@@ -1250,12 +1275,14 @@ read_host_plane (Reader      *r,
         split = 1;
     }
 
-  /* Every line's timestamp is needed before any event is placed (§2.1),
-   * and a line may hold it after its events: scan the lines first. */
+  /* Every line's timestamp is needed before any event is placed (§2.1).
+   * Writers put it before the events, so read what each line says before
+   * its events; if the event pass then meets a different timestamp after
+   * them, the caller reads again, carefully: every line whole first. */
   g_array_set_size (lines, parts->lines->len);
   {
-    ScanJob first = { r->source, parts->lines, lines, 0, split, FALSE, NULL };
-    ScanJob second = { r->source, parts->lines, lines, split, parts->lines->len, TRUE, NULL };
+    ScanJob first = { r->source, parts->lines, lines, 0, split, !careful, FALSE, NULL };
+    ScanJob second = { r->source, parts->lines, lines, split, parts->lines->len, !careful, TRUE, NULL };
     GThread *scanner = NULL;
 
     if (split < parts->lines->len)
@@ -1310,6 +1337,7 @@ read_host_plane (Reader      *r,
         {
           merge_half (r, &job->result);
           n_events += job->n_events;
+          r->line_clock_changed |= job->reader.line_clock_changed;
         }
       g_clear_error (&job->error);
       g_hash_table_unref (job->reader.stores);
@@ -1321,6 +1349,28 @@ read_host_plane (Reader      *r,
   r->host_done_b = NULL;
   r->result->n_host_events = n_events;
   return ok;
+}
+
+static gboolean
+read_host_plane (Reader      *r,
+                 PlaneParts  *parts,
+                 GError     **error)
+{
+  if (!load_event_kinds (r, parts, error) ||
+      !load_stat_metadata (r->ctx, parts, error))
+    return FALSE;
+
+  r->line_clock_changed = FALSE;
+  if (!read_host_plane_once (r, parts, FALSE, error))
+    return FALSE;
+  if (!r->line_clock_changed)
+    return TRUE;
+
+  /* A line's timestamp came after its events: start this plane again. */
+  g_ptr_array_set_size (r->result->stores, 0);
+  g_hash_table_remove_all (r->stores);
+  r->last_store = NULL;
+  return read_host_plane_once (r, parts, TRUE, error);
 }
 
 static gboolean
@@ -1349,7 +1399,7 @@ read_tpu_plane (Reader      *r,
       LineInfo info;
       TmWire line;
 
-      if (!scan_line (g_array_index (parts->lines, TmWire, i), &info, error))
+      if (!scan_line (g_array_index (parts->lines, TmWire, i), FALSE, &info, error))
         return FALSE;
       if (!str_equal (info.name, XLA_MODULES_LINE))
         continue;
