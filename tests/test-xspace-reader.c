@@ -755,6 +755,115 @@ test_two_threads (void)
     }
 }
 
+/* Hand-encoding, for shapes the fixture writer does not make. */
+static void
+put_varint (GByteArray *b,
+            guint64     v)
+{
+  do
+    {
+      guint8 byte = (v & 0x7f) | (v > 0x7f ? 0x80 : 0);
+      g_byte_array_append (b, &byte, 1);
+      v >>= 7;
+    }
+  while (v != 0);
+}
+
+static void
+put_len (GByteArray *b,
+         guint       field,
+         GByteArray *sub)
+{
+  put_varint (b, (field << 3) | 2);
+  put_varint (b, sub->len);
+  g_byte_array_append (b, sub->data, sub->len);
+  g_byte_array_unref (sub);
+}
+
+static void
+put_int (GByteArray *b,
+         guint       field,
+         guint64     v)
+{
+  put_varint (b, field << 3);
+  put_varint (b, v);
+}
+
+static GByteArray *
+entry (gint64      id,
+       const char *name)
+{
+  GByteArray *value = g_byte_array_new ();
+  GByteArray *e = g_byte_array_new ();
+  GByteArray *str = g_byte_array_new ();
+
+  put_int (value, 1, id);
+  g_byte_array_append (str, (const guint8 *) name, strlen (name));
+  put_len (value, 2, str);
+  put_int (e, 1, id);
+  put_len (e, 2, value);
+  return e;
+}
+
+static GByteArray *
+event (guint64 first_md,
+       guint64 last_md,
+       gint64  offset,
+       gint64  heap)
+{
+  GByteArray *ev = g_byte_array_new ();
+  GByteArray *st = g_byte_array_new ();
+  GByteArray *st2 = g_byte_array_new ();
+  GByteArray *str = g_byte_array_new ();
+
+  put_int (ev, 1, first_md);
+  put_int (ev, 2, offset);
+  put_int (st, 1, 1);
+  g_byte_array_append (str, (const guint8 *) "GPU_0_bfc", 9);
+  put_len (st, 5, str);
+  put_len (ev, 4, st);
+  put_int (st2, 1, 2);
+  put_int (st2, 4, heap);
+  put_len (ev, 4, st2);
+  put_int (ev, 1, last_md);   /* a later metadata_id wins */
+  return ev;
+}
+
+/* An event whose first metadata_id says "memory" and whose last one does
+ * not is not a memory event, and the other way round. */
+static void
+test_metadata_id_twice (void)
+{
+  GByteArray *space = g_byte_array_new ();
+  GByteArray *plane = g_byte_array_new ();
+  GByteArray *line = g_byte_array_new ();
+  GByteArray *name = g_byte_array_new ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmProfile) profile = NULL;
+  TmMemoryStore *store;
+
+  g_byte_array_append (name, (const guint8 *) "/host:CPU", 9);
+  put_len (plane, 2, name);
+  put_len (line, 4, event (1, 2, 10, 111));   /* memory, then not */
+  put_len (line, 4, event (2, 1, 20, 222));   /* not, then memory */
+  put_len (plane, 3, line);
+  put_len (plane, 4, entry (1, "MemoryAllocation"));
+  put_len (plane, 4, entry (2, "ExecutorState::Process"));
+  put_len (plane, 5, entry (1, "allocator_name"));
+  put_len (plane, 5, entry (2, "bytes_allocated"));
+  put_len (space, 1, plane);
+  bytes = g_byte_array_free_to_bytes (space);
+
+  profile = tm_test_load_bytes (bytes, "twice.xplane.pb", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tm_profile_get_n_memory_ids (profile), ==, 1);
+  store = tm_profile_get_memory_store (profile, 0);
+  g_assert_cmpuint (tm_memory_store_get_n_snapshots (store), ==, 1);
+  g_assert_cmpint (tm_memory_store_get_heap (store)[0], ==, 222);
+  g_assert_cmpint (tm_memory_store_get_times (store)[0], ==, 20);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -777,6 +886,7 @@ main (int   argc,
   g_test_add_func ("/xspace/progress-and-cancel", test_progress_and_cancel);
   g_test_add_func ("/xspace/truncated-while-mapped", test_truncated_while_mapped);
   g_test_add_func ("/xspace/two-threads", test_two_threads);
+  g_test_add_func ("/xspace/metadata-id-twice", test_metadata_id_twice);
 
   return g_test_run ();
 }

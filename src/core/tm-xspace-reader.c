@@ -742,6 +742,8 @@ decode_memory_event (TmHostContext *ctx,
             ev->offset_ps = (gint64) v;
           else if (field == XEVENT_NUM_OCCURRENCES)
             ev->offset_ps = 0;
+          else if (field == XEVENT_METADATA_ID)
+            ev->metadata_id = v;
           break;
 
         default:
@@ -1105,8 +1107,7 @@ read_lines (Reader        *r,
           if (!expect_wire_type (&line, field, wt, TM_WIRE_LEN, N_("in XLine.events"), error))
             return FALSE;
           len_offset = tm_wire_offset (&line);
-          if (!tm_wire_read_len (&line, &ev_wire, error) ||
-              !scan_event_header (ev_wire, &hdr, error))
+          if (!tm_wire_read_len (&line, &ev_wire, error))
             return FALSE;
 
           if ((++n_events % CANCEL_CHECK_INTERVAL) == 0)
@@ -1119,6 +1120,27 @@ read_lines (Reader        *r,
                 report_progress (r, r->host_start + (gsize) g_atomic_pointer_get (r->host_done_a) +
                                  (gsize) g_atomic_pointer_get (r->host_done_b));
             }
+
+          /* Most events start with their metadata id: a memory event is
+           * then decoded in one pass, and its last metadata id (a later one
+           * wins) decides. Everything else gets its header read first. */
+          if (ev_wire.end - ev_wire.p >= 2 && ev_wire.p[0] == ((XEVENT_METADATA_ID << 3) | TM_WIRE_VARINT) &&
+              ev_wire.p[1] < 0x80 && lookup_event_kind (r, ev_wire.p[1]) != TM_ACTIVITY_UNKNOWN)
+            {
+              TmMemEvent ev;
+
+              ev.kind = TM_ACTIVITY_UNKNOWN;
+              if (!decode_memory_event (r->ctx, ev_wire, &ev, error))
+                return FALSE;
+              ev.kind = lookup_event_kind (r, ev.metadata_id);
+              if (ev.kind != TM_ACTIVITY_UNKNOWN)
+                append_memory_event (store_for_event (r, &ev), &ev, ev.offset_ps + adjust_ps, len_offset);
+              continue;
+            }
+
+          if (!scan_event_header (ev_wire, &hdr, error))
+            return FALSE;
+
 
           kind = lookup_event_kind (r, hdr.metadata_id);
           if (kind != TM_ACTIVITY_UNKNOWN)

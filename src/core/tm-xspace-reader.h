@@ -37,6 +37,7 @@ typedef struct
 typedef struct
 {
   TmActivityKind kind;
+  guint64        metadata_id;     /* the event metadata it names */
   gint64         offset_ps;       /* as stored (no line adjustment) */
   TmStr          memory_id;       /* for allocator_name */
   gint64         memory_id_int;   /* for index_on_host / device_ordinal */
