@@ -511,6 +511,22 @@ tm_application_class_init (TmApplicationClass *klass)
 static void
 tm_application_init (TmApplication *self)
 {
+  /* Listed for --help only: main() hands these to the command line before
+   * the application starts (src/cli), so they never reach it. */
+  static const GOptionEntry headless_entries[] = {
+    { "summary", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the summary of every memory id and exit"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, NULL, N_("With --summary: print it as JSON with exact integers"), NULL },
+    { "export", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Write XProf's memory-profile JSON (xprof-json) or the peak breakdown (csv) and exit"), N_("FORMAT") },
+    { "memory-id", 0, 0, G_OPTION_ARG_STRING, NULL, N_("With --export=csv: the memory id (default: the one with the highest peak)"), N_("ID") },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, NULL, N_("Where to write the export (default or “-”: standard output)"), N_("PATH") },
+    { NULL }
+  };
+
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE…]"));
+  g_application_set_option_context_summary (G_APPLICATION (self),
+                                            _("Shows the memory profiles that the XLA, TensorFlow and JAX profilers write "
+                                              "(*.xplane.pb) and XProf's memory-profile JSON."));
+  g_application_add_main_option_entries (G_APPLICATION (self), headless_entries);
 }
 
 TmApplication *

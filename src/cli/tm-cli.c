@@ -29,6 +29,8 @@ tm_cli_wants (int    argc,
     {
       if (g_str_equal (argv[i], "--"))
         break;
+      if (g_str_has_prefix (argv[i], "-o"))
+        return TRUE;
       for (guint k = 0; k < G_N_ELEMENTS (cli_options); k++)
         {
           gsize len = strlen (cli_options[k]);
