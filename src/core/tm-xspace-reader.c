@@ -499,7 +499,7 @@ double_to_int (double d)
   return (gint64) d;
 }
 
-static inline void
+static inline __attribute__ ((always_inline)) void
 apply_stat (TmHostContext *ctx,
             TmMemEvent    *ev,
             guint64        md,
