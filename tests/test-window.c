@@ -1038,7 +1038,7 @@ test_application_open (void)
   empty = TM_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
   g_assert_cmpint (tm_window_get_state (empty), ==, TM_WINDOW_STATE_EMPTY);
 
-  /* A run directory opens each host's profile. */
+  /* A run directory opens as one window (tests/test-hosts.c has more). */
   log_dir = g_build_filename (fixture_dir, "logs", NULL);
   run_dir = g_build_filename (log_dir, "plugins", "profile", "2024_01_01_00_00_00", NULL);
   g_assert_cmpint (g_mkdir_with_parents (run_dir, 0755), ==, 0);
@@ -1057,20 +1057,23 @@ test_application_open (void)
     g_assert_true (g_file_set_contents (older_host, contents, length, NULL));
   }
 
-  /* The log directory (plugins/profile/<newest run>/) */
+  /* The log directory (plugins/profile/<newest run>/): one window for the
+   * run, showing its first host. */
   run = g_file_new_for_path (log_dir);
   tm_application_open_files (app, &run, 1, NULL);
   iterate_until (all_loaded, app);
-  g_assert_cmpuint (count_windows (GTK_APPLICATION (app)), ==, 4);
+  g_assert_cmpuint (count_windows (GTK_APPLICATION (app)), ==, 3);
   g_assert_true (window_for (GTK_APPLICATION (app), host_a) == empty);
   g_assert_cmpint (tm_window_get_state (empty), ==, TM_WINDOW_STATE_PROFILE);
-  g_assert_nonnull (window_for (GTK_APPLICATION (app), host_b));
+  g_assert_cmpuint (tm_window_get_n_hosts (empty), ==, 2);
+  g_assert_null (window_for (GTK_APPLICATION (app), host_b));
 
   /* A file dropped on (or chosen in) a window opens in that window. */
   tm_application_open_files (app, &example, 1, GTK_WINDOW (empty));
   iterate_until (all_loaded, app);
-  g_assert_cmpuint (count_windows (GTK_APPLICATION (app)), ==, 4);
+  g_assert_cmpuint (count_windows (GTK_APPLICATION (app)), ==, 3);
   g_assert_true (g_file_equal (tm_window_get_file (empty), example));
+  g_assert_cmpuint (tm_window_get_n_hosts (empty), ==, 0);
 
   windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
   for (GList *l = windows; l; l = l->next)

@@ -165,6 +165,26 @@ tm_application_new_window (TmApplication *self)
   return tm_window_new (self);
 }
 
+/* A single file, or a run directory with the profiles of its hosts. */
+typedef struct
+{
+  GFile     *file;
+  GFile     *run_directory;
+  GPtrArray *hosts;
+} OpenItem;
+
+static void
+open_item_free (gpointer data)
+{
+  OpenItem *item = data;
+
+  g_clear_object (&item->file);
+  g_clear_object (&item->run_directory);
+  g_clear_pointer (&item->hosts, g_ptr_array_unref);
+  g_free (item);
+}
+
+/* Single files open in a window of their own, not in a run's window. */
 static TmWindow *
 find_window_for_file (TmApplication *self,
                       GFile         *file)
@@ -173,11 +193,30 @@ find_window_for_file (TmApplication *self,
     {
       GFile *shown;
 
-      if (!TM_IS_WINDOW (l->data))
+      if (!TM_IS_WINDOW (l->data) || tm_window_get_run_directory (l->data) != NULL)
         continue;
 
       shown = tm_window_get_file (l->data);
       if (shown != NULL && g_file_equal (shown, file))
+        return l->data;
+    }
+
+  return NULL;
+}
+
+static TmWindow *
+find_window_for_run (TmApplication *self,
+                     GFile         *run_directory)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l; l = l->next)
+    {
+      GFile *shown;
+
+      if (!TM_IS_WINDOW (l->data))
+        continue;
+
+      shown = tm_window_get_run_directory (l->data);
+      if (shown != NULL && g_file_equal (shown, run_directory))
         return l->data;
     }
 
@@ -208,22 +247,26 @@ compare_files (gconstpointer a,
 }
 
 static gboolean
-is_profile_name (const char *name)
+is_json_profile_name (const char *name)
 {
-  return g_str_has_suffix (name, ".xplane.pb") ||
-         g_str_has_suffix (name, ".memory_profile.json") ||
+  return g_str_has_suffix (name, ".memory_profile.json") ||
          g_str_has_suffix (name, ".memory_profile.json.gz");
 }
 
-/* The profiles of a run directory: its *.xplane.pb (one per host), or, for
- * a log directory, those of the newest run in plugins/profile/. */
+/* The profiles of a run directory: its *.xplane.pb (one per host; its XProf
+ * memory-profile JSON files when it has none), or, for a log directory,
+ * those of the newest run in plugins/profile/. *run_directory is set to
+ * the directory that holds them. */
 static void
-collect_run_directory (GFile     *dir,
-                       GPtrArray *out,
-                       guint      depth)
+collect_run_directory (GFile      *dir,
+                       GPtrArray  *out,
+                       GFile     **run_directory,
+                       guint       depth)
 {
   g_autoptr(GFileEnumerator) enumerator = NULL;
-  g_autoptr(GPtrArray) profiles = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) xspaces = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) jsons = g_ptr_array_new_with_free_func (g_object_unref);
+  GPtrArray *profiles;
   g_autofree char *newest_run = NULL;
   gboolean has_plugins = FALSE;
 
@@ -253,17 +296,23 @@ collect_run_directory (GFile     *dir,
               newest_run = g_strdup (name);
             }
         }
-      else if (is_profile_name (name))
+      else if (g_str_has_suffix (name, ".xplane.pb"))
         {
-          g_ptr_array_add (profiles, g_file_get_child (dir, name));
+          g_ptr_array_add (xspaces, g_file_get_child (dir, name));
+        }
+      else if (is_json_profile_name (name))
+        {
+          g_ptr_array_add (jsons, g_file_get_child (dir, name));
         }
     }
 
+  profiles = xspaces->len > 0 ? xspaces : jsons;
   if (profiles->len > 0)
     {
       g_ptr_array_sort (profiles, compare_files);
       for (guint i = 0; i < profiles->len; i++)
         g_ptr_array_add (out, g_object_ref (g_ptr_array_index (profiles, i)));
+      g_set_object (run_directory, dir);
       return;
     }
 
@@ -271,36 +320,64 @@ collect_run_directory (GFile     *dir,
     {
       g_autoptr(GFile) profile_dir = g_file_resolve_relative_path (dir, "plugins/profile");
 
-      collect_run_directory (profile_dir, out, 2);
+      collect_run_directory (profile_dir, out, run_directory, 2);
     }
   else if (depth == 2 && newest_run != NULL)
     {
       g_autoptr(GFile) run = g_file_get_child (dir, newest_run);
 
-      collect_run_directory (run, out, 3);
+      collect_run_directory (run, out, run_directory, 3);
     }
 }
 
+/* What to open: files as they are; a directory as the run it holds (one
+ * window for all its hosts), or as its only profile. */
 static GPtrArray *
 expand_files (GFile **files,
               guint   n_files)
 {
-  GPtrArray *out = g_ptr_array_new_with_free_func (g_object_unref);
+  GPtrArray *out = g_ptr_array_new_with_free_func (open_item_free);
 
   for (guint i = 0; i < n_files; i++)
     {
-      guint before = out->len;
+      OpenItem *item = g_new0 (OpenItem, 1);
 
       if (g_file_query_file_type (files[i], G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_DIRECTORY)
-        collect_run_directory (files[i], out, 0);
+        {
+          g_autoptr(GPtrArray) profiles = g_ptr_array_new_with_free_func (g_object_unref);
+          g_autoptr(GFile) run_directory = NULL;
+
+          collect_run_directory (files[i], profiles, &run_directory, 0);
+          if (profiles->len > 1)
+            {
+              item->run_directory = g_steal_pointer (&run_directory);
+              item->hosts = g_steal_pointer (&profiles);
+            }
+          else if (profiles->len == 1)
+            {
+              item->file = g_object_ref (g_ptr_array_index (profiles, 0));
+            }
+        }
 
       /* A plain file, or a directory without profiles (the core then says
        * what is wrong with it). */
-      if (out->len == before)
-        g_ptr_array_add (out, g_object_ref (files[i]));
+      if (item->file == NULL && item->hosts == NULL)
+        item->file = g_object_ref (files[i]);
+
+      g_ptr_array_add (out, item);
     }
 
   return out;
+}
+
+static void
+open_item_in (TmWindow *window,
+              OpenItem *item)
+{
+  if (item->hosts != NULL)
+    tm_window_open_run (window, item->run_directory, (GFile **) item->hosts->pdata, item->hosts->len);
+  else
+    tm_window_open (window, item->file);
 }
 
 void
@@ -319,18 +396,19 @@ tm_application_open_files (TmApplication  *self,
 
   for (guint i = 0; i < expanded->len; i++)
     {
-      GFile *file = g_ptr_array_index (expanded, i);
+      OpenItem *item = g_ptr_array_index (expanded, i);
       TmWindow *window;
 
       if (i == 0 && target != NULL)
         {
           window = TM_WINDOW (target);
-          tm_window_open (window, file);
+          open_item_in (window, item);
         }
-      else if ((window = find_window_for_file (self, file)))
+      else if ((window = item->hosts != NULL ? find_window_for_run (self, item->run_directory)
+                                             : find_window_for_file (self, item->file)))
         {
-          /* Opening a file again reloads it if it changed on disk, or if
-           * it could not be opened before. */
+          /* Opening a file (a run: its current host) again reloads it if
+           * it changed on disk, or if it could not be opened before. */
           if (tm_window_get_state (window) != TM_WINDOW_STATE_LOADING &&
               (tm_window_get_file_changed (window) ||
                tm_window_get_state (window) == TM_WINDOW_STATE_ERROR))
@@ -340,7 +418,7 @@ tm_application_open_files (TmApplication  *self,
         {
           if (!(window = find_empty_window (self)))
             window = tm_application_new_window (self);
-          tm_window_open (window, file);
+          open_item_in (window, item);
         }
 
       gtk_window_present (GTK_WINDOW (window));
@@ -434,6 +512,7 @@ tm_application_startup (GApplication *application)
     const char *accels[3];
   } accels[] = {
     { "app.open", { "<Control>o", NULL } },
+    { "win.open-folder", { "<Control><Shift>o", NULL } },
     { "app.new-window", { "<Control>n", NULL } },
     { "app.quit", { "<Control>q", NULL } },
     { "app.about", { "F1", NULL } },
@@ -443,6 +522,8 @@ tm_application_startup (GApplication *application)
     { "win.cancel-load", { "Escape", NULL } },
     { "win.previous-memory-id", { "<Alt>Up", NULL } },
     { "win.next-memory-id", { "<Alt>Down", NULL } },
+    { "win.previous-host", { "<Alt>Page_Up", NULL } },
+    { "win.next-host", { "<Alt>Page_Down", NULL } },
     { "win.export-xprof-json", { "<Control>e", NULL } },
     { "win.export-csv", { "<Control><Shift>e", NULL } },
   };

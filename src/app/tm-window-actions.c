@@ -62,9 +62,14 @@ add_filter (GtkFileChooser     *chooser,
 }
 
 static GFile *
-tm_window_initial_folder (TmWindow *self)
+tm_window_initial_folder (TmWindow *self,
+                          gboolean  for_folder)
 {
   g_autofree char *uri = NULL;
+
+  /* Choosing a run: start beside the run shown. */
+  if (for_folder && self->run_directory != NULL)
+    return g_file_get_parent (self->run_directory);
 
   if (self->file != NULL)
     return g_file_get_parent (self->file);
@@ -95,10 +100,17 @@ tm_window_choose_files (TmWindow *self)
 
   g_return_if_fail (TM_IS_WINDOW (self));
 
-  if (self->chooser != NULL)
+  if (self->chooser != NULL &&
+      gtk_file_chooser_get_action (GTK_FILE_CHOOSER (self->chooser)) == GTK_FILE_CHOOSER_ACTION_OPEN)
     {
       gtk_native_dialog_show (self->chooser);
       return;
+    }
+
+  if (self->chooser != NULL)
+    {
+      gtk_native_dialog_destroy (self->chooser);
+      g_clear_object (&self->chooser);
     }
 
   chooser = gtk_file_chooser_native_new (_("Open Memory Profile"),
@@ -114,7 +126,7 @@ tm_window_choose_files (TmWindow *self)
   add_filter (GTK_FILE_CHOOSER (chooser), _("XProf Memory-Profile JSON"), json_patterns, FALSE);
   add_filter (GTK_FILE_CHOOSER (chooser), _("All Files"), all_patterns, FALSE);
 
-  if ((folder = tm_window_initial_folder (self)))
+  if ((folder = tm_window_initial_folder (self, FALSE)))
     gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
 
   g_signal_connect_object (chooser, "response",
@@ -122,6 +134,52 @@ tm_window_choose_files (TmWindow *self)
 
   self->chooser = GTK_NATIVE_DIALOG (chooser);
   gtk_native_dialog_show (self->chooser);
+}
+
+/* Chooses a run directory (plugins/profile/<run>/) or a log directory;
+ * it opens like a dropped one: one window for all its hosts. */
+static void
+tm_window_choose_folder (TmWindow *self)
+{
+  g_autoptr(GFile) folder = NULL;
+  GtkFileChooserNative *chooser;
+
+  if (self->chooser != NULL &&
+      gtk_file_chooser_get_action (GTK_FILE_CHOOSER (self->chooser)) == GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER)
+    {
+      gtk_native_dialog_show (self->chooser);
+      return;
+    }
+
+  if (self->chooser != NULL)
+    {
+      gtk_native_dialog_destroy (self->chooser);
+      g_clear_object (&self->chooser);
+    }
+
+  chooser = gtk_file_chooser_native_new (_("Open Run Folder"),
+                                         GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                         _("_Open"),
+                                         _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+
+  if ((folder = tm_window_initial_folder (self, TRUE)))
+    gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
+
+  g_signal_connect_object (chooser, "response",
+                           G_CALLBACK (chooser_response_cb), self, G_CONNECT_SWAPPED);
+
+  self->chooser = GTK_NATIVE_DIALOG (chooser);
+  gtk_native_dialog_show (self->chooser);
+}
+
+static void
+open_folder_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  tm_window_choose_folder (TM_WINDOW (user_data));
 }
 
 static void
@@ -195,6 +253,22 @@ next_memory_id_action (GSimpleAction *action,
 }
 
 static void
+previous_host_action (GSimpleAction *action,
+                      GVariant      *param,
+                      gpointer       user_data)
+{
+  _tm_window_step_host (TM_WINDOW (user_data), -1);
+}
+
+static void
+next_host_action (GSimpleAction *action,
+                  GVariant      *param,
+                  gpointer       user_data)
+{
+  _tm_window_step_host (TM_WINDOW (user_data), +1);
+}
+
+static void
 export_xprof_json_action (GSimpleAction *action,
                           GVariant      *param,
                           gpointer       user_data)
@@ -220,11 +294,14 @@ export_timeline_png_action (GSimpleAction *action,
 
 static const GActionEntry window_actions[] = {
   { "open", open_action },
+  { "open-folder", open_folder_action },
   { "reload", reload_action },
   { "find", find_action },
   { "cancel-load", cancel_action },
   { "previous-memory-id", previous_memory_id_action },
   { "next-memory-id", next_memory_id_action },
+  { "previous-host", previous_host_action },
+  { "next-host", next_host_action },
   { "export-xprof-json", export_xprof_json_action },
   { "export-csv", export_csv_action },
   { "export-timeline-png", export_timeline_png_action },
@@ -252,6 +329,9 @@ _tm_window_actions_update (TmWindow *self)
   set_enabled (self, "cancel-load", self->state == TM_WINDOW_STATE_LOADING);
   set_enabled (self, "previous-memory-id", profile && n > 1);
   set_enabled (self, "next-memory-id", profile && n > 1);
+  /* In every state, like the host dropdown. */
+  set_enabled (self, "previous-host", self->hosts != NULL && self->host_index > 0);
+  set_enabled (self, "next-host", self->hosts != NULL && self->host_index + 1 < self->hosts->len);
   set_enabled (self, "export-xprof-json", profile);
   set_enabled (self, "export-csv", profile && self->memory_store != NULL);
   set_enabled (self, "export-timeline-png", profile && self->memory_store != NULL);

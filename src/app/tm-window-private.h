@@ -11,6 +11,18 @@
 
 G_BEGIN_DECLS
 
+/* One host of a multi-host run directory: its file and, once it has been
+ * shown, what loading it gave (a profile or an error). */
+typedef struct
+{
+  GFile                *file;
+  char                 *name;
+  TmProfile            *profile;
+  char                 *error_message;
+  guint64               mtime_us;
+  goffset               size;
+} TmWindowHost;
+
 struct _TmWindow
 {
   GtkApplicationWindow  parent_instance;
@@ -18,6 +30,7 @@ struct _TmWindow
   /* Template widgets */
   GtkLabel             *title_label;
   GtkLabel             *subtitle_label;
+  GtkDropDown          *host_dropdown;
   GtkDropDown          *memory_dropdown;
   GtkStack             *main_stack;
   GtkLabel             *loading_title;
@@ -42,6 +55,7 @@ struct _TmWindow
 
   GSettings            *settings;
   GtkStringList        *memory_ids;
+  GtkStringList        *host_names;
   GtkNativeDialog      *chooser;
 
   /* What is shown */
@@ -52,12 +66,23 @@ struct _TmWindow
   guint64               file_mtime_us;
   goffset               file_size;
   TmWindowState         state;
+  /* The memory id the user last had selected, kept across hosts. */
+  char                 *wanted_memory_id;
+
+  /* A multi-host run directory (NULL for a single file): TmWindowHost
+   * elements sorted by name, and the one shown. */
+  GFile                *run_directory;
+  GPtrArray            *hosts;
+  guint                 host_index;
 
   /* A load in progress */
   GCancellable         *load_cancellable;
   GFile                *loading_file;
   GFile                *file_before_loading;
   TmWindowState         state_before_loading;
+  GFile                *run_directory_before_loading;
+  GPtrArray            *hosts_before_loading;
+  guint                 host_index_before_loading;
   guint                 show_loading_source;
 
   gulong                paned_position_handler;
@@ -65,6 +90,8 @@ struct _TmWindow
 
 void _tm_window_actions_init       (TmWindow      *self);
 void _tm_window_actions_update     (TmWindow      *self);
+void _tm_window_step_host          (TmWindow      *self,
+                                    int            delta);
 void _tm_window_dnd_init           (TmWindow      *self);
 void _tm_window_export_xprof_json  (TmWindow      *self);
 void _tm_window_export_csv         (TmWindow      *self);

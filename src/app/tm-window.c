@@ -7,9 +7,14 @@
  * breakdown table in a GtkPaned). Loading runs on a worker thread
  * (tm_profile_load_async); a new load cancels the previous one, and a load
  * that finishes after it was replaced is ignored.
+ *
+ * A window shows one file, or a multi-host run directory: then the host
+ * dropdown lists its hosts, a host is loaded when first shown, and what
+ * loading gave (profile or error) is kept per host.
  */
 #include "config.h"
 
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "tm-format.h"
@@ -42,6 +47,9 @@ typedef struct
 {
   TmWindow     *self;
   GCancellable *cancellable;
+  /* For a host of a run: the window's hosts and which one (else NULL). */
+  GPtrArray    *hosts;
+  guint         host_index;
 } LoadJob;
 
 static void
@@ -49,6 +57,66 @@ load_job_clear (LoadJob *job)
 {
   g_clear_object (&job->self);
   g_clear_object (&job->cancellable);
+  g_clear_pointer (&job->hosts, g_ptr_array_unref);
+}
+
+static void
+tm_window_host_free (gpointer data)
+{
+  TmWindowHost *host = data;
+
+  g_clear_object (&host->file);
+  g_clear_object (&host->profile);
+  g_free (host->name);
+  g_free (host->error_message);
+  g_free (host);
+}
+
+static const char * const profile_suffixes[] = {
+  ".xplane.pb",
+  ".memory_profile.json.gz",
+  ".memory_profile.json",
+};
+
+/* A host's name: its file name without .xplane.pb (or the JSON suffix). */
+static char *
+host_name_for_file (GFile *file)
+{
+  g_autofree char *raw = g_file_get_basename (file);
+  g_autofree char *basename = g_filename_display_name (raw);
+  gsize len = strlen (basename);
+
+  for (guint i = 0; i < G_N_ELEMENTS (profile_suffixes); i++)
+    {
+      gsize suffix_len = strlen (profile_suffixes[i]);
+
+      if (len > suffix_len && g_str_has_suffix (basename, profile_suffixes[i]))
+        return g_strndup (basename, len - suffix_len);
+    }
+
+  return g_steal_pointer (&basename);
+}
+
+static int
+compare_hosts (gconstpointer a,
+               gconstpointer b)
+{
+  const TmWindowHost *host_a = *(TmWindowHost * const *) a;
+  const TmWindowHost *host_b = *(TmWindowHost * const *) b;
+  g_autofree char *key_a = g_utf8_collate_key_for_filename (host_a->name, -1);
+  g_autofree char *key_b = g_utf8_collate_key_for_filename (host_b->name, -1);
+  int cmp = strcmp (key_a, key_b);
+
+  return cmp != 0 ? cmp : strcmp (host_a->name, host_b->name);
+}
+
+static TmWindowHost *
+tm_window_get_current_host (TmWindow *self)
+{
+  if (self->hosts == NULL || self->host_index >= self->hosts->len)
+    return NULL;
+
+  return g_ptr_array_index (self->hosts, self->host_index);
 }
 
 static void
@@ -127,6 +195,22 @@ tm_window_update_title (TmWindow *self)
     }
 
   basename = display_basename (self->file);
+
+  /* A run: the run directory is the title, the host's file the subtitle. */
+  if (self->run_directory != NULL)
+    {
+      g_autofree char *run_name = display_basename (self->run_directory);
+      g_autofree char *run_dirname = display_dirname (self->run_directory);
+      g_autofree char *tooltip = run_dirname ? g_build_filename (run_dirname, run_name, NULL) : g_strdup (run_name);
+
+      gtk_label_set_label (self->title_label, run_name);
+      gtk_window_set_title (GTK_WINDOW (self), run_name);
+      gtk_label_set_label (self->subtitle_label, basename);
+      gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), TRUE);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), tooltip);
+      return;
+    }
+
   dirname = display_dirname (self->file);
 
   gtk_label_set_label (self->title_label, basename);
@@ -145,6 +229,12 @@ tm_window_set_memory_store (TmWindow      *self,
 {
   if (!g_set_object (&self->memory_store, store))
     return;
+
+  if (store != NULL)
+    {
+      g_free (self->wanted_memory_id);
+      self->wanted_memory_id = g_strdup (tm_memory_store_get_id (store));
+    }
 
   tm_summary_cards_set_store (self->summary_cards, store);
   tm_breakdown_view_set_store (self->breakdown_view, store);
@@ -171,6 +261,10 @@ tm_window_set_state (TmWindow      *self,
   gtk_widget_set_visible (GTK_WIDGET (self->memory_dropdown),
                           state == TM_WINDOW_STATE_PROFILE &&
                           g_list_model_get_n_items (G_LIST_MODEL (self->memory_ids)) > 0);
+  /* Visible in every state, so that a host that failed or loads slowly
+   * can be left for another. */
+  gtk_widget_set_visible (GTK_WIDGET (self->host_dropdown),
+                          self->hosts != NULL && self->hosts->len > 1);
 
   _tm_window_actions_update (self);
 
@@ -378,9 +472,12 @@ tm_window_show_profile (TmWindow  *self,
   gboolean complete = TRUE;
   guint n;
 
-  /* Reloading the same file keeps the memory id the user picked. */
-  if (self->memory_store != NULL && self->file_before_loading != NULL &&
-      g_file_equal (self->file_before_loading, file))
+  /* Reloading the same file keeps the memory id the user picked; so does
+   * going to another host of a run, when it has that memory id. */
+  if (self->hosts != NULL)
+    keep_id = g_strdup (self->wanted_memory_id);
+  else if (self->memory_store != NULL && self->file_before_loading != NULL &&
+           g_file_equal (self->file_before_loading, file))
     keep_id = g_strdup (tm_memory_store_get_id (self->memory_store));
 
   g_clear_pointer (&self->error_message_text, g_free);
@@ -407,10 +504,12 @@ tm_window_show_profile (TmWindow  *self,
       tm_window_set_state (self, TM_WINDOW_STATE_PROFILE);
     }
 
-  uri = g_file_get_uri (file);
+  /* For a run, the run directory is what to open again. */
+  uri = g_file_get_uri (self->run_directory != NULL ? self->run_directory : file);
   gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
 
-  if (self->settings != NULL && (parent = g_file_get_parent (file)))
+  if (self->settings != NULL &&
+      (parent = g_file_get_parent (self->run_directory != NULL ? self->run_directory : file)))
     {
       g_autofree char *parent_uri = g_file_get_uri (parent);
 
@@ -418,12 +517,81 @@ tm_window_show_profile (TmWindow  *self,
     }
 }
 
+static void host_dropdown_selected_cb (TmWindow    *self,
+                                       GParamSpec  *pspec,
+                                       GtkDropDown *dropdown);
+
+/* Fills the host dropdown from self->hosts and selects self->host_index,
+ * without reacting to the selection. */
+static void
+tm_window_fill_hosts (TmWindow *self)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  guint n_old = g_list_model_get_n_items (G_LIST_MODEL (self->host_names));
+  guint n = self->hosts != NULL ? self->hosts->len : 0;
+
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (names, ((TmWindowHost *) g_ptr_array_index (self->hosts, i))->name);
+  g_ptr_array_add (names, NULL);
+
+  g_signal_handlers_block_by_func (self->host_dropdown, host_dropdown_selected_cb, self);
+  gtk_string_list_splice (self->host_names, 0, n_old, (const char * const *) names->pdata);
+  gtk_drop_down_set_selected (self->host_dropdown, n > 0 ? self->host_index : GTK_INVALID_LIST_POSITION);
+  g_signal_handlers_unblock_by_func (self->host_dropdown, host_dropdown_selected_cb, self);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->host_dropdown), n > 1);
+}
+
+/* Makes the window show a run (hosts not NULL) or a single file. Takes a
+ * reference to hosts. */
+static void
+tm_window_set_hosts (TmWindow  *self,
+                     GFile     *run_directory,
+                     GPtrArray *hosts,
+                     guint      host_index)
+{
+  if (hosts != self->hosts)
+    {
+      g_clear_pointer (&self->hosts, g_ptr_array_unref);
+      self->hosts = hosts != NULL ? g_ptr_array_ref (hosts) : NULL;
+      self->host_index = host_index;
+      tm_window_fill_hosts (self);
+    }
+  else if (hosts != NULL && gtk_drop_down_get_selected (self->host_dropdown) != host_index)
+    {
+      self->host_index = host_index;
+      g_signal_handlers_block_by_func (self->host_dropdown, host_dropdown_selected_cb, self);
+      gtk_drop_down_set_selected (self->host_dropdown, host_index);
+      g_signal_handlers_unblock_by_func (self->host_dropdown, host_dropdown_selected_cb, self);
+    }
+  else
+    {
+      self->host_index = host_index;
+    }
+  g_set_object (&self->run_directory, run_directory);
+
+  tm_window_update_title (self);
+  _tm_window_actions_update (self);
+}
+
+static void
+tm_window_forget_before_loading (TmWindow *self)
+{
+  g_clear_object (&self->file_before_loading);
+  g_clear_object (&self->run_directory_before_loading);
+  g_clear_pointer (&self->hosts_before_loading, g_ptr_array_unref);
+}
+
 static void
 tm_window_restore_after_cancel (TmWindow *self)
 {
   g_autoptr(GFile) file = g_steal_pointer (&self->file_before_loading);
+  g_autoptr(GFile) run_directory = g_steal_pointer (&self->run_directory_before_loading);
+  g_autoptr(GPtrArray) hosts = g_steal_pointer (&self->hosts_before_loading);
 
+  tm_window_set_hosts (self, run_directory, hosts, self->host_index_before_loading);
   tm_window_set_file (self, file);
+  tm_window_update_title (self);
   tm_window_set_state (self, self->state_before_loading);
 }
 
@@ -448,13 +616,28 @@ load_ready_cb (GObject      *object,
   file = g_object_ref (self->file);
 
   if (profile == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    tm_window_restore_after_cancel (self);
-  else if (profile == NULL)
-    tm_window_show_error (self, file, error->message);
+    {
+      tm_window_restore_after_cancel (self);
+    }
   else
-    tm_window_show_profile (self, file, profile);
+    {
+      /* A host keeps what loading it gave. */
+      if (job->hosts != NULL)
+        {
+          TmWindowHost *host = g_ptr_array_index (job->hosts, job->host_index);
 
-  g_clear_object (&self->file_before_loading);
+          g_set_object (&host->profile, profile);
+          g_free (host->error_message);
+          host->error_message = profile == NULL ? g_strdup (error->message) : NULL;
+        }
+
+      if (profile == NULL)
+        tm_window_show_error (self, file, error->message);
+      else
+        tm_window_show_profile (self, file, profile);
+    }
+
+  tm_window_forget_before_loading (self);
 
 out:
   load_job_unref (job);
@@ -483,32 +666,45 @@ tm_window_remember_file_info (TmWindow *self,
   self->file_size = g_file_info_get_size (info);
 }
 
-void
-tm_window_open (TmWindow *self,
-                GFile    *file)
+/* Before a new load: cancels the one running, or else remembers what the
+ * window shows, to go back to it if the new load is cancelled. */
+static void
+tm_window_replace_load (TmWindow *self)
 {
-  g_autofree char *basename = NULL;
-  g_autofree char *title = NULL;
-  LoadJob *job;
-
-  g_return_if_fail (TM_IS_WINDOW (self));
-  g_return_if_fail (G_IS_FILE (file));
-
-  /* A new load replaces the running one. */
   if (self->load_cancellable != NULL)
     {
       g_cancellable_cancel (self->load_cancellable);
       g_clear_object (&self->load_cancellable);
+      return;
     }
-  else
-    {
-      g_set_object (&self->file_before_loading, self->file);
-      self->state_before_loading = self->state;
-    }
+
+  tm_window_forget_before_loading (self);
+  g_set_object (&self->file_before_loading, self->file);
+  self->state_before_loading = self->state;
+  g_set_object (&self->run_directory_before_loading, self->run_directory);
+  self->hosts_before_loading = self->hosts != NULL ? g_ptr_array_ref (self->hosts) : NULL;
+  self->host_index_before_loading = self->host_index;
+}
+
+/* Loads file: a single file, or (with hosts) the current host's. */
+static void
+tm_window_load (TmWindow *self,
+                GFile    *file)
+{
+  TmWindowHost *host = tm_window_get_current_host (self);
+  g_autofree char *basename = NULL;
+  g_autofree char *title = NULL;
+  LoadJob *job;
 
   self->load_cancellable = g_cancellable_new ();
   tm_window_remember_file_info (self, file);
   tm_window_set_file (self, file);
+
+  if (host != NULL)
+    {
+      host->mtime_us = self->file_mtime_us;
+      host->size = self->file_size;
+    }
 
   basename = display_basename (file);
   /* Translators: %s is a file name */
@@ -526,6 +722,11 @@ tm_window_open (TmWindow *self,
   job = g_rc_box_new0 (LoadJob);
   job->self = g_object_ref (self);
   job->cancellable = g_object_ref (self->load_cancellable);
+  if (host != NULL)
+    {
+      job->hosts = g_ptr_array_ref (self->hosts);
+      job->host_index = self->host_index;
+    }
 
   tm_profile_load_async (file,
                          load_progress_cb,
@@ -534,6 +735,120 @@ tm_window_open (TmWindow *self,
                          self->load_cancellable,
                          load_ready_cb,
                          job);
+}
+
+void
+tm_window_open (TmWindow *self,
+                GFile    *file)
+{
+  g_return_if_fail (TM_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  /* A new load replaces the running one. */
+  tm_window_replace_load (self);
+  tm_window_set_hosts (self, NULL, NULL, 0);
+  tm_window_load (self, file);
+}
+
+void
+tm_window_open_run (TmWindow  *self,
+                    GFile     *run_directory,
+                    GFile    **host_files,
+                    guint      n_host_files)
+{
+  g_autoptr(GPtrArray) hosts = NULL;
+  TmWindowHost *first;
+
+  g_return_if_fail (TM_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (run_directory));
+  g_return_if_fail (host_files != NULL && n_host_files > 0);
+
+  hosts = g_ptr_array_new_full (n_host_files, tm_window_host_free);
+  for (guint i = 0; i < n_host_files; i++)
+    {
+      TmWindowHost *host = g_new0 (TmWindowHost, 1);
+
+      host->file = g_object_ref (host_files[i]);
+      host->name = host_name_for_file (host_files[i]);
+      host->size = -1;
+      g_ptr_array_add (hosts, host);
+    }
+  g_ptr_array_sort (hosts, compare_hosts);
+
+  tm_window_replace_load (self);
+  /* A new run starts with the busiest memory id. */
+  g_clear_pointer (&self->wanted_memory_id, g_free);
+  tm_window_set_hosts (self, run_directory, hosts, 0);
+
+  first = g_ptr_array_index (hosts, 0);
+  tm_window_load (self, first->file);
+}
+
+/* Shows host index of the run: at once if it was shown before, else by
+ * loading it. */
+static void
+tm_window_show_host (TmWindow *self,
+                     guint     index)
+{
+  TmWindowHost *host;
+
+  if (self->hosts == NULL || index >= self->hosts->len)
+    return;
+
+  host = g_ptr_array_index (self->hosts, index);
+
+  if (host->profile == NULL && host->error_message == NULL)
+    {
+      tm_window_replace_load (self);
+      tm_window_set_hosts (self, self->run_directory, self->hosts, index);
+      tm_window_load (self, host->file);
+      return;
+    }
+
+  /* Kept from before: a load of another host stops. */
+  if (self->load_cancellable != NULL)
+    {
+      g_cancellable_cancel (self->load_cancellable);
+      g_clear_object (&self->load_cancellable);
+    }
+  tm_window_forget_before_loading (self);
+
+  tm_window_set_hosts (self, self->run_directory, self->hosts, index);
+  self->file_mtime_us = host->mtime_us;
+  self->file_size = host->size;
+
+  if (host->profile != NULL)
+    tm_window_show_profile (self, host->file, host->profile);
+  else
+    tm_window_show_error (self, host->file, host->error_message);
+}
+
+static void
+host_dropdown_selected_cb (TmWindow    *self,
+                           GParamSpec  *pspec,
+                           GtkDropDown *dropdown)
+{
+  guint selected = gtk_drop_down_get_selected (dropdown);
+
+  if (self->hosts == NULL || selected == GTK_INVALID_LIST_POSITION || selected == self->host_index)
+    return;
+
+  tm_window_show_host (self, selected);
+}
+
+void
+_tm_window_step_host (TmWindow *self,
+                      int       delta)
+{
+  guint n = self->hosts != NULL ? self->hosts->len : 0;
+
+  if (n < 2)
+    return;
+
+  if (delta < 0 && self->host_index > 0)
+    gtk_drop_down_set_selected (self->host_dropdown, self->host_index - 1);
+  else if (delta > 0 && self->host_index + 1 < n)
+    gtk_drop_down_set_selected (self->host_dropdown, self->host_index + 1);
 }
 
 void
@@ -547,6 +862,15 @@ tm_window_reload (TmWindow *self)
     return;
 
   file = g_object_ref (self->file);
+
+  /* In a run, the current host loads again; the others keep theirs. */
+  if (tm_window_get_current_host (self) != NULL)
+    {
+      tm_window_replace_load (self);
+      tm_window_load (self, file);
+      return;
+    }
+
   tm_window_open (self, file);
 }
 
@@ -661,7 +985,11 @@ tm_window_dispose (GObject *object)
   g_clear_object (&self->memory_store);
   g_clear_object (&self->profile);
   g_clear_object (&self->file);
-  g_clear_object (&self->file_before_loading);
+  tm_window_forget_before_loading (self);
+  g_clear_object (&self->run_directory);
+  g_clear_pointer (&self->hosts, g_ptr_array_unref);
+  g_clear_pointer (&self->wanted_memory_id, g_free);
+  g_clear_object (&self->host_names);
   g_clear_object (&self->memory_ids);
   g_clear_object (&self->settings);
   g_clear_pointer (&self->error_message_text, g_free);
@@ -747,6 +1075,7 @@ tm_window_class_init (TmWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_PREFIX "/tm-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TmWindow, title_label);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, subtitle_label);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, host_dropdown);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, memory_dropdown);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, main_stack);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, loading_title);
@@ -782,6 +1111,11 @@ tm_window_init (TmWindow *self)
   gtk_drop_down_set_model (self->memory_dropdown, G_LIST_MODEL (self->memory_ids));
   g_signal_connect_object (self->memory_dropdown, "notify::selected",
                            G_CALLBACK (memory_dropdown_selected_cb), self, G_CONNECT_SWAPPED);
+
+  self->host_names = gtk_string_list_new (NULL);
+  gtk_drop_down_set_model (self->host_dropdown, G_LIST_MODEL (self->host_names));
+  g_signal_connect_object (self->host_dropdown, "notify::selected",
+                           G_CALLBACK (host_dropdown_selected_cb), self, G_CONNECT_SWAPPED);
 
   self->settings = tm_application_create_settings ();
   if (self->settings != NULL)
@@ -930,6 +1264,59 @@ tm_window_get_memory_dropdown (TmWindow *self)
   g_return_val_if_fail (TM_IS_WINDOW (self), NULL);
 
   return self->memory_dropdown;
+}
+
+GtkDropDown *
+tm_window_get_host_dropdown (TmWindow *self)
+{
+  g_return_val_if_fail (TM_IS_WINDOW (self), NULL);
+
+  return self->host_dropdown;
+}
+
+GFile *
+tm_window_get_run_directory (TmWindow *self)
+{
+  g_return_val_if_fail (TM_IS_WINDOW (self), NULL);
+
+  return self->run_directory;
+}
+
+guint
+tm_window_get_n_hosts (TmWindow *self)
+{
+  g_return_val_if_fail (TM_IS_WINDOW (self), 0);
+
+  return self->hosts != NULL ? self->hosts->len : 0;
+}
+
+const char *
+tm_window_get_host_name (TmWindow *self,
+                         guint     index)
+{
+  g_return_val_if_fail (TM_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (self->hosts != NULL && index < self->hosts->len, NULL);
+
+  return ((TmWindowHost *) g_ptr_array_index (self->hosts, index))->name;
+}
+
+gboolean
+tm_window_select_host (TmWindow   *self,
+                       const char *host)
+{
+  g_return_val_if_fail (TM_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (host != NULL, FALSE);
+
+  for (guint i = 0; self->hosts != NULL && i < self->hosts->len; i++)
+    {
+      if (g_strcmp0 (((TmWindowHost *) g_ptr_array_index (self->hosts, i))->name, host) == 0)
+        {
+          gtk_drop_down_set_selected (self->host_dropdown, i);
+          return TRUE;
+        }
+    }
+
+  return FALSE;
 }
 
 GtkBox *

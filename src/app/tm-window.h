@@ -35,7 +35,14 @@ TmWindow        *tm_window_new                  (TmApplication *app);
 /* Loads file on a worker thread, cancelling any load in progress. */
 void             tm_window_open                 (TmWindow      *self,
                                                  GFile         *file);
-/* Loads the current file again. */
+/* Shows a multi-host run directory: the hosts are the files (one per host,
+ * listed by name without .xplane.pb); the first host is loaded now, each
+ * other one when it is first selected, and kept. */
+void             tm_window_open_run             (TmWindow      *self,
+                                                 GFile         *run_directory,
+                                                 GFile        **host_files,
+                                                 guint          n_host_files);
+/* Loads the current file (of a run: the current host) again. */
 void             tm_window_reload               (TmWindow      *self);
 /* Shows the open dialog; the chosen files open in this window (the first)
  * and in new windows (the rest). */
@@ -45,6 +52,15 @@ TmWindowState    tm_window_get_state            (TmWindow      *self);
 /* The file shown, being loaded, or that failed (NULL when empty). */
 GFile           *tm_window_get_file             (TmWindow      *self);
 TmProfile       *tm_window_get_profile          (TmWindow      *self);
+/* The run directory shown (NULL for a single file). */
+GFile           *tm_window_get_run_directory    (TmWindow      *self);
+/* The hosts of the run (0 for a single file) and the one shown. */
+guint            tm_window_get_n_hosts          (TmWindow      *self);
+const char      *tm_window_get_host_name        (TmWindow      *self,
+                                                 guint          index);
+/* Shows a host of the run; FALSE if the run has no such host. */
+gboolean         tm_window_select_host          (TmWindow      *self,
+                                                 const char    *host);
 /* The error shown in the error state, as the core worded it. */
 const char      *tm_window_get_error_message    (TmWindow      *self);
 /* TRUE when the file changed on disk since it was loaded. */
@@ -60,6 +76,7 @@ gboolean         tm_window_select_memory_id     (TmWindow      *self,
 TmBreakdownView *tm_window_get_breakdown_view   (TmWindow      *self);
 TmSummaryCards  *tm_window_get_summary_cards    (TmWindow      *self);
 GtkDropDown     *tm_window_get_memory_dropdown  (TmWindow      *self);
+GtkDropDown     *tm_window_get_host_dropdown    (TmWindow      *self);
 /* The empty vertical box between the cards and the table, for the timeline. */
 GtkBox          *tm_window_get_timeline_area    (TmWindow      *self);
 
