@@ -21,6 +21,7 @@
 #include "tm-format.h"
 #include "tm-summary-cards.h"
 #include "tm-window.h"
+#include "tm-gui-test-util.h"
 
 #include "tm-fixture-writer.h"
 
@@ -172,47 +173,6 @@ write_fixtures (void)
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
-
-static gboolean
-wake_up_cb (gpointer data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-iterate_until (gboolean (*cond) (gpointer),
-               gpointer   data)
-{
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
-  guint wake = g_timeout_add (20, wake_up_cb, NULL);
-
-  while (!cond (data))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("timed out waiting");
-      g_main_context_iteration (NULL, TRUE);
-    }
-
-  g_source_remove (wake);
-}
-
-static void
-iterate_for (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) ms * 1000;
-  guint wake = g_timeout_add (10, wake_up_cb, NULL);
-
-  while (g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
-
-  g_source_remove (wake);
-}
-
-static gboolean
-not_loading (gpointer data)
-{
-  return tm_window_get_state (TM_WINDOW (data)) != TM_WINDOW_STATE_LOADING;
-}
 
 static void
 wait_loaded (TmWindow *window)

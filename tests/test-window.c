@@ -22,6 +22,7 @@
 #include "tm-summary-cards.h"
 #include "tm-test-util.h"
 #include "tm-window.h"
+#include "tm-gui-test-util.h"
 
 #define MIB (G_GINT64_CONSTANT (1) << 20)
 #define KIB (G_GINT64_CONSTANT (1) << 10)
@@ -195,49 +196,6 @@ write_fixtures (void)
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
-
-static gboolean
-wake_up_cb (gpointer data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-/* Runs the main loop until cond(data) holds; fails after a minute. */
-static void
-iterate_until (gboolean (*cond) (gpointer),
-               gpointer   data)
-{
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
-  guint wake = g_timeout_add (20, wake_up_cb, NULL);
-
-  while (!cond (data))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("timed out waiting");
-      g_main_context_iteration (NULL, TRUE);
-    }
-
-  g_source_remove (wake);
-}
-
-/* Runs the main loop for ms milliseconds. */
-static void
-iterate_for (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) ms * 1000;
-  guint wake = g_timeout_add (10, wake_up_cb, NULL);
-
-  while (g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
-
-  g_source_remove (wake);
-}
-
-static gboolean
-not_loading (gpointer data)
-{
-  return tm_window_get_state (TM_WINDOW (data)) != TM_WINDOW_STATE_LOADING;
-}
 
 static TmWindow *
 new_window (void)
