@@ -500,18 +500,16 @@ double_to_int (double d)
 }
 
 static inline __attribute__ ((always_inline)) void
-apply_stat (TmHostContext *ctx,
-            TmMemEvent    *ev,
-            guint64        md,
-            int            vcase,
-            guint64        u,
-            double         d,
-            TmStr          s)
+apply_stat (TmHostContext  *ctx,
+            TmMemEvent     *ev,
+            const StatInfo *info,
+            int             vcase,
+            guint64         u,
+            double          d,
+            TmStr           s)
 {
-  const StatInfo *info;
   gint64 ival;
 
-  info = lookup_stat (ctx, md);
   if (info == NULL || info->kind == STAT_OTHER)
     return;
 
@@ -639,7 +637,7 @@ decode_stat (TmHostContext *ctx,
         }
     }
 
-  apply_stat (ctx, ev, md, vcase, u, d, s);
+  apply_stat (ctx, ev, lookup_stat (ctx, md), vcase, u, d, s);
   return TRUE;
 }
 
@@ -665,59 +663,77 @@ decode_memory_event (TmHostContext *ctx,
       TmWire st;
 
       /* Fast path for the usual shape of a stat, as every profiler writes
-       * it: one-byte length, metadata_id first and below 128, then one
-       * value that ends the stat exactly. Anything else takes the general
-       * path below, which checks everything. */
-      if (ev_wire.end - ev_wire.p >= 6 && ev_wire.p[0] == 0x22 && ev_wire.p[1] < 0x80 &&
-          ev_wire.p[2] == 0x08 && ev_wire.p[3] < 0x80 && ev_wire.p + 2 + ev_wire.p[1] <= ev_wire.end)
-        {
-          TmWire val = { ev_wire.base, ev_wire.p + 5, ev_wire.p + 2 + ev_wire.p[1], ev_wire.limit };
-          guint8 vtag = ev_wire.p[4];
-          guint64 u = 0;
-          double d = 0;
-          TmStr str = { NULL, 0 };
-          int vcase = VALUE_NONE;
-          gboolean ok = TRUE;
+       * it: one-byte length, a metadata id below 128 first, then one value
+       * that ends the stat exactly. Stats the memory profile does not use
+       * are skipped by their length. Anything else takes the general path
+       * below, which checks everything. */
+      {
+        const guint8 *p = ev_wire.p;
+        const guint8 *end = ev_wire.end;
 
-          if (val.p > val.end)
-            ok = FALSE;
-          else if (vtag == 0x11)  /* double */
-            {
-              if (val.end - val.p == 8)
-                {
-                  memcpy (&u, val.p, 8);
-                  u = GUINT64_FROM_LE (u);
-                  memcpy (&d, &u, sizeof d);
-                  val.p += 8;
-                  vcase = VALUE_DOUBLE;
-                }
-              else
-                ok = FALSE;
-            }
-          else if (vtag == 0x18 || vtag == 0x20 || vtag == 0x38)
-            {
-              ok = tm_wire_read_varint (&val, &u, NULL);
-              vcase = vtag == 0x18 ? VALUE_UINT64 : vtag == 0x20 ? VALUE_INT64 : VALUE_REF;
-            }
-          else if (vtag == 0x2a)
-            {
-              TmWire sw = { 0 };
+        while (end - p >= 6 && p[0] == 0x22 && p[1] < 0x80 && p[2] == 0x08 && p[3] < ctx->n_small &&
+               p[3] < 0x80 && p + 2 + p[1] <= end)
+          {
+            const guint8 *stat_end = p + 2 + p[1];
+            const StatInfo *info = &ctx->small[p[3]];
+            const guint8 *q = p + 5;
+            guint8 vtag = p[4];
+            guint64 u = 0;
+            double d = 0;
+            TmStr str = { NULL, 0 };
+            int vcase;
 
-              ok = tm_wire_read_len (&val, &sw, NULL);
-              str.ptr = sw.p;
-              str.len = ok ? (gsize) (sw.end - sw.p) : 0;
-              vcase = VALUE_STR;
-            }
-          else
-            ok = FALSE;
+            if (info->kind == STAT_OTHER)
+              {
+                p = stat_end;
+                continue;
+              }
 
-          if (ok && val.p == val.end)
-            {
-              apply_stat (ctx, ev, ev_wire.p[3], vcase, u, d, str);
-              ev_wire.p = val.end;
-              continue;
-            }
-        }
+            if (vtag == 0x18 || vtag == 0x20 || vtag == 0x38)
+              {
+                guint shift = 0;
+
+                for (;;)
+                  {
+                    if (q >= stat_end || shift > 63)
+                      goto general;
+                    u |= (guint64) (*q & 0x7f) << shift;
+                    if (*q++ < 0x80)
+                      break;
+                    shift += 7;
+                  }
+                vcase = vtag == 0x18 ? VALUE_UINT64 : vtag == 0x20 ? VALUE_INT64 : VALUE_REF;
+              }
+            else if (vtag == 0x11 && stat_end - q == 8)
+              {
+                memcpy (&u, q, 8);
+                u = GUINT64_FROM_LE (u);
+                memcpy (&d, &u, sizeof d);
+                q += 8;
+                vcase = VALUE_DOUBLE;
+              }
+            else if (vtag == 0x2a && q < stat_end && q[0] < 0x80 && q + 1 + q[0] == stat_end)
+              {
+                str.ptr = q + 1;
+                str.len = q[0];
+                q = stat_end;
+                vcase = VALUE_STR;
+              }
+            else
+              goto general;
+
+            if (q != stat_end)
+              goto general;
+
+            apply_stat (ctx, ev, info, vcase, u, d, str);
+            p = stat_end;
+          }
+
+      general:
+        ev_wire.p = p;
+        if (tm_wire_at_end (&ev_wire))
+          break;
+      }
 
       if (!tm_wire_read_tag (&ev_wire, &field, &wt, error))
         return FALSE;
