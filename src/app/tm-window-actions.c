@@ -88,23 +88,20 @@ tm_window_initial_folder (TmWindow *self,
   return NULL;
 }
 
-void
-tm_window_choose_files (TmWindow *self)
+/* The window's one open dialog: shows the one already there if it does
+ * the same thing (and returns NULL), or replaces it with a new one. */
+static GtkFileChooserNative *
+new_chooser (TmWindow             *self,
+             GtkFileChooserAction  action,
+             const char           *title)
 {
-  static const char * const profile_patterns[] = { "*.xplane.pb", "*.pb", "*.json", "*.json.gz", NULL };
-  static const char * const xspace_patterns[] = { "*.xplane.pb", "*.pb", NULL };
-  static const char * const json_patterns[] = { "*.json", "*.json.gz", NULL };
-  static const char * const all_patterns[] = { "*", NULL };
-  g_autoptr(GFile) folder = NULL;
   GtkFileChooserNative *chooser;
 
-  g_return_if_fail (TM_IS_WINDOW (self));
-
   if (self->chooser != NULL &&
-      gtk_file_chooser_get_action (GTK_FILE_CHOOSER (self->chooser)) == GTK_FILE_CHOOSER_ACTION_OPEN)
+      gtk_file_chooser_get_action (GTK_FILE_CHOOSER (self->chooser)) == action)
     {
       gtk_native_dialog_show (self->chooser);
-      return;
+      return NULL;
     }
 
   if (self->chooser != NULL)
@@ -113,20 +110,19 @@ tm_window_choose_files (TmWindow *self)
       g_clear_object (&self->chooser);
     }
 
-  chooser = gtk_file_chooser_native_new (_("Open Memory Profile"),
-                                         GTK_WINDOW (self),
-                                         GTK_FILE_CHOOSER_ACTION_OPEN,
-                                         _("_Open"),
-                                         _("_Cancel"));
+  chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self), action, _("_Open"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
+  return chooser;
+}
 
-  add_filter (GTK_FILE_CHOOSER (chooser), _("Memory Profiles"), profile_patterns, TRUE);
-  add_filter (GTK_FILE_CHOOSER (chooser), _("XSpace Profiles (*.xplane.pb)"), xspace_patterns, FALSE);
-  add_filter (GTK_FILE_CHOOSER (chooser), _("XProf Memory-Profile JSON"), json_patterns, FALSE);
-  add_filter (GTK_FILE_CHOOSER (chooser), _("All Files"), all_patterns, FALSE);
+static void
+show_chooser (TmWindow             *self,
+              GtkFileChooserNative *chooser,
+              gboolean              for_folder)
+{
+  g_autoptr(GFile) folder = NULL;
 
-  if ((folder = tm_window_initial_folder (self, FALSE)))
+  if ((folder = tm_window_initial_folder (self, for_folder)))
     gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
 
   g_signal_connect_object (chooser, "response",
@@ -136,42 +132,38 @@ tm_window_choose_files (TmWindow *self)
   gtk_native_dialog_show (self->chooser);
 }
 
+void
+tm_window_choose_files (TmWindow *self)
+{
+  static const char * const profile_patterns[] = { "*.xplane.pb", "*.pb", "*.json", "*.json.gz", NULL };
+  static const char * const xspace_patterns[] = { "*.xplane.pb", "*.pb", NULL };
+  static const char * const json_patterns[] = { "*.json", "*.json.gz", NULL };
+  static const char * const all_patterns[] = { "*", NULL };
+  GtkFileChooserNative *chooser;
+
+  g_return_if_fail (TM_IS_WINDOW (self));
+
+  if ((chooser = new_chooser (self, GTK_FILE_CHOOSER_ACTION_OPEN, _("Open Memory Profile"))) == NULL)
+    return;
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
+
+  add_filter (GTK_FILE_CHOOSER (chooser), _("Memory Profiles"), profile_patterns, TRUE);
+  add_filter (GTK_FILE_CHOOSER (chooser), _("XSpace Profiles (*.xplane.pb)"), xspace_patterns, FALSE);
+  add_filter (GTK_FILE_CHOOSER (chooser), _("XProf Memory-Profile JSON"), json_patterns, FALSE);
+  add_filter (GTK_FILE_CHOOSER (chooser), _("All Files"), all_patterns, FALSE);
+
+  show_chooser (self, chooser, FALSE);
+}
+
 /* Chooses a run directory (plugins/profile/<run>/) or a log directory;
  * it opens like a dropped one: one window for all its hosts. */
 static void
 tm_window_choose_folder (TmWindow *self)
 {
-  g_autoptr(GFile) folder = NULL;
   GtkFileChooserNative *chooser;
 
-  if (self->chooser != NULL &&
-      gtk_file_chooser_get_action (GTK_FILE_CHOOSER (self->chooser)) == GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER)
-    {
-      gtk_native_dialog_show (self->chooser);
-      return;
-    }
-
-  if (self->chooser != NULL)
-    {
-      gtk_native_dialog_destroy (self->chooser);
-      g_clear_object (&self->chooser);
-    }
-
-  chooser = gtk_file_chooser_native_new (_("Open Run Folder"),
-                                         GTK_WINDOW (self),
-                                         GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
-                                         _("_Open"),
-                                         _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-
-  if ((folder = tm_window_initial_folder (self, TRUE)))
-    gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
-
-  g_signal_connect_object (chooser, "response",
-                           G_CALLBACK (chooser_response_cb), self, G_CONNECT_SWAPPED);
-
-  self->chooser = GTK_NATIVE_DIALOG (chooser);
-  gtk_native_dialog_show (self->chooser);
+  if ((chooser = new_chooser (self, GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("Open Run Folder"))) != NULL)
+    show_chooser (self, chooser, TRUE);
 }
 
 static void
