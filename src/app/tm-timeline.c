@@ -1505,8 +1505,11 @@ tm_timeline_query_tooltip (GtkWidget  *widget,
       self->described_markup = tm_timeline_describe_snapshot (self, index);
       self->described_index = index;
     }
+  /* No tip area: GTK hides a tooltip whenever the pointer leaves the
+   * previous one, so a small area kept the tooltip from ever coming back
+   * once the pointer had moved; without one it follows the pointer and the
+   * text follows the nearest snapshot. */
   gtk_tooltip_set_markup (tooltip, self->described_markup);
-  gtk_tooltip_set_tip_area (tooltip, &(GdkRectangle) { x - 1, y - 1, 3, 3 });
 
   return TRUE;
 }
