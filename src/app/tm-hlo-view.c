@@ -388,17 +388,11 @@ tm_hlo_view_set_timeline (TmHloView  *self,
   g_return_if_fail (TM_IS_HLO_VIEW (self));
   g_return_if_fail (timeline == NULL || TM_IS_TIMELINE (timeline));
 
-  if (self->timeline == timeline)
+  if (!g_set_weak_pointer (&self->timeline, timeline))
     return;
 
   if (self->timeline != NULL)
-    g_object_remove_weak_pointer (G_OBJECT (self->timeline), (gpointer *) &self->timeline);
-  self->timeline = timeline;
-  if (self->timeline != NULL)
-    {
-      g_object_add_weak_pointer (G_OBJECT (self->timeline), (gpointer *) &self->timeline);
-      tm_timeline_set_hlo_modules (self->timeline, self->modules);
-    }
+    tm_timeline_set_hlo_modules (self->timeline, self->modules);
 }
 
 TmTimeline *

@@ -522,14 +522,8 @@ tm_overview_set_timeline (TmOverview *self,
   g_return_if_fail (TM_IS_OVERVIEW (self));
   g_return_if_fail (timeline == NULL || TM_IS_TIMELINE (timeline));
 
-  if (self->timeline == timeline)
+  if (!g_set_weak_pointer (&self->timeline, timeline))
     return;
-
-  if (self->timeline != NULL)
-    g_object_remove_weak_pointer (G_OBJECT (self->timeline), (gpointer *) &self->timeline);
-  self->timeline = timeline;
-  if (self->timeline != NULL)
-    g_object_add_weak_pointer (G_OBJECT (self->timeline), (gpointer *) &self->timeline);
 
   if (timeline != NULL)
     g_set_object (&self->viewport, tm_timeline_get_viewport (timeline));
