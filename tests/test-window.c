@@ -949,16 +949,6 @@ window_for (GtkApplication *app,
   return NULL;
 }
 
-static gboolean
-all_loaded (gpointer data)
-{
-  for (GList *l = gtk_application_get_windows (data); l; l = l->next)
-    if (TM_IS_WINDOW (l->data) && tm_window_get_state (l->data) == TM_WINDOW_STATE_LOADING)
-      return FALSE;
-
-  return TRUE;
-}
-
 static void
 test_application_open (void)
 {

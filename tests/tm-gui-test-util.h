@@ -50,3 +50,14 @@ not_loading (gpointer data)
 {
   return tm_window_get_state (TM_WINDOW (data)) != TM_WINDOW_STATE_LOADING;
 }
+
+/* No window of the application (data) is loading. */
+static inline gboolean
+all_loaded (gpointer data)
+{
+  for (GList *l = gtk_application_get_windows (data); l; l = l->next)
+    if (TM_IS_WINDOW (l->data) && tm_window_get_state (l->data) == TM_WINDOW_STATE_LOADING)
+      return FALSE;
+
+  return TRUE;
+}
