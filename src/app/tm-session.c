@@ -1,0 +1,345 @@
+/* tm-session.c — what a window shows: one profile, one memory id, one moment
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "tm-session.h"
+
+/* tm_session_zoom_to() leaves this share of the span free on each side. */
+#define ZOOM_TO_MARGIN 0.04
+
+struct _TmSession
+{
+  GObject        parent_instance;
+
+  TmProfile     *profile;
+  TmMemoryStore *memory_store;
+  TmViewport    *viewport;
+  gint64         selected_time;
+  guint          has_selected_time : 1;
+};
+
+G_DEFINE_FINAL_TYPE (TmSession, tm_session, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_PROFILE,
+  PROP_MEMORY_STORE,
+  PROP_VIEWPORT,
+  PROP_HAS_SELECTED_TIME,
+  PROP_SELECTED_TIME,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* The viewport's limits: the memory id's first to last snapshot, widened to
+ * the HLO modules so that every module can be reached. */
+static void
+update_limits (TmSession *self)
+{
+  GArray *modules = tm_session_get_hlo_modules (self);
+  gint64 start = 0, end = 1;
+  gboolean any = FALSE;
+
+  if (self->memory_store != NULL && tm_memory_store_get_n_snapshots (self->memory_store) > 0)
+    {
+      const TmSummary *summary = tm_memory_store_get_summary (self->memory_store);
+
+      start = summary->first_time_ps;
+      end = summary->last_time_ps;
+      any = TRUE;
+    }
+  for (guint i = 0; modules != NULL && i < modules->len; i++)
+    {
+      const TmHloModule *m = &g_array_index (modules, TmHloModule, i);
+
+      start = any ? MIN (start, m->start_ps) : m->start_ps;
+      end = any ? MAX (end, m->end_ps) : m->end_ps;
+      any = TRUE;
+    }
+
+  tm_viewport_set_limits (self->viewport, start, end);
+  tm_viewport_reset (self->viewport);
+}
+
+static void
+tm_session_dispose (GObject *object)
+{
+  TmSession *self = TM_SESSION (object);
+
+  g_clear_object (&self->memory_store);
+  g_clear_object (&self->profile);
+
+  G_OBJECT_CLASS (tm_session_parent_class)->dispose (object);
+}
+
+static void
+tm_session_finalize (GObject *object)
+{
+  TmSession *self = TM_SESSION (object);
+
+  g_clear_object (&self->viewport);
+
+  G_OBJECT_CLASS (tm_session_parent_class)->finalize (object);
+}
+
+static void
+tm_session_get_property (GObject    *object,
+                         guint       prop_id,
+                         GValue     *value,
+                         GParamSpec *pspec)
+{
+  TmSession *self = TM_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_PROFILE:
+      g_value_set_object (value, self->profile);
+      break;
+
+    case PROP_MEMORY_STORE:
+      g_value_set_object (value, self->memory_store);
+      break;
+
+    case PROP_VIEWPORT:
+      g_value_set_object (value, self->viewport);
+      break;
+
+    case PROP_HAS_SELECTED_TIME:
+      g_value_set_boolean (value, self->has_selected_time);
+      break;
+
+    case PROP_SELECTED_TIME:
+      g_value_set_int64 (value, self->selected_time);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tm_session_set_property (GObject      *object,
+                         guint         prop_id,
+                         const GValue *value,
+                         GParamSpec   *pspec)
+{
+  TmSession *self = TM_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_PROFILE:
+      tm_session_set_profile (self, g_value_get_object (value));
+      break;
+
+    case PROP_MEMORY_STORE:
+      tm_session_set_memory_store (self, g_value_get_object (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tm_session_class_init (TmSessionClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = tm_session_dispose;
+  object_class->finalize = tm_session_finalize;
+  object_class->get_property = tm_session_get_property;
+  object_class->set_property = tm_session_set_property;
+
+  properties[PROP_PROFILE] =
+    g_param_spec_object ("profile", NULL, NULL,
+                         TM_TYPE_PROFILE,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_MEMORY_STORE] =
+    g_param_spec_object ("memory-store", NULL, NULL,
+                         TM_TYPE_MEMORY_STORE,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_VIEWPORT] =
+    g_param_spec_object ("viewport", NULL, NULL,
+                         TM_TYPE_VIEWPORT,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_HAS_SELECTED_TIME] =
+    g_param_spec_boolean ("has-selected-time", NULL, NULL,
+                          FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SELECTED_TIME] =
+    g_param_spec_int64 ("selected-time", NULL, NULL,
+                        G_MININT64, G_MAXINT64, 0,
+                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+tm_session_init (TmSession *self)
+{
+  self->viewport = tm_viewport_new ();
+}
+
+TmSession *
+tm_session_new (void)
+{
+  return g_object_new (TM_TYPE_SESSION, NULL);
+}
+
+TmProfile *
+tm_session_get_profile (TmSession *self)
+{
+  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
+
+  return self->profile;
+}
+
+void
+tm_session_set_profile (TmSession *self,
+                        TmProfile *profile)
+{
+  g_return_if_fail (TM_IS_SESSION (self));
+  g_return_if_fail (profile == NULL || TM_IS_PROFILE (profile));
+
+  if (self->profile == profile)
+    return;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  tm_session_set_memory_store (self, NULL);
+  g_set_object (&self->profile, profile);
+  update_limits (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+TmMemoryStore *
+tm_session_get_memory_store (TmSession *self)
+{
+  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
+
+  return self->memory_store;
+}
+
+void
+tm_session_set_memory_store (TmSession     *self,
+                             TmMemoryStore *store)
+{
+  g_return_if_fail (TM_IS_SESSION (self));
+  g_return_if_fail (store == NULL || TM_IS_MEMORY_STORE (store));
+
+  if (self->memory_store == store)
+    return;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  tm_session_clear_selected_time (self);
+  g_set_object (&self->memory_store, store);
+  update_limits (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MEMORY_STORE]);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+GArray *
+tm_session_get_hlo_modules (TmSession *self)
+{
+  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
+
+  return self->profile != NULL ? tm_profile_get_hlo_modules (self->profile) : NULL;
+}
+
+TmViewport *
+tm_session_get_viewport (TmSession *self)
+{
+  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
+
+  return self->viewport;
+}
+
+void
+tm_session_zoom_to (TmSession *self,
+                    gint64     start_ps,
+                    gint64     end_ps)
+{
+  gint64 margin;
+
+  g_return_if_fail (TM_IS_SESSION (self));
+
+  if (end_ps < start_ps)
+    {
+      gint64 tmp = start_ps;
+
+      start_ps = end_ps;
+      end_ps = tmp;
+    }
+  /* In double: the span of two extreme int64 times does not fit in one. */
+  margin = (gint64) (((double) end_ps - (double) start_ps) * ZOOM_TO_MARGIN);
+  tm_viewport_set_range (self->viewport,
+                         start_ps > G_MININT64 + margin ? start_ps - margin : G_MININT64,
+                         end_ps < G_MAXINT64 - margin ? end_ps + margin : G_MAXINT64);
+}
+
+gboolean
+tm_session_get_has_selected_time (TmSession *self)
+{
+  g_return_val_if_fail (TM_IS_SESSION (self), FALSE);
+
+  return self->has_selected_time;
+}
+
+gint64
+tm_session_get_selected_time (TmSession *self)
+{
+  g_return_val_if_fail (TM_IS_SESSION (self), 0);
+
+  return self->selected_time;
+}
+
+void
+tm_session_select_time (TmSession *self,
+                        gint64     time_ps)
+{
+  g_return_if_fail (TM_IS_SESSION (self));
+
+  if (self->has_selected_time && self->selected_time == time_ps)
+    return;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  if (self->selected_time != time_ps)
+    {
+      self->selected_time = time_ps;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_TIME]);
+    }
+  if (!self->has_selected_time)
+    {
+      self->has_selected_time = TRUE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HAS_SELECTED_TIME]);
+    }
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+void
+tm_session_clear_selected_time (TmSession *self)
+{
+  g_return_if_fail (TM_IS_SESSION (self));
+
+  if (!self->has_selected_time)
+    return;
+
+  self->has_selected_time = FALSE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HAS_SELECTED_TIME]);
+}
+
+gint64
+tm_session_get_shown_time (TmSession *self)
+{
+  g_return_val_if_fail (TM_IS_SESSION (self), 0);
+
+  if (self->has_selected_time)
+    return self->selected_time;
+  if (self->memory_store != NULL)
+    return tm_memory_store_get_summary (self->memory_store)->peak_time_ps;
+  return 0;
+}
