@@ -6,6 +6,7 @@
 
 #include "tm-hlo-view.h"
 #include "tm-overview.h"
+#include "tm-session.h"
 #include "tm-timeline.h"
 #include "tm-window.h"
 
@@ -53,6 +54,8 @@ struct _TmWindow
   TmBreakdownView      *breakdown_view;
   GtkRevealer          *drop_revealer;
 
+  /* What every view of the profile page shows. */
+  TmSession            *session;
   GSettings            *settings;
   GtkStringList        *memory_ids;
   GtkStringList        *host_names;

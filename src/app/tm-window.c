@@ -236,6 +236,7 @@ tm_window_set_memory_store (TmWindow      *self,
       self->wanted_memory_id = g_strdup (tm_memory_store_get_id (store));
     }
 
+  tm_session_set_memory_store (self->session, store);
   tm_summary_cards_set_store (self->summary_cards, store);
   tm_breakdown_view_set_store (self->breakdown_view, store);
   tm_timeline_set_store (self->timeline, store);
@@ -301,6 +302,7 @@ tm_window_set_profile (TmWindow  *self,
   if (!g_set_object (&self->profile, profile))
     return;
 
+  tm_session_set_profile (self->session, profile);
   tm_hlo_view_set_modules (self->hlo_view, profile != NULL ? tm_profile_get_hlo_modules (profile) : NULL);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
@@ -992,6 +994,7 @@ tm_window_dispose (GObject *object)
   g_clear_object (&self->host_names);
   g_clear_object (&self->memory_ids);
   g_clear_object (&self->settings);
+  g_clear_object (&self->session);
   g_clear_pointer (&self->error_message_text, g_free);
 
   G_OBJECT_CLASS (tm_window_parent_class)->dispose (object);
@@ -1106,6 +1109,7 @@ tm_window_init (TmWindow *self)
   self->state = TM_WINDOW_STATE_EMPTY;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->session = tm_session_new ();
 
   self->memory_ids = gtk_string_list_new (NULL);
   gtk_drop_down_set_model (self->memory_dropdown, G_LIST_MODEL (self->memory_ids));
@@ -1207,6 +1211,14 @@ tm_window_get_file_changed (TmWindow *self)
   tm_window_remember_file_info (self, self->file);
 
   return mtime_us != self->file_mtime_us || size != self->file_size;
+}
+
+TmSession *
+tm_window_get_session (TmWindow *self)
+{
+  g_return_val_if_fail (TM_IS_WINDOW (self), NULL);
+
+  return self->session;
 }
 
 TmMemoryStore *

@@ -9,6 +9,7 @@
 #include "tm-application.h"
 #include "tm-breakdown-view.h"
 #include "tm-profile.h"
+#include "tm-session.h"
 #include "tm-summary-cards.h"
 
 G_BEGIN_DECLS
@@ -69,6 +70,8 @@ gboolean         tm_window_get_file_changed     (TmWindow      *self);
 /* The selected memory id's store (NULL unless showing a profile). Changes
  * are announced with notify::memory-store. */
 TmMemoryStore   *tm_window_get_memory_store     (TmWindow      *self);
+/* What the profile page shows; the same object for the window's life. */
+TmSession       *tm_window_get_session          (TmWindow      *self);
 /* Selects a memory id of the profile; FALSE if it has no such id. */
 gboolean         tm_window_select_memory_id     (TmWindow      *self,
                                                  const char    *memory_id);
