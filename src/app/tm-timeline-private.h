@@ -84,74 +84,74 @@ struct _TmTimeline
 };
 
 /* tm-timeline.c */
-TmLod   *_tm_timeline_get_lod            (TmTimeline       *self);
-gboolean _tm_timeline_has_data           (TmTimeline       *self);
-void     _tm_timeline_compute_layout     (TmTimeline       *self,
-                                          int               width,
-                                          int               height,
-                                          TmTimelineLayout *layout,
-                                          gint64           *y_step);
-void     _tm_timeline_current_layout     (TmTimeline       *self,
-                                          TmTimelineLayout *layout);
-double   _tm_timeline_time_to_x          (TmTimeline       *self,
-                                          const TmTimelineLayout *layout,
-                                          gint64            time_ps);
+TmLod   *_tm_timeline_get_lod                  (TmTimeline *self);
+gboolean _tm_timeline_has_data                 (TmTimeline *self);
+void     _tm_timeline_compute_layout           (TmTimeline       *self,
+                                                int               width,
+                                                int               height,
+                                                TmTimelineLayout *layout,
+                                                gint64           *y_step);
+void     _tm_timeline_current_layout           (TmTimeline       *self,
+                                                TmTimelineLayout *layout);
+double   _tm_timeline_time_to_x                (TmTimeline             *self,
+                                                const TmTimelineLayout *layout,
+                                                gint64                  time_ps);
 /* The selection drawn: a pending click, else the session's selected time. */
-gboolean _tm_timeline_get_shown_selection (TmTimeline      *self,
-                                          gint64           *time_ps);
+gboolean _tm_timeline_get_shown_selection      (TmTimeline *self,
+                                                gint64     *time_ps);
 
 /* tm-timeline-layers.c */
-void     _tm_timeline_append_rect        (GtkSnapshot      *snapshot,
-                                          const GdkRGBA    *color,
-                                          double            x,
-                                          double            y,
-                                          double            w,
-                                          double            h);
-void     _tm_timeline_append_dot         (GtkSnapshot      *snapshot,
-                                          const GdkRGBA    *ring,
-                                          const GdkRGBA    *fill,
-                                          double            x,
-                                          double            y,
-                                          double            radius);
-void     _tm_timeline_draw_static        (TmTimeline       *self,
-                                          GtkSnapshot      *snapshot,
-                                          int               width,
-                                          int               height,
-                                          const TmPalette  *palette);
-void     _tm_timeline_draw_range         (TmTimeline       *self,
-                                          GtkSnapshot      *snapshot,
-                                          int               width,
-                                          int               height,
-                                          int               scale,
-                                          const TmPalette  *palette);
-void     _tm_timeline_draw_overlay       (TmTimeline       *self,
-                                          GtkSnapshot      *snapshot,
-                                          int               width,
-                                          int               height,
-                                          const TmPalette  *palette,
-                                          gboolean          with_pointer);
+void     _tm_timeline_append_rect              (GtkSnapshot   *snapshot,
+                                                const GdkRGBA *color,
+                                                double         x,
+                                                double         y,
+                                                double         w,
+                                                double         h);
+void     _tm_timeline_append_dot               (GtkSnapshot   *snapshot,
+                                                const GdkRGBA *ring,
+                                                const GdkRGBA *fill,
+                                                double         x,
+                                                double         y,
+                                                double         radius);
+void     _tm_timeline_draw_static              (TmTimeline      *self,
+                                                GtkSnapshot     *snapshot,
+                                                int              width,
+                                                int              height,
+                                                const TmPalette *palette);
+void     _tm_timeline_draw_range               (TmTimeline      *self,
+                                                GtkSnapshot     *snapshot,
+                                                int              width,
+                                                int              height,
+                                                int              scale,
+                                                const TmPalette *palette);
+void     _tm_timeline_draw_overlay             (TmTimeline      *self,
+                                                GtkSnapshot     *snapshot,
+                                                int              width,
+                                                int              height,
+                                                const TmPalette *palette,
+                                                gboolean         with_pointer);
 
 /* tm-timeline-input.c */
-void     _tm_timeline_input_class_init   (GtkWidgetClass   *widget_class);
-void     _tm_timeline_input_init         (TmTimeline       *self);
-void     _tm_timeline_update_actions     (TmTimeline       *self);
+void     _tm_timeline_input_class_init         (GtkWidgetClass *widget_class);
+void     _tm_timeline_input_init               (TmTimeline *self);
+void     _tm_timeline_update_actions           (TmTimeline *self);
 /* Forgets a click not yet given to the session. */
-void     _tm_timeline_drop_pending_selection (TmTimeline   *self);
+void     _tm_timeline_drop_pending_selection   (TmTimeline *self);
 
 /* tm-timeline-tooltip.c */
-void     _tm_timeline_tooltip_init       (TmTimeline       *self);
-gboolean _tm_timeline_query_tooltip      (GtkWidget        *widget,
-                                          int               x,
-                                          int               y,
-                                          gboolean          keyboard_mode,
-                                          GtkTooltip       *tooltip);
-void     _tm_timeline_set_hover          (TmTimeline       *self,
-                                          guint             index);
-void     _tm_timeline_update_hover       (TmTimeline       *self);
-void     _tm_timeline_draw_hover         (TmTimeline       *self,
-                                          GtkSnapshot      *snapshot,
-                                          PangoLayout      *text,
-                                          const TmTimelineLayout *layout,
-                                          const TmPalette  *palette);
+void     _tm_timeline_tooltip_init             (TmTimeline *self);
+gboolean _tm_timeline_query_tooltip            (GtkWidget  *widget,
+                                                int         x,
+                                                int         y,
+                                                gboolean    keyboard_mode,
+                                                GtkTooltip *tooltip);
+void     _tm_timeline_set_hover                (TmTimeline *self,
+                                                guint       index);
+void     _tm_timeline_update_hover             (TmTimeline *self);
+void     _tm_timeline_draw_hover               (TmTimeline             *self,
+                                                GtkSnapshot            *snapshot,
+                                                PangoLayout            *text,
+                                                const TmTimelineLayout *layout,
+                                                const TmPalette        *palette);
 
 G_END_DECLS
