@@ -17,6 +17,8 @@
 #include "tm-breakdown-view.h"
 #include "tm-hlo-view.h"
 #include "tm-overview.h"
+#include "tm-palette.h"
+#include "tm-session.h"
 #include "tm-test-util.h"
 #include "tm-timeline.h"
 #include "tm-window.h"
@@ -289,8 +291,21 @@ layout_x (TmTimeline             *timeline,
           const TmTimelineLayout *layout,
           gint64                  time_ps)
 {
-  return layout->plot.origin.x + tm_viewport_time_to_x (tm_timeline_get_viewport (timeline), time_ps,
-                                                        layout->plot.size.width);
+  TmViewport *viewport = tm_session_get_viewport (tm_timeline_get_session (timeline));
+
+  return layout->plot.origin.x + tm_viewport_time_to_x (viewport, time_ps, layout->plot.size.width);
+}
+
+/* A session showing store of profile. */
+static TmSession *
+session_new_for (TmProfile     *profile,
+                 TmMemoryStore *store)
+{
+  TmSession *session = tm_session_new ();
+
+  tm_session_set_profile (session, profile);
+  tm_session_set_memory_store (session, store);
+  return session;
 }
 
 /* ------------------------------------------------------------------ */
@@ -303,7 +318,8 @@ test_timeline_spike (void)
 {
   g_autoptr(TmProfile) profile = load_spike_profile ();
   TmMemoryStore *store = tm_profile_lookup_memory_store (profile, "GPU_0_bfc");
-  TmTimeline *timeline = TM_TIMELINE (tm_timeline_new ());
+  g_autoptr(TmSession) session = tm_session_new ();
+  TmTimeline *timeline = TM_TIMELINE (tm_timeline_new (session));
   GtkWidget *window = window_with (GTK_WIDGET (timeline), WIDTH, HEIGHT);
   g_autoptr(Picture) picture = NULL;
   TmTimelineLayout layout;
@@ -312,9 +328,10 @@ test_timeline_spike (void)
 
   g_assert_nonnull (store);
   g_assert_false (tm_memory_store_has_free_data (store));
-  tm_timeline_set_store (timeline, store);
-  g_assert_true (tm_timeline_get_store (timeline) == store);
-  g_assert_false (tm_viewport_is_zoomed (tm_timeline_get_viewport (timeline)));
+  g_assert_true (tm_timeline_get_session (timeline) == session);
+  tm_session_set_profile (session, profile);
+  tm_session_set_memory_store (session, store);
+  g_assert_false (tm_viewport_is_zoomed (tm_session_get_viewport (session)));
 
   picture = render (timeline);
   tm_timeline_get_layout (timeline, &layout);
@@ -362,6 +379,7 @@ test_timeline_real_gpu (void)
   g_autoptr(TmProfile) profile = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(Picture) picture = NULL;
+  g_autoptr(TmSession) session = NULL;
   TmMemoryStore *store;
   TmTimeline *timeline;
   GtkWidget *window;
@@ -384,9 +402,9 @@ test_timeline_real_gpu (void)
   summary = tm_memory_store_get_summary (store);
   g_assert_cmpint (summary->peak_bytes_in_use, >, G_GINT64_CONSTANT (5) << 30);
 
-  timeline = TM_TIMELINE (tm_timeline_new ());
+  session = session_new_for (profile, store);
+  timeline = TM_TIMELINE (tm_timeline_new (session));
   window = window_with (GTK_WIDGET (timeline), 1000, 360);
-  tm_timeline_set_store (timeline, store);
   picture = render (timeline);
   tm_timeline_get_layout (timeline, &layout);
 
@@ -434,13 +452,13 @@ test_timeline_pick (void)
 {
   g_autoptr(TmProfile) profile = load_pick_profile ();
   TmMemoryStore *store = tm_profile_lookup_memory_store (profile, "GPU_0_bfc");
-  TmTimeline *timeline = TM_TIMELINE (tm_timeline_new ());
+  g_autoptr(TmSession) session = session_new_for (profile, store);
+  TmTimeline *timeline = TM_TIMELINE (tm_timeline_new (session));
   GtkWidget *window = window_with (GTK_WIDGET (timeline), WIDTH, HEIGHT);
   TmTimelineLayout layout;
   g_autofree char *markup = NULL;
   guint index = 0;
 
-  tm_timeline_set_store (timeline, store);
   tm_timeline_get_layout (timeline, &layout);
 
   for (guint i = 0; i < G_N_ELEMENTS (pick_times); i++)
@@ -460,7 +478,7 @@ test_timeline_pick (void)
   g_assert_false (tm_timeline_pick (timeline, layout.plot.origin.x + layout.plot.size.width + 5, &index));
 
   /* Zoomed in on the last two, the same holds. */
-  tm_viewport_set_range (tm_timeline_get_viewport (timeline), 4000000, 9000000);
+  tm_viewport_set_range (tm_session_get_viewport (session), 4000000, 9000000);
   tm_timeline_get_layout (timeline, &layout);
   g_assert_true (tm_timeline_pick (timeline, layout_x (timeline, &layout, 6900000), &index));
   g_assert_cmpuint (index, ==, 3);
@@ -480,7 +498,7 @@ test_timeline_pick (void)
   g_assert_nonnull (strstr (markup, "0.009 ms"));
 
   /* No store: nothing to pick. */
-  tm_timeline_set_store (timeline, NULL);
+  tm_session_set_memory_store (session, NULL);
   g_assert_false (tm_timeline_pick (timeline, layout.plot.origin.x + 10, &index));
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -494,22 +512,34 @@ count_notify_cb (GObject    *object,
   (*count)++;
 }
 
-/* Keyboard actions drive the viewport; the selection is kept apart from
- * the user's "time-selected" clicks. */
+/* Whether the picture shows the selection's accent line at x. */
+static gboolean
+shows_selection_at (const Picture          *picture,
+                    const TmTimelineLayout *layout,
+                    double                  x)
+{
+  guint r, g, b;
+
+  pixel_at (picture, (int) round (x), (int) (layout->plot.origin.y + layout->plot.size.height / 3), &r, &g, &b);
+  return b > 200 && r < 100;
+}
+
+/* Keyboard actions drive the session's viewport; the timeline draws the
+ * session's selected time. */
 static void
 test_timeline_actions_selection (void)
 {
   g_autoptr(TmProfile) profile = load_spike_profile ();
   TmMemoryStore *store = tm_profile_lookup_memory_store (profile, "GPU_0_bfc");
-  TmTimeline *timeline = TM_TIMELINE (tm_timeline_new ());
+  g_autoptr(TmSession) session = session_new_for (profile, store);
+  TmTimeline *timeline = TM_TIMELINE (tm_timeline_new (session));
   GtkWidget *window = window_with (GTK_WIDGET (timeline), WIDTH, HEIGHT);
-  TmViewport *viewport = tm_timeline_get_viewport (timeline);
+  TmViewport *viewport = tm_session_get_viewport (session);
   gint64 data_span, selected = SPIKE_INDEX * STEP_PS;
   guint notified = 0;
   TmTimelineLayout layout;
   double x_before;
 
-  tm_timeline_set_store (timeline, store);
   data_span = tm_viewport_get_span (viewport);
   g_assert_cmpint (data_span, ==, (N_FLAT - 1) * STEP_PS);
 
@@ -522,10 +552,10 @@ test_timeline_actions_selection (void)
   g_assert_false (tm_viewport_is_zoomed (viewport));
 
   /* Selecting notifies; zooming in keeps the selected time in place. */
-  g_signal_connect (timeline, "notify::selected-time", G_CALLBACK (count_notify_cb), &notified);
-  tm_timeline_select_time (timeline, selected);
-  g_assert_true (tm_timeline_get_has_selection (timeline));
-  g_assert_cmpint (tm_timeline_get_selected_time (timeline), ==, selected);
+  g_signal_connect (session, "notify::selected-time", G_CALLBACK (count_notify_cb), &notified);
+  tm_session_select_time (session, selected);
+  g_assert_true (tm_session_get_has_selected_time (session));
+  g_assert_cmpint (tm_session_get_selected_time (session), ==, selected);
   g_assert_cmpuint (notified, ==, 1);
   tm_timeline_get_layout (timeline, &layout);
   x_before = layout_x (timeline, &layout, selected);
@@ -533,44 +563,132 @@ test_timeline_actions_selection (void)
     g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.zoom-in", NULL));
   g_assert_cmpfloat_with_epsilon (layout_x (timeline, &layout, selected), x_before, 0.5);
 
-  /* The selection line is drawn in the accent colour. */
+  /* The selection line is drawn in the accent colour, and goes with the
+   * session's selected time. */
     {
       g_autoptr(Picture) picture = render (timeline);
-      int x = (int) round (x_before);
-      int y = (int) (layout.plot.origin.y + layout.plot.size.height / 3);
-      guint r, g, b;
 
-      pixel_at (picture, x, y, &r, &g, &b);
-      g_assert_cmpuint (b, >, 200);
-      g_assert_cmpuint (r, <, 100);
+      g_assert_true (shows_selection_at (picture, &layout, x_before));
+    }
+  tm_session_clear_selected_time (session);
+  g_assert_false (tm_session_get_has_selected_time (session));
+    {
+      g_autoptr(Picture) picture = render (timeline);
+
+      g_assert_false (shows_selection_at (picture, &layout, x_before));
     }
 
-  tm_timeline_clear_selection (timeline);
-  g_assert_false (tm_timeline_get_has_selection (timeline));
-
   /* A new store shows everything, unselected. */
-  tm_timeline_select_time (timeline, selected);
-  tm_timeline_set_store (timeline, NULL);
-  g_assert_false (tm_timeline_get_has_selection (timeline));
-  tm_timeline_set_store (timeline, store);
+  tm_session_select_time (session, selected);
+  tm_session_set_memory_store (session, NULL);
+  g_assert_false (tm_session_get_has_selected_time (session));
+  tm_session_set_memory_store (session, store);
   g_assert_false (tm_viewport_is_zoomed (viewport));
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-/* The HLO table zooms the timeline to a module; the timeline draws the
- * modules as a band; the table hides itself with no modules. */
+static GtkGestureClick *
+find_click_gesture (GtkWidget *widget)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_GESTURE_CLICK (controller))
+        return GTK_GESTURE_CLICK (controller);
+    }
+  return NULL;
+}
+
+static void
+wait_ms (guint ms)
+{
+  gint64 until = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* A click is drawn at once and reaches the session once it is known not
+ * to be the first half of a double-click; a double-click shows everything
+ * and leaves the session's selected time as it was. */
+static void
+test_timeline_click (void)
+{
+  g_autoptr(TmProfile) profile = load_spike_profile ();
+  TmMemoryStore *store = tm_profile_lookup_memory_store (profile, "GPU_0_bfc");
+  g_autoptr(TmSession) session = session_new_for (profile, store);
+  TmTimeline *timeline = TM_TIMELINE (tm_timeline_new (session));
+  GtkWidget *window = window_with (GTK_WIDGET (timeline), WIDTH, HEIGHT);
+  TmViewport *viewport = tm_session_get_viewport (session);
+  GtkGestureClick *click = find_click_gesture (GTK_WIDGET (timeline));
+  int double_click_ms = 400;
+  TmTimelineLayout layout;
+  gint64 first = 1000 * STEP_PS, second = 2000 * STEP_PS;
+  double x;
+  guint index;
+
+  g_assert_nonnull (click);
+  g_object_get (gtk_widget_get_settings (GTK_WIDGET (timeline)), "gtk-double-click-time", &double_click_ms, NULL);
+  tm_timeline_get_layout (timeline, &layout);
+
+  /* One click: drawn at once, in the session after the double-click time. */
+  x = layout_x (timeline, &layout, first);
+  g_assert_true (tm_timeline_pick (timeline, x, &index));
+  g_assert_cmpint (tm_memory_store_get_times (store)[index], ==, first);
+  g_signal_emit_by_name (click, "pressed", 1, x, layout.plot.origin.y + 20);
+  g_signal_emit_by_name (click, "released", 1, x, layout.plot.origin.y + 20);
+    {
+      g_autoptr(Picture) picture = render (timeline);
+
+      g_assert_true (shows_selection_at (picture, &layout, x));
+    }
+  g_assert_false (tm_session_get_has_selected_time (session));
+  wait_ms (double_click_ms + 200);
+  g_assert_true (tm_session_get_has_selected_time (session));
+  g_assert_cmpint (tm_session_get_selected_time (session), ==, first);
+
+  /* A double-click elsewhere while zoomed: everything shows, the session
+   * keeps the first time, and the second never reaches it. */
+  tm_viewport_set_range (viewport, 1500 * STEP_PS, 2500 * STEP_PS);
+  tm_timeline_get_layout (timeline, &layout);
+  x = layout_x (timeline, &layout, second);
+  g_signal_emit_by_name (click, "pressed", 1, x, layout.plot.origin.y + 20);
+  g_signal_emit_by_name (click, "released", 1, x, layout.plot.origin.y + 20);
+  g_signal_emit_by_name (click, "pressed", 2, x, layout.plot.origin.y + 20);
+  g_signal_emit_by_name (click, "released", 2, x, layout.plot.origin.y + 20);
+  g_assert_false (tm_viewport_is_zoomed (viewport));
+  wait_ms (double_click_ms + 200);
+  g_assert_true (tm_session_get_has_selected_time (session));
+  g_assert_cmpint (tm_session_get_selected_time (session), ==, first);
+
+  /* A click overtaken by a selection from elsewhere never lands. */
+  g_signal_emit_by_name (click, "pressed", 1, x, layout.plot.origin.y + 20);
+  g_signal_emit_by_name (click, "released", 1, x, layout.plot.origin.y + 20);
+  tm_session_clear_selected_time (session);
+  wait_ms (double_click_ms + 200);
+  g_assert_false (tm_session_get_has_selected_time (session));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The HLO table zooms the session's viewport to a module; the timeline
+ * draws the modules as a band; the table hides itself with no modules. */
 static void
 test_timeline_hlo (void)
 {
   g_autoptr(TmProfile) profile = load_hlo_profile ();
   TmMemoryStore *store = tm_profile_lookup_memory_store (profile, "GPU_0_bfc");
   GArray *modules = tm_profile_get_hlo_modules (profile);
+  g_autoptr(TmSession) session = tm_session_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  TmTimeline *timeline = TM_TIMELINE (tm_timeline_new ());
-  TmHloView *view = TM_HLO_VIEW (tm_hlo_view_new ());
+  TmTimeline *timeline = TM_TIMELINE (tm_timeline_new (session));
+  TmHloView *view = TM_HLO_VIEW (tm_hlo_view_new (session));
   GtkWidget *window;
-  TmViewport *viewport = tm_timeline_get_viewport (timeline);
+  TmViewport *viewport = tm_session_get_viewport (session);
   const TmHloModule *module;
   TmTimelineLayout layout;
   g_autoptr(Picture) picture = NULL;
@@ -578,15 +696,15 @@ test_timeline_hlo (void)
 
   g_assert_nonnull (modules);
   g_assert_cmpuint (modules->len, ==, 6);
+  g_assert_true (tm_hlo_view_get_session (view) == session);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (view)));
 
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (timeline));
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (view));
   window = window_with (box, WIDTH, 600);
 
-  tm_timeline_set_store (timeline, store);
-  tm_hlo_view_set_timeline (view, timeline);
-  tm_hlo_view_set_modules (view, modules);
+  tm_session_set_profile (session, profile);
+  tm_session_set_memory_store (session, store);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (view)));
   g_assert_cmpuint (tm_hlo_view_get_n_modules (view), ==, 6);
   wait_for_size (GTK_WIDGET (timeline));
@@ -617,9 +735,10 @@ test_timeline_hlo (void)
   g_assert_cmpint (tm_viewport_get_end (viewport), >=, module->end_ps);
   g_assert_cmpint (tm_viewport_get_span (viewport), <, (module->end_ps - module->start_ps) * 12 / 10);
 
-  /* No modules: hidden, no band. */
-  tm_hlo_view_set_modules (view, NULL);
+  /* No profile, no modules: hidden, no band. */
+  tm_session_set_profile (session, NULL);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (view)));
+  g_assert_cmpuint (tm_hlo_view_get_n_modules (view), ==, 0);
   tm_timeline_get_layout (timeline, &layout);
   g_assert_cmpfloat (layout.hlo_band.size.height, ==, 0);
 
@@ -632,10 +751,11 @@ test_timeline_overview (void)
 {
   g_autoptr(TmProfile) profile = load_spike_profile ();
   TmMemoryStore *store = tm_profile_lookup_memory_store (profile, "GPU_0_bfc");
+  g_autoptr(TmSession) session = tm_session_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  TmTimeline *timeline = TM_TIMELINE (tm_timeline_new ());
-  TmOverview *overview = TM_OVERVIEW (tm_overview_new ());
-  TmViewport *viewport = tm_timeline_get_viewport (timeline);
+  TmTimeline *timeline = TM_TIMELINE (tm_timeline_new (session));
+  TmOverview *overview = TM_OVERVIEW (tm_overview_new (NULL));
+  TmViewport *viewport = tm_session_get_viewport (session);
   GtkWidget *window;
   TmTimelineLayout layout;
   double x0, x1, full_x0, full_x1;
@@ -643,10 +763,11 @@ test_timeline_overview (void)
 
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (timeline));
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (overview));
-  tm_overview_set_timeline (overview, timeline);
-  g_assert_true (tm_overview_get_timeline (overview) == timeline);
+  tm_overview_set_session (overview, session);
+  g_assert_true (tm_overview_get_session (overview) == session);
   window = window_with (box, WIDTH, HEIGHT + 60);
-  tm_timeline_set_store (timeline, store);
+  tm_session_set_profile (session, profile);
+  tm_session_set_memory_store (session, store);
   wait_for_size (GTK_WIDGET (overview));
 
   /* Showing everything: the window spans the strip, under the plot. */
@@ -668,9 +789,9 @@ test_timeline_overview (void)
   tm_overview_get_window (overview, &x0, &x1);
   g_assert_cmpfloat (x1 - x0, >=, 6.0);
 
-  /* Following no timeline is fine. */
-  tm_overview_set_timeline (overview, NULL);
-  g_assert_null (tm_overview_get_timeline (overview));
+  /* Following no session is fine. */
+  tm_overview_set_session (overview, NULL);
+  g_assert_null (tm_overview_get_session (overview));
   while (g_main_context_iteration (NULL, FALSE))
     ;
 
@@ -683,7 +804,8 @@ test_timeline_dark (void)
 {
   g_autoptr(TmProfile) profile = load_spike_profile ();
   TmMemoryStore *store = tm_profile_lookup_memory_store (profile, "GPU_0_bfc");
-  TmTimeline *timeline = TM_TIMELINE (tm_timeline_new ());
+  g_autoptr(TmSession) session = session_new_for (profile, store);
+  TmTimeline *timeline = TM_TIMELINE (tm_timeline_new (session));
   GtkWidget *window = window_with (GTK_WIDGET (timeline), WIDTH, HEIGHT);
   GtkSettings *settings = gtk_settings_get_default ();
   TmTimelineLayout layout;
@@ -692,17 +814,16 @@ test_timeline_dark (void)
   guint r, g, b;
   int x, y;
 
-  tm_timeline_set_store (timeline, store);
-  g_assert_false (tm_timeline_is_dark_style (GTK_WIDGET (timeline)));
+  g_assert_false (tm_palette_is_dark_style (GTK_WIDGET (timeline)));
 
   g_object_set (settings, "gtk-application-prefer-dark-theme", TRUE, NULL);
   while (g_main_context_iteration (NULL, FALSE))
     ;
-  g_assert_true (tm_timeline_is_dark_style (GTK_WIDGET (timeline)));
+  g_assert_true (tm_palette_is_dark_style (GTK_WIDGET (timeline)));
 
   picture = render (timeline);
   tm_timeline_get_layout (timeline, &layout);
-  tm_timeline_get_color (TM_TIMELINE_COLOR_HEAP, TRUE, &dark_heap);
+  tm_palette_get_color (TM_PALETTE_HEAP, TRUE, &dark_heap);
   x = (int) (layout.plot.origin.x + 10);
   y = (int) round (layout_y (&layout, FLAT_HEAP));
   pixel_at (picture, x, y, &r, &g, &b);
@@ -716,9 +837,9 @@ test_timeline_dark (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-/* In the window: the timeline follows the memory id, the HLO table gets
- * the profile's modules, a click shows what was live then, Back to Peak
- * drops the selection. */
+/* In the window: the timeline, the overview and the HLO table follow the
+ * window's session (its memory id, the profile's modules), a selected time
+ * shows what was live then, Back to Peak drops the selection. */
 static void
 test_timeline_in_window (void)
 {
@@ -727,6 +848,7 @@ test_timeline_in_window (void)
   g_autoptr(GFile) file = NULL;
   g_autofree char *path = NULL;
   TmWindow *window;
+  TmSession *session;
   TmTimeline *timeline;
   TmHloView *hlo_view;
   TmOverview *overview;
@@ -749,9 +871,11 @@ test_timeline_in_window (void)
   timeline = TM_TIMELINE (gtk_widget_get_template_child (GTK_WIDGET (window), TM_TYPE_WINDOW, "timeline"));
   overview = TM_OVERVIEW (gtk_widget_get_template_child (GTK_WIDGET (window), TM_TYPE_WINDOW, "overview"));
   hlo_view = TM_HLO_VIEW (gtk_widget_get_template_child (GTK_WIDGET (window), TM_TYPE_WINDOW, "hlo_view"));
+  session = tm_window_get_session (window);
   g_assert_true (TM_IS_TIMELINE (timeline));
-  g_assert_true (tm_overview_get_timeline (overview) == timeline);
-  g_assert_true (tm_hlo_view_get_timeline (hlo_view) == timeline);
+  g_assert_true (tm_timeline_get_session (timeline) == session);
+  g_assert_true (tm_overview_get_session (overview) == session);
+  g_assert_true (tm_hlo_view_get_session (hlo_view) == session);
   g_assert_true (gtk_widget_is_ancestor (GTK_WIDGET (timeline), GTK_WIDGET (tm_window_get_timeline_area (window))));
 
   file = g_file_new_for_path (path);
@@ -767,15 +891,15 @@ test_timeline_in_window (void)
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
 
   g_assert_nonnull (tm_window_get_memory_store (window));
-  g_assert_true (tm_timeline_get_store (timeline) == tm_window_get_memory_store (window));
+  g_assert_true (tm_session_get_memory_store (session) == tm_window_get_memory_store (window));
   g_assert_cmpuint (tm_hlo_view_get_n_modules (hlo_view), ==, 3);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (hlo_view)));
 
-  /* A click (its signal) shows what was live at that time. */
+  /* A selected time (what a click gives the session) shows what was live
+   * at that time. */
   breakdown = tm_window_get_breakdown_view (window);
   t = tm_memory_store_get_times (tm_window_get_memory_store (window))[10];
-  tm_timeline_select_time (timeline, t);
-  g_signal_emit_by_name (timeline, "time-selected", t);
+  tm_session_select_time (session, t);
   g_assert_false (tm_breakdown_view_get_at_peak (breakdown));
   g_assert_cmpint (tm_breakdown_view_get_time_ps (breakdown), ==, t);
 
@@ -784,7 +908,7 @@ test_timeline_in_window (void)
   g_assert_nonnull (back);
   g_signal_emit_by_name (back, "clicked");
   g_assert_true (tm_breakdown_view_get_at_peak (breakdown));
-  g_assert_false (tm_timeline_get_has_selection (timeline));
+  g_assert_false (tm_session_get_has_selected_time (session));
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_object_unref (window);
@@ -802,6 +926,7 @@ main (int   argc,
   g_test_add_func ("/timeline/real-gpu", test_timeline_real_gpu);
   g_test_add_func ("/timeline/pick", test_timeline_pick);
   g_test_add_func ("/timeline/actions-selection", test_timeline_actions_selection);
+  g_test_add_func ("/timeline/click", test_timeline_click);
   g_test_add_func ("/timeline/hlo", test_timeline_hlo);
   g_test_add_func ("/timeline/overview", test_timeline_overview);
   g_test_add_func ("/timeline/dark", test_timeline_dark);

@@ -2,8 +2,9 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * One TmHloItem per module in a GListStore, sorted by the column view's
- * sorter (start time first by default), selected with a GtkSingleSelection.
+ * One TmHloItem per module of the session's profile in a GListStore,
+ * sorted by the column view's sorter (start time first by default),
+ * selected with a GtkSingleSelection.
  */
 #include "config.h"
 
@@ -176,10 +177,19 @@ struct _TmHloView
   GtkSingleSelection *selection;
 
   GArray             *modules;
-  TmTimeline         *timeline;   /* weak */
+  TmSession          *session;
+  GSignalGroup       *session_signals;
 };
 
 G_DEFINE_FINAL_TYPE (TmHloView, tm_hlo_view, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_SESSION,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 static void
 setup_cell_cb (GtkSignalListItemFactory *factory,
@@ -245,8 +255,36 @@ selection_changed_cb (TmHloView *self)
 {
   TmHloItem *item = gtk_single_selection_get_selected_item (self->selection);
 
-  if (item != NULL && self->timeline != NULL)
-    tm_timeline_zoom_to (self->timeline, item->start_ps, item->end_ps);
+  if (item != NULL && self->session != NULL)
+    tm_session_zoom_to (self->session, item->start_ps, item->end_ps);
+}
+
+/* Lists the HLO modules of the session's profile. */
+static void
+sync_modules (TmHloView *self)
+{
+  GArray *modules = self->session != NULL ? tm_session_get_hlo_modules (self->session) : NULL;
+  g_autoptr(GPtrArray) items = NULL;
+  g_autofree char *count = NULL;
+  guint n;
+
+  if (modules != NULL)
+    g_array_ref (modules);
+  g_clear_pointer (&self->modules, g_array_unref);
+  self->modules = modules;
+  n = modules != NULL ? modules->len : 0;
+
+  items = g_ptr_array_new_full (n, g_object_unref);
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (items, tm_hlo_item_new (i, &g_array_index (modules, TmHloModule, i)));
+
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  g_list_store_splice (self->items, 0, g_list_model_get_n_items (G_LIST_MODEL (self->items)),
+                       items->pdata, items->len);
+
+  count = tm_format_count (n);
+  gtk_label_set_text (GTK_LABEL (self->count_label), count);
+  gtk_widget_set_visible (GTK_WIDGET (self), n > 0);
 }
 
 static void
@@ -255,7 +293,8 @@ tm_hlo_view_dispose (GObject *object)
   TmHloView *self = TM_HLO_VIEW (object);
   GtkWidget *child;
 
-  tm_hlo_view_set_timeline (self, NULL);
+  g_clear_object (&self->session_signals);
+  g_clear_object (&self->session);
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
@@ -268,12 +307,65 @@ tm_hlo_view_dispose (GObject *object)
 }
 
 static void
+tm_hlo_view_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  TmHloView *self = TM_HLO_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tm_hlo_view_set_property (GObject      *object,
+                          guint         prop_id,
+                          const GValue *value,
+                          GParamSpec   *pspec)
+{
+  TmHloView *self = TM_HLO_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      tm_hlo_view_set_session (self, g_value_get_object (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 tm_hlo_view_class_init (TmHloViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = tm_hlo_view_dispose;
+  object_class->get_property = tm_hlo_view_get_property;
+  object_class->set_property = tm_hlo_view_set_property;
+
+  /**
+   * TmHloView:session:
+   *
+   * The session whose profile's HLO modules the table lists and whose
+   * viewport selecting a module zooms.
+   */
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL,
+                         TM_TYPE_SESSION,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "hloview");
@@ -372,67 +464,42 @@ tm_hlo_view_init (TmHloView *self)
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), GTK_WIDGET (self->column_view));
   gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
 
+  self->session_signals = g_signal_group_new (TM_TYPE_SESSION);
+  g_signal_group_connect_swapped (self->session_signals, "notify::profile", G_CALLBACK (sync_modules), self);
+
   gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
 }
 
 GtkWidget *
-tm_hlo_view_new (void)
+tm_hlo_view_new (TmSession *session)
 {
-  return g_object_new (TM_TYPE_HLO_VIEW, NULL);
+  g_return_val_if_fail (session == NULL || TM_IS_SESSION (session), NULL);
+
+  return g_object_new (TM_TYPE_HLO_VIEW, "session", session, NULL);
 }
 
-void
-tm_hlo_view_set_timeline (TmHloView  *self,
-                          TmTimeline *timeline)
-{
-  g_return_if_fail (TM_IS_HLO_VIEW (self));
-  g_return_if_fail (timeline == NULL || TM_IS_TIMELINE (timeline));
-
-  if (!g_set_weak_pointer (&self->timeline, timeline))
-    return;
-
-  if (self->timeline != NULL)
-    tm_timeline_set_hlo_modules (self->timeline, self->modules);
-}
-
-TmTimeline *
-tm_hlo_view_get_timeline (TmHloView *self)
+TmSession *
+tm_hlo_view_get_session (TmHloView *self)
 {
   g_return_val_if_fail (TM_IS_HLO_VIEW (self), NULL);
 
-  return self->timeline;
+  return self->session;
 }
 
 void
-tm_hlo_view_set_modules (TmHloView *self,
-                         GArray    *modules)
+tm_hlo_view_set_session (TmHloView *self,
+                         TmSession *session)
 {
-  g_autoptr(GPtrArray) items = NULL;
-  g_autofree char *count = NULL;
-  guint n;
-
   g_return_if_fail (TM_IS_HLO_VIEW (self));
+  g_return_if_fail (session == NULL || TM_IS_SESSION (session));
 
-  if (modules != NULL)
-    g_array_ref (modules);
-  g_clear_pointer (&self->modules, g_array_unref);
-  self->modules = modules;
-  n = modules != NULL ? modules->len : 0;
+  if (!g_set_object (&self->session, session))
+    return;
 
-  items = g_ptr_array_new_full (n, g_object_unref);
-  for (guint i = 0; i < n; i++)
-    g_ptr_array_add (items, tm_hlo_item_new (i, &g_array_index (modules, TmHloModule, i)));
+  g_signal_group_set_target (self->session_signals, session);
+  sync_modules (self);
 
-  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
-  g_list_store_splice (self->items, 0, g_list_model_get_n_items (G_LIST_MODEL (self->items)),
-                       items->pdata, items->len);
-
-  count = tm_format_count (n);
-  gtk_label_set_text (GTK_LABEL (self->count_label), count);
-  gtk_widget_set_visible (GTK_WIDGET (self), n > 0);
-
-  if (self->timeline != NULL)
-    tm_timeline_set_hlo_modules (self->timeline, modules);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
 guint

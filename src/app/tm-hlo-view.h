@@ -2,15 +2,16 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Id, name, device, start, end and duration of every XLA module run, with
- * sortable columns. Selecting a module zooms the timeline to it. The view
- * hides itself while it has no modules.
+ * Id, name, device, start, end and duration of every XLA module run of the
+ * session's profile, with sortable columns. Selecting a module zooms the
+ * session's viewport to it (tm_session_zoom_to()). The view hides itself
+ * while it has no modules.
  */
 #pragma once
 
 #include <gtk/gtk.h>
 
-#include "tm-timeline.h"
+#include "tm-session.h"
 
 G_BEGIN_DECLS
 
@@ -18,18 +19,13 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (TmHloView, tm_hlo_view, TM, HLO_VIEW, GtkWidget)
 
-GtkWidget  *tm_hlo_view_new            (void);
+GtkWidget  *tm_hlo_view_new            (TmSession *session);
 
-/* The timeline that selecting a module zooms, and that draws the modules'
- * band (NULL: none); not referenced beyond its life. */
-void        tm_hlo_view_set_timeline   (TmHloView *self,
-                                        TmTimeline *timeline);
-TmTimeline *tm_hlo_view_get_timeline   (TmHloView *self);
+/* The session shown (NULL: no modules). */
+TmSession  *tm_hlo_view_get_session    (TmHloView *self);
+void        tm_hlo_view_set_session    (TmHloView *self,
+                                        TmSession *session);
 
-/* TmHloModule elements (NULL or empty: none). The array is referenced and
- * also handed to the timeline for its band. */
-void        tm_hlo_view_set_modules    (TmHloView *self,
-                                        GArray    *modules);
 guint       tm_hlo_view_get_n_modules  (TmHloView *self);
 
 /* Selects the module with this position in the modules array (as sorted

@@ -2,7 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The strip lines up with the timeline's plot above it. Its memory picture
+ * The strip lines up with the timeline's plot above it through the shared
+ * chart margins (tm-axis.h). Its memory picture
  * (one LOD bucket per pixel column over all the data) is cached as a render
  * node until the size, the store or the style changes; the window, the peak
  * and the selection are drawn over it.
@@ -13,22 +14,22 @@
 
 #include <glib/gi18n.h>
 
+#include "tm-axis.h"
 #include "tm-format.h"
 #include "tm-lod.h"
 #include "tm-overview.h"
+#include "tm-palette.h"
 
 #define STRIP_HEIGHT     40
-#define FALLBACK_LEFT    72
-#define FALLBACK_RIGHT   50
 #define WHEEL_ZOOM_STEP  1.25
 
 struct _TmOverview
 {
   GtkWidget      parent_instance;
 
-  TmTimeline    *timeline;   /* weak */
-  TmViewport    *viewport;   /* the timeline's, referenced */
-  GSignalGroup  *timeline_signals;
+  TmSession     *session;
+  TmViewport    *viewport;   /* the session's */
+  GSignalGroup  *session_signals;
   GSignalGroup  *viewport_signals;
 
   GskRenderNode *data_node;
@@ -47,31 +48,30 @@ struct _TmOverview
 
 G_DEFINE_FINAL_TYPE (TmOverview, tm_overview, GTK_TYPE_WIDGET)
 
+enum {
+  PROP_0,
+  PROP_SESSION,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
 static TmMemoryStore *
 get_store (TmOverview *self)
 {
-  return self->timeline != NULL ? tm_timeline_get_store (self->timeline) : NULL;
+  return self->session != NULL ? tm_session_get_memory_store (self->session) : NULL;
 }
 
-/* The strip's rectangle: under the timeline's plot when it is as wide as
- * we are, else with the timeline's usual margins. */
+/* The strip's rectangle: within the chart margins, so that it lines up
+ * with a timeline of the same width above it. */
 static graphene_rect_t
 strip_rect (TmOverview *self)
 {
   int width = gtk_widget_get_width (GTK_WIDGET (self));
   int height = gtk_widget_get_height (GTK_WIDGET (self));
-  double x = FALLBACK_LEFT, w = width - FALLBACK_LEFT - FALLBACK_RIGHT;
+  double w = width - TM_CHART_MARGIN_LEFT - TM_CHART_MARGIN_RIGHT;
 
-  if (self->timeline != NULL && gtk_widget_get_width (GTK_WIDGET (self->timeline)) == width)
-    {
-      TmTimelineLayout layout;
-
-      tm_timeline_get_layout (self->timeline, &layout);
-      x = layout.plot.origin.x;
-      w = layout.plot.size.width;
-    }
-
-  return GRAPHENE_RECT_INIT (x, 2, MAX (w, 1), MAX (height - 4, 1));
+  return GRAPHENE_RECT_INIT (TM_CHART_MARGIN_LEFT, 2, MAX (w, 1), MAX (height - 4, 1));
 }
 
 static double
@@ -123,12 +123,12 @@ build_data_node (TmOverview            *self,
   gtk_style_context_get_color (context, &fg);
   trough = fg;
   trough.alpha = dark ? 0.08f : 0.05f;
-  tm_timeline_get_color (TM_TIMELINE_COLOR_HEAP, dark, &heap_line);
+  tm_palette_get_color (TM_PALETTE_HEAP, dark, &heap_line);
   heap = heap_line;
   heap.alpha = 0.55f;
-  tm_timeline_get_color (TM_TIMELINE_COLOR_FREE, dark, &free_fill);
+  tm_palette_get_color (TM_PALETTE_FREE, dark, &free_fill);
   free_fill.alpha = 0.25f;
-  tm_timeline_get_color (TM_TIMELINE_COLOR_STACK, dark, &stack);
+  tm_palette_get_color (TM_PALETTE_STACK, dark, &stack);
   stack.alpha = 0.7f;
 
   gsk_rounded_rect_init_from_rect (&rounded, strip, 4);
@@ -191,7 +191,7 @@ tm_overview_snapshot (GtkWidget   *widget,
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
   int scale = gtk_widget_get_scale_factor (widget);
-  gboolean dark = tm_timeline_is_dark_style (widget);
+  gboolean dark = tm_palette_is_dark_style (widget);
   graphene_rect_t strip;
   TmMemoryStore *store = get_store (self);
   GdkRGBA accent, dim, fg, peak;
@@ -226,7 +226,7 @@ tm_overview_snapshot (GtkWidget   *widget,
     return;
 
   gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
-  tm_timeline_get_color (TM_TIMELINE_COLOR_ACCENT, dark, &accent);
+  tm_palette_get_color (TM_PALETTE_ACCENT, dark, &accent);
   dim.red = dim.green = dim.blue = dark ? 0.14f : 1.0f;
   dim.alpha = dark ? 0.6f : 0.65f;
 
@@ -235,9 +235,9 @@ tm_overview_snapshot (GtkWidget   *widget,
   peak.alpha = 0.6f;
   px = round (time_to_x (self, &strip, tm_memory_store_get_summary (store)->peak_time_ps));
   gtk_snapshot_append_color (snapshot, &peak, &GRAPHENE_RECT_INIT (px - 0.5, strip.origin.y, 1, strip.size.height));
-  if (tm_timeline_get_has_selection (self->timeline))
+  if (tm_session_get_has_selected_time (self->session))
     {
-      double sx = round (time_to_x (self, &strip, tm_timeline_get_selected_time (self->timeline)));
+      double sx = round (time_to_x (self, &strip, tm_session_get_selected_time (self->session)));
 
       gtk_snapshot_append_color (snapshot, &accent, &GRAPHENE_RECT_INIT (sx - 1, strip.origin.y, 2, strip.size.height));
     }
@@ -409,7 +409,7 @@ tm_overview_measure (GtkWidget      *widget,
                      int            *natural_baseline)
 {
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
-    *minimum = *natural = FALLBACK_LEFT + FALLBACK_RIGHT + 100;
+    *minimum = *natural = TM_CHART_MARGIN_LEFT + TM_CHART_MARGIN_RIGHT + 100;
   else
     *minimum = *natural = STRIP_HEIGHT;
 }
@@ -428,13 +428,52 @@ tm_overview_dispose (GObject *object)
 {
   TmOverview *self = TM_OVERVIEW (object);
 
-  tm_overview_set_timeline (self, NULL);
-  g_clear_object (&self->timeline_signals);
+  g_clear_object (&self->session_signals);
   g_clear_object (&self->viewport_signals);
+  g_clear_object (&self->session);
+  g_clear_object (&self->viewport);
   g_clear_pointer (&self->data_node, gsk_render_node_unref);
   g_clear_pointer (&self->buckets, g_free);
 
   G_OBJECT_CLASS (tm_overview_parent_class)->dispose (object);
+}
+
+static void
+tm_overview_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  TmOverview *self = TM_OVERVIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tm_overview_set_property (GObject      *object,
+                          guint         prop_id,
+                          const GValue *value,
+                          GParamSpec   *pspec)
+{
+  TmOverview *self = TM_OVERVIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      tm_overview_set_session (self, g_value_get_object (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -444,10 +483,25 @@ tm_overview_class_init (TmOverviewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = tm_overview_dispose;
+  object_class->get_property = tm_overview_get_property;
+  object_class->set_property = tm_overview_set_property;
 
   widget_class->snapshot = tm_overview_snapshot;
   widget_class->measure = tm_overview_measure;
   widget_class->css_changed = tm_overview_css_changed;
+
+  /**
+   * TmOverview:session:
+   *
+   * The session whose memory store, viewport and selected time the strip
+   * shows.
+   */
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL,
+                         TM_TYPE_SESSION,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_css_name (widget_class, "overview");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
@@ -486,10 +540,10 @@ tm_overview_init (TmOverview *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Timeline overview"),
                                   -1);
 
-  self->timeline_signals = g_signal_group_new (TM_TYPE_TIMELINE);
-  g_signal_group_connect_swapped (self->timeline_signals, "notify::store", G_CALLBACK (store_changed_cb), self);
-  g_signal_group_connect_swapped (self->timeline_signals, "notify::has-selection", G_CALLBACK (selection_changed_cb), self);
-  g_signal_group_connect_swapped (self->timeline_signals, "notify::selected-time", G_CALLBACK (selection_changed_cb), self);
+  self->session_signals = g_signal_group_new (TM_TYPE_SESSION);
+  g_signal_group_connect_swapped (self->session_signals, "notify::memory-store", G_CALLBACK (store_changed_cb), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::has-selected-time", G_CALLBACK (selection_changed_cb), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::selected-time", G_CALLBACK (selection_changed_cb), self);
 
   self->viewport_signals = g_signal_group_new (TM_TYPE_VIEWPORT);
   g_signal_group_connect_swapped (self->viewport_signals, "changed", G_CALLBACK (viewport_changed_cb), self);
@@ -510,37 +564,38 @@ tm_overview_init (TmOverview *self)
 }
 
 GtkWidget *
-tm_overview_new (void)
+tm_overview_new (TmSession *session)
 {
-  return g_object_new (TM_TYPE_OVERVIEW, NULL);
+  g_return_val_if_fail (session == NULL || TM_IS_SESSION (session), NULL);
+
+  return g_object_new (TM_TYPE_OVERVIEW, "session", session, NULL);
 }
 
 void
-tm_overview_set_timeline (TmOverview *self,
-                          TmTimeline *timeline)
+tm_overview_set_session (TmOverview *self,
+                         TmSession  *session)
 {
   g_return_if_fail (TM_IS_OVERVIEW (self));
-  g_return_if_fail (timeline == NULL || TM_IS_TIMELINE (timeline));
+  g_return_if_fail (session == NULL || TM_IS_SESSION (session));
 
-  if (!g_set_weak_pointer (&self->timeline, timeline))
+  if (!g_set_object (&self->session, session))
     return;
 
-  if (timeline != NULL)
-    g_set_object (&self->viewport, tm_timeline_get_viewport (timeline));
+  if (session != NULL)
+    g_set_object (&self->viewport, tm_session_get_viewport (session));
   else
     g_clear_object (&self->viewport);
-  if (self->timeline_signals != NULL)
-    g_signal_group_set_target (self->timeline_signals, timeline);
-  if (self->viewport_signals != NULL)
-    g_signal_group_set_target (self->viewport_signals, self->viewport);
+  g_signal_group_set_target (self->session_signals, session);
+  g_signal_group_set_target (self->viewport_signals, self->viewport);
 
   invalidate (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
-TmTimeline *
-tm_overview_get_timeline (TmOverview *self)
+TmSession *
+tm_overview_get_session (TmOverview *self)
 {
   g_return_val_if_fail (TM_IS_OVERVIEW (self), NULL);
 
-  return self->timeline;
+  return self->session;
 }

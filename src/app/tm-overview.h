@@ -2,8 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Follows a TmTimeline: draws memory in use (and free) over all the data,
- * the timeline's visible range as a window with the rest dimmed, the peak
+ * A view of a TmSession: draws memory in use (and free) over all the data,
+ * the session's visible range as a window with the rest dimmed, the peak
  * and the selected time. Dragging moves the window, a click elsewhere
  * centres it there, the wheel zooms, a double-click shows everything.
  */
@@ -11,7 +11,7 @@
 
 #include <gtk/gtk.h>
 
-#include "tm-timeline.h"
+#include "tm-session.h"
 
 G_BEGIN_DECLS
 
@@ -19,12 +19,12 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (TmOverview, tm_overview, TM, OVERVIEW, GtkWidget)
 
-GtkWidget  *tm_overview_new          (void);
+GtkWidget  *tm_overview_new          (TmSession  *session);
 
-/* The timeline to follow (NULL: none); not referenced beyond its life. */
-void        tm_overview_set_timeline (TmOverview *self,
-                                      TmTimeline *timeline);
-TmTimeline *tm_overview_get_timeline (TmOverview *self);
+/* The session shown (NULL: nothing). */
+TmSession  *tm_overview_get_session  (TmOverview *self);
+void        tm_overview_set_session  (TmOverview *self,
+                                      TmSession  *session);
 
 /* The x range of the visible window in widget coordinates, for tests. */
 void        tm_overview_get_window   (TmOverview *self,

@@ -11,17 +11,20 @@
  * Interaction: wheel zooms at the pointer (Ctrl+wheel too; touchpad scroll
  * pans), pinch zooms, drag pans, Shift+drag or right-drag zooms to a range,
  * double-click or Home shows everything, + − ← → when focused. Hovering
- * shows the nearest snapshot; a click selects its time ("time-selected").
+ * shows the nearest snapshot; a click selects its time.
  *
- * The visible range lives in a TmViewport that other widgets (the overview
- * strip, the HLO table) may share.
+ * A view of a TmSession: it draws the session's memory store over the
+ * session's viewport, the HLO modules of the session's profile and the
+ * session's selected time, and changes them only through the session. A
+ * click is drawn at once and given to the session (tm_session_select_time())
+ * when it is known not to be the first half of a double-click (which shows
+ * everything and leaves the session's selected time as it was).
  */
 #pragma once
 
 #include <gtk/gtk.h>
 
-#include "tm-memory-store.h"
-#include "tm-viewport.h"
+#include "tm-session.h"
 
 G_BEGIN_DECLS
 
@@ -37,54 +40,12 @@ typedef struct
   gint64          y_max;      /* bytes at the top of the plot */
 } TmTimelineLayout;
 
-/* The series colours (GNOME palette; lighter shades for dark styles), so
- * that companion widgets draw in the same colours. */
-typedef enum
-{
-  TM_TIMELINE_COLOR_STACK,
-  TM_TIMELINE_COLOR_HEAP,
-  TM_TIMELINE_COLOR_FREE,
-  TM_TIMELINE_COLOR_FRAGMENTATION,
-  TM_TIMELINE_COLOR_ACCENT,
-  TM_TIMELINE_COLOR_HLO,
-  TM_TIMELINE_COLOR_HLO_ALT,
-} TmTimelineColor;
+GtkWidget     *tm_timeline_new                (TmSession       *session);
 
-void           tm_timeline_get_color          (TmTimelineColor  color,
-                                               gboolean         dark,
-                                               GdkRGBA         *rgba);
-/* Whether widget is drawn in a dark style (light text). */
-gboolean       tm_timeline_is_dark_style      (GtkWidget       *widget);
-
-GtkWidget     *tm_timeline_new                (void);
-
-/* Shows store (NULL: nothing), all of it, with no selection. */
-void           tm_timeline_set_store          (TmTimeline      *self,
-                                               TmMemoryStore   *store);
-TmMemoryStore *tm_timeline_get_store          (TmTimeline      *self);
-
-/* The visible range; owned by the timeline. */
-TmViewport    *tm_timeline_get_viewport       (TmTimeline      *self);
-
-/* HLO modules (TmHloModule) to draw as a band; NULL or empty: no band. The
- * array is referenced, not copied. */
-void           tm_timeline_set_hlo_modules    (TmTimeline      *self,
-                                               GArray          *modules);
-
-/* The selected time. A click selects the nearest snapshot's time at once
- * and emits "time-selected" (gint64 time_ps) when it is known not to be
- * the first half of a double-click (which shows everything and puts the
- * selection back). Selecting from code does not emit it. */
-gboolean       tm_timeline_get_has_selection  (TmTimeline      *self);
-gint64         tm_timeline_get_selected_time  (TmTimeline      *self);
-void           tm_timeline_select_time        (TmTimeline      *self,
-                                               gint64           time_ps);
-void           tm_timeline_clear_selection    (TmTimeline      *self);
-
-/* Shows [start_ps, end_ps] with a little room on both sides. */
-void           tm_timeline_zoom_to            (TmTimeline      *self,
-                                               gint64           start_ps,
-                                               gint64           end_ps);
+/* The session shown (NULL: nothing). */
+TmSession     *tm_timeline_get_session        (TmTimeline      *self);
+void           tm_timeline_set_session        (TmTimeline      *self,
+                                               TmSession       *session);
 
 /* The snapshot a pointer at widget x (any y) hovers: the one nearest in
  * time. FALSE when x is outside the plot or there is no data. */

@@ -12,6 +12,7 @@
 
 #include "tm-export.h"
 #include "tm-format.h"
+#include "tm-palette.h"
 #include "tm-window-private.h"
 
 typedef enum
@@ -291,7 +292,7 @@ _tm_window_export_timeline_png (TmWindow *self)
   if (content == NULL)
     return;
 
-  if (tm_timeline_is_dark_style (GTK_WIDGET (self->timeline)))
+  if (tm_palette_is_dark_style (GTK_WIDGET (self->timeline)))
     gdk_rgba_parse (&bg, "#242424");
   else
     gdk_rgba_parse (&bg, "#ffffff");

@@ -36,13 +36,15 @@
 #include <gtk/gtk.h>
 #include <gsk/gl/gskglrenderer.h>
 
+#include "tm-axis.h"
 #include "tm-lod.h"
 #include "tm-profile.h"
+#include "tm-session.h"
 #include "tm-timeline.h"
 
 #define SYNTHETIC_N   5000000u
 #define FRAME_COLUMNS 1920
-#define FRAME_WIDTH   (FRAME_COLUMNS + 72 + 50)
+#define FRAME_WIDTH   (FRAME_COLUMNS + TM_CHART_MARGIN_LEFT + TM_CHART_MARGIN_RIGHT)
 #define FRAME_HEIGHT  400
 
 static int runs = 15;
@@ -215,8 +217,9 @@ typedef struct
 static void
 bench_frames (TmMemoryStore *store)
 {
-  TmTimeline *timeline = TM_TIMELINE (g_object_ref_sink (tm_timeline_new ()));
-  TmViewport *viewport = tm_timeline_get_viewport (timeline);
+  g_autoptr(TmSession) session = tm_session_new ();
+  TmTimeline *timeline = TM_TIMELINE (g_object_ref_sink (tm_timeline_new (session)));
+  TmViewport *viewport = tm_session_get_viewport (session);
   const TmSummary *summary = tm_memory_store_get_summary (store);
   const gint64 *times = tm_memory_store_get_times (store);
   guint n = tm_memory_store_get_n_snapshots (store);
@@ -227,7 +230,7 @@ bench_frames (TmMemoryStore *store)
   guint n_zooms = 0;
 
   gsk_renderer_realize (cairo, NULL, NULL);
-  tm_timeline_set_store (timeline, store);
+  tm_session_set_memory_store (session, store);
   data_span = tm_viewport_get_span (viewport);
 
   zooms[n_zooms++] = (Zoom) { "everything", data_span };

@@ -1,0 +1,68 @@
+/* tm-palette.h — the colours of the memory charts, light and dark
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The series colours come from the GNOME palette, with lighter shades on
+ * dark styles. The timeline, the overview strip and the PNG export draw
+ * with them, so that a series has one colour everywhere.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  TM_PALETTE_STACK,
+  TM_PALETTE_HEAP,
+  TM_PALETTE_FREE,
+  TM_PALETTE_FRAGMENTATION,
+  TM_PALETTE_ACCENT,
+  TM_PALETTE_HLO,
+  TM_PALETTE_HLO_ALT,
+} TmPaletteColor;
+
+/* The stacked series, top to bottom of the stack: free over heap over
+ * stack. */
+typedef enum
+{
+  TM_SERIES_FREE,
+  TM_SERIES_HEAP,
+  TM_SERIES_STACK,
+  TM_N_SERIES
+} TmSeries;
+
+/* Everything a chart draws with. */
+typedef struct
+{
+  gboolean dark;
+  GdkRGBA  fg;                          /* text and marks */
+  GdkRGBA  dim;                         /* axis labels */
+  GdkRGBA  grid;
+  GdkRGBA  background;                  /* behind labels over the data */
+  GdkRGBA  series[TM_N_SERIES];         /* a series' top line */
+  GdkRGBA  series_fill[TM_N_SERIES];    /* the area under it */
+  GdkRGBA  frag;
+  GdkRGBA  accent;
+  GdkRGBA  accent_fill;
+  GdkRGBA  peak;
+  GdkRGBA  hlo[2];                      /* alternate HLO modules */
+} TmPalette;
+
+void     tm_palette_get_color       (TmPaletteColor  color,
+                                     gboolean        dark,
+                                     GdkRGBA        *rgba);
+
+/* Whether widget is drawn in a dark style (light text). */
+gboolean tm_palette_is_dark_style   (GtkWidget      *widget);
+
+/* The palette for text in fg on a dark or a light style. */
+void     tm_palette_init            (TmPalette      *palette,
+                                     const GdkRGBA  *fg,
+                                     gboolean        dark);
+/* The palette for widget's style. */
+void     tm_palette_init_for_widget (TmPalette      *palette,
+                                     GtkWidget      *widget);
+
+G_END_DECLS

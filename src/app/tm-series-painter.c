@@ -1,0 +1,362 @@
+/* tm-series-painter.c — the timeline's stacked areas as an image
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "tm-series-painter.h"
+
+/* Premultiplied native-endian ARGB, GDK_MEMORY_DEFAULT's layout. */
+static guint32
+premultiply (const GdkRGBA *c)
+{
+  guint a = (guint) lround (c->alpha * 255.0);
+  guint r = (guint) lround (c->red * c->alpha * 255.0);
+  guint g = (guint) lround (c->green * c->alpha * 255.0);
+  guint b = (guint) lround (c->blue * c->alpha * 255.0);
+
+  return (a << 24) | (r << 16) | (g << 8) | b;
+}
+
+/* Premultiplied src over dst. */
+static inline guint32
+over (guint32 src,
+      guint32 dst)
+{
+  guint inverse = 255 - (src >> 24);
+  guint32 out = 0;
+
+  for (int shift = 0; shift < 32; shift += 8)
+    {
+      guint v = ((src >> shift) & 0xff) + (((dst >> shift) & 0xff) * inverse + 127) / 255;
+
+      out |= MIN (v, 255u) << shift;
+    }
+
+  return out;
+}
+
+/* Where a column's colour changes, going down: from row y on it is color. */
+typedef struct _PaintChange
+{
+  int     y;
+  int     x;
+  guint32 color;
+} PaintChange;
+
+/* A column is at most six segments (a line and a fill per series) with
+ * gaps between them, the fragmentation line over them: at most fifteen
+ * changes. */
+#define MAX_CHANGES 16
+
+typedef struct
+{
+  PaintChange *changes;
+  guint        n;
+  int          x;
+  int          frag_top;      /* rows of the fragmentation line, or -1 */
+  int          frag_bottom;
+  guint32      frag;
+} ColumnPainter;
+
+/* Rows [a, b) are color (under the fragmentation line where it is). */
+static inline void
+paint_piece (ColumnPainter *p,
+             int            a,
+             int            b,
+             guint32        color)
+{
+  if (b <= a)
+    return;
+
+  if (p->frag_top < 0 || b <= p->frag_top || a >= p->frag_bottom)
+    {
+      p->changes[p->n++] = (PaintChange) { a, p->x, color };
+      return;
+    }
+
+  if (a < p->frag_top)
+    p->changes[p->n++] = (PaintChange) { a, p->x, color };
+  p->changes[p->n++] = (PaintChange) { MAX (a, p->frag_top), p->x, over (p->frag, color) };
+  if (b > p->frag_bottom)
+    p->changes[p->n++] = (PaintChange) { p->frag_bottom, p->x, color };
+}
+
+struct _TmSeriesPainter
+{
+  TmLodBucket     *buckets;
+  guint            n_buckets_allocated;
+  cairo_surface_t *surfaces[2];
+  PaintChange     *changes;
+  PaintChange     *sorted_changes;
+  gsize            n_changes_allocated;
+};
+
+TmSeriesPainter *
+tm_series_painter_new (void)
+{
+  return g_new0 (TmSeriesPainter, 1);
+}
+
+void
+tm_series_painter_free (TmSeriesPainter *self)
+{
+  if (self == NULL)
+    return;
+
+  g_free (self->buckets);
+  g_free (self->changes);
+  g_free (self->sorted_changes);
+  for (guint i = 0; i < G_N_ELEMENTS (self->surfaces); i++)
+    g_clear_pointer (&self->surfaces[i], cairo_surface_destroy);
+  g_free (self);
+}
+
+/* An image of width × height device pixels to paint the series into:
+ * one of the two kept from earlier frames when nothing else holds it any
+ * more (so a frame costs no fresh 2–3 MB allocation and its page faults),
+ * otherwise a new one. Flushed; its pixels are left as they were. */
+static cairo_surface_t *
+get_paint_surface (TmSeriesPainter *self,
+                   int              width,
+                   int              height)
+{
+  cairo_surface_t *surface = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (self->surfaces); i++)
+    {
+      cairo_surface_t *candidate = self->surfaces[i];
+
+      if (candidate == NULL || cairo_surface_get_reference_count (candidate) > 1)
+        continue;
+      if (cairo_image_surface_get_width (candidate) != width ||
+          cairo_image_surface_get_height (candidate) != height)
+        {
+          g_clear_pointer (&self->surfaces[i], cairo_surface_destroy);
+          continue;
+        }
+      surface = candidate;
+      cairo_surface_flush (surface);
+      break;
+    }
+
+  if (surface == NULL)
+    {
+      surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+      for (guint i = 0; i < G_N_ELEMENTS (self->surfaces); i++)
+        if (self->surfaces[i] == NULL ||
+            cairo_surface_get_reference_count (self->surfaces[i]) == 1)
+          {
+            g_clear_pointer (&self->surfaces[i], cairo_surface_destroy);
+            self->surfaces[i] = surface;
+            break;
+          }
+      /* Both kept images still in use elsewhere: this one is not kept. */
+      if (self->surfaces[0] != surface && self->surfaces[1] != surface)
+        return surface;
+    }
+
+  return cairo_surface_reference (surface);
+}
+
+cairo_surface_t *
+tm_series_painter_paint (TmSeriesPainter *self,
+                         const TmLod     *lod,
+                         gint64           start_ps,
+                         gint64           end_ps,
+                         int              width,
+                         int              height,
+                         int              scale,
+                         gint64           y_max,
+                         gboolean         show_free,
+                         const TmPalette *palette)
+{
+  double y_scale;
+  int line = scale > 1 ? 3 : 2;
+  int frag_line = scale > 1 ? 3 : 2;
+  int dash_on = 6 * scale, dash_period = 10 * scale;
+  gboolean show_stack;
+  guint32 fill[TM_N_SERIES], top[TM_N_SERIES], frag;
+  guint *row_starts, *next;
+  guint32 *row;
+  gsize n_changes = 0;
+  cairo_surface_t *surface;
+  guint32 *pixels;
+  int stride;
+  TmLodBucket all;
+  int prev_ftop = -1, prev_fbottom = -1;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (lod != NULL, NULL);
+  g_return_val_if_fail (width > 0 && height > 0 && scale > 0, NULL);
+  g_return_val_if_fail (y_max > 0, NULL);
+  g_return_val_if_fail (palette != NULL, NULL);
+
+  y_scale = (double) height / (double) y_max;
+
+  tm_lod_query_indices (lod, 0, tm_lod_get_n_snapshots (lod) - 1, &all);
+  show_stack = all.stack_max > 0;
+
+  for (int s = 0; s < TM_N_SERIES; s++)
+    {
+      fill[s] = premultiply (&palette->series_fill[s]);
+      top[s] = premultiply (&palette->series[s]);
+    }
+  frag = premultiply (&palette->frag);
+
+  if (self->n_buckets_allocated < (guint) width)
+    {
+      self->buckets = g_renew (TmLodBucket, self->buckets, width);
+      self->n_buckets_allocated = width;
+    }
+  tm_lod_query_columns (lod, start_ps, end_ps, width, self->buckets);
+
+  surface = get_paint_surface (self, width, height);
+  pixels = (guint32 *) cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface) / 4;
+
+  /* Values are within [0, y_max]: adding 0.5 and truncating rounds. */
+#define ROW(v) ((int) ((double) height - (double) (v) * y_scale + 0.5))
+
+  /* Each column becomes a few runs of rows, resolved into the rows where
+   * its colour changes; then the image is written row by row, each row a
+   * copy of the one above with those changes applied. Everything goes
+   * through memory in order: painting column by column would touch a new
+   * cache line and page with nearly every pixel. */
+  if (self->n_changes_allocated < (gsize) width * MAX_CHANGES)
+    {
+      self->n_changes_allocated = (gsize) width * MAX_CHANGES;
+      self->changes = g_renew (PaintChange, self->changes, self->n_changes_allocated);
+      self->sorted_changes = g_renew (PaintChange, self->sorted_changes, self->n_changes_allocated);
+    }
+  row_starts = g_new0 (guint, height + 2);
+  row = g_new0 (guint32, width);
+
+  for (int x = 0; x < width; x++)
+    {
+      const TmLodBucket *b = &self->buckets[x];
+      ColumnPainter painter = { self->changes + n_changes, 0, x, -1, -1, frag };
+      int s_min, s_max, u_min, u_max, t_min, t_max, f_top, f_bottom;
+      int half_up = line / 2, half_down = (line + 1) / 2;
+      int fl_a, fl_b, ff_a, ff_b, hl_a, hl_b, hf_a, hf_b, sl_a, sl_b, sf_a;
+      int cursor = 0;
+
+      if (!b->has_data)
+        {
+          prev_ftop = prev_fbottom = -1;
+          continue;
+        }
+
+      /* Rows grow downwards: a larger value has a smaller row. */
+      s_min = ROW (b->stack_min);
+      s_max = ROW (b->stack_max);
+      u_min = ROW (b->used_min);
+      u_max = ROW (b->used_max);
+      t_min = ROW (b->total_min);
+      t_max = ROW (b->total_max);
+
+      /* Fragmentation on its 0–1 axis, joined to the previous column and
+       * dashed along x (steep parts stay solid). */
+      f_top = (int) (height - CLAMP (b->frag_max, 0.0, 1.0) * height + 0.5) - frag_line / 2;
+      f_bottom = (int) (height - CLAMP (b->frag_min, 0.0, 1.0) * height + 0.5) + (frag_line + 1) / 2;
+      if (prev_ftop >= 0)
+        {
+          int joined_top = MIN (f_top, prev_ftop + frag_line);
+          int joined_bottom = MAX (f_bottom, prev_fbottom - frag_line);
+
+          prev_ftop = f_top;
+          prev_fbottom = f_bottom;
+          f_top = joined_top;
+          f_bottom = joined_bottom;
+        }
+      else
+        {
+          prev_ftop = f_top;
+          prev_fbottom = f_bottom;
+        }
+      if (x % dash_period < dash_on || f_bottom - f_top > 3 * frag_line)
+        {
+          painter.frag_top = CLAMP (f_top, 0, height);
+          painter.frag_bottom = CLAMP (f_bottom, 0, height);
+        }
+
+      /* Each series is a fill up to its smallest value and a full-strength
+       * band from there to its largest (at least `line` rows: its top
+       * line). Going down the column: free, heap, stack; a later series
+       * (lower: stack <= stack + heap <= total) wins where they meet, and
+       * a line wins over its own fill. */
+      sl_a = show_stack ? s_max - half_up : height;
+      sl_b = s_min + half_down;
+      sf_a = MAX (s_min, sl_b);
+      hl_a = MIN (u_max - half_up, sl_a);
+      hl_b = MIN (u_min + half_down, sl_a);
+      hf_a = MAX (u_min, hl_b);
+      hf_b = show_stack ? MIN (s_max, sl_a) : height;
+      if (show_free)
+        {
+          fl_a = MIN (t_max - half_up, hl_a);
+          fl_b = MIN (t_min + half_down, hl_a);
+          ff_a = MAX (t_min, fl_b);
+          ff_b = MIN (u_max, hl_a);
+        }
+      else
+        fl_a = fl_b = ff_a = ff_b = 0;
+
+#define SEGMENT(a, b, color) G_STMT_START { \
+        int sa = CLAMP ((a), cursor, height), sb = CLAMP ((b), cursor, height); \
+        if (sb > sa) \
+          { \
+            paint_piece (&painter, cursor, sa, 0); \
+            paint_piece (&painter, sa, sb, (color)); \
+            cursor = sb; \
+          } \
+      } G_STMT_END
+
+      SEGMENT (fl_a, fl_b, top[TM_SERIES_FREE]);
+      SEGMENT (ff_a, ff_b, fill[TM_SERIES_FREE]);
+      SEGMENT (hl_a, hl_b, top[TM_SERIES_HEAP]);
+      SEGMENT (hf_a, hf_b, fill[TM_SERIES_HEAP]);
+      if (show_stack)
+        {
+          SEGMENT (sl_a, sl_b, top[TM_SERIES_STACK]);
+          SEGMENT (sf_a, height, fill[TM_SERIES_STACK]);
+        }
+      paint_piece (&painter, cursor, height, 0);
+
+#undef SEGMENT
+
+      g_assert (painter.n <= MAX_CHANGES);
+      n_changes += painter.n;
+    }
+
+  /* Counting sort of the changes by row (stable: columns stay in order). */
+  for (gsize i = 0; i < n_changes; i++)
+    row_starts[self->changes[i].y + 1]++;
+  for (int y = 0; y <= height; y++)
+    row_starts[y + 1] += row_starts[y];
+  next = g_memdup2 (row_starts, (height + 1) * sizeof (guint));
+  for (gsize i = 0; i < n_changes; i++)
+    self->sorted_changes[next[self->changes[i].y]++] = self->changes[i];
+
+  for (int y = 0; y < height; y++)
+    {
+      for (guint i = row_starts[y]; i < row_starts[y + 1]; i++)
+        row[self->sorted_changes[i].x] = self->sorted_changes[i].color;
+      memcpy (pixels + (gsize) y * stride, row, (gsize) width * sizeof (guint32));
+    }
+
+  g_free (row_starts);
+  g_free (next);
+  g_free (row);
+
+#undef ROW
+
+  cairo_surface_mark_dirty (surface);
+  cairo_surface_set_device_scale (surface, scale, scale);
+
+  return surface;
+}
+

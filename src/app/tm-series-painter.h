@@ -1,0 +1,53 @@
+/* tm-series-painter.h — the timeline's stacked areas as an image
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Turns the LOD buckets of a time range (tm_lod_query_columns(), one per
+ * device-pixel column) into the stacked-area picture of the timeline's
+ * plot: per series a fill up to the column's smallest value and a
+ * full-colour band from there to its largest (at least 2 px: the series'
+ * top line), so a column with a single-sample spike shows the spike; the
+ * fragmentation on a 0–1 axis as a dashed line over them.
+ *
+ * The columns are painted straight into a cairo image surface, no widget
+ * and no display needed: at 1920 columns the plot is one blit for any
+ * renderer instead of thousands of render nodes. The painter keeps its
+ * buffers (and two images) between frames so that a frame allocates
+ * nothing.
+ */
+#pragma once
+
+#include <cairo.h>
+#include <glib.h>
+
+#include "tm-lod.h"
+#include "tm-palette.h"
+
+G_BEGIN_DECLS
+
+typedef struct _TmSeriesPainter TmSeriesPainter;
+
+TmSeriesPainter *tm_series_painter_new   (void);
+void             tm_series_painter_free  (TmSeriesPainter *self);
+
+/* Paints [start_ps, end_ps] of lod into a width × height image (device
+ * pixels; the surface's device scale is set to scale, which also sets the
+ * lines' thickness). A value of y_max bytes (> 0) is at the top row, 0
+ * below the bottom one. The free area shows only with show_free; the stack
+ * only where the data has any. Colours from palette's series, series_fill
+ * and frag; pixels without data are transparent. Premultiplied ARGB32.
+ * Returns a new reference. */
+cairo_surface_t *tm_series_painter_paint (TmSeriesPainter *self,
+                                          const TmLod     *lod,
+                                          gint64           start_ps,
+                                          gint64           end_ps,
+                                          int              width,
+                                          int              height,
+                                          int              scale,
+                                          gint64           y_max,
+                                          gboolean         show_free,
+                                          const TmPalette *palette);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmSeriesPainter, tm_series_painter_free)
+
+G_END_DECLS

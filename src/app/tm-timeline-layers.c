@@ -1,0 +1,387 @@
+/* tm-timeline-layers.c — what the timeline draws
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Three layers: what does not move with the visible range (the value axes
+ * and the legend), what does (the time ruler, the series image from
+ * TmSeriesPainter, the HLO band, the peak), and the overlay drawn every
+ * frame (focus, selection, hover, rubber band). tm-timeline.c caches the
+ * first two as render nodes.
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gi18n.h>
+
+#include "tm-format.h"
+#include "tm-timeline-private.h"
+
+/* ------------------------------------------------------------------ */
+/* Shapes                                                              */
+
+void
+_tm_timeline_append_rect (GtkSnapshot   *snapshot,
+                          const GdkRGBA *color,
+                          double         x,
+                          double         y,
+                          double         w,
+                          double         h)
+{
+  gtk_snapshot_append_color (snapshot, color, &GRAPHENE_RECT_INIT (x, y, w, h));
+}
+
+static void
+append_dashed_vline (GtkSnapshot   *snapshot,
+                     const GdkRGBA *color,
+                     double         x,
+                     double         y0,
+                     double         y1,
+                     double         width,
+                     double         dash,
+                     double         gap)
+{
+  for (double y = y0; y < y1; y += dash + gap)
+    _tm_timeline_append_rect (snapshot, color, x - width / 2, y, width, MIN (dash, y1 - y));
+}
+
+void
+_tm_timeline_append_dot (GtkSnapshot   *snapshot,
+                         const GdkRGBA *ring,
+                         const GdkRGBA *fill,
+                         double         x,
+                         double         y,
+                         double         radius)
+{
+  GskRoundedRect circle;
+  graphene_rect_t outer = GRAPHENE_RECT_INIT (x - radius - 1.5, y - radius - 1.5, 2 * radius + 3, 2 * radius + 3);
+  graphene_rect_t inner = GRAPHENE_RECT_INIT (x - radius, y - radius, 2 * radius, 2 * radius);
+
+  gsk_rounded_rect_init_from_rect (&circle, &outer, radius + 1.5);
+  gtk_snapshot_push_rounded_clip (snapshot, &circle);
+  gtk_snapshot_append_color (snapshot, ring, &outer);
+  gtk_snapshot_pop (snapshot);
+
+  gsk_rounded_rect_init_from_rect (&circle, &inner, radius);
+  gtk_snapshot_push_rounded_clip (snapshot, &circle);
+  gtk_snapshot_append_color (snapshot, fill, &inner);
+  gtk_snapshot_pop (snapshot);
+}
+
+/* A hollow circle: what it marks stays visible inside. */
+static void
+append_ring (GtkSnapshot   *snapshot,
+             const GdkRGBA *color,
+             const GdkRGBA *halo,
+             double         x,
+             double         y,
+             double         radius)
+{
+  GskRoundedRect circle;
+  graphene_rect_t outer = GRAPHENE_RECT_INIT (x - radius - 1, y - radius - 1, 2 * radius + 2, 2 * radius + 2);
+  graphene_rect_t ring = GRAPHENE_RECT_INIT (x - radius, y - radius, 2 * radius, 2 * radius);
+
+  gsk_rounded_rect_init_from_rect (&circle, &outer, radius + 1);
+  gtk_snapshot_append_border (snapshot, &circle,
+                              (float[4]) { 1, 1, 1, 1 },
+                              (GdkRGBA[4]) { *halo, *halo, *halo, *halo });
+  gsk_rounded_rect_init_from_rect (&circle, &ring, radius);
+  gtk_snapshot_append_border (snapshot, &circle,
+                              (float[4]) { 2, 2, 2, 2 },
+                              (GdkRGBA[4]) { *color, *color, *color, *color });
+}
+
+/* ------------------------------------------------------------------ */
+/* The static and the range layers                                     */
+
+static void
+draw_hlo_band (TmTimeline             *self,
+               GtkSnapshot            *snapshot,
+               const TmTimelineLayout *layout,
+               const TmPalette        *palette)
+{
+  const graphene_rect_t *band = &layout->hlo_band;
+  gint64 start = tm_viewport_get_start (self->viewport);
+  gint64 end = tm_viewport_get_end (self->viewport);
+  double last_x1 = -1;
+  int last_color = -1;
+  graphene_rect_t pending = GRAPHENE_RECT_INIT (0, 0, 0, 0);
+
+  if (self->module_spans == NULL || self->module_spans->len == 0)
+    return;
+
+  _tm_timeline_append_rect (snapshot, &palette->grid, band->origin.x, band->origin.y, band->size.width, band->size.height);
+
+  for (guint i = 0; i < self->module_spans->len; i++)
+    {
+      const ModuleSpan *m = &g_array_index (self->module_spans, ModuleSpan, i);
+      double x0, x1;
+      int color = i % 2;
+
+      if (m->start_ps > end)
+        break;
+      if (m->end_ps < start)
+        continue;
+
+      x0 = MAX (_tm_timeline_time_to_x (self, layout, m->start_ps), band->origin.x);
+      x1 = MIN (_tm_timeline_time_to_x (self, layout, m->end_ps), band->origin.x + band->size.width);
+      if (x1 - x0 < 1.0)
+        x1 = x0 + 1.0;
+
+      /* Modules closer than a pixel merge into one block. */
+      if (pending.size.width > 0 && x0 <= last_x1 + 0.5 && (color == last_color || x1 - x0 < 2.0 || last_x1 - pending.origin.x < 2.0))
+        {
+          last_x1 = MAX (last_x1, x1);
+          pending.size.width = last_x1 - pending.origin.x;
+          continue;
+        }
+      if (pending.size.width > 0)
+        gtk_snapshot_append_color (snapshot, &palette->hlo[last_color], &pending);
+      graphene_rect_init (&pending, x0, band->origin.y, x1 - x0, band->size.height);
+      last_x1 = x1;
+      last_color = color;
+    }
+  if (pending.size.width > 0)
+    gtk_snapshot_append_color (snapshot, &palette->hlo[last_color], &pending);
+}
+
+static void
+draw_peak (TmTimeline             *self,
+           GtkSnapshot            *snapshot,
+           PangoLayout            *text,
+           const TmTimelineLayout *layout,
+           const TmPalette        *palette)
+{
+  const TmSummary *summary = tm_memory_store_get_summary (self->store);
+  const graphene_rect_t *plot = &layout->plot;
+  g_autofree char *bytes = NULL;
+  g_autofree char *label = NULL;
+  double x, y;
+  gboolean right;
+
+  if (summary->peak_time_ps < tm_viewport_get_start (self->viewport) ||
+      summary->peak_time_ps > tm_viewport_get_end (self->viewport))
+    return;
+
+  x = round (_tm_timeline_time_to_x (self, layout, summary->peak_time_ps)) + 0.5;
+  y = tm_axis_value_to_y (&layout->plot, layout->y_max, (double) summary->peak_bytes_in_use);
+
+  /* From the label down to the ring, not over the data. */
+  append_dashed_vline (snapshot, &palette->peak, x, plot->origin.y, y - 7, 1.0, 4, 3);
+  append_ring (snapshot, &palette->fg, &palette->background, x, y, 5.5);
+
+  bytes = tm_format_bytes (summary->peak_bytes_in_use);
+  /* Translators: the marker at the highest stack + heap, e.g. "Peak 5.78 GiB" */
+  label = g_strdup_printf (_("Peak %s"), bytes);
+  right = x + 160 < plot->origin.x + plot->size.width;
+  tm_axis_draw_label (snapshot, text, label, right ? x + 8 : x - 8, plot->origin.y + 4,
+                      right ? 0.0 : 1.0, 0.0, &palette->fg, &palette->background);
+}
+
+static double
+draw_legend_item (GtkSnapshot     *snapshot,
+                  PangoLayout     *text,
+                  const char      *label,
+                  double           x,
+                  double           y,
+                  const GdkRGBA   *fill,
+                  const GdkRGBA   *line,
+                  gboolean         dashed,
+                  const TmPalette *palette)
+{
+  graphene_rect_t box;
+
+  if (dashed)
+    {
+      _tm_timeline_append_rect (snapshot, line, x, y - 1, 5, 2);
+      _tm_timeline_append_rect (snapshot, line, x + 8, y - 1, 5, 2);
+    }
+  else
+    {
+      _tm_timeline_append_rect (snapshot, fill, x, y - 5, 13, 10);
+      _tm_timeline_append_rect (snapshot, line, x, y - 5, 13, 2);
+    }
+  box = tm_axis_draw_label (snapshot, text, label, x + 18, y, 0.0, 0.5, &palette->fg, NULL);
+
+  return box.origin.x + box.size.width + 16;
+}
+
+static void
+draw_legend (TmTimeline             *self,
+             GtkSnapshot            *snapshot,
+             PangoLayout            *text,
+             const TmTimelineLayout *layout,
+             const TmPalette        *palette)
+{
+  double x = layout->plot.origin.x;
+  double y = 14;
+
+  x = draw_legend_item (snapshot, text, _("Stack"), x, y,
+                        &palette->series_fill[TM_SERIES_STACK], &palette->series[TM_SERIES_STACK], FALSE, palette);
+  x = draw_legend_item (snapshot, text, _("Heap"), x, y,
+                        &palette->series_fill[TM_SERIES_HEAP], &palette->series[TM_SERIES_HEAP], FALSE, palette);
+  if (tm_memory_store_has_free_data (self->store))
+    x = draw_legend_item (snapshot, text, _("Free"), x, y,
+                          &palette->series_fill[TM_SERIES_FREE], &palette->series[TM_SERIES_FREE], FALSE, palette);
+  x = draw_legend_item (snapshot, text, _("Fragmentation (right axis)"), x, y,
+                        NULL, &palette->frag, TRUE, palette);
+
+  append_dashed_vline (snapshot, &palette->peak, x + 6, y - 6, y + 6, 1.0, 3, 2);
+  tm_axis_draw_label (snapshot, text, _("Window peak"), x + 14, y, 0.0, 0.5, &palette->fg, NULL);
+}
+
+/* What does not move with the visible range. */
+void
+_tm_timeline_draw_static (TmTimeline      *self,
+                          GtkSnapshot     *snapshot,
+                          int              width,
+                          int              height,
+                          const TmPalette *palette)
+{
+  g_autoptr(PangoLayout) text = tm_axis_create_label_layout (GTK_WIDGET (self));
+  TmTimelineLayout layout;
+  gint64 y_step;
+
+  _tm_timeline_compute_layout (self, width, height, &layout, &y_step);
+
+  if (!_tm_timeline_has_data (self))
+    {
+      tm_axis_draw_label (snapshot, text, _("No memory data"), width / 2.0, height / 2.0, 0.5, 0.5, &palette->dim, NULL);
+      return;
+    }
+
+  tm_axis_draw_value_axes (snapshot, text, &layout.plot, layout.y_max, y_step,
+                           layout.hlo_band.origin.y + layout.hlo_band.size.height + 5, palette);
+  draw_legend (self, snapshot, text, &layout, palette);
+}
+
+/* What does. */
+void
+_tm_timeline_draw_range (TmTimeline      *self,
+                         GtkSnapshot     *snapshot,
+                         int              width,
+                         int              height,
+                         int              scale,
+                         const TmPalette *palette)
+{
+  g_autoptr(PangoLayout) text = NULL;
+  cairo_surface_t *series;
+  TmTimelineLayout layout;
+  const graphene_rect_t *plot;
+  cairo_t *cr;
+
+  if (!_tm_timeline_has_data (self))
+    return;
+
+  text = tm_axis_create_label_layout (GTK_WIDGET (self));
+  _tm_timeline_compute_layout (self, width, height, &layout, NULL);
+  plot = &layout.plot;
+
+  tm_axis_draw_time_ruler (snapshot, text, self->viewport, plot,
+                           layout.hlo_band.origin.y + layout.hlo_band.size.height + 5, palette);
+
+  /* A cairo node that paints the image: every renderer draws that as one
+   * blit (GTK 4.8's cairo renderer converts a memory texture pixel by
+   * pixel on every frame). */
+  series = tm_series_painter_paint (self->painter, _tm_timeline_get_lod (self),
+                                    tm_viewport_get_start (self->viewport),
+                                    tm_viewport_get_end (self->viewport),
+                                    (int) MAX (1.0, floor (plot->size.width * scale)),
+                                    (int) MAX (1.0, floor (plot->size.height * scale)),
+                                    scale, layout.y_max,
+                                    tm_memory_store_has_free_data (self->store),
+                                    palette);
+  cr = gtk_snapshot_append_cairo (snapshot, plot);
+  cairo_set_source_surface (cr, series, plot->origin.x, plot->origin.y);
+  cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  cairo_surface_destroy (series);
+  _tm_timeline_append_rect (snapshot, &palette->dim, plot->origin.x, round (plot->origin.y + plot->size.height) - 0.5,
+                            plot->size.width, 1);
+
+  draw_hlo_band (self, snapshot, &layout, palette);
+  draw_peak (self, snapshot, text, &layout, palette);
+}
+
+/* ------------------------------------------------------------------ */
+/* The overlay                                                         */
+
+static void
+draw_selection (TmTimeline             *self,
+                GtkSnapshot            *snapshot,
+                PangoLayout            *text,
+                const TmTimelineLayout *layout,
+                const TmPalette        *palette)
+{
+  const graphene_rect_t *plot = &layout->plot;
+  g_autofree char *label = NULL;
+  gint64 selected;
+  double x;
+
+  if (!_tm_timeline_get_shown_selection (self, &selected) || !_tm_timeline_has_data (self) ||
+      selected < tm_viewport_get_start (self->viewport) ||
+      selected > tm_viewport_get_end (self->viewport))
+    return;
+
+  x = round (_tm_timeline_time_to_x (self, layout, selected));
+  _tm_timeline_append_rect (snapshot, &palette->accent, x - 1, plot->origin.y, 2, plot->size.height);
+  label = tm_format_time_ms (selected);
+  tm_axis_draw_label (snapshot, text, label,
+                      CLAMP (x, plot->origin.x + 40, plot->origin.x + plot->size.width - 40),
+                      plot->origin.y + plot->size.height - 4, 0.5, 1.0,
+                      &palette->accent, &palette->background);
+}
+
+static void
+draw_band (TmTimeline             *self,
+           GtkSnapshot            *snapshot,
+           const TmTimelineLayout *layout,
+           const TmPalette        *palette)
+{
+  const graphene_rect_t *plot = &layout->plot;
+  double x0, x1;
+
+  if (!self->banding || !self->drag_moved)
+    return;
+
+  x0 = CLAMP (MIN (self->band_x0, self->band_x1), plot->origin.x, plot->origin.x + plot->size.width);
+  x1 = CLAMP (MAX (self->band_x0, self->band_x1), plot->origin.x, plot->origin.x + plot->size.width);
+  _tm_timeline_append_rect (snapshot, &palette->accent_fill, x0, plot->origin.y, x1 - x0, plot->size.height);
+  _tm_timeline_append_rect (snapshot, &palette->accent, x0, plot->origin.y, 1, plot->size.height);
+  _tm_timeline_append_rect (snapshot, &palette->accent, x1 - 1, plot->origin.y, 1, plot->size.height);
+}
+
+void
+_tm_timeline_draw_overlay (TmTimeline      *self,
+                           GtkSnapshot     *snapshot,
+                           int              width,
+                           int              height,
+                           const TmPalette *palette,
+                           gboolean         with_pointer)
+{
+  g_autoptr(PangoLayout) text = tm_axis_create_label_layout (GTK_WIDGET (self));
+  TmTimelineLayout layout;
+
+  _tm_timeline_compute_layout (self, width, height, &layout, NULL);
+
+  if (gtk_widget_has_visible_focus (GTK_WIDGET (self)) && with_pointer)
+    {
+      GdkRGBA focus = palette->accent;
+      const graphene_rect_t *p = &layout.plot;
+
+      focus.alpha = 0.6f;
+      _tm_timeline_append_rect (snapshot, &focus, p->origin.x - 1, p->origin.y - 1, p->size.width + 2, 1);
+      _tm_timeline_append_rect (snapshot, &focus, p->origin.x - 1, p->origin.y + p->size.height, p->size.width + 2, 1);
+      _tm_timeline_append_rect (snapshot, &focus, p->origin.x - 1, p->origin.y, 1, p->size.height);
+      _tm_timeline_append_rect (snapshot, &focus, p->origin.x + p->size.width, p->origin.y, 1, p->size.height);
+    }
+
+  draw_selection (self, snapshot, text, &layout, palette);
+  if (with_pointer)
+    {
+      _tm_timeline_draw_hover (self, snapshot, text, &layout, palette);
+      draw_band (self, snapshot, &layout, palette);
+    }
+}
+

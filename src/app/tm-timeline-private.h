@@ -1,0 +1,157 @@
+/* tm-timeline-private.h — what the timeline's files share
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * tm-timeline.c         the widget: properties, session wiring, caching
+ *                       and snapshot(), measure
+ * tm-timeline-layers.c  what is drawn: the axes and legend, the range
+ *                       layer (series image, HLO band, peak) and the
+ *                       overlay (selection, hover, rubber band)
+ * tm-timeline-input.c   gestures, widget actions and key bindings
+ * tm-timeline-tooltip.c hover, picking and the tooltip text
+ */
+#pragma once
+
+#include "tm-axis.h"
+#include "tm-lod.h"
+#include "tm-palette.h"
+#include "tm-series-painter.h"
+#include "tm-session.h"
+#include "tm-timeline.h"
+
+G_BEGIN_DECLS
+
+#define HLO_BAND_HEIGHT  8
+#define HLO_BAND_GAP     3
+
+typedef struct
+{
+  gint64 start_ps;
+  gint64 end_ps;
+  guint  index;      /* into the session's HLO modules */
+} ModuleSpan;
+
+struct _TmTimeline
+{
+  GtkWidget        parent_instance;
+
+  TmSession       *session;
+  GSignalGroup    *session_signals;
+  GSignalGroup    *viewport_signals;
+
+  /* Followed from the session. */
+  TmMemoryStore   *store;
+  TmViewport      *viewport;
+  TmLod           *own_lod;        /* when the store has none */
+  GArray          *hlo_modules;    /* TmHloModule, referenced */
+  GArray          *module_spans;   /* ModuleSpan sorted by start */
+
+  /* The cached layers and what they were built for: the axes and legend
+   * (size, store, style), and what moves with the visible range. */
+  GskRenderNode   *static_node;
+  GskRenderNode   *range_node;
+  int              cache_width;
+  int              cache_height;
+  int              cache_scale;
+  gboolean         cache_dark;
+  TmSeriesPainter *painter;
+
+  /* Pointer */
+  double           pointer_x;
+  guint            hover_index;
+  guint            described_index;
+  char            *described_markup;
+
+  /* A clicked time, drawn at once and given to the session when it is
+   * known not to be the first half of a double-click. */
+  gint64           pending_time;
+  guint            pending_selection_source;
+
+  /* Gestures */
+  gint64           drag_view_start;
+  gint64           drag_view_end;
+  double           drag_start_x;
+  double           band_x0;
+  double           band_x1;
+  gint64           pinch_span;
+  gint64           pinch_anchor;
+
+  guint            pointer_inside : 1;
+  guint            dragging : 1;
+  guint            banding : 1;
+  guint            drag_moved : 1;
+  guint            double_clicked : 1;
+};
+
+/* tm-timeline.c */
+TmLod   *_tm_timeline_get_lod                  (TmTimeline *self);
+gboolean _tm_timeline_has_data                 (TmTimeline *self);
+void     _tm_timeline_compute_layout           (TmTimeline       *self,
+                                                int               width,
+                                                int               height,
+                                                TmTimelineLayout *layout,
+                                                gint64           *y_step);
+void     _tm_timeline_current_layout           (TmTimeline       *self,
+                                                TmTimelineLayout *layout);
+double   _tm_timeline_time_to_x                (TmTimeline             *self,
+                                                const TmTimelineLayout *layout,
+                                                gint64                  time_ps);
+/* The selection drawn: a pending click, else the session's selected time. */
+gboolean _tm_timeline_get_shown_selection      (TmTimeline *self,
+                                                gint64     *time_ps);
+
+/* tm-timeline-layers.c */
+void     _tm_timeline_append_rect              (GtkSnapshot   *snapshot,
+                                                const GdkRGBA *color,
+                                                double         x,
+                                                double         y,
+                                                double         w,
+                                                double         h);
+void     _tm_timeline_append_dot               (GtkSnapshot   *snapshot,
+                                                const GdkRGBA *ring,
+                                                const GdkRGBA *fill,
+                                                double         x,
+                                                double         y,
+                                                double         radius);
+void     _tm_timeline_draw_static              (TmTimeline      *self,
+                                                GtkSnapshot     *snapshot,
+                                                int              width,
+                                                int              height,
+                                                const TmPalette *palette);
+void     _tm_timeline_draw_range               (TmTimeline      *self,
+                                                GtkSnapshot     *snapshot,
+                                                int              width,
+                                                int              height,
+                                                int              scale,
+                                                const TmPalette *palette);
+void     _tm_timeline_draw_overlay             (TmTimeline      *self,
+                                                GtkSnapshot     *snapshot,
+                                                int              width,
+                                                int              height,
+                                                const TmPalette *palette,
+                                                gboolean         with_pointer);
+
+/* tm-timeline-input.c */
+void     _tm_timeline_input_class_init         (GtkWidgetClass *widget_class);
+void     _tm_timeline_input_init               (TmTimeline *self);
+void     _tm_timeline_update_actions           (TmTimeline *self);
+/* Forgets a click not yet given to the session. */
+void     _tm_timeline_drop_pending_selection   (TmTimeline *self);
+
+/* tm-timeline-tooltip.c */
+void     _tm_timeline_tooltip_init             (TmTimeline *self);
+gboolean _tm_timeline_query_tooltip            (GtkWidget  *widget,
+                                                int         x,
+                                                int         y,
+                                                gboolean    keyboard_mode,
+                                                GtkTooltip *tooltip);
+void     _tm_timeline_set_hover                (TmTimeline *self,
+                                                guint       index);
+void     _tm_timeline_update_hover             (TmTimeline *self);
+void     _tm_timeline_draw_hover               (TmTimeline             *self,
+                                                GtkSnapshot            *snapshot,
+                                                PangoLayout            *text,
+                                                const TmTimelineLayout *layout,
+                                                const TmPalette        *palette);
+
+G_END_DECLS
