@@ -347,13 +347,6 @@ count_notify_cb (GObject    *object,
   (*count)++;
 }
 
-static void
-count_signal_cb (GObject *object,
-                 guint   *count)
-{
-  (*count)++;
-}
-
 static char *
 collate_key (const char *text)
 {
@@ -511,7 +504,11 @@ test_two_memory_ids (void)
   g_assert_cmpstr (dropdown_item (window, 1), ==, item1);
   g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 1);
   g_assert_cmpstr (tm_memory_store_get_id (tm_window_get_memory_store (window)), ==, "GPU_1_bfc");
-  g_assert_true (tm_breakdown_view_get_store (view) == tm_window_get_memory_store (window));
+  g_assert_true (tm_breakdown_view_get_session (view) == tm_window_get_session (window));
+  g_assert_true (tm_summary_cards_get_session (tm_window_get_summary_cards (window)) == tm_window_get_session (window));
+  g_assert_true (tm_session_get_memory_store (tm_window_get_session (window)) == tm_window_get_memory_store (window));
+  g_assert_cmpuint (tm_breakdown_view_get_n_rows (view), ==,
+                    tm_memory_store_get_peak_breakdown (tm_window_get_memory_store (window))->len);
 
   /* Cards */
   assert_card_bytes (window, "peak_value", 96 * MIB);
@@ -653,15 +650,17 @@ test_live_at_time (void)
   g_autoptr(GPtrArray) rows = NULL;
   g_autofree char *time = tm_format_time_ms (2000000000 + 500000);
   g_autofree char *live = g_strdup_printf ("Live at %s", time);
-  guint requested = 0;
+  TmSession *session = tm_window_get_session (window);
+  guint cleared = 0;
 
   open_and_wait (window, two_ids_path);
-  g_signal_connect (view, "peak-requested", G_CALLBACK (count_signal_cb), &requested);
+  g_signal_connect (session, "notify::has-selected-time", G_CALLBACK (count_notify_cb), &cleared);
   g_assert_true (tm_breakdown_view_get_at_peak (view));
   g_assert_false (gtk_widget_get_visible (back));
 
   /* GPU_1_bfc between its two allocations: only the first is live. */
-  tm_breakdown_view_show_time (view, 2000000000 + 500000);
+  tm_session_select_time (session, 2000000000 + 500000);
+  g_assert_cmpuint (cleared, ==, 1);
   rows = tm_memory_store_breakdown_at (tm_window_get_memory_store (window), 2000000000 + 500000);
   g_assert_false (tm_breakdown_view_get_at_peak (view));
   g_assert_cmpint (tm_breakdown_view_get_time_ps (view), ==, 2000000000 + 500000);
@@ -671,19 +670,26 @@ test_live_at_time (void)
   g_assert_cmpstr (tm_allocation_row_get_op_name (shown_row (window, 0)), ==, "embedding/GatherV2");
   g_assert_cmpuint (n_shown (window), ==, 1);
 
-  /* Back to Peak restores the peak table and tells the window. */
+  /* Back to Peak drops the session's selected time, which restores the
+   * peak table. */
   g_signal_emit_by_name (back, "clicked");
-  g_assert_cmpuint (requested, ==, 1);
+  g_assert_cmpuint (cleared, ==, 2);
+  g_assert_false (tm_session_get_has_selected_time (session));
   g_assert_true (tm_breakdown_view_get_at_peak (view));
   g_assert_false (gtk_widget_get_visible (back));
   g_assert_cmpuint (n_shown (window), ==, 2);
   g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (heading)), "Live at peak — "));
 
-  /* show_peak does not emit the signal (it is for the user's request). */
-  tm_breakdown_view_show_time (view, 2000000000);
-  tm_breakdown_view_show_peak (view);
-  g_assert_cmpuint (requested, ==, 1);
+  /* Another memory id drops the selected time too. */
+  tm_session_select_time (session, 2000000000);
+  g_assert_false (tm_breakdown_view_get_at_peak (view));
+  g_assert_cmpint (tm_breakdown_view_get_time_ps (view), ==, 2000000000);
+  g_assert_true (tm_window_select_memory_id (window, "GPU_0_bfc"));
+  g_assert_false (tm_session_get_has_selected_time (session));
   g_assert_true (tm_breakdown_view_get_at_peak (view));
+  g_assert_cmpint (tm_breakdown_view_get_time_ps (view), ==,
+                   tm_memory_store_get_summary (tm_window_get_memory_store (window))->peak_time_ps);
+  g_assert_false (gtk_widget_get_visible (back));
 
   destroy_window (window);
 }

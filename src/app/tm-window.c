@@ -237,8 +237,6 @@ tm_window_set_memory_store (TmWindow      *self,
     }
 
   tm_session_set_memory_store (self->session, store);
-  tm_summary_cards_set_store (self->summary_cards, store);
-  tm_breakdown_view_set_store (self->breakdown_view, store);
   tm_timeline_set_store (self->timeline, store);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MEMORY_STORE]);
@@ -891,6 +889,30 @@ cancel_clicked_cb (TmWindow  *self,
 }
 
 /* ------------------------------------------------------------------ */
+/* The timeline and the session                                        */
+
+static void
+session_has_selected_time_cb (TmWindow   *self,
+                              GParamSpec *pspec,
+                              TmSession  *session)
+{
+  if (!tm_session_get_has_selected_time (session))
+    tm_timeline_clear_selection (self->timeline);
+}
+
+/* Until the timeline takes the session itself: a click on the timeline
+ * selects a time in the session, and when the session drops its selected
+ * time (Back to Peak, another memory id), so does the timeline. */
+static void
+bridge_timeline (TmWindow *self)
+{
+  g_signal_connect_object (self->timeline, "time-selected",
+                           G_CALLBACK (tm_session_select_time), self->session, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::has-selected-time",
+                           G_CALLBACK (session_has_selected_time_cb), self, G_CONNECT_SWAPPED);
+}
+
+/* ------------------------------------------------------------------ */
 /* Layout                                                              */
 
 /* The first time the paned has a size, give the timeline a bit less than
@@ -1130,15 +1152,15 @@ tm_window_init (TmWindow *self)
       tm_window_load_window_state (self);
     }
 
+  /* The views of the profile page show the session. */
+  tm_summary_cards_set_session (self->summary_cards, self->session);
+  tm_breakdown_view_set_session (self->breakdown_view, self->session);
+
   /* The timeline, its overview strip and the HLO table share one visible
-   * range; a click on the timeline shows what was live then, Back to Peak
-   * drops that selection. */
+   * range. */
   tm_overview_set_timeline (self->overview, self->timeline);
   tm_hlo_view_set_timeline (self->hlo_view, self->timeline);
-  g_signal_connect_object (self->timeline, "time-selected",
-                           G_CALLBACK (tm_breakdown_view_show_time), self->breakdown_view, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->breakdown_view, "peak-requested",
-                           G_CALLBACK (tm_timeline_clear_selection), self->timeline, G_CONNECT_SWAPPED);
+  bridge_timeline (self);
 
   self->paned_position_handler =
     g_signal_connect_object (self->paned, "notify::max-position",
