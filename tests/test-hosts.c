@@ -177,43 +177,15 @@ write_fixtures (void)
 static void
 wait_loaded (TmWindow *window)
 {
-  iterate_until (not_loading, window);
-  iterate_for (30);
-}
-
-static TmWindow *
-new_window (void)
-{
-  TmWindow *window = tm_window_new (NULL);
-
-  g_object_ref_sink (window);
-  gtk_window_present (GTK_WINDOW (window));
-  return window;
-}
-
-static void
-destroy_window (TmWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  g_object_unref (window);
-}
-
-static GtkWidget *
-template_child (gpointer    widget,
-                GType       type,
-                const char *name)
-{
-  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (widget), type, name);
-
-  g_assert_nonnull (child);
-  return GTK_WIDGET (child);
+  tm_test_iterate_until (tm_test_not_loading, window);
+  tm_test_iterate_for (30);
 }
 
 static const char *
 label_text (TmWindow   *window,
             const char *name)
 {
-  return gtk_label_get_label (GTK_LABEL (template_child (window, TM_TYPE_WINDOW, name)));
+  return gtk_label_get_label (GTK_LABEL (tm_test_template_child (window, TM_TYPE_WINDOW, name)));
 }
 
 /* Opens the run with its files in an order other than the sorted one. */
@@ -271,7 +243,7 @@ assert_peak (TmWindow *window,
   TmSummaryCards *cards = tm_window_get_summary_cards (window);
   g_autofree char *text = tm_format_bytes (bytes);
 
-  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (template_child (cards, TM_TYPE_SUMMARY_CARDS, "peak_value"))), ==, text);
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (tm_test_template_child (cards, TM_TYPE_SUMMARY_CARDS, "peak_value"))), ==, text);
 }
 
 static void
@@ -305,7 +277,7 @@ assert_host_shown (TmWindow   *window,
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, RUN_NAME);
   g_assert_cmpstr (label_text (window, "title_label"), ==, RUN_NAME);
   g_assert_cmpstr (label_text (window, "subtitle_label"), ==, basename);
-  g_assert_true (gtk_widget_get_visible (template_child (window, TM_TYPE_WINDOW, "subtitle_label")));
+  g_assert_true (gtk_widget_get_visible (tm_test_template_child (window, TM_TYPE_WINDOW, "subtitle_label")));
 }
 
 static char *
@@ -326,7 +298,7 @@ core_error (const char *path)
 static void
 test_run_window (void)
 {
-  TmWindow *window = new_window ();
+  TmWindow *window = tm_test_new_window ();
   GtkDropDown *hosts = tm_window_get_host_dropdown (window);
   g_autoptr(GFile) dir = g_file_new_for_path (run_dir);
   g_autofree char *corrupt_message = core_error (worker10_path);
@@ -434,15 +406,15 @@ test_run_window (void)
   assert_host_shown (window, 0, worker1_path);
   g_assert_cmpstr (memory_id (window), ==, "GPU_0_bfc");
 
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 static void
 test_cancel_host (void)
 {
-  TmWindow *window = new_window ();
+  TmWindow *window = tm_test_new_window ();
   GtkDropDown *hosts = tm_window_get_host_dropdown (window);
-  GtkWidget *cancel = template_child (window, TM_TYPE_WINDOW, "cancel_button");
+  GtkWidget *cancel = tm_test_template_child (window, TM_TYPE_WINDOW, "cancel_button");
   g_autoptr(GFile) single = g_file_new_for_path (worker2_path);
 
   open_run (window);
@@ -455,7 +427,7 @@ test_cancel_host (void)
   g_signal_emit_by_name (cancel, "clicked");
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
   assert_host_shown (window, 0, worker1_path);
-  iterate_for (300);
+  tm_test_iterate_for (300);
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
   assert_host_shown (window, 0, worker1_path);
   g_assert_cmpstr (memory_id (window), ==, "GPU_1_bfc");
@@ -477,13 +449,13 @@ test_cancel_host (void)
   g_assert_cmpuint (n_host_items (window), ==, 3);
   assert_host_shown (window, 1, worker2_path);
 
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 static void
 test_single_file (void)
 {
-  TmWindow *window = new_window ();
+  TmWindow *window = tm_test_new_window ();
   GtkDropDown *hosts = tm_window_get_host_dropdown (window);
   g_autoptr(GFile) file = g_file_new_for_path (worker2_path);
 
@@ -513,13 +485,7 @@ test_single_file (void)
   /* A new file starts with its busiest memory id, as before. */
   g_assert_cmpstr (memory_id (window), ==, "gpu_host_bfc");
 
-  destroy_window (window);
-}
-
-static guint
-count_windows (GtkApplication *app)
-{
-  return g_list_length (gtk_application_get_windows (app));
+  tm_test_destroy_window (window);
 }
 
 static void
@@ -541,8 +507,8 @@ test_application (void)
 
   /* A log directory: one window for its newest run, all hosts listed. */
   g_application_open (G_APPLICATION (app), &logs, 1, "");
-  iterate_until (all_loaded, app);
-  g_assert_cmpuint (count_windows (GTK_APPLICATION (app)), ==, 1);
+  tm_test_iterate_until (tm_test_all_loaded, app);
+  g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, 1);
   window = TM_WINDOW (gtk_application_get_windows (GTK_APPLICATION (app))->data);
   g_assert_true (g_file_equal (tm_window_get_run_directory (window), run));
   g_assert_cmpuint (n_host_items (window), ==, 3);
@@ -551,13 +517,13 @@ test_application (void)
 
   /* The run directory itself: the same window. */
   tm_application_open_files (app, &run, 1, NULL);
-  iterate_until (all_loaded, app);
-  g_assert_cmpuint (count_windows (GTK_APPLICATION (app)), ==, 1);
+  tm_test_iterate_until (tm_test_all_loaded, app);
+  g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, 1);
 
   /* A run with one host opens it as a single file. */
   tm_application_open_files (app, &single_run, 1, NULL);
-  iterate_until (all_loaded, app);
-  g_assert_cmpuint (count_windows (GTK_APPLICATION (app)), ==, 2);
+  tm_test_iterate_until (tm_test_all_loaded, app);
+  g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, 2);
   other = TM_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
   g_assert_true (other != window);
   g_assert_null (tm_window_get_run_directory (other));
@@ -566,8 +532,8 @@ test_application (void)
 
   /* A run dropped on (or chosen in) a window opens in it. */
   tm_application_open_files (app, &run, 1, GTK_WINDOW (other));
-  iterate_until (all_loaded, app);
-  g_assert_cmpuint (count_windows (GTK_APPLICATION (app)), ==, 2);
+  tm_test_iterate_until (tm_test_all_loaded, app);
+  g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, 2);
   g_assert_true (g_file_equal (tm_window_get_run_directory (other), run));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (tm_window_get_host_dropdown (other))));
 
@@ -586,7 +552,7 @@ test_application (void)
   windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
   for (GList *l = windows; l; l = l->next)
     gtk_window_destroy (l->data);
-  iterate_for (50);
+  tm_test_iterate_for (50);
 }
 
 int

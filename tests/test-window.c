@@ -197,23 +197,6 @@ write_fixtures (void)
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
 
-static TmWindow *
-new_window (void)
-{
-  TmWindow *window = tm_window_new (NULL);
-
-  g_object_ref_sink (window);
-  gtk_window_present (GTK_WINDOW (window));
-  return window;
-}
-
-static void
-destroy_window (TmWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  g_object_unref (window);
-}
-
 static void
 open_and_wait (TmWindow   *window,
                const char *path)
@@ -222,19 +205,8 @@ open_and_wait (TmWindow   *window,
 
   tm_window_open (window, file);
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_LOADING);
-  iterate_until (not_loading, window);
-  iterate_for (50);
-}
-
-static GtkWidget *
-template_child (gpointer    widget,
-                GType       type,
-                const char *name)
-{
-  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (widget), type, name);
-
-  g_assert_nonnull (child);
-  return GTK_WIDGET (child);
+  tm_test_iterate_until (tm_test_not_loading, window);
+  tm_test_iterate_for (50);
 }
 
 static const char *
@@ -243,7 +215,7 @@ card_text (TmWindow   *window,
 {
   TmSummaryCards *cards = tm_window_get_summary_cards (window);
 
-  return gtk_label_get_label (GTK_LABEL (template_child (cards, TM_TYPE_SUMMARY_CARDS, name)));
+  return gtk_label_get_label (GTK_LABEL (tm_test_template_child (cards, TM_TYPE_SUMMARY_CARDS, name)));
 }
 
 static const char *
@@ -252,7 +224,7 @@ card_tooltip (TmWindow   *window,
 {
   TmSummaryCards *cards = tm_window_get_summary_cards (window);
 
-  return gtk_widget_get_tooltip_markup (template_child (cards, TM_TYPE_SUMMARY_CARDS, name));
+  return gtk_widget_get_tooltip_markup (tm_test_template_child (cards, TM_TYPE_SUMMARY_CARDS, name));
 }
 
 static void
@@ -278,7 +250,7 @@ assert_card_count (TmWindow   *window,
 static const char *
 visible_page (TmWindow *window)
 {
-  return gtk_stack_get_visible_child_name (GTK_STACK (template_child (window, TM_TYPE_WINDOW, "main_stack")));
+  return gtk_stack_get_visible_child_name (GTK_STACK (tm_test_template_child (window, TM_TYPE_WINDOW, "main_stack")));
 }
 
 static TmAllocationRow *
@@ -361,7 +333,7 @@ collate_key (const char *text)
 static void
 test_empty_state (void)
 {
-  TmWindow *window = new_window ();
+  TmWindow *window = tm_test_new_window ();
 
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_EMPTY);
   g_assert_cmpstr (visible_page (window), ==, "empty");
@@ -374,13 +346,13 @@ test_empty_state (void)
   g_assert_true (GTK_IS_BOX (tm_window_get_timeline_area (window)));
   g_assert_true (gtk_widget_get_vexpand (GTK_WIDGET (tm_window_get_timeline_area (window))));
 
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 static void
 test_error_state_fixture (void)
 {
-  TmWindow *window = new_window ();
+  TmWindow *window = tm_test_new_window ();
   g_autoptr(GFile) file = g_file_new_for_path (corrupt_path);
   g_autoptr(GError) error = NULL;
   g_autoptr(TmProfile) profile = NULL;
@@ -395,7 +367,7 @@ test_error_state_fixture (void)
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_ERROR);
   g_assert_cmpstr (visible_page (window), ==, "error");
   g_assert_cmpstr (tm_window_get_error_message (window), ==, error->message);
-  message = template_child (window, TM_TYPE_WINDOW, "error_message");
+  message = tm_test_template_child (window, TM_TYPE_WINDOW, "error_message");
   g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (message)), ==, error->message);
   g_assert_null (tm_window_get_memory_store (window));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (tm_window_get_memory_dropdown (window))));
@@ -406,7 +378,7 @@ test_error_state_fixture (void)
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
   g_assert_null (tm_window_get_error_message (window));
 
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 static void
@@ -429,32 +401,32 @@ test_error_state_real (void)
   g_assert_null (profile);
   g_assert_nonnull (error);
 
-  window = new_window ();
+  window = tm_test_new_window ();
   open_and_wait (window, path);
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_ERROR);
   g_assert_cmpstr (tm_window_get_error_message (window), ==, error->message);
-  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (template_child (window, TM_TYPE_WINDOW, "error_message"))),
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (tm_test_template_child (window, TM_TYPE_WINDOW, "error_message"))),
                    ==, error->message);
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 static void
 test_missing_file (void)
 {
   g_autofree char *path = g_build_filename (fixture_dir, "does-not-exist.xplane.pb", NULL);
-  TmWindow *window = new_window ();
+  TmWindow *window = tm_test_new_window ();
 
   open_and_wait (window, path);
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_ERROR);
   g_assert_nonnull (tm_window_get_error_message (window));
   g_assert_cmpstr (tm_window_get_error_message (window), !=, "");
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 static void
 test_no_data_state (void)
 {
-  TmWindow *window = new_window ();
+  TmWindow *window = tm_test_new_window ();
   GtkWidget *message;
 
   open_and_wait (window, no_events_path);
@@ -462,7 +434,7 @@ test_no_data_state (void)
   g_assert_cmpstr (visible_page (window), ==, "no-data");
   g_assert_null (tm_window_get_memory_store (window));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (tm_window_get_memory_dropdown (window))));
-  message = template_child (window, TM_TYPE_WINDOW, "no_data_message");
+  message = tm_test_template_child (window, TM_TYPE_WINDOW, "no_data_message");
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (message)), "host_tracer_level"));
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (message)), "MemoryAllocation"));
 
@@ -472,7 +444,7 @@ test_no_data_state (void)
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (message)), "/host:CPU"));
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (message)), "host_tracer_level"));
 
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 /* ------------------------------------------------------------------ */
@@ -481,7 +453,7 @@ test_no_data_state (void)
 static void
 test_two_memory_ids (void)
 {
-  TmWindow *window = new_window ();
+  TmWindow *window = tm_test_new_window ();
   TmBreakdownView *view = tm_window_get_breakdown_view (window);
   GtkDropDown *dropdown = tm_window_get_memory_dropdown (window);
   g_autofree char *item0 = expected_item ("GPU_0_bfc", 14 * MIB + 512 * KIB);
@@ -559,20 +531,20 @@ test_two_memory_ids (void)
   /* Reloading keeps the memory id the user picked. */
   gtk_drop_down_set_selected (dropdown, 0);
   tm_window_reload (window);
-  iterate_until (not_loading, window);
+  tm_test_iterate_until (tm_test_not_loading, window);
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
   g_assert_cmpstr (tm_memory_store_get_id (tm_window_get_memory_store (window)), ==, "GPU_0_bfc");
 
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 static void
 test_hide_small_rows (void)
 {
-  TmWindow *window = new_window ();
+  TmWindow *window = tm_test_new_window ();
   TmBreakdownView *view = tm_window_get_breakdown_view (window);
-  GtkWidget *table_stack = template_child (view, TM_TYPE_BREAKDOWN_VIEW, "table_stack");
-  GtkWidget *count_label = template_child (view, TM_TYPE_BREAKDOWN_VIEW, "count_label");
+  GtkWidget *table_stack = tm_test_template_child (view, TM_TYPE_BREAKDOWN_VIEW, "table_stack");
+  GtkWidget *count_label = tm_test_template_child (view, TM_TYPE_BREAKDOWN_VIEW, "count_label");
 
   open_and_wait (window, xprof_example_path);
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
@@ -594,7 +566,7 @@ test_hide_small_rows (void)
 
     g_assert_cmpstr (card_text (window, "fragmentation_value"), ==, frag);
     g_assert_cmpstr (card_text (window, "peak_detail"), ==, detail);
-    g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (template_child (view, TM_TYPE_BREAKDOWN_VIEW, "heading_label"))),
+    g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (tm_test_template_child (view, TM_TYPE_BREAKDOWN_VIEW, "heading_label"))),
                      ==, heading);
   }
 
@@ -605,7 +577,7 @@ test_hide_small_rows (void)
   g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (count_label)), ==, "0 of 3 rows");
 
   /* Through the check button, as a user does. */
-  gtk_check_button_set_active (GTK_CHECK_BUTTON (template_child (view, TM_TYPE_BREAKDOWN_VIEW, "hide_small_check")), FALSE);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (tm_test_template_child (view, TM_TYPE_BREAKDOWN_VIEW, "hide_small_check")), FALSE);
   g_assert_false (tm_breakdown_view_get_hide_small (view));
   g_assert_cmpuint (n_shown (window), ==, 3);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (table_stack)), ==, "table");
@@ -628,7 +600,7 @@ test_hide_small_rows (void)
   tm_breakdown_view_set_filter_text (view, "no-such-op");
   g_assert_cmpuint (n_shown (window), ==, 0);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (table_stack)), ==, "empty");
-  g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (template_child (view, TM_TYPE_BREAKDOWN_VIEW, "empty_description"))),
+  g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (tm_test_template_child (view, TM_TYPE_BREAKDOWN_VIEW, "empty_description"))),
                             "no-such-op"));
   tm_breakdown_view_set_filter_text (view, "MUL_grad");
   g_assert_cmpuint (n_shown (window), ==, 1);
@@ -637,16 +609,16 @@ test_hide_small_rows (void)
   g_assert_cmpuint (n_shown (window), ==, 3);
 
   tm_breakdown_view_set_hide_small (view, TRUE);
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 static void
 test_live_at_time (void)
 {
-  TmWindow *window = new_window ();
+  TmWindow *window = tm_test_new_window ();
   TmBreakdownView *view = tm_window_get_breakdown_view (window);
-  GtkWidget *back = template_child (view, TM_TYPE_BREAKDOWN_VIEW, "back_to_peak_button");
-  GtkWidget *heading = template_child (view, TM_TYPE_BREAKDOWN_VIEW, "heading_label");
+  GtkWidget *back = tm_test_template_child (view, TM_TYPE_BREAKDOWN_VIEW, "back_to_peak_button");
+  GtkWidget *heading = tm_test_template_child (view, TM_TYPE_BREAKDOWN_VIEW, "heading_label");
   g_autoptr(GPtrArray) rows = NULL;
   g_autofree char *time = tm_format_time_ms (2000000000 + 500000);
   g_autofree char *live = g_strdup_printf ("Live at %s", time);
@@ -691,7 +663,7 @@ test_live_at_time (void)
                    tm_memory_store_get_summary (tm_window_get_memory_store (window))->peak_time_ps);
   g_assert_false (gtk_widget_get_visible (back));
 
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 typedef struct
@@ -722,7 +694,7 @@ read_done (gpointer data)
 static void
 test_copy_rows (void)
 {
-  TmWindow *window = new_window ();
+  TmWindow *window = tm_test_new_window ();
   TmBreakdownView *view = tm_window_get_breakdown_view (window);
   GtkSelectionModel *selection = tm_breakdown_view_get_selection (view);
   const char *header = "Op name\tAllocation bytes\tRequested bytes\tOccurrences\tRegion type\tData type\tShape\n";
@@ -747,19 +719,19 @@ test_copy_rows (void)
   /* Ctrl+C's action puts the same text on the clipboard. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "breakdown.copy", NULL));
   gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (view)), NULL, clipboard_read_cb, &read);
-  iterate_until (read_done, &read);
+  tm_test_iterate_until (read_done, &read);
   g_assert_cmpstr (read.text, ==, expected);
   g_free (read.text);
 
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 static void
 test_many_rows (void)
 {
-  TmWindow *window = new_window ();
+  TmWindow *window = tm_test_new_window ();
   TmBreakdownView *view = tm_window_get_breakdown_view (window);
-  GtkScrolledWindow *scroller = GTK_SCROLLED_WINDOW (template_child (view, TM_TYPE_BREAKDOWN_VIEW, "scroller"));
+  GtkScrolledWindow *scroller = GTK_SCROLLED_WINDOW (tm_test_template_child (view, TM_TYPE_BREAKDOWN_VIEW, "scroller"));
   GtkAdjustment *vadj = gtk_scrolled_window_get_vadjustment (scroller);
   g_autofree char *last_key = NULL;
 
@@ -790,11 +762,11 @@ test_many_rows (void)
     }
 
   /* Scrolling to the end and back works and keeps the rows. */
-  iterate_for (50);
+  tm_test_iterate_for (50);
   gtk_adjustment_set_value (vadj, gtk_adjustment_get_upper (vadj));
-  iterate_for (50);
+  tm_test_iterate_for (50);
   gtk_adjustment_set_value (vadj, 0);
-  iterate_for (50);
+  tm_test_iterate_for (50);
   g_assert_cmpuint (n_shown (window), ==, MANY_ROWS / 2);
 
   /* Filtering tens of thousands of rows by op name */
@@ -819,7 +791,7 @@ test_many_rows (void)
     }
 
   tm_breakdown_view_set_hide_small (view, TRUE);
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 static gboolean
@@ -831,7 +803,7 @@ has_store (gpointer data)
 static void
 test_cancel_and_replace (void)
 {
-  TmWindow *window = new_window ();
+  TmWindow *window = tm_test_new_window ();
   g_autoptr(GFile) many = g_file_new_for_path (many_rows_path);
   g_autoptr(GFile) two = g_file_new_for_path (two_ids_path);
   guint profile_notified = 0;
@@ -842,10 +814,10 @@ test_cancel_and_replace (void)
   tm_window_open (window, many);
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_LOADING);
   g_assert_true (g_file_equal (tm_window_get_file (window), many));
-  g_signal_emit_by_name (template_child (window, TM_TYPE_WINDOW, "cancel_button"), "clicked");
+  g_signal_emit_by_name (tm_test_template_child (window, TM_TYPE_WINDOW, "cancel_button"), "clicked");
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_EMPTY);
   g_assert_null (tm_window_get_file (window));
-  iterate_for (1500);
+  tm_test_iterate_for (1500);
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_EMPTY);
   g_assert_cmpstr (visible_page (window), ==, "empty");
   g_assert_cmpuint (profile_notified, ==, 0);
@@ -853,21 +825,21 @@ test_cancel_and_replace (void)
   /* Opening another file while one loads replaces it. */
   tm_window_open (window, many);
   tm_window_open (window, two);
-  iterate_until (has_store, window);
-  iterate_for (1500);
+  tm_test_iterate_until (has_store, window);
+  tm_test_iterate_for (1500);
   g_assert_true (g_file_equal (tm_window_get_file (window), two));
   g_assert_cmpuint (tm_profile_get_n_memory_ids (tm_window_get_profile (window)), ==, 2);
   g_assert_cmpuint (profile_notified, ==, 1);
 
   /* Cancelling a reload keeps the profile shown. */
   tm_window_open (window, many);
-  g_signal_emit_by_name (template_child (window, TM_TYPE_WINDOW, "cancel_button"), "clicked");
+  g_signal_emit_by_name (tm_test_template_child (window, TM_TYPE_WINDOW, "cancel_button"), "clicked");
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
   g_assert_cmpstr (visible_page (window), ==, "profile");
   g_assert_true (g_file_equal (tm_window_get_file (window), two));
   g_assert_nonnull (tm_window_get_memory_store (window));
 
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 /* ------------------------------------------------------------------ */
@@ -894,7 +866,7 @@ test_settings (void)
   g_settings_set_int (settings, "window-height", 700);
   g_settings_set_string (settings, "last-folder", "");
 
-  window = new_window ();
+  window = tm_test_new_window ();
   view = tm_window_get_breakdown_view (window);
   {
     int width, height;
@@ -931,12 +903,6 @@ test_settings (void)
 
 /* ------------------------------------------------------------------ */
 /* The application: one window per file, reuse, run directories        */
-
-static guint
-count_windows (GtkApplication *app)
-{
-  return g_list_length (gtk_application_get_windows (app));
-}
 
 static TmWindow *
 window_for (GtkApplication *app,
@@ -976,19 +942,19 @@ test_application_open (void)
 
   /* One window per file */
   tm_application_open_files (app, (GFile *[]) { two, example }, 2, NULL);
-  iterate_until (all_loaded, app);
-  g_assert_cmpuint (count_windows (GTK_APPLICATION (app)), ==, 2);
+  tm_test_iterate_until (tm_test_all_loaded, app);
+  g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, 2);
   g_assert_nonnull (window_for (GTK_APPLICATION (app), two_ids_path));
   g_assert_nonnull (window_for (GTK_APPLICATION (app), xprof_example_path));
 
   /* Opening a file again presents its window. */
   tm_application_open_files (app, (GFile *[]) { two }, 1, NULL);
-  iterate_until (all_loaded, app);
-  g_assert_cmpuint (count_windows (GTK_APPLICATION (app)), ==, 2);
+  tm_test_iterate_until (tm_test_all_loaded, app);
+  g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, 2);
 
   /* An empty window is reused. */
   g_action_group_activate_action (G_ACTION_GROUP (app), "new-window", NULL);
-  g_assert_cmpuint (count_windows (GTK_APPLICATION (app)), ==, 3);
+  g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, 3);
   empty = TM_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
   g_assert_cmpint (tm_window_get_state (empty), ==, TM_WINDOW_STATE_EMPTY);
 
@@ -1015,8 +981,8 @@ test_application_open (void)
    * run, showing its first host. */
   run = g_file_new_for_path (log_dir);
   tm_application_open_files (app, &run, 1, NULL);
-  iterate_until (all_loaded, app);
-  g_assert_cmpuint (count_windows (GTK_APPLICATION (app)), ==, 3);
+  tm_test_iterate_until (tm_test_all_loaded, app);
+  g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, 3);
   g_assert_true (window_for (GTK_APPLICATION (app), host_a) == empty);
   g_assert_cmpint (tm_window_get_state (empty), ==, TM_WINDOW_STATE_PROFILE);
   g_assert_cmpuint (tm_window_get_n_hosts (empty), ==, 2);
@@ -1024,15 +990,15 @@ test_application_open (void)
 
   /* A file dropped on (or chosen in) a window opens in that window. */
   tm_application_open_files (app, &example, 1, GTK_WINDOW (empty));
-  iterate_until (all_loaded, app);
-  g_assert_cmpuint (count_windows (GTK_APPLICATION (app)), ==, 3);
+  tm_test_iterate_until (tm_test_all_loaded, app);
+  g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, 3);
   g_assert_true (g_file_equal (tm_window_get_file (empty), example));
   g_assert_cmpuint (tm_window_get_n_hosts (empty), ==, 0);
 
   windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
   for (GList *l = windows; l; l = l->next)
     gtk_window_destroy (l->data);
-  iterate_for (50);
+  tm_test_iterate_for (50);
 
   tm_fixture_remove (log_dir);
 }
@@ -1132,7 +1098,7 @@ test_real_gpu_profile (void)
     }
 
   memory = read_expected (&parser);
-  window = new_window ();
+  window = tm_test_new_window ();
   view = tm_window_get_breakdown_view (window);
   dropdown = tm_window_get_memory_dropdown (window);
 
@@ -1215,7 +1181,7 @@ test_real_gpu_profile (void)
     }
   g_assert_cmpuint (notified, ==, 4);
 
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 static void
@@ -1231,7 +1197,7 @@ test_real_xprof_json (void)
       return;
     }
 
-  window = new_window ();
+  window = tm_test_new_window ();
   dropdown = tm_window_get_memory_dropdown (window);
   open_and_wait (window, path);
 
@@ -1245,11 +1211,11 @@ test_real_xprof_json (void)
       g_assert_true (g_str_has_prefix (dropdown_item (window, i), prefix));
     }
   /* The banner says that only XProf's sampled points are there. */
-  g_assert_true (gtk_widget_get_visible (template_child (window, TM_TYPE_WINDOW, "sampled_banner")));
+  g_assert_true (gtk_widget_get_visible (tm_test_template_child (window, TM_TYPE_WINDOW, "sampled_banner")));
   g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==,
                     tm_profile_get_busiest_index (tm_window_get_profile (window)));
 
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 int

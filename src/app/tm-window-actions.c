@@ -8,6 +8,20 @@
 
 #include "tm-window-private.h"
 
+/* What the Open dialogs and drops open: the first file in this window,
+ * the others in windows of their own, by the application's one path. */
+void
+_tm_window_open_files (TmWindow  *self,
+                       GFile    **files,
+                       guint      n_files)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  g_return_if_fail (TM_IS_APPLICATION (app));
+
+  tm_application_open_files (TM_APPLICATION (app), files, n_files, GTK_WINDOW (self));
+}
+
 static void
 chooser_response_cb (TmWindow             *self,
                      int                   response,
@@ -15,7 +29,6 @@ chooser_response_cb (TmWindow             *self,
 {
   g_autoptr(GListModel) files = NULL;
   g_autoptr(GPtrArray) array = NULL;
-  GtkApplication *app;
   guint n;
 
   if (response != GTK_RESPONSE_ACCEPT)
@@ -30,11 +43,7 @@ chooser_response_cb (TmWindow             *self,
   if (array->len == 0)
     goto out;
 
-  app = gtk_window_get_application (GTK_WINDOW (self));
-  if (TM_IS_APPLICATION (app))
-    tm_application_open_files (TM_APPLICATION (app), (GFile **) array->pdata, array->len, GTK_WINDOW (self));
-  else
-    tm_window_open (self, g_ptr_array_index (array, 0));
+  _tm_window_open_files (self, (GFile **) array->pdata, array->len);
 
 out:
   if (self->chooser == GTK_NATIVE_DIALOG (chooser))

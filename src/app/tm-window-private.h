@@ -95,6 +95,9 @@ void _tm_window_actions_init       (TmWindow      *self);
 void _tm_window_actions_update     (TmWindow      *self);
 void _tm_window_step_host          (TmWindow      *self,
                                     int            delta);
+void _tm_window_open_files         (TmWindow      *self,
+                                    GFile        **files,
+                                    guint          n_files);
 void _tm_window_dnd_init           (TmWindow      *self);
 void _tm_window_export_xprof_json  (TmWindow      *self);
 void _tm_window_export_csv         (TmWindow      *self);

@@ -18,6 +18,7 @@
 #include <glib/gi18n.h>
 
 #include "tm-format.h"
+#include "tm-run.h"
 #include "tm-window-private.h"
 
 G_DEFINE_FINAL_TYPE (TmWindow, tm_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -72,42 +73,14 @@ tm_window_host_free (gpointer data)
   g_free (host);
 }
 
-static const char * const profile_suffixes[] = {
-  ".xplane.pb",
-  ".memory_profile.json.gz",
-  ".memory_profile.json",
-};
-
-/* A host's name: its file name without .xplane.pb (or the JSON suffix). */
-static char *
-host_name_for_file (GFile *file)
-{
-  g_autofree char *raw = g_file_get_basename (file);
-  g_autofree char *basename = g_filename_display_name (raw);
-  gsize len = strlen (basename);
-
-  for (guint i = 0; i < G_N_ELEMENTS (profile_suffixes); i++)
-    {
-      gsize suffix_len = strlen (profile_suffixes[i]);
-
-      if (len > suffix_len && g_str_has_suffix (basename, profile_suffixes[i]))
-        return g_strndup (basename, len - suffix_len);
-    }
-
-  return g_steal_pointer (&basename);
-}
-
 static int
 compare_hosts (gconstpointer a,
                gconstpointer b)
 {
   const TmWindowHost *host_a = *(TmWindowHost * const *) a;
   const TmWindowHost *host_b = *(TmWindowHost * const *) b;
-  g_autofree char *key_a = g_utf8_collate_key_for_filename (host_a->name, -1);
-  g_autofree char *key_b = g_utf8_collate_key_for_filename (host_b->name, -1);
-  int cmp = strcmp (key_a, key_b);
 
-  return cmp != 0 ? cmp : strcmp (host_a->name, host_b->name);
+  return tm_run_compare_host_names (host_a->name, host_b->name);
 }
 
 static TmWindowHost *
@@ -769,7 +742,7 @@ tm_window_open_run (TmWindow  *self,
       TmWindowHost *host = g_new0 (TmWindowHost, 1);
 
       host->file = g_object_ref (host_files[i]);
-      host->name = host_name_for_file (host_files[i]);
+      host->name = tm_run_host_name (host_files[i]);
       host->size = -1;
       g_ptr_array_add (hosts, host);
     }
