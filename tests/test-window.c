@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <json-glib/json-glib.h>
 
@@ -842,6 +843,43 @@ test_cancel_and_replace (void)
   tm_test_destroy_window (window);
 }
 
+/* The file changed on disk: asking says so every time (it changes
+ * nothing); loading it again brings the window up to date. */
+static void
+test_file_changed (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  g_autofree char *path = g_build_filename (fixture_dir, "changing.xplane.pb", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *longer = NULL;
+  gsize length;
+
+  g_assert_true (g_file_get_contents (two_ids_path, &contents, &length, NULL));
+  g_assert_true (g_file_set_contents (path, contents, length, NULL));
+
+  g_assert_false (tm_window_get_file_changed (window));
+  open_and_wait (window, path);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
+  g_assert_false (tm_window_get_file_changed (window));
+
+  /* Another size: an XSpace with one more (empty) field at the end. */
+  longer = g_malloc (length + 2);
+  memcpy (longer, contents, length);
+  longer[length] = 0x7a;  /* field 15, length-delimited */
+  longer[length + 1] = 0x00;
+  g_assert_true (g_file_set_contents (path, longer, length + 2, NULL));
+  g_assert_true (tm_window_get_file_changed (window));
+  g_assert_true (tm_window_get_file_changed (window));
+
+  tm_window_reload (window);
+  tm_test_iterate_until (tm_test_not_loading, window);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
+  g_assert_false (tm_window_get_file_changed (window));
+
+  tm_test_destroy_window (window);
+  g_remove (path);
+}
+
 /* ------------------------------------------------------------------ */
 /* Settings (when the schema is there)                                 */
 
@@ -1261,6 +1299,7 @@ main (int   argc,
   g_test_add_func ("/window/copy-rows", test_copy_rows);
   g_test_add_func ("/window/many-rows", test_many_rows);
   g_test_add_func ("/window/cancel-and-replace", test_cancel_and_replace);
+  g_test_add_func ("/window/file-changed", test_file_changed);
   g_test_add_func ("/window/settings", test_settings);
   g_test_add_func ("/window/application-open", test_application_open);
   g_test_add_func ("/window/real/gpu-profile", test_real_gpu_profile);
