@@ -177,43 +177,15 @@ write_fixtures (void)
 static void
 wait_loaded (TmWindow *window)
 {
-  iterate_until (not_loading, window);
-  iterate_for (30);
-}
-
-static TmWindow *
-new_window (void)
-{
-  TmWindow *window = tm_window_new (NULL);
-
-  g_object_ref_sink (window);
-  gtk_window_present (GTK_WINDOW (window));
-  return window;
-}
-
-static void
-destroy_window (TmWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  g_object_unref (window);
-}
-
-static GtkWidget *
-template_child (gpointer    widget,
-                GType       type,
-                const char *name)
-{
-  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (widget), type, name);
-
-  g_assert_nonnull (child);
-  return GTK_WIDGET (child);
+  tm_test_iterate_until (tm_test_not_loading, window);
+  tm_test_iterate_for (30);
 }
 
 static const char *
 label_text (TmWindow   *window,
             const char *name)
 {
-  return gtk_label_get_label (GTK_LABEL (template_child (window, TM_TYPE_WINDOW, name)));
+  return gtk_label_get_label (GTK_LABEL (tm_test_template_child (window, TM_TYPE_WINDOW, name)));
 }
 
 /* Opens the run with its files in an order other than the sorted one. */
@@ -271,7 +243,7 @@ assert_peak (TmWindow *window,
   TmSummaryCards *cards = tm_window_get_summary_cards (window);
   g_autofree char *text = tm_format_bytes (bytes);
 
-  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (template_child (cards, TM_TYPE_SUMMARY_CARDS, "peak_value"))), ==, text);
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (tm_test_template_child (cards, TM_TYPE_SUMMARY_CARDS, "peak_value"))), ==, text);
 }
 
 static void
@@ -305,7 +277,15 @@ assert_host_shown (TmWindow   *window,
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, RUN_NAME);
   g_assert_cmpstr (label_text (window, "title_label"), ==, RUN_NAME);
   g_assert_cmpstr (label_text (window, "subtitle_label"), ==, basename);
-  g_assert_true (gtk_widget_get_visible (template_child (window, TM_TYPE_WINDOW, "subtitle_label")));
+  g_assert_true (gtk_widget_get_visible (tm_test_template_child (window, TM_TYPE_WINDOW, "subtitle_label")));
+}
+
+static void
+count_notify_cb (GObject    *object,
+                 GParamSpec *pspec,
+                 guint      *count)
+{
+  (*count)++;
 }
 
 static char *
@@ -326,7 +306,7 @@ core_error (const char *path)
 static void
 test_run_window (void)
 {
-  TmWindow *window = new_window ();
+  TmWindow *window = tm_test_new_window ();
   GtkDropDown *hosts = tm_window_get_host_dropdown (window);
   g_autoptr(GFile) dir = g_file_new_for_path (run_dir);
   g_autofree char *corrupt_message = core_error (worker10_path);
@@ -434,15 +414,15 @@ test_run_window (void)
   assert_host_shown (window, 0, worker1_path);
   g_assert_cmpstr (memory_id (window), ==, "GPU_0_bfc");
 
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 static void
 test_cancel_host (void)
 {
-  TmWindow *window = new_window ();
+  TmWindow *window = tm_test_new_window ();
   GtkDropDown *hosts = tm_window_get_host_dropdown (window);
-  GtkWidget *cancel = template_child (window, TM_TYPE_WINDOW, "cancel_button");
+  GtkWidget *cancel = tm_test_template_child (window, TM_TYPE_WINDOW, "cancel_button");
   g_autoptr(GFile) single = g_file_new_for_path (worker2_path);
 
   open_run (window);
@@ -455,7 +435,7 @@ test_cancel_host (void)
   g_signal_emit_by_name (cancel, "clicked");
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
   assert_host_shown (window, 0, worker1_path);
-  iterate_for (300);
+  tm_test_iterate_for (300);
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
   assert_host_shown (window, 0, worker1_path);
   g_assert_cmpstr (memory_id (window), ==, "GPU_1_bfc");
@@ -477,13 +457,13 @@ test_cancel_host (void)
   g_assert_cmpuint (n_host_items (window), ==, 3);
   assert_host_shown (window, 1, worker2_path);
 
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 static void
 test_single_file (void)
 {
-  TmWindow *window = new_window ();
+  TmWindow *window = tm_test_new_window ();
   GtkDropDown *hosts = tm_window_get_host_dropdown (window);
   g_autoptr(GFile) file = g_file_new_for_path (worker2_path);
 
@@ -513,13 +493,7 @@ test_single_file (void)
   /* A new file starts with its busiest memory id, as before. */
   g_assert_cmpstr (memory_id (window), ==, "gpu_host_bfc");
 
-  destroy_window (window);
-}
-
-static guint
-count_windows (GtkApplication *app)
-{
-  return g_list_length (gtk_application_get_windows (app));
+  tm_test_destroy_window (window);
 }
 
 static void
@@ -541,8 +515,8 @@ test_application (void)
 
   /* A log directory: one window for its newest run, all hosts listed. */
   g_application_open (G_APPLICATION (app), &logs, 1, "");
-  iterate_until (all_loaded, app);
-  g_assert_cmpuint (count_windows (GTK_APPLICATION (app)), ==, 1);
+  tm_test_iterate_until (tm_test_all_loaded, app);
+  g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, 1);
   window = TM_WINDOW (gtk_application_get_windows (GTK_APPLICATION (app))->data);
   g_assert_true (g_file_equal (tm_window_get_run_directory (window), run));
   g_assert_cmpuint (n_host_items (window), ==, 3);
@@ -551,13 +525,13 @@ test_application (void)
 
   /* The run directory itself: the same window. */
   tm_application_open_files (app, &run, 1, NULL);
-  iterate_until (all_loaded, app);
-  g_assert_cmpuint (count_windows (GTK_APPLICATION (app)), ==, 1);
+  tm_test_iterate_until (tm_test_all_loaded, app);
+  g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, 1);
 
   /* A run with one host opens it as a single file. */
   tm_application_open_files (app, &single_run, 1, NULL);
-  iterate_until (all_loaded, app);
-  g_assert_cmpuint (count_windows (GTK_APPLICATION (app)), ==, 2);
+  tm_test_iterate_until (tm_test_all_loaded, app);
+  g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, 2);
   other = TM_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
   g_assert_true (other != window);
   g_assert_null (tm_window_get_run_directory (other));
@@ -566,8 +540,8 @@ test_application (void)
 
   /* A run dropped on (or chosen in) a window opens in it. */
   tm_application_open_files (app, &run, 1, GTK_WINDOW (other));
-  iterate_until (all_loaded, app);
-  g_assert_cmpuint (count_windows (GTK_APPLICATION (app)), ==, 2);
+  tm_test_iterate_until (tm_test_all_loaded, app);
+  g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, 2);
   g_assert_true (g_file_equal (tm_window_get_run_directory (other), run));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (tm_window_get_host_dropdown (other))));
 
@@ -586,7 +560,192 @@ test_application (void)
   windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
   for (GList *l = windows; l; l = l->next)
     gtk_window_destroy (l->data);
-  iterate_for (50);
+  tm_test_iterate_for (50);
+}
+
+/* Everything a cancelled load would have changed comes back: the run, its
+ * hosts, the file and what is known of it on disk, the profile, the memory
+ * id, the title; and an error shown before stays shown. */
+static void
+test_cancel_restores (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  GtkWidget *cancel = tm_test_template_child (window, TM_TYPE_WINDOW, "cancel_button");
+  g_autoptr(GFile) dir = g_file_new_for_path (run_dir);
+  g_autoptr(GFile) single = g_file_new_for_path (worker2_path);
+  g_autofree char *corrupt_message = core_error (worker10_path);
+  TmProfile *profile;
+  guint state_notified = 0;
+
+  open_run (window);
+  wait_loaded (window);
+  g_assert_true (tm_window_select_memory_id (window, "GPU_0_bfc"));
+  profile = tm_window_get_profile (window);
+  g_assert_false (tm_window_get_file_changed (window));
+  g_signal_connect (window, "notify::state", G_CALLBACK (count_notify_cb), &state_notified);
+
+  /* A single file (another size on disk) starts loading, and is
+   * cancelled. */
+  tm_window_open (window, single);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_LOADING);
+  g_assert_null (tm_window_get_run_directory (window));
+  g_assert_cmpuint (tm_window_get_n_hosts (window), ==, 0);
+  g_assert_cmpuint (state_notified, ==, 1);
+  g_signal_emit_by_name (cancel, "clicked");
+  g_assert_cmpuint (state_notified, ==, 2);
+
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
+  g_assert_true (g_file_equal (tm_window_get_run_directory (window), dir));
+  g_assert_cmpuint (tm_window_get_n_hosts (window), ==, 3);
+  g_assert_cmpuint (n_host_items (window), ==, 3);
+  assert_host_shown (window, 0, worker1_path);
+  g_assert_true (tm_window_get_profile (window) == profile);
+  g_assert_cmpstr (memory_id (window), ==, "GPU_0_bfc");
+  assert_peak (window, 14 * MIB + 512 * KIB);
+  g_assert_false (tm_window_get_file_changed (window));
+  g_assert_false (action_enabled (window, "previous-host"));
+  g_assert_true (action_enabled (window, "next-host"));
+
+  /* From an error: the error comes back, with its message. */
+  g_assert_true (tm_window_select_host (window, "worker-10"));
+  wait_loaded (window);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_ERROR);
+  tm_window_reload (window);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_LOADING);
+  g_assert_null (tm_window_get_error_message (window));
+  g_signal_emit_by_name (cancel, "clicked");
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_ERROR);
+  assert_host_shown (window, 2, worker10_path);
+  g_assert_cmpstr (tm_window_get_error_message (window), ==, corrupt_message);
+  g_assert_cmpstr (label_text (window, "error_message"), ==, corrupt_message);
+  tm_test_iterate_for (300);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_ERROR);
+
+  tm_test_destroy_window (window);
+}
+
+/* A host that fails to load shows its error; the hosts loaded before keep
+ * their profiles and show again at once, and it fails alone on reload. */
+static void
+test_failed_host (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  GtkDropDown *hosts = tm_window_get_host_dropdown (window);
+  TmProfile *worker1_profile;
+  TmProfile *worker2_profile;
+
+  open_run (window);
+  wait_loaded (window);
+  worker1_profile = tm_window_get_profile (window);
+  gtk_drop_down_set_selected (hosts, 1);
+  wait_loaded (window);
+  worker2_profile = tm_window_get_profile (window);
+  g_assert_true (worker2_profile != worker1_profile);
+
+  gtk_drop_down_set_selected (hosts, 2);
+  wait_loaded (window);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_ERROR);
+  g_assert_null (tm_window_get_profile (window));
+  g_assert_cmpuint (tm_window_get_n_hosts (window), ==, 3);
+
+  tm_window_reload (window);
+  wait_loaded (window);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_ERROR);
+
+  gtk_drop_down_set_selected (hosts, 0);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
+  g_assert_true (tm_window_get_profile (window) == worker1_profile);
+  assert_host_shown (window, 0, worker1_path);
+  gtk_drop_down_set_selected (hosts, 1);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
+  g_assert_true (tm_window_get_profile (window) == worker2_profile);
+  assert_host_shown (window, 1, worker2_path);
+
+  tm_test_destroy_window (window);
+}
+
+static GtkDropTarget *
+drop_target (TmWindow *window)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_DROP_TARGET (controller))
+        return GTK_DROP_TARGET (controller);
+    }
+
+  g_assert_not_reached ();
+}
+
+/* The command line and a drop open a log directory the same way: its
+ * folders are listed in a worker (the application is busy meanwhile),
+ * then its newest run opens in one window. */
+static void
+test_open_path (void)
+{
+  g_autoptr(TmApplication) app = tm_application_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) logs = g_file_new_for_path (log_dir);
+  g_autoptr(GFile) run = g_file_new_for_path (run_dir);
+  g_autoptr(GFile) single = g_file_new_for_path (worker2_path);
+  g_autoptr(GList) windows = NULL;
+  GValue value = G_VALUE_INIT;
+  TmWindow *window;
+  gboolean dropped = FALSE;
+
+  /* Another id than test_application's: GTK keeps that one exported. */
+  g_application_set_application_id (G_APPLICATION (app), "io.github.tidemark.Tidemark.TestOpenPath");
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (app), NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_application_get_is_registered (G_APPLICATION (app)));
+
+  /* The command line: no window until the folder has been listed. */
+  g_application_open (G_APPLICATION (app), &logs, 1, "");
+  g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, 0);
+  g_assert_true (g_application_get_is_busy (G_APPLICATION (app)));
+  tm_test_iterate_until (tm_test_all_loaded, app);
+  g_assert_false (g_application_get_is_busy (G_APPLICATION (app)));
+  g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, 1);
+  window = TM_WINDOW (gtk_application_get_windows (GTK_APPLICATION (app))->data);
+  g_assert_true (g_file_equal (tm_window_get_run_directory (window), run));
+  assert_host_shown (window, 0, worker1_path);
+
+  /* A single file dropped on the window replaces the run in it. */
+  g_value_init (&value, G_TYPE_FILE);
+  g_value_set_object (&value, single);
+  g_signal_emit_by_name (drop_target (window), "drop", &value, 10.0, 10.0, &dropped);
+  g_value_unset (&value);
+  g_assert_true (dropped);
+  g_assert_true (g_application_get_is_busy (G_APPLICATION (app)));
+  tm_test_iterate_until (tm_test_all_loaded, app);
+  g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, 1);
+  g_assert_null (tm_window_get_run_directory (window));
+  g_assert_true (g_file_equal (tm_window_get_file (window), single));
+
+  /* The log directory dropped on it: listed the same way, into it. */
+  dropped = FALSE;
+  g_value_init (&value, G_TYPE_FILE);
+  g_value_set_object (&value, logs);
+  g_signal_emit_by_name (drop_target (window), "drop", &value, 10.0, 10.0, &dropped);
+  g_value_unset (&value);
+  g_assert_true (dropped);
+  /* Nothing changes until the folder has been listed. */
+  g_assert_true (g_application_get_is_busy (G_APPLICATION (app)));
+  g_assert_null (tm_window_get_run_directory (window));
+  tm_test_iterate_until (tm_test_all_loaded, app);
+  g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, 1);
+  g_assert_true (g_file_equal (tm_window_get_run_directory (window), run));
+  g_assert_cmpuint (tm_window_get_n_hosts (window), ==, 3);
+  assert_host_shown (window, 0, worker1_path);
+
+  windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
+  for (GList *l = windows; l; l = l->next)
+    gtk_window_destroy (l->data);
+  tm_test_iterate_for (50);
 }
 
 int
@@ -612,6 +771,9 @@ main (int   argc,
   g_test_add_func ("/hosts/cancel", test_cancel_host);
   g_test_add_func ("/hosts/single-file", test_single_file);
   g_test_add_func ("/hosts/application", test_application);
+  g_test_add_func ("/hosts/cancel-restores", test_cancel_restores);
+  g_test_add_func ("/hosts/failed-host", test_failed_host);
+  g_test_add_func ("/hosts/open-path", test_open_path);
 
   status = g_test_run ();
 

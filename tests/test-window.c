@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <json-glib/json-glib.h>
 
@@ -197,23 +198,6 @@ write_fixtures (void)
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
 
-static TmWindow *
-new_window (void)
-{
-  TmWindow *window = tm_window_new (NULL);
-
-  g_object_ref_sink (window);
-  gtk_window_present (GTK_WINDOW (window));
-  return window;
-}
-
-static void
-destroy_window (TmWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  g_object_unref (window);
-}
-
 static void
 open_and_wait (TmWindow   *window,
                const char *path)
@@ -222,19 +206,8 @@ open_and_wait (TmWindow   *window,
 
   tm_window_open (window, file);
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_LOADING);
-  iterate_until (not_loading, window);
-  iterate_for (50);
-}
-
-static GtkWidget *
-template_child (gpointer    widget,
-                GType       type,
-                const char *name)
-{
-  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (widget), type, name);
-
-  g_assert_nonnull (child);
-  return GTK_WIDGET (child);
+  tm_test_iterate_until (tm_test_not_loading, window);
+  tm_test_iterate_for (50);
 }
 
 static const char *
@@ -243,7 +216,7 @@ card_text (TmWindow   *window,
 {
   TmSummaryCards *cards = tm_window_get_summary_cards (window);
 
-  return gtk_label_get_label (GTK_LABEL (template_child (cards, TM_TYPE_SUMMARY_CARDS, name)));
+  return gtk_label_get_label (GTK_LABEL (tm_test_template_child (cards, TM_TYPE_SUMMARY_CARDS, name)));
 }
 
 static const char *
@@ -252,7 +225,7 @@ card_tooltip (TmWindow   *window,
 {
   TmSummaryCards *cards = tm_window_get_summary_cards (window);
 
-  return gtk_widget_get_tooltip_markup (template_child (cards, TM_TYPE_SUMMARY_CARDS, name));
+  return gtk_widget_get_tooltip_markup (tm_test_template_child (cards, TM_TYPE_SUMMARY_CARDS, name));
 }
 
 static void
@@ -278,7 +251,7 @@ assert_card_count (TmWindow   *window,
 static const char *
 visible_page (TmWindow *window)
 {
-  return gtk_stack_get_visible_child_name (GTK_STACK (template_child (window, TM_TYPE_WINDOW, "main_stack")));
+  return gtk_stack_get_visible_child_name (GTK_STACK (tm_test_template_child (window, TM_TYPE_WINDOW, "main_stack")));
 }
 
 static TmAllocationRow *
@@ -347,13 +320,6 @@ count_notify_cb (GObject    *object,
   (*count)++;
 }
 
-static void
-count_signal_cb (GObject *object,
-                 guint   *count)
-{
-  (*count)++;
-}
-
 static char *
 collate_key (const char *text)
 {
@@ -368,7 +334,7 @@ collate_key (const char *text)
 static void
 test_empty_state (void)
 {
-  TmWindow *window = new_window ();
+  TmWindow *window = tm_test_new_window ();
 
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_EMPTY);
   g_assert_cmpstr (visible_page (window), ==, "empty");
@@ -381,13 +347,13 @@ test_empty_state (void)
   g_assert_true (GTK_IS_BOX (tm_window_get_timeline_area (window)));
   g_assert_true (gtk_widget_get_vexpand (GTK_WIDGET (tm_window_get_timeline_area (window))));
 
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 static void
 test_error_state_fixture (void)
 {
-  TmWindow *window = new_window ();
+  TmWindow *window = tm_test_new_window ();
   g_autoptr(GFile) file = g_file_new_for_path (corrupt_path);
   g_autoptr(GError) error = NULL;
   g_autoptr(TmProfile) profile = NULL;
@@ -402,7 +368,7 @@ test_error_state_fixture (void)
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_ERROR);
   g_assert_cmpstr (visible_page (window), ==, "error");
   g_assert_cmpstr (tm_window_get_error_message (window), ==, error->message);
-  message = template_child (window, TM_TYPE_WINDOW, "error_message");
+  message = tm_test_template_child (window, TM_TYPE_WINDOW, "error_message");
   g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (message)), ==, error->message);
   g_assert_null (tm_window_get_memory_store (window));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (tm_window_get_memory_dropdown (window))));
@@ -413,7 +379,7 @@ test_error_state_fixture (void)
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
   g_assert_null (tm_window_get_error_message (window));
 
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 static void
@@ -436,32 +402,32 @@ test_error_state_real (void)
   g_assert_null (profile);
   g_assert_nonnull (error);
 
-  window = new_window ();
+  window = tm_test_new_window ();
   open_and_wait (window, path);
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_ERROR);
   g_assert_cmpstr (tm_window_get_error_message (window), ==, error->message);
-  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (template_child (window, TM_TYPE_WINDOW, "error_message"))),
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (tm_test_template_child (window, TM_TYPE_WINDOW, "error_message"))),
                    ==, error->message);
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 static void
 test_missing_file (void)
 {
   g_autofree char *path = g_build_filename (fixture_dir, "does-not-exist.xplane.pb", NULL);
-  TmWindow *window = new_window ();
+  TmWindow *window = tm_test_new_window ();
 
   open_and_wait (window, path);
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_ERROR);
   g_assert_nonnull (tm_window_get_error_message (window));
   g_assert_cmpstr (tm_window_get_error_message (window), !=, "");
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 static void
 test_no_data_state (void)
 {
-  TmWindow *window = new_window ();
+  TmWindow *window = tm_test_new_window ();
   GtkWidget *message;
 
   open_and_wait (window, no_events_path);
@@ -469,7 +435,7 @@ test_no_data_state (void)
   g_assert_cmpstr (visible_page (window), ==, "no-data");
   g_assert_null (tm_window_get_memory_store (window));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (tm_window_get_memory_dropdown (window))));
-  message = template_child (window, TM_TYPE_WINDOW, "no_data_message");
+  message = tm_test_template_child (window, TM_TYPE_WINDOW, "no_data_message");
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (message)), "host_tracer_level"));
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (message)), "MemoryAllocation"));
 
@@ -479,7 +445,7 @@ test_no_data_state (void)
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (message)), "/host:CPU"));
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (message)), "host_tracer_level"));
 
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 /* ------------------------------------------------------------------ */
@@ -488,7 +454,7 @@ test_no_data_state (void)
 static void
 test_two_memory_ids (void)
 {
-  TmWindow *window = new_window ();
+  TmWindow *window = tm_test_new_window ();
   TmBreakdownView *view = tm_window_get_breakdown_view (window);
   GtkDropDown *dropdown = tm_window_get_memory_dropdown (window);
   g_autofree char *item0 = expected_item ("GPU_0_bfc", 14 * MIB + 512 * KIB);
@@ -511,7 +477,11 @@ test_two_memory_ids (void)
   g_assert_cmpstr (dropdown_item (window, 1), ==, item1);
   g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 1);
   g_assert_cmpstr (tm_memory_store_get_id (tm_window_get_memory_store (window)), ==, "GPU_1_bfc");
-  g_assert_true (tm_breakdown_view_get_store (view) == tm_window_get_memory_store (window));
+  g_assert_true (tm_breakdown_view_get_session (view) == tm_window_get_session (window));
+  g_assert_true (tm_summary_cards_get_session (tm_window_get_summary_cards (window)) == tm_window_get_session (window));
+  g_assert_true (tm_session_get_memory_store (tm_window_get_session (window)) == tm_window_get_memory_store (window));
+  g_assert_cmpuint (tm_breakdown_view_get_n_rows (view), ==,
+                    tm_memory_store_get_peak_breakdown (tm_window_get_memory_store (window))->len);
 
   /* Cards */
   assert_card_bytes (window, "peak_value", 96 * MIB);
@@ -562,20 +532,20 @@ test_two_memory_ids (void)
   /* Reloading keeps the memory id the user picked. */
   gtk_drop_down_set_selected (dropdown, 0);
   tm_window_reload (window);
-  iterate_until (not_loading, window);
+  tm_test_iterate_until (tm_test_not_loading, window);
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
   g_assert_cmpstr (tm_memory_store_get_id (tm_window_get_memory_store (window)), ==, "GPU_0_bfc");
 
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 static void
 test_hide_small_rows (void)
 {
-  TmWindow *window = new_window ();
+  TmWindow *window = tm_test_new_window ();
   TmBreakdownView *view = tm_window_get_breakdown_view (window);
-  GtkWidget *table_stack = template_child (view, TM_TYPE_BREAKDOWN_VIEW, "table_stack");
-  GtkWidget *count_label = template_child (view, TM_TYPE_BREAKDOWN_VIEW, "count_label");
+  GtkWidget *table_stack = tm_test_template_child (view, TM_TYPE_BREAKDOWN_VIEW, "table_stack");
+  GtkWidget *count_label = tm_test_template_child (view, TM_TYPE_BREAKDOWN_VIEW, "count_label");
 
   open_and_wait (window, xprof_example_path);
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
@@ -597,7 +567,7 @@ test_hide_small_rows (void)
 
     g_assert_cmpstr (card_text (window, "fragmentation_value"), ==, frag);
     g_assert_cmpstr (card_text (window, "peak_detail"), ==, detail);
-    g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (template_child (view, TM_TYPE_BREAKDOWN_VIEW, "heading_label"))),
+    g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (tm_test_template_child (view, TM_TYPE_BREAKDOWN_VIEW, "heading_label"))),
                      ==, heading);
   }
 
@@ -608,7 +578,7 @@ test_hide_small_rows (void)
   g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (count_label)), ==, "0 of 3 rows");
 
   /* Through the check button, as a user does. */
-  gtk_check_button_set_active (GTK_CHECK_BUTTON (template_child (view, TM_TYPE_BREAKDOWN_VIEW, "hide_small_check")), FALSE);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (tm_test_template_child (view, TM_TYPE_BREAKDOWN_VIEW, "hide_small_check")), FALSE);
   g_assert_false (tm_breakdown_view_get_hide_small (view));
   g_assert_cmpuint (n_shown (window), ==, 3);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (table_stack)), ==, "table");
@@ -631,7 +601,7 @@ test_hide_small_rows (void)
   tm_breakdown_view_set_filter_text (view, "no-such-op");
   g_assert_cmpuint (n_shown (window), ==, 0);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (table_stack)), ==, "empty");
-  g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (template_child (view, TM_TYPE_BREAKDOWN_VIEW, "empty_description"))),
+  g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (tm_test_template_child (view, TM_TYPE_BREAKDOWN_VIEW, "empty_description"))),
                             "no-such-op"));
   tm_breakdown_view_set_filter_text (view, "MUL_grad");
   g_assert_cmpuint (n_shown (window), ==, 1);
@@ -640,28 +610,30 @@ test_hide_small_rows (void)
   g_assert_cmpuint (n_shown (window), ==, 3);
 
   tm_breakdown_view_set_hide_small (view, TRUE);
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 static void
 test_live_at_time (void)
 {
-  TmWindow *window = new_window ();
+  TmWindow *window = tm_test_new_window ();
   TmBreakdownView *view = tm_window_get_breakdown_view (window);
-  GtkWidget *back = template_child (view, TM_TYPE_BREAKDOWN_VIEW, "back_to_peak_button");
-  GtkWidget *heading = template_child (view, TM_TYPE_BREAKDOWN_VIEW, "heading_label");
+  GtkWidget *back = tm_test_template_child (view, TM_TYPE_BREAKDOWN_VIEW, "back_to_peak_button");
+  GtkWidget *heading = tm_test_template_child (view, TM_TYPE_BREAKDOWN_VIEW, "heading_label");
   g_autoptr(GPtrArray) rows = NULL;
   g_autofree char *time = tm_format_time_ms (2000000000 + 500000);
   g_autofree char *live = g_strdup_printf ("Live at %s", time);
-  guint requested = 0;
+  TmSession *session = tm_window_get_session (window);
+  guint cleared = 0;
 
   open_and_wait (window, two_ids_path);
-  g_signal_connect (view, "peak-requested", G_CALLBACK (count_signal_cb), &requested);
+  g_signal_connect (session, "notify::has-selected-time", G_CALLBACK (count_notify_cb), &cleared);
   g_assert_true (tm_breakdown_view_get_at_peak (view));
   g_assert_false (gtk_widget_get_visible (back));
 
   /* GPU_1_bfc between its two allocations: only the first is live. */
-  tm_breakdown_view_show_time (view, 2000000000 + 500000);
+  tm_session_select_time (session, 2000000000 + 500000);
+  g_assert_cmpuint (cleared, ==, 1);
   rows = tm_memory_store_breakdown_at (tm_window_get_memory_store (window), 2000000000 + 500000);
   g_assert_false (tm_breakdown_view_get_at_peak (view));
   g_assert_cmpint (tm_breakdown_view_get_time_ps (view), ==, 2000000000 + 500000);
@@ -671,21 +643,28 @@ test_live_at_time (void)
   g_assert_cmpstr (tm_allocation_row_get_op_name (shown_row (window, 0)), ==, "embedding/GatherV2");
   g_assert_cmpuint (n_shown (window), ==, 1);
 
-  /* Back to Peak restores the peak table and tells the window. */
+  /* Back to Peak drops the session's selected time, which restores the
+   * peak table. */
   g_signal_emit_by_name (back, "clicked");
-  g_assert_cmpuint (requested, ==, 1);
+  g_assert_cmpuint (cleared, ==, 2);
+  g_assert_false (tm_session_get_has_selected_time (session));
   g_assert_true (tm_breakdown_view_get_at_peak (view));
   g_assert_false (gtk_widget_get_visible (back));
   g_assert_cmpuint (n_shown (window), ==, 2);
   g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (heading)), "Live at peak — "));
 
-  /* show_peak does not emit the signal (it is for the user's request). */
-  tm_breakdown_view_show_time (view, 2000000000);
-  tm_breakdown_view_show_peak (view);
-  g_assert_cmpuint (requested, ==, 1);
+  /* Another memory id drops the selected time too. */
+  tm_session_select_time (session, 2000000000);
+  g_assert_false (tm_breakdown_view_get_at_peak (view));
+  g_assert_cmpint (tm_breakdown_view_get_time_ps (view), ==, 2000000000);
+  g_assert_true (tm_window_select_memory_id (window, "GPU_0_bfc"));
+  g_assert_false (tm_session_get_has_selected_time (session));
   g_assert_true (tm_breakdown_view_get_at_peak (view));
+  g_assert_cmpint (tm_breakdown_view_get_time_ps (view), ==,
+                   tm_memory_store_get_summary (tm_window_get_memory_store (window))->peak_time_ps);
+  g_assert_false (gtk_widget_get_visible (back));
 
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 typedef struct
@@ -716,7 +695,7 @@ read_done (gpointer data)
 static void
 test_copy_rows (void)
 {
-  TmWindow *window = new_window ();
+  TmWindow *window = tm_test_new_window ();
   TmBreakdownView *view = tm_window_get_breakdown_view (window);
   GtkSelectionModel *selection = tm_breakdown_view_get_selection (view);
   const char *header = "Op name\tAllocation bytes\tRequested bytes\tOccurrences\tRegion type\tData type\tShape\n";
@@ -741,19 +720,19 @@ test_copy_rows (void)
   /* Ctrl+C's action puts the same text on the clipboard. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "breakdown.copy", NULL));
   gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (view)), NULL, clipboard_read_cb, &read);
-  iterate_until (read_done, &read);
+  tm_test_iterate_until (read_done, &read);
   g_assert_cmpstr (read.text, ==, expected);
   g_free (read.text);
 
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 static void
 test_many_rows (void)
 {
-  TmWindow *window = new_window ();
+  TmWindow *window = tm_test_new_window ();
   TmBreakdownView *view = tm_window_get_breakdown_view (window);
-  GtkScrolledWindow *scroller = GTK_SCROLLED_WINDOW (template_child (view, TM_TYPE_BREAKDOWN_VIEW, "scroller"));
+  GtkScrolledWindow *scroller = GTK_SCROLLED_WINDOW (tm_test_template_child (view, TM_TYPE_BREAKDOWN_VIEW, "scroller"));
   GtkAdjustment *vadj = gtk_scrolled_window_get_vadjustment (scroller);
   g_autofree char *last_key = NULL;
 
@@ -784,11 +763,11 @@ test_many_rows (void)
     }
 
   /* Scrolling to the end and back works and keeps the rows. */
-  iterate_for (50);
+  tm_test_iterate_for (50);
   gtk_adjustment_set_value (vadj, gtk_adjustment_get_upper (vadj));
-  iterate_for (50);
+  tm_test_iterate_for (50);
   gtk_adjustment_set_value (vadj, 0);
-  iterate_for (50);
+  tm_test_iterate_for (50);
   g_assert_cmpuint (n_shown (window), ==, MANY_ROWS / 2);
 
   /* Filtering tens of thousands of rows by op name */
@@ -813,7 +792,7 @@ test_many_rows (void)
     }
 
   tm_breakdown_view_set_hide_small (view, TRUE);
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 static gboolean
@@ -825,7 +804,7 @@ has_store (gpointer data)
 static void
 test_cancel_and_replace (void)
 {
-  TmWindow *window = new_window ();
+  TmWindow *window = tm_test_new_window ();
   g_autoptr(GFile) many = g_file_new_for_path (many_rows_path);
   g_autoptr(GFile) two = g_file_new_for_path (two_ids_path);
   guint profile_notified = 0;
@@ -836,10 +815,10 @@ test_cancel_and_replace (void)
   tm_window_open (window, many);
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_LOADING);
   g_assert_true (g_file_equal (tm_window_get_file (window), many));
-  g_signal_emit_by_name (template_child (window, TM_TYPE_WINDOW, "cancel_button"), "clicked");
+  g_signal_emit_by_name (tm_test_template_child (window, TM_TYPE_WINDOW, "cancel_button"), "clicked");
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_EMPTY);
   g_assert_null (tm_window_get_file (window));
-  iterate_for (1500);
+  tm_test_iterate_for (1500);
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_EMPTY);
   g_assert_cmpstr (visible_page (window), ==, "empty");
   g_assert_cmpuint (profile_notified, ==, 0);
@@ -847,21 +826,58 @@ test_cancel_and_replace (void)
   /* Opening another file while one loads replaces it. */
   tm_window_open (window, many);
   tm_window_open (window, two);
-  iterate_until (has_store, window);
-  iterate_for (1500);
+  tm_test_iterate_until (has_store, window);
+  tm_test_iterate_for (1500);
   g_assert_true (g_file_equal (tm_window_get_file (window), two));
   g_assert_cmpuint (tm_profile_get_n_memory_ids (tm_window_get_profile (window)), ==, 2);
   g_assert_cmpuint (profile_notified, ==, 1);
 
   /* Cancelling a reload keeps the profile shown. */
   tm_window_open (window, many);
-  g_signal_emit_by_name (template_child (window, TM_TYPE_WINDOW, "cancel_button"), "clicked");
+  g_signal_emit_by_name (tm_test_template_child (window, TM_TYPE_WINDOW, "cancel_button"), "clicked");
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
   g_assert_cmpstr (visible_page (window), ==, "profile");
   g_assert_true (g_file_equal (tm_window_get_file (window), two));
   g_assert_nonnull (tm_window_get_memory_store (window));
 
-  destroy_window (window);
+  tm_test_destroy_window (window);
+}
+
+/* The file changed on disk: asking says so every time (it changes
+ * nothing); loading it again brings the window up to date. */
+static void
+test_file_changed (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  g_autofree char *path = g_build_filename (fixture_dir, "changing.xplane.pb", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *longer = NULL;
+  gsize length;
+
+  g_assert_true (g_file_get_contents (two_ids_path, &contents, &length, NULL));
+  g_assert_true (g_file_set_contents (path, contents, length, NULL));
+
+  g_assert_false (tm_window_get_file_changed (window));
+  open_and_wait (window, path);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
+  g_assert_false (tm_window_get_file_changed (window));
+
+  /* Another size: an XSpace with one more (empty) field at the end. */
+  longer = g_malloc (length + 2);
+  memcpy (longer, contents, length);
+  longer[length] = 0x7a;  /* field 15, length-delimited */
+  longer[length + 1] = 0x00;
+  g_assert_true (g_file_set_contents (path, longer, length + 2, NULL));
+  g_assert_true (tm_window_get_file_changed (window));
+  g_assert_true (tm_window_get_file_changed (window));
+
+  tm_window_reload (window);
+  tm_test_iterate_until (tm_test_not_loading, window);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
+  g_assert_false (tm_window_get_file_changed (window));
+
+  tm_test_destroy_window (window);
+  g_remove (path);
 }
 
 /* ------------------------------------------------------------------ */
@@ -888,7 +904,7 @@ test_settings (void)
   g_settings_set_int (settings, "window-height", 700);
   g_settings_set_string (settings, "last-folder", "");
 
-  window = new_window ();
+  window = tm_test_new_window ();
   view = tm_window_get_breakdown_view (window);
   {
     int width, height;
@@ -925,12 +941,6 @@ test_settings (void)
 
 /* ------------------------------------------------------------------ */
 /* The application: one window per file, reuse, run directories        */
-
-static guint
-count_windows (GtkApplication *app)
-{
-  return g_list_length (gtk_application_get_windows (app));
-}
 
 static TmWindow *
 window_for (GtkApplication *app,
@@ -970,19 +980,19 @@ test_application_open (void)
 
   /* One window per file */
   tm_application_open_files (app, (GFile *[]) { two, example }, 2, NULL);
-  iterate_until (all_loaded, app);
-  g_assert_cmpuint (count_windows (GTK_APPLICATION (app)), ==, 2);
+  tm_test_iterate_until (tm_test_all_loaded, app);
+  g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, 2);
   g_assert_nonnull (window_for (GTK_APPLICATION (app), two_ids_path));
   g_assert_nonnull (window_for (GTK_APPLICATION (app), xprof_example_path));
 
   /* Opening a file again presents its window. */
   tm_application_open_files (app, (GFile *[]) { two }, 1, NULL);
-  iterate_until (all_loaded, app);
-  g_assert_cmpuint (count_windows (GTK_APPLICATION (app)), ==, 2);
+  tm_test_iterate_until (tm_test_all_loaded, app);
+  g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, 2);
 
   /* An empty window is reused. */
   g_action_group_activate_action (G_ACTION_GROUP (app), "new-window", NULL);
-  g_assert_cmpuint (count_windows (GTK_APPLICATION (app)), ==, 3);
+  g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, 3);
   empty = TM_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
   g_assert_cmpint (tm_window_get_state (empty), ==, TM_WINDOW_STATE_EMPTY);
 
@@ -1009,8 +1019,8 @@ test_application_open (void)
    * run, showing its first host. */
   run = g_file_new_for_path (log_dir);
   tm_application_open_files (app, &run, 1, NULL);
-  iterate_until (all_loaded, app);
-  g_assert_cmpuint (count_windows (GTK_APPLICATION (app)), ==, 3);
+  tm_test_iterate_until (tm_test_all_loaded, app);
+  g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, 3);
   g_assert_true (window_for (GTK_APPLICATION (app), host_a) == empty);
   g_assert_cmpint (tm_window_get_state (empty), ==, TM_WINDOW_STATE_PROFILE);
   g_assert_cmpuint (tm_window_get_n_hosts (empty), ==, 2);
@@ -1018,15 +1028,15 @@ test_application_open (void)
 
   /* A file dropped on (or chosen in) a window opens in that window. */
   tm_application_open_files (app, &example, 1, GTK_WINDOW (empty));
-  iterate_until (all_loaded, app);
-  g_assert_cmpuint (count_windows (GTK_APPLICATION (app)), ==, 3);
+  tm_test_iterate_until (tm_test_all_loaded, app);
+  g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, 3);
   g_assert_true (g_file_equal (tm_window_get_file (empty), example));
   g_assert_cmpuint (tm_window_get_n_hosts (empty), ==, 0);
 
   windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
   for (GList *l = windows; l; l = l->next)
     gtk_window_destroy (l->data);
-  iterate_for (50);
+  tm_test_iterate_for (50);
 
   tm_fixture_remove (log_dir);
 }
@@ -1126,7 +1136,7 @@ test_real_gpu_profile (void)
     }
 
   memory = read_expected (&parser);
-  window = new_window ();
+  window = tm_test_new_window ();
   view = tm_window_get_breakdown_view (window);
   dropdown = tm_window_get_memory_dropdown (window);
 
@@ -1209,7 +1219,7 @@ test_real_gpu_profile (void)
     }
   g_assert_cmpuint (notified, ==, 4);
 
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 static void
@@ -1225,7 +1235,7 @@ test_real_xprof_json (void)
       return;
     }
 
-  window = new_window ();
+  window = tm_test_new_window ();
   dropdown = tm_window_get_memory_dropdown (window);
   open_and_wait (window, path);
 
@@ -1239,11 +1249,11 @@ test_real_xprof_json (void)
       g_assert_true (g_str_has_prefix (dropdown_item (window, i), prefix));
     }
   /* The banner says that only XProf's sampled points are there. */
-  g_assert_true (gtk_widget_get_visible (template_child (window, TM_TYPE_WINDOW, "sampled_banner")));
+  g_assert_true (gtk_widget_get_visible (tm_test_template_child (window, TM_TYPE_WINDOW, "sampled_banner")));
   g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==,
                     tm_profile_get_busiest_index (tm_window_get_profile (window)));
 
-  destroy_window (window);
+  tm_test_destroy_window (window);
 }
 
 int
@@ -1289,6 +1299,7 @@ main (int   argc,
   g_test_add_func ("/window/copy-rows", test_copy_rows);
   g_test_add_func ("/window/many-rows", test_many_rows);
   g_test_add_func ("/window/cancel-and-replace", test_cancel_and_replace);
+  g_test_add_func ("/window/file-changed", test_file_changed);
   g_test_add_func ("/window/settings", test_settings);
   g_test_add_func ("/window/application-open", test_application_open);
   g_test_add_func ("/window/real/gpu-profile", test_real_gpu_profile);

@@ -1,4 +1,4 @@
-/* tm-gui-test-util.h — main-loop helpers shared by the window tests
+/* tm-gui-test-util.h — helpers shared by the window tests (under Xvfb)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -8,56 +8,29 @@
 
 #include "tm-window.h"
 
-static gboolean
-tm_test_wake_up_cb (gpointer data)
-{
-  return G_SOURCE_CONTINUE;
-}
+G_BEGIN_DECLS
 
 /* Runs the main loop until cond(data) holds; fails after a minute. */
-static inline void
-iterate_until (gboolean (*cond) (gpointer),
-               gpointer   data)
-{
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
-  guint wake = g_timeout_add (20, tm_test_wake_up_cb, NULL);
-
-  while (!cond (data))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("timed out waiting");
-      g_main_context_iteration (NULL, TRUE);
-    }
-
-  g_source_remove (wake);
-}
-
+void       tm_test_iterate_until   (gboolean   (*cond) (gpointer),
+                                    gpointer     data);
 /* Runs the main loop for ms milliseconds. */
-static inline void
-iterate_for (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) ms * 1000;
-  guint wake = g_timeout_add (10, tm_test_wake_up_cb, NULL);
+void       tm_test_iterate_for     (guint        ms);
 
-  while (g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
+/* The window (data) is not loading. */
+gboolean   tm_test_not_loading     (gpointer     data);
+/* The application (data) has no folder being listed (it is not busy) and
+ * no window loading. */
+gboolean   tm_test_all_loaded      (gpointer     data);
 
-  g_source_remove (wake);
-}
+/* A window without an application, presented; owned by the caller. */
+TmWindow  *tm_test_new_window      (void);
+void       tm_test_destroy_window  (TmWindow    *window);
 
-static inline gboolean
-not_loading (gpointer data)
-{
-  return tm_window_get_state (TM_WINDOW (data)) != TM_WINDOW_STATE_LOADING;
-}
+/* A template child of widget's type, asserted to exist. */
+GtkWidget *tm_test_template_child  (gpointer     widget,
+                                    GType        type,
+                                    const char  *name);
 
-/* No window of the application (data) is loading. */
-static inline gboolean
-all_loaded (gpointer data)
-{
-  for (GList *l = gtk_application_get_windows (data); l; l = l->next)
-    if (TM_IS_WINDOW (l->data) && tm_window_get_state (l->data) == TM_WINDOW_STATE_LOADING)
-      return FALSE;
+guint      tm_test_count_windows   (GtkApplication *app);
 
-  return TRUE;
-}
+G_END_DECLS

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "tm-application.h"
+#include "tm-run.h"
 #include "tm-window.h"
 
 struct _TmApplication
@@ -165,25 +166,6 @@ tm_application_new_window (TmApplication *self)
   return tm_window_new (self);
 }
 
-/* A single file, or a run directory with the profiles of its hosts. */
-typedef struct
-{
-  GFile     *file;
-  GFile     *run_directory;
-  GPtrArray *hosts;
-} OpenItem;
-
-static void
-open_item_free (gpointer data)
-{
-  OpenItem *item = data;
-
-  g_clear_object (&item->file);
-  g_clear_object (&item->run_directory);
-  g_clear_pointer (&item->hosts, g_ptr_array_unref);
-  g_free (item);
-}
-
 /* Single files open in a window of their own, not in a run's window. */
 static TmWindow *
 find_window_for_file (TmApplication *self,
@@ -236,143 +218,9 @@ find_empty_window (TmApplication *self)
   return NULL;
 }
 
-static int
-compare_files (gconstpointer a,
-               gconstpointer b)
-{
-  g_autofree char *path_a = g_file_get_uri (*(GFile **) a);
-  g_autofree char *path_b = g_file_get_uri (*(GFile **) b);
-
-  return g_strcmp0 (path_a, path_b);
-}
-
-static gboolean
-is_json_profile_name (const char *name)
-{
-  return g_str_has_suffix (name, ".memory_profile.json") ||
-         g_str_has_suffix (name, ".memory_profile.json.gz");
-}
-
-/* The profiles of a run directory: its *.xplane.pb (one per host; its XProf
- * memory-profile JSON files when it has none), or, for a log directory,
- * those of the newest run in plugins/profile/. *run_directory is set to
- * the directory that holds them. */
 static void
-collect_run_directory (GFile      *dir,
-                       GPtrArray  *out,
-                       GFile     **run_directory,
-                       guint       depth)
-{
-  g_autoptr(GFileEnumerator) enumerator = NULL;
-  g_autoptr(GPtrArray) xspaces = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(GPtrArray) jsons = g_ptr_array_new_with_free_func (g_object_unref);
-  GPtrArray *profiles;
-  g_autofree char *newest_run = NULL;
-  gboolean has_plugins = FALSE;
-
-  enumerator = g_file_enumerate_children (dir,
-                                          G_FILE_ATTRIBUTE_STANDARD_NAME ","
-                                          G_FILE_ATTRIBUTE_STANDARD_TYPE,
-                                          G_FILE_QUERY_INFO_NONE, NULL, NULL);
-  if (enumerator == NULL)
-    return;
-
-  for (;;)
-    {
-      GFileInfo *info = NULL;
-      const char *name;
-
-      if (!g_file_enumerator_iterate (enumerator, &info, NULL, NULL, NULL) || info == NULL)
-        break;
-
-      name = g_file_info_get_name (info);
-      if (g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
-        {
-          if (depth == 0 && g_strcmp0 (name, "plugins") == 0)
-            has_plugins = TRUE;
-          else if (depth == 2 && (newest_run == NULL || g_strcmp0 (name, newest_run) > 0))
-            {
-              g_free (newest_run);
-              newest_run = g_strdup (name);
-            }
-        }
-      else if (g_str_has_suffix (name, ".xplane.pb"))
-        {
-          g_ptr_array_add (xspaces, g_file_get_child (dir, name));
-        }
-      else if (is_json_profile_name (name))
-        {
-          g_ptr_array_add (jsons, g_file_get_child (dir, name));
-        }
-    }
-
-  profiles = xspaces->len > 0 ? xspaces : jsons;
-  if (profiles->len > 0)
-    {
-      g_ptr_array_sort (profiles, compare_files);
-      for (guint i = 0; i < profiles->len; i++)
-        g_ptr_array_add (out, g_object_ref (g_ptr_array_index (profiles, i)));
-      g_set_object (run_directory, dir);
-      return;
-    }
-
-  if (depth == 0 && has_plugins)
-    {
-      g_autoptr(GFile) profile_dir = g_file_resolve_relative_path (dir, "plugins/profile");
-
-      collect_run_directory (profile_dir, out, run_directory, 2);
-    }
-  else if (depth == 2 && newest_run != NULL)
-    {
-      g_autoptr(GFile) run = g_file_get_child (dir, newest_run);
-
-      collect_run_directory (run, out, run_directory, 3);
-    }
-}
-
-/* What to open: files as they are; a directory as the run it holds (one
- * window for all its hosts), or as its only profile. */
-static GPtrArray *
-expand_files (GFile **files,
-              guint   n_files)
-{
-  GPtrArray *out = g_ptr_array_new_with_free_func (open_item_free);
-
-  for (guint i = 0; i < n_files; i++)
-    {
-      OpenItem *item = g_new0 (OpenItem, 1);
-
-      if (g_file_query_file_type (files[i], G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_DIRECTORY)
-        {
-          g_autoptr(GPtrArray) profiles = g_ptr_array_new_with_free_func (g_object_unref);
-          g_autoptr(GFile) run_directory = NULL;
-
-          collect_run_directory (files[i], profiles, &run_directory, 0);
-          if (profiles->len > 1)
-            {
-              item->run_directory = g_steal_pointer (&run_directory);
-              item->hosts = g_steal_pointer (&profiles);
-            }
-          else if (profiles->len == 1)
-            {
-              item->file = g_object_ref (g_ptr_array_index (profiles, 0));
-            }
-        }
-
-      /* A plain file, or a directory without profiles (the core then says
-       * what is wrong with it). */
-      if (item->file == NULL && item->hosts == NULL)
-        item->file = g_object_ref (files[i]);
-
-      g_ptr_array_add (out, item);
-    }
-
-  return out;
-}
-
-static void
-open_item_in (TmWindow *window,
-              OpenItem *item)
+open_item_in (TmWindow  *window,
+              TmRunItem *item)
 {
   if (item->hosts != NULL)
     tm_window_open_run (window, item->run_directory, (GFile **) item->hosts->pdata, item->hosts->len);
@@ -380,28 +228,21 @@ open_item_in (TmWindow *window,
     tm_window_open (window, item->file);
 }
 
-void
-tm_application_open_files (TmApplication  *self,
-                           GFile         **files,
-                           guint           n_files,
-                           GtkWindow      *target)
+/* Opens what the paths expanded to: the first item in target (if set and
+ * still there), each other one in its window, an empty one or a new one. */
+static void
+tm_application_open_items (TmApplication *self,
+                           GPtrArray     *items,
+                           TmWindow      *target)
 {
-  g_autoptr(GPtrArray) expanded = NULL;
-
-  g_return_if_fail (TM_IS_APPLICATION (self));
-  g_return_if_fail (files != NULL || n_files == 0);
-  g_return_if_fail (target == NULL || TM_IS_WINDOW (target));
-
-  expanded = expand_files (files, n_files);
-
-  for (guint i = 0; i < expanded->len; i++)
+  for (guint i = 0; i < items->len; i++)
     {
-      OpenItem *item = g_ptr_array_index (expanded, i);
+      TmRunItem *item = g_ptr_array_index (items, i);
       TmWindow *window;
 
       if (i == 0 && target != NULL)
         {
-          window = TM_WINDOW (target);
+          window = target;
           open_item_in (window, item);
         }
       else if ((window = item->hosts != NULL ? find_window_for_run (self, item->run_directory)
@@ -423,6 +264,76 @@ tm_application_open_files (TmApplication  *self,
 
       gtk_window_present (GTK_WINDOW (window));
     }
+}
+
+typedef struct
+{
+  TmApplication *self;
+  GWeakRef       target;
+} OpenJob;
+
+static void
+open_job_free (OpenJob *job)
+{
+  g_clear_object (&job->self);
+  g_weak_ref_clear (&job->target);
+  g_free (job);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OpenJob, open_job_free)
+
+static void
+expand_ready_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(OpenJob) job = user_data;
+  g_autoptr(GPtrArray) items = NULL;
+  g_autoptr(GtkWindow) target = g_weak_ref_get (&job->target);
+  g_autoptr(GError) error = NULL;
+
+  items = tm_run_expand_finish (result, &error);
+
+  /* Only cancelled expansions fail, and nothing cancels them: the paths
+   * whose folders could not be listed are opened as they are. */
+  if (items != NULL)
+    {
+      /* A target closed meanwhile: open as if there were none. */
+      if (target != NULL && g_list_find (gtk_application_get_windows (GTK_APPLICATION (job->self)), target) == NULL)
+        g_clear_object (&target);
+      tm_application_open_items (job->self, items, target != NULL ? TM_WINDOW (target) : NULL);
+    }
+
+  g_application_unmark_busy (G_APPLICATION (job->self));
+  g_application_release (G_APPLICATION (job->self));
+}
+
+void
+tm_application_open_files (TmApplication  *self,
+                           GFile         **files,
+                           guint           n_files,
+                           GtkWindow      *target)
+{
+  OpenJob *job;
+
+  g_return_if_fail (TM_IS_APPLICATION (self));
+  g_return_if_fail (files != NULL || n_files == 0);
+  g_return_if_fail (target == NULL || TM_IS_WINDOW (target));
+
+  if (n_files == 0)
+    return;
+
+  /* Listing folders may be slow (network mounts): a worker does it. The
+   * application stays alive and busy meanwhile, even without a window
+   * (opening from the command line). */
+  g_application_hold (G_APPLICATION (self));
+  g_application_mark_busy (G_APPLICATION (self));
+
+  job = g_new0 (OpenJob, 1);
+  job->self = g_object_ref (self);
+  g_weak_ref_init (&job->target, target);
+
+  tm_run_expand_async (files, n_files, NULL, expand_ready_cb, job);
 }
 
 /* ------------------------------------------------------------------ */

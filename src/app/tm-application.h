@@ -14,10 +14,16 @@ G_DECLARE_FINAL_TYPE (TmApplication, tm_application, TM, APPLICATION, GtkApplica
 
 TmApplication *tm_application_new        (void);
 
-/* Opens files, one window each. A file that is already open presents its
- * window (reloaded if it changed on disk); otherwise an empty window is
- * reused or a new one made. With target set, the first file opens in
- * target whatever it shows. A run directory opens its *.xplane.pb files. */
+/* The one way files are opened: the command line, the Open and Open Run
+ * Folder dialogs and drag and drop all come here. Opens files, one window
+ * each. A file that is already open presents its window (reloaded if it
+ * changed on disk); otherwise an empty window is reused or a new one
+ * made. With target set, the first file opens in target whatever it
+ * shows. A directory opens as the run it holds (see tm-run.h).
+ *
+ * Directories are listed in a worker thread, so the windows open after
+ * this returns; meanwhile the application is held and marked busy
+ * (GApplication:is-busy). */
 void           tm_application_open_files (TmApplication  *self,
                                           GFile         **files,
                                           guint           n_files,

@@ -45,6 +45,9 @@ struct _TmBreakdownView
   GtkSortListModel    *sort_model;
   GtkMultiSelection   *selection;
 
+  TmSession           *session;
+  /* What the rows show: the session's memory store at time_ps (the peak
+   * when at_peak). */
   TmMemoryStore       *store;
   gint64               time_ps;
 
@@ -56,7 +59,7 @@ G_DEFINE_FINAL_TYPE (TmBreakdownView, tm_breakdown_view, GTK_TYPE_WIDGET)
 
 enum {
   PROP_0,
-  PROP_STORE,
+  PROP_SESSION,
   PROP_AT_PEAK,
   PROP_TIME_PS,
   PROP_HIDE_SMALL,
@@ -64,7 +67,6 @@ enum {
 };
 
 enum {
-  PEAK_REQUESTED,
   ALLOCATION_ACTIVATED,
   N_SIGNALS
 };
@@ -72,34 +74,51 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
+static void session_changed_cb (TmBreakdownView *self,
+                                GParamSpec      *pspec,
+                                TmSession       *session);
+
 /* ------------------------------------------------------------------ */
 /* Cells                                                               */
 
-/* What a cell's tooltip shows. Tooltips are made when asked for
- * (query-tooltip), not when a row is bound: setting a tooltip on a widget
- * queries the pointer, which would make fast scrolling slow. */
-typedef enum
-{
-  CELL_OP,
-  CELL_ALLOCATION,
-  CELL_REQUESTED,
-  CELL_OCCURRENCES,
-  CELL_TEXT,
-} CellKind;
+/* The cells are GtkInscriptions built from the column factories'
+ * templates in tm-breakdown-view.ui; these are the template's callbacks.
+ * Tooltips are made when asked for (query-tooltip), not when a row is
+ * bound: setting a tooltip on a widget queries the pointer, which would
+ * make fast scrolling slow. */
 
-static GQuark cell_kind_quark;
-
-static GtkInscription *
-list_item_get_inscription (GtkListItem *list_item)
+static char *
+format_bytes_cb (gpointer this,
+                 gint64   bytes)
 {
-  return GTK_INSCRIPTION (gtk_list_item_get_child (list_item));
+  return tm_format_bytes (bytes);
 }
 
-static void
-set_cell_kind (GtkInscription *inscription,
-               CellKind        kind)
+static char *
+format_count_cb (gpointer this,
+                 guint64  count)
 {
-  g_object_set_qdata (G_OBJECT (inscription), cell_kind_quark, GUINT_TO_POINTER (kind));
+  return tm_format_count (count);
+}
+
+static GStrv
+special_css_classes_cb (gpointer this,
+                        gboolean special)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  if (special)
+    g_strv_builder_add (builder, "tm-special-row");
+
+  return g_strv_builder_end (builder);
+}
+
+/* Lets the context menu find the row under the pointer. */
+static void
+cell_realize_cb (GtkWidget   *cell,
+                 GtkListItem *list_item)
+{
+  g_object_set_data (G_OBJECT (cell), "tm-list-item", list_item);
 }
 
 static gboolean
@@ -114,219 +133,117 @@ text_is_cut (GtkWidget  *widget,
 }
 
 static gboolean
-cell_query_tooltip_cb (GtkWidget   *widget,
+set_tooltip (GtkTooltip *tooltip,
+             char       *text)
+{
+  gtk_tooltip_set_text (tooltip, text);
+  g_free (text);
+  return TRUE;
+}
+
+static gboolean
+query_op_tooltip_cb (GtkWidget   *cell,
+                     int          x,
+                     int          y,
+                     gboolean     keyboard,
+                     GtkTooltip  *tooltip,
+                     GtkListItem *list_item)
+{
+  TmAllocationRow *row = gtk_list_item_get_item (list_item);
+  g_autofree char *time = NULL;
+
+  if (row == NULL)
+    return FALSE;
+
+  if (tm_allocation_row_get_special (row))
+    return set_tooltip (tooltip, g_strdup (tm_allocation_row_get_op_name (row)));
+
+  time = tm_format_time_ms (tm_allocation_row_get_time_ps (row));
+  /* Translators: tooltip of an op name in the table: the op, then
+   * when and at which address it allocated, and its step */
+  return set_tooltip (tooltip,
+                      g_strdup_printf (_("%s\nAllocated at %s, address 0x%" PRIx64 ", step %" PRId64),
+                                       tm_allocation_row_get_op_name (row),
+                                       time,
+                                       tm_allocation_row_get_address (row),
+                                       tm_allocation_row_get_step_id (row)));
+}
+
+static gboolean
+query_allocation_tooltip_cb (GtkWidget   *cell,
+                             int          x,
+                             int          y,
+                             gboolean     keyboard,
+                             GtkTooltip  *tooltip,
+                             GtkListItem *list_item)
+{
+  TmAllocationRow *row = gtk_list_item_get_item (list_item);
+
+  if (row == NULL)
+    return FALSE;
+
+  return set_tooltip (tooltip, tm_format_bytes_exact (tm_allocation_row_get_allocation_bytes (row)));
+}
+
+static gboolean
+query_requested_tooltip_cb (GtkWidget   *cell,
+                            int          x,
+                            int          y,
+                            gboolean     keyboard,
+                            GtkTooltip  *tooltip,
+                            GtkListItem *list_item)
+{
+  TmAllocationRow *row = gtk_list_item_get_item (list_item);
+
+  if (row == NULL)
+    return FALSE;
+
+  return set_tooltip (tooltip, tm_format_bytes_exact (tm_allocation_row_get_requested_bytes (row)));
+}
+
+static gboolean
+query_occurrences_tooltip_cb (GtkWidget   *cell,
+                              int          x,
+                              int          y,
+                              gboolean     keyboard,
+                              GtkTooltip  *tooltip,
+                              GtkListItem *list_item)
+{
+  TmAllocationRow *row = gtk_list_item_get_item (list_item);
+  g_autofree char *count = NULL;
+  guint64 n;
+
+  if (row == NULL)
+    return FALSE;
+
+  n = tm_allocation_row_get_occurrences (row);
+  count = tm_format_count (n);
+  /* Translators: tooltip of the occurrences column */
+  return set_tooltip (tooltip,
+                      g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                    "%s allocation of this op, size, region, type and shape",
+                                                    "%s allocations of this op, size, region, type and shape",
+                                                    n),
+                                       count));
+}
+
+/* Region, data type and shape: the whole text, when the column is too
+ * narrow for it. */
+static gboolean
+query_text_tooltip_cb (GtkWidget   *cell,
                        int          x,
                        int          y,
                        gboolean     keyboard,
                        GtkTooltip  *tooltip,
                        GtkListItem *list_item)
 {
-  TmAllocationRow *row = gtk_list_item_get_item (list_item);
-  CellKind kind = GPOINTER_TO_UINT (g_object_get_qdata (G_OBJECT (widget), cell_kind_quark));
-  g_autofree char *text = NULL;
+  const char *shown = gtk_inscription_get_text (GTK_INSCRIPTION (cell));
 
-  if (row == NULL)
+  if (gtk_list_item_get_item (list_item) == NULL ||
+      shown == NULL || shown[0] == '\0' || !text_is_cut (cell, shown))
     return FALSE;
 
-  switch (kind)
-    {
-    case CELL_OP:
-      if (tm_allocation_row_get_special (row))
-        {
-          text = g_strdup (tm_allocation_row_get_op_name (row));
-        }
-      else
-        {
-          g_autofree char *time = tm_format_time_ms (tm_allocation_row_get_time_ps (row));
-
-          /* Translators: tooltip of an op name in the table: the op, then
-           * when and at which address it allocated, and its step */
-          text = g_strdup_printf (_("%s\nAllocated at %s, address 0x%" PRIx64 ", step %" PRId64),
-                                  tm_allocation_row_get_op_name (row),
-                                  time,
-                                  tm_allocation_row_get_address (row),
-                                  tm_allocation_row_get_step_id (row));
-        }
-      break;
-
-    case CELL_ALLOCATION:
-      text = tm_format_bytes_exact (tm_allocation_row_get_allocation_bytes (row));
-      break;
-
-    case CELL_REQUESTED:
-      text = tm_format_bytes_exact (tm_allocation_row_get_requested_bytes (row));
-      break;
-
-    case CELL_OCCURRENCES:
-      {
-        guint64 n = tm_allocation_row_get_occurrences (row);
-        g_autofree char *count = tm_format_count (n);
-
-        /* Translators: tooltip of the occurrences column */
-        text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                             "%s allocation of this op, size, region, type and shape",
-                                             "%s allocations of this op, size, region, type and shape",
-                                             n),
-                                count);
-      }
-      break;
-
-    case CELL_TEXT:
-    default:
-      {
-        const char *shown = gtk_inscription_get_text (GTK_INSCRIPTION (widget));
-
-        /* Only when the column is too narrow for it. */
-        if (shown == NULL || shown[0] == '\0' || !text_is_cut (widget, shown))
-          return FALSE;
-        text = g_strdup (shown);
-      }
-      break;
-    }
-
-  gtk_tooltip_set_text (tooltip, text);
-  return TRUE;
-}
-
-static void
-setup_cell (GtkListItem            *list_item,
-            float                   xalign,
-            GtkInscriptionOverflow  overflow,
-            gboolean                numeric)
-{
-  GtkWidget *inscription = gtk_inscription_new (NULL);
-
-  gtk_inscription_set_xalign (GTK_INSCRIPTION (inscription), xalign);
-  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (inscription), overflow);
-  gtk_inscription_set_min_chars (GTK_INSCRIPTION (inscription), 4);
-  gtk_widget_set_hexpand (inscription, TRUE);
-  if (numeric)
-    gtk_widget_add_css_class (inscription, "tm-numeric");
-
-  gtk_widget_set_has_tooltip (inscription, TRUE);
-  g_signal_connect (inscription, "query-tooltip", G_CALLBACK (cell_query_tooltip_cb), list_item);
-
-  /* Lets the context menu find the row under the pointer. */
-  g_object_set_data (G_OBJECT (inscription), "tm-list-item", list_item);
-
-  gtk_list_item_set_child (list_item, inscription);
-}
-
-static void
-setup_op_cb (GtkSignalListItemFactory *factory,
-             GtkListItem              *list_item,
-             gpointer                  user_data)
-{
-  setup_cell (list_item, 0.0f, GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_MIDDLE, FALSE);
-  set_cell_kind (list_item_get_inscription (list_item), CELL_OP);
-}
-
-static void
-setup_text_cb (GtkSignalListItemFactory *factory,
-               GtkListItem              *list_item,
-               gpointer                  user_data)
-{
-  setup_cell (list_item, 0.0f, GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END, FALSE);
-  set_cell_kind (list_item_get_inscription (list_item), CELL_TEXT);
-}
-
-static void
-setup_numeric_cb (GtkSignalListItemFactory *factory,
-                  GtkListItem              *list_item,
-                  gpointer                  user_data)
-{
-  setup_cell (list_item, 1.0f, GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_START, TRUE);
-}
-
-static void
-bind_op_cb (GtkSignalListItemFactory *factory,
-            GtkListItem              *list_item,
-            gpointer                  user_data)
-{
-  TmAllocationRow *row = gtk_list_item_get_item (list_item);
-  GtkInscription *inscription = list_item_get_inscription (list_item);
-
-  gtk_inscription_set_text (inscription, tm_allocation_row_get_op_name (row));
-
-  if (tm_allocation_row_get_special (row))
-    gtk_widget_add_css_class (GTK_WIDGET (inscription), "tm-special-row");
-  else
-    gtk_widget_remove_css_class (GTK_WIDGET (inscription), "tm-special-row");
-}
-
-static void
-bind_bytes (GtkListItem *list_item,
-            gint64       bytes,
-            CellKind     kind)
-{
-  GtkInscription *inscription = list_item_get_inscription (list_item);
-  g_autofree char *text = tm_format_bytes (bytes);
-
-  gtk_inscription_set_text (inscription, text);
-  set_cell_kind (inscription, kind);
-}
-
-static void
-bind_allocation_cb (GtkSignalListItemFactory *factory,
-                    GtkListItem              *list_item,
-                    gpointer                  user_data)
-{
-  TmAllocationRow *row = gtk_list_item_get_item (list_item);
-
-  bind_bytes (list_item, tm_allocation_row_get_allocation_bytes (row), CELL_ALLOCATION);
-}
-
-static void
-bind_requested_cb (GtkSignalListItemFactory *factory,
-                   GtkListItem              *list_item,
-                   gpointer                  user_data)
-{
-  TmAllocationRow *row = gtk_list_item_get_item (list_item);
-
-  bind_bytes (list_item, tm_allocation_row_get_requested_bytes (row), CELL_REQUESTED);
-}
-
-static void
-bind_occurrences_cb (GtkSignalListItemFactory *factory,
-                     GtkListItem              *list_item,
-                     gpointer                  user_data)
-{
-  TmAllocationRow *row = gtk_list_item_get_item (list_item);
-  GtkInscription *inscription = list_item_get_inscription (list_item);
-  g_autofree char *text = tm_format_count (tm_allocation_row_get_occurrences (row));
-
-  gtk_inscription_set_text (inscription, text);
-  set_cell_kind (inscription, CELL_OCCURRENCES);
-}
-
-static void
-bind_region_cb (GtkSignalListItemFactory *factory,
-                GtkListItem              *list_item,
-                gpointer                  user_data)
-{
-  TmAllocationRow *row = gtk_list_item_get_item (list_item);
-
-  gtk_inscription_set_text (list_item_get_inscription (list_item), tm_allocation_row_get_region_type (row));
-}
-
-static void
-bind_data_type_cb (GtkSignalListItemFactory *factory,
-                   GtkListItem              *list_item,
-                   gpointer                  user_data)
-{
-  TmAllocationRow *row = gtk_list_item_get_item (list_item);
-
-  gtk_inscription_set_text (list_item_get_inscription (list_item), tm_allocation_row_get_data_type (row));
-}
-
-static void
-bind_shape_cb (GtkSignalListItemFactory *factory,
-               GtkListItem              *list_item,
-               gpointer                  user_data)
-{
-  TmAllocationRow *row = gtk_list_item_get_item (list_item);
-
-  gtk_inscription_set_text (list_item_get_inscription (list_item), tm_allocation_row_get_shape (row));
+  return set_tooltip (tooltip, g_strdup (shown));
 }
 
 /* ------------------------------------------------------------------ */
@@ -479,8 +396,8 @@ static void
 back_to_peak_clicked_cb (TmBreakdownView *self,
                          GtkButton       *button)
 {
-  tm_breakdown_view_show_peak (self);
-  g_signal_emit (self, signals[PEAK_REQUESTED], 0);
+  if (self->session != NULL)
+    tm_session_clear_selected_time (self->session);
 }
 
 static void
@@ -535,6 +452,45 @@ tm_breakdown_view_set_at_peak (TmBreakdownView *self,
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_AT_PEAK]);
   if (changed_time)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIME_PS]);
+}
+
+/* Shows what the session says: the rows of its memory store at its
+ * selected time, or at the peak without one. Only rebuilds the rows when
+ * one of these changed. */
+static void
+session_changed_cb (TmBreakdownView *self,
+                    GParamSpec      *pspec,
+                    TmSession       *session)
+{
+  TmMemoryStore *store = NULL;
+  gboolean at_peak = TRUE;
+  gint64 time_ps = 0;
+
+  if (session != NULL)
+    {
+      store = tm_session_get_memory_store (session);
+      at_peak = !tm_session_get_has_selected_time (session);
+      time_ps = tm_session_get_shown_time (session);
+    }
+
+  if (store == self->store && !!at_peak == !!self->at_peak && time_ps == self->time_ps &&
+      pspec != NULL)
+    return;
+
+  g_set_object (&self->store, store);
+
+  if (store == NULL)
+    tm_breakdown_view_set_rows (self, NULL);
+  else if (at_peak)
+    tm_breakdown_view_set_rows (self, tm_memory_store_get_peak_breakdown (store));
+  else
+    {
+      g_autoptr(GPtrArray) rows = tm_memory_store_breakdown_at (store, time_ps);
+
+      tm_breakdown_view_set_rows (self, rows);
+    }
+
+  tm_breakdown_view_set_at_peak (self, at_peak, time_ps);
 }
 
 /* ------------------------------------------------------------------ */
@@ -681,6 +637,9 @@ tm_breakdown_view_dispose (GObject *object)
   g_clear_object (&self->op_filter);
   g_clear_object (&self->size_filter);
   g_clear_object (&self->rows);
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_func (self->session, session_changed_cb, self);
+  g_clear_object (&self->session);
   g_clear_object (&self->store);
 
   G_OBJECT_CLASS (tm_breakdown_view_parent_class)->dispose (object);
@@ -710,8 +669,8 @@ tm_breakdown_view_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_STORE:
-      g_value_set_object (value, self->store);
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
       break;
 
     case PROP_AT_PEAK:
@@ -741,8 +700,8 @@ tm_breakdown_view_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_STORE:
-      tm_breakdown_view_set_store (self, g_value_get_object (value));
+    case PROP_SESSION:
+      tm_breakdown_view_set_session (self, g_value_get_object (value));
       break;
 
     case PROP_HIDE_SMALL:
@@ -766,10 +725,16 @@ tm_breakdown_view_class_init (TmBreakdownViewClass *klass)
 
   widget_class->size_allocate = tm_breakdown_view_size_allocate;
 
-  properties[PROP_STORE] =
-    g_param_spec_object ("store", NULL, NULL,
-                         TM_TYPE_MEMORY_STORE,
-                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  /**
+   * TmBreakdownView:session:
+   *
+   * The session whose memory store the table shows: the allocations live
+   * at its selected time, or at the peak without one.
+   */
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL,
+                         TM_TYPE_SESSION,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   properties[PROP_AT_PEAK] =
     g_param_spec_boolean ("at-peak", NULL, NULL,
                           TRUE,
@@ -786,18 +751,6 @@ tm_breakdown_view_class_init (TmBreakdownViewClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
-   * TmBreakdownView::peak-requested:
-   *
-   * The user pressed "Back to Peak"; the view already shows the peak.
-   */
-  signals[PEAK_REQUESTED] =
-    g_signal_new ("peak-requested",
-                  G_TYPE_FROM_CLASS (klass),
-                  G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 0);
-
-  /**
    * TmBreakdownView::allocation-activated:
    * @row: the TmAllocationRow
    *
@@ -811,7 +764,6 @@ tm_breakdown_view_class_init (TmBreakdownViewClass *klass)
                   G_TYPE_NONE, 1, TM_TYPE_ALLOCATION_ROW);
 
   g_type_ensure (TM_TYPE_ALLOCATION_ROW);
-  cell_kind_quark = g_quark_from_static_string ("tm-cell-kind");
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_PREFIX "/tm-breakdown-view.ui");
   gtk_widget_class_bind_template_child (widget_class, TmBreakdownView, heading_label);
@@ -825,16 +777,15 @@ tm_breakdown_view_class_init (TmBreakdownViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmBreakdownView, allocation_column);
   gtk_widget_class_bind_template_child (widget_class, TmBreakdownView, empty_title);
   gtk_widget_class_bind_template_child (widget_class, TmBreakdownView, empty_description);
-  gtk_widget_class_bind_template_callback (widget_class, setup_op_cb);
-  gtk_widget_class_bind_template_callback (widget_class, setup_text_cb);
-  gtk_widget_class_bind_template_callback (widget_class, setup_numeric_cb);
-  gtk_widget_class_bind_template_callback (widget_class, bind_op_cb);
-  gtk_widget_class_bind_template_callback (widget_class, bind_allocation_cb);
-  gtk_widget_class_bind_template_callback (widget_class, bind_requested_cb);
-  gtk_widget_class_bind_template_callback (widget_class, bind_occurrences_cb);
-  gtk_widget_class_bind_template_callback (widget_class, bind_region_cb);
-  gtk_widget_class_bind_template_callback (widget_class, bind_data_type_cb);
-  gtk_widget_class_bind_template_callback (widget_class, bind_shape_cb);
+  gtk_widget_class_bind_template_callback (widget_class, format_bytes_cb);
+  gtk_widget_class_bind_template_callback (widget_class, format_count_cb);
+  gtk_widget_class_bind_template_callback (widget_class, special_css_classes_cb);
+  gtk_widget_class_bind_template_callback (widget_class, cell_realize_cb);
+  gtk_widget_class_bind_template_callback (widget_class, query_op_tooltip_cb);
+  gtk_widget_class_bind_template_callback (widget_class, query_allocation_tooltip_cb);
+  gtk_widget_class_bind_template_callback (widget_class, query_requested_tooltip_cb);
+  gtk_widget_class_bind_template_callback (widget_class, query_occurrences_tooltip_cb);
+  gtk_widget_class_bind_template_callback (widget_class, query_text_tooltip_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, stop_search_cb);
   gtk_widget_class_bind_template_callback (widget_class, back_to_peak_clicked_cb);
@@ -925,63 +876,48 @@ tm_breakdown_view_init (TmBreakdownView *self)
 /* Public API                                                          */
 
 GtkWidget *
-tm_breakdown_view_new (void)
+tm_breakdown_view_new (TmSession *session)
 {
-  return g_object_new (TM_TYPE_BREAKDOWN_VIEW, NULL);
+  g_return_val_if_fail (session == NULL || TM_IS_SESSION (session), NULL);
+
+  return g_object_new (TM_TYPE_BREAKDOWN_VIEW,
+                       "session", session,
+                       NULL);
 }
 
-void
-tm_breakdown_view_set_store (TmBreakdownView *self,
-                             TmMemoryStore   *store)
-{
-  g_return_if_fail (TM_IS_BREAKDOWN_VIEW (self));
-  g_return_if_fail (store == NULL || TM_IS_MEMORY_STORE (store));
-
-  if (!g_set_object (&self->store, store))
-    return;
-
-  tm_breakdown_view_show_peak (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STORE]);
-}
-
-TmMemoryStore *
-tm_breakdown_view_get_store (TmBreakdownView *self)
+TmSession *
+tm_breakdown_view_get_session (TmBreakdownView *self)
 {
   g_return_val_if_fail (TM_IS_BREAKDOWN_VIEW (self), NULL);
 
-  return self->store;
+  return self->session;
 }
 
 void
-tm_breakdown_view_show_time (TmBreakdownView *self,
-                             gint64           time_ps)
+tm_breakdown_view_set_session (TmBreakdownView *self,
+                               TmSession       *session)
 {
-  g_autoptr(GPtrArray) rows = NULL;
-
   g_return_if_fail (TM_IS_BREAKDOWN_VIEW (self));
+  g_return_if_fail (session == NULL || TM_IS_SESSION (session));
 
-  if (self->store == NULL)
+  if (self->session == session)
     return;
 
-  rows = tm_memory_store_breakdown_at (self->store, time_ps);
-  tm_breakdown_view_set_rows (self, rows);
-  tm_breakdown_view_set_at_peak (self, FALSE, time_ps);
-}
-
-void
-tm_breakdown_view_show_peak (TmBreakdownView *self)
-{
-  g_return_if_fail (TM_IS_BREAKDOWN_VIEW (self));
-
-  if (self->store == NULL)
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_func (self->session, session_changed_cb, self);
+  g_set_object (&self->session, session);
+  if (session != NULL)
     {
-      tm_breakdown_view_set_rows (self, NULL);
-      tm_breakdown_view_set_at_peak (self, TRUE, 0);
-      return;
+      g_signal_connect_object (session, "notify::memory-store",
+                               G_CALLBACK (session_changed_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::has-selected-time",
+                               G_CALLBACK (session_changed_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::selected-time",
+                               G_CALLBACK (session_changed_cb), self, G_CONNECT_SWAPPED);
     }
 
-  tm_breakdown_view_set_rows (self, tm_memory_store_get_peak_breakdown (self->store));
-  tm_breakdown_view_set_at_peak (self, TRUE, tm_memory_store_get_summary (self->store)->peak_time_ps);
+  session_changed_cb (self, NULL, session);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
 gboolean

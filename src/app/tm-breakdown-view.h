@@ -6,7 +6,7 @@
 
 #include <gtk/gtk.h>
 
-#include "tm-memory-store.h"
+#include "tm-session.h"
 
 G_BEGIN_DECLS
 
@@ -17,19 +17,15 @@ G_DECLARE_FINAL_TYPE (TmBreakdownView, tm_breakdown_view, TM, BREAKDOWN_VIEW, Gt
 /* Allocations smaller than this are hidden while "hide-small" is set. */
 #define TM_BREAKDOWN_SMALL_BYTES (G_GINT64_CONSTANT (1) << 20)
 
-GtkWidget     *tm_breakdown_view_new              (void);
+/* The table shows the allocations of the session's memory store live at
+ * its selected time ("Live at 1 234.567 ms", with a "Back to Peak" button
+ * that clears the selected time), or at the peak without one. */
+GtkWidget     *tm_breakdown_view_new              (TmSession       *session);
+TmSession     *tm_breakdown_view_get_session      (TmBreakdownView *self);
+void           tm_breakdown_view_set_session      (TmBreakdownView *self,
+                                                   TmSession       *session);
 
-/* Shows the peak breakdown of store (NULL: an empty table). */
-void           tm_breakdown_view_set_store        (TmBreakdownView *self,
-                                                   TmMemoryStore   *store);
-TmMemoryStore *tm_breakdown_view_get_store        (TmBreakdownView *self);
-
-/* Shows the allocations live at time_ps ("Live at 1 234.567 ms") with a
- * "Back to Peak" button. */
-void           tm_breakdown_view_show_time        (TmBreakdownView *self,
-                                                   gint64           time_ps);
-/* Shows the peak breakdown again. */
-void           tm_breakdown_view_show_peak        (TmBreakdownView *self);
+/* FALSE while the table shows a selected time. */
 gboolean       tm_breakdown_view_get_at_peak      (TmBreakdownView *self);
 /* The time the table holds: the peak time when at the peak. */
 gint64         tm_breakdown_view_get_time_ps      (TmBreakdownView *self);

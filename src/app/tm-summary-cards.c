@@ -42,6 +42,7 @@ struct _TmSummaryCards
   GtkLabel      *peak_step_label;
   GtkLabel      *peak_step_value;
 
+  TmSession     *session;
   TmMemoryStore *store;
 };
 
@@ -49,11 +50,15 @@ G_DEFINE_FINAL_TYPE (TmSummaryCards, tm_summary_cards, GTK_TYPE_WIDGET)
 
 enum {
   PROP_0,
-  PROP_STORE,
+  PROP_SESSION,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
+
+static void session_memory_store_cb (TmSummaryCards *self,
+                                     GParamSpec     *pspec,
+                                     TmSession      *session);
 
 /* "1 938.413 ms" with no-break spaces, so that a wrapped tooltip keeps
  * a figure and its unit together. */
@@ -330,6 +335,9 @@ tm_summary_cards_dispose (GObject *object)
   /* Children without a bound template id are ours to unparent. */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))))
     gtk_widget_unparent (child);
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_func (self->session, session_memory_store_cb, self);
+  g_clear_object (&self->session);
   g_clear_object (&self->store);
 
   G_OBJECT_CLASS (tm_summary_cards_parent_class)->dispose (object);
@@ -345,8 +353,8 @@ tm_summary_cards_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_STORE:
-      g_value_set_object (value, self->store);
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
       break;
 
     default:
@@ -364,8 +372,8 @@ tm_summary_cards_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_STORE:
-      tm_summary_cards_set_store (self, g_value_get_object (value));
+    case PROP_SESSION:
+      tm_summary_cards_set_session (self, g_value_get_object (value));
       break;
 
     default:
@@ -383,10 +391,15 @@ tm_summary_cards_class_init (TmSummaryCardsClass *klass)
   object_class->get_property = tm_summary_cards_get_property;
   object_class->set_property = tm_summary_cards_set_property;
 
-  properties[PROP_STORE] =
-    g_param_spec_object ("store", NULL, NULL,
-                         TM_TYPE_MEMORY_STORE,
-                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  /**
+   * TmSummaryCards:session:
+   *
+   * The session whose memory store the cards show (NULL: dashes).
+   */
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL,
+                         TM_TYPE_SESSION,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -447,29 +460,53 @@ tm_summary_cards_init (TmSummaryCards *self)
 }
 
 GtkWidget *
-tm_summary_cards_new (void)
+tm_summary_cards_new (TmSession *session)
 {
-  return g_object_new (TM_TYPE_SUMMARY_CARDS, NULL);
+  g_return_val_if_fail (session == NULL || TM_IS_SESSION (session), NULL);
+
+  return g_object_new (TM_TYPE_SUMMARY_CARDS,
+                       "session", session,
+                       NULL);
 }
 
-void
-tm_summary_cards_set_store (TmSummaryCards *self,
-                            TmMemoryStore  *store)
+static void
+session_memory_store_cb (TmSummaryCards *self,
+                         GParamSpec     *pspec,
+                         TmSession      *session)
 {
-  g_return_if_fail (TM_IS_SUMMARY_CARDS (self));
-  g_return_if_fail (store == NULL || TM_IS_MEMORY_STORE (store));
+  TmMemoryStore *store = session != NULL ? tm_session_get_memory_store (session) : NULL;
 
   if (!g_set_object (&self->store, store))
     return;
 
   tm_summary_cards_update (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STORE]);
 }
 
-TmMemoryStore *
-tm_summary_cards_get_store (TmSummaryCards *self)
+void
+tm_summary_cards_set_session (TmSummaryCards *self,
+                              TmSession      *session)
+{
+  g_return_if_fail (TM_IS_SUMMARY_CARDS (self));
+  g_return_if_fail (session == NULL || TM_IS_SESSION (session));
+
+  if (self->session == session)
+    return;
+
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_func (self->session, session_memory_store_cb, self);
+  g_set_object (&self->session, session);
+  if (session != NULL)
+    g_signal_connect_object (session, "notify::memory-store",
+                             G_CALLBACK (session_memory_store_cb), self, G_CONNECT_SWAPPED);
+
+  session_memory_store_cb (self, NULL, session);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+TmSession *
+tm_summary_cards_get_session (TmSummaryCards *self)
 {
   g_return_val_if_fail (TM_IS_SUMMARY_CARDS (self), NULL);
 
-  return self->store;
+  return self->session;
 }

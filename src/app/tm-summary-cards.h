@@ -6,7 +6,7 @@
 
 #include <gtk/gtk.h>
 
-#include "tm-memory-store.h"
+#include "tm-session.h"
 
 G_BEGIN_DECLS
 
@@ -14,10 +14,11 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (TmSummaryCards, tm_summary_cards, TM, SUMMARY_CARDS, GtkWidget)
 
-GtkWidget     *tm_summary_cards_new       (void);
-/* Shows the summary of store (NULL: dashes). */
-void           tm_summary_cards_set_store (TmSummaryCards *self,
-                                           TmMemoryStore  *store);
-TmMemoryStore *tm_summary_cards_get_store (TmSummaryCards *self);
+/* The cards show the summary of the session's memory store (dashes
+ * without one) and follow it as it changes. */
+GtkWidget     *tm_summary_cards_new         (TmSession      *session);
+TmSession     *tm_summary_cards_get_session (TmSummaryCards *self);
+void           tm_summary_cards_set_session (TmSummaryCards *self,
+                                             TmSession      *session);
 
 G_END_DECLS

@@ -8,6 +8,20 @@
 
 #include "tm-window-private.h"
 
+/* What the Open dialogs and drops open: the first file in this window,
+ * the others in windows of their own, by the application's one path. */
+void
+_tm_window_open_files (TmWindow  *self,
+                       GFile    **files,
+                       guint      n_files)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  g_return_if_fail (TM_IS_APPLICATION (app));
+
+  tm_application_open_files (TM_APPLICATION (app), files, n_files, GTK_WINDOW (self));
+}
+
 static void
 chooser_response_cb (TmWindow             *self,
                      int                   response,
@@ -15,7 +29,6 @@ chooser_response_cb (TmWindow             *self,
 {
   g_autoptr(GListModel) files = NULL;
   g_autoptr(GPtrArray) array = NULL;
-  GtkApplication *app;
   guint n;
 
   if (response != GTK_RESPONSE_ACCEPT)
@@ -30,11 +43,7 @@ chooser_response_cb (TmWindow             *self,
   if (array->len == 0)
     goto out;
 
-  app = gtk_window_get_application (GTK_WINDOW (self));
-  if (TM_IS_APPLICATION (app))
-    tm_application_open_files (TM_APPLICATION (app), (GFile **) array->pdata, array->len, GTK_WINDOW (self));
-  else
-    tm_window_open (self, g_ptr_array_index (array, 0));
+  _tm_window_open_files (self, (GFile **) array->pdata, array->len);
 
 out:
   if (self->chooser == GTK_NATIVE_DIALOG (chooser))
@@ -65,14 +74,15 @@ static GFile *
 tm_window_initial_folder (TmWindow *self,
                           gboolean  for_folder)
 {
+  TmWindowContent *current = _tm_window_current (self);
   g_autofree char *uri = NULL;
 
   /* Choosing a run: start beside the run shown. */
-  if (for_folder && self->run_directory != NULL)
-    return g_file_get_parent (self->run_directory);
+  if (for_folder && current->run_directory != NULL)
+    return g_file_get_parent (current->run_directory);
 
-  if (self->file != NULL)
-    return g_file_get_parent (self->file);
+  if (current->file != NULL)
+    return g_file_get_parent (current->file);
 
   if (self->settings != NULL)
     uri = g_settings_get_string (self->settings, "last-folder");
@@ -197,7 +207,7 @@ find_action (GSimpleAction *action,
 {
   TmWindow *self = TM_WINDOW (user_data);
 
-  if (self->state == TM_WINDOW_STATE_PROFILE)
+  if (tm_window_get_state (self) == TM_WINDOW_STATE_PROFILE)
     tm_breakdown_view_focus_search (self->breakdown_view);
 }
 
@@ -208,7 +218,7 @@ cancel_action (GSimpleAction *action,
 {
   TmWindow *self = TM_WINDOW (user_data);
 
-  if (self->state == TM_WINDOW_STATE_LOADING)
+  if (tm_window_get_state (self) == TM_WINDOW_STATE_LOADING)
     gtk_widget_activate (self->cancel_button);
 }
 
@@ -219,7 +229,7 @@ step_memory_id (TmWindow *self,
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->memory_ids));
   guint selected = gtk_drop_down_get_selected (self->memory_dropdown);
 
-  if (self->state != TM_WINDOW_STATE_PROFILE || n == 0 || selected == GTK_INVALID_LIST_POSITION)
+  if (tm_window_get_state (self) != TM_WINDOW_STATE_PROFILE || n == 0 || selected == GTK_INVALID_LIST_POSITION)
     return;
 
   if (delta < 0 && selected > 0)
@@ -313,22 +323,23 @@ set_enabled (TmWindow   *self,
 void
 _tm_window_actions_update (TmWindow *self)
 {
-  gboolean profile = self->state == TM_WINDOW_STATE_PROFILE;
+  TmWindowContent *current = _tm_window_current (self);
+  gboolean profile = current->state == TM_WINDOW_STATE_PROFILE;
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->memory_ids));
 
-  set_enabled (self, "reload", self->file != NULL);
+  set_enabled (self, "reload", current->file != NULL);
   set_enabled (self, "find", profile);
-  set_enabled (self, "cancel-load", self->state == TM_WINDOW_STATE_LOADING);
+  set_enabled (self, "cancel-load", current->state == TM_WINDOW_STATE_LOADING);
   set_enabled (self, "previous-memory-id", profile && n > 1);
   set_enabled (self, "next-memory-id", profile && n > 1);
   /* In every state, like the host dropdown. */
-  set_enabled (self, "previous-host", self->hosts != NULL && self->host_index > 0);
-  set_enabled (self, "next-host", self->hosts != NULL && self->host_index + 1 < self->hosts->len);
+  set_enabled (self, "previous-host", current->hosts != NULL && current->host_index > 0);
+  set_enabled (self, "next-host", current->hosts != NULL && current->host_index + 1 < current->hosts->len);
   set_enabled (self, "export-xprof-json", profile);
   set_enabled (self, "export-csv", profile && self->memory_store != NULL);
   set_enabled (self, "export-timeline-png", profile && self->memory_store != NULL);
 
-  gtk_widget_set_visible (self->error_retry_button, self->file != NULL);
+  gtk_widget_set_visible (self->error_retry_button, current->file != NULL);
 }
 
 void

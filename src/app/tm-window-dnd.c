@@ -28,21 +28,6 @@ drop_leave_cb (TmWindow      *self,
   gtk_revealer_set_reveal_child (self->drop_revealer, FALSE);
 }
 
-static void
-open_dropped (TmWindow  *self,
-              GPtrArray *files)
-{
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-
-  if (files->len == 0)
-    return;
-
-  if (TM_IS_APPLICATION (app))
-    tm_application_open_files (TM_APPLICATION (app), (GFile **) files->pdata, files->len, GTK_WINDOW (self));
-  else
-    tm_window_open (self, g_ptr_array_index (files, 0));
-}
-
 static gboolean
 drop_cb (TmWindow      *self,
          const GValue  *value,
@@ -70,7 +55,7 @@ drop_cb (TmWindow      *self,
   if (files->len == 0)
     return FALSE;
 
-  open_dropped (self, files);
+  _tm_window_open_files (self, (GFile **) files->pdata, files->len);
 
   return TRUE;
 }

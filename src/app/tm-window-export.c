@@ -191,7 +191,7 @@ ask_where (TmWindow   *self,
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
 
   /* Next to the profile, where people look for it. */
-  if (self->file != NULL && (folder = g_file_get_parent (self->file)) != NULL)
+  if (self->shown.file != NULL && (folder = g_file_get_parent (self->shown.file)) != NULL)
     gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
 
   g_signal_connect (chooser, "response", G_CALLBACK (save_response_cb), job);
@@ -202,7 +202,7 @@ ask_where (TmWindow   *self,
 static char *
 profile_stem (TmWindow *self)
 {
-  g_autofree char *basename = self->file != NULL ? g_file_get_basename (self->file) : g_strdup ("profile");
+  g_autofree char *basename = self->shown.file != NULL ? g_file_get_basename (self->shown.file) : g_strdup ("profile");
   static const char * const suffixes[] = {
     ".xplane.pb", ".memory_profile.json.gz", ".memory_profile.json", ".json.gz", ".json", ".pb",
   };
@@ -222,14 +222,14 @@ _tm_window_export_xprof_json (TmWindow *self)
   ExportJob *job;
 
   g_return_if_fail (TM_IS_WINDOW (self));
-  if (self->profile == NULL)
+  if (self->shown.profile == NULL)
     return;
 
   stem = profile_stem (self);
   name = g_strconcat (stem, ".memory_profile.json", NULL);
   job = g_new0 (ExportJob, 1);
   job->kind = EXPORT_XPROF_JSON;
-  job->profile = g_object_ref (self->profile);
+  job->profile = g_object_ref (self->shown.profile);
   ask_where (self, job, _("Export XProf Memory Profile"), name,
              _("XProf Memory-Profile JSON"), "*.json");
 }
@@ -240,27 +240,25 @@ _tm_window_export_csv (TmWindow *self)
   g_autofree char *stem = NULL;
   g_autofree char *name = NULL;
   ExportJob *job;
-  TmBreakdownView *view;
 
   g_return_if_fail (TM_IS_WINDOW (self));
-  if (self->profile == NULL || self->memory_store == NULL)
+  if (self->shown.profile == NULL || self->memory_store == NULL)
     return;
 
-  view = self->breakdown_view;
   stem = profile_stem (self);
   job = g_new0 (ExportJob, 1);
   job->kind = EXPORT_CSV;
-  job->profile = g_object_ref (self->profile);
+  job->profile = g_object_ref (self->shown.profile);
 
   /* The whole table at the time it shows, whatever the filter hides. */
-  if (tm_breakdown_view_get_at_peak (view))
+  if (!tm_session_get_has_selected_time (self->session))
     {
       job->rows = g_ptr_array_ref (tm_memory_store_get_peak_breakdown (self->memory_store));
       name = g_strdup_printf ("%s-%s-peak.csv", stem, tm_memory_store_get_id (self->memory_store));
     }
   else
     {
-      gint64 t = tm_breakdown_view_get_time_ps (view);
+      gint64 t = tm_session_get_selected_time (self->session);
 
       job->rows = tm_memory_store_breakdown_at (self->memory_store, t);
       name = g_strdup_printf ("%s-%s-at-%" G_GINT64_FORMAT "ps.csv", stem,
@@ -282,7 +280,7 @@ _tm_window_export_timeline_png (TmWindow *self)
   int width, height;
 
   g_return_if_fail (TM_IS_WINDOW (self));
-  if (self->profile == NULL || self->memory_store == NULL || self->timeline == NULL)
+  if (self->shown.profile == NULL || self->memory_store == NULL || self->timeline == NULL)
     return;
 
   /* What the user sees: the timeline's current size, zoom and selection. */
@@ -302,7 +300,7 @@ _tm_window_export_timeline_png (TmWindow *self)
 
   job = g_new0 (ExportJob, 1);
   job->kind = EXPORT_PNG;
-  job->profile = g_object_ref (self->profile);
+  job->profile = g_object_ref (self->shown.profile);
   job->node = gsk_container_node_new (children, 2);
   job->width = width;
   job->height = height;

@@ -24,6 +24,24 @@ typedef struct
   goffset               size;
 } TmWindowHost;
 
+/* What a window shows, or what the load in progress will show: a file,
+ * alone or as a host of a run, and what loading it gave. */
+typedef struct
+{
+  GFile                *file;
+  /* A multi-host run directory (NULL for a single file): TmWindowHost
+   * elements sorted by name, and the one shown. */
+  GFile                *run_directory;
+  GPtrArray            *hosts;
+  guint                 host_index;
+  TmWindowState         state;
+  TmProfile            *profile;
+  char                 *error_message;
+  /* The file on disk when it was loaded, to tell when it changed. */
+  guint64               mtime_us;
+  goffset               size;
+} TmWindowContent;
+
 struct _TmWindow
 {
   GtkApplicationWindow  parent_instance;
@@ -59,42 +77,67 @@ struct _TmWindow
   GSettings            *settings;
   GtkStringList        *memory_ids;
   GtkStringList        *host_names;
+  /* The hosts the host dropdown lists (a reference, to tell them apart). */
+  GPtrArray            *listed_hosts;
   GtkNativeDialog      *chooser;
 
-  /* What is shown */
-  GFile                *file;
-  TmProfile            *profile;
+  /* What is shown, and what a load in progress (load_cancellable set)
+   * will show instead. Until it is done the window's title, host dropdown
+   * and state are the load's; cancelling it just drops it, and the window
+   * shows "shown" again. */
+  TmWindowContent       shown;
+  TmWindowContent       loading;
+  GCancellable         *load_cancellable;
+  guint                 show_loading_source;
+
+  /* The selected memory id of the shown profile. */
   TmMemoryStore        *memory_store;
-  char                 *error_message_text;
-  guint64               file_mtime_us;
-  goffset               file_size;
-  TmWindowState         state;
   /* The memory id the user last had selected, kept across hosts. */
   char                 *wanted_memory_id;
-
-  /* A multi-host run directory (NULL for a single file): TmWindowHost
-   * elements sorted by name, and the one shown. */
-  GFile                *run_directory;
-  GPtrArray            *hosts;
-  guint                 host_index;
-
-  /* A load in progress */
-  GCancellable         *load_cancellable;
-  GFile                *loading_file;
-  GFile                *file_before_loading;
-  TmWindowState         state_before_loading;
-  GFile                *run_directory_before_loading;
-  GPtrArray            *hosts_before_loading;
-  guint                 host_index_before_loading;
-  guint                 show_loading_source;
 
   gulong                paned_position_handler;
 };
 
-void _tm_window_actions_init       (TmWindow      *self);
-void _tm_window_actions_update     (TmWindow      *self);
+/* The load's content while one runs, else the shown one. */
+static inline TmWindowContent *
+_tm_window_current (TmWindow *self)
+{
+  return self->load_cancellable != NULL ? &self->loading : &self->shown;
+}
+
+/* tm-window.c */
+void _tm_window_update             (TmWindow      *self,
+                                    TmWindowState  old_state,
+                                    GFile         *old_file);
+void _tm_window_set_memory_store   (TmWindow      *self,
+                                    TmMemoryStore *store);
+void _tm_window_fill_memory_ids    (TmWindow      *self,
+                                    const char    *keep_id);
+void _tm_window_notify_profile     (TmWindow      *self);
+char *_tm_window_display_basename  (GFile         *file);
+
+/* tm-window-load.c */
+void _tm_window_content_clear      (TmWindowContent *content);
+void _tm_window_start_load         (TmWindow      *self,
+                                    GFile         *file,
+                                    GFile         *run_directory,
+                                    GPtrArray     *hosts,
+                                    guint          host_index);
+void _tm_window_show               (TmWindow        *self,
+                                    TmWindowContent *content);
+void _tm_window_cancel_load        (TmWindow      *self);
+
+/* tm-window-hosts.c */
+void _tm_window_hosts_init         (TmWindow      *self);
+void _tm_window_sync_hosts         (TmWindow      *self);
 void _tm_window_step_host          (TmWindow      *self,
                                     int            delta);
+
+void _tm_window_actions_init       (TmWindow      *self);
+void _tm_window_actions_update     (TmWindow      *self);
+void _tm_window_open_files         (TmWindow      *self,
+                                    GFile        **files,
+                                    guint          n_files);
 void _tm_window_dnd_init           (TmWindow      *self);
 void _tm_window_export_xprof_json  (TmWindow      *self);
 void _tm_window_export_csv         (TmWindow      *self);

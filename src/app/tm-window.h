@@ -64,7 +64,9 @@ gboolean         tm_window_select_host          (TmWindow      *self,
                                                  const char    *host);
 /* The error shown in the error state, as the core worded it. */
 const char      *tm_window_get_error_message    (TmWindow      *self);
-/* TRUE when the file changed on disk since it was loaded. */
+/* TRUE when the file (of a run: the current host's) changed on disk
+ * since it was loaded. Only asks the file system; tm_window_reload()
+ * loads it again. */
 gboolean         tm_window_get_file_changed     (TmWindow      *self);
 
 /* The selected memory id's store (NULL unless showing a profile). Changes

@@ -1,0 +1,233 @@
+/* tm-window-hosts.c — the hosts of a multi-host run in one window
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A run directory holds one profile per host. The window lists the hosts
+ * in its host dropdown, loads a host when it is first shown and keeps what
+ * loading gave (a profile or an error) in its TmWindowHost, so that going
+ * back to it is immediate and a host that failed leaves the others alone.
+ */
+#include "config.h"
+
+#include "tm-run.h"
+#include "tm-window-private.h"
+
+static void
+tm_window_host_free (gpointer data)
+{
+  TmWindowHost *host = data;
+
+  g_clear_object (&host->file);
+  g_clear_object (&host->profile);
+  g_free (host->name);
+  g_free (host->error_message);
+  g_free (host);
+}
+
+static int
+compare_hosts (gconstpointer a,
+               gconstpointer b)
+{
+  const TmWindowHost *host_a = *(TmWindowHost * const *) a;
+  const TmWindowHost *host_b = *(TmWindowHost * const *) b;
+
+  return tm_run_compare_host_names (host_a->name, host_b->name);
+}
+
+static void host_dropdown_selected_cb (TmWindow    *self,
+                                       GParamSpec  *pspec,
+                                       GtkDropDown *dropdown);
+
+/* Makes the host dropdown list the current content's hosts and select its
+ * host, without reacting to the selection. */
+void
+_tm_window_sync_hosts (TmWindow *self)
+{
+  TmWindowContent *current = _tm_window_current (self);
+  guint n = current->hosts != NULL ? current->hosts->len : 0;
+
+  g_signal_handlers_block_by_func (self->host_dropdown, host_dropdown_selected_cb, self);
+
+  if (current->hosts != self->listed_hosts)
+    {
+      g_autoptr(GPtrArray) names = g_ptr_array_new ();
+      guint n_old = g_list_model_get_n_items (G_LIST_MODEL (self->host_names));
+
+      for (guint i = 0; i < n; i++)
+        g_ptr_array_add (names, ((TmWindowHost *) g_ptr_array_index (current->hosts, i))->name);
+      g_ptr_array_add (names, NULL);
+
+      gtk_string_list_splice (self->host_names, 0, n_old, (const char * const *) names->pdata);
+      g_clear_pointer (&self->listed_hosts, g_ptr_array_unref);
+      self->listed_hosts = current->hosts != NULL ? g_ptr_array_ref (current->hosts) : NULL;
+    }
+
+  if (gtk_drop_down_get_selected (self->host_dropdown) != (n > 0 ? current->host_index : GTK_INVALID_LIST_POSITION))
+    gtk_drop_down_set_selected (self->host_dropdown, n > 0 ? current->host_index : GTK_INVALID_LIST_POSITION);
+
+  g_signal_handlers_unblock_by_func (self->host_dropdown, host_dropdown_selected_cb, self);
+
+  /* Visible in every state, so that a host that failed or loads slowly
+   * can be left for another. */
+  gtk_widget_set_visible (GTK_WIDGET (self->host_dropdown), n > 1);
+}
+
+void
+tm_window_open_run (TmWindow  *self,
+                    GFile     *run_directory,
+                    GFile    **host_files,
+                    guint      n_host_files)
+{
+  g_autoptr(GPtrArray) hosts = NULL;
+  TmWindowHost *first;
+
+  g_return_if_fail (TM_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (run_directory));
+  g_return_if_fail (host_files != NULL && n_host_files > 0);
+
+  hosts = g_ptr_array_new_full (n_host_files, tm_window_host_free);
+  for (guint i = 0; i < n_host_files; i++)
+    {
+      TmWindowHost *host = g_new0 (TmWindowHost, 1);
+
+      host->file = g_object_ref (host_files[i]);
+      host->name = tm_run_host_name (host_files[i]);
+      host->size = -1;
+      g_ptr_array_add (hosts, host);
+    }
+  g_ptr_array_sort (hosts, compare_hosts);
+
+  /* A new run starts with the busiest memory id. */
+  g_clear_pointer (&self->wanted_memory_id, g_free);
+
+  first = g_ptr_array_index (hosts, 0);
+  _tm_window_start_load (self, first->file, run_directory, hosts, 0);
+}
+
+/* Shows host index of the current run: at once if it was shown before,
+ * else by loading it. */
+static void
+tm_window_show_host (TmWindow *self,
+                     guint     index)
+{
+  TmWindowContent *current = _tm_window_current (self);
+  TmWindowContent content = { 0 };
+  TmWindowHost *host;
+
+  if (current->hosts == NULL || index >= current->hosts->len)
+    return;
+
+  host = g_ptr_array_index (current->hosts, index);
+
+  if (host->profile == NULL && host->error_message == NULL)
+    {
+      _tm_window_start_load (self, host->file, current->run_directory, current->hosts, index);
+      return;
+    }
+
+  /* Kept from before: a load of another host stops. */
+  content.file = g_object_ref (host->file);
+  content.run_directory = g_object_ref (current->run_directory);
+  content.hosts = g_ptr_array_ref (current->hosts);
+  content.host_index = index;
+  content.profile = host->profile != NULL ? g_object_ref (host->profile) : NULL;
+  content.error_message = g_strdup (host->error_message);
+  content.mtime_us = host->mtime_us;
+  content.size = host->size;
+
+  _tm_window_show (self, &content);
+}
+
+static void
+host_dropdown_selected_cb (TmWindow    *self,
+                           GParamSpec  *pspec,
+                           GtkDropDown *dropdown)
+{
+  TmWindowContent *current = _tm_window_current (self);
+  guint selected = gtk_drop_down_get_selected (dropdown);
+
+  if (current->hosts == NULL || selected == GTK_INVALID_LIST_POSITION || selected == current->host_index)
+    return;
+
+  tm_window_show_host (self, selected);
+}
+
+void
+_tm_window_step_host (TmWindow *self,
+                      int       delta)
+{
+  TmWindowContent *current = _tm_window_current (self);
+  guint n = current->hosts != NULL ? current->hosts->len : 0;
+
+  if (n < 2)
+    return;
+
+  if (delta < 0 && current->host_index > 0)
+    gtk_drop_down_set_selected (self->host_dropdown, current->host_index - 1);
+  else if (delta > 0 && current->host_index + 1 < n)
+    gtk_drop_down_set_selected (self->host_dropdown, current->host_index + 1);
+}
+
+void
+_tm_window_hosts_init (TmWindow *self)
+{
+  self->host_names = gtk_string_list_new (NULL);
+  gtk_drop_down_set_model (self->host_dropdown, G_LIST_MODEL (self->host_names));
+  g_signal_connect_object (self->host_dropdown, "notify::selected",
+                           G_CALLBACK (host_dropdown_selected_cb), self, G_CONNECT_SWAPPED);
+}
+
+GFile *
+tm_window_get_run_directory (TmWindow *self)
+{
+  g_return_val_if_fail (TM_IS_WINDOW (self), NULL);
+
+  return _tm_window_current (self)->run_directory;
+}
+
+guint
+tm_window_get_n_hosts (TmWindow *self)
+{
+  GPtrArray *hosts;
+
+  g_return_val_if_fail (TM_IS_WINDOW (self), 0);
+
+  hosts = _tm_window_current (self)->hosts;
+  return hosts != NULL ? hosts->len : 0;
+}
+
+const char *
+tm_window_get_host_name (TmWindow *self,
+                         guint     index)
+{
+  GPtrArray *hosts;
+
+  g_return_val_if_fail (TM_IS_WINDOW (self), NULL);
+
+  hosts = _tm_window_current (self)->hosts;
+  g_return_val_if_fail (hosts != NULL && index < hosts->len, NULL);
+
+  return ((TmWindowHost *) g_ptr_array_index (hosts, index))->name;
+}
+
+gboolean
+tm_window_select_host (TmWindow   *self,
+                       const char *host)
+{
+  GPtrArray *hosts;
+
+  g_return_val_if_fail (TM_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (host != NULL, FALSE);
+
+  hosts = _tm_window_current (self)->hosts;
+  for (guint i = 0; hosts != NULL && i < hosts->len; i++)
+    {
+      if (g_strcmp0 (((TmWindowHost *) g_ptr_array_index (hosts, i))->name, host) == 0)
+        {
+          gtk_drop_down_set_selected (self->host_dropdown, i);
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
