@@ -662,7 +662,7 @@ test_live_at_time (void)
 
   /* GPU_1_bfc between its two allocations: only the first is live. */
   tm_breakdown_view_show_time (view, 2000000000 + 500000);
-  rows = tm_memory_store_breakdown_at (tm_window_get_memory_store (window), 2000000000 + 500000);
+  rows = tm_analysis_breakdown_at (tm_window_get_memory_store (window), 2000000000 + 500000);
   g_assert_false (tm_breakdown_view_get_at_peak (view));
   g_assert_cmpint (tm_breakdown_view_get_time_ps (view), ==, 2000000000 + 500000);
   g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (heading)), ==, live);

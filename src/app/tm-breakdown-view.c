@@ -46,6 +46,7 @@ struct _TmBreakdownView
   GtkMultiSelection   *selection;
 
   TmMemoryStore       *store;
+  TmAnalysis          *analysis;
   gint64               time_ps;
 
   guint                at_peak : 1;
@@ -681,6 +682,7 @@ tm_breakdown_view_dispose (GObject *object)
   g_clear_object (&self->op_filter);
   g_clear_object (&self->size_filter);
   g_clear_object (&self->rows);
+  g_clear_object (&self->analysis);
   g_clear_object (&self->store);
 
   G_OBJECT_CLASS (tm_breakdown_view_parent_class)->dispose (object);
@@ -741,10 +743,6 @@ tm_breakdown_view_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_STORE:
-      tm_breakdown_view_set_store (self, g_value_get_object (value));
-      break;
-
     case PROP_HIDE_SMALL:
       tm_breakdown_view_set_hide_small (self, g_value_get_boolean (value));
       break;
@@ -769,7 +767,7 @@ tm_breakdown_view_class_init (TmBreakdownViewClass *klass)
   properties[PROP_STORE] =
     g_param_spec_object ("store", NULL, NULL,
                          TM_TYPE_MEMORY_STORE,
-                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   properties[PROP_AT_PEAK] =
     g_param_spec_boolean ("at-peak", NULL, NULL,
                           TRUE,
@@ -932,11 +930,14 @@ tm_breakdown_view_new (void)
 
 void
 tm_breakdown_view_set_store (TmBreakdownView *self,
-                             TmMemoryStore   *store)
+                             TmMemoryStore   *store,
+                             TmAnalysis      *analysis)
 {
   g_return_if_fail (TM_IS_BREAKDOWN_VIEW (self));
   g_return_if_fail (store == NULL || TM_IS_MEMORY_STORE (store));
+  g_return_if_fail (store == NULL ? analysis == NULL : tm_analysis_get_store (analysis) == store);
 
+  g_set_object (&self->analysis, analysis);
   if (!g_set_object (&self->store, store))
     return;
 
@@ -963,7 +964,7 @@ tm_breakdown_view_show_time (TmBreakdownView *self,
   if (self->store == NULL)
     return;
 
-  rows = tm_memory_store_breakdown_at (self->store, time_ps);
+  rows = tm_analysis_breakdown_at (self->store, time_ps);
   tm_breakdown_view_set_rows (self, rows);
   tm_breakdown_view_set_at_peak (self, FALSE, time_ps);
 }
@@ -980,7 +981,7 @@ tm_breakdown_view_show_peak (TmBreakdownView *self)
       return;
     }
 
-  tm_breakdown_view_set_rows (self, tm_memory_store_get_peak_breakdown (self->store));
+  tm_breakdown_view_set_rows (self, tm_analysis_get_peak_breakdown (self->analysis));
   tm_breakdown_view_set_at_peak (self, TRUE, tm_memory_store_get_summary (self->store)->peak_time_ps);
 }
 

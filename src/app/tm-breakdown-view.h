@@ -6,6 +6,7 @@
 
 #include <gtk/gtk.h>
 
+#include "tm-analysis.h"
 #include "tm-memory-store.h"
 
 G_BEGIN_DECLS
@@ -19,9 +20,11 @@ G_DECLARE_FINAL_TYPE (TmBreakdownView, tm_breakdown_view, TM, BREAKDOWN_VIEW, Gt
 
 GtkWidget     *tm_breakdown_view_new              (void);
 
-/* Shows the peak breakdown of store (NULL: an empty table). */
+/* Shows the peak breakdown of store (NULL: an empty table); analysis is
+ * the store's (tm_profile_lookup_analysis()), NULL with store. */
 void           tm_breakdown_view_set_store        (TmBreakdownView *self,
-                                                   TmMemoryStore   *store);
+                                                   TmMemoryStore   *store,
+                                                   TmAnalysis      *analysis);
 TmMemoryStore *tm_breakdown_view_get_store        (TmBreakdownView *self);
 
 /* Shows the allocations live at time_ps ("Live at 1 234.567 ms") with a

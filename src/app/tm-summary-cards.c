@@ -43,6 +43,7 @@ struct _TmSummaryCards
   GtkLabel      *peak_step_value;
 
   TmMemoryStore *store;
+  TmAnalysis    *analysis;
 };
 
 G_DEFINE_FINAL_TYPE (TmSummaryCards, tm_summary_cards, GTK_TYPE_WIDGET)
@@ -311,7 +312,7 @@ tm_summary_cards_update (TmSummaryCards *self)
   }
   g_clear_pointer (&text, g_free);
 
-  text = g_strdup_printf ("%" G_GINT64_FORMAT, summary->peak_step_id);
+  text = g_strdup_printf ("%" G_GINT64_FORMAT, tm_analysis_get_peak_step_id (self->analysis));
   gtk_label_set_label (self->peak_step_value, text);
   set_tooltip (GTK_WIDGET (self->peak_step_label), GTK_WIDGET (self->peak_step_value),
                _("Peak Step"),
@@ -330,6 +331,7 @@ tm_summary_cards_dispose (GObject *object)
   /* Children without a bound template id are ours to unparent. */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))))
     gtk_widget_unparent (child);
+  g_clear_object (&self->analysis);
   g_clear_object (&self->store);
 
   G_OBJECT_CLASS (tm_summary_cards_parent_class)->dispose (object);
@@ -355,25 +357,6 @@ tm_summary_cards_get_property (GObject    *object,
 }
 
 static void
-tm_summary_cards_set_property (GObject      *object,
-                               guint         prop_id,
-                               const GValue *value,
-                               GParamSpec   *pspec)
-{
-  TmSummaryCards *self = TM_SUMMARY_CARDS (object);
-
-  switch (prop_id)
-    {
-    case PROP_STORE:
-      tm_summary_cards_set_store (self, g_value_get_object (value));
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 tm_summary_cards_class_init (TmSummaryCardsClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -381,12 +364,11 @@ tm_summary_cards_class_init (TmSummaryCardsClass *klass)
 
   object_class->dispose = tm_summary_cards_dispose;
   object_class->get_property = tm_summary_cards_get_property;
-  object_class->set_property = tm_summary_cards_set_property;
 
   properties[PROP_STORE] =
     g_param_spec_object ("store", NULL, NULL,
                          TM_TYPE_MEMORY_STORE,
-                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -454,11 +436,14 @@ tm_summary_cards_new (void)
 
 void
 tm_summary_cards_set_store (TmSummaryCards *self,
-                            TmMemoryStore  *store)
+                            TmMemoryStore  *store,
+                            TmAnalysis     *analysis)
 {
   g_return_if_fail (TM_IS_SUMMARY_CARDS (self));
   g_return_if_fail (store == NULL || TM_IS_MEMORY_STORE (store));
+  g_return_if_fail (store == NULL ? analysis == NULL : tm_analysis_get_store (analysis) == store);
 
+  g_set_object (&self->analysis, analysis);
   if (!g_set_object (&self->store, store))
     return;
 

@@ -6,6 +6,7 @@
 
 #include <gtk/gtk.h>
 
+#include "tm-analysis.h"
 #include "tm-memory-store.h"
 
 G_BEGIN_DECLS
@@ -15,9 +16,11 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (TmSummaryCards, tm_summary_cards, TM, SUMMARY_CARDS, GtkWidget)
 
 GtkWidget     *tm_summary_cards_new       (void);
-/* Shows the summary of store (NULL: dashes). */
+/* Shows the summary of store (NULL: dashes); analysis is the store's
+ * (tm_profile_lookup_analysis()), NULL with store. */
 void           tm_summary_cards_set_store (TmSummaryCards *self,
-                                           TmMemoryStore  *store);
+                                           TmMemoryStore  *store,
+                                           TmAnalysis     *analysis);
 TmMemoryStore *tm_summary_cards_get_store (TmSummaryCards *self);
 
 G_END_DECLS

@@ -254,14 +254,15 @@ _tm_window_export_csv (TmWindow *self)
   /* The whole table at the time it shows, whatever the filter hides. */
   if (tm_breakdown_view_get_at_peak (view))
     {
-      job->rows = g_ptr_array_ref (tm_memory_store_get_peak_breakdown (self->memory_store));
+      job->rows = g_ptr_array_ref (tm_analysis_get_peak_breakdown (tm_profile_lookup_analysis (self->profile,
+                                                                                              self->memory_store)));
       name = g_strdup_printf ("%s-%s-peak.csv", stem, tm_memory_store_get_id (self->memory_store));
     }
   else
     {
       gint64 t = tm_breakdown_view_get_time_ps (view);
 
-      job->rows = tm_memory_store_breakdown_at (self->memory_store, t);
+      job->rows = tm_analysis_breakdown_at (self->memory_store, t);
       name = g_strdup_printf ("%s-%s-at-%" G_GINT64_FORMAT "ps.csv", stem,
                               tm_memory_store_get_id (self->memory_store), t);
     }

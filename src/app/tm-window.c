@@ -227,6 +227,8 @@ static void
 tm_window_set_memory_store (TmWindow      *self,
                             TmMemoryStore *store)
 {
+  TmAnalysis *analysis;
+
   if (!g_set_object (&self->memory_store, store))
     return;
 
@@ -236,8 +238,9 @@ tm_window_set_memory_store (TmWindow      *self,
       self->wanted_memory_id = g_strdup (tm_memory_store_get_id (store));
     }
 
-  tm_summary_cards_set_store (self->summary_cards, store);
-  tm_breakdown_view_set_store (self->breakdown_view, store);
+  analysis = store != NULL ? tm_profile_lookup_analysis (self->profile, store) : NULL;
+  tm_summary_cards_set_store (self->summary_cards, store, analysis);
+  tm_breakdown_view_set_store (self->breakdown_view, store, analysis);
   tm_timeline_set_store (self->timeline, store);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MEMORY_STORE]);

@@ -196,4 +196,26 @@ void     tm_wire_set_wire_type_error (GError      **error,
                                       guint         wire_type,
                                       gsize         offset);
 
+gboolean tm_wire_expect_type_slow    (TmWire       *w,
+                                      guint32       field,
+                                      guint         wire_type,
+                                      const char   *where,
+                                      GError      **error);
+
+/* Checks that a field just read by tm_wire_read_tag() (a one-byte tag) has
+ * the expected wire type; otherwise sets a wire type error that says where
+ * (a msgid marked with N_(), translated only then). */
+static inline gboolean
+tm_wire_expect_type (TmWire      *w,
+                     guint32      field,
+                     guint        wire_type,
+                     guint        expected,
+                     const char  *where,
+                     GError     **error)
+{
+  if (G_LIKELY (wire_type == expected))
+    return TRUE;
+  return tm_wire_expect_type_slow (w, field, wire_type, where, error);
+}
+
 G_END_DECLS
