@@ -5,73 +5,17 @@
  * The host plane's stat names (which stat is "bytes_allocated", which is
  * "tf_op" ...) and the decoder of one XEvent into a TmMemEvent, with strings
  * left in the mapped file (docs/formats.md §1). Uses tm-source (the mapped
- * file and its SIGBUS guard) and tm-wire; knows nothing of stores.
+ * file and its SIGBUS guard), tm-wire and tm-xplane (field numbers,
+ * strings); knows nothing of stores.
  */
 #pragma once
-
-#include <string.h>
 
 #include "tm-source.h"
 #include "tm-types.h"
 #include "tm-wire.h"
+#include "tm-xplane.h"
 
 G_BEGIN_DECLS
-
-/* Field numbers of proto/xplane.proto that an event's decoder reads. */
-enum { TM_XEVENT_METADATA_ID = 1, TM_XEVENT_OFFSET_PS = 2, TM_XEVENT_DURATION_PS = 3, TM_XEVENT_STATS = 4,
-       TM_XEVENT_NUM_OCCURRENCES = 5 };
-enum { TM_XSTAT_METADATA_ID = 1, TM_XSTAT_DOUBLE = 2, TM_XSTAT_UINT64 = 3, TM_XSTAT_INT64 = 4, TM_XSTAT_STR = 5,
-       TM_XSTAT_BYTES = 6, TM_XSTAT_REF = 7 };
-
-/* Metadata ids below this are looked up in arrays, others in hash tables. */
-#define TM_SMALL_ID_LIMIT (1u << 20)
-
-/* A string in the mapped file. */
-typedef struct
-{
-  const guint8 *ptr;
-  gsize         len;
-} TmStr;
-
-static inline gboolean
-tm_str_equal (TmStr       s,
-              const char *cstr)
-{
-  gsize len = strlen (cstr);
-
-  return s.len == len && memcmp (s.ptr, cstr, len) == 0;
-}
-
-static inline gboolean
-tm_str_has_prefix (TmStr       s,
-                   const char *prefix)
-{
-  gsize len = strlen (prefix);
-
-  return s.len >= len && memcmp (s.ptr, prefix, len) == 0;
-}
-
-/* Reads a length-delimited field's bytes as a string. */
-static inline gboolean
-tm_str_read (TmWire  *w,
-             TmStr   *out,
-             GError **error)
-{
-  TmWire sub = { 0 };
-
-  if (!tm_wire_read_len (w, &sub, error))
-    return FALSE;
-  out->ptr = sub.p;
-  out->len = (gsize) (sub.end - sub.p);
-  return TRUE;
-}
-
-/* One entry of a plane's metadata map: id → name. */
-typedef struct
-{
-  gint64 id;
-  TmStr  name;
-} TmMetadataName;
 
 /* What decoding an event needs: the source, and the host plane's stat names
  * (for ref_value strings and stat kinds). Immutable once made; shared by

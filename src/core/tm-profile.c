@@ -170,13 +170,21 @@ finish_job (gpointer data)
   return NULL;
 }
 
+static void
+unref_analysis (gpointer analysis)
+{
+  /* NULL where a failed or cancelled job stopped. */
+  if (analysis != NULL)
+    g_object_unref (analysis);
+}
+
 /* Memory ids are independent: finish and analyse them on two threads. */
 static GPtrArray *
 analyse_stores (GPtrArray     *stores,
                 GCancellable  *cancellable,
                 GError       **error)
 {
-  g_autoptr(GPtrArray) analyses = g_ptr_array_new_full (stores->len, g_object_unref);
+  g_autoptr(GPtrArray) analyses = g_ptr_array_new_full (stores->len, unref_analysis);
   FinishJob even = { stores, analyses, 0, cancellable, FALSE, NULL };
   FinishJob odd = { stores, analyses, 1, cancellable, FALSE, NULL };
   GThread *thread = NULL;

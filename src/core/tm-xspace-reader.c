@@ -18,14 +18,8 @@
 #include "tm-host-event.h"
 #include "tm-memory-store.h"
 #include "tm-wire.h"
+#include "tm-xplane.h"
 #include "tm-xspace-reader.h"
-
-/* Field numbers. */
-enum { XSPACE_PLANES = 1 };
-enum { XPLANE_ID = 1, XPLANE_NAME = 2, XPLANE_LINES = 3, XPLANE_EVENT_METADATA = 4, XPLANE_STAT_METADATA = 5 };
-enum { XLINE_NAME = 2, XLINE_TIMESTAMP_NS = 3, XLINE_EVENTS = 4 };
-enum { MAP_KEY = 1, MAP_VALUE = 2 };
-enum { METADATA_ID = 1, METADATA_NAME = 2 };
 
 #define HOST_PLANE_NAME "/host:CPU"
 #define TPU_PLANE_PREFIX "/device:TPU:"
@@ -38,300 +32,6 @@ tm_xspace_result_clear (TmXSpaceResult *result)
 {
   g_clear_pointer (&result->stores, g_ptr_array_unref);
   g_clear_pointer (&result->hlo_modules, g_array_unref);
-}
-
-/* ------------------------------------------------------------------ */
-/* Field helpers                                                        */
-
-/* Reads a map<int64, X{id=1, name=2}> entry: key and the value's name. */
-static gboolean
-read_metadata_entry (TmWire   *entry,
-                     gint64   *key,
-                     TmStr    *name,
-                     GError  **error)
-{
-  *key = 0;
-  name->ptr = NULL;
-  name->len = 0;
-
-  while (!tm_wire_at_end (entry))
-    {
-      guint32 field;
-      guint wt;
-
-      if (!tm_wire_read_tag (entry, &field, &wt, error))
-        return FALSE;
-
-      if (field == MAP_KEY)
-        {
-          guint64 v;
-
-          if (!tm_wire_expect_type (entry, field, wt, TM_WIRE_VARINT, N_("in a metadata map key"), error) ||
-              !tm_wire_read_varint (entry, &v, error))
-            return FALSE;
-          *key = (gint64) v;
-        }
-      else if (field == MAP_VALUE)
-        {
-          TmWire value;
-
-          if (!tm_wire_expect_type (entry, field, wt, TM_WIRE_LEN, N_("in a metadata map value"), error) ||
-              !tm_wire_read_len (entry, &value, error))
-            return FALSE;
-
-          /* Occurrences of a message field merge: a later name wins. */
-          while (!tm_wire_at_end (&value))
-            {
-              if (!tm_wire_read_tag (&value, &field, &wt, error))
-                return FALSE;
-              if (field == METADATA_NAME)
-                {
-                  if (!tm_wire_expect_type (&value, field, wt, TM_WIRE_LEN, N_("in a metadata name"), error) ||
-                      !tm_str_read (&value, name, error))
-                    return FALSE;
-                }
-              else if (!tm_wire_skip (&value, wt, error))
-                return FALSE;
-            }
-        }
-      else if (!tm_wire_skip (entry, wt, error))
-        return FALSE;
-    }
-
-  return TRUE;
-}
-
-/* ------------------------------------------------------------------ */
-/* Plane structure                                                      */
-
-typedef struct
-{
-  TmStr   name;
-  gboolean has_name;
-  GArray *lines;      /* TmWire */
-  GArray *event_md;   /* TmWire */
-  GArray *stat_md;    /* TmWire */
-} PlaneParts;
-
-static void
-plane_parts_clear (PlaneParts *parts)
-{
-  g_clear_pointer (&parts->lines, g_array_unref);
-  g_clear_pointer (&parts->event_md, g_array_unref);
-  g_clear_pointer (&parts->stat_md, g_array_unref);
-}
-
-/* One pass over the plane's top-level fields; with collect, remembers where
- * its lines and metadata entries are. */
-static gboolean
-scan_plane (TmWire      plane,
-            gboolean    collect,
-            PlaneParts *parts,
-            GError    **error)
-{
-  memset (parts, 0, sizeof *parts);
-  if (collect)
-    {
-      parts->lines = g_array_new (FALSE, FALSE, sizeof (TmWire));
-      parts->event_md = g_array_new (FALSE, FALSE, sizeof (TmWire));
-      parts->stat_md = g_array_new (FALSE, FALSE, sizeof (TmWire));
-    }
-
-  while (!tm_wire_at_end (&plane))
-    {
-      guint32 field;
-      guint wt;
-      TmWire sub;
-
-      if (!tm_wire_read_tag (&plane, &field, &wt, error))
-        return FALSE;
-
-      switch (field)
-        {
-        case XPLANE_NAME:
-          if (!tm_wire_expect_type (&plane, field, wt, TM_WIRE_LEN, N_("in XPlane.name"), error) ||
-              !tm_str_read (&plane, &parts->name, error))
-            return FALSE;
-          parts->has_name = TRUE;
-          break;
-
-        case XPLANE_LINES:
-        case XPLANE_EVENT_METADATA:
-        case XPLANE_STAT_METADATA:
-          if (!tm_wire_expect_type (&plane, field, wt, TM_WIRE_LEN,
-                                 field == XPLANE_LINES ? N_("in XPlane.lines") : N_("in an XPlane metadata map"),
-                                 error) ||
-              !tm_wire_read_len (&plane, &sub, error))
-            return FALSE;
-          if (collect)
-            g_array_append_val (field == XPLANE_LINES ? parts->lines
-                                : field == XPLANE_EVENT_METADATA ? parts->event_md
-                                : parts->stat_md,
-                                sub);
-          break;
-
-        case XPLANE_ID:
-          if (!tm_wire_expect_type (&plane, field, wt, TM_WIRE_VARINT, N_("in XPlane.id"), error) ||
-              !tm_wire_skip (&plane, wt, error))
-            return FALSE;
-          break;
-
-        default:
-          if (!tm_wire_skip (&plane, wt, error))
-            return FALSE;
-          break;
-        }
-    }
-
-  return TRUE;
-}
-
-typedef struct
-{
-  TmWire   wire;
-  TmStr    name;
-  gint64   timestamp_ns;
-} LineInfo;
-
-/* With until_events, stops at the first event: what the line says before
- * its events (where every writer puts its name and timestamp). */
-static gboolean
-scan_line (TmWire    line,
-           gboolean  until_events,
-           LineInfo *info,
-           GError  **error)
-{
-  info->wire = line;
-  info->name.ptr = NULL;
-  info->name.len = 0;
-  info->timestamp_ns = 0;
-
-  while (!tm_wire_at_end (&line))
-    {
-      guint32 field;
-      guint wt;
-
-      if (until_events && line.p[0] == ((XLINE_EVENTS << 3) | TM_WIRE_LEN))
-        break;
-
-      /* Events are most of a line: skip them in a tight loop (tag 0x22,
-       * length below 16 KiB). */
-      while (line.end - line.p >= 3 && line.p[0] == 0x22)
-        {
-          gsize len;
-          const guint8 *q = line.p + 1;
-
-          if (q[0] < 0x80)
-            len = q[0], q += 1;
-          else if (q[1] < 0x80)
-            len = (gsize) (q[0] & 0x7f) | ((gsize) q[1] << 7), q += 2;
-          else
-            break;
-          if (len > (gsize) (line.end - q))
-            break;
-          line.p = q + len;
-        }
-      if (tm_wire_at_end (&line))
-        break;
-
-      if (!tm_wire_read_tag (&line, &field, &wt, error))
-        return FALSE;
-
-      if (field == XLINE_NAME)
-        {
-          if (!tm_wire_expect_type (&line, field, wt, TM_WIRE_LEN, N_("in XLine.name"), error) ||
-              !tm_str_read (&line, &info->name, error))
-            return FALSE;
-        }
-      else if (field == XLINE_TIMESTAMP_NS)
-        {
-          guint64 v;
-
-          if (!tm_wire_expect_type (&line, field, wt, TM_WIRE_VARINT, N_("in XLine.timestamp_ns"), error) ||
-              !tm_wire_read_varint (&line, &v, error))
-            return FALSE;
-          info->timestamp_ns = (gint64) v;
-        }
-      else if (field == XLINE_EVENTS)
-        {
-          if (!tm_wire_expect_type (&line, field, wt, TM_WIRE_LEN, N_("in XLine.events"), error) ||
-              !tm_wire_skip (&line, wt, error))
-            return FALSE;
-        }
-      else if (!tm_wire_skip (&line, wt, error))
-        return FALSE;
-    }
-
-  return TRUE;
-}
-
-/* The header fields of one event; stats are skipped. */
-typedef struct
-{
-  guint64 metadata_id;
-  gint64  offset_ps;
-  gint64  duration_ps;
-} EventHeader;
-
-static inline gboolean
-scan_event_header (TmWire       ev,
-                   EventHeader *hdr,
-                   GError     **error)
-{
-  hdr->metadata_id = 0;
-  hdr->offset_ps = 0;
-  hdr->duration_ps = 0;
-
-  while (!tm_wire_at_end (&ev))
-    {
-      guint32 field;
-      guint wt;
-      guint64 v;
-
-      /* Stats are most of an event: skip runs of short ones in a tight
-       * loop (tag 0x22, one-byte length). */
-      while (ev.end - ev.p >= 2 && ev.p[0] == 0x22 && ev.p[1] < 0x80 &&
-             ev.p + 2 + ev.p[1] <= ev.end)
-        ev.p += 2 + ev.p[1];
-      if (tm_wire_at_end (&ev))
-        break;
-
-      if (!tm_wire_read_tag (&ev, &field, &wt, error))
-        return FALSE;
-
-      switch (field)
-        {
-        case TM_XEVENT_METADATA_ID:
-        case TM_XEVENT_OFFSET_PS:
-        case TM_XEVENT_DURATION_PS:
-        case TM_XEVENT_NUM_OCCURRENCES:
-          if (!tm_wire_expect_type (&ev, field, wt, TM_WIRE_VARINT, N_("in XEvent"), error) ||
-              !tm_wire_read_varint (&ev, &v, error))
-            return FALSE;
-          if (field == TM_XEVENT_METADATA_ID)
-            hdr->metadata_id = v;
-          else if (field == TM_XEVENT_OFFSET_PS)
-            hdr->offset_ps = (gint64) v;
-          else if (field == TM_XEVENT_DURATION_PS)
-            hdr->duration_ps = (gint64) v;
-          else
-            hdr->offset_ps = 0;  /* oneof: num_occurrences clears offset_ps */
-          break;
-
-        case TM_XEVENT_STATS:
-          if (!tm_wire_expect_type (&ev, field, wt, TM_WIRE_LEN, N_("in XEvent.stats"), error) ||
-              !tm_wire_skip (&ev, wt, error))
-            return FALSE;
-          break;
-
-        default:
-          if (!tm_wire_skip (&ev, wt, error))
-            return FALSE;
-          break;
-        }
-    }
-
-  return TRUE;
 }
 
 /* ------------------------------------------------------------------ */
@@ -404,37 +104,15 @@ clear_event_kinds (Reader *r)
 }
 
 static gboolean
-read_entries (GArray   *wires,
-              GArray   *entries,
-              gint64   *max_small,
-              GError  **error)
-{
-  *max_small = -1;
-
-  for (guint i = 0; i < wires->len; i++)
-    {
-      TmMetadataName e;
-
-      if (!read_metadata_entry (&g_array_index (wires, TmWire, i), &e.id, &e.name, error))
-        return FALSE;
-      g_array_append_val (entries, e);
-      if (e.id >= 0 && e.id < (gint64) TM_SMALL_ID_LIMIT && e.id > *max_small)
-        *max_small = e.id;
-    }
-
-  return TRUE;
-}
-
-static gboolean
 load_event_kinds (Reader      *r,
-                  PlaneParts  *parts,
+                  TmXPlaneParts  *parts,
                   GError     **error)
 {
   g_autoptr(GArray) entries = g_array_new (FALSE, FALSE, sizeof (TmMetadataName));
   gint64 max_small;
 
   clear_event_kinds (r);
-  if (!read_entries (parts->event_md, entries, &max_small, error))
+  if (!tm_xplane_read_names (parts->event_md, entries, &max_small, error))
     return FALSE;
 
   r->n_small_events = (guint) (max_small + 1);
@@ -463,13 +141,13 @@ load_event_kinds (Reader      *r,
 /* The host plane's stat names, for decoding its events now and later. */
 static gboolean
 load_stat_metadata (Reader      *r,
-                    PlaneParts  *parts,
+                    TmXPlaneParts  *parts,
                     GError     **error)
 {
   g_autoptr(GArray) entries = g_array_new (FALSE, FALSE, sizeof (TmMetadataName));
   gint64 max_small;
 
-  if (!read_entries (parts->stat_md, entries, &max_small, error))
+  if (!tm_xplane_read_names (parts->stat_md, entries, &max_small, error))
     return FALSE;
 
   g_clear_pointer (&r->ctx, tm_host_context_unref);
@@ -551,7 +229,7 @@ read_lines (Reader        *r,
 
   for (guint i = from; i < to; i++)
     {
-      const LineInfo *info = &g_array_index (lines, LineInfo, i);
+      const TmXLineInfo *info = &g_array_index (lines, TmXLineInfo, i);
       TmWire line = info->wire;
       /* Put every line on the clock of the earliest one (docs/formats.md §1). */
       gint64 adjust_ps = (gint64) ((guint64) (info->timestamp_ns - min_ts) * 1000u);
@@ -563,15 +241,15 @@ read_lines (Reader        *r,
           guint wt;
           gsize len_offset;
           TmWire ev_wire;
-          EventHeader hdr;
+          TmXEventHeader hdr;
           guint8 kind;
 
           if (!tm_wire_read_tag (&line, &field, &wt, error))
             return FALSE;
 
-          if (field != XLINE_EVENTS)
+          if (field != TM_XLINE_EVENTS)
             {
-              if (field == XLINE_TIMESTAMP_NS)
+              if (field == TM_XLINE_TIMESTAMP_NS)
                 {
                   guint64 v;
 
@@ -583,7 +261,7 @@ read_lines (Reader        *r,
                   if ((gint64) v != info->timestamp_ns)
                     r->line_clock_changed = TRUE;
                 }
-              else if (field == XLINE_NAME)
+              else if (field == TM_XLINE_NAME)
                 {
                   if (!tm_wire_expect_type (&line, field, wt, TM_WIRE_LEN, N_("in XLine.name"), error) ||
                       !tm_wire_skip (&line, wt, error))
@@ -628,7 +306,7 @@ read_lines (Reader        *r,
               continue;
             }
 
-          if (!scan_event_header (ev_wire, &hdr, error))
+          if (!tm_xevent_scan_header (ev_wire, &hdr, error))
             return FALSE;
 
 
@@ -720,7 +398,7 @@ typedef struct
 {
   TmSource      *source;
   const GArray  *wires;   /* TmWire, one per line */
-  GArray        *lines;   /* LineInfo, filled in [from, to) */
+  GArray        *lines;   /* TmXLineInfo, filled in [from, to) */
   guint          from;
   guint          to;
   gboolean       until_events;
@@ -735,8 +413,8 @@ scan_job_guarded (gpointer   data,
   ScanJob *job = data;
 
   for (guint i = job->from; i < job->to; i++)
-    if (!scan_line (g_array_index (job->wires, TmWire, i), job->until_events,
-                    &g_array_index (job->lines, LineInfo, i), error))
+    if (!tm_xline_scan (g_array_index (job->wires, TmWire, i), job->until_events,
+                    &g_array_index (job->lines, TmXLineInfo, i), error))
       return FALSE;
   return TRUE;
 }
@@ -752,11 +430,11 @@ scan_job_thread (gpointer data)
 
 static gboolean
 read_host_plane_once (Reader      *r,
-                      PlaneParts  *parts,
+                      TmXPlaneParts  *parts,
                       gboolean     careful,
                       GError     **error)
 {
-  g_autoptr(GArray) lines = g_array_new (FALSE, TRUE, sizeof (LineInfo));
+  g_autoptr(GArray) lines = g_array_new (FALSE, TRUE, sizeof (TmXLineInfo));
   gint64 min_ts = G_MAXINT64;
   gint64 done_a = 0, done_b = 0;
   gsize total = 0, half = 0;
@@ -815,9 +493,9 @@ read_host_plane_once (Reader      *r,
   }
 
   for (guint i = 0; i < lines->len; i++)
-    min_ts = MIN (min_ts, g_array_index (lines, LineInfo, i).timestamp_ns);
+    min_ts = MIN (min_ts, g_array_index (lines, TmXLineInfo, i).timestamp_ns);
 
-  r->host_start = lines->len > 0 ? (gsize) (g_array_index (lines, LineInfo, 0).wire.p - r->base) : 0;
+  r->host_start = lines->len > 0 ? (gsize) (g_array_index (lines, TmXLineInfo, 0).wire.p - r->base) : 0;
   r->host_done_a = &done_a;
   r->host_done_b = &done_b;
 
@@ -867,7 +545,7 @@ read_host_plane_once (Reader      *r,
 
 static gboolean
 read_host_plane (Reader      *r,
-                 PlaneParts  *parts,
+                 TmXPlaneParts  *parts,
                  GError     **error)
 {
   if (!load_event_kinds (r, parts, error) ||
@@ -889,7 +567,7 @@ read_host_plane (Reader      *r,
 
 static gboolean
 read_tpu_plane (Reader      *r,
-                PlaneParts  *parts,
+                TmXPlaneParts  *parts,
                 GError     **error)
 {
   g_autoptr(GArray) entries = g_array_new (FALSE, FALSE, sizeof (TmMetadataName));
@@ -897,7 +575,7 @@ read_tpu_plane (Reader      *r,
   g_autofree char *device = NULL;
   gint64 max_small;
 
-  if (!read_entries (parts->event_md, entries, &max_small, error))
+  if (!tm_xplane_read_names (parts->event_md, entries, &max_small, error))
     return FALSE;
   for (guint i = 0; i < entries->len; i++)
     {
@@ -910,10 +588,10 @@ read_tpu_plane (Reader      *r,
 
   for (guint i = 0; i < parts->lines->len; i++)
     {
-      LineInfo info;
+      TmXLineInfo info;
       TmWire line;
 
-      if (!scan_line (g_array_index (parts->lines, TmWire, i), FALSE, &info, error))
+      if (!tm_xline_scan (g_array_index (parts->lines, TmWire, i), FALSE, &info, error))
         return FALSE;
       if (!tm_str_equal (info.name, XLA_MODULES_LINE))
         continue;
@@ -924,20 +602,20 @@ read_tpu_plane (Reader      *r,
           guint32 field;
           guint wt;
           TmWire ev_wire;
-          EventHeader hdr;
+          TmXEventHeader hdr;
           TmHloModule module;
           const TmStr *name;
 
           if (!tm_wire_read_tag (&line, &field, &wt, error))
             return FALSE;
-          if (field != XLINE_EVENTS)
+          if (field != TM_XLINE_EVENTS)
             {
               if (!tm_wire_skip (&line, wt, error))
                 return FALSE;
               continue;
             }
           if (!tm_wire_read_len (&line, &ev_wire, error) ||
-              !scan_event_header (ev_wire, &hdr, error))
+              !tm_xevent_scan_header (ev_wire, &hdr, error))
             return FALSE;
 
           name = g_hash_table_lookup (names, &hdr.metadata_id);
@@ -968,7 +646,7 @@ read_job (gpointer   data,
       guint32 field;
       guint wt;
       TmWire plane;
-      PlaneParts parts;
+      TmXPlaneParts parts;
       gboolean is_host, is_tpu;
 
       if (first)
@@ -987,7 +665,7 @@ read_job (gpointer   data,
         return FALSE;
       first = FALSE;
 
-      if (field != XSPACE_PLANES)
+      if (field != TM_XSPACE_PLANES)
         {
           if (!tm_wire_skip (&space, wt, error))
             return FALSE;
@@ -1000,7 +678,7 @@ read_job (gpointer   data,
 
       r->result->n_planes++;
 
-      if (!scan_plane (plane, FALSE, &parts, error))
+      if (!tm_xplane_scan (plane, FALSE, &parts, error))
         return FALSE;
 
       is_host = parts.has_name && tm_str_equal (parts.name, HOST_PLANE_NAME) && !r->result->has_host_plane;
@@ -1010,9 +688,9 @@ read_job (gpointer   data,
         {
           gboolean ok;
 
-          if (!scan_plane (plane, TRUE, &parts, error))
+          if (!tm_xplane_scan (plane, TRUE, &parts, error))
             {
-              plane_parts_clear (&parts);
+              tm_xplane_parts_clear (&parts);
               return FALSE;
             }
 
@@ -1024,7 +702,7 @@ read_job (gpointer   data,
           else
             ok = read_tpu_plane (r, &parts, error);
 
-          plane_parts_clear (&parts);
+          tm_xplane_parts_clear (&parts);
           if (!ok)
             return FALSE;
         }
