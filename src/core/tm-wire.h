@@ -4,7 +4,7 @@
  *
  * A TmWire is a window [p, end) of a buffer that starts at base; offsets in
  * errors are from base, so they are byte offsets into the file. Nothing here
- * reads outside [p, end), whatever the bytes say.
+ * reads outside [p, end), whatever the bytes say. Uses only tm-error.
  */
 #pragma once
 
