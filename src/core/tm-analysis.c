@@ -1,4 +1,4 @@
-/* tm-analysis.c — what one memory id's columns say: peak step, breakdowns, sampling
+/* tm-analysis.c — peak step, breakdowns and sampling of one memory id
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

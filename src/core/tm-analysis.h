@@ -1,4 +1,4 @@
-/* tm-analysis.h — what one memory id's columns say: peak step, breakdowns, sampling
+/* tm-analysis.h — peak step, breakdowns and sampling of one memory id
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

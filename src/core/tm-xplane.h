@@ -1,4 +1,4 @@
-/* tm-xplane.h — the structure of an XSpace: planes, lines, event headers, metadata
+/* tm-xplane.h — the structure of an XSpace: planes, lines, events, metadata
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
