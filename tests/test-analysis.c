@@ -88,12 +88,13 @@ test_peak_step_and_merge (void)
   g_autoptr(TmProfile) profile = load_events (evs, G_N_ELEMENTS (evs));
   TmMemoryStore *store = tm_profile_get_memory_store (profile, 0);
   const TmSummary *s = tm_memory_store_get_summary (store);
-  GPtrArray *rows = tm_memory_store_get_peak_breakdown (store);
+  TmAnalysis *analysis = tm_profile_lookup_analysis (profile, store);
+  GPtrArray *rows = tm_analysis_get_peak_breakdown (analysis);
   const TmBreakdownRow *row;
 
   g_assert_cmpint (s->peak_bytes_in_use, ==, 110);
   g_assert_cmpint (s->peak_time_ps, ==, 50);
-  g_assert_cmpint (s->peak_step_id, ==, 2);
+  g_assert_cmpint (tm_analysis_get_peak_step_id (analysis), ==, 2);
   g_assert_cmpuint (s->n_allocations, ==, 4);
   g_assert_cmpuint (s->n_deallocations, ==, 2);
 
@@ -120,10 +121,10 @@ test_live_at (void)
   };
   g_autoptr(TmProfile) profile = load_events (evs, G_N_ELEMENTS (evs));
   TmMemoryStore *store = tm_profile_get_memory_store (profile, 0);
-  g_autoptr(GPtrArray) before = tm_memory_store_breakdown_at (store, 1);
-  g_autoptr(GPtrArray) at20 = tm_memory_store_breakdown_at (store, 25);
-  g_autoptr(GPtrArray) at30 = tm_memory_store_breakdown_at (store, 30);
-  g_autoptr(GPtrArray) at40 = tm_memory_store_breakdown_at (store, 1000);
+  g_autoptr(GPtrArray) before = tm_analysis_breakdown_at (store, 1);
+  g_autoptr(GPtrArray) at20 = tm_analysis_breakdown_at (store, 25);
+  g_autoptr(GPtrArray) at30 = tm_analysis_breakdown_at (store, 30);
+  g_autoptr(GPtrArray) at40 = tm_analysis_breakdown_at (store, 1000);
   const TmBreakdownRow *row;
 
   g_assert_cmpuint (before->len, ==, 0);
@@ -202,7 +203,7 @@ test_sampling (void)
 
       profile = load_events (evs, n);
       store = tm_profile_get_memory_store (profile, 0);
-      sampled = tm_memory_store_sample_timeline (store, 1000);
+      sampled = tm_analysis_sample (store, 1000);
       g_assert_cmpuint (sampled->len, ==, MIN (n, 1000));
       if (n <= 1000)
         continue;

@@ -186,9 +186,10 @@ test_gpu_summary (void)
       JsonObject *w = json_object_get_object_member (memory, l->data);
       TmMemoryStore *store = tm_profile_get_memory_store (profile, k);
       const TmSummary *s = tm_memory_store_get_summary (store);
-      GPtrArray *rows = tm_memory_store_get_peak_breakdown (store);
+      TmAnalysis *analysis = tm_profile_get_analysis (profile, k);
+      GPtrArray *rows = tm_analysis_get_peak_breakdown (analysis);
       JsonArray *breakdown = json_object_get_array_member (w, "breakdown");
-      g_autoptr(GArray) sampled = tm_memory_store_sample_timeline (store, 1000);
+      g_autoptr(GArray) sampled = tm_analysis_sample (store, 1000);
 
       g_test_message ("memory id %s", (char *) l->data);
       g_assert_cmpstr (tm_memory_store_get_id (store), ==, l->data);
@@ -206,7 +207,7 @@ test_gpu_summary (void)
       g_assert_cmpint (s->peak_heap_bytes, ==, member_int (w, "peak_heap_allocated_bytes"));
       g_assert_cmpint (s->peak_free_bytes, ==, member_int (w, "peak_free_memory_bytes"));
       g_assert_cmpfloat (s->peak_fragmentation, ==, json_object_get_double_member (w, "peak_fragmentation"));
-      g_assert_cmpint (s->peak_step_id, ==, member_int (w, "peak_step_id"));
+      g_assert_cmpint (tm_analysis_get_peak_step_id (analysis), ==, member_int (w, "peak_step_id"));
       g_assert_cmpint (rows->len, ==, member_int (w, "num_breakdown_rows"));
       g_assert_cmpuint (rows->len, ==, json_array_get_length (breakdown));
 
@@ -314,7 +315,7 @@ test_tpu_json (void)
     }
   g_assert_cmpint (tm_memory_store_get_summary (tm_profile_get_memory_store (profile, 0))->peak_stack_bytes, ==,
                    G_GINT64_CONSTANT (1960673280));
-  g_assert_cmpuint (tm_memory_store_get_peak_breakdown (tm_profile_get_memory_store (profile, 0))->len, ==, 5);
+  g_assert_cmpuint (tm_analysis_get_peak_breakdown (tm_profile_get_analysis (profile, 0))->len, ==, 5);
 }
 
 int

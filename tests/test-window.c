@@ -481,7 +481,7 @@ test_two_memory_ids (void)
   g_assert_true (tm_summary_cards_get_session (tm_window_get_summary_cards (window)) == tm_window_get_session (window));
   g_assert_true (tm_session_get_memory_store (tm_window_get_session (window)) == tm_window_get_memory_store (window));
   g_assert_cmpuint (tm_breakdown_view_get_n_rows (view), ==,
-                    tm_memory_store_get_peak_breakdown (tm_window_get_memory_store (window))->len);
+                    tm_analysis_get_peak_breakdown (tm_session_get_analysis (tm_window_get_session (window)))->len);
 
   /* Cards */
   assert_card_bytes (window, "peak_value", 96 * MIB);
@@ -634,7 +634,7 @@ test_live_at_time (void)
   /* GPU_1_bfc between its two allocations: only the first is live. */
   tm_session_select_time (session, 2000000000 + 500000);
   g_assert_cmpuint (cleared, ==, 1);
-  rows = tm_memory_store_breakdown_at (tm_window_get_memory_store (window), 2000000000 + 500000);
+  rows = tm_analysis_breakdown_at (tm_window_get_memory_store (window), 2000000000 + 500000);
   g_assert_false (tm_breakdown_view_get_at_peak (view));
   g_assert_cmpint (tm_breakdown_view_get_time_ps (view), ==, 2000000000 + 500000);
   g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (heading)), ==, live);

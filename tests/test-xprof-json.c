@@ -133,8 +133,8 @@ test_round_trip (void)
   g_assert_cmpint (sa->memory_capacity, ==, sb->memory_capacity);
   g_assert_cmpint (sa->peak_bytes_usage_lifetime, ==, sb->peak_bytes_usage_lifetime);
   g_assert_cmpfloat (sa->peak_fragmentation, ==, sb->peak_fragmentation);
-  ra = tm_memory_store_get_peak_breakdown (a);
-  rb = tm_memory_store_get_peak_breakdown (b);
+  ra = tm_analysis_get_peak_breakdown (tm_profile_lookup_analysis (profile, a));
+  rb = tm_analysis_get_peak_breakdown (tm_profile_lookup_analysis (again, b));
   g_assert_cmpuint (ra->len, ==, rb->len);
   for (guint i = 0; i < ra->len; i++)
     {
@@ -202,8 +202,8 @@ test_tensorflow_variant (void)
   store = tm_profile_get_memory_store (profile, 0);
   g_assert_cmpuint (tm_memory_store_get_n_snapshots (store), ==, 2);
   g_assert_cmpint (tm_memory_store_get_summary (store)->peak_bytes_in_use, ==, 256);
-  g_assert_cmpint (tm_memory_store_get_summary (store)->peak_step_id, ==, 3);
-  row = g_ptr_array_index (tm_memory_store_get_peak_breakdown (store), 0);
+  g_assert_cmpint (tm_analysis_get_peak_step_id (tm_profile_get_analysis (profile, 0)), ==, 3);
+  row = g_ptr_array_index (tm_analysis_get_peak_breakdown (tm_profile_get_analysis (profile, 0)), 0);
   g_assert_cmpstr (row->op_name, ==, "dense/MatMul");
   g_assert_cmpint (row->allocation_bytes, ==, 256);
   g_assert_true (tm_memory_store_get_activity (store, 1, &act, &error));

@@ -62,11 +62,11 @@ assert_xprof_example (TmProfile *profile)
   g_assert_cmpfloat (s->peak_fragmentation, ==, TM_FIXTURE_XPROF_PEAK_FRAGMENTATION);
   g_assert_cmpint (s->memory_capacity, ==, TM_FIXTURE_XPROF_CAPACITY);
   g_assert_cmpint (s->peak_bytes_usage_lifetime, ==, TM_FIXTURE_XPROF_LIFETIME_PEAK);
-  g_assert_cmpint (s->peak_step_id, ==, TM_FIXTURE_XPROF_PEAK_STEP);
+  g_assert_cmpint (tm_analysis_get_peak_step_id (tm_profile_get_analysis (profile, 0)), ==, TM_FIXTURE_XPROF_PEAK_STEP);
   g_assert_cmpint (s->first_time_ps, ==, TM_FIXTURE_XPROF_FIRST_TIME_PS);
   g_assert_cmpint (s->last_time_ps, ==, TM_FIXTURE_XPROF_LAST_TIME_PS);
 
-  rows = tm_memory_store_get_peak_breakdown (store);
+  rows = tm_analysis_get_peak_breakdown (tm_profile_get_analysis (profile, 0));
   g_assert_cmpuint (rows->len, ==, 3);
   row = g_ptr_array_index (rows, 0);
   g_assert_cmpstr (row->op_name, ==, "unused preallocated device memory");
@@ -243,6 +243,7 @@ test_value_kinds (void)
       g_autoptr(GError) error = NULL;
       g_autoptr(TmProfile) profile = NULL;
       TmMemoryStore *store;
+      GPtrArray *rows;
       const TmBreakdownRow *row;
       TmActivity act;
 
@@ -274,10 +275,11 @@ test_value_kinds (void)
       g_assert_cmpint (act.allocation_bytes, ==, 1 << 20);
       tm_activity_clear (&act);
 
-      g_assert_cmpuint (tm_memory_store_get_peak_breakdown (store)->len, ==, 2);
-      row = g_ptr_array_index (tm_memory_store_get_peak_breakdown (store), 0);
+      rows = tm_analysis_get_peak_breakdown (tm_profile_get_analysis (profile, 0));
+      g_assert_cmpuint (rows->len, ==, 2);
+      row = g_ptr_array_index (rows, 0);
       g_assert_cmpstr (row->op_name, ==, "layer/conv");
-      row = g_ptr_array_index (tm_memory_store_get_peak_breakdown (store), 1);
+      row = g_ptr_array_index (rows, 1);
       g_assert_cmpstr (row->op_name, ==, "stack");
     }
 }
@@ -375,7 +377,7 @@ test_unmatched (void)
   tm_activity_clear (&act);
 
   /* unmapped: 1128 + 100 (the free) − 32 − 64 − 100 (unmapped-deallocated) = 1032 */
-  rows = tm_memory_store_get_peak_breakdown (store);
+  rows = tm_analysis_get_peak_breakdown (tm_profile_get_analysis (profile, 0));
   g_assert_cmpuint (rows->len, ==, 2);
   g_assert_cmpstr (((TmBreakdownRow *) g_ptr_array_index (rows, 0))->op_name, ==, "unused preallocated device memory");
   g_assert_cmpint (((TmBreakdownRow *) g_ptr_array_index (rows, 0))->allocation_bytes, ==, 1032);
@@ -746,8 +748,8 @@ test_two_threads (void)
       g_assert_cmpmem (tm_memory_store_get_heap (a), n * 8, tm_memory_store_get_heap (b), n * 8);
       for (guint k = 0; k < n; k += 7)
         {
-          g_autoptr(GPtrArray) ra = tm_memory_store_breakdown_at (a, tm_memory_store_get_times (a)[k]);
-          g_autoptr(GPtrArray) rb = tm_memory_store_breakdown_at (b, tm_memory_store_get_times (b)[k]);
+          g_autoptr(GPtrArray) ra = tm_analysis_breakdown_at (a, tm_memory_store_get_times (a)[k]);
+          g_autoptr(GPtrArray) rb = tm_analysis_breakdown_at (b, tm_memory_store_get_times (b)[k]);
 
           g_assert_cmpint (tm_memory_store_get_step_id (a, k), ==, tm_memory_store_get_step_id (b, k));
           g_assert_cmpuint (ra->len, ==, rb->len);

@@ -482,10 +482,10 @@ session_changed_cb (TmBreakdownView *self,
   if (store == NULL)
     tm_breakdown_view_set_rows (self, NULL);
   else if (at_peak)
-    tm_breakdown_view_set_rows (self, tm_memory_store_get_peak_breakdown (store));
+    tm_breakdown_view_set_rows (self, tm_analysis_get_peak_breakdown (tm_session_get_analysis (self->session)));
   else
     {
-      g_autoptr(GPtrArray) rows = tm_memory_store_breakdown_at (store, time_ps);
+      g_autoptr(GPtrArray) rows = tm_analysis_breakdown_at (store, time_ps);
 
       tm_breakdown_view_set_rows (self, rows);
     }

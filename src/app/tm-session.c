@@ -230,6 +230,8 @@ tm_session_set_memory_store (TmSession     *self,
 {
   g_return_if_fail (TM_IS_SESSION (self));
   g_return_if_fail (store == NULL || TM_IS_MEMORY_STORE (store));
+  g_return_if_fail (store == NULL ||
+                    (self->profile != NULL && tm_profile_lookup_analysis (self->profile, store) != NULL));
 
   if (self->memory_store == store)
     return;
@@ -240,6 +242,16 @@ tm_session_set_memory_store (TmSession     *self,
   update_limits (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MEMORY_STORE]);
   g_object_thaw_notify (G_OBJECT (self));
+}
+
+TmAnalysis *
+tm_session_get_analysis (TmSession *self)
+{
+  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
+
+  if (self->profile == NULL || self->memory_store == NULL)
+    return NULL;
+  return tm_profile_lookup_analysis (self->profile, self->memory_store);
 }
 
 GArray *

@@ -9,7 +9,8 @@
  *
  * The state:
  *   profile        the shown profile (NULL: none)
- *   memory-store   the shown memory id of that profile (NULL: none)
+ *   memory-store   the shown memory id of that profile (NULL: none), and
+ *                  with it the profile's analysis of that memory id
  *   viewport       the visible time range, shared by every time axis; the
  *                  session owns it for its whole life and sets its limits
  *                  to the memory id's data whenever the memory id changes
@@ -24,6 +25,7 @@
 
 #include <glib-object.h>
 
+#include "tm-analysis.h"
 #include "tm-memory-store.h"
 #include "tm-profile.h"
 #include "tm-viewport.h"
@@ -46,6 +48,9 @@ TmMemoryStore *tm_session_get_memory_store       (TmSession     *self);
  * no selected time. */
 void           tm_session_set_memory_store       (TmSession     *self,
                                                   TmMemoryStore *store);
+
+/* The profile's analysis of the memory store (NULL without one). */
+TmAnalysis    *tm_session_get_analysis           (TmSession     *self);
 
 /* HLO modules of the profile (TmHloModule; NULL without a profile). */
 GArray        *tm_session_get_hlo_modules        (TmSession     *self);

@@ -316,7 +316,7 @@ tm_summary_cards_update (TmSummaryCards *self)
   }
   g_clear_pointer (&text, g_free);
 
-  text = g_strdup_printf ("%" G_GINT64_FORMAT, summary->peak_step_id);
+  text = g_strdup_printf ("%" G_GINT64_FORMAT, tm_analysis_get_peak_step_id (tm_session_get_analysis (self->session)));
   gtk_label_set_label (self->peak_step_value, text);
   set_tooltip (GTK_WIDGET (self->peak_step_label), GTK_WIDGET (self->peak_step_value),
                _("Peak Step"),

@@ -253,14 +253,14 @@ _tm_window_export_csv (TmWindow *self)
   /* The whole table at the time it shows, whatever the filter hides. */
   if (!tm_session_get_has_selected_time (self->session))
     {
-      job->rows = g_ptr_array_ref (tm_memory_store_get_peak_breakdown (self->memory_store));
+      job->rows = g_ptr_array_ref (tm_analysis_get_peak_breakdown (tm_session_get_analysis (self->session)));
       name = g_strdup_printf ("%s-%s-peak.csv", stem, tm_memory_store_get_id (self->memory_store));
     }
   else
     {
       gint64 t = tm_session_get_selected_time (self->session);
 
-      job->rows = tm_memory_store_breakdown_at (self->memory_store, t);
+      job->rows = tm_analysis_breakdown_at (self->memory_store, t);
       name = g_strdup_printf ("%s-%s-at-%" G_GINT64_FORMAT "ps.csv", stem,
                               tm_memory_store_get_id (self->memory_store), t);
     }

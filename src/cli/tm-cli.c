@@ -127,15 +127,17 @@ print_summary (TmProfile *profile)
   for (guint i = 0; i < n; i++)
     {
       TmMemoryStore *store = tm_profile_get_memory_store (profile, i);
+      TmAnalysis *analysis = tm_profile_get_analysis (profile, i);
       const TmSummary *s = tm_memory_store_get_summary (store);
-      GPtrArray *rows = tm_memory_store_get_peak_breakdown (store);
+      GPtrArray *rows = tm_analysis_get_peak_breakdown (analysis);
       g_autofree char *allocs = tm_format_count (s->n_allocations);
       g_autofree char *deallocs = tm_format_count (s->n_deallocations);
       g_autofree char *when = tm_format_time_ms (s->peak_time_ps);
       g_autofree char *peak = tm_format_bytes (s->peak_bytes_in_use);
       g_autofree char *peak_exact = tm_format_bytes_exact (s->peak_bytes_in_use);
       g_autofree char *peak_text = g_strdup_printf (_("%s (%s) at %s, step %" PRId64),
-                                                    peak, peak_exact, when, s->peak_step_id);
+                                                    peak, peak_exact, when,
+                                                    tm_analysis_get_peak_step_id (analysis));
       g_autofree char *frag = tm_format_percent (s->peak_fragmentation);
       g_autofree char *nrows = g_strdup_printf ("%u", rows->len);
 
@@ -264,7 +266,8 @@ tm_cli_run (int    argc,
               return fail (files[f], e);
             }
 
-          if (!tm_export_breakdown_csv (tm_memory_store_get_peak_breakdown (store), out, NULL, &error))
+          if (!tm_export_breakdown_csv (tm_analysis_get_peak_breakdown (tm_profile_lookup_analysis (profile, store)),
+                                        out, NULL, &error))
             return fail (output != NULL ? output : "-", error);
         }
 

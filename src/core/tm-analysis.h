@@ -1,50 +1,56 @@
-/* tm-analysis.h — product.md §3 over one memory id's columns
+/* tm-analysis.h — peak step, breakdowns and sampling of one memory id
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Internal to the core: the loader runs tm_analysis_finish() on each store
- * in the worker thread; the store's public getters call the rest.
+ * Reads a finished store (tm-memory-store) and returns results; never
+ * writes into the store. A TmAnalysis is made once per memory id by the
+ * loader, in its worker thread, and is immutable afterwards: every getter is
+ * safe from any thread. Steps are those of docs/analysis.md.
  */
 #pragma once
 
 #include <gio/gio.h>
 
-#include "tm-memory-store-private.h"
+#include "tm-memory-store.h"
 
 G_BEGIN_DECLS
 
-/* An open-addressing map from a 64-bit address to a snapshot index. Holds
- * only allocations that are live at one time. */
-typedef struct _TmAddrMap TmAddrMap;
+#define TM_TYPE_ANALYSIS (tm_analysis_get_type ())
 
-TmAddrMap *tm_addr_map_new    (void);
-void       tm_addr_map_free   (TmAddrMap  *map);
-gboolean   tm_addr_map_lookup (TmAddrMap  *map,
-                               guint64     addr,
-                               guint32    *value);
-void       tm_addr_map_insert (TmAddrMap  *map,
-                               guint64     addr,
-                               guint32     value);
-gboolean   tm_addr_map_remove (TmAddrMap  *map,
-                               guint64     addr,
-                               guint32    *value);
+G_DECLARE_FINAL_TYPE (TmAnalysis, tm_analysis, TM, ANALYSIS, GObject)
 
-/* Sorts by time (stable), fills in step ids (§3.3), matches allocations and
- * deallocations when the reader could not do it while reading, finds the
- * peak step (§3.5) and the breakdown at the peak (§3.6), builds the LOD. */
-gboolean   tm_analysis_finish      (TmMemoryStore  *store,
-                                    GCancellable   *cancellable,
-                                    GError        **error);
+/* Finds the peak step (step 5) and the breakdown at the window peak
+ * (step 6) of a finished store. For a store of XProf JSON, XProf's own rows
+ * and peak step are used where the file gives them. Fails only when
+ * cancelled or when the mapped file changed. */
+TmAnalysis      *tm_analysis_new                  (TmMemoryStore  *store,
+                                                   GCancellable   *cancellable,
+                                                   GError        **error);
 
-/* Sorts rows (§3.6 order, ties by snapshot index so that a merged row
+TmMemoryStore   *tm_analysis_get_store            (TmAnalysis     *self);
+/* The step (group id) in which memory use peaked. */
+gint64           tm_analysis_get_peak_step_id     (TmAnalysis     *self);
+/* The breakdown at the window peak, rows of TmBreakdownRow, sorted and
+ * merged as XProf does; owned by the analysis. */
+GPtrArray       *tm_analysis_get_peak_breakdown   (TmAnalysis     *self);
+/* Bytes of heap the analysis uses. */
+gsize            tm_analysis_get_memory_size      (TmAnalysis     *self);
+
+/* Allocations live at time t_ps: made before or at t and not freed by t,
+ * grouped like the peak table, plus a row for memory allocated before the
+ * profile started (heap at t minus the tracked live bytes) when positive.
+ * New array of TmBreakdownRow (free with g_ptr_array_unref). */
+GPtrArray       *tm_analysis_breakdown_at         (TmMemoryStore  *store,
+                                                   gint64          t_ps);
+
+/* XProf's max-box sampling to at most max_points (step 7): indices into the
+ * store's columns. */
+GArray          *tm_analysis_sample               (TmMemoryStore  *store,
+                                                   guint           max_points);
+
+/* Sorts rows (step 6 order, ties by snapshot index so that a merged row
  * references its earliest allocation) and merges equal neighbours. Takes
  * ownership of rows' elements; returns a new array. */
-GPtrArray *tm_analysis_sort_and_merge (GPtrArray   *rows);
-
-GPtrArray *tm_analysis_breakdown_at   (TmMemoryStore  *store,
-                                       gint64          t_ps);
-
-GArray    *tm_analysis_sample         (TmMemoryStore  *store,
-                                       guint           max_points);
+GPtrArray       *tm_analysis_sort_and_merge       (GPtrArray      *rows);
 
 G_END_DECLS

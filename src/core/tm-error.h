@@ -1,6 +1,9 @@
 /* tm-error.h — errors of the core, each with a specific message
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The TM_ERROR domain and its codes; every step of the core uses it, it
+ * uses nothing of the core.
  */
 #pragma once
 

@@ -189,13 +189,14 @@ is_stack_row (const TmBreakdownRow *row)
 
 static gboolean
 write_allocator (GString        *str,
-                 TmMemoryStore  *store,
+                 TmAnalysis     *analysis,
                  GOutputStream  *out,
                  GCancellable   *cancellable,
                  GError        **error)
 {
+  TmMemoryStore *store = tm_analysis_get_store (analysis);
   const TmSummary *s = tm_memory_store_get_summary (store);
-  GPtrArray *rows = tm_memory_store_get_peak_breakdown (store);
+  GPtrArray *rows = tm_analysis_get_peak_breakdown (analysis);
   g_autoptr(GArray) sampled = NULL;
   const TmBreakdownRow *specials[8];
   guint n_snapshots = 0, n_special = 0;
@@ -296,7 +297,7 @@ write_allocator (GString        *str,
     }
 
   g_string_append (str, "],\"sampledTimelineSnapshots\":[");
-  sampled = tm_memory_store_sample_timeline (store, TM_XPROF_MAX_SNAPSHOTS);
+  sampled = tm_analysis_sample (store, TM_XPROF_MAX_SNAPSHOTS);
   for (guint k = 0; k < sampled->len; k++)
     {
       if (k > 0)
@@ -335,7 +336,7 @@ tm_export_xprof_json (TmProfile      *profile,
         g_string_append_c (str, ',');
       tm_export_append_string (str, tm_memory_store_get_id (store));
       g_string_append_c (str, ':');
-      if (!write_allocator (str, store, out, cancellable, error))
+      if (!write_allocator (str, tm_profile_get_analysis (profile, i), out, cancellable, error))
         return FALSE;
       if (!flush (out, str, cancellable, error))
         return FALSE;
@@ -459,9 +460,10 @@ tm_export_summary_json (TmProfile      *profile,
   for (guint i = 0; i < n; i++)
     {
       TmMemoryStore *store = tm_profile_get_memory_store (profile, i);
+      TmAnalysis *analysis = tm_profile_get_analysis (profile, i);
       const TmSummary *s = tm_memory_store_get_summary (store);
-      GPtrArray *rows = tm_memory_store_get_peak_breakdown (store);
-      g_autoptr(GArray) sampled = tm_memory_store_sample_timeline (store, TM_XPROF_MAX_SNAPSHOTS);
+      GPtrArray *rows = tm_analysis_get_peak_breakdown (analysis);
+      g_autoptr(GArray) sampled = tm_analysis_sample (store, TM_XPROF_MAX_SNAPSHOTS);
 
       g_string_append (str, i > 0 ? ",\n  " : "\n  ");
       tm_export_append_string (str, tm_memory_store_get_id (store));
@@ -489,7 +491,7 @@ tm_export_summary_json (TmProfile      *profile,
                               ",\n   \"peak_step_id\": %" G_GINT64_FORMAT ",\n"
                               "   \"num_breakdown_rows\": %u,\n"
                               "   \"breakdown\": [",
-                              s->peak_step_id, rows->len);
+                              tm_analysis_get_peak_step_id (analysis), rows->len);
 
       for (guint r = 0; r < rows->len; r++)
         {

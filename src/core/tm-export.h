@@ -1,6 +1,9 @@
 /* tm-export.h — XProf's memory-profile JSON, CSV and summary out
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Writes what a loaded profile (tm-profile: stores and their analyses)
+ * holds, with exact numbers.
  */
 #pragma once
 
@@ -12,11 +15,11 @@ G_BEGIN_DECLS
 
 #define TM_XPROF_MAX_SNAPSHOTS 1000
 
-/* XProf's memory-profile JSON for the whole profile (product.md §5): field
- * names and order as XProf's protobuf JSON printer writes them (defaults
- * included), 64-bit integers as strings, enums by name, the sampled
- * timeline, snapshots kept only for breakdown rows and reindexed, version 1,
- * numHosts 1, sorted memoryIds, HLO modules. */
+/* XProf's memory-profile JSON for the whole profile (README.md "Command
+ * line"): field names and order as XProf's protobuf JSON printer writes
+ * them (defaults included), 64-bit integers as strings, enums by name,
+ * the sampled timeline, snapshots kept only for breakdown rows and
+ * reindexed, version 1, numHosts 1, sorted memoryIds, HLO modules. */
 gboolean tm_export_xprof_json     (TmProfile      *profile,
                                    GOutputStream  *out,
                                    GCancellable   *cancellable,

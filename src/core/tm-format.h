@@ -1,6 +1,8 @@
 /* tm-format.h — bytes, times and percentages for people, in one place
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Used by the command line and the views; uses nothing else of the core.
  */
 #pragma once
 

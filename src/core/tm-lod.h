@@ -6,7 +6,8 @@
  * stack + heap, stack + heap + free and fragmentation over these snapshots"
  * in O(log n) whatever the number of snapshots, so a frame that aggregates
  * every pixel column costs O(width · log n) and a one-sample spike is never
- * lost at any zoom.
+ * lost at any zoom. It knows only arrays, no other part of the core: the
+ * store builds one over its own columns and owns it.
  *
  * Memory is a step function: a snapshot's values hold from its time until
  * the next snapshot. A time bucket [t0, t1) therefore shows the snapshot at

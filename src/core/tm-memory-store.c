@@ -1,16 +1,90 @@
-/* tm-memory-store.c — one memory id: columns in time order and the analysis
+/* tm-memory-store.c — one memory id: columns in time order, and their builder
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Memory per snapshot (docs/performance.md allows 64 bytes per memory event
+ * beyond the mapped file):
+ *   time, stack, heap, free  4 × 8 = 32 bytes
+ *   fragmentation (double)           8 bytes
+ *   ref (file offset | kind << 62)   8 bytes
+ *   step id (int32; int64 only for a memory id whose
+ *            step ids do not fit)    4 bytes
+ *   partner (matching event index)   4 bytes
+ *   ---------------------------------------
+ *                                   56 bytes, plus the LOD (about 2.6
+ *                                   bytes, tm-lod.h)
+ * Everything else is decoded from the event's bytes on demand. While
+ * loading, each event's address (8 bytes) is kept until allocations and
+ * deallocations are matched, and a file whose events are not in time order
+ * needs a 4-byte sort permutation before the partner column exists: the
+ * peak stays at 64 bytes per event.
  */
 #include "config.h"
 
 #include <string.h>
-#include <glib/gi18n.h>
 
-#include "tm-analysis.h"
-#include "tm-memory-store-private.h"
+#include "tm-addr-map.h"
+#include "tm-memory-store.h"
+
+#define TM_NO_PARTNER TM_MEMORY_STORE_NO_PARTNER
+#define TM_REF_KIND_SHIFT 62
+#define TM_REF_OFFSET_MASK ((G_GUINT64_CONSTANT (1) << TM_REF_KIND_SHIFT) - 1)
+#define CANCEL_CHECK_INTERVAL 65536
+
+struct _TmMemoryStore
+{
+  GObject          parent_instance;
+
+  char            *id;
+
+  guint            n;
+  guint            capacity;
+  gint64          *times;
+  gint64          *stack;
+  gint64          *heap;
+  gint64          *free_bytes;
+  gint32          *steps;      /* raw group_id (-1 none) while loading; filled in after */
+  gint64          *steps_wide; /* replaces steps when a step id does not fit in 32 bits */
+  double          *frag;
+  guint64         *refs;       /* XSpace: file offset of the event's length prefix;
+                                * JSON: index into json_activities; kind in the top bits */
+  guint32         *partner;    /* alloc: event that ends it; dealloc: allocation it copies */
+  guint64         *addrs;      /* while loading only: each event's address, for matching */
+
+  TmSummary        summary;
+  gboolean         have_window_peak;
+
+  TmLod           *lod;
+
+  /* XSpace stores decode from the host plane. */
+  TmHostContext   *ctx;
+  /* XProf JSON stores keep XProf's metadata per point, and its results. */
+  TmActivity      *json_activities;
+  guint            n_json_activities;
+  guint            json_capacity;
+  GPtrArray       *xprof_peak_rows;  /* TmBreakdownRow */
+  gint64           xprof_peak_step_id;
+
+  /* Loading state. */
+  guint            time_sorted : 1;
+  guint            complete : 1;
+  guint            has_free : 1;
+};
 
 G_DEFINE_FINAL_TYPE (TmMemoryStore, tm_memory_store, G_TYPE_OBJECT)
+
+static inline gint64
+store_step (const TmMemoryStore *self,
+            guint                index)
+{
+  return self->steps_wide != NULL ? self->steps_wide[index] : self->steps[index];
+}
+
+static inline TmActivityKind
+ref_kind (guint64 ref)
+{
+  return (TmActivityKind) (ref >> TM_REF_KIND_SHIFT);
+}
 
 static void
 tm_memory_store_finalize (GObject *object)
@@ -18,9 +92,8 @@ tm_memory_store_finalize (GObject *object)
   TmMemoryStore *self = (TmMemoryStore *) object;
 
   g_clear_pointer (&self->lod, tm_lod_free);
-  g_clear_pointer (&self->peak_rows, g_ptr_array_unref);
+  g_clear_pointer (&self->xprof_peak_rows, g_ptr_array_unref);
   g_clear_pointer (&self->ctx, tm_host_context_unref);
-
   for (guint i = 0; i < self->n_json_activities; i++)
     tm_activity_clear (&self->json_activities[i]);
   g_free (self->json_activities);
@@ -52,7 +125,7 @@ static void
 tm_memory_store_init (TmMemoryStore *self)
 {
   self->time_sorted = TRUE;
-  self->complete = TRUE;
+  self->xprof_peak_step_id = -1;
 }
 
 TmMemoryStore *
@@ -64,9 +137,13 @@ tm_memory_store_new (const char    *id,
   self->id = g_strdup (id);
   if (ctx != NULL)
     self->ctx = tm_host_context_ref (ctx);
+  self->complete = ctx != NULL;
 
   return self;
 }
+
+/* ------------------------------------------------------------------ */
+/* Building                                                             */
 
 static void
 resize_columns (TmMemoryStore *self,
@@ -89,8 +166,8 @@ resize_columns (TmMemoryStore *self,
   self->capacity = capacity;
 }
 
-guint
-tm_memory_store_grow (TmMemoryStore *self)
+static inline guint
+grow (TmMemoryStore *self)
 {
   if (G_UNLIKELY (self->n == self->capacity))
     {
@@ -105,17 +182,26 @@ tm_memory_store_grow (TmMemoryStore *self)
   return self->n++;
 }
 
-void
-tm_memory_store_trim (TmMemoryStore *self)
+static void
+trim (TmMemoryStore *self)
 {
   if (self->n != self->capacity && self->n > 0)
     resize_columns (self, self->n);
 }
 
-void
-tm_memory_store_set_step (TmMemoryStore *self,
-                          guint          index,
-                          gint64         step)
+static void
+widen_steps (TmMemoryStore *self)
+{
+  self->steps_wide = g_new (gint64, MAX (self->capacity, 1));
+  for (guint i = 0; i < self->n; i++)
+    self->steps_wide[i] = self->steps[i];
+  g_clear_pointer (&self->steps, g_free);
+}
+
+static inline void
+set_step (TmMemoryStore *self,
+          guint          index,
+          gint64         step)
 {
   if (self->steps_wide == NULL)
     {
@@ -126,13 +212,147 @@ tm_memory_store_set_step (TmMemoryStore *self,
         }
 
       /* Rare: a step id beyond 32 bits. Widen this memory id's column. */
-      self->steps_wide = g_new (gint64, MAX (self->capacity, 1));
-      for (guint i = 0; i < self->n; i++)
-        self->steps_wide[i] = self->steps[i];
-      g_clear_pointer (&self->steps, g_free);
+      widen_steps (self);
     }
 
   self->steps_wide[index] = step;
+}
+
+/* docs/analysis.md step 1, in file order: folds part (the summary of
+ * snapshots that come later in the file) into s. The lifetime peak is the
+ * largest peak_bytes_in_use, the last one is the later part's; the window
+ * peak is the later part's when it is at least as high (a snapshot is a
+ * candidate when stack + heap >= 0: the fold starts from 0), with the
+ * capacity stack + heap + free at that snapshot. */
+static inline __attribute__ ((always_inline)) void
+summary_fold (TmSummary       *s,
+              gboolean        *s_has_window_peak,
+              gboolean         s_empty,
+              const TmSummary *part,
+              gboolean         part_has_window_peak)
+{
+  s->peak_bytes_usage_lifetime = s_empty ? part->peak_bytes_usage_lifetime
+                                         : MAX (s->peak_bytes_usage_lifetime, part->peak_bytes_usage_lifetime);
+  s->last_peak_bytes_in_use = part->last_peak_bytes_in_use;
+  s->n_allocations += part->n_allocations;
+  s->n_deallocations += part->n_deallocations;
+  if (part_has_window_peak && (!*s_has_window_peak || part->peak_bytes_in_use >= s->peak_bytes_in_use))
+    {
+      s->peak_bytes_in_use = part->peak_bytes_in_use;
+      s->peak_stats_peak_bytes_in_use = part->peak_stats_peak_bytes_in_use;
+      s->peak_time_ps = part->peak_time_ps;
+      s->peak_stack_bytes = part->peak_stack_bytes;
+      s->peak_heap_bytes = part->peak_heap_bytes;
+      s->peak_free_bytes = part->peak_free_bytes;
+      s->peak_fragmentation = part->peak_fragmentation;
+      s->memory_capacity = part->memory_capacity;
+      *s_has_window_peak = TRUE;
+    }
+}
+
+void
+tm_memory_store_add (TmMemoryStore    *self,
+                     const TmSnapshot *snapshot)
+{
+  gint64 used = snapshot->stack_bytes + snapshot->heap_bytes;
+  TmSummary part;
+  guint i;
+
+  g_return_if_fail (TM_IS_MEMORY_STORE (self));
+  g_return_if_fail (self->partner == NULL);
+
+  i = grow (self);
+  self->times[i] = snapshot->time_ps;
+  self->stack[i] = snapshot->stack_bytes;
+  self->heap[i] = snapshot->heap_bytes;
+  self->free_bytes[i] = snapshot->free_bytes;
+  self->frag[i] = snapshot->fragmentation;
+  set_step (self, i, snapshot->step_id);
+  self->refs[i] = snapshot->ref | ((guint64) snapshot->kind << TM_REF_KIND_SHIFT);
+  if (self->addrs != NULL)
+    self->addrs[i] = snapshot->address;
+  if (i > 0 && snapshot->time_ps < self->times[i - 1])
+    self->time_sorted = FALSE;
+  if (snapshot->free_bytes != 0)
+    self->has_free = TRUE;
+
+  /* The summary of this one snapshot, folded in. */
+  part.n_allocations = snapshot->kind == TM_ACTIVITY_ALLOCATION;
+  part.n_deallocations = snapshot->kind == TM_ACTIVITY_DEALLOCATION;
+  part.peak_bytes_usage_lifetime = snapshot->peak_bytes_in_use;
+  part.last_peak_bytes_in_use = snapshot->peak_bytes_in_use;
+  part.peak_bytes_in_use = used;
+  part.peak_stats_peak_bytes_in_use = used;
+  part.peak_time_ps = snapshot->time_ps;
+  part.peak_stack_bytes = snapshot->stack_bytes;
+  part.peak_heap_bytes = snapshot->heap_bytes;
+  part.peak_free_bytes = snapshot->free_bytes;
+  part.peak_fragmentation = snapshot->fragmentation;
+  part.memory_capacity = used + snapshot->free_bytes;
+  summary_fold (&self->summary, &self->have_window_peak, i == 0, &part, used >= 0);
+}
+
+void
+tm_memory_store_add_activity (TmMemoryStore *self,
+                              TmActivity    *activity)
+{
+  TmSnapshot snapshot;
+  guint k;
+
+  g_return_if_fail (TM_IS_MEMORY_STORE (self));
+  g_return_if_fail (self->ctx == NULL);
+  g_return_if_fail (activity != NULL);
+
+  if (self->n_json_activities == self->json_capacity)
+    {
+      self->json_capacity = MAX (16, self->json_capacity * 2);
+      self->json_activities = g_renew (TmActivity, self->json_activities, self->json_capacity);
+    }
+  k = self->n_json_activities++;
+  self->json_activities[k] = *activity;
+  memset (activity, 0, sizeof *activity);
+  activity = &self->json_activities[k];
+
+  snapshot.time_ps = activity->time_ps;
+  snapshot.stack_bytes = activity->stack_bytes;
+  snapshot.heap_bytes = activity->heap_bytes;
+  snapshot.free_bytes = activity->free_bytes;
+  snapshot.fragmentation = activity->fragmentation;
+  snapshot.peak_bytes_in_use = activity->peak_bytes_in_use;
+  snapshot.step_id = activity->step_id;
+  snapshot.kind = activity->kind;
+  snapshot.address = activity->address;
+  snapshot.ref = k;
+  tm_memory_store_add (self, &snapshot);
+}
+
+void
+tm_memory_store_set_xprof_results (TmMemoryStore   *self,
+                                   const TmSummary *summary,
+                                   GPtrArray       *peak_rows,
+                                   gint64           peak_step_id)
+{
+  TmSummary *s;
+
+  g_return_if_fail (TM_IS_MEMORY_STORE (self));
+  g_return_if_fail (summary != NULL);
+  g_return_if_fail (peak_rows != NULL);
+
+  s = &self->summary;
+  s->peak_bytes_usage_lifetime = summary->peak_bytes_usage_lifetime;
+  s->last_peak_bytes_in_use = summary->last_peak_bytes_in_use;
+  s->peak_bytes_in_use = summary->peak_bytes_in_use;
+  s->peak_time_ps = summary->peak_time_ps;
+  s->peak_stack_bytes = summary->peak_stack_bytes;
+  s->peak_heap_bytes = summary->peak_heap_bytes;
+  s->peak_free_bytes = summary->peak_free_bytes;
+  s->peak_fragmentation = summary->peak_fragmentation;
+  s->peak_stats_peak_bytes_in_use = summary->peak_stats_peak_bytes_in_use;
+  s->memory_capacity = summary->memory_capacity;
+
+  g_clear_pointer (&self->xprof_peak_rows, g_ptr_array_unref);
+  self->xprof_peak_rows = peak_rows;
+  self->xprof_peak_step_id = peak_step_id;
 }
 
 #define APPEND_COLUMN(T, col)                                              \
@@ -146,49 +366,31 @@ void
 tm_memory_store_append (TmMemoryStore *self,
                         TmMemoryStore *later)
 {
-  TmSummary *s = &self->summary;
-  const TmSummary *l = &later->summary;
-  guint n = self->n + later->n;
+  guint n;
 
+  g_return_if_fail (TM_IS_MEMORY_STORE (self));
+  g_return_if_fail (TM_IS_MEMORY_STORE (later));
   g_return_if_fail (self->partner == NULL && later->partner == NULL);
 
   if (later->n == 0)
     return;
+
+  n = self->n + later->n;
 
   if (self->n > 0 && later->times[0] < self->times[self->n - 1])
     self->time_sorted = FALSE;
   self->time_sorted &= later->time_sorted;
   self->has_free |= later->has_free;
 
-  /* The summary folds in file order (§3.1): the later part's window peak
-   * wins when it is at least as high. */
-  s->peak_bytes_usage_lifetime = self->n > 0 ? MAX (s->peak_bytes_usage_lifetime, l->peak_bytes_usage_lifetime)
-                                             : l->peak_bytes_usage_lifetime;
-  s->last_peak_bytes_in_use = l->last_peak_bytes_in_use;
-  s->n_allocations += l->n_allocations;
-  s->n_deallocations += l->n_deallocations;
-  if (later->have_window_peak && (!self->have_window_peak || l->peak_bytes_in_use >= s->peak_bytes_in_use))
-    {
-      s->peak_bytes_in_use = l->peak_bytes_in_use;
-      s->peak_stats_peak_bytes_in_use = l->peak_stats_peak_bytes_in_use;
-      s->peak_time_ps = l->peak_time_ps;
-      s->peak_stack_bytes = l->peak_stack_bytes;
-      s->peak_heap_bytes = l->peak_heap_bytes;
-      s->peak_free_bytes = l->peak_free_bytes;
-      s->peak_fragmentation = l->peak_fragmentation;
-      s->memory_capacity = l->memory_capacity;
-      self->have_window_peak = TRUE;
-    }
+  /* The same fold as for one snapshot: later's summary comes later in the
+   * file. */
+  summary_fold (&self->summary, &self->have_window_peak, self->n == 0,
+                &later->summary, later->have_window_peak);
 
   /* Step ids: both 32-bit, or both wide. */
   if ((self->steps_wide != NULL) != (later->steps_wide != NULL))
     {
-      TmMemoryStore *narrow = self->steps_wide == NULL ? self : later;
-
-      narrow->steps_wide = g_new (gint64, MAX (narrow->capacity, 1));
-      for (guint i = 0; i < narrow->n; i++)
-        narrow->steps_wide[i] = narrow->steps[i];
-      g_clear_pointer (&narrow->steps, g_free);
+      widen_steps (self->steps_wide == NULL ? self : later);
     }
 
   APPEND_COLUMN (gint64, times);
@@ -201,7 +403,8 @@ tm_memory_store_append (TmMemoryStore *self,
     APPEND_COLUMN (gint32, steps);
   APPEND_COLUMN (double, frag);
   APPEND_COLUMN (guint64, refs);
-  APPEND_COLUMN (guint64, addrs);
+  if (self->addrs != NULL)
+    APPEND_COLUMN (guint64, addrs);
 
   self->n = n;
   self->capacity = n;
@@ -211,14 +414,270 @@ tm_memory_store_append (TmMemoryStore *self,
 
 #undef APPEND_COLUMN
 
-void
-tm_memory_store_alloc_partner (TmMemoryStore *self)
+/* ------------------------------------------------------------------ */
+/* Finishing                                                            */
+
+static void
+alloc_partner (TmMemoryStore *self)
 {
   if (self->partner == NULL)
     self->partner = g_new (guint32, MAX (self->capacity, 1));
   for (guint i = 0; i < self->n; i++)
     self->partner[i] = TM_NO_PARTNER;
 }
+
+/* Matches every snapshot (time order) with earlier ones at the same
+ * address; see the partner column above. */
+static gboolean
+match_all (TmMemoryStore  *s,
+           const guint32  *perm,
+           GCancellable   *cancellable,
+           GError        **error)
+{
+  TmAddrMap *first = tm_addr_map_new ();
+  TmAddrMap *live = tm_addr_map_new ();
+  gboolean ok = TRUE;
+
+  alloc_partner (s);
+
+  /* i is the index in time order; perm (if any) maps it to file order,
+   * where the addresses still are. */
+  for (guint i = 0; i < s->n; i++)
+    {
+      guint src = perm != NULL ? perm[i] : i;
+      guint64 addr = s->addrs[src];
+      guint32 other;
+
+      if ((i % CANCEL_CHECK_INTERVAL) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        {
+          ok = FALSE;
+          break;
+        }
+
+      if (ref_kind (s->refs[src]) == TM_ACTIVITY_ALLOCATION)
+        {
+          /* docs/analysis.md step 4: remembered unless one is already remembered there. */
+          if (!tm_addr_map_lookup (first, addr, NULL))
+            tm_addr_map_insert (first, addr, i);
+
+          /* Lifetimes: a new allocation at a live address replaces the old
+           * one, as the breakdown's records do. */
+          if (tm_addr_map_lookup (live, addr, &other))
+            s->partner[other] = i;
+          tm_addr_map_insert (live, addr, i);
+        }
+      else
+        {
+          if (tm_addr_map_remove (first, addr, &other))
+            s->partner[i] = other;
+          if (tm_addr_map_remove (live, addr, &other))
+            s->partner[other] = i;
+        }
+    }
+
+  tm_addr_map_free (first);
+  tm_addr_map_free (live);
+  return ok;
+}
+
+/* Sorting by time: events of one memory id come as a few runs in time
+ * order. */
+
+typedef struct
+{
+  guint pos;   /* next index of the run */
+  guint end;   /* one past its last index */
+} Run;
+
+/* Events of one memory id come as a few runs in time order (one per thread
+ * line); merge them into a permutation. Ties go to the earlier run, which
+ * is earlier in the file, so the sort is stable. */
+static guint32 *
+sort_permutation (const gint64  *times,
+                  guint          n,
+                  GCancellable  *cancellable,
+                  GError       **error)
+{
+  g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (Run));
+  guint32 *perm = g_new (guint32, n);
+  guint *heap;
+  guint n_heap;
+  Run *r;
+  guint out = 0;
+
+  {
+    Run run = { 0, 0 };
+
+    for (guint i = 1; i <= n; i++)
+      if (i == n || times[i] < times[i - 1])
+        {
+          run.end = i;
+          g_array_append_val (runs, run);
+          run.pos = i;
+        }
+  }
+
+  r = (Run *) (gpointer) runs->data;
+  heap = g_new (guint, runs->len);
+  n_heap = 0;
+
+#define RUN_LESS(a, b) (times[r[a].pos] < times[r[b].pos] || \
+                        (times[r[a].pos] == times[r[b].pos] && (a) < (b)))
+
+  for (guint i = 0; i < runs->len; i++)
+    {
+      guint k = n_heap++;
+
+      heap[k] = i;
+      while (k > 0 && RUN_LESS (heap[k], heap[(k - 1) / 2]))
+        {
+          guint t = heap[k];
+          heap[k] = heap[(k - 1) / 2];
+          heap[(k - 1) / 2] = t;
+          k = (k - 1) / 2;
+        }
+    }
+
+  while (n_heap > 0)
+    {
+      guint top = heap[0];
+      guint k = 0;
+
+      if ((out % CANCEL_CHECK_INTERVAL) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        {
+          g_free (heap);
+          g_free (perm);
+          return NULL;
+        }
+
+      perm[out++] = r[top].pos++;
+      if (r[top].pos == r[top].end)
+        heap[0] = heap[--n_heap];
+
+      for (;;)
+        {
+          guint l = 2 * k + 1, rr = l + 1, m = k;
+
+          if (l < n_heap && RUN_LESS (heap[l], heap[m]))
+            m = l;
+          if (rr < n_heap && RUN_LESS (heap[rr], heap[m]))
+            m = rr;
+          if (m == k)
+            break;
+          {
+            guint t = heap[k];
+            heap[k] = heap[m];
+            heap[m] = t;
+          }
+          k = m;
+        }
+    }
+
+#undef RUN_LESS
+
+  g_free (heap);
+  g_assert (out == n);
+  return perm;
+}
+
+#define GATHER_COLUMN(T, col)                        \
+  G_STMT_START {                                     \
+    if ((col) != NULL)                               \
+      {                                              \
+        T *sorted = g_new (T, MAX (s->n, 1));        \
+        for (guint j = 0; j < s->n; j++)             \
+          sorted[j] = (col)[perm[j]];                \
+        g_free (col);                                \
+        (col) = sorted;                              \
+      }                                              \
+  } G_STMT_END
+
+/* sorted[j] = old[perm[j]] for every column, one column at a time. The
+ * reads come from a few runs, each read in order, so this is fast; a
+ * column is copied whole, which costs one column (8 bytes per event) while
+ * it happens. */
+static void
+apply_permutation (TmMemoryStore  *s,
+                   const guint32  *perm)
+{
+  GATHER_COLUMN (gint64, s->times);
+  GATHER_COLUMN (gint64, s->stack);
+  GATHER_COLUMN (gint64, s->heap);
+  GATHER_COLUMN (gint64, s->free_bytes);
+  GATHER_COLUMN (gint32, s->steps);
+  GATHER_COLUMN (gint64, s->steps_wide);
+  GATHER_COLUMN (double, s->frag);
+  GATHER_COLUMN (guint64, s->refs);
+  s->capacity = s->n;
+}
+
+#undef GATHER_COLUMN
+
+gboolean
+tm_memory_store_finish (TmMemoryStore  *s,
+                        GCancellable   *cancellable,
+                        GError        **error)
+{
+  gint64 last_valid_step = -1;
+  guint32 *perm = NULL;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (TM_IS_MEMORY_STORE (s), FALSE);
+  g_return_val_if_fail (s->partner == NULL, FALSE);
+
+  trim (s);
+
+  /* Sort by time (stable, docs/analysis.md step 2). Match allocations
+   * first, while the addresses are in file order, so the address column is
+   * gone before the columns are reordered: the peak stays near 64 bytes
+   * per event. */
+  if (!s->time_sorted)
+    {
+      perm = sort_permutation (s->times, s->n, cancellable, error);
+      if (perm == NULL)
+        return FALSE;
+    }
+
+  if (s->addrs != NULL)
+    ok = match_all (s, perm, cancellable, error);
+  else
+    alloc_partner (s);
+  g_clear_pointer (&s->addrs, g_free);
+
+  if (perm != NULL)
+    {
+      if (ok)
+        apply_permutation (s, perm);
+      g_free (perm);
+      s->time_sorted = TRUE;
+    }
+  if (!ok)
+    return FALSE;
+
+  /* docs/analysis.md step 3 */
+  for (guint i = 0; i < s->n; i++)
+    {
+      gint64 step = store_step (s, i);
+
+      if (step == -1)
+        set_step (s, i, last_valid_step + 1);
+      else
+        last_valid_step = step;
+    }
+
+  s->summary.n_snapshots = s->n;
+  if (s->n > 0)
+    {
+      s->summary.first_time_ps = s->times[0];
+      s->summary.last_time_ps = s->times[s->n - 1];
+      s->lod = tm_lod_new (s->n, s->times, s->stack, s->heap, s->free_bytes, s->frag);
+    }
+
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading                                                              */
 
 const char *
 tm_memory_store_get_id (TmMemoryStore *self)
@@ -275,7 +734,7 @@ tm_memory_store_get_kind (TmMemoryStore *self,
 {
   g_return_val_if_fail (TM_IS_MEMORY_STORE (self), TM_ACTIVITY_UNKNOWN);
   g_return_val_if_fail (index < self->n, TM_ACTIVITY_UNKNOWN);
-  return tm_memory_store_ref_kind (self->refs[index]);
+  return ref_kind (self->refs[index]);
 }
 
 gint64
@@ -284,7 +743,7 @@ tm_memory_store_get_step_id (TmMemoryStore *self,
 {
   g_return_val_if_fail (TM_IS_MEMORY_STORE (self), -1);
   g_return_val_if_fail (index < self->n, -1);
-  return tm_memory_store_step (self, index);
+  return store_step (self, index);
 }
 
 gboolean
@@ -349,11 +808,11 @@ tm_memory_store_get_activity (TmMemoryStore  *self,
       const TmMemEvent *meta = &ev;
       TmMemEvent alloc;
 
-      ev.kind = tm_memory_store_ref_kind (self->refs[index]);
+      ev.kind = ref_kind (self->refs[index]);
       if (!tm_host_context_decode (self->ctx, self->refs[index] & TM_REF_OFFSET_MASK, &ev, error))
         return FALSE;
 
-      /* A deallocation shows what its allocation was (§3.4). */
+      /* A deallocation shows what its allocation was (docs/analysis.md step 4). */
       if (ev.kind == TM_ACTIVITY_DEALLOCATION && self->partner[index] != TM_NO_PARTNER)
         {
           guint a = self->partner[index];
@@ -376,7 +835,7 @@ tm_memory_store_get_activity (TmMemoryStore  *self,
     }
 
   activity->time_ps = self->times[index];
-  activity->step_id = tm_memory_store_step (self, index);
+  activity->step_id = store_step (self, index);
   activity->stack_bytes = self->stack[index];
   activity->heap_bytes = self->heap[index];
   activity->free_bytes = self->free_bytes[index];
@@ -392,19 +851,51 @@ tm_memory_store_get_summary (TmMemoryStore *self)
   return &self->summary;
 }
 
-GPtrArray *
-tm_memory_store_get_peak_breakdown (TmMemoryStore *self)
+const guint32 *
+tm_memory_store_get_partners (TmMemoryStore *self)
 {
   g_return_val_if_fail (TM_IS_MEMORY_STORE (self), NULL);
-  return self->peak_rows;
+  return self->partner;
+}
+
+gboolean
+tm_memory_store_get_event_sizes (TmMemoryStore  *self,
+                                 guint           index,
+                                 guint64        *address,
+                                 gint64         *allocation_bytes,
+                                 GError        **error)
+{
+  g_return_val_if_fail (TM_IS_MEMORY_STORE (self), FALSE);
+  g_return_val_if_fail (index < self->n, FALSE);
+
+  if (self->ctx != NULL)
+    {
+      TmMemEvent ev;
+
+      ev.kind = ref_kind (self->refs[index]);
+      if (!tm_host_context_decode (self->ctx, self->refs[index] & TM_REF_OFFSET_MASK, &ev, error))
+        return FALSE;
+      *address = ev.address;
+      *allocation_bytes = ev.allocation_bytes;
+    }
+  else
+    {
+      const TmActivity *act = &self->json_activities[self->refs[index] & TM_REF_OFFSET_MASK];
+
+      *address = act->address;
+      *allocation_bytes = act->allocation_bytes;
+    }
+  return TRUE;
 }
 
 GPtrArray *
-tm_memory_store_breakdown_at (TmMemoryStore *self,
-                              gint64         t_ps)
+tm_memory_store_get_xprof_peak_breakdown (TmMemoryStore *self,
+                                          gint64        *peak_step_id)
 {
   g_return_val_if_fail (TM_IS_MEMORY_STORE (self), NULL);
-  return tm_analysis_breakdown_at (self, t_ps);
+  if (peak_step_id != NULL)
+    *peak_step_id = self->xprof_peak_step_id;
+  return self->xprof_peak_rows;
 }
 
 guint
@@ -473,14 +964,6 @@ tm_memory_store_find_nearest (TmMemoryStore *self,
   return lo;
 }
 
-GArray *
-tm_memory_store_sample_timeline (TmMemoryStore *self,
-                                 guint          max_points)
-{
-  g_return_val_if_fail (TM_IS_MEMORY_STORE (self), NULL);
-  return tm_analysis_sample (self, max_points);
-}
-
 gsize
 tm_memory_store_get_memory_size (TmMemoryStore *self)
 {
@@ -493,7 +976,5 @@ tm_memory_store_get_memory_size (TmMemoryStore *self)
                                                   (self->steps_wide != NULL ? sizeof (gint64) : sizeof (gint32)));
   if (self->lod != NULL)
     size += tm_lod_get_memory_size (self->lod);
-  if (self->peak_rows != NULL)
-    size += self->peak_rows->len * sizeof (TmBreakdownRow);
   return size;
 }

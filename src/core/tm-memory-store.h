@@ -1,10 +1,14 @@
-/* tm-memory-store.h — one memory id: its snapshots in time order, as columns,
- * and the analysis of product.md §3
+/* tm-memory-store.h — one memory id: its snapshots in time order, as columns
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
+ * The store is the only code that writes its columns and its summary: the
+ * readers hand it snapshots through the builder API below, and it folds the
+ * summary (docs/analysis.md step 1) as they come. Uses tm-host-event (to
+ * decode an XSpace event again on demand) and tm-lod (its drawing index).
+ *
  * A store is built by the loader in a worker thread and is immutable once
- * the profile is handed over: every getter is safe from any thread.
+ * finished: every getter is safe from any thread.
  *
  * Per snapshot it keeps only what drawing, hit-testing and the analysis need
  * (time, stack, heap, free, fragmentation, step id, kind, the matching event
@@ -14,8 +18,9 @@
  */
 #pragma once
 
-#include <glib-object.h>
+#include <gio/gio.h>
 
+#include "tm-host-event.h"
 #include "tm-lod.h"
 #include "tm-types.h"
 
@@ -24,6 +29,57 @@ G_BEGIN_DECLS
 #define TM_TYPE_MEMORY_STORE (tm_memory_store_get_type ())
 
 G_DECLARE_FINAL_TYPE (TmMemoryStore, tm_memory_store, TM, MEMORY_STORE, GObject)
+
+/* ------------------------------------------------------------------ */
+/* Building (readers and the loader, in the worker thread)              */
+
+/* One snapshot as a reader gives it to the store. */
+typedef struct
+{
+  gint64         time_ps;
+  gint64         stack_bytes;
+  gint64         heap_bytes;
+  gint64         free_bytes;
+  double         fragmentation;
+  gint64         peak_bytes_in_use;  /* the allocator's lifetime peak so far */
+  gint64         step_id;            /* -1: none (filled in by finish, docs/analysis.md step 3) */
+  TmActivityKind kind;
+  guint64        address;            /* XSpace: for matching allocations and deallocations */
+  guint64        ref;                /* XSpace: file offset of the event's length prefix */
+} TmSnapshot;
+
+/* ctx: the host plane the snapshots are decoded from again (XSpace), or
+ * NULL for a store of XProf JSON points (not complete). */
+TmMemoryStore   *tm_memory_store_new                    (const char     *id,
+                                                         TmHostContext  *ctx);
+/* Appends a snapshot (file order) and folds it into the summary. */
+void             tm_memory_store_add                    (TmMemoryStore  *self,
+                                                         const TmSnapshot *snapshot);
+/* XProf JSON: appends a point; takes activity's strings (cleared). */
+void             tm_memory_store_add_activity           (TmMemoryStore  *self,
+                                                         TmActivity     *activity);
+/* Appends later's snapshots (later in the file) and folds its summary in
+ * by the same rules, as if this store had read them. Both are unfinished;
+ * later is left empty. */
+void             tm_memory_store_append                 (TmMemoryStore  *self,
+                                                         TmMemoryStore  *later);
+/* XProf JSON: XProf's own summary and breakdown at the peak. Its peak
+ * figures replace the fold's (the counts and times stay the store's); the
+ * rows (TmBreakdownRow, transfer full, in XProf's order) and peak step
+ * (-1: none) are kept for tm-analysis. */
+void             tm_memory_store_set_xprof_results      (TmMemoryStore  *self,
+                                                         const TmSummary *summary,
+                                                         GPtrArray      *peak_rows,
+                                                         gint64          peak_step_id);
+/* Sorts by time (stable, docs/analysis.md step 2), fills in step ids
+ * (step 3), matches allocations and deallocations (step 4), builds the LOD.
+ * Fails only when cancelled. */
+gboolean         tm_memory_store_finish                 (TmMemoryStore  *self,
+                                                         GCancellable   *cancellable,
+                                                         GError        **error);
+
+/* ------------------------------------------------------------------ */
+/* Reading (a finished store)                                           */
 
 const char      *tm_memory_store_get_id                 (TmMemoryStore  *self);
 guint            tm_memory_store_get_n_snapshots        (TmMemoryStore  *self);
@@ -36,6 +92,12 @@ const gint64    *tm_memory_store_get_stack              (TmMemoryStore  *self);
 const gint64    *tm_memory_store_get_heap               (TmMemoryStore  *self);
 const gint64    *tm_memory_store_get_free               (TmMemoryStore  *self);
 const double    *tm_memory_store_get_fragmentation      (TmMemoryStore  *self);
+/* For an allocation, the snapshot that ends it (its deallocation, or a
+ * later allocation at the same address); for a deallocation, the
+ * allocation whose metadata it shows (docs/analysis.md step 4);
+ * TM_MEMORY_STORE_NO_PARTNER when none. */
+#define TM_MEMORY_STORE_NO_PARTNER G_MAXUINT32
+const guint32   *tm_memory_store_get_partners           (TmMemoryStore  *self);
 TmActivityKind   tm_memory_store_get_kind               (TmMemoryStore  *self,
                                                          guint           index);
 gint64           tm_memory_store_get_step_id            (TmMemoryStore  *self,
@@ -51,19 +113,20 @@ gboolean         tm_memory_store_get_activity           (TmMemoryStore  *self,
                                                          guint           index,
                                                          TmActivity     *activity,
                                                          GError        **error);
+/* Just the address and allocation size of snapshot index (no strings). */
+gboolean         tm_memory_store_get_event_sizes        (TmMemoryStore  *self,
+                                                         guint           index,
+                                                         guint64        *address,
+                                                         gint64         *allocation_bytes,
+                                                         GError        **error);
 
+/* The fold of docs/analysis.md step 1 and the counts of step 8. */
 const TmSummary *tm_memory_store_get_summary            (TmMemoryStore  *self);
 
-/* The breakdown at the window peak (§3.6), rows of TmBreakdownRow, sorted
- * and merged as XProf does; owned by the store. */
-GPtrArray       *tm_memory_store_get_peak_breakdown     (TmMemoryStore  *self);
-
-/* Allocations live at time t_ps: made before or at t and not freed by t,
- * grouped like the peak table, plus a row for memory allocated before the
- * profile started (heap at t minus the tracked live bytes) when positive.
- * New array of TmBreakdownRow (free with g_ptr_array_unref). */
-GPtrArray       *tm_memory_store_breakdown_at           (TmMemoryStore  *self,
-                                                         gint64          t_ps);
+/* XProf JSON: XProf's breakdown at the peak (NULL for XSpace) and its peak
+ * step (-1: none), as tm_memory_store_set_xprof_results() got them. */
+GPtrArray       *tm_memory_store_get_xprof_peak_breakdown (TmMemoryStore *self,
+                                                         gint64         *peak_step_id);
 
 /* Index of the last snapshot with time <= t_ps, or 0 if t_ps is before the
  * first. */
@@ -73,12 +136,8 @@ guint            tm_memory_store_find_at_or_before      (TmMemoryStore  *self,
 guint            tm_memory_store_find_nearest           (TmMemoryStore  *self,
                                                          gint64          t_ps);
 
-/* XProf's 1000-point max-box sampling (§3.7): indices into the columns. */
-GArray          *tm_memory_store_sample_timeline        (TmMemoryStore  *self,
-                                                         guint           max_points);
-
-/* Multi-resolution min/max over the columns, for drawing (tm-lod.h). Built
- * by the loader; owned by the store. */
+/* Multi-resolution min/max over the columns, for drawing (tm-lod.h): an
+ * index over the store's own columns, built by finish. */
 TmLod           *tm_memory_store_get_lod                (TmMemoryStore  *self);
 
 /* Bytes of heap this store uses beyond the mapped file. */

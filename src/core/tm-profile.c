@@ -1,6 +1,9 @@
 /* tm-profile.c — an opened profile, and its loader
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The loader reads the file (tm-xspace-reader or tm-xprof-json), finishes
+ * each store and analyses it (tm-analysis) on two worker threads.
  */
 #include "config.h"
 
@@ -24,6 +27,7 @@ struct _TmProfile
   guint64          file_size;
   gboolean         has_host_plane;
   GPtrArray       *stores;       /* TmMemoryStore, sorted by id */
+  GPtrArray       *analyses;     /* TmAnalysis, one per store, same order */
   GArray          *hlo_modules;  /* TmHloModule */
 };
 
@@ -35,6 +39,7 @@ tm_profile_finalize (GObject *object)
   TmProfile *self = (TmProfile *) object;
 
   g_clear_object (&self->file);
+  g_clear_pointer (&self->analyses, g_ptr_array_unref);
   g_clear_pointer (&self->stores, g_ptr_array_unref);
   g_clear_pointer (&self->hlo_modules, g_array_unref);
 
@@ -125,6 +130,7 @@ typedef struct
   gsize          size;
   GPtrArray    **stores;
   GArray       **hlo_modules;
+  GCancellable  *cancellable;
 } JsonJob;
 
 static gboolean
@@ -133,12 +139,13 @@ json_job (gpointer   user_data,
 {
   JsonJob *job = user_data;
 
-  return tm_xprof_json_read (job->data, job->size, job->stores, job->hlo_modules, error);
+  return tm_xprof_json_read (job->data, job->size, job->stores, job->hlo_modules, job->cancellable, error);
 }
 
 typedef struct
 {
   GPtrArray    *stores;
+  GPtrArray    *analyses;  /* filled in at this job's indices */
   guint         first;     /* this job takes first, first + 2, ... */
   GCancellable *cancellable;
   gboolean      ok;
@@ -152,20 +159,37 @@ finish_job (gpointer data)
 
   job->ok = TRUE;
   for (guint i = job->first; job->ok && i < job->stores->len; i += 2)
-    job->ok = tm_analysis_finish (g_ptr_array_index (job->stores, i), job->cancellable, &job->error);
+    {
+      TmMemoryStore *store = g_ptr_array_index (job->stores, i);
+      TmAnalysis *analysis = NULL;
+
+      job->ok = tm_memory_store_finish (store, job->cancellable, &job->error) &&
+                (analysis = tm_analysis_new (store, job->cancellable, &job->error)) != NULL;
+      job->analyses->pdata[i] = analysis;
+    }
   return NULL;
 }
 
-/* Memory ids are independent: analyse them on two threads. */
-static gboolean
-finish_stores (GPtrArray     *stores,
-               GCancellable  *cancellable,
-               GError       **error)
+static void
+unref_analysis (gpointer analysis)
 {
-  FinishJob even = { stores, 0, cancellable, FALSE, NULL };
-  FinishJob odd = { stores, 1, cancellable, FALSE, NULL };
+  /* NULL where a failed or cancelled job stopped. */
+  if (analysis != NULL)
+    g_object_unref (analysis);
+}
+
+/* Memory ids are independent: finish and analyse them on two threads. */
+static GPtrArray *
+analyse_stores (GPtrArray     *stores,
+                GCancellable  *cancellable,
+                GError       **error)
+{
+  g_autoptr(GPtrArray) analyses = g_ptr_array_new_full (stores->len, unref_analysis);
+  FinishJob even = { stores, analyses, 0, cancellable, FALSE, NULL };
+  FinishJob odd = { stores, analyses, 1, cancellable, FALSE, NULL };
   GThread *thread = NULL;
 
+  g_ptr_array_set_size (analyses, stores->len);
   if (stores->len > 1 && g_get_num_processors () >= 2)
     thread = g_thread_new ("tidemark-analyse", finish_job, &odd);
   finish_job (&even);
@@ -179,9 +203,9 @@ finish_stores (GPtrArray     *stores,
       g_propagate_error (error, !even.ok ? g_steal_pointer (&even.error) : g_steal_pointer (&odd.error));
       g_clear_error (&even.error);
       g_clear_error (&odd.error);
-      return FALSE;
+      return NULL;
     }
-  return TRUE;
+  return g_steal_pointer (&analyses);
 }
 
 TmProfile *
@@ -238,7 +262,7 @@ tm_profile_load (GFile           *file,
 
   if (tm_xprof_json_sniff (data, size))
     {
-      JsonJob job = { data, size, &self->stores, &self->hlo_modules };
+      JsonJob job = { data, size, &self->stores, &self->hlo_modules, cancellable };
 
       self->format = TM_PROFILE_FORMAT_XPROF_JSON;
       self->has_host_plane = TRUE;
@@ -261,12 +285,12 @@ tm_profile_load (GFile           *file,
       self->stores = g_steal_pointer (&result.stores);
       self->hlo_modules = g_steal_pointer (&result.hlo_modules);
       tm_xspace_result_clear (&result);
-
-      if (!finish_stores (self->stores, cancellable, error))
-        return NULL;
-
-      g_ptr_array_sort (self->stores, compare_stores);
     }
+
+  g_ptr_array_sort (self->stores, compare_stores);
+  self->analyses = analyse_stores (self->stores, cancellable, error);
+  if (self->analyses == NULL)
+    return NULL;
 
   if (!tm_source_check_unchanged (source, error))
     return NULL;
@@ -522,6 +546,29 @@ tm_profile_get_busiest_index (TmProfile *self)
     }
 
   return best;
+}
+
+TmAnalysis *
+tm_profile_get_analysis (TmProfile *self,
+                         guint      index)
+{
+  g_return_val_if_fail (TM_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (index < self->analyses->len, NULL);
+  return g_ptr_array_index (self->analyses, index);
+}
+
+TmAnalysis *
+tm_profile_lookup_analysis (TmProfile     *self,
+                            TmMemoryStore *store)
+{
+  g_return_val_if_fail (TM_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (TM_IS_MEMORY_STORE (store), NULL);
+
+  for (guint i = 0; i < self->stores->len; i++)
+    if (g_ptr_array_index (self->stores, i) == store)
+      return g_ptr_array_index (self->analyses, i);
+
+  return NULL;
 }
 
 GArray *

@@ -2,13 +2,17 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Immutable after loading; the loader builds it in a worker thread and hands
- * it to the main thread, which only reads it.
+ * Per memory id a finished store (tm-memory-store, with its LOD) and its
+ * analysis (tm-analysis); the loader that makes them from a file with
+ * tm-xspace-reader or tm-xprof-json. Immutable after loading; the loader
+ * builds it in a worker thread and hands it to the main thread, which only
+ * reads it.
  */
 #pragma once
 
 #include <gio/gio.h>
 
+#include "tm-analysis.h"
 #include "tm-memory-store.h"
 #include "tm-types.h"
 
@@ -57,6 +61,12 @@ TmMemoryStore   *tm_profile_get_memory_store        (TmProfile           *self,
                                                      guint                index);
 TmMemoryStore   *tm_profile_lookup_memory_store     (TmProfile           *self,
                                                      const char          *memory_id);
+/* The analysis of memory id index, or of one of this profile's stores (NULL
+ * if store is not one of them). */
+TmAnalysis      *tm_profile_get_analysis            (TmProfile           *self,
+                                                     guint                index);
+TmAnalysis      *tm_profile_lookup_analysis         (TmProfile           *self,
+                                                     TmMemoryStore       *store);
 /* The index of the memory id with the highest window peak (first of equals). */
 guint            tm_profile_get_busiest_index       (TmProfile           *self);
 

@@ -6,7 +6,7 @@
  * another process truncates the file while it is mapped, touching a page past
  * the new end raises SIGBUS; every read of the mapping runs inside
  * tm_source_run_guarded(), which turns that into TM_ERROR_CHANGED instead of
- * killing the process.
+ * killing the process. The first step of the core: uses only tm-error.
  */
 #pragma once
 

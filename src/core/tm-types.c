@@ -30,7 +30,7 @@ tm_breakdown_row_free (TmBreakdownRow *row)
   g_free (row);
 }
 
-/* TensorFlow's DataType enum, by value (product.md §2.1). */
+/* TensorFlow's DataType enum, by value (docs/formats.md §1). */
 static const char * const data_type_names[] = {
   "INVALID", "float", "double", "int32", "uint8", "int16", "int8", "string",
   "complex64", "int64", "bool", "qint8", "quint8", "qint32", "bfloat16",
@@ -52,4 +52,11 @@ tm_data_type_name (gint64 value)
     return g_strconcat (data_type_names[value - 100], "_ref", NULL);
 
   return g_strdup_printf ("unknown dtype enum (%" G_GINT64_FORMAT ")", value);
+}
+
+void
+tm_hlo_module_clear (TmHloModule *module)
+{
+  g_clear_pointer (&module->name, g_free);
+  g_clear_pointer (&module->device, g_free);
 }

@@ -1,6 +1,9 @@
 /* tm-types.h — plain value types shared by the core and its views
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Activities, summaries, breakdown rows and HLO modules: values only, no
+ * other part of the core.
  */
 #pragma once
 
@@ -18,7 +21,7 @@ typedef enum
 /* What one memory event did, decoded on demand (hover, table rows, export).
  * Strings are owned by the struct and never NULL; free with
  * tm_activity_clear(). For a deallocation, op_name/region_type/data_type/
- * shape are those of its matching allocation (product.md §3.4). */
+ * shape are those of its matching allocation (docs/analysis.md step 4). */
 typedef struct
 {
   TmActivityKind kind;
@@ -26,7 +29,7 @@ typedef struct
   gint64         requested_bytes;
   gint64         allocation_bytes;
   guint64        address;
-  gint64         step_id;            /* after the step-id fill-in of §3.3 */
+  gint64         step_id;            /* after the step-id fill-in (docs/analysis.md step 3) */
   gint64         stack_bytes;
   gint64         heap_bytes;
   gint64         free_bytes;
@@ -40,7 +43,8 @@ typedef struct
 
 void tm_activity_clear (TmActivity *activity);
 
-/* Summary of one memory id (product.md §3.1, §3.5, §3.8). */
+/* Summary of one memory id: the fold of docs/analysis.md step 1 and the
+ * counts of step 8 (the peak step, step 5, is tm-analysis's). */
 typedef struct
 {
   guint   n_snapshots;
@@ -56,7 +60,6 @@ typedef struct
   double  peak_fragmentation;
   gint64  peak_stats_peak_bytes_in_use;  /* = stack + heap at the peak, as XProf stores it */
   gint64  memory_capacity;               /* stack + heap + free at the peak */
-  gint64  peak_step_id;
   gint64  first_time_ps;                 /* time of the first snapshot (time order) */
   gint64  last_time_ps;                  /* time of the last snapshot */
 } TmSummary;
@@ -89,13 +92,16 @@ typedef struct
   char   *device;           /* plane name without "/device:", e.g. "TPU:0" */
 } TmHloModule;
 
+/* Frees the strings (a clear function for arrays of TmHloModule). */
+void tm_hlo_module_clear (TmHloModule *module);
+
 /* Reports how far a long job got; called from the thread that runs it unless
  * an API says otherwise. done and total are bytes. */
 typedef void (*TmProgressFunc) (guint64  done,
                                 guint64  total,
                                 gpointer user_data);
 
-/* "float", "half", "float_ref", "unknown dtype enum (77)" ... (product.md §2.1) */
+/* "float", "half", "float_ref", "unknown dtype enum (77)" ... (docs/formats.md §1) */
 char *tm_data_type_name (gint64 value);
 
 G_END_DECLS

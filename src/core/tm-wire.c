@@ -230,3 +230,15 @@ tm_wire_read_int (TmWire   *w,
       return FALSE;
     }
 }
+
+gboolean
+tm_wire_expect_type_slow (TmWire      *w,
+                          guint32      field,
+                          guint        wire_type,
+                          const char  *where,
+                          GError     **error)
+{
+  /* The tag is one byte for every field number checked this way. */
+  tm_wire_set_wire_type_error (error, _(where), field, wire_type, tm_wire_offset (w) - 1);
+  return FALSE;
+}

@@ -4,7 +4,7 @@
  *
  * A TmWire is a window [p, end) of a buffer that starts at base; offsets in
  * errors are from base, so they are byte offsets into the file. Nothing here
- * reads outside [p, end), whatever the bytes say.
+ * reads outside [p, end), whatever the bytes say. Uses only tm-error.
  */
 #pragma once
 
@@ -195,5 +195,27 @@ void     tm_wire_set_wire_type_error (GError      **error,
                                       guint32       field,
                                       guint         wire_type,
                                       gsize         offset);
+
+gboolean tm_wire_expect_type_slow    (TmWire       *w,
+                                      guint32       field,
+                                      guint         wire_type,
+                                      const char   *where,
+                                      GError      **error);
+
+/* Checks that a field just read by tm_wire_read_tag() (a one-byte tag) has
+ * the expected wire type; otherwise sets a wire type error that says where
+ * (a msgid marked with N_(), translated only then). */
+static inline gboolean
+tm_wire_expect_type (TmWire      *w,
+                     guint32      field,
+                     guint        wire_type,
+                     guint        expected,
+                     const char  *where,
+                     GError     **error)
+{
+  if (G_LIKELY (wire_type == expected))
+    return TRUE;
+  return tm_wire_expect_type_slow (w, field, wire_type, where, error);
+}
 
 G_END_DECLS

@@ -1,10 +1,11 @@
-/* tm-xprof-json.c — XProf's memory-profile JSON in (product.md §2.2)
+/* tm-xprof-json.c — XProf's memory-profile JSON in (docs/formats.md §2)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A store read from JSON holds XProf's sampled timeline points (at most
  * 1000 per memory id) and XProf's own summary and breakdown rows; it is
- * marked incomplete so that views can say so.
+ * incomplete, so that views can say so. Parses with json-glib and builds
+ * stores with tm-memory-store's builder, nothing else of the core.
  */
 #include "config.h"
 
@@ -14,12 +15,12 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
-#include "tm-analysis.h"
 #include "tm-error.h"
-#include "tm-memory-store-private.h"
+#include "tm-memory-store.h"
 #include "tm-xprof-json.h"
 
 #define MAX_DEPTH 64
+#define CANCEL_CHECK_INTERVAL 4096
 
 gboolean
 tm_xprof_json_sniff (const guint8 *data,
@@ -284,10 +285,11 @@ array_object (JsonArray *array,
 }
 
 static TmMemoryStore *
-read_allocator (const char  *id,
-                JsonObject  *per,
-                gint64       version,
-                GError     **error)
+read_allocator (const char    *id,
+                JsonObject    *per,
+                gint64         version,
+                GCancellable  *cancellable,
+                GError       **error)
 {
   g_autoptr(TmMemoryStore) store = tm_memory_store_new (id, NULL);
   JsonArray *snapshots = get_array (per, "memoryProfileSnapshots", "memory_profile_snapshots");
@@ -300,48 +302,33 @@ read_allocator (const char  *id,
   JsonArray *timeline = version >= 1 && sampled != NULL ? sampled : snapshots;
   g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) tm_breakdown_row_free);
   guint n = timeline != NULL ? json_array_get_length (timeline) : 0;
-  TmSummary *s = &store->summary;
+  TmSummary given = { 0 };
   gint64 peak_step = -1;
-
-  store->complete = FALSE;
-  store->json_activities = g_new0 (TmActivity, MAX (n, 1));
 
   for (guint k = 0; k < n; k++)
     {
       JsonObject *snap = array_object (timeline, k);
       JsonObject *meta = get_object (snap, "activityMetadata", "activity_metadata");
-      TmActivity *act = &store->json_activities[store->n_json_activities++];
-      guint i;
+      TmActivity act;
 
-      read_activity (snap, meta, act);
-      i = tm_memory_store_grow (store);
-      store->times[i] = act->time_ps;
-      store->stack[i] = act->stack_bytes;
-      store->heap[i] = act->heap_bytes;
-      store->free_bytes[i] = act->free_bytes;
-      store->frag[i] = act->fragmentation;
-      tm_memory_store_set_step (store, i, act->step_id);
-      store->refs[i] = (guint64) k | ((guint64) act->kind << TM_REF_KIND_SHIFT);
-      if (act->free_bytes != 0)
-        store->has_free = TRUE;
-      if (i > 0 && act->time_ps < store->times[i - 1])
-        store->time_sorted = FALSE;
-      if (act->kind == TM_ACTIVITY_ALLOCATION)
-        s->n_allocations++;
-      else if (act->kind == TM_ACTIVITY_DEALLOCATION)
-        s->n_deallocations++;
+      if ((k % CANCEL_CHECK_INTERVAL) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        return NULL;
+
+      read_activity (snap, meta, &act);
+      tm_memory_store_add_activity (store, &act);
     }
 
-  s->peak_bytes_usage_lifetime = get_int (summary, "peakBytesUsageLifetime", "peak_bytes_usage_lifetime");
-  s->last_peak_bytes_in_use = s->peak_bytes_usage_lifetime;
-  s->peak_stack_bytes = get_int (peak, "stackReservedBytes", "stack_reserved_bytes");
-  s->peak_heap_bytes = get_int (peak, "heapAllocatedBytes", "heap_allocated_bytes");
-  s->peak_free_bytes = get_int (peak, "freeMemoryBytes", "free_memory_bytes");
-  s->peak_fragmentation = get_double (peak, "fragmentation", NULL);
-  s->peak_stats_peak_bytes_in_use = get_int (peak, "peakBytesInUse", "peak_bytes_in_use");
-  s->peak_bytes_in_use = s->peak_stack_bytes + s->peak_heap_bytes;
-  s->peak_time_ps = get_int (summary, "peakStatsTimePs", "peak_stats_time_ps");
-  s->memory_capacity = get_int (summary, "memoryCapacity", "memory_capacity");
+  /* XProf's own summary replaces the fold's peak figures. */
+  given.peak_bytes_usage_lifetime = get_int (summary, "peakBytesUsageLifetime", "peak_bytes_usage_lifetime");
+  given.last_peak_bytes_in_use = given.peak_bytes_usage_lifetime;
+  given.peak_stack_bytes = get_int (peak, "stackReservedBytes", "stack_reserved_bytes");
+  given.peak_heap_bytes = get_int (peak, "heapAllocatedBytes", "heap_allocated_bytes");
+  given.peak_free_bytes = get_int (peak, "freeMemoryBytes", "free_memory_bytes");
+  given.peak_fragmentation = get_double (peak, "fragmentation", NULL);
+  given.peak_stats_peak_bytes_in_use = get_int (peak, "peakBytesInUse", "peak_bytes_in_use");
+  given.peak_bytes_in_use = given.peak_stack_bytes + given.peak_heap_bytes;
+  given.peak_time_ps = get_int (summary, "peakStatsTimePs", "peak_stats_time_ps");
+  given.memory_capacity = get_int (summary, "memoryCapacity", "memory_capacity");
 
   for (guint k = 0; active != NULL && k < json_array_get_length (active); k++)
     {
@@ -353,6 +340,8 @@ read_allocator (const char  *id,
       gboolean is_special = FALSE;
       TmBreakdownRow *row;
 
+      if ((k % CANCEL_CHECK_INTERVAL) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        return NULL;
       if (a == NULL)
         continue;
       if (member (a, "snapshotIndex", "snapshot_index") != NULL && snapshot_index >= 0)
@@ -388,41 +377,19 @@ read_allocator (const char  *id,
       g_ptr_array_add (rows, row);
     }
 
-  /* XProf's rows are already in order; keep them as they are. */
-  store->peak_rows = g_steal_pointer (&rows);
-
-  if (!tm_analysis_finish (store, NULL, error))
-    return NULL;
-
-  if (peak_step >= 0)
-    s->peak_step_id = peak_step;
+  /* XProf's rows are already in order: tm-analysis keeps them as they are. */
+  tm_memory_store_set_xprof_results (store, &given, g_steal_pointer (&rows), peak_step);
 
   return g_steal_pointer (&store);
 }
 
-static void
-clear_hlo_module (gpointer data)
-{
-  TmHloModule *module = data;
-
-  g_free (module->name);
-  g_free (module->device);
-}
-
-static int
-compare_stores (gconstpointer a,
-                gconstpointer b)
-{
-  return strcmp (tm_memory_store_get_id (*(TmMemoryStore * const *) a),
-                 tm_memory_store_get_id (*(TmMemoryStore * const *) b));
-}
-
 gboolean
-tm_xprof_json_read (const guint8  *data,
-                    gsize          size,
-                    GPtrArray    **stores_out,
-                    GArray       **hlo_modules_out,
-                    GError       **error)
+tm_xprof_json_read (const guint8   *data,
+                    gsize           size,
+                    GPtrArray     **stores_out,
+                    GArray        **hlo_modules_out,
+                    GCancellable   *cancellable,
+                    GError        **error)
 {
   g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GError) local_error = NULL;
@@ -486,27 +453,27 @@ tm_xprof_json_read (const guint8  *data,
               return FALSE;
             }
 
-          store = read_allocator (l->data, per, version, error);
+          store = read_allocator (l->data, per, version, cancellable, error);
           if (store == NULL)
             return FALSE;
           /* XProf lists only ids with snapshots. */
           if (tm_memory_store_get_n_snapshots (store) == 0 &&
-              tm_memory_store_get_peak_breakdown (store)->len == 0)
+              tm_memory_store_get_xprof_peak_breakdown (store, NULL)->len == 0)
             g_object_unref (store);
           else
             g_ptr_array_add (stores, store);
         }
     }
-  g_ptr_array_sort (stores, compare_stores);
-
   modules = g_array_new (FALSE, FALSE, sizeof (TmHloModule));
-  g_array_set_clear_func (modules, clear_hlo_module);
+  g_array_set_clear_func (modules, (GDestroyNotify) tm_hlo_module_clear);
   hlo = get_array (obj, "hloModules", "hlo_modules");
   for (guint k = 0; hlo != NULL && k < json_array_get_length (hlo); k++)
     {
       JsonObject *m = array_object (hlo, k);
       TmHloModule module;
 
+      if ((k % CANCEL_CHECK_INTERVAL) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
       if (m == NULL)
         continue;
       module.id = get_int (m, "id", NULL);

@@ -1,6 +1,8 @@
-/* tm-xprof-json.h — XProf's memory-profile JSON in (product.md §2.2)
+/* tm-xprof-json.h — XProf's memory-profile JSON in (docs/formats.md §2)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * JSON → memory stores (tm-memory-store) and HLO modules.
  */
 #pragma once
 
@@ -14,12 +16,14 @@ gboolean tm_xprof_json_sniff (const guint8  *data,
 
 /* Parses XProf's JSON (version 1, or TensorFlow's older variant without
  * "version"; camelCase or snake_case names; integers as strings or numbers;
- * enums by name or number) into analysed stores (TmMemoryStore, sorted by
- * id) and HLO modules (TmHloModule). */
-gboolean tm_xprof_json_read  (const guint8  *data,
-                              gsize          size,
-                              GPtrArray    **stores,
-                              GArray       **hlo_modules,
-                              GError       **error);
+ * enums by name or number) into stores (TmMemoryStore, in the file's
+ * order; built, not finished: see tm_memory_store_finish()) and HLO modules
+ * (TmHloModule). */
+gboolean tm_xprof_json_read  (const guint8   *data,
+                              gsize           size,
+                              GPtrArray     **stores,
+                              GArray        **hlo_modules,
+                              GCancellable   *cancellable,
+                              GError        **error);
 
 G_END_DECLS

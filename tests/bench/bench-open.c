@@ -113,7 +113,8 @@ child_load (const char *path)
   end = g_get_monotonic_time ();
 
   for (guint i = 0; i < n; i++)
-    store_bytes += tm_memory_store_get_memory_size (tm_profile_get_memory_store (profile, i));
+    store_bytes += tm_memory_store_get_memory_size (tm_profile_get_memory_store (profile, i)) +
+                   tm_analysis_get_memory_size (tm_profile_get_analysis (profile, i));
 
   printf ("seconds=%.6f\n", (end - start) / 1e6);
   printf ("memory_events=%" G_GUINT64_FORMAT "\n", snapshots);
@@ -604,7 +605,7 @@ run_parent (const char *generator,
     printf ("  memory events   %" G_GUINT64_FORMAT " read\n", read_events);
     printf ("  peak RSS        %s (VmHWM: mapped file pages count too)\n", hwm);
     printf ("  peak anon RSS   %s (heap, polled every 2 ms); at the end %s\n", anon, anon_end);
-    printf ("  stores report   %s (tm_memory_store_get_memory_size, all ids)\n", store);
+    printf ("  stores report   %s (stores and analyses, all ids)\n", store);
     printf ("  beyond the file %s = %.1f bytes per memory event\n",
            beyond_text, read_events > 0 ? (double) beyond / read_events : 0.0);
     printf ("  target          ≤ 1 s: %s; ≤ 64 B/event + 32 MiB = %s: %s\n",

@@ -18,7 +18,7 @@
  *      that is llvmpipe, software), at zoom levels around the peak;
  *    - hover: nearest snapshot to a time + the tooltip text (decoded from
  *      the file);
- *    - live at t: tm_memory_store_breakdown_at() across the profile.
+ *    - live at t: tm_analysis_breakdown_at() across the profile.
  *    The frame and hover parts need a display (run under xvfb-run-test.sh).
  *
  * Figures are minima, medians and maxima over R runs (default 15, or
@@ -353,7 +353,7 @@ bench_live_at_t (TmMemoryStore *store)
     {
       gint64 t = times[(guint) ((double) (n - 1) * r / 10)];
       double t0 = now_ms (), ms;
-      g_autoptr(GPtrArray) breakdown = tm_memory_store_breakdown_at (store, t);
+      g_autoptr(GPtrArray) breakdown = tm_analysis_breakdown_at (store, t);
 
       ms = now_ms () - t0;
       rows = MAX (rows, breakdown->len);

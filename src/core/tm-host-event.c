@@ -1,0 +1,476 @@
+/* tm-host-event.c — one memory event of the host plane, decoded from its bytes
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Any field may come in any order and more than once (the later singular
+ * value wins); unknown fields are skipped; a known field with the wrong wire
+ * type is an error.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "tm-error.h"
+#include "tm-host-event.h"
+
+/* Stats the memory profile reads (docs/formats.md §1). */
+typedef enum
+{
+  STAT_OTHER = 0,
+  STAT_ALLOCATOR_NAME,
+  STAT_INDEX_ON_HOST,
+  STAT_DEVICE_ORDINAL,
+  STAT_BYTES_RESERVED,
+  STAT_BYTES_ALLOCATED,
+  STAT_BYTES_AVAILABLE,
+  STAT_FRAGMENTATION,
+  STAT_PEAK_BYTES_IN_USE,
+  STAT_REQUESTED_BYTES,
+  STAT_ALLOCATION_BYTES,
+  STAT_ADDR,
+  STAT_TF_OP,
+  STAT_GROUP_ID,
+  STAT_REGION_TYPE,
+  STAT_DATA_TYPE,
+  STAT_SHAPE,
+} StatKind;
+
+static const struct { const char *name; StatKind kind; } stat_names[] = {
+  { "allocator_name", STAT_ALLOCATOR_NAME },
+  { "index_on_host", STAT_INDEX_ON_HOST },
+  { "device_ordinal", STAT_DEVICE_ORDINAL },
+  { "bytes_reserved", STAT_BYTES_RESERVED },
+  { "bytes_allocated", STAT_BYTES_ALLOCATED },
+  { "bytes_available", STAT_BYTES_AVAILABLE },
+  { "fragmentation", STAT_FRAGMENTATION },
+  { "peak_bytes_in_use", STAT_PEAK_BYTES_IN_USE },
+  { "requested_bytes", STAT_REQUESTED_BYTES },
+  { "allocation_bytes", STAT_ALLOCATION_BYTES },
+  { "addr", STAT_ADDR },
+  { "tf_op", STAT_TF_OP },
+  { "group_id", STAT_GROUP_ID },
+  { "region_type", STAT_REGION_TYPE },
+  { "data_type", STAT_DATA_TYPE },
+  { "shape", STAT_SHAPE },
+};
+
+typedef struct
+{
+  guint8  kind;
+  TmStr   name;
+} StatInfo;
+
+struct _TmHostContext
+{
+  gatomicrefcount  ref_count;
+  TmSource        *source;
+  guint            n_small;
+  StatInfo        *small;      /* indexed by stat metadata id */
+  GHashTable      *big;        /* gint64 id → StatInfo */
+};
+
+static StatKind
+classify_stat_name (TmStr name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (stat_names); i++)
+    if (tm_str_equal (name, stat_names[i].name))
+      return stat_names[i].kind;
+  return STAT_OTHER;
+}
+
+TmHostContext *
+tm_host_context_new (TmSource             *source,
+                     const TmMetadataName *stats,
+                     guint                 n_stats)
+{
+  TmHostContext *ctx = g_new0 (TmHostContext, 1);
+  gint64 max_small = -1;
+
+  g_atomic_ref_count_init (&ctx->ref_count);
+  ctx->source = tm_source_ref (source);
+
+  for (guint i = 0; i < n_stats; i++)
+    if (stats[i].id >= 0 && stats[i].id < (gint64) TM_SMALL_ID_LIMIT && stats[i].id > max_small)
+      max_small = stats[i].id;
+
+  ctx->n_small = (guint) (max_small + 1);
+  ctx->small = g_new0 (StatInfo, MAX (ctx->n_small, 1));
+
+  for (guint i = 0; i < n_stats; i++)
+    {
+      const TmMetadataName *e = &stats[i];
+      StatInfo info = { (guint8) classify_stat_name (e->name), e->name };
+
+      if (e->id >= 0 && e->id < (gint64) ctx->n_small)
+        ctx->small[e->id] = info;
+      else
+        {
+          if (ctx->big == NULL)
+            ctx->big = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+          g_hash_table_insert (ctx->big, g_memdup2 (&e->id, sizeof e->id), g_memdup2 (&info, sizeof info));
+        }
+    }
+
+  return ctx;
+}
+
+TmHostContext *
+tm_host_context_ref (TmHostContext *ctx)
+{
+  g_atomic_ref_count_inc (&ctx->ref_count);
+  return ctx;
+}
+
+void
+tm_host_context_unref (TmHostContext *ctx)
+{
+  if (g_atomic_ref_count_dec (&ctx->ref_count))
+    {
+      g_clear_pointer (&ctx->source, tm_source_unref);
+      g_clear_pointer (&ctx->big, g_hash_table_unref);
+      g_free (ctx->small);
+      g_free (ctx);
+    }
+}
+
+TmSource *
+tm_host_context_get_source (TmHostContext *ctx)
+{
+  return ctx->source;
+}
+
+static inline const StatInfo *
+lookup_stat (TmHostContext *ctx,
+             guint64        id)
+{
+  if (id < ctx->n_small)
+    return &ctx->small[id];
+  if (ctx->big != NULL)
+    return g_hash_table_lookup (ctx->big, &id);
+  return NULL;
+}
+
+enum { VALUE_NONE, VALUE_DOUBLE, VALUE_UINT64, VALUE_INT64, VALUE_STR, VALUE_BYTES, VALUE_REF };
+
+static inline gint64
+double_to_int (double d)
+{
+  if (!isfinite (d) || d >= 9.2233720368547758e18 || d <= -9.2233720368547758e18)
+    return 0;
+  return (gint64) d;
+}
+
+static inline __attribute__ ((always_inline)) void
+apply_stat (TmHostContext  *ctx,
+            TmMemEvent     *ev,
+            const StatInfo *info,
+            int             vcase,
+            guint64         u,
+            double          d,
+            TmStr           s)
+{
+  gint64 ival;
+
+  if (info == NULL || info->kind == STAT_OTHER)
+    return;
+
+  switch (vcase)
+    {
+    case VALUE_DOUBLE: ival = double_to_int (d); break;
+    case VALUE_UINT64:
+    case VALUE_INT64: ival = (gint64) u; break;
+    default: ival = 0; break;
+    }
+
+  /* A string stat is str_value or a ref_value naming a stat metadata entry. */
+  if (vcase == VALUE_REF)
+    {
+      const StatInfo *ref = lookup_stat (ctx, u);
+
+      s.ptr = NULL;
+      s.len = 0;
+      if (ref != NULL)
+        s = ref->name;
+    }
+  else if (vcase != VALUE_STR)
+    {
+      s.ptr = NULL;
+      s.len = 0;
+    }
+
+  switch ((StatKind) info->kind)
+    {
+    case STAT_ALLOCATOR_NAME:
+      ev->memory_id = s;
+      ev->memory_id_is_int = FALSE;
+      break;
+    case STAT_INDEX_ON_HOST:
+    case STAT_DEVICE_ORDINAL:
+      ev->memory_id_int = ival;
+      ev->memory_id_is_int = TRUE;
+      break;
+    case STAT_BYTES_RESERVED: ev->stack = ival; break;
+    case STAT_BYTES_ALLOCATED: ev->heap = ival; break;
+    case STAT_BYTES_AVAILABLE: ev->free_bytes = ival; break;
+    case STAT_FRAGMENTATION:
+      ev->fragmentation = vcase == VALUE_DOUBLE ? d
+                          : vcase == VALUE_UINT64 ? (double) u
+                          : vcase == VALUE_INT64 ? (double) (gint64) u
+                          : 0.0;
+      break;
+    case STAT_PEAK_BYTES_IN_USE: ev->peak_bytes_in_use = ival; break;
+    case STAT_REQUESTED_BYTES: ev->requested_bytes = ival; break;
+    case STAT_ALLOCATION_BYTES: ev->allocation_bytes = ival; break;
+    case STAT_ADDR: ev->address = (guint64) ival; break;
+    case STAT_TF_OP: ev->op = s; break;
+    case STAT_GROUP_ID: ev->group_id = ival; break;
+    case STAT_REGION_TYPE: ev->region = s; break;
+    case STAT_DATA_TYPE: ev->data_type = ival; break;
+    case STAT_SHAPE: ev->shape = s; break;
+    case STAT_OTHER:
+    default:
+      break;
+    }
+}
+
+
+static inline gboolean
+decode_stat (TmHostContext *ctx,
+             TmWire         st,
+             TmMemEvent    *ev,
+             GError       **error)
+{
+  guint64 md = 0;
+  guint64 u = 0;
+  double d = 0;
+  TmStr s = { NULL, 0 };
+  int vcase = VALUE_NONE;
+
+  while (!tm_wire_at_end (&st))
+    {
+      guint32 field;
+      guint wt;
+
+      if (!tm_wire_read_tag (&st, &field, &wt, error))
+        return FALSE;
+
+      switch (field)
+        {
+        case TM_XSTAT_METADATA_ID:
+          if (!tm_wire_expect_type (&st, field, wt, TM_WIRE_VARINT, N_("in XStat.metadata_id"), error) ||
+              !tm_wire_read_varint (&st, &md, error))
+            return FALSE;
+          break;
+
+        case TM_XSTAT_DOUBLE:
+          {
+            guint64 bits;
+
+            if (!tm_wire_expect_type (&st, field, wt, TM_WIRE_I64, N_("in XStat.double_value"), error) ||
+                !tm_wire_read_fixed64 (&st, &bits, error))
+              return FALSE;
+            memcpy (&d, &bits, sizeof d);
+            vcase = VALUE_DOUBLE;
+          }
+          break;
+
+        case TM_XSTAT_UINT64:
+        case TM_XSTAT_INT64:
+        case TM_XSTAT_REF:
+          if (!tm_wire_expect_type (&st, field, wt, TM_WIRE_VARINT, N_("in XStat"), error) ||
+              !tm_wire_read_varint (&st, &u, error))
+            return FALSE;
+          vcase = field == TM_XSTAT_UINT64 ? VALUE_UINT64 : field == TM_XSTAT_INT64 ? VALUE_INT64 : VALUE_REF;
+          break;
+
+        case TM_XSTAT_STR:
+        case TM_XSTAT_BYTES:
+          if (!tm_wire_expect_type (&st, field, wt, TM_WIRE_LEN, N_("in XStat"), error) ||
+              !tm_str_read (&st, &s, error))
+            return FALSE;
+          vcase = field == TM_XSTAT_STR ? VALUE_STR : VALUE_BYTES;
+          break;
+
+        default:
+          if (!tm_wire_skip (&st, wt, error))
+            return FALSE;
+          break;
+        }
+    }
+
+  apply_stat (ctx, ev, lookup_stat (ctx, md), vcase, u, d, s);
+  return TRUE;
+}
+
+gboolean
+tm_host_event_decode (TmHostContext  *ctx,
+                      TmWire          ev_wire,
+                      TmMemEvent     *ev,
+                      GError        **error)
+{
+  TmActivityKind kind = ev->kind;
+
+  memset (ev, 0, sizeof *ev);
+  ev->kind = kind;
+  ev->group_id = -1;
+  ev->data_type = G_MININT64;  /* absent: XProf leaves the name empty */
+
+  while (!tm_wire_at_end (&ev_wire))
+    {
+      guint32 field;
+      guint wt;
+      guint64 v;
+      TmWire st;
+
+      /* Fast path for the usual shape of a stat, as every profiler writes
+       * it: one-byte length, a metadata id below 128 first, then one value
+       * that ends the stat exactly. Stats the memory profile does not use
+       * are skipped by their length. Anything else takes the general path
+       * below, which checks everything. */
+      {
+        const guint8 *p = ev_wire.p;
+        const guint8 *end = ev_wire.end;
+
+        while (end - p >= 6 && p[0] == 0x22 && p[1] < 0x80 && p[2] == 0x08 && p[3] < ctx->n_small &&
+               p[3] < 0x80 && p + 2 + p[1] <= end)
+          {
+            const guint8 *stat_end = p + 2 + p[1];
+            const StatInfo *info = &ctx->small[p[3]];
+            const guint8 *q = p + 5;
+            guint8 vtag = p[4];
+            guint64 u = 0;
+            double d = 0;
+            TmStr str = { NULL, 0 };
+            int vcase;
+
+            if (info->kind == STAT_OTHER)
+              {
+                p = stat_end;
+                continue;
+              }
+
+            if (vtag == 0x18 || vtag == 0x20 || vtag == 0x38)
+              {
+                guint shift = 0;
+
+                for (;;)
+                  {
+                    if (q >= stat_end || shift > 63)
+                      goto general;
+                    u |= (guint64) (*q & 0x7f) << shift;
+                    if (*q++ < 0x80)
+                      break;
+                    shift += 7;
+                  }
+                vcase = vtag == 0x18 ? VALUE_UINT64 : vtag == 0x20 ? VALUE_INT64 : VALUE_REF;
+              }
+            else if (vtag == 0x11 && stat_end - q == 8)
+              {
+                memcpy (&u, q, 8);
+                u = GUINT64_FROM_LE (u);
+                memcpy (&d, &u, sizeof d);
+                q += 8;
+                vcase = VALUE_DOUBLE;
+              }
+            else if (vtag == 0x2a && q < stat_end && q[0] < 0x80 && q + 1 + q[0] == stat_end)
+              {
+                str.ptr = q + 1;
+                str.len = q[0];
+                q = stat_end;
+                vcase = VALUE_STR;
+              }
+            else
+              goto general;
+
+            if (q != stat_end)
+              goto general;
+
+            apply_stat (ctx, ev, info, vcase, u, d, str);
+            p = stat_end;
+          }
+
+      general:
+        ev_wire.p = p;
+        if (tm_wire_at_end (&ev_wire))
+          break;
+      }
+
+      if (!tm_wire_read_tag (&ev_wire, &field, &wt, error))
+        return FALSE;
+
+      switch (field)
+        {
+        case TM_XEVENT_STATS:
+          if (!tm_wire_expect_type (&ev_wire, field, wt, TM_WIRE_LEN, N_("in XEvent.stats"), error) ||
+              !tm_wire_read_len (&ev_wire, &st, error) ||
+              !decode_stat (ctx, st, ev, error))
+            return FALSE;
+          break;
+
+        case TM_XEVENT_OFFSET_PS:
+        case TM_XEVENT_NUM_OCCURRENCES:
+        case TM_XEVENT_METADATA_ID:
+        case TM_XEVENT_DURATION_PS:
+          if (!tm_wire_expect_type (&ev_wire, field, wt, TM_WIRE_VARINT, N_("in XEvent"), error) ||
+              !tm_wire_read_varint (&ev_wire, &v, error))
+            return FALSE;
+          if (field == TM_XEVENT_OFFSET_PS)
+            ev->offset_ps = (gint64) v;
+          else if (field == TM_XEVENT_NUM_OCCURRENCES)
+            ev->offset_ps = 0;
+          else if (field == TM_XEVENT_METADATA_ID)
+            ev->metadata_id = v;
+          break;
+
+        default:
+          if (!tm_wire_skip (&ev_wire, wt, error))
+            return FALSE;
+          break;
+        }
+    }
+
+  return TRUE;
+}
+
+typedef struct
+{
+  TmHostContext *ctx;
+  guint64        offset;
+  TmMemEvent    *event;
+} DecodeJob;
+
+static gboolean
+decode_job (gpointer   data,
+            GError   **error)
+{
+  DecodeJob *job = data;
+  TmSource *source = job->ctx->source;
+  TmWire w, ev;
+
+  tm_wire_init (&w, tm_source_get_data (source), tm_source_get_size (source));
+  if (job->offset >= tm_source_get_size (source))
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_CHANGED,
+                   _("changed while reading: byte %" PRIu64 " is past the end"),
+                   job->offset);
+      return FALSE;
+    }
+  w.p = w.base + job->offset;
+  if (!tm_wire_read_len (&w, &ev, error))
+    return FALSE;
+  return tm_host_event_decode (job->ctx, ev, job->event, error);
+}
+
+gboolean
+tm_host_context_decode (TmHostContext  *ctx,
+                        guint64         ref_offset,
+                        TmMemEvent     *event,
+                        GError        **error)
+{
+  DecodeJob job = { ctx, ref_offset, event };
+
+  return tm_source_run_guarded (ctx->source, decode_job, &job, error);
+}
