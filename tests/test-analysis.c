@@ -181,7 +181,7 @@ test_find (void)
   g_assert_cmpuint (tm_memory_store_find_at_or_before (store, 40), ==, 3);
 }
 
-/* XProf's max-box sampling, against a direct reading of §3.7. */
+/* XProf's max-box sampling, against a direct reading of docs/analysis.md, step 7. */
 static void
 test_sampling (void)
 {

@@ -105,7 +105,7 @@ test_xprof_example (void)
   g_assert_true (tm_profile_has_host_plane (profile));
   g_assert_cmpint (tm_profile_get_format (profile), ==, TM_PROFILE_FORMAT_XSPACE);
 
-  /* The deallocation shows its allocation's op (§3.4). */
+  /* The deallocation shows its allocation's op (docs/analysis.md, step 4). */
   store = tm_profile_get_memory_store (profile, 0);
   g_assert_true (tm_memory_store_get_activity (store, 1, &act, &error));
   g_assert_no_error (error);
@@ -357,7 +357,7 @@ test_unmatched (void)
   TmActivity act;
 
   /* Freed memory allocated before the profile: its bytes count as
-   * unmapped-deallocated (§3.6), and it keeps its own (empty) op. */
+   * unmapped-deallocated (docs/analysis.md, step 6), and it keeps its own (empty) op. */
   m = memory ("GPU_0_bfc", 0, 1000, 0, 100, 99, NULL);
   m.region_type = NULL;
   tm_fixture_line_add_memory_event (line, FALSE, 10, &m);

@@ -1702,7 +1702,7 @@ tm_fixture_space_new_xprof_example (void)
   memory.shape = "[3, 3, 512, 512]";
   tm_fixture_line_add_memory_event (line, TRUE, 40000, &memory);
 
-  /* The deallocation carries no op/region/type/shape: §3.4 copies them. */
+  /* The deallocation carries no op/region/type/shape: docs/analysis.md, step 4 copies them. */
   memory.bytes_allocated = 2744;
   memory.bytes_available = 5256;
   memory.fragmentation = 0.45;

@@ -18,19 +18,19 @@
  *
  * XProf's own example, tm_fixture_space_new_xprof_example(): one allocator
  * "GPU_0_bfc" on "/host:CPU", line "Memory", no group_id (every step id is
- * 0 after §3.3), in file = time order:
+ * 0 after docs/analysis.md, step 3), in file = time order:
  *
  *   time    kind   stack heap  free frag peak_in_use req alloc addr   op           region dtype     shape
  *   40000   alloc  2000  3000  5000 0.4  8500        200 256   222333 foo/bar      output 1 float   [3, 3, 512, 512]
- *   50000   free   2000  2744  5256 0.45 8500        200 256   222333 (none: copied from the allocation, §3.4)
+ *   50000   free   2000  2744  5256 0.45 8500        200 256   222333 (none: copied from the allocation, docs/analysis.md, step 4)
  *   70000   alloc  2000  5000  4000 0.2  9500        300 300   345678 mul_grad/Sum temp   19 half   [1, 2]
  *
- * §3.1: window peak 7000 (2000 + 5000) at 70000 ps (event 3; event 1 gave
+ * Step 1 of docs/analysis.md: window peak 7000 (2000 + 5000) at 70000 ps (event 3; event 1 gave
  * 5000, event 2 only 4744), capacity 2000 + 5000 + 4000 = 11000, stack at
  * peak 2000, heap 5000, free 4000, fragmentation 0.2; lifetime peak heap
  * 9500 (last_peak_bytes_in_use 9500 too); 2 allocations, 1 deallocation.
- * §3.5: peak step 0.
- * §3.6: unmapped starts at 5000; event 1 records 222333 (5000 − 256 =
+ * Step 5 of docs/analysis.md: peak step 0.
+ * Step 6 of docs/analysis.md: unmapped starts at 5000; event 1 records 222333 (5000 − 256 =
  * 4744), event 2 removes it and adds 256 back (5000), event 3 records 345678
  * (5000 − 300 = 4700); nothing unmapped-deallocated. Rows, sorted:
  *   "unused preallocated device memory" 4700/4700, persist/dynamic, INVALID, unknown

@@ -6,7 +6,7 @@
  *
  * Generates (or reuses, keyed by size) DIR/bench-<N>mib.xplane.pb, N from
  * --size-mib, else $TM_BENCH_SIZE_MIB, else 1024, and prints figures for
- * product.md §7:
+ * docs/performance.md:
  *   - tm_profile_load() → summary of every memory id (in a child process):
  *     wall time, MB/s, memory events/s, peak RSS and memory beyond the file;
  *   - `tidemark --summary FILE`, process start to exit;
@@ -550,7 +550,7 @@ run_parent (const char *generator,
   warm_up (path, st.st_size, &read_s, &mmap_s);
 
   size_text = bytes_text (st.st_size);
-  printf ("\nTidemark open benchmark (product.md §7)\n");
+  printf ("\nTidemark open benchmark (docs/performance.md)\n");
   printf ("machine           %s, %ld CPUs\n", cpu, sysconf (_SC_NPROCESSORS_ONLN));
   printf ("file              %s\n", path);
   printf ("size              %s\n", size_text);

@@ -1,4 +1,4 @@
-/* bench-timeline.c — timeline frame, hover and "live at t" times (product.md §7)
+/* bench-timeline.c — timeline frame, hover and "live at t" times (docs/performance.md)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
