@@ -150,13 +150,13 @@ tm_axis_draw_label (GtkSnapshot   *snapshot,
   return box;
 }
 
-static void
-append_rect (GtkSnapshot   *snapshot,
-             const GdkRGBA *color,
-             double         x,
-             double         y,
-             double         w,
-             double         h)
+void
+tm_axis_append_rect (GtkSnapshot   *snapshot,
+                     const GdkRGBA *color,
+                     double         x,
+                     double         y,
+                     double         w,
+                     double         h)
 {
   gtk_snapshot_append_color (snapshot, color, &GRAPHENE_RECT_INIT (x, y, w, h));
 }
@@ -181,7 +181,7 @@ tm_axis_draw_value_axes (GtkSnapshot           *snapshot,
       double y = round (tm_axis_value_to_y (plot, y_max, (double) v));
       g_autofree char *label = tm_axis_trim_zeros (tm_format_bytes (v));
 
-      append_rect (snapshot, &palette->grid, x0, y - 0.5, w, 1);
+      tm_axis_append_rect (snapshot, &palette->grid, x0, y - 0.5, w, 1);
       tm_axis_draw_label (snapshot, text, label, x0 - 8, y, 1.0, 0.5, &palette->dim, NULL);
     }
 
@@ -194,7 +194,7 @@ tm_axis_draw_value_axes (GtkSnapshot           *snapshot,
       if (h < 120 && (i == 1 || i == 3))
         continue;
       label = tm_axis_trim_zeros (tm_format_percent (pcts[i]));
-      append_rect (snapshot, &palette->frag, x0 + w, y - 0.5, 4, 1);
+      tm_axis_append_rect (snapshot, &palette->frag, x0 + w, y - 0.5, 4, 1);
       tm_axis_draw_label (snapshot, text, label, x0 + w + 7, y, 0.0, 0.5, &palette->frag, NULL);
     }
 
@@ -223,8 +223,8 @@ tm_axis_draw_time_ruler (GtkSnapshot           *snapshot,
       g_autofree char *label = tm_axis_format_tick_ms (t, ticks.decimals);
       PangoRectangle logical;
 
-      append_rect (snapshot, &palette->grid, x - 0.5, y0, 1, h);
-      append_rect (snapshot, &palette->dim, x - 0.5, y0 + h, 1, 4);
+      tm_axis_append_rect (snapshot, &palette->grid, x - 0.5, y0, 1, h);
+      tm_axis_append_rect (snapshot, &palette->dim, x - 0.5, y0 + h, 1, 4);
 
       /* Labels that would run into the unit or off the left edge go. */
       pango_layout_set_text (text, label, -1);

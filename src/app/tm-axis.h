@@ -76,6 +76,14 @@ graphene_rect_t tm_axis_draw_label          (GtkSnapshot           *snapshot,
                                              const GdkRGBA         *color,
                                              const GdkRGBA         *background);
 
+/* A filled rectangle: the one shape every chart layer draws most. */
+void            tm_axis_append_rect         (GtkSnapshot           *snapshot,
+                                             const GdkRGBA         *color,
+                                             double                 x,
+                                             double                 y,
+                                             double                 w,
+                                             double                 h);
+
 /* The byte axis on the left of plot with its horizontal grid, the
  * fragmentation axis on the right, and the time unit ("ms") at the right
  * end of the time ruler's labels, whose top is at label_y. */

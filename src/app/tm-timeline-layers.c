@@ -20,17 +20,6 @@
 /* ------------------------------------------------------------------ */
 /* Shapes                                                              */
 
-void
-_tm_timeline_append_rect (GtkSnapshot   *snapshot,
-                          const GdkRGBA *color,
-                          double         x,
-                          double         y,
-                          double         w,
-                          double         h)
-{
-  gtk_snapshot_append_color (snapshot, color, &GRAPHENE_RECT_INIT (x, y, w, h));
-}
-
 static void
 append_dashed_vline (GtkSnapshot   *snapshot,
                      const GdkRGBA *color,
@@ -42,7 +31,7 @@ append_dashed_vline (GtkSnapshot   *snapshot,
                      double         gap)
 {
   for (double y = y0; y < y1; y += dash + gap)
-    _tm_timeline_append_rect (snapshot, color, x - width / 2, y, width, MIN (dash, y1 - y));
+    tm_axis_append_rect (snapshot, color, x - width / 2, y, width, MIN (dash, y1 - y));
 }
 
 void
@@ -110,7 +99,7 @@ draw_hlo_band (TmTimeline             *self,
   if (self->module_spans == NULL || self->module_spans->len == 0)
     return;
 
-  _tm_timeline_append_rect (snapshot, &palette->grid, band->origin.x, band->origin.y, band->size.width, band->size.height);
+  tm_axis_append_rect (snapshot, &palette->grid, band->origin.x, band->origin.y, band->size.width, band->size.height);
 
   for (guint i = 0; i < self->module_spans->len; i++)
     {
@@ -193,13 +182,13 @@ draw_legend_item (GtkSnapshot     *snapshot,
 
   if (dashed)
     {
-      _tm_timeline_append_rect (snapshot, line, x, y - 1, 5, 2);
-      _tm_timeline_append_rect (snapshot, line, x + 8, y - 1, 5, 2);
+      tm_axis_append_rect (snapshot, line, x, y - 1, 5, 2);
+      tm_axis_append_rect (snapshot, line, x + 8, y - 1, 5, 2);
     }
   else
     {
-      _tm_timeline_append_rect (snapshot, fill, x, y - 5, 13, 10);
-      _tm_timeline_append_rect (snapshot, line, x, y - 5, 13, 2);
+      tm_axis_append_rect (snapshot, fill, x, y - 5, 13, 10);
+      tm_axis_append_rect (snapshot, line, x, y - 5, 13, 2);
     }
   box = tm_axis_draw_label (snapshot, text, label, x + 18, y, 0.0, 0.5, &palette->fg, NULL);
 
@@ -297,7 +286,7 @@ _tm_timeline_draw_range (TmTimeline      *self,
   cairo_paint (cr);
   cairo_destroy (cr);
   cairo_surface_destroy (series);
-  _tm_timeline_append_rect (snapshot, &palette->dim, plot->origin.x, round (plot->origin.y + plot->size.height) - 0.5,
+  tm_axis_append_rect (snapshot, &palette->dim, plot->origin.x, round (plot->origin.y + plot->size.height) - 0.5,
                             plot->size.width, 1);
 
   draw_hlo_band (self, snapshot, &layout, palette);
@@ -325,7 +314,7 @@ draw_selection (TmTimeline             *self,
     return;
 
   x = round (_tm_timeline_time_to_x (self, layout, selected));
-  _tm_timeline_append_rect (snapshot, &palette->accent, x - 1, plot->origin.y, 2, plot->size.height);
+  tm_axis_append_rect (snapshot, &palette->accent, x - 1, plot->origin.y, 2, plot->size.height);
   label = tm_format_time_ms (selected);
   tm_axis_draw_label (snapshot, text, label,
                       CLAMP (x, plot->origin.x + 40, plot->origin.x + plot->size.width - 40),
@@ -347,9 +336,9 @@ draw_band (TmTimeline             *self,
 
   x0 = CLAMP (MIN (self->band_x0, self->band_x1), plot->origin.x, plot->origin.x + plot->size.width);
   x1 = CLAMP (MAX (self->band_x0, self->band_x1), plot->origin.x, plot->origin.x + plot->size.width);
-  _tm_timeline_append_rect (snapshot, &palette->accent_fill, x0, plot->origin.y, x1 - x0, plot->size.height);
-  _tm_timeline_append_rect (snapshot, &palette->accent, x0, plot->origin.y, 1, plot->size.height);
-  _tm_timeline_append_rect (snapshot, &palette->accent, x1 - 1, plot->origin.y, 1, plot->size.height);
+  tm_axis_append_rect (snapshot, &palette->accent_fill, x0, plot->origin.y, x1 - x0, plot->size.height);
+  tm_axis_append_rect (snapshot, &palette->accent, x0, plot->origin.y, 1, plot->size.height);
+  tm_axis_append_rect (snapshot, &palette->accent, x1 - 1, plot->origin.y, 1, plot->size.height);
 }
 
 void
@@ -371,10 +360,10 @@ _tm_timeline_draw_overlay (TmTimeline      *self,
       const graphene_rect_t *p = &layout.plot;
 
       focus.alpha = 0.6f;
-      _tm_timeline_append_rect (snapshot, &focus, p->origin.x - 1, p->origin.y - 1, p->size.width + 2, 1);
-      _tm_timeline_append_rect (snapshot, &focus, p->origin.x - 1, p->origin.y + p->size.height, p->size.width + 2, 1);
-      _tm_timeline_append_rect (snapshot, &focus, p->origin.x - 1, p->origin.y, 1, p->size.height);
-      _tm_timeline_append_rect (snapshot, &focus, p->origin.x + p->size.width, p->origin.y, 1, p->size.height);
+      tm_axis_append_rect (snapshot, &focus, p->origin.x - 1, p->origin.y - 1, p->size.width + 2, 1);
+      tm_axis_append_rect (snapshot, &focus, p->origin.x - 1, p->origin.y + p->size.height, p->size.width + 2, 1);
+      tm_axis_append_rect (snapshot, &focus, p->origin.x - 1, p->origin.y, 1, p->size.height);
+      tm_axis_append_rect (snapshot, &focus, p->origin.x + p->size.width, p->origin.y, 1, p->size.height);
     }
 
   draw_selection (self, snapshot, text, &layout, palette);

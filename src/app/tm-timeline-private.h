@@ -101,12 +101,6 @@ gboolean _tm_timeline_get_shown_selection      (TmTimeline *self,
                                                 gint64     *time_ps);
 
 /* tm-timeline-layers.c */
-void     _tm_timeline_append_rect              (GtkSnapshot   *snapshot,
-                                                const GdkRGBA *color,
-                                                double         x,
-                                                double         y,
-                                                double         w,
-                                                double         h);
 void     _tm_timeline_append_dot               (GtkSnapshot   *snapshot,
                                                 const GdkRGBA *ring,
                                                 const GdkRGBA *fill,

@@ -294,9 +294,9 @@ _tm_timeline_draw_hover (TmTimeline             *self,
   line.alpha = 0.45f;
   if (x >= plot->origin.x && x <= plot->origin.x + plot->size.width)
     {
-      _tm_timeline_append_rect (snapshot, &line, x - 0.5, plot->origin.y, 1, plot->size.height);
+      tm_axis_append_rect (snapshot, &line, x - 0.5, plot->origin.y, 1, plot->size.height);
       for (double hx = plot->origin.x; hx < plot->origin.x + plot->size.width; hx += 6)
-        _tm_timeline_append_rect (snapshot, &line, hx, y - 0.5, 3, 1);
+        tm_axis_append_rect (snapshot, &line, hx, y - 0.5, 3, 1);
       _tm_timeline_append_dot (snapshot, &palette->background, &palette->fg, x, y, 3.5);
     }
 
