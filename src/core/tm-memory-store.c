@@ -2,8 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Memory per snapshot (docs/performance.md allows 64 bytes per memory event
- * beyond the mapped file):
+ * Memory per snapshot beyond the mapped file (the budget is in
+ * docs/performance.md):
  *   time, stack, heap, free  4 × 8 = 32 bytes
  *   fragmentation (double)           8 bytes
  *   ref (file offset | kind << 62)   8 bytes
