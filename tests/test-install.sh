@@ -4,11 +4,12 @@
 # metainfo, icons, schema and translations are there and valid, the MIME
 # database built from the installed package maps the profile files to
 # Tidemark's types, Tidemark is their default application, and `gio open` on a
-# profile launches the installed `tidemark` with that file. Offline; needs no
-# display.
+# profile launches the installed `tidemark` with that file, and the licence
+# is installed unchanged. Offline; needs no display.
 #
-# usage: test-install.sh MESON BUILDDIR PREFIX BINDIR DATADIR LOCALEDIR APP_ID
-#        (BINDIR, DATADIR and LOCALEDIR absolute, as installed)
+# usage: test-install.sh MESON BUILDDIR PREFIX BINDIR DATADIR LOCALEDIR APP_ID COPYING
+#        (BINDIR, DATADIR and LOCALEDIR absolute, as installed; COPYING the
+#        source tree's licence)
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -u
@@ -24,8 +25,8 @@ need ()
   command -v "$1" >/dev/null 2>&1 || fail "$1 is not installed (Debian package: $2)"
 }
 
-[ $# -eq 7 ] || fail "usage: $0 MESON BUILDDIR PREFIX BINDIR DATADIR LOCALEDIR APP_ID"
-meson=$1 builddir=$2 prefix=$3 bindir=$4 datadir=$5 localedir=$6 app_id=$7
+[ $# -eq 8 ] || fail "usage: $0 MESON BUILDDIR PREFIX BINDIR DATADIR LOCALEDIR APP_ID COPYING"
+meson=$1 builddir=$2 prefix=$3 bindir=$4 datadir=$5 localedir=$6 app_id=$7 copying=$8
 
 need desktop-file-validate desktop-file-utils
 need appstreamcli appstream
@@ -51,10 +52,16 @@ metainfo=$share/metainfo/$app_id.metainfo.xml
 mime_package=$share/mime/packages/$app_id.xml
 schema=$share/glib-2.0/schemas/$app_id.gschema.xml
 mo=$root$localedir/th/LC_MESSAGES/tidemark.mo
+licence=$share/licenses/$app_id/COPYING
 
-for f in "$desktop" "$metainfo" "$mime_package" "$schema" "$mo"; do
+for f in "$desktop" "$metainfo" "$mime_package" "$schema" "$mo" "$licence"; do
   [ -f "$f" ] || fail "${f#$root} is not installed"
 done
+
+# The licence, unchanged, where Flathub looks for it.
+cmp -s "$copying" "$licence" || fail "${licence#$root} differs from $copying"
+grep -q '^                       Version 3, 29 June 2007$' "$licence" ||
+  fail "${licence#$root} is not the GPL version 3"
 
 # Desktop file: valid, and its Exec and Icon resolve inside the installed tree.
 desktop-file-validate "$desktop" || fail "installed desktop file is invalid"
