@@ -972,6 +972,8 @@ test_application_open (void)
   g_autofree char *host_b = NULL;
   g_autoptr(GFile) run = NULL;
   g_autoptr(GList) windows = NULL;
+  g_autoptr(GList) toplevels = NULL;
+  GtkAboutDialog *about = NULL;
   TmWindow *empty;
 
   g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
@@ -1032,6 +1034,18 @@ test_application_open (void)
   g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, 3);
   g_assert_true (g_file_equal (tm_window_get_file (empty), example));
   g_assert_cmpuint (tm_window_get_n_hosts (empty), ==, 0);
+
+  /* About names the version and the licence that COPYING holds. */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);
+  tm_test_iterate_for (50);
+  toplevels = gtk_window_list_toplevels ();
+  for (GList *l = toplevels; l; l = l->next)
+    if (GTK_IS_ABOUT_DIALOG (l->data))
+      about = l->data;
+  g_assert_nonnull (about);
+  g_assert_cmpint (gtk_about_dialog_get_license_type (about), ==, GTK_LICENSE_GPL_3_0);
+  g_assert_cmpstr (gtk_about_dialog_get_version (about), ==, PACKAGE_VERSION);
+  gtk_window_destroy (GTK_WINDOW (about));
 
   windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
   for (GList *l = windows; l; l = l->next)
