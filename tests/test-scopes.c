@@ -334,6 +334,52 @@ test_series (void)
 }
 
 static void
+assert_same_tree (TmScopeTree *a,
+                  TmScopeTree *b)
+{
+  g_autoptr(GString) ta = g_string_new (NULL);
+  g_autoptr(GString) tb = g_string_new (NULL);
+  const TmScopeNode *ra = tm_scope_tree_get_root (a);
+  const TmScopeNode *rb = tm_scope_tree_get_root (b);
+
+  tm_scope_tree_append_collapsed (a, ta);
+  tm_scope_tree_append_collapsed (b, tb);
+  g_assert_cmpstr (ta->str, ==, tb->str);
+  g_assert_cmpint (ra->bytes, ==, rb->bytes);
+  g_assert_cmpint (ra->requested_bytes, ==, rb->requested_bytes);
+  g_assert_cmpuint (ra->n_allocations, ==, rb->n_allocations);
+  g_assert_cmpuint (ra->n_children, ==, rb->n_children);
+}
+
+/* The index's tree at any time is the tree of the live-at-t rows. */
+static void
+test_index_tree (void)
+{
+  g_autoptr(TmProfile) profile = load_events (fixture, G_N_ELEMENTS (fixture));
+  TmAnalysis *analysis = tm_profile_get_analysis (profile, 0);
+  TmMemoryStore *store = tm_analysis_get_store (analysis);
+  const gint64 *times = tm_memory_store_get_times (store);
+  guint n = tm_memory_store_get_n_snapshots (store);
+
+  for (TmScopeGrouping g = 0; g < TM_SCOPE_N_GROUPINGS; g++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TmScopeIndex) index = tm_scope_index_new (store, g, NULL, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpint (tm_scope_index_get_grouping (index), ==, g);
+      for (guint j = 0; j <= n; j++)
+        {
+          gint64 t = j < n ? times[j] : 0;
+          g_autoptr(TmScopeTree) a = tm_scope_index_tree_at (index, t);
+          g_autoptr(TmScopeTree) b = tm_scope_tree_new_at (analysis, FALSE, t, g);
+
+          assert_same_tree (a, b);
+        }
+    }
+}
+
+static void
 test_real_gpu_peak (void)
 {
   g_autofree char *path = tm_test_real_profile ("tf_gpu_multi_worker.xplane.pb");
@@ -381,6 +427,7 @@ main (int   argc,
   g_test_add_func ("/scopes/peak-tree", test_peak_tree);
   g_test_add_func ("/scopes/collapsed", test_collapsed);
   g_test_add_func ("/scopes/series", test_series);
+  g_test_add_func ("/scopes/index-tree", test_index_tree);
   g_test_add_func ("/scopes/real-gpu-peak", test_real_gpu_peak);
 
   return g_test_run ();

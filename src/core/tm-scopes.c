@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n.h>
 
 #include "tm-scopes.h"
 
@@ -182,7 +183,9 @@ struct _TmScopeTree
   TmScopeGrouping  grouping;
   GStringChunk    *names;
   Build           *root;
-  GPtrArray       *all;  /* every Build, the root first */
+  GPtrArray       *all;     /* every Build, the root first */
+  GHashTable      *leaves;  /* while building: strings -> Build */
+  GString         *key;     /* while building */
 };
 
 G_DEFINE_FINAL_TYPE (TmScopeTree, tm_scope_tree, G_TYPE_OBJECT)
@@ -203,6 +206,9 @@ tm_scope_tree_finalize (GObject *object)
 
   g_clear_pointer (&self->all, g_ptr_array_unref);
   g_clear_pointer (&self->names, g_string_chunk_free);
+  g_clear_pointer (&self->leaves, g_hash_table_unref);
+  if (self->key != NULL)
+    g_string_free (g_steal_pointer (&self->key), TRUE);
 
   G_OBJECT_CLASS (tm_scope_tree_parent_class)->finalize (object);
 }
@@ -255,25 +261,26 @@ build_child (TmScopeTree *self,
   return child;
 }
 
-/* The node of a row's key, made on first use. */
+/* The node of an allocation's (or a special row's) strings, made on first
+ * use. */
 static Build *
-leaf_for_row (TmScopeTree          *self,
-              const TmBreakdownRow *row)
+leaf_for (TmScopeTree *self,
+          gboolean     special,
+          const char  *op_name,
+          const char  *value)
 {
   Build *b = self->root;
-  const char *value;
   const char *p, *start;
   gsize len;
   gboolean any = FALSE;
 
-  if (row->special)
-    return build_child (self, b, row->op_name, strlen (row->op_name), TRUE);
+  if (special)
+    return build_child (self, b, op_name, strlen (op_name), TRUE);
 
-  value = group_value (self->grouping, row->region_type, row->data_type, row->shape);
   if (value != NULL)
     b = build_child (self, b, value, strlen (value), FALSE);
 
-  p = row->op_name;
+  p = op_name;
   while (next_component (&p, &start, &len))
     {
       b = build_child (self, b, start, len, FALSE);
@@ -325,55 +332,82 @@ finish_tree (TmScopeTree *self)
       b->node.children = (TmScopeNode **) g_ptr_array_free (g_steal_pointer (&b->child_list), FALSE);
       g_clear_pointer (&b->child_map, g_hash_table_unref);
     }
+  g_clear_pointer (&self->leaves, g_hash_table_unref);
+  g_string_free (g_steal_pointer (&self->key), TRUE);
+}
+
+static TmScopeTree *
+tree_new (TmScopeGrouping grouping)
+{
+  TmScopeTree *self = g_object_new (TM_TYPE_SCOPE_TREE, NULL);
+
+  self->grouping = grouping;
+  self->root = g_new0 (Build, 1);
+  self->root->node.name = "";
+  g_ptr_array_add (self->all, self->root);
+  self->leaves = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->key = g_string_new (NULL);
+  return self;
+}
+
+/* Adds bytes to the node of these strings. Equal strings end in the same
+ * node: the node is looked up by the strings first, and a name is split
+ * only the first time. */
+static void
+tree_add (TmScopeTree *self,
+          gboolean     special,
+          const char  *op_name,
+          const char  *region_type,
+          const char  *data_type,
+          const char  *shape,
+          gint64       bytes,
+          gint64       requested_bytes,
+          guint64      n_allocations)
+{
+  const char *value = special ? NULL : group_value (self->grouping, region_type, data_type, shape);
+  GString *key = self->key;
+  Build *leaf;
+
+  g_string_truncate (key, 0);
+  g_string_append_c (key, special ? '\1' : '\2');
+  if (value != NULL)
+    {
+      g_string_append (key, value);
+      g_string_append_c (key, '\3');
+    }
+  g_string_append (key, op_name);
+
+  leaf = g_hash_table_lookup (self->leaves, key->str);
+  if (leaf == NULL)
+    {
+      leaf = leaf_for (self, special, op_name, value);
+      g_hash_table_insert (self->leaves, g_strdup (key->str), leaf);
+    }
+  leaf->node.self_bytes += bytes;
+  leaf->node.bytes += bytes;
+  leaf->node.requested_bytes += requested_bytes;
+  leaf->node.n_allocations += n_allocations;
 }
 
 TmScopeTree *
 tm_scope_tree_new (GPtrArray       *rows,
                    TmScopeGrouping  grouping)
 {
-  g_autoptr(GHashTable) leaves = NULL;
-  g_autoptr(GString) key = g_string_new (NULL);
   TmScopeTree *self;
 
   g_return_val_if_fail (rows != NULL, NULL);
   g_return_val_if_fail (grouping < TM_SCOPE_N_GROUPINGS, NULL);
 
-  self = g_object_new (TM_TYPE_SCOPE_TREE, NULL);
-  self->grouping = grouping;
-  self->root = g_new0 (Build, 1);
-  self->root->node.name = "";
-  g_ptr_array_add (self->all, self->root);
-
-  /* Rows with the same strings end in the same node: look the node up by
-   * the strings first and split a name only the first time. */
-  leaves = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self = tree_new (grouping);
   for (guint i = 0; i < rows->len; i++)
     {
       const TmBreakdownRow *row = g_ptr_array_index (rows, i);
-      const char *value = group_value (grouping, row->region_type, row->data_type, row->shape);
-      Build *leaf;
 
-      g_string_truncate (key, 0);
-      g_string_append_c (key, row->special ? '\1' : '\2');
-      if (value != NULL && !row->special)
-        {
-          g_string_append (key, value);
-          g_string_append_c (key, '\3');
-        }
-      g_string_append (key, row->op_name);
-
-      leaf = g_hash_table_lookup (leaves, key->str);
-      if (leaf == NULL)
-        {
-          leaf = leaf_for_row (self, row);
-          g_hash_table_insert (leaves, g_strdup (key->str), leaf);
-        }
-      leaf->node.self_bytes += row->allocation_bytes * (gint64) row->n_occurrences;
-      leaf->node.bytes += row->allocation_bytes * (gint64) row->n_occurrences;
-      leaf->node.requested_bytes += row->requested_bytes * (gint64) row->n_occurrences;
-      leaf->node.n_allocations += row->n_occurrences;
+      tree_add (self, row->special, row->op_name, row->region_type, row->data_type, row->shape,
+                row->allocation_bytes * (gint64) row->n_occurrences,
+                row->requested_bytes * (gint64) row->n_occurrences,
+                row->n_occurrences);
     }
-
   finish_tree (self);
   return self;
 }
@@ -561,6 +595,7 @@ typedef struct
   guint32 index;  /* snapshot of the allocation */
   guint32 key;    /* into keys */
   gint64  bytes;  /* allocation bytes */
+  gint64  requested_bytes;
 } Entry;
 
 typedef struct
@@ -671,6 +706,7 @@ tm_scope_index_new (TmMemoryStore    *store,
       e.index = i;
       e.key = GPOINTER_TO_UINT (id);
       e.bytes = act.allocation_bytes;
+      e.requested_bytes = act.requested_bytes;
       g_array_append_val (self->entries, e);
       tm_activity_clear (&act);
     }
@@ -771,4 +807,75 @@ tm_scope_index_get_memory_size (TmScopeIndex *self)
       size += (key->value != NULL ? strlen (key->value) + 1 : 0) + strlen (key->op_name) + 1;
     }
   return size;
+}
+
+TmScopeTree *
+tm_scope_index_tree_at (TmScopeIndex *self,
+                        gint64        t_ps)
+{
+  g_autofree gint64 *bytes = NULL;
+  g_autofree gint64 *requested = NULL;
+  g_autofree guint64 *count = NULL;
+  const guint32 *partners;
+  const gint64 *times, *stack, *heap;
+  TmScopeTree *tree;
+  gint64 live = 0;
+  guint n, at, end;
+
+  g_return_val_if_fail (TM_IS_SCOPE_INDEX (self), NULL);
+
+  tree = tree_new (self->grouping);
+  n = tm_memory_store_get_n_snapshots (self->store);
+  times = tm_memory_store_get_times (self->store);
+  if (n == 0 || t_ps < times[0])
+    {
+      finish_tree (tree);
+      return tree;
+    }
+
+  /* The allocations live at t, as in tm_analysis_breakdown_at(): made at
+   * or before the last snapshot at t, and not ended by it. Summed per key
+   * first: a key's strings go into the tree once. */
+  at = tm_memory_store_find_at_or_before (self->store, t_ps);
+  end = at + 1;
+  partners = tm_memory_store_get_partners (self->store);
+  bytes = g_new0 (gint64, MAX (self->keys->len, 1));
+  requested = g_new0 (gint64, MAX (self->keys->len, 1));
+  count = g_new0 (guint64, MAX (self->keys->len, 1));
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      const Entry *e = &g_array_index (self->entries, Entry, i);
+      guint32 p;
+
+      if (e->index >= end)
+        break;
+      p = partners[e->index];
+      if (p != TM_MEMORY_STORE_NO_PARTNER && p < end)
+        continue;
+      bytes[e->key] += e->bytes;
+      requested[e->key] += e->requested_bytes;
+      count[e->key]++;
+      live += e->bytes;
+    }
+
+  for (guint k = 0; k < self->keys->len; k++)
+    {
+      const Key *key = &g_array_index (self->keys, Key, k);
+
+      if (count[k] > 0)
+        tree_add (tree, FALSE, key->op_name, key->value, key->value, key->value,
+                  bytes[k], requested[k], count[k]);
+    }
+
+  /* The special rows of tm_analysis_breakdown_at(), by the same names. */
+  stack = tm_memory_store_get_stack (self->store);
+  heap = tm_memory_store_get_heap (self->store);
+  if (heap[at] - live > 0)
+    tree_add (tree, TRUE, _("memory allocated before the profile"), NULL, NULL, NULL,
+              heap[at] - live, heap[at] - live, 1);
+  if (stack[at] > 0)
+    tree_add (tree, TRUE, "stack", NULL, NULL, NULL, stack[at], stack[at], 1);
+
+  finish_tree (tree);
+  return tree;
 }

@@ -139,6 +139,10 @@ TmMemoryStore     *tm_scope_index_get_store     (TmScopeIndex       *self);
  * the tracked allocations do not account for. */
 gint64            *tm_scope_index_series        (TmScopeIndex       *self,
                                                  const TmScope      *scope);
+/* The tree live at t_ps: the same as tm_scope_tree_new_at (analysis,
+ * FALSE, t_ps, grouping), without decoding anything. */
+TmScopeTree       *tm_scope_index_tree_at       (TmScopeIndex       *self,
+                                                 gint64              t_ps);
 /* Bytes of heap the index uses. */
 gsize              tm_scope_index_get_memory_size (TmScopeIndex     *self);
 
