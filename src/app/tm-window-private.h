@@ -6,6 +6,7 @@
 
 #include "tm-hlo-view.h"
 #include "tm-overview.h"
+#include "tm-scope-view.h"
 #include "tm-session.h"
 #include "tm-timeline.h"
 #include "tm-window.h"
@@ -70,6 +71,8 @@ struct _TmWindow
   TmOverview           *overview;
   TmHloView            *hlo_view;
   TmBreakdownView      *breakdown_view;
+  GtkStack             *lower_stack;
+  TmScopeView          *scope_view;
   GtkRevealer          *drop_revealer;
 
   /* What every view of the profile page shows. */
