@@ -144,6 +144,7 @@ void _tm_window_open_files         (TmWindow      *self,
 void _tm_window_dnd_init           (TmWindow      *self);
 void _tm_window_export_xprof_json  (TmWindow      *self);
 void _tm_window_export_csv         (TmWindow      *self);
+void _tm_window_export_collapsed   (TmWindow      *self);
 void _tm_window_export_timeline_png (TmWindow     *self);
 
 G_END_DECLS
