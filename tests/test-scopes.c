@@ -58,7 +58,7 @@ load_events (const Ev *evs,
 }
 
 /* A deep scope, ops without '/', an op with no name, empty components, an
- * allocation made before the profile, and a stack. Peak at t=70: heap 2000,
+ * allocation made before the profile, and a stack. At t=70: heap 2000,
  * stack 50. */
 static const Ev fixture[] = {
   { FALSE, 5,  50,  600, 100, 99, "",                                     "output", 1 },
@@ -69,6 +69,7 @@ static const Ev fixture[] = {
   { TRUE,  50, 50, 1650, 400, 5,  "/replica_0//bert/",                    "output", 1 },
   { TRUE,  60, 50, 1700,  50, 6,  "loss",                                 "temp", 1 },
   { TRUE,  70, 50, 2000, 300, 7,  "replica_0/bert/encoder/layer_0/attention/MatMul", "output", 1 },
+  { TRUE,  75, 50, 2010,  10, 8,  "odd;name/with space 2", "temp", 1 },
   { FALSE, 80, 50, 1700, 300, 7,  NULL,                                   NULL, 0 },
   { FALSE, 90, 50, 1500, 200, 1,  NULL,                                   NULL, 0 },
 };
@@ -277,13 +278,15 @@ test_collapsed (void)
 {
   g_autoptr(TmProfile) profile = load_events (fixture, G_N_ELEMENTS (fixture));
   TmAnalysis *analysis = tm_profile_get_analysis (profile, 0);
-  g_autoptr(TmScopeTree) tree = tm_scope_tree_new_at (analysis, FALSE, 70, TM_SCOPE_GROUPING_NAME);
+  g_autoptr(TmScopeTree) tree = tm_scope_tree_new_at (analysis, FALSE, 75, TM_SCOPE_GROUPING_NAME);
   g_autoptr(GHashTable) stacks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GString) text = g_string_new (NULL);
 
   tm_scope_tree_append_collapsed (tree, text);
   g_assert_cmpint (parse_collapsed (text->str, stacks), ==, tm_scope_tree_get_root (tree)->bytes);
-  g_assert_cmpuint (g_hash_table_size (stacks), ==, 7);
+  g_assert_cmpuint (g_hash_table_size (stacks), ==, 8);
+  /* No ';' inside a frame; no name read as a second count. */
+  g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (stacks, "odd:name;with_space_2")), ==, 10);
   g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (stacks, "replica_0;bert;encoder;layer_0;attention;MatMul")), ==, 500);
   g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (stacks, "replica_0;bert")), ==, 400);
   g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (stacks, "loss")), ==, 100);

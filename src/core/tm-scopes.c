@@ -515,6 +515,16 @@ append_frame (GString    *out,
       g_string_append (out, UNNAMED_FRAME);
       return;
     }
+  /* A name ending in a space and a number would read as a second count
+   * (a differential line): then its spaces become '_'. */
+  const char *end = name + strlen (name);
+  const char *q = end;
+  gboolean trailing_number;
+
+  while (q > name && (g_ascii_isdigit (q[-1]) || q[-1] == '.'))
+    q--;
+  trailing_number = q < end && q > name && g_ascii_isspace (q[-1]);
+
   for (const char *p = name; *p != '\0'; p++)
     {
       char c = *p;
@@ -523,6 +533,8 @@ append_frame (GString    *out,
         c = ':';
       else if (c == '\n' || c == '\r' || c == '\t')
         c = ' ';
+      if (c == ' ' && trailing_number)
+        c = '_';
       g_string_append_c (out, c);
     }
 }
