@@ -275,7 +275,7 @@ tm_icicle_measure (GtkWidget      *widget,
     *minimum = *natural = 120;
   else
     {
-      *minimum = 3 * TM_ICICLE_ROW_HEIGHT;
+      *minimum = 2 * TM_ICICLE_ROW_HEIGHT;
       *natural = 6 * TM_ICICLE_ROW_HEIGHT;
     }
 }

@@ -654,7 +654,7 @@ tm_scope_view_init (TmScopeView *self)
 
   scrolled = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->column_view));
-  gtk_widget_set_size_request (scrolled, -1, 80);
+  gtk_widget_set_size_request (scrolled, -1, 60);
 
   paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
   gtk_widget_set_vexpand (paned, TRUE);
