@@ -143,6 +143,112 @@ test_export (void)
   tm_fixture_remove (path);
 }
 
+/* The sum of the numbers ending the lines of a collapsed export, which
+ * must be sorted and well-formed. */
+static gint64
+collapsed_total (const char *text)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  guint n = g_strv_length (lines);
+  gint64 total = 0;
+
+  g_assert_cmpstr (lines[n - 1], ==, "");
+  for (guint i = 0; i + 1 < n; i++)
+    {
+      const char *space = strrchr (lines[i], ' ');
+      guint64 value = 0;
+
+      g_assert_nonnull (space);
+      g_assert_true (g_ascii_string_to_unsigned (space + 1, 10, 1, G_MAXINT64, &value, NULL));
+      if (i > 0)
+        g_assert_cmpint (strcmp (lines[i - 1], lines[i]), <, 0);
+      total += (gint64) value;
+    }
+  return total;
+}
+
+/* The fields of one RFC 4180 line. */
+static GPtrArray *
+csv_fields (const char *line)
+{
+  GPtrArray *fields = g_ptr_array_new_with_free_func (g_free);
+  GString *field = g_string_new (NULL);
+  gboolean quoted = FALSE;
+
+  for (const char *p = line; *p != '\0'; p++)
+    {
+      if (quoted && *p == '"' && p[1] == '"')
+        g_string_append_c (field, *p++);
+      else if (*p == '"')
+        quoted = !quoted;
+      else if (*p == ',' && !quoted)
+        {
+          g_ptr_array_add (fields, g_strdup (field->str));
+          g_string_truncate (field, 0);
+        }
+      else
+        g_string_append_c (field, *p);
+    }
+  g_ptr_array_add (fields, g_string_free (field, FALSE));
+  return fields;
+}
+
+/* The sum of allocation_bytes × occurrences over a CSV export's rows. */
+static gint64
+csv_total (const char *text)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\r\n", -1);
+  gint64 total = 0;
+
+  for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_autoptr(GPtrArray) fields = csv_fields (lines[i]);
+
+      g_assert_cmpuint (fields->len, ==, 9);
+      total += g_ascii_strtoll (g_ptr_array_index (fields, 1), NULL, 10) *
+               g_ascii_strtoll (g_ptr_array_index (fields, 3), NULL, 10);
+    }
+  return total;
+}
+
+static void
+test_export_collapsed (void)
+{
+  g_autofree char *path = write_example ();
+  g_autofree char *real = tm_test_real_profile ("tf_gpu_multi_worker.xplane.pb");
+  g_auto(Run) a = { 0 };
+  g_auto(Run) b = { 0 };
+  g_auto(Run) c = { 0 };
+  g_auto(Run) d = { 0 };
+
+  run (&a, "--export=collapsed", path, NULL);
+  g_assert_cmpint (a.status, ==, 0);
+  g_assert_cmpstr (a.out, ==,
+                   "mul_grad;Sum 300\n"
+                   "stack 2000\n"
+                   "unused preallocated device memory 4700\n");
+
+  /* At 50 000 ps: the one allocation was freed; the heap left is from
+   * before the profile. */
+  run (&b, "--export=collapsed", "--at=0.00005", "--memory-id=GPU_0_bfc", path, NULL);
+  g_assert_cmpint (b.status, ==, 0);
+  g_assert_cmpstr (b.out, ==,
+                   "memory allocated before the profile 2744\n"
+                   "stack 2000\n");
+  tm_fixture_remove (path);
+
+  if (real == NULL)
+    return;
+  /* The real GPU profile at its peak: the stacks add up to the table. */
+  run (&c, "--export=collapsed", "--memory-id=GPU_4_bfc", real, NULL);
+  run (&d, "--export=csv", "--memory-id=GPU_4_bfc", real, NULL);
+  g_assert_cmpint (c.status, ==, 0);
+  g_assert_cmpint (d.status, ==, 0);
+  g_assert_cmpuint (count_lines (c.out), >, 100);
+  g_assert_cmpint (collapsed_total (c.out), ==, csv_total (d.out));
+  g_assert_cmpint (collapsed_total (c.out), ==, G_GINT64_CONSTANT (6208853760));
+}
+
 static void
 test_usage (void)
 {
@@ -154,6 +260,9 @@ test_usage (void)
     { "--summary", "--memory-id=1", "x.xplane.pb", NULL },
     { "--export=csv", "a.xplane.pb", "b.xplane.pb", NULL },
     { "--summary", "--no-such-option", "x.xplane.pb", NULL },
+    { "--export=csv", "--at=12", "x.xplane.pb", NULL },
+    { "--export=collapsed", "--at=12ms", "x.xplane.pb", NULL },
+    { "--export=xprof-json", "--memory-id=1", "x.xplane.pb", NULL },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -206,6 +315,7 @@ main (int   argc,
 
   g_test_add_func ("/cli/summary", test_summary);
   g_test_add_func ("/cli/export", test_export);
+  g_test_add_func ("/cli/export-collapsed", test_export_collapsed);
   g_test_add_func ("/cli/usage", test_usage);
   g_test_add_func ("/cli/bad-input", test_bad_input);
 

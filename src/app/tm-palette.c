@@ -95,3 +95,30 @@ tm_palette_init_for_widget (TmPalette *palette,
   gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
   tm_palette_init (palette, &fg, tm_palette_is_dark_style (widget));
 }
+
+/* Seven GNOME palette hues (blue, green, yellow, orange, red, purple,
+ * brown), two shades each per style. */
+static const char * const name_colors_light[] = {
+  "#99c1f1", "#62a0ea", "#8ff0a4", "#57e389", "#f9f06b", "#f6d32d", "#ffbe6f",
+  "#ffa348", "#f66151", "#ed333b", "#dc8add", "#c061cb", "#cdab8f", "#b5835a",
+};
+static const char * const name_colors_dark[] = {
+  "#1c71d8", "#1a5fb4", "#26a269", "#2ec27e", "#c88800", "#e5a50a", "#c64600",
+  "#e66100", "#c01c28", "#a51d2d", "#813d9c", "#613583", "#865e3c", "#63452c",
+};
+
+void
+tm_palette_color_for_name (const char *name,
+                           gboolean    dark,
+                           GdkRGBA    *out)
+{
+  guint32 hash = 2166136261u;  /* FNV-1a: stable across runs and builds */
+  guint index;
+
+  g_return_if_fail (out != NULL);
+
+  for (const guchar *p = (const guchar *) (name != NULL ? name : ""); *p != '\0'; p++)
+    hash = (hash ^ *p) * 16777619u;
+  index = hash % G_N_ELEMENTS (name_colors_light);
+  gdk_rgba_parse (out, dark ? name_colors_dark[index] : name_colors_light[index]);
+}

@@ -65,4 +65,13 @@ void     tm_palette_init            (TmPalette      *palette,
 void     tm_palette_init_for_widget (TmPalette      *palette,
                                      GtkWidget      *widget);
 
+/* A stable colour for a name (an op, a scope, a region type ...): the same
+ * name always gets the same colour, in every view and every run, from the
+ * GNOME palette (lighter shades on a light style, deeper on a dark one).
+ * Views that colour by op or scope (the scope picture, the memory map) use
+ * it so that a name has one colour everywhere. */
+void     tm_palette_color_for_name  (const char     *name,
+                                     gboolean        dark,
+                                     GdkRGBA        *out);
+
 G_END_DECLS

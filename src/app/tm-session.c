@@ -19,6 +19,13 @@ struct _TmSession
   TmViewport    *viewport;
   gint64         selected_time;
   guint          has_selected_time : 1;
+
+  /* Scopes (tm-scopes): the selected one, and what is built on demand
+   * for the memory store: the index of one grouping, the selected scope's
+   * series. */
+  TmScope       *selected_scope;
+  TmScopeIndex  *scope_index;
+  gint64        *scope_series;
 };
 
 G_DEFINE_FINAL_TYPE (TmSession, tm_session, G_TYPE_OBJECT)
@@ -30,6 +37,7 @@ enum {
   PROP_VIEWPORT,
   PROP_HAS_SELECTED_TIME,
   PROP_SELECTED_TIME,
+  PROP_SELECTED_SCOPE,
   N_PROPS
 };
 
@@ -70,6 +78,9 @@ tm_session_dispose (GObject *object)
 {
   TmSession *self = TM_SESSION (object);
 
+  g_clear_pointer (&self->selected_scope, tm_scope_free);
+  g_clear_pointer (&self->scope_series, g_free);
+  g_clear_object (&self->scope_index);
   g_clear_object (&self->memory_store);
   g_clear_object (&self->profile);
 
@@ -116,6 +127,10 @@ tm_session_get_property (GObject    *object,
       g_value_set_int64 (value, self->selected_time);
       break;
 
+    case PROP_SELECTED_SCOPE:
+      g_value_set_boxed (value, self->selected_scope);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -137,6 +152,10 @@ tm_session_set_property (GObject      *object,
 
     case PROP_MEMORY_STORE:
       tm_session_set_memory_store (self, g_value_get_object (value));
+      break;
+
+    case PROP_SELECTED_SCOPE:
+      tm_session_set_selected_scope (self, g_value_get_boxed (value));
       break;
 
     default:
@@ -174,6 +193,10 @@ tm_session_class_init (TmSessionClass *klass)
     g_param_spec_int64 ("selected-time", NULL, NULL,
                         G_MININT64, G_MAXINT64, 0,
                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SELECTED_SCOPE] =
+    g_param_spec_boxed ("selected-scope", NULL, NULL,
+                        TM_TYPE_SCOPE,
+                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -238,6 +261,8 @@ tm_session_set_memory_store (TmSession     *self,
 
   g_object_freeze_notify (G_OBJECT (self));
   tm_session_clear_selected_time (self);
+  tm_session_set_selected_scope (self, NULL);
+  g_clear_object (&self->scope_index);
   g_set_object (&self->memory_store, store);
   update_limits (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MEMORY_STORE]);
@@ -354,4 +379,66 @@ tm_session_get_shown_time (TmSession *self)
   if (self->memory_store != NULL)
     return tm_memory_store_get_summary (self->memory_store)->peak_time_ps;
   return 0;
+}
+
+const TmScope *
+tm_session_get_selected_scope (TmSession *self)
+{
+  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
+
+  return self->selected_scope;
+}
+
+void
+tm_session_set_selected_scope (TmSession     *self,
+                               const TmScope *scope)
+{
+  g_return_if_fail (TM_IS_SESSION (self));
+
+  if (tm_scope_equal (self->selected_scope, scope))
+    return;
+
+  g_clear_pointer (&self->selected_scope, tm_scope_free);
+  g_clear_pointer (&self->scope_series, g_free);
+  if (scope != NULL)
+    self->selected_scope = tm_scope_copy (scope);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_SCOPE]);
+}
+
+TmScopeIndex *
+tm_session_get_scope_index (TmSession       *self,
+                            TmScopeGrouping  grouping)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
+
+  if (self->memory_store == NULL)
+    return NULL;
+  if (self->scope_index != NULL && tm_scope_index_get_grouping (self->scope_index) == grouping)
+    return self->scope_index;
+
+  g_clear_object (&self->scope_index);
+  self->scope_index = tm_scope_index_new (self->memory_store, grouping, NULL, &error);
+  if (self->scope_index == NULL)
+    g_debug ("scope index: %s", error->message);
+  return self->scope_index;
+}
+
+const gint64 *
+tm_session_get_selected_scope_series (TmSession *self)
+{
+  TmScopeIndex *index;
+
+  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
+
+  if (self->selected_scope == NULL || self->memory_store == NULL)
+    return NULL;
+  if (self->scope_series != NULL)
+    return self->scope_series;
+
+  index = tm_session_get_scope_index (self, self->selected_scope->grouping);
+  if (index != NULL)
+    self->scope_series = tm_scope_index_series (index, self->selected_scope);
+  return self->scope_series;
 }

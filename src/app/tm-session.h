@@ -16,8 +16,11 @@
  *                  to the memory id's data whenever the memory id changes
  *   selected-time  a time the user picked (has-selected-time); without one
  *                  the views show the window peak
+ *   selected-scope a scope the user picked (tm-scopes; NULL: none): the
+ *                  breakdown table filters to it, the timeline draws its
+ *                  bytes over time, other views highlight its allocations
  *
- * Changing the profile or the memory id clears the selected time and shows
+ * Changing the profile or the memory id clears the selected time and scope, and shows
  * the whole range. Plain GObject: no GTK, usable from tests without a
  * display.
  */
@@ -28,6 +31,7 @@
 #include "tm-analysis.h"
 #include "tm-memory-store.h"
 #include "tm-profile.h"
+#include "tm-scopes.h"
 #include "tm-viewport.h"
 
 G_BEGIN_DECLS
@@ -71,5 +75,18 @@ void           tm_session_clear_selected_time    (TmSession     *self);
 /* The time the views show: the selected time, or else the window peak's
  * time (0 without a memory store). */
 gint64         tm_session_get_shown_time         (TmSession     *self);
+
+/* The selected scope (NULL: none); setting it copies scope. */
+const TmScope *tm_session_get_selected_scope     (TmSession     *self);
+void           tm_session_set_selected_scope     (TmSession     *self,
+                                                  const TmScope *scope);
+/* The scope index of the memory store for grouping, built on first use
+ * (one pass over the file) and kept until the memory store or the
+ * grouping changes; NULL without a store. */
+TmScopeIndex  *tm_session_get_scope_index        (TmSession     *self,
+                                                  TmScopeGrouping grouping);
+/* The selected scope's bytes at every snapshot of the memory store
+ * (tm_scope_index_series), computed on first use; NULL without one. */
+const gint64  *tm_session_get_selected_scope_series (TmSession  *self);
 
 G_END_DECLS

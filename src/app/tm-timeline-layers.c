@@ -244,6 +244,94 @@ _tm_timeline_draw_static (TmTimeline      *self,
   draw_legend (self, snapshot, text, &layout, palette);
 }
 
+/* The selected scope's bytes over time (tm-scopes), as a line of the
+ * scope's colour: per pixel column the largest value of the snapshots in
+ * it, so that no spike is lost. */
+static void
+draw_scope_series (TmTimeline             *self,
+                   GtkSnapshot            *snapshot,
+                   PangoLayout            *text,
+                   const TmTimelineLayout *layout,
+                   const TmPalette        *palette)
+{
+  const graphene_rect_t *plot = &layout->plot;
+  const TmScope *scope = self->session != NULL ? tm_session_get_selected_scope (self->session) : NULL;
+  const gint64 *series, *times;
+  g_autofree char *path = NULL;
+  g_autofree char *label = NULL;
+  gint64 start, end;
+  GdkRGBA color, outline;
+  cairo_t *cr;
+  guint n, first;
+  int last_col = -1;
+  double col_max = 0;
+  gboolean drawing = FALSE;
+
+  if (scope == NULL || layout->y_max <= 0 ||
+      (series = tm_session_get_selected_scope_series (self->session)) == NULL)
+    return;
+
+  n = tm_memory_store_get_n_snapshots (self->store);
+  times = tm_memory_store_get_times (self->store);
+  start = tm_viewport_get_start (self->viewport);
+  end = tm_viewport_get_end (self->viewport);
+  first = tm_memory_store_find_at_or_before (self->store, start);
+
+  tm_palette_color_for_name (scope->parts[g_strv_length (scope->parts) - 1], palette->dark, &color);
+  cr = gtk_snapshot_append_cairo (snapshot, plot);
+  cairo_rectangle (cr, plot->origin.x, plot->origin.y, plot->size.width, plot->size.height);
+  cairo_clip (cr);
+  cairo_set_line_width (cr, 2.0);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+
+  /* A step line: each value holds until the next snapshot. */
+  for (guint i = first; i < n; i++)
+    {
+      double x = MAX (_tm_timeline_time_to_x (self, layout, times[i]), plot->origin.x);
+      double y = plot->origin.y + plot->size.height * (1.0 - (double) series[i] / (double) layout->y_max);
+      int col = (int) floor (x);
+
+      if (!drawing)
+        {
+          cairo_move_to (cr, x, y);
+          drawing = TRUE;
+          last_col = col;
+          col_max = y;
+        }
+      else if (col != last_col)
+        {
+          cairo_line_to (cr, last_col + 0.5, col_max);
+          cairo_line_to (cr, x, col_max);
+          last_col = col;
+          col_max = y;
+        }
+      else
+        col_max = MIN (col_max, y);  /* the largest value is the smallest y */
+      if (times[i] > end)
+        break;
+    }
+  if (drawing)
+    {
+      cairo_line_to (cr, last_col + 0.5, col_max);
+      cairo_line_to (cr, plot->origin.x + plot->size.width, col_max);
+    }
+  outline = palette->fg;
+  outline.alpha = 0.7f;
+  gdk_cairo_set_source_rgba (cr, &outline);
+  cairo_set_line_width (cr, 4.0);
+  cairo_stroke_preserve (cr);
+  gdk_cairo_set_source_rgba (cr, &color);
+  cairo_set_line_width (cr, 2.0);
+  cairo_stroke (cr);
+  cairo_destroy (cr);
+
+  path = g_strjoinv (" / ", scope->parts);
+  /* Translators: the timeline's label of the selected scope's line */
+  label = g_strdup_printf (_("Scope: %s"), path);
+  tm_axis_draw_label (snapshot, text, label, plot->origin.x + 6, plot->origin.y + 4, 0.0, 0.0,
+                      &palette->fg, &palette->background);
+}
+
 /* What does. */
 void
 _tm_timeline_draw_range (TmTimeline      *self,
@@ -290,6 +378,7 @@ _tm_timeline_draw_range (TmTimeline      *self,
                             plot->size.width, 1);
 
   draw_hlo_band (self, snapshot, &layout, palette);
+  draw_scope_series (self, snapshot, text, &layout, palette);
   draw_peak (self, snapshot, text, &layout, palette);
 }
 

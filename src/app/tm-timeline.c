@@ -455,6 +455,8 @@ tm_timeline_init (TmTimeline *self)
                                   G_CALLBACK (selected_time_changed_cb), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::selected-time",
                                   G_CALLBACK (selected_time_changed_cb), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::selected-scope",
+                                  G_CALLBACK (invalidate_range), self);
 
   self->viewport_signals = g_signal_group_new (TM_TYPE_VIEWPORT);
   g_signal_group_connect_swapped (self->viewport_signals, "changed", G_CALLBACK (viewport_changed_cb), self);

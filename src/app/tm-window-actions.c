@@ -279,6 +279,14 @@ export_xprof_json_action (GSimpleAction *action,
 }
 
 static void
+export_collapsed_action (GSimpleAction *action,
+                         GVariant      *parameter,
+                         gpointer       user_data)
+{
+  _tm_window_export_collapsed (TM_WINDOW (user_data));
+}
+
+static void
 export_csv_action (GSimpleAction *action,
                    GVariant      *param,
                    gpointer       user_data)
@@ -306,6 +314,7 @@ static const GActionEntry window_actions[] = {
   { "next-host", next_host_action },
   { "export-xprof-json", export_xprof_json_action },
   { "export-csv", export_csv_action },
+  { "export-collapsed", export_collapsed_action },
   { "export-timeline-png", export_timeline_png_action },
 };
 
@@ -337,6 +346,7 @@ _tm_window_actions_update (TmWindow *self)
   set_enabled (self, "next-host", current->hosts != NULL && current->host_index + 1 < current->hosts->len);
   set_enabled (self, "export-xprof-json", profile);
   set_enabled (self, "export-csv", profile && self->memory_store != NULL);
+  set_enabled (self, "export-collapsed", profile && self->memory_store != NULL);
   set_enabled (self, "export-timeline-png", profile && self->memory_store != NULL);
 
   gtk_widget_set_visible (self->error_retry_button, current->file != NULL);

@@ -13,6 +13,7 @@
 #include "tm-export.h"
 #include "tm-format.h"
 #include "tm-palette.h"
+#include "tm-scopes.h"
 #include "tm-window-private.h"
 
 typedef enum
@@ -20,13 +21,14 @@ typedef enum
   EXPORT_XPROF_JSON,
   EXPORT_CSV,
   EXPORT_PNG,
+  EXPORT_COLLAPSED,
 } ExportKind;
 
 typedef struct
 {
   ExportKind       kind;
   TmProfile       *profile;
-  GPtrArray       *rows;      /* for CSV */
+  GPtrArray       *rows;      /* for CSV and collapsed stacks */
   GskRenderNode   *node;      /* for PNG: drawn on the main thread */
   int              width;
   int              height;
@@ -105,6 +107,13 @@ export_thread (GTask        *task,
     ok = tm_export_xprof_json (job->profile, G_OUTPUT_STREAM (out), cancellable, &error);
   else if (job->kind == EXPORT_CSV)
     ok = tm_export_breakdown_csv (job->rows, G_OUTPUT_STREAM (out), cancellable, &error);
+  else if (job->kind == EXPORT_COLLAPSED)
+    {
+      /* The name scopes of the table's rows (docs/scopes.md). */
+      g_autoptr(TmScopeTree) tree = tm_scope_tree_new (job->rows, TM_SCOPE_GROUPING_NAME);
+
+      ok = tm_scope_tree_write_collapsed (tree, G_OUTPUT_STREAM (out), cancellable, &error);
+    }
   else
     ok = write_png (job, G_OUTPUT_STREAM (out), &error);
 
@@ -266,6 +275,40 @@ _tm_window_export_csv (TmWindow *self)
     }
 
   ask_where (self, job, _("Export Table as CSV"), name, _("CSV Files"), "*.csv");
+}
+
+void
+_tm_window_export_collapsed (TmWindow *self)
+{
+  g_autofree char *stem = NULL;
+  g_autofree char *name = NULL;
+  ExportJob *job;
+
+  g_return_if_fail (TM_IS_WINDOW (self));
+  if (self->shown.profile == NULL || self->memory_store == NULL)
+    return;
+
+  stem = profile_stem (self);
+  job = g_new0 (ExportJob, 1);
+  job->kind = EXPORT_COLLAPSED;
+  job->profile = g_object_ref (self->shown.profile);
+
+  /* The allocations of the table at the time it shows. */
+  if (!tm_session_get_has_selected_time (self->session))
+    {
+      job->rows = g_ptr_array_ref (tm_analysis_get_peak_breakdown (tm_session_get_analysis (self->session)));
+      name = g_strdup_printf ("%s-%s-peak.folded", stem, tm_memory_store_get_id (self->memory_store));
+    }
+  else
+    {
+      gint64 t = tm_session_get_selected_time (self->session);
+
+      job->rows = tm_analysis_breakdown_at (self->memory_store, t);
+      name = g_strdup_printf ("%s-%s-at-%" G_GINT64_FORMAT "ps.folded", stem,
+                              tm_memory_store_get_id (self->memory_store), t);
+    }
+
+  ask_where (self, job, _("Export Scopes as Collapsed Stacks"), name, _("Collapsed Stacks"), "*.folded");
 }
 
 void

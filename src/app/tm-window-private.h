@@ -6,6 +6,7 @@
 
 #include "tm-hlo-view.h"
 #include "tm-overview.h"
+#include "tm-scope-view.h"
 #include "tm-session.h"
 #include "tm-timeline.h"
 #include "tm-window.h"
@@ -70,6 +71,8 @@ struct _TmWindow
   TmOverview           *overview;
   TmHloView            *hlo_view;
   TmBreakdownView      *breakdown_view;
+  GtkStack             *lower_stack;
+  TmScopeView          *scope_view;
   GtkRevealer          *drop_revealer;
 
   /* What every view of the profile page shows. */
@@ -141,6 +144,7 @@ void _tm_window_open_files         (TmWindow      *self,
 void _tm_window_dnd_init           (TmWindow      *self);
 void _tm_window_export_xprof_json  (TmWindow      *self);
 void _tm_window_export_csv         (TmWindow      *self);
+void _tm_window_export_collapsed   (TmWindow      *self);
 void _tm_window_export_timeline_png (TmWindow     *self);
 
 G_END_DECLS

@@ -456,6 +456,7 @@ tm_window_class_init (TmWindowClass *klass)
   g_type_ensure (TM_TYPE_TIMELINE);
   g_type_ensure (TM_TYPE_OVERVIEW);
   g_type_ensure (TM_TYPE_HLO_VIEW);
+  g_type_ensure (TM_TYPE_SCOPE_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_PREFIX "/tm-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TmWindow, title_label);
@@ -481,6 +482,8 @@ tm_window_class_init (TmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmWindow, overview);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, hlo_view);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, breakdown_view);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, lower_stack);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, scope_view);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, drop_revealer);
   gtk_widget_class_bind_template_callback (widget_class, cancel_clicked_cb);
 }
@@ -517,6 +520,7 @@ tm_window_init (TmWindow *self)
   tm_timeline_set_session (self->timeline, self->session);
   tm_overview_set_session (self->overview, self->session);
   tm_hlo_view_set_session (self->hlo_view, self->session);
+  tm_scope_view_set_session (self->scope_view, self->session);
 
   self->paned_position_handler =
     g_signal_connect_object (self->paned, "notify::max-position",

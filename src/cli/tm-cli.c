@@ -16,9 +16,10 @@
 #include "tm-export.h"
 #include "tm-format.h"
 #include "tm-profile.h"
+#include "tm-scopes.h"
 
 static const char * const cli_options[] = {
-  "--summary", "--export", "--json", "--memory-id", "--output",
+  "--summary", "--export", "--json", "--memory-id", "--output", "--at",
 };
 
 gboolean
@@ -155,6 +156,36 @@ print_summary (TmProfile *profile)
     }
 }
 
+/* A time in milliseconds ("2587", "2587.25") to picoseconds, exactly for
+ * up to nine decimals. */
+static gboolean
+parse_ms (const char *text,
+          gint64     *ps)
+{
+  const char *dot = strchr (text, '.');
+  g_autofree char *whole = g_strndup (text, dot != NULL ? (gsize) (dot - text) : strlen (text));
+  guint64 ms, frac = 0;
+  guint digits = 0;
+
+  if (!g_ascii_string_to_unsigned (whole, 10, 0, G_MAXINT64 / 1000000000, &ms, NULL))
+    return FALSE;
+  if (dot != NULL)
+    {
+      for (const char *p = dot + 1; *p != '\0'; p++, digits++)
+        {
+          if (!g_ascii_isdigit (*p) || digits == 9)
+            return FALSE;
+          frac = frac * 10 + (guint64) (*p - '0');
+        }
+      if (digits == 0)
+        return FALSE;
+    }
+  for (; digits < 9; digits++)
+    frac *= 10;
+  *ps = (gint64) (ms * 1000000000 + frac);
+  return TRUE;
+}
+
 int
 tm_cli_run (int    argc,
             char **argv)
@@ -164,14 +195,16 @@ tm_cli_run (int    argc,
   g_autofree char *export_format = NULL;
   g_autofree char *memory_id = NULL;
   g_autofree char *output = NULL;
+  g_autofree char *at = NULL;
   g_auto(GStrv) files = NULL;
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   const GOptionEntry entries[] = {
     { "summary", 0, 0, G_OPTION_ARG_NONE, &summary, N_("Print the summary of every memory id and exit"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("With --summary: print it as JSON with exact integers"), NULL },
-    { "export", 0, 0, G_OPTION_ARG_STRING, &export_format, N_("Write XProf's memory-profile JSON (xprof-json) or the peak breakdown (csv) and exit"), N_("FORMAT") },
-    { "memory-id", 0, 0, G_OPTION_ARG_STRING, &memory_id, N_("With --export=csv: the memory id (default: the one with the highest peak)"), N_("ID") },
+    { "export", 0, 0, G_OPTION_ARG_STRING, &export_format, N_("Write XProf's memory-profile JSON (xprof-json), the peak breakdown (csv) or the scopes as collapsed stacks (collapsed) and exit"), N_("FORMAT") },
+    { "memory-id", 0, 0, G_OPTION_ARG_STRING, &memory_id, N_("With --export=csv or collapsed: the memory id (default: the one with the highest peak)"), N_("ID") },
+    { "at", 0, 0, G_OPTION_ARG_STRING, &at, N_("With --export=collapsed: the time in milliseconds (default: the peak)"), N_("MS") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Where to write the export (default or “-”: standard output)"), N_("PATH") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE") },
     { NULL }
@@ -179,6 +212,7 @@ tm_cli_run (int    argc,
   g_autoptr(GFile) file = NULL;
   g_autoptr(TmProfile) profile = NULL;
   g_autoptr(GOutputStream) out = NULL;
+  gint64 at_ps = 0;
 
   context = g_option_context_new (_("FILE — show or export a memory profile without a window"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
@@ -191,10 +225,15 @@ tm_cli_run (int    argc,
     return usage (context, _("give either --summary or --export"));
   if (json && !summary)
     return usage (context, _("--json goes with --summary"));
-  if (export_format != NULL && !g_str_equal (export_format, "xprof-json") && !g_str_equal (export_format, "csv"))
-    return usage (context, _("--export takes xprof-json or csv"));
-  if (memory_id != NULL && (export_format == NULL || !g_str_equal (export_format, "csv")))
-    return usage (context, _("--memory-id goes with --export=csv"));
+  if (export_format != NULL && !g_str_equal (export_format, "xprof-json") && !g_str_equal (export_format, "csv") &&
+      !g_str_equal (export_format, "collapsed"))
+    return usage (context, _("--export takes xprof-json, csv or collapsed"));
+  if (memory_id != NULL && (export_format == NULL || g_str_equal (export_format, "xprof-json")))
+    return usage (context, _("--memory-id goes with --export=csv or collapsed"));
+  if (at != NULL && (export_format == NULL || !g_str_equal (export_format, "collapsed")))
+    return usage (context, _("--at goes with --export=collapsed"));
+  if (at != NULL && !parse_ms (at, &at_ps))
+    return usage (context, _("--at takes a time in milliseconds"));
   if (output != NULL && export_format == NULL)
     return usage (context, _("--output goes with --export"));
   if (files == NULL || files[0] == NULL)
@@ -266,8 +305,16 @@ tm_cli_run (int    argc,
               return fail (files[f], e);
             }
 
-          if (!tm_export_breakdown_csv (tm_analysis_get_peak_breakdown (tm_profile_lookup_analysis (profile, store)),
-                                        out, NULL, &error))
+          if (g_str_equal (export_format, "collapsed"))
+            {
+              g_autoptr(TmScopeTree) tree = tm_scope_tree_new_at (tm_profile_lookup_analysis (profile, store),
+                                                                  at == NULL, at_ps, TM_SCOPE_GROUPING_NAME);
+
+              if (!tm_scope_tree_write_collapsed (tree, out, NULL, &error))
+                return fail (output != NULL ? output : "-", error);
+            }
+          else if (!tm_export_breakdown_csv (tm_analysis_get_peak_breakdown (tm_profile_lookup_analysis (profile, store)),
+                                             out, NULL, &error))
             return fail (output != NULL ? output : "-", error);
         }
 

@@ -1,0 +1,571 @@
+/* tm-icicle.c — a scope tree drawn as an icicle picture
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tm-format.h"
+#include "tm-icicle.h"
+#include "tm-palette.h"
+
+/* Narrower nodes are not drawn (their bytes still widen their parent). */
+#define MIN_NODE_WIDTH   1.0
+/* Narrower nodes get no label. */
+#define MIN_LABEL_WIDTH  28.0
+#define GAP              1.0
+
+typedef struct
+{
+  const TmScopeNode *node;
+  graphene_rect_t    area;
+} Box;
+
+struct _TmIcicle
+{
+  GtkWidget          parent_instance;
+
+  TmScopeTree       *tree;
+  const TmScopeNode *focus;
+  const TmScopeNode *selected;
+  const TmScopeNode *hovered;
+  GArray            *boxes;  /* Box, laid out for boxes_width × boxes_height */
+  int                boxes_width;
+  int                boxes_height;
+};
+
+G_DEFINE_FINAL_TYPE (TmIcicle, tm_icicle, GTK_TYPE_WIDGET)
+
+enum {
+  NODE_ACTIVATED,
+  NODE_SELECTED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+/* ------------------------------------------------------------------ */
+/* Layout                                                              */
+
+static void
+place (TmIcicle          *self,
+       const TmScopeNode *node,
+       double             x,
+       double             width,
+       guint              row,
+       int                height)
+{
+  Box box;
+  double cx = x;
+
+  if (width < MIN_NODE_WIDTH || (int) (row + 1) * TM_ICICLE_ROW_HEIGHT > height)
+    return;
+
+  box.node = node;
+  graphene_rect_init (&box.area, x, row * TM_ICICLE_ROW_HEIGHT, width, TM_ICICLE_ROW_HEIGHT);
+  g_array_append_val (self->boxes, box);
+
+  if (node->bytes <= 0)
+    return;
+  for (guint i = 0; i < node->n_children; i++)
+    {
+      const TmScopeNode *child = node->children[i];
+      double cw = width * (double) child->bytes / (double) node->bytes;
+
+      place (self, child, cx, cw, row + 1, height);
+      cx += cw;
+    }
+}
+
+static void
+ensure_layout (TmIcicle *self)
+{
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  int height = gtk_widget_get_height (GTK_WIDGET (self));
+
+  if (self->boxes->len > 0 && self->boxes_width == width && self->boxes_height == height)
+    return;
+
+  g_array_set_size (self->boxes, 0);
+  self->boxes_width = width;
+  self->boxes_height = height;
+  if (self->tree == NULL || width <= 0)
+    return;
+  place (self, self->focus, 0, width, 0, height);
+}
+
+static void
+relayout (TmIcicle *self)
+{
+  g_array_set_size (self->boxes, 0);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+const TmScopeNode *
+tm_icicle_node_at (TmIcicle *self,
+                   double    x,
+                   double    y)
+{
+  g_return_val_if_fail (TM_IS_ICICLE (self), NULL);
+
+  ensure_layout (self);
+  for (guint i = 0; i < self->boxes->len; i++)
+    {
+      const Box *box = &g_array_index (self->boxes, Box, i);
+
+      if (graphene_rect_contains_point (&box->area, &GRAPHENE_POINT_INIT (x, y)))
+        return box->node;
+    }
+  return NULL;
+}
+
+gboolean
+tm_icicle_get_node_area (TmIcicle          *self,
+                         const TmScopeNode *node,
+                         graphene_rect_t   *area)
+{
+  g_return_val_if_fail (TM_IS_ICICLE (self), FALSE);
+
+  ensure_layout (self);
+  for (guint i = 0; i < self->boxes->len; i++)
+    {
+      const Box *box = &g_array_index (self->boxes, Box, i);
+
+      if (box->node == node)
+        {
+          *area = box->area;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Drawing                                                             */
+
+static char *
+node_label (TmIcicle          *self,
+            const TmScopeNode *node)
+{
+  g_autofree char *bytes = tm_format_bytes (node->bytes);
+
+  if (node->depth == 0)
+    /* Translators: the icicle's top bar at the tree's root; %s is a size */
+    return g_strdup_printf (_("All live memory — %s"), bytes);
+  /* Translators: a node of the icicle: its name and size */
+  return g_strdup_printf (_("%s — %s"), node->name[0] != '\0' ? node->name : _("(no op name)"), bytes);
+}
+
+static void
+node_color (const TmScopeNode *node,
+            const TmPalette   *palette,
+            GdkRGBA           *fill)
+{
+  if (node->depth == 0 || node->special)
+    {
+      /* The root and the special rows (not ops): neutral. */
+      *fill = palette->dim;
+      fill->alpha = node->depth == 0 ? 0.30f : 0.45f;
+      return;
+    }
+  tm_palette_color_for_name (node->name, palette->dark, fill);
+}
+
+static void
+tm_icicle_snapshot (GtkWidget   *widget,
+                    GtkSnapshot *snapshot)
+{
+  TmIcicle *self = TM_ICICLE (widget);
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, NULL);
+  TmPalette palette;
+  GdkRGBA dark_text = { 0, 0, 0, 0.87f };
+  GdkRGBA light_text = { 1, 1, 1, 0.95f };
+
+  tm_palette_init_for_widget (&palette, widget);
+  ensure_layout (self);
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+
+  for (guint i = 0; i < self->boxes->len; i++)
+    {
+      const Box *box = &g_array_index (self->boxes, Box, i);
+      graphene_rect_t r = box->area;
+      GdkRGBA fill;
+      double lum;
+
+      node_color (box->node, &palette, &fill);
+      r.size.width = MAX (r.size.width - GAP, 1.0);
+      r.size.height -= GAP;
+      gtk_snapshot_append_color (snapshot, &fill, &r);
+      if (box->node == self->hovered)
+        {
+          GdkRGBA glow = palette.dark ? (GdkRGBA) { 1, 1, 1, 0.18f } : (GdkRGBA) { 1, 1, 1, 0.35f };
+
+          gtk_snapshot_append_color (snapshot, &glow, &r);
+        }
+      if (box->node == self->selected)
+        {
+          GskRoundedRect outline;
+          float w = 2.0f;
+
+          gsk_rounded_rect_init_from_rect (&outline, &r, 0);
+          gtk_snapshot_append_border (snapshot, &outline, (float[]) { w, w, w, w },
+                                      (GdkRGBA[]) { palette.fg, palette.fg, palette.fg, palette.fg });
+        }
+
+      if (r.size.width < MIN_LABEL_WIDTH)
+        continue;
+      {
+        g_autofree char *label = node_label (self, box->node);
+        int text_height;
+
+        /* Text dark on light fills, light on dark ones. */
+        lum = 0.2126 * fill.red + 0.7152 * fill.green + 0.0722 * fill.blue;
+        if (fill.alpha < 0.9f)
+          lum = palette.dark ? 0.0 : 1.0;
+        pango_layout_set_text (layout, label, -1);
+        pango_layout_set_width (layout, (int) ((r.size.width - 8) * PANGO_SCALE));
+        pango_layout_get_pixel_size (layout, NULL, &text_height);
+        gtk_snapshot_save (snapshot);
+        gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (r.origin.x + 4,
+                                                                r.origin.y + (r.size.height - text_height) / 2));
+        gtk_snapshot_append_layout (snapshot, layout, lum > 0.5 ? &dark_text : &light_text);
+        gtk_snapshot_restore (snapshot);
+      }
+    }
+
+  if (gtk_widget_has_visible_focus (widget) && self->selected != NULL)
+    {
+      graphene_rect_t area;
+
+      if (tm_icicle_get_node_area (self, self->selected, &area))
+        {
+          GskRoundedRect outline;
+          GdkRGBA accent;
+          float w = 1.0f;
+
+          tm_palette_get_color (TM_PALETTE_ACCENT, palette.dark, &accent);
+          graphene_rect_inset (&area, -1, -1);
+          gsk_rounded_rect_init_from_rect (&outline, &area, 0);
+          gtk_snapshot_append_border (snapshot, &outline, (float[]) { w, w, w, w },
+                                      (GdkRGBA[]) { accent, accent, accent, accent });
+        }
+    }
+}
+
+static void
+tm_icicle_size_allocate (GtkWidget *widget,
+                         int        width,
+                         int        height,
+                         int        baseline)
+{
+  relayout (TM_ICICLE (widget));
+}
+
+static void
+tm_icicle_measure (GtkWidget      *widget,
+                   GtkOrientation  orientation,
+                   int             for_size,
+                   int            *minimum,
+                   int            *natural,
+                   int            *minimum_baseline,
+                   int            *natural_baseline)
+{
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    *minimum = *natural = 120;
+  else
+    {
+      *minimum = 2 * TM_ICICLE_ROW_HEIGHT;
+      *natural = 6 * TM_ICICLE_ROW_HEIGHT;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Input                                                               */
+
+static void
+set_hovered (TmIcicle          *self,
+             const TmScopeNode *node)
+{
+  if (self->hovered == node)
+    return;
+  self->hovered = node;
+  gtk_widget_set_cursor_from_name (GTK_WIDGET (self), node != NULL ? "pointer" : NULL);
+  gtk_widget_trigger_tooltip_query (GTK_WIDGET (self));
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+motion_cb (TmIcicle                 *self,
+           double                    x,
+           double                    y,
+           GtkEventControllerMotion *controller)
+{
+  set_hovered (self, tm_icicle_node_at (self, x, y));
+}
+
+static void
+leave_cb (TmIcicle                 *self,
+          GtkEventControllerMotion *controller)
+{
+  set_hovered (self, NULL);
+}
+
+static void
+released_cb (TmIcicle        *self,
+             int              n_press,
+             double           x,
+             double           y,
+             GtkGestureClick *gesture)
+{
+  const TmScopeNode *node = tm_icicle_node_at (self, x, y);
+
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  if (node != NULL)
+    g_signal_emit (self, signals[NODE_ACTIVATED], 0, node);
+}
+
+static gboolean
+query_tooltip_cb (TmIcicle   *self,
+                  int         x,
+                  int         y,
+                  gboolean    keyboard,
+                  GtkTooltip *tooltip)
+{
+  const TmScopeNode *node = keyboard ? self->selected : tm_icicle_node_at (self, x, y);
+  g_autoptr(TmScope) scope = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *bytes = NULL;
+  g_autofree char *exact = NULL;
+  g_autofree char *share = NULL;
+  g_autofree char *count = NULL;
+  g_autofree char *requested = NULL;
+  g_autofree char *text = NULL;
+
+  if (node == NULL || self->tree == NULL)
+    return FALSE;
+
+  if (node->depth > 0)
+    {
+      scope = tm_scope_tree_get_scope (self->tree, node);
+      path = g_strjoinv (" / ", scope->parts);
+    }
+  else
+    path = g_strdup (_("All live memory"));
+  bytes = tm_format_bytes (node->bytes);
+  exact = tm_format_bytes_exact (node->bytes);
+  share = tm_format_percent (tm_scope_tree_get_share (self->tree, node));
+  count = tm_format_count (node->n_allocations);
+  requested = tm_format_bytes (node->requested_bytes);
+  /* Translators: the icicle's tooltip: scope; size (exact), share of the
+   * memory in use; allocations; requested size */
+  text = g_strdup_printf (_("%s\n%s (%s), %s of the memory in use\n%s allocations, %s requested"),
+                          path, bytes, exact, share, count, requested);
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+static void
+select_and_notify (TmIcicle          *self,
+                   const TmScopeNode *node)
+{
+  if (node == NULL)
+    return;
+  tm_icicle_set_selected (self, node);
+  g_signal_emit (self, signals[NODE_SELECTED], 0, node);
+}
+
+static const TmScopeNode *
+sibling (const TmScopeNode *node,
+         int                delta)
+{
+  const TmScopeNode *parent = node->parent;
+
+  if (parent == NULL)
+    return NULL;
+  for (guint i = 0; i < parent->n_children; i++)
+    if (parent->children[i] == node)
+      {
+        int j = (int) i + delta;
+
+        return j >= 0 && j < (int) parent->n_children ? parent->children[j] : NULL;
+      }
+  return NULL;
+}
+
+static gboolean
+key_pressed_cb (TmIcicle              *self,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                GtkEventControllerKey *controller)
+{
+  const TmScopeNode *at = self->selected != NULL ? self->selected : self->focus;
+
+  if (self->tree == NULL || at == NULL)
+    return FALSE;
+
+  switch (keyval)
+    {
+    case GDK_KEY_Left:
+    case GDK_KEY_KP_Left:
+      select_and_notify (self, sibling (at, -1));
+      return TRUE;
+    case GDK_KEY_Right:
+    case GDK_KEY_KP_Right:
+      select_and_notify (self, sibling (at, +1));
+      return TRUE;
+    case GDK_KEY_Down:
+    case GDK_KEY_KP_Down:
+      select_and_notify (self, at->n_children > 0 ? at->children[0] : NULL);
+      return TRUE;
+    case GDK_KEY_Up:
+    case GDK_KEY_KP_Up:
+      if (at != self->focus && at->parent != NULL)
+        select_and_notify (self, at->parent);
+      return TRUE;
+    case GDK_KEY_Return:
+    case GDK_KEY_KP_Enter:
+    case GDK_KEY_space:
+      g_signal_emit (self, signals[NODE_ACTIVATED], 0, at);
+      return TRUE;
+    case GDK_KEY_BackSpace:
+      if (self->focus != NULL && self->focus->parent != NULL)
+        g_signal_emit (self, signals[NODE_ACTIVATED], 0, self->focus->parent);
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* GObject                                                             */
+
+static void
+tm_icicle_dispose (GObject *object)
+{
+  TmIcicle *self = TM_ICICLE (object);
+
+  g_clear_object (&self->tree);
+  g_clear_pointer (&self->boxes, g_array_unref);
+
+  G_OBJECT_CLASS (tm_icicle_parent_class)->dispose (object);
+}
+
+static void
+tm_icicle_class_init (TmIcicleClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tm_icicle_dispose;
+  widget_class->snapshot = tm_icicle_snapshot;
+  widget_class->size_allocate = tm_icicle_size_allocate;
+  widget_class->measure = tm_icicle_measure;
+
+  /* A node was clicked or Enter was pressed on it. */
+  signals[NODE_ACTIVATED] =
+    g_signal_new ("node-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
+  /* The keyboard moved the selection to a node. */
+  signals[NODE_SELECTED] =
+    g_signal_new ("node-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
+
+  gtk_widget_class_set_css_name (widget_class, "icicle");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+tm_icicle_init (TmIcicle *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+  GtkEventController *key = gtk_event_controller_key_new ();
+  GtkGesture *click = gtk_gesture_click_new ();
+
+  self->boxes = g_array_new (FALSE, FALSE, sizeof (Box));
+
+  g_signal_connect_swapped (motion, "motion", G_CALLBACK (motion_cb), self);
+  g_signal_connect_swapped (motion, "leave", G_CALLBACK (leave_cb), self);
+  gtk_widget_add_controller (widget, motion);
+  g_signal_connect_swapped (click, "released", G_CALLBACK (released_cb), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (click));
+  g_signal_connect_swapped (key, "key-pressed", G_CALLBACK (key_pressed_cb), self);
+  gtk_widget_add_controller (widget, key);
+
+  gtk_widget_set_focusable (widget, TRUE);
+  gtk_widget_set_has_tooltip (widget, TRUE);
+  g_signal_connect (widget, "query-tooltip", G_CALLBACK (query_tooltip_cb), NULL);
+  gtk_widget_set_hexpand (widget, TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Scopes picture"),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  _("Each scope as wide as its memory; click to zoom in, Backspace to zoom out"),
+                                  -1);
+}
+
+GtkWidget *
+tm_icicle_new (void)
+{
+  return g_object_new (TM_TYPE_ICICLE, NULL);
+}
+
+void
+tm_icicle_set_tree (TmIcicle    *self,
+                    TmScopeTree *tree)
+{
+  g_return_if_fail (TM_IS_ICICLE (self));
+
+  g_set_object (&self->tree, tree);
+  self->focus = tree != NULL ? tm_scope_tree_get_root (tree) : NULL;
+  self->selected = NULL;
+  self->hovered = NULL;
+  relayout (self);
+}
+
+TmScopeTree *
+tm_icicle_get_tree (TmIcicle *self)
+{
+  g_return_val_if_fail (TM_IS_ICICLE (self), NULL);
+  return self->tree;
+}
+
+void
+tm_icicle_set_focus (TmIcicle          *self,
+                     const TmScopeNode *node)
+{
+  g_return_if_fail (TM_IS_ICICLE (self));
+
+  if (self->tree == NULL)
+    return;
+  self->focus = node != NULL ? node : tm_scope_tree_get_root (self->tree);
+  self->hovered = NULL;
+  relayout (self);
+}
+
+const TmScopeNode *
+tm_icicle_get_focus (TmIcicle *self)
+{
+  g_return_val_if_fail (TM_IS_ICICLE (self), NULL);
+  return self->focus;
+}
+
+void
+tm_icicle_set_selected (TmIcicle          *self,
+                        const TmScopeNode *node)
+{
+  g_return_if_fail (TM_IS_ICICLE (self));
+
+  if (self->selected == node)
+    return;
+  self->selected = node;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+const TmScopeNode *
+tm_icicle_get_selected (TmIcicle *self)
+{
+  g_return_val_if_fail (TM_IS_ICICLE (self), NULL);
+  return self->selected;
+}

@@ -1,0 +1,754 @@
+/* tm-scope-view.c — where the memory goes: scopes as a tree table and an icicle
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The table is a GtkColumnView over a GtkTreeListModel whose child lists
+ * are the tree's nodes in the tree's own order (bytes, largest first): no
+ * sort model sits over the tree list, so sorting never reorders rows under
+ * their expanders.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tm-format.h"
+#include "tm-palette.h"
+#include "tm-scope-view.h"
+
+/* ------------------------------------------------------------------ */
+/* One node as a list item                                              */
+
+#define TM_TYPE_SCOPE_ITEM (tm_scope_item_get_type ())
+G_DECLARE_FINAL_TYPE (TmScopeItem, tm_scope_item, TM, SCOPE_ITEM, GObject)
+
+struct _TmScopeItem
+{
+  GObject            parent_instance;
+  TmScopeTree       *tree;
+  const TmScopeNode *node;
+};
+
+G_DEFINE_FINAL_TYPE (TmScopeItem, tm_scope_item, G_TYPE_OBJECT)
+
+static void
+tm_scope_item_finalize (GObject *object)
+{
+  g_clear_object (&TM_SCOPE_ITEM (object)->tree);
+  G_OBJECT_CLASS (tm_scope_item_parent_class)->finalize (object);
+}
+
+static void
+tm_scope_item_class_init (TmScopeItemClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = tm_scope_item_finalize;
+}
+
+static void
+tm_scope_item_init (TmScopeItem *self)
+{
+}
+
+static GListModel *
+children_model (TmScopeTree       *tree,
+                const TmScopeNode *node)
+{
+  GListStore *store = g_list_store_new (TM_TYPE_SCOPE_ITEM);
+
+  for (guint i = 0; i < node->n_children; i++)
+    {
+      g_autoptr(TmScopeItem) item = g_object_new (TM_TYPE_SCOPE_ITEM, NULL);
+
+      item->tree = g_object_ref (tree);
+      item->node = node->children[i];
+      g_list_store_append (store, item);
+    }
+  return G_LIST_MODEL (store);
+}
+
+static GListModel *
+create_children (gpointer item,
+                 gpointer user_data)
+{
+  TmScopeItem *self = item;
+
+  if (self->node->n_children == 0)
+    return NULL;
+  return children_model (self->tree, self->node);
+}
+
+/* ------------------------------------------------------------------ */
+/* The view                                                             */
+
+struct _TmScopeView
+{
+  GtkWidget           parent_instance;
+
+  TmSession          *session;
+  GSignalGroup       *session_signals;
+  TmScopeGrouping     grouping;
+  TmScopeTree        *tree;
+  gboolean            dirty;
+  gboolean            syncing;
+
+  GtkWidget          *box;
+  GtkLabel           *heading;
+  GtkDropDown        *grouping_dropdown;
+  GtkBox             *breadcrumb;
+  TmIcicle           *icicle;
+  GtkColumnView      *column_view;
+  GtkTreeListModel   *tree_model;
+  GtkSingleSelection *selection;
+};
+
+G_DEFINE_FINAL_TYPE (TmScopeView, tm_scope_view, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_SESSION,
+  PROP_GROUPING,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void update_breadcrumb (TmScopeView *self);
+
+static void
+set_selected_node (TmScopeView       *self,
+                   const TmScopeNode *node)
+{
+  g_autoptr(TmScope) scope = NULL;
+
+  if (self->session == NULL || self->tree == NULL)
+    return;
+  if (node != NULL && node->depth > 0)
+    scope = tm_scope_tree_get_scope (self->tree, node);
+  tm_session_set_selected_scope (self->session, scope);
+}
+
+/* The table's row of node, expanding its ancestors; G_MAXUINT if none. */
+static guint
+reveal_row (TmScopeView       *self,
+            const TmScopeNode *node)
+{
+  const TmScopeNode *chain[64];
+  guint depth = 0;
+  guint start = 0;
+
+  for (const TmScopeNode *n = node; n != NULL && n->depth > 0 && depth < G_N_ELEMENTS (chain); n = n->parent)
+    chain[depth++] = n;
+
+  while (depth-- > 0)
+    {
+      guint n_items = g_list_model_get_n_items (G_LIST_MODEL (self->tree_model));
+      guint found = G_MAXUINT;
+
+      for (guint i = start; i < n_items && found == G_MAXUINT; i++)
+        {
+          g_autoptr(GtkTreeListRow) row = gtk_tree_list_model_get_row (self->tree_model, i);
+          g_autoptr(TmScopeItem) item = gtk_tree_list_row_get_item (row);
+
+          if (item->node == chain[depth])
+            {
+              found = i;
+              if (depth > 0)
+                gtk_tree_list_row_set_expanded (row, TRUE);
+            }
+        }
+      if (found == G_MAXUINT)
+        return G_MAXUINT;
+      if (depth == 0)
+        return found;
+      start = found + 1;
+    }
+  return G_MAXUINT;
+}
+
+/* Shows the session's selected scope in the picture and the table. */
+static void
+sync_selection (TmScopeView *self)
+{
+  const TmScope *scope = self->session != NULL ? tm_session_get_selected_scope (self->session) : NULL;
+  const TmScopeNode *node = NULL;
+  guint position;
+
+  if (self->tree != NULL && scope != NULL)
+    node = tm_scope_tree_find (self->tree, scope);
+
+  tm_icicle_set_selected (self->icicle, node);
+
+  self->syncing = TRUE;
+  position = node != NULL ? reveal_row (self, node) : G_MAXUINT;
+  if (position != G_MAXUINT)
+    gtk_single_selection_set_selected (self->selection, position);
+  else
+    gtk_selection_model_unselect_all (GTK_SELECTION_MODEL (self->selection));
+  self->syncing = FALSE;
+}
+
+static void
+update_heading (TmScopeView *self)
+{
+  TmMemoryStore *store = self->session != NULL ? tm_session_get_memory_store (self->session) : NULL;
+  g_autofree char *text = NULL;
+
+  if (store == NULL)
+    text = g_strdup (_("Scopes"));
+  else
+    {
+      g_autofree char *time = tm_format_time_ms (tm_session_get_shown_time (self->session));
+
+      if (!tm_session_get_has_selected_time (self->session))
+        /* Translators: heading of the scope view; %s is a time such as "1 938.413 ms" */
+        text = g_strdup_printf (_("Scopes at peak — %s"), time);
+      else
+        /* Translators: heading of the scope view; %s is a time */
+        text = g_strdup_printf (_("Scopes at %s"), time);
+    }
+  gtk_label_set_label (self->heading, text);
+}
+
+static void
+rebuild (TmScopeView *self)
+{
+  TmAnalysis *analysis = self->session != NULL ? tm_session_get_analysis (self->session) : NULL;
+  g_autoptr(TmScope) focus_scope = NULL;
+  g_autoptr(TmScopeTree) tree = NULL;
+  g_autoptr(GListModel) root = NULL;
+  const TmScopeNode *focus = tm_icicle_get_focus (self->icicle);
+
+  self->dirty = FALSE;
+  update_heading (self);
+
+  if (self->tree != NULL && focus != NULL && focus->depth > 0)
+    focus_scope = tm_scope_tree_get_scope (self->tree, focus);
+
+  if (analysis != NULL)
+    {
+      if (!tm_session_get_has_selected_time (self->session))
+        tree = tm_scope_tree_new_at (analysis, TRUE, 0, self->grouping);
+      else
+        {
+          TmScopeIndex *index = tm_session_get_scope_index (self->session, self->grouping);
+
+          tree = index != NULL
+                 ? tm_scope_index_tree_at (index, tm_session_get_shown_time (self->session))
+                 : tm_scope_tree_new_at (analysis, FALSE, tm_session_get_shown_time (self->session), self->grouping);
+        }
+    }
+
+  g_set_object (&self->tree, tree);
+  tm_icicle_set_tree (self->icicle, tree);
+  if (tree != NULL && focus_scope != NULL)
+    tm_icicle_set_focus (self->icicle, tm_scope_tree_find (tree, focus_scope));
+
+  self->syncing = TRUE;
+  root = tree != NULL ? children_model (tree, tm_scope_tree_get_root (tree))
+                      : G_LIST_MODEL (g_list_store_new (TM_TYPE_SCOPE_ITEM));
+  g_clear_object (&self->tree_model);
+  self->tree_model = gtk_tree_list_model_new (g_steal_pointer (&root), FALSE, FALSE, create_children, NULL, NULL);
+  gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->tree_model));
+  self->syncing = FALSE;
+
+  update_breadcrumb (self);
+  sync_selection (self);
+}
+
+static void
+queue_rebuild (TmScopeView *self)
+{
+  update_heading (self);
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    rebuild (self);
+  else
+    self->dirty = TRUE;
+}
+
+static void
+tm_scope_view_map (GtkWidget *widget)
+{
+  TmScopeView *self = TM_SCOPE_VIEW (widget);
+
+  GTK_WIDGET_CLASS (tm_scope_view_parent_class)->map (widget);
+  if (self->dirty)
+    rebuild (self);
+}
+
+/* ------------------------------------------------------------------ */
+/* Breadcrumb and picture                                               */
+
+static void
+crumb_clicked_cb (GtkButton   *button,
+                  TmScopeView *self)
+{
+  const TmScopeNode *node = g_object_get_data (G_OBJECT (button), "tm-node");
+
+  tm_icicle_set_focus (self->icicle, node);
+  set_selected_node (self, node);
+  update_breadcrumb (self);
+}
+
+static void
+update_breadcrumb (TmScopeView *self)
+{
+  const TmScopeNode *focus = tm_icicle_get_focus (self->icicle);
+  const TmScopeNode *chain[64];
+  guint depth = 0;
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->breadcrumb))) != NULL)
+    gtk_box_remove (self->breadcrumb, child);
+
+  for (const TmScopeNode *n = focus; n != NULL && depth < G_N_ELEMENTS (chain); n = n->parent)
+    chain[depth++] = n;
+  /* Deep scopes: the first crumb and the last ones. */
+  while (depth-- > 0)
+    {
+      const TmScopeNode *n = chain[depth];
+      const char *name = n->depth == 0 ? _("All") : n->name[0] != '\0' ? n->name : _("(no op name)");
+      GtkWidget *button;
+
+      if (n->depth > 0)
+        {
+          GtkWidget *sep = gtk_label_new ("/");
+
+          gtk_widget_add_css_class (sep, "dim-label");
+          gtk_box_append (self->breadcrumb, sep);
+        }
+      button = gtk_button_new_with_label (name);
+      gtk_widget_add_css_class (button, "flat");
+      gtk_label_set_ellipsize (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button))), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_label_set_max_width_chars (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button))), 18);
+      if (n == focus)
+        gtk_widget_add_css_class (button, "tm-crumb-current");
+      g_object_set_data (G_OBJECT (button), "tm-node", (gpointer) n);
+      g_signal_connect (button, "clicked", G_CALLBACK (crumb_clicked_cb), self);
+      gtk_widget_set_tooltip_text (button, n->depth == 0 ? _("Show every scope") : _("Zoom to this scope"));
+      gtk_box_append (self->breadcrumb, button);
+    }
+}
+
+static void
+node_activated_cb (TmScopeView       *self,
+                   const TmScopeNode *node,
+                   TmIcicle          *icicle)
+{
+  /* A click zooms into a scope that has scopes below it; a click on the
+   * top bar zooms out one level. */
+  if (node == tm_icicle_get_focus (icicle) && node->parent != NULL)
+    tm_icicle_set_focus (icicle, node->parent);
+  else if (node->n_children > 0)
+    tm_icicle_set_focus (icicle, node);
+  update_breadcrumb (self);
+  set_selected_node (self, node);
+}
+
+static void
+node_selected_cb (TmScopeView       *self,
+                  const TmScopeNode *node,
+                  TmIcicle          *icicle)
+{
+  set_selected_node (self, node);
+}
+
+/* ------------------------------------------------------------------ */
+/* The table                                                            */
+
+static void
+selection_changed_cb (TmScopeView *self)
+{
+  GtkTreeListRow *row;
+  TmScopeItem *item;
+
+  if (self->syncing)
+    return;
+  row = gtk_single_selection_get_selected_item (self->selection);
+  if (row == NULL)
+    {
+      set_selected_node (self, NULL);
+      return;
+    }
+  item = gtk_tree_list_row_get_item (row);
+  set_selected_node (self, item->node);
+  g_object_unref (item);
+}
+
+static void
+swatch_draw (GtkDrawingArea *area,
+             cairo_t        *cr,
+             int             width,
+             int             height,
+             gpointer        user_data)
+{
+  const TmScopeNode *node = g_object_get_data (G_OBJECT (area), "tm-node");
+  TmPalette palette;
+  GdkRGBA fill;
+
+  if (node == NULL)
+    return;
+  tm_palette_init_for_widget (&palette, GTK_WIDGET (area));
+  if (node->special)
+    {
+      fill = palette.dim;
+      fill.alpha = 0.45f;
+    }
+  else
+    tm_palette_color_for_name (node->name, palette.dark, &fill);
+  gdk_cairo_set_source_rgba (cr, &fill);
+  cairo_rectangle (cr, 0, (height - 12) / 2.0, 12, 12);
+  cairo_fill (cr);
+}
+
+static void
+setup_name_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *list_item)
+{
+  GtkWidget *expander = gtk_tree_expander_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *swatch = gtk_drawing_area_new ();
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (swatch), 12);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (swatch), swatch_draw, NULL, NULL);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_box_append (GTK_BOX (box), swatch);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), box);
+  gtk_list_item_set_child (list_item, expander);
+}
+
+static void
+bind_name_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *list_item)
+{
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+  GtkWidget *expander = gtk_list_item_get_child (list_item);
+  GtkWidget *box = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
+  GtkWidget *swatch = gtk_widget_get_first_child (box);
+  GtkWidget *label = gtk_widget_get_last_child (box);
+  g_autoptr(TmScopeItem) item = gtk_tree_list_row_get_item (row);
+  const char *name = item->node->name[0] != '\0' ? item->node->name : _("(no op name)");
+
+  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), row);
+  gtk_label_set_label (GTK_LABEL (label), name);
+  gtk_widget_set_tooltip_text (label, name);
+  g_object_set_data (G_OBJECT (swatch), "tm-node", (gpointer) item->node);
+  gtk_widget_queue_draw (swatch);
+}
+
+typedef enum
+{
+  COLUMN_BYTES,
+  COLUMN_SHARE,
+  COLUMN_ALLOCATIONS,
+  COLUMN_REQUESTED,
+} NumberColumn;
+
+static void
+setup_number_cb (GtkSignalListItemFactory *factory,
+                 GtkListItem              *list_item)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 1);
+  gtk_widget_add_css_class (label, "tm-numeric");
+  gtk_list_item_set_child (list_item, label);
+}
+
+static void
+bind_number_cb (GtkSignalListItemFactory *factory,
+                GtkListItem              *list_item)
+{
+  NumberColumn column = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (factory), "tm-column"));
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+  g_autoptr(TmScopeItem) item = gtk_tree_list_row_get_item (row);
+  GtkWidget *label = gtk_list_item_get_child (list_item);
+  g_autofree char *text = NULL;
+  g_autofree char *exact = NULL;
+
+  switch (column)
+    {
+    case COLUMN_BYTES:
+      text = tm_format_bytes (item->node->bytes);
+      exact = tm_format_bytes_exact (item->node->bytes);
+      break;
+    case COLUMN_SHARE:
+      text = tm_format_percent (tm_scope_tree_get_share (item->tree, item->node));
+      break;
+    case COLUMN_ALLOCATIONS:
+      text = tm_format_count (item->node->n_allocations);
+      break;
+    case COLUMN_REQUESTED:
+    default:
+      text = tm_format_bytes (item->node->requested_bytes);
+      exact = tm_format_bytes_exact (item->node->requested_bytes);
+      break;
+    }
+  gtk_label_set_label (GTK_LABEL (label), text);
+  gtk_widget_set_tooltip_text (label, exact);
+}
+
+static void
+add_column (TmScopeView  *self,
+            const char   *title,
+            gboolean      name,
+            NumberColumn  column)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  g_autoptr(GtkColumnViewColumn) col = NULL;
+
+  g_object_set_data (G_OBJECT (factory), "tm-column", GINT_TO_POINTER (column));
+  g_signal_connect (factory, "setup", name ? G_CALLBACK (setup_name_cb) : G_CALLBACK (setup_number_cb), NULL);
+  g_signal_connect (factory, "bind", name ? G_CALLBACK (bind_name_cb) : G_CALLBACK (bind_number_cb), NULL);
+  col = gtk_column_view_column_new (title, factory);
+  gtk_column_view_column_set_resizable (col, TRUE);
+  gtk_column_view_column_set_expand (col, name);
+  gtk_column_view_append_column (self->column_view, col);
+}
+
+/* ------------------------------------------------------------------ */
+/* GObject                                                             */
+
+static void
+grouping_selected_cb (TmScopeView *self)
+{
+  tm_scope_view_set_grouping (self, gtk_drop_down_get_selected (self->grouping_dropdown));
+}
+
+static void
+tm_scope_view_dispose (GObject *object)
+{
+  TmScopeView *self = TM_SCOPE_VIEW (object);
+
+  g_clear_pointer (&self->box, gtk_widget_unparent);
+  g_clear_object (&self->session_signals);
+  g_clear_object (&self->session);
+  g_clear_object (&self->tree);
+  g_clear_object (&self->tree_model);
+  g_clear_object (&self->selection);
+
+  G_OBJECT_CLASS (tm_scope_view_parent_class)->dispose (object);
+}
+
+static void
+tm_scope_view_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  TmScopeView *self = TM_SCOPE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+    case PROP_GROUPING:
+      g_value_set_int (value, self->grouping);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tm_scope_view_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  TmScopeView *self = TM_SCOPE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      tm_scope_view_set_session (self, g_value_get_object (value));
+      break;
+    case PROP_GROUPING:
+      tm_scope_view_set_grouping (self, g_value_get_int (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tm_scope_view_class_init (TmScopeViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tm_scope_view_dispose;
+  object_class->get_property = tm_scope_view_get_property;
+  object_class->set_property = tm_scope_view_set_property;
+  widget_class->map = tm_scope_view_map;
+
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL, TM_TYPE_SESSION,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_GROUPING] =
+    g_param_spec_int ("grouping", NULL, NULL, 0, TM_SCOPE_N_GROUPINGS - 1, TM_SCOPE_GROUPING_NAME,
+                      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "scopeview");
+}
+
+static void
+tm_scope_view_init (TmScopeView *self)
+{
+  const char *groupings[] = { N_("Name scope"), N_("Region type"), N_("Data type"), N_("Shape"), NULL };
+  const char *translated[G_N_ELEMENTS (groupings)];
+  GtkWidget *header, *paned, *scrolled, *label;
+
+  for (guint i = 0; i < G_N_ELEMENTS (groupings); i++)
+    translated[i] = groupings[i] != NULL ? _(groupings[i]) : NULL;
+
+  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+
+  header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  self->heading = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->heading, 0);
+  gtk_label_set_ellipsize (self->heading, PANGO_ELLIPSIZE_END);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->heading), TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->heading), "heading");
+  gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->heading));
+  label = gtk_label_new_with_mnemonic (_("_Group by"));
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_box_append (GTK_BOX (header), label);
+  self->grouping_dropdown = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (translated));
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), GTK_WIDGET (self->grouping_dropdown));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->grouping_dropdown),
+                               _("Group the live allocations by the op name split at “/”, or by region type, data type or shape"));
+  g_signal_connect_swapped (self->grouping_dropdown, "notify::selected", G_CALLBACK (grouping_selected_cb), self);
+  gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->grouping_dropdown));
+  gtk_box_append (GTK_BOX (self->box), header);
+
+  self->breadcrumb = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0));
+  gtk_widget_add_css_class (GTK_WIDGET (self->breadcrumb), "tm-breadcrumb");
+  scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->breadcrumb));
+  gtk_box_append (GTK_BOX (self->box), scrolled);
+
+  self->icicle = TM_ICICLE (tm_icicle_new ());
+  g_signal_connect_swapped (self->icicle, "node-activated", G_CALLBACK (node_activated_cb), self);
+  g_signal_connect_swapped (self->icicle, "node-selected", G_CALLBACK (node_selected_cb), self);
+
+  self->selection = gtk_single_selection_new (NULL);
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  g_signal_connect_swapped (self->selection, "notify::selected", G_CALLBACK (selection_changed_cb), self);
+  self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (g_object_ref (GTK_SELECTION_MODEL (self->selection))));
+  gtk_widget_add_css_class (GTK_WIDGET (self->column_view), "data-table");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->column_view),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Scopes"), -1);
+  add_column (self, _("Scope"), TRUE, 0);
+  add_column (self, _("Bytes"), FALSE, COLUMN_BYTES);
+  add_column (self, _("Share"), FALSE, COLUMN_SHARE);
+  add_column (self, _("Allocations"), FALSE, COLUMN_ALLOCATIONS);
+  add_column (self, _("Requested"), FALSE, COLUMN_REQUESTED);
+
+  scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->column_view));
+  gtk_widget_set_size_request (scrolled, -1, 60);
+
+  paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+  gtk_widget_set_vexpand (paned, TRUE);
+  gtk_paned_set_start_child (GTK_PANED (paned), GTK_WIDGET (self->icicle));
+  gtk_paned_set_end_child (GTK_PANED (paned), scrolled);
+  gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
+  gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
+  gtk_paned_set_position (GTK_PANED (paned), 6 * TM_ICICLE_ROW_HEIGHT);
+  gtk_box_append (GTK_BOX (self->box), paned);
+
+  self->session_signals = g_signal_group_new (TM_TYPE_SESSION);
+  g_signal_group_connect_swapped (self->session_signals, "notify::memory-store", G_CALLBACK (queue_rebuild), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::has-selected-time", G_CALLBACK (queue_rebuild), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::selected-time", G_CALLBACK (queue_rebuild), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::selected-scope", G_CALLBACK (sync_selection), self);
+
+  self->dirty = TRUE;
+  update_heading (self);
+}
+
+GtkWidget *
+tm_scope_view_new (void)
+{
+  return g_object_new (TM_TYPE_SCOPE_VIEW, NULL);
+}
+
+TmSession *
+tm_scope_view_get_session (TmScopeView *self)
+{
+  g_return_val_if_fail (TM_IS_SCOPE_VIEW (self), NULL);
+  return self->session;
+}
+
+void
+tm_scope_view_set_session (TmScopeView *self,
+                           TmSession   *session)
+{
+  g_return_if_fail (TM_IS_SCOPE_VIEW (self));
+  g_return_if_fail (session == NULL || TM_IS_SESSION (session));
+
+  if (!g_set_object (&self->session, session))
+    return;
+  g_signal_group_set_target (self->session_signals, session);
+  queue_rebuild (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+TmScopeGrouping
+tm_scope_view_get_grouping (TmScopeView *self)
+{
+  g_return_val_if_fail (TM_IS_SCOPE_VIEW (self), TM_SCOPE_GROUPING_NAME);
+  return self->grouping;
+}
+
+void
+tm_scope_view_set_grouping (TmScopeView     *self,
+                            TmScopeGrouping  grouping)
+{
+  const TmScope *selected;
+
+  g_return_if_fail (TM_IS_SCOPE_VIEW (self));
+  g_return_if_fail (grouping < TM_SCOPE_N_GROUPINGS);
+
+  if (self->grouping == grouping)
+    return;
+  self->grouping = grouping;
+  gtk_drop_down_set_selected (self->grouping_dropdown, grouping);
+  /* A scope of another grouping is not in the new tree. */
+  selected = self->session != NULL ? tm_session_get_selected_scope (self->session) : NULL;
+  if (selected != NULL && selected->grouping != grouping)
+    tm_session_set_selected_scope (self->session, NULL);
+  tm_icicle_set_tree (self->icicle, NULL);
+  g_clear_object (&self->tree);
+  queue_rebuild (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GROUPING]);
+}
+
+TmScopeTree *
+tm_scope_view_get_tree (TmScopeView *self)
+{
+  g_return_val_if_fail (TM_IS_SCOPE_VIEW (self), NULL);
+  return self->tree;
+}
+
+TmIcicle *
+tm_scope_view_get_icicle (TmScopeView *self)
+{
+  g_return_val_if_fail (TM_IS_SCOPE_VIEW (self), NULL);
+  return self->icicle;
+}
+
+GtkColumnView *
+tm_scope_view_get_column_view (TmScopeView *self)
+{
+  g_return_val_if_fail (TM_IS_SCOPE_VIEW (self), NULL);
+  return self->column_view;
+}

@@ -1,0 +1,263 @@
+/* test-scope-view.c — the icicle's pixels and the scope view with a session,
+ * under Xvfb
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "tm-gui-test-util.h"
+#include "tm-palette.h"
+#include "tm-scope-view.h"
+#include "tm-test-util.h"
+
+static TmBreakdownRow *
+row_new (const char *op,
+         gint64      bytes,
+         gboolean    special)
+{
+  TmBreakdownRow *row = g_new0 (TmBreakdownRow, 1);
+
+  row->op_name = g_strdup (op);
+  row->region_type = g_strdup ("output");
+  row->data_type = g_strdup ("float");
+  row->shape = g_strdup ("[1]");
+  row->allocation_bytes = bytes;
+  row->requested_bytes = bytes;
+  row->n_occurrences = 1;
+  row->special = special;
+  return row;
+}
+
+static GdkTexture *
+render_widget (GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GskRenderer) renderer = gsk_cairo_renderer_new ();
+  g_autoptr(GError) error = NULL;
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  GskRenderNode *node;
+  GdkTexture *texture;
+
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  g_assert_true (gsk_renderer_realize (renderer, NULL, &error));
+  g_assert_no_error (error);
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gsk_render_node_unref (node);
+  gsk_renderer_unrealize (renderer);
+  return texture;
+}
+
+static gboolean
+has_size (gpointer data)
+{
+  return gtk_widget_get_width (data) > 0;
+}
+
+/* Runs of exactly colour along row y: the longest one's length. */
+static int
+longest_run (const guchar  *pixels,
+             gsize          stride,
+             int            width,
+             int            y,
+             const GdkRGBA *color)
+{
+  guint8 r = (guint8) (color->red * 255 + 0.5), g = (guint8) (color->green * 255 + 0.5), b = (guint8) (color->blue * 255 + 0.5);
+  int best = 0, run = 0;
+
+  for (int x = 0; x < width; x++)
+    {
+      /* GDK_MEMORY_DEFAULT: B G R A, premultiplied; the fills are opaque. */
+      const guchar *p = pixels + y * stride + x * 4;
+
+      if (abs (p[2] - r) <= 1 && abs (p[1] - g) <= 1 && abs (p[0] - b) <= 1)
+        run++;
+      else
+        run = 0;
+      best = MAX (best, run);
+    }
+  return best;
+}
+
+/* The widest node is drawn widest, in its name's colour, in proportion. */
+static void
+test_icicle_pixels (void)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) tm_breakdown_row_free);
+  g_autoptr(TmScopeTree) tree = NULL;
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *icicle = tm_icicle_new ();
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree guchar *pixels = NULL;
+  GdkRGBA big, small;
+  int width, height, big_run, small_run;
+  gsize stride;
+  const TmScopeNode *root;
+
+  g_ptr_array_add (rows, row_new ("big/a", 200, FALSE));
+  g_ptr_array_add (rows, row_new ("big/b", 100, FALSE));
+  g_ptr_array_add (rows, row_new ("small", 100, FALSE));
+  tree = tm_scope_tree_new (rows, TM_SCOPE_GROUPING_NAME);
+  root = tm_scope_tree_get_root (tree);
+
+  gtk_widget_set_size_request (icicle, 400, 3 * TM_ICICLE_ROW_HEIGHT);
+  gtk_window_set_child (GTK_WINDOW (window), icicle);
+  tm_icicle_set_tree (TM_ICICLE (icicle), tree);
+  gtk_window_present (GTK_WINDOW (window));
+  tm_test_iterate_until (has_size, icicle);
+
+  width = gtk_widget_get_width (icicle);
+  height = gtk_widget_get_height (icicle);
+  texture = render_widget (icicle);
+  stride = (gsize) width * 4;
+  pixels = g_malloc (stride * height);
+  gdk_texture_download (texture, pixels, stride);
+
+  tm_palette_color_for_name ("big", tm_palette_is_dark_style (icicle), &big);
+  tm_palette_color_for_name ("small", tm_palette_is_dark_style (icicle), &small);
+  g_assert_false (gdk_rgba_equal (&big, &small));
+  big_run = longest_run (pixels, stride, width, TM_ICICLE_ROW_HEIGHT + TM_ICICLE_ROW_HEIGHT / 2 - 8, &big);
+  small_run = longest_run (pixels, stride, width, TM_ICICLE_ROW_HEIGHT + TM_ICICLE_ROW_HEIGHT / 2 - 8, &small);
+  g_test_message ("widths: big %d px, small %d px of %d", big_run, small_run, width);
+  g_assert_cmpint (big_run, >, small_run);
+  g_assert_cmpint (big_run, >=, width * 3 / 4 - 4);
+  g_assert_cmpint (small_run, >=, width / 4 - 4);
+  g_assert_cmpint (small_run, <=, width / 4 + 1);
+
+  /* Hit-testing agrees with the picture; a node's area is its share. */
+  g_assert_true (tm_icicle_node_at (TM_ICICLE (icicle), 10, TM_ICICLE_ROW_HEIGHT + 4) == root->children[0]);
+  g_assert_true (tm_icicle_node_at (TM_ICICLE (icicle), width - 5, TM_ICICLE_ROW_HEIGHT + 4) == root->children[1]);
+  g_assert_true (tm_icicle_node_at (TM_ICICLE (icicle), 10, 4) == root);
+
+  /* Zoomed into "big": its children fill the width. */
+  tm_icicle_set_focus (TM_ICICLE (icicle), root->children[0]);
+  g_assert_true (tm_icicle_node_at (TM_ICICLE (icicle), width - 5, TM_ICICLE_ROW_HEIGHT + 4) ==
+                 root->children[0]->children[1]);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static TmProfile *
+load_fixture (void)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  TmFixtureLine *line = tm_fixture_plane_add_line (tm_fixture_space_add_plane (space, "/host:CPU"), "l", 0);
+  const char *ops[] = { "model/layer_0/MatMul", "model/layer_1/MatMul", "model/layer_0/Add", "loss" };
+  const gint64 sizes[] = { 4000, 2000, 1000, 500 };
+  g_autoptr(GError) error = NULL;
+  gint64 heap = 0;
+  TmProfile *profile;
+
+  for (guint i = 0; i < G_N_ELEMENTS (ops); i++)
+    {
+      TmFixtureMemory m = { 0 };
+
+      heap += sizes[i];
+      m.allocator_name = "GPU_0_bfc";
+      m.bytes_allocated = heap;
+      m.bytes_available = 100000 - heap;
+      m.peak_bytes_in_use = heap;
+      m.requested_bytes = sizes[i];
+      m.allocation_bytes = sizes[i];
+      m.addr = 1000 * (i + 1);
+      m.tf_op = ops[i];
+      m.region_type = "output";
+      m.data_type = 1;
+      m.shape = "[1]";
+      m.has_group_id = TRUE;
+      tm_fixture_line_add_memory_event (line, TRUE, 10 * (i + 1), &m);
+    }
+  profile = tm_test_load_space (space, &error);
+  g_assert_no_error (error);
+  return profile;
+}
+
+/* The view follows the session; a click in the picture selects a scope
+ * in the session, zooms in, and selects its row. */
+static void
+test_view_and_session (void)
+{
+  g_autoptr(TmProfile) profile = load_fixture ();
+  g_autoptr(TmSession) session = tm_session_new ();
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *view = tm_scope_view_new ();
+  TmIcicle *icicle = TM_ICICLE (tm_scope_view_get_icicle (TM_SCOPE_VIEW (view)));
+  GtkSelectionModel *selection;
+  const TmScopeNode *root, *model;
+  const TmScope *selected;
+  g_autoptr(GtkTreeListRow) row = NULL;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, 400);
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  tm_scope_view_set_session (TM_SCOPE_VIEW (view), session);
+  tm_session_set_profile (session, profile);
+  tm_session_set_memory_store (session, tm_profile_get_memory_store (profile, 0));
+  gtk_window_present (GTK_WINDOW (window));
+  tm_test_iterate_until (has_size, icicle);
+  tm_test_iterate_for (50);
+
+  g_assert_nonnull (tm_scope_view_get_tree (TM_SCOPE_VIEW (view)));
+  root = tm_scope_tree_get_root (tm_scope_view_get_tree (TM_SCOPE_VIEW (view)));
+  g_assert_cmpint (root->bytes, ==, 7500);
+  model = root->children[0];
+  g_assert_cmpstr (model->name, ==, "model");
+
+  g_signal_emit_by_name (icicle, "node-activated", model);
+  selected = tm_session_get_selected_scope (session);
+  g_assert_nonnull (selected);
+  g_assert_cmpstr (selected->parts[0], ==, "model");
+  g_assert_null (selected->parts[1]);
+  g_assert_true (tm_icicle_get_focus (icicle) == model);
+  g_assert_true (tm_icicle_get_selected (icicle) == model);
+  selection = gtk_column_view_get_model (tm_scope_view_get_column_view (TM_SCOPE_VIEW (view)));
+  row = g_object_ref (gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection)));
+  g_assert_nonnull (row);
+
+  /* Its bytes over time: 4000, 6000, 7000 at the allocations of model. */
+  g_assert_cmpint (tm_session_get_selected_scope_series (session)[3], ==, 7000);
+  g_assert_cmpint (tm_session_get_selected_scope_series (session)[0], ==, 4000);
+
+  /* A time in the session: the tree follows, the selection stays. */
+  tm_session_select_time (session, 20);
+  tm_test_iterate_for (20);
+  root = tm_scope_tree_get_root (tm_scope_view_get_tree (TM_SCOPE_VIEW (view)));
+  g_assert_cmpint (root->bytes, ==, 6000);
+  g_assert_nonnull (tm_session_get_selected_scope (session));
+  g_assert_cmpstr (tm_icicle_get_selected (icicle)->name, ==, "model");
+
+  /* Backspace-like: activating the focus zooms out. */
+  g_signal_emit_by_name (icicle, "node-activated", tm_icicle_get_focus (icicle));
+  g_assert_true (tm_icicle_get_focus (icicle) == root);
+
+  /* Another grouping drops a scope of the old one. */
+  tm_scope_view_set_grouping (TM_SCOPE_VIEW (view), TM_SCOPE_GROUPING_REGION);
+  g_assert_null (tm_session_get_selected_scope (session));
+  root = tm_scope_tree_get_root (tm_scope_view_get_tree (TM_SCOPE_VIEW (view)));
+  g_assert_cmpstr (root->children[0]->name, ==, "output");
+
+  /* Another memory store clears the scope. */
+  tm_session_set_selected_scope (session, (TmScope *) &(TmScope) { TM_SCOPE_GROUPING_REGION, FALSE,
+                                                                    (char *[]) { "output", NULL } });
+  g_assert_nonnull (tm_session_get_selected_scope (session));
+  tm_session_set_memory_store (session, NULL);
+  g_assert_null (tm_session_get_selected_scope (session));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/scope-view/icicle-pixels", test_icicle_pixels);
+  g_test_add_func ("/scope-view/view-and-session", test_view_and_session);
+
+  return g_test_run ();
+}
