@@ -16,8 +16,12 @@
  *                  to the memory id's data whenever the memory id changes
  *   selected-time  a time the user picked (has-selected-time); without one
  *                  the views show the window peak
+ *   selected-allocation
+ *                  an allocation the user picked: its index in the memory
+ *                  id's allocation index (tm-allocations), or
+ *                  TM_ALLOCATIONS_NONE
  *
- * Changing the profile or the memory id clears the selected time and shows
+ * Changing the profile or the memory id clears the selections and shows
  * the whole range. Plain GObject: no GTK, usable from tests without a
  * display.
  */
@@ -25,6 +29,7 @@
 
 #include <glib-object.h>
 
+#include "tm-allocations.h"
 #include "tm-analysis.h"
 #include "tm-memory-store.h"
 #include "tm-profile.h"
@@ -71,5 +76,13 @@ void           tm_session_clear_selected_time    (TmSession     *self);
 /* The time the views show: the selected time, or else the window peak's
  * time (0 without a memory store). */
 gint64         tm_session_get_shown_time         (TmSession     *self);
+
+/* The profile's allocation index of the memory store (NULL without one). */
+TmAllocations *tm_session_get_allocations        (TmSession     *self);
+guint          tm_session_get_selected_allocation (TmSession    *self);
+/* Selects allocation index of tm_session_get_allocations(), or none with
+ * TM_ALLOCATIONS_NONE (also for an index out of range). */
+void           tm_session_select_allocation      (TmSession     *self,
+                                                  guint          index);
 
 G_END_DECLS

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "tm-hlo-view.h"
+#include "tm-memory-map.h"
 #include "tm-overview.h"
 #include "tm-session.h"
 #include "tm-timeline.h"
@@ -69,6 +70,9 @@ struct _TmWindow
   TmTimeline           *timeline;
   TmOverview           *overview;
   TmHloView            *hlo_view;
+  TmMemoryMap          *memory_map;
+  GtkPaned             *chart_paned;
+  gulong                chart_paned_handler;
   TmBreakdownView      *breakdown_view;
   GtkRevealer          *drop_revealer;
 
