@@ -305,7 +305,11 @@ _tm_memory_map_describe (TmMemoryMap *self,
   g_string_append_c (s, '\n');
   g_string_append_printf (s, _("Allocated: %s (%s) · requested %s"), alloc, alloc_exact, req);
   g_string_append_c (s, '\n');
-  g_string_append_printf (s, _("Address: 0x%" G_GINT64_MODIFIER "x"), a->address);
+  {
+    g_autofree char *hex = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", a->address);
+
+    g_string_append_printf (s, _("Address: %s"), hex);
+  }
   g_string_append_c (s, '\n');
   g_string_append_printf (s, _("Allocated at %s · freed at %s"), start, end);
   g_string_append_c (s, '\n');
