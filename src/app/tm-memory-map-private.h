@@ -55,6 +55,9 @@ struct _TmMemoryMap
   int               tex_width;
   int               tex_height;
   gboolean          tex_valid;
+  /* tm_memory_map_render_node(): the size drawn for, instead of the canvas's. */
+  int               forced_width;
+  int               forced_height;
 
   /* Pointer and gestures */
   double            pointer_x;

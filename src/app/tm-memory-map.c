@@ -114,8 +114,8 @@ tm_memory_map_get_plot (TmMemoryMap     *self,
 
   g_return_if_fail (TM_IS_MEMORY_MAP (self));
 
-  width = gtk_widget_get_width (self->canvas);
-  height = gtk_widget_get_height (self->canvas);
+  width = self->forced_width > 0 ? self->forced_width : gtk_widget_get_width (self->canvas);
+  height = self->forced_height > 0 ? self->forced_height : gtk_widget_get_height (self->canvas);
   graphene_rect_init (plot, TM_CHART_MARGIN_LEFT, TM_MAP_MARGIN_TOP,
                       MAX (width - TM_CHART_MARGIN_LEFT - TM_CHART_MARGIN_RIGHT, 1),
                       MAX (height - TM_MAP_MARGIN_TOP - TM_CHART_MARGIN_BOTTOM, 1));
@@ -1047,4 +1047,22 @@ tm_memory_map_get_canvas (TmMemoryMap *self)
 {
   g_return_val_if_fail (TM_IS_MEMORY_MAP (self), NULL);
   return self->canvas;
+}
+
+GskRenderNode *
+tm_memory_map_render_node (TmMemoryMap *self,
+                           int          width,
+                           int          height)
+{
+  GtkSnapshot *snapshot;
+
+  g_return_val_if_fail (TM_IS_MEMORY_MAP (self), NULL);
+
+  self->forced_width = width;
+  self->forced_height = height;
+  snapshot = gtk_snapshot_new ();
+  draw_map (self, snapshot, width, height);
+  self->forced_width = 0;
+  self->forced_height = 0;
+  return gtk_snapshot_free_to_node (snapshot);
 }

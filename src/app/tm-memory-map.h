@@ -51,5 +51,11 @@ void              tm_memory_map_get_address_range (TmMemoryMap     *self,
 void              tm_memory_map_set_address_range (TmMemoryMap     *self,
                                                    double           y0,
                                                    double           y1);
+/* What the canvas draws at width × height (benchmarks and tests; NULL
+ * when nothing is drawn). The image is rebuilt only when the range or
+ * size changed since the last frame. */
+GskRenderNode    *tm_memory_map_render_node      (TmMemoryMap      *self,
+                                                  int               width,
+                                                  int               height);
 
 G_END_DECLS
