@@ -297,7 +297,7 @@ _tm_memory_map_describe (TmMemoryMap *self,
   alloc_exact = tm_format_bytes_exact (TM_ALLOCATION_BYTES (a));
   req = tm_format_bytes (act.requested_bytes);
   start = a->start != TM_ALLOCATIONS_OPEN ? tm_format_time_ms (t0) : g_strdup (_("before the profile"));
-  end = a->end != TM_ALLOCATIONS_OPEN ? tm_format_time_ms (t1) : g_strdup (_("never freed"));
+  end = tm_format_time_ms (t1);
   life = tm_format_duration (t1 - t0);
 
   g_string_append_printf (s, "<b>%s</b>\n", op);
@@ -311,7 +311,10 @@ _tm_memory_map_describe (TmMemoryMap *self,
     g_string_append_printf (s, _("Address: %s"), hex);
   }
   g_string_append_c (s, '\n');
-  g_string_append_printf (s, _("Allocated at %s · freed at %s"), start, end);
+  if (a->end != TM_ALLOCATIONS_OPEN)
+    g_string_append_printf (s, _("Allocated at %s · freed at %s"), start, end);
+  else
+    g_string_append_printf (s, _("Allocated at %s · never freed"), start);
   g_string_append_c (s, '\n');
   if (a->start != TM_ALLOCATIONS_OPEN && a->end != TM_ALLOCATIONS_OPEN)
     g_string_append_printf (s, _("Lifetime: %s"), life);
