@@ -278,7 +278,7 @@ cancel_clicked_cb (TmWindow  *self,
 /* ------------------------------------------------------------------ */
 /* Layout                                                              */
 
-/* The first time the paned has a size, give the timeline a bit less than
+/* The first time the paned has a size, give the charts a bit more than
  * half of it; afterwards the user's position stays. */
 static void
 paned_max_position_cb (TmWindow   *self,
