@@ -25,6 +25,7 @@ struct _TmAllocationRow
   guint64  address;
   gint64   time_ps;
   guint    index;
+  guint    snapshot_index;
   guint    special : 1;
 };
 
@@ -211,8 +212,17 @@ tm_allocation_row_new (const TmBreakdownRow *row,
   self->time_ps = row->time_ps;
   self->special = !!row->special;
   self->index = index;
+  self->snapshot_index = row->snapshot_index;
 
   return self;
+}
+
+guint
+tm_allocation_row_get_snapshot_index (TmAllocationRow *self)
+{
+  g_return_val_if_fail (TM_IS_ALLOCATION_ROW (self), G_MAXUINT);
+
+  return self->snapshot_index;
 }
 
 const char *

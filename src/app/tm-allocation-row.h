@@ -31,6 +31,8 @@ guint64          tm_allocation_row_get_address          (TmAllocationRow      *s
 gint64           tm_allocation_row_get_time_ps          (TmAllocationRow      *self);
 gboolean         tm_allocation_row_get_special          (TmAllocationRow      *self);
 guint            tm_allocation_row_get_index            (TmAllocationRow      *self);
+/* The snapshot the row references (time order; G_MAXUINT for special rows). */
+guint            tm_allocation_row_get_snapshot_index   (TmAllocationRow      *self);
 
 /* The row as one line of tab-separated values (no newline): op name,
  * allocation bytes, requested bytes, occurrences, region, data type, shape.

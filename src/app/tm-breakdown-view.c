@@ -41,6 +41,8 @@ struct _TmBreakdownView
   GListStore          *rows;
   GtkStringFilter     *op_filter;
   GtkCustomFilter     *size_filter;
+  GtkCustomFilter     *never_freed_filter;
+  GtkCheckButton      *never_freed_check;
   GtkFilterListModel  *filter_model;
   GtkSortListModel    *sort_model;
   GtkMultiSelection   *selection;
@@ -53,6 +55,7 @@ struct _TmBreakdownView
 
   guint                at_peak : 1;
   guint                hide_small : 1;
+  guint                syncing_selection : 1;
 };
 
 G_DEFINE_FINAL_TYPE (TmBreakdownView, tm_breakdown_view, GTK_TYPE_WIDGET)
@@ -382,6 +385,43 @@ filter_items_changed_cb (TmBreakdownView *self,
   tm_breakdown_view_update_counts (self);
 }
 
+/* The allocation a row references in the session's allocation index. */
+static guint
+row_allocation (TmBreakdownView *self,
+                TmAllocationRow *row)
+{
+  TmAllocations *allocations = self->session != NULL ? tm_session_get_allocations (self->session) : NULL;
+  guint snapshot = tm_allocation_row_get_snapshot_index (row);
+
+  if (allocations == NULL || tm_allocation_row_get_special (row) || snapshot == G_MAXUINT)
+    return TM_ALLOCATIONS_NONE;
+  return tm_allocations_find_by_snapshot (allocations, snapshot);
+}
+
+/* "Never freed": rows whose allocation is still live at the end. */
+static gboolean
+never_freed_filter_func (gpointer item,
+                         gpointer user_data)
+{
+  TmBreakdownView *self = user_data;
+  guint index;
+
+  if (!gtk_check_button_get_active (self->never_freed_check))
+    return TRUE;
+  index = row_allocation (self, item);
+  return index != TM_ALLOCATIONS_NONE &&
+         tm_allocations_get (tm_session_get_allocations (self->session), index)->end == TM_ALLOCATIONS_OPEN;
+}
+
+static void
+never_freed_toggled_cb (TmBreakdownView *self,
+                        GtkCheckButton  *check)
+{
+  gtk_filter_changed (GTK_FILTER (self->never_freed_filter),
+                      gtk_check_button_get_active (check) ? GTK_FILTER_CHANGE_MORE_STRICT : GTK_FILTER_CHANGE_LESS_STRICT);
+  tm_breakdown_view_update_counts (self);
+}
+
 static void
 selection_changed_cb (TmBreakdownView   *self,
                       guint              position,
@@ -391,6 +431,70 @@ selection_changed_cb (TmBreakdownView   *self,
   g_autoptr(GtkBitset) set = gtk_selection_model_get_selection (selection);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "breakdown.copy", !gtk_bitset_is_empty (set));
+
+  /* One row picked by the user selects its allocation (memory map). */
+  if (!self->syncing_selection && self->session != NULL && gtk_bitset_get_size (set) == 1)
+    {
+      g_autoptr(TmAllocationRow) row = g_list_model_get_item (G_LIST_MODEL (self->sort_model),
+                                                              gtk_bitset_get_nth (set, 0));
+
+      if (row != NULL && row_allocation (self, row) != TM_ALLOCATIONS_NONE)
+        {
+          self->syncing_selection = TRUE;
+          tm_session_select_allocation (self->session, row_allocation (self, row));
+          self->syncing_selection = FALSE;
+        }
+    }
+}
+
+/* The session's selected allocation, when it is live at the shown time,
+ * selects its row: the row with its op, sizes, region, data type and
+ * shape (rows merge allocations equal in these). */
+static void
+selected_allocation_changed_cb (TmBreakdownView *self)
+{
+  TmAllocations *allocations = tm_session_get_allocations (self->session);
+  guint index = tm_session_get_selected_allocation (self->session);
+  GListModel *model = G_LIST_MODEL (self->sort_model);
+  gint64 t = tm_session_get_shown_time (self->session);
+  TmActivity act;
+  guint found = GTK_INVALID_LIST_POSITION;
+
+  if (self->syncing_selection || allocations == NULL || index == TM_ALLOCATIONS_NONE ||
+      tm_allocations_get_start_time (allocations, index) > t ||
+      (tm_allocations_get (allocations, index)->end != TM_ALLOCATIONS_OPEN &&
+       tm_allocations_get_end_time (allocations, index) <= t))
+    return;
+  if (!tm_memory_store_get_activity (tm_allocations_get_store (allocations),
+                                     tm_allocations_get_event (allocations, index), &act, NULL))
+    return;
+
+  for (guint i = 0; i < g_list_model_get_n_items (model) && found == GTK_INVALID_LIST_POSITION; i++)
+    {
+      g_autoptr(TmAllocationRow) row = g_list_model_get_item (model, i);
+
+      if (row_allocation (self, row) == index ||
+          (!tm_allocation_row_get_special (row) &&
+           tm_allocation_row_get_allocation_bytes (row) == act.allocation_bytes &&
+           tm_allocation_row_get_requested_bytes (row) == act.requested_bytes &&
+           g_str_equal (tm_allocation_row_get_op_name (row), act.op_name) &&
+           g_str_equal (tm_allocation_row_get_region_type (row), act.region_type) &&
+           g_str_equal (tm_allocation_row_get_data_type (row), act.data_type) &&
+           g_str_equal (tm_allocation_row_get_shape (row), act.shape)))
+        found = i;
+    }
+  tm_activity_clear (&act);
+
+  if (found == GTK_INVALID_LIST_POSITION)
+    return;
+  self->syncing_selection = TRUE;
+  gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), found, TRUE);
+  /* The column view's list scrolls to it (GTK 4.8 has no scroll_to). */
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      gtk_widget_activate_action (child, "list.scroll-to-item", "u", found);
+  self->syncing_selection = FALSE;
 }
 
 static void
@@ -511,6 +615,8 @@ session_changed_cb (TmBreakdownView *self,
     }
 
   tm_breakdown_view_set_at_peak (self, at_peak, time_ps);
+  if (self->session != NULL)
+    selected_allocation_changed_cb (self);
 }
 
 /* ------------------------------------------------------------------ */
@@ -656,6 +762,7 @@ tm_breakdown_view_dispose (GObject *object)
   g_clear_object (&self->filter_model);
   g_clear_object (&self->op_filter);
   g_clear_object (&self->size_filter);
+  g_clear_object (&self->never_freed_filter);
   g_clear_object (&self->rows);
   if (self->session != NULL)
     g_signal_handlers_disconnect_by_func (self->session, session_changed_cb, self);
@@ -836,14 +943,26 @@ tm_breakdown_view_init (TmBreakdownView *self)
 
   self->rows = g_list_store_new (TM_TYPE_ALLOCATION_ROW);
 
+  self->never_freed_check = GTK_CHECK_BUTTON (gtk_check_button_new_with_mnemonic (_("_Never freed")));
+  gtk_widget_set_valign (GTK_WIDGET (self->never_freed_check), GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->never_freed_check),
+                               _("Show only allocations still live at the end of the profile"));
+  gtk_widget_insert_before (GTK_WIDGET (self->never_freed_check),
+                            gtk_widget_get_parent (GTK_WIDGET (self->hide_small_check)),
+                            GTK_WIDGET (self->hide_small_check));
+  g_signal_connect_object (self->never_freed_check, "toggled",
+                           G_CALLBACK (never_freed_toggled_cb), self, G_CONNECT_SWAPPED);
+
   self->op_filter = gtk_string_filter_new (gtk_property_expression_new (TM_TYPE_ALLOCATION_ROW, NULL, "op-name"));
   gtk_string_filter_set_match_mode (self->op_filter, GTK_STRING_FILTER_MATCH_MODE_SUBSTRING);
   gtk_string_filter_set_ignore_case (self->op_filter, TRUE);
   self->size_filter = gtk_custom_filter_new (size_filter_func, self, NULL);
+  self->never_freed_filter = gtk_custom_filter_new (never_freed_filter_func, self, NULL);
 
   filter = gtk_every_filter_new ();
   gtk_multi_filter_append (GTK_MULTI_FILTER (filter), g_object_ref (GTK_FILTER (self->op_filter)));
   gtk_multi_filter_append (GTK_MULTI_FILTER (filter), g_object_ref (GTK_FILTER (self->size_filter)));
+  gtk_multi_filter_append (GTK_MULTI_FILTER (filter), g_object_ref (GTK_FILTER (self->never_freed_filter)));
 
   self->filter_model = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->rows)),
                                                   GTK_FILTER (g_steal_pointer (&filter)));
@@ -931,7 +1050,10 @@ tm_breakdown_view_set_session (TmBreakdownView *self,
     return;
 
   if (self->session != NULL)
-    g_signal_handlers_disconnect_by_func (self->session, session_changed_cb, self);
+    {
+      g_signal_handlers_disconnect_by_func (self->session, session_changed_cb, self);
+      g_signal_handlers_disconnect_by_func (self->session, selected_allocation_changed_cb, self);
+    }
   g_set_object (&self->session, session);
   if (session != NULL)
     {
@@ -943,6 +1065,8 @@ tm_breakdown_view_set_session (TmBreakdownView *self,
                                G_CALLBACK (session_changed_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (session, "notify::selected-scope",
                                G_CALLBACK (selected_scope_changed_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::selected-allocation",
+                               G_CALLBACK (selected_allocation_changed_cb), self, G_CONNECT_SWAPPED);
     }
 
   session_changed_cb (self, NULL, session);

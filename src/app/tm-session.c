@@ -26,6 +26,7 @@ struct _TmSession
   TmScope       *selected_scope;
   TmScopeIndex  *scope_index;
   gint64        *scope_series;
+  guint          selected_allocation;  /* index in the memory id's allocations, or TM_ALLOCATIONS_NONE */
 };
 
 G_DEFINE_FINAL_TYPE (TmSession, tm_session, G_TYPE_OBJECT)
@@ -38,6 +39,7 @@ enum {
   PROP_HAS_SELECTED_TIME,
   PROP_SELECTED_TIME,
   PROP_SELECTED_SCOPE,
+  PROP_SELECTED_ALLOCATION,
   N_PROPS
 };
 
@@ -197,6 +199,10 @@ tm_session_class_init (TmSessionClass *klass)
     g_param_spec_boxed ("selected-scope", NULL, NULL,
                         TM_TYPE_SCOPE,
                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SELECTED_ALLOCATION] =
+    g_param_spec_uint ("selected-allocation", NULL, NULL,
+                       0, G_MAXUINT, TM_ALLOCATIONS_NONE,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -205,6 +211,7 @@ static void
 tm_session_init (TmSession *self)
 {
   self->viewport = tm_viewport_new ();
+  self->selected_allocation = TM_ALLOCATIONS_NONE;
 }
 
 TmSession *
@@ -263,6 +270,7 @@ tm_session_set_memory_store (TmSession     *self,
   tm_session_clear_selected_time (self);
   tm_session_set_selected_scope (self, NULL);
   g_clear_object (&self->scope_index);
+  tm_session_select_allocation (self, TM_ALLOCATIONS_NONE);
   g_set_object (&self->memory_store, store);
   update_limits (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MEMORY_STORE]);
@@ -441,4 +449,40 @@ tm_session_get_selected_scope_series (TmSession *self)
   if (index != NULL)
     self->scope_series = tm_scope_index_series (index, self->selected_scope);
   return self->scope_series;
+}
+
+TmAllocations *
+tm_session_get_allocations (TmSession *self)
+{
+  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
+
+  if (self->profile == NULL || self->memory_store == NULL)
+    return NULL;
+  return tm_profile_lookup_allocations (self->profile, self->memory_store);
+}
+
+guint
+tm_session_get_selected_allocation (TmSession *self)
+{
+  g_return_val_if_fail (TM_IS_SESSION (self), TM_ALLOCATIONS_NONE);
+
+  return self->selected_allocation;
+}
+
+void
+tm_session_select_allocation (TmSession *self,
+                              guint      index)
+{
+  TmAllocations *allocations;
+
+  g_return_if_fail (TM_IS_SESSION (self));
+
+  allocations = tm_session_get_allocations (self);
+  if (allocations == NULL || index >= tm_allocations_get_n (allocations))
+    index = TM_ALLOCATIONS_NONE;
+  if (self->selected_allocation == index)
+    return;
+
+  self->selected_allocation = index;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ALLOCATION]);
 }

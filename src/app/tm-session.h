@@ -2,8 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Every view of the profile page (summary cards, timeline, overview strip,
- * HLO table, breakdown table) takes a session and nothing else. A view reads
+ * Every view of the profile page (summary cards, timeline, memory map,
+ * overview strip, HLO table, breakdown table, scope view) takes a session and nothing else. A view reads
  * the state from the session, changes it only through the session's setters
  * and redraws when the session notifies; no view calls another view.
  *
@@ -20,7 +20,12 @@
  *                  breakdown table filters to it, the timeline draws its
  *                  bytes over time, other views highlight its allocations
  *
- * Changing the profile or the memory id clears the selected time and scope, and shows
+ *   selected-allocation
+ *                  an allocation the user picked: its index in the memory
+ *                  id's allocation index (tm-allocations), or
+ *                  TM_ALLOCATIONS_NONE
+ *
+ * Changing the profile or the memory id clears the selections and shows
  * the whole range. Plain GObject: no GTK, usable from tests without a
  * display.
  */
@@ -28,6 +33,7 @@
 
 #include <glib-object.h>
 
+#include "tm-allocations.h"
 #include "tm-analysis.h"
 #include "tm-memory-store.h"
 #include "tm-profile.h"
@@ -88,5 +94,12 @@ TmScopeIndex  *tm_session_get_scope_index        (TmSession     *self,
 /* The selected scope's bytes at every snapshot of the memory store
  * (tm_scope_index_series), computed on first use; NULL without one. */
 const gint64  *tm_session_get_selected_scope_series (TmSession  *self);
+/* The profile's allocation index of the memory store (NULL without one). */
+TmAllocations *tm_session_get_allocations        (TmSession     *self);
+guint          tm_session_get_selected_allocation (TmSession    *self);
+/* Selects allocation index of tm_session_get_allocations(), or none with
+ * TM_ALLOCATIONS_NONE (also for an index out of range). */
+void           tm_session_select_allocation      (TmSession     *self,
+                                                  guint          index);
 
 G_END_DECLS

@@ -41,6 +41,7 @@ struct _TmSummaryCards
   GtkLabel      *span_value;
   GtkLabel      *peak_step_label;
   GtkLabel      *peak_step_value;
+  GtkLabel      *never_freed_value;
 
   TmSession     *session;
   TmMemoryStore *store;
@@ -174,7 +175,7 @@ tm_summary_cards_clear (TmSummaryCards *self)
     self->deallocations_value, self->span_value, self->peak_step_value,
   };
   GtkLabel *details[] = {
-    self->peak_detail, self->capacity_detail, self->lifetime_detail,
+    self->peak_detail, self->capacity_detail, self->lifetime_detail, self->never_freed_value,
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (values); i++)
@@ -322,6 +323,29 @@ tm_summary_cards_update (TmSummaryCards *self)
                _("Peak Step"),
                _("The step (group id) in which memory use peaked. The table at the peak holds the allocations made in this step."),
                NULL);
+
+  {
+    TmAllocations *allocations = tm_session_get_allocations (self->session);
+
+    if (allocations != NULL)
+      {
+        guint n = tm_allocations_get_n_never_freed (allocations);
+        gint64 bytes = tm_allocations_get_never_freed_bytes (allocations);
+        g_autofree char *count = tm_format_count (n);
+        g_autofree char *human = tm_format_bytes (bytes);
+        g_autofree char *exact_bytes = tm_format_bytes_exact (bytes);
+        /* TRANSLATORS: the bytes, then the count of allocations never freed */
+        g_autofree char *value = g_strdup_printf (_("%s never freed (%s)"), human, count);
+
+        gtk_label_set_label (self->never_freed_value, value);
+        set_tooltip (GTK_WIDGET (self->never_freed_value), NULL,
+                     _("Never Freed"),
+                     _("Allocations still live at the end of the profile, and their bytes. Memory allocated before "
+                       "the profile started and never freed is not among them: the heap at the end is these bytes "
+                       "plus that memory."),
+                     exact_bytes);
+      }
+  }
 }
 
 static void
@@ -429,6 +453,7 @@ tm_summary_cards_class_init (TmSummaryCardsClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, span_value);
   gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, peak_step_label);
   gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, peak_step_value);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, never_freed_value);
 
   gtk_widget_class_set_css_name (widget_class, "tmsummarycards");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
@@ -450,6 +475,7 @@ tm_summary_cards_init (TmSummaryCards *self)
       GTK_WIDGET (self->deallocations_label), GTK_WIDGET (self->deallocations_value),
       GTK_WIDGET (self->span_label), GTK_WIDGET (self->span_value),
       GTK_WIDGET (self->peak_step_label), GTK_WIDGET (self->peak_step_value),
+      GTK_WIDGET (self->never_freed_value),
     };
 
     for (guint i = 0; i < G_N_ELEMENTS (with_tooltips); i++)

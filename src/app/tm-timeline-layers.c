@@ -430,6 +430,34 @@ draw_band (TmTimeline             *self,
   tm_axis_append_rect (snapshot, &palette->accent, x1 - 1, plot->origin.y, 1, plot->size.height);
 }
 
+/* The session's selected allocation (picked on the memory map or in the
+ * table): its lifetime as a band over the plot, edged at both ends. */
+static void
+draw_allocation_lifetime (TmTimeline             *self,
+                          GtkSnapshot            *snapshot,
+                          const TmTimelineLayout *layout,
+                          const TmPalette        *palette)
+{
+  TmAllocations *allocations = self->session != NULL ? tm_session_get_allocations (self->session) : NULL;
+  guint index = self->session != NULL ? tm_session_get_selected_allocation (self->session) : TM_ALLOCATIONS_NONE;
+  const graphene_rect_t *p = &layout->plot;
+  double x0, x1;
+
+  if (allocations == NULL || index == TM_ALLOCATIONS_NONE)
+    return;
+
+  x0 = _tm_timeline_time_to_x (self, layout, tm_allocations_get_start_time (allocations, index));
+  x1 = _tm_timeline_time_to_x (self, layout, tm_allocations_get_end_time (allocations, index));
+  if (x1 < p->origin.x || x0 > p->origin.x + p->size.width)
+    return;
+  x0 = CLAMP (x0, p->origin.x, p->origin.x + p->size.width);
+  x1 = MAX (CLAMP (x1, p->origin.x, p->origin.x + p->size.width), x0 + 1);
+  tm_axis_append_rect (snapshot, &palette->accent_fill, x0, p->origin.y, x1 - x0, p->size.height);
+  tm_axis_append_rect (snapshot, &palette->accent, x0, p->origin.y, 2, p->size.height);
+  tm_axis_append_rect (snapshot, &palette->accent, x1 - 2, p->origin.y, 2, p->size.height);
+  tm_axis_append_rect (snapshot, &palette->accent, x0, p->origin.y, x1 - x0, 3);
+}
+
 void
 _tm_timeline_draw_overlay (TmTimeline      *self,
                            GtkSnapshot     *snapshot,
@@ -456,6 +484,7 @@ _tm_timeline_draw_overlay (TmTimeline      *self,
     }
 
   draw_selection (self, snapshot, text, &layout, palette);
+  draw_allocation_lifetime (self, snapshot, &layout, palette);
   if (with_pointer)
     {
       _tm_timeline_draw_hover (self, snapshot, text, &layout, palette);

@@ -453,6 +453,8 @@ tm_timeline_init (TmTimeline *self)
   g_signal_group_connect_swapped (self->session_signals, "notify::profile", G_CALLBACK (sync_modules), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::has-selected-time",
                                   G_CALLBACK (selected_time_changed_cb), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::selected-allocation",
+                                  G_CALLBACK (gtk_widget_queue_draw), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::selected-time",
                                   G_CALLBACK (selected_time_changed_cb), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::selected-scope",

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "tm-hlo-view.h"
+#include "tm-memory-map.h"
 #include "tm-overview.h"
 #include "tm-scope-view.h"
 #include "tm-session.h"
@@ -70,6 +71,9 @@ struct _TmWindow
   TmTimeline           *timeline;
   TmOverview           *overview;
   TmHloView            *hlo_view;
+  TmMemoryMap          *memory_map;
+  GtkPaned             *chart_paned;
+  gulong                chart_paned_handler;
   TmBreakdownView      *breakdown_view;
   GtkStack             *lower_stack;
   TmScopeView          *scope_view;

@@ -278,7 +278,7 @@ cancel_clicked_cb (TmWindow  *self,
 /* ------------------------------------------------------------------ */
 /* Layout                                                              */
 
-/* The first time the paned has a size, give the timeline a bit less than
+/* The first time the paned has a size, give the charts a bit more than
  * half of it; afterwards the user's position stays. */
 static void
 paned_max_position_cb (TmWindow   *self,
@@ -291,8 +291,24 @@ paned_max_position_cb (TmWindow   *self,
   if (max_position <= 0)
     return;
 
-  gtk_paned_set_position (paned, MAX (max_position * 45 / 100, 260));
+  gtk_paned_set_position (paned, MAX (max_position * 60 / 100, 260));
   g_clear_signal_handler (&self->paned_position_handler, paned);
+}
+
+/* The first time the chart paned has a size, split it in two. */
+static void
+chart_paned_max_position_cb (TmWindow   *self,
+                             GParamSpec *pspec,
+                             GtkPaned   *paned)
+{
+  int max_position = 0;
+
+  g_object_get (paned, "max-position", &max_position, NULL);
+  if (max_position <= 0)
+    return;
+
+  gtk_paned_set_position (paned, max_position / 2);
+  g_clear_signal_handler (&self->chart_paned_handler, paned);
 }
 
 /* ------------------------------------------------------------------ */
@@ -457,6 +473,7 @@ tm_window_class_init (TmWindowClass *klass)
   g_type_ensure (TM_TYPE_OVERVIEW);
   g_type_ensure (TM_TYPE_HLO_VIEW);
   g_type_ensure (TM_TYPE_SCOPE_VIEW);
+  g_type_ensure (TM_TYPE_MEMORY_MAP);
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_PREFIX "/tm-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TmWindow, title_label);
@@ -480,6 +497,8 @@ tm_window_class_init (TmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmWindow, timeline_area);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, timeline);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, overview);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, memory_map);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, chart_paned);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, hlo_view);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, breakdown_view);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, lower_stack);
@@ -521,6 +540,12 @@ tm_window_init (TmWindow *self)
   tm_overview_set_session (self->overview, self->session);
   tm_hlo_view_set_session (self->hlo_view, self->session);
   tm_scope_view_set_session (self->scope_view, self->session);
+  tm_memory_map_set_session (self->memory_map, self->session);
+
+  /* The usage timeline over the memory map: both get half at first. */
+  self->chart_paned_handler =
+    g_signal_connect_object (self->chart_paned, "notify::max-position",
+                             G_CALLBACK (chart_paned_max_position_cb), self, G_CONNECT_SWAPPED);
 
   self->paned_position_handler =
     g_signal_connect_object (self->paned, "notify::max-position",

@@ -13,6 +13,7 @@
 
 #include "tm-cli.h"
 #include "tm-error.h"
+#include "tm-allocations.h"
 #include "tm-export.h"
 #include "tm-format.h"
 #include "tm-profile.h"
@@ -141,10 +142,26 @@ print_summary (TmProfile *profile)
                                                     tm_analysis_get_peak_step_id (analysis));
       g_autofree char *frag = tm_format_percent (s->peak_fragmentation);
       g_autofree char *nrows = g_strdup_printf ("%u", rows->len);
+      g_autoptr(GError) error = NULL;
+      guint n_never_freed = 0;
+      gint64 never_freed_bytes = 0;
+      g_autofree char *never_freed = NULL;
 
       g_print ("\n%s\n", tm_memory_store_get_id (store));
       print_row (_("allocations"), allocs);
       print_row (_("deallocations"), deallocs);
+      if (tm_allocations_count_never_freed (store, &n_never_freed, &never_freed_bytes, &error))
+        {
+          g_autofree char *count = tm_format_count (n_never_freed);
+          g_autofree char *human = tm_format_bytes (never_freed_bytes);
+          g_autofree char *exact = tm_format_bytes_exact (never_freed_bytes);
+
+          /* TRANSLATORS: never freed: count of allocations, then their bytes */
+          never_freed = g_strdup_printf (_("%s, %s (%s)"), count, human, exact);
+        }
+      else
+        never_freed = g_strdup (error->message);
+      print_row (_("never freed"), never_freed);
       print_bytes (_("memory capacity"), s->memory_capacity);
       print_bytes (_("lifetime peak heap"), s->peak_bytes_usage_lifetime);
       print_row (_("window peak"), peak_text);
@@ -202,8 +219,8 @@ tm_cli_run (int    argc,
   const GOptionEntry entries[] = {
     { "summary", 0, 0, G_OPTION_ARG_NONE, &summary, N_("Print the summary of every memory id and exit"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("With --summary: print it as JSON with exact integers"), NULL },
-    { "export", 0, 0, G_OPTION_ARG_STRING, &export_format, N_("Write XProf's memory-profile JSON (xprof-json), the peak breakdown (csv) or the scopes as collapsed stacks (collapsed) and exit"), N_("FORMAT") },
-    { "memory-id", 0, 0, G_OPTION_ARG_STRING, &memory_id, N_("With --export=csv or collapsed: the memory id (default: the one with the highest peak)"), N_("ID") },
+    { "export", 0, 0, G_OPTION_ARG_STRING, &export_format, N_("Write XProf's memory-profile JSON (xprof-json), the peak breakdown (csv), every allocation (allocations) or the scopes as collapsed stacks (collapsed) and exit"), N_("FORMAT") },
+    { "memory-id", 0, 0, G_OPTION_ARG_STRING, &memory_id, N_("With --export=csv, allocations or collapsed: the memory id (default: the one with the highest peak)"), N_("ID") },
     { "at", 0, 0, G_OPTION_ARG_STRING, &at, N_("With --export=collapsed: the time in milliseconds (default: the peak)"), N_("MS") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Where to write the export (default or “-”: standard output)"), N_("PATH") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE") },
@@ -226,10 +243,10 @@ tm_cli_run (int    argc,
   if (json && !summary)
     return usage (context, _("--json goes with --summary"));
   if (export_format != NULL && !g_str_equal (export_format, "xprof-json") && !g_str_equal (export_format, "csv") &&
-      !g_str_equal (export_format, "collapsed"))
-    return usage (context, _("--export takes xprof-json, csv or collapsed"));
+      !g_str_equal (export_format, "allocations") && !g_str_equal (export_format, "collapsed"))
+    return usage (context, _("--export takes xprof-json, csv, allocations or collapsed"));
   if (memory_id != NULL && (export_format == NULL || g_str_equal (export_format, "xprof-json")))
-    return usage (context, _("--memory-id goes with --export=csv or collapsed"));
+    return usage (context, _("--memory-id goes with --export=csv, allocations or collapsed"));
   if (at != NULL && (export_format == NULL || !g_str_equal (export_format, "collapsed")))
     return usage (context, _("--at goes with --export=collapsed"));
   if (at != NULL && !parse_ms (at, &at_ps))
@@ -311,6 +328,11 @@ tm_cli_run (int    argc,
                                                                   at == NULL, at_ps, TM_SCOPE_GROUPING_NAME);
 
               if (!tm_scope_tree_write_collapsed (tree, out, NULL, &error))
+                return fail (output != NULL ? output : "-", error);
+            }
+          else if (g_str_equal (export_format, "allocations"))
+            {
+              if (!tm_export_allocations_csv (store, out, NULL, &error))
                 return fail (output != NULL ? output : "-", error);
             }
           else if (!tm_export_breakdown_csv (tm_analysis_get_peak_breakdown (tm_profile_lookup_analysis (profile, store)),

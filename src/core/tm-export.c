@@ -14,6 +14,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "tm-allocations.h"
 #include "tm-export.h"
 
 void
@@ -428,6 +429,72 @@ tm_export_breakdown_csv (GPtrArray      *rows,
   return flush (out, str, cancellable, error);
 }
 
+typedef struct
+{
+  GString       *str;
+  GOutputStream *out;
+  GCancellable  *cancellable;
+  GError        *error;
+} AllocationsCsv;
+
+static gboolean
+allocation_csv_row (TmMemoryStore *store,
+                    guint32        start,
+                    guint32        end,
+                    gpointer       user_data)
+{
+  AllocationsCsv *csv = user_data;
+  const gint64 *times = tm_memory_store_get_times (store);
+  TmActivity act;
+
+  if (!tm_memory_store_get_activity (store, start != TM_ALLOCATIONS_OPEN ? start : end, &act, &csv->error))
+    return FALSE;
+
+  g_string_append_printf (csv->str, "%" G_GUINT64_FORMAT ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",",
+                          act.address, act.allocation_bytes, act.requested_bytes);
+  if (start != TM_ALLOCATIONS_OPEN)
+    g_string_append_printf (csv->str, "%" G_GINT64_FORMAT, times[start]);
+  g_string_append_c (csv->str, ',');
+  if (end != TM_ALLOCATIONS_OPEN)
+    g_string_append_printf (csv->str, "%" G_GINT64_FORMAT, times[end]);
+  g_string_append_c (csv->str, ',');
+  append_csv_field (csv->str, act.op_name);
+  g_string_append_c (csv->str, ',');
+  append_csv_field (csv->str, act.region_type);
+  g_string_append_c (csv->str, ',');
+  append_csv_field (csv->str, act.data_type);
+  g_string_append_c (csv->str, ',');
+  append_csv_field (csv->str, act.shape);
+  g_string_append (csv->str, "\r\n");
+  tm_activity_clear (&act);
+
+  return csv->str->len <= 65536 || flush (csv->out, csv->str, csv->cancellable, &csv->error);
+}
+
+gboolean
+tm_export_allocations_csv (TmMemoryStore  *store,
+                           GOutputStream  *out,
+                           GCancellable   *cancellable,
+                           GError        **error)
+{
+  g_autoptr(GString) str = g_string_new (NULL);
+  AllocationsCsv csv = { str, out, cancellable, NULL };
+
+  g_return_val_if_fail (TM_IS_MEMORY_STORE (store), FALSE);
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (out), FALSE);
+
+  g_string_append (str, "address,allocation_bytes,requested_bytes,allocated_at_ps,freed_at_ps,"
+                        "op_name,region_type,data_type,shape\r\n");
+  if (!tm_allocations_foreach (store, allocation_csv_row, &csv, cancellable, error))
+    return FALSE;
+  if (csv.error != NULL)
+    {
+      g_propagate_error (error, csv.error);
+      return FALSE;
+    }
+  return flush (out, str, cancellable, error);
+}
+
 gboolean
 tm_export_summary_json (TmProfile      *profile,
                         GOutputStream  *out,
@@ -464,6 +531,11 @@ tm_export_summary_json (TmProfile      *profile,
       const TmSummary *s = tm_memory_store_get_summary (store);
       GPtrArray *rows = tm_analysis_get_peak_breakdown (analysis);
       g_autoptr(GArray) sampled = tm_analysis_sample (store, TM_XPROF_MAX_SNAPSHOTS);
+      guint n_never_freed;
+      gint64 never_freed_bytes;
+
+      if (!tm_allocations_count_never_freed (store, &n_never_freed, &never_freed_bytes, error))
+        return FALSE;
 
       g_string_append (str, i > 0 ? ",\n  " : "\n  ");
       tm_export_append_string (str, tm_memory_store_get_id (store));
@@ -472,6 +544,8 @@ tm_export_summary_json (TmProfile      *profile,
                               "   \"num_snapshots\": %u,\n"
                               "   \"num_allocations\": %u,\n"
                               "   \"num_deallocations\": %u,\n"
+                              "   \"num_never_freed\": %u,\n"
+                              "   \"never_freed_bytes\": %" G_GINT64_FORMAT ",\n"
                               "   \"num_sampled_timeline_snapshots\": %u,\n"
                               "   \"memory_capacity\": %" G_GINT64_FORMAT ",\n"
                               "   \"peak_bytes_usage_lifetime\": %" G_GINT64_FORMAT ",\n"
@@ -482,7 +556,8 @@ tm_export_summary_json (TmProfile      *profile,
                               "   \"peak_heap_allocated_bytes\": %" G_GINT64_FORMAT ",\n"
                               "   \"peak_free_memory_bytes\": %" G_GINT64_FORMAT ",\n"
                               "   \"peak_fragmentation\": ",
-                              s->n_snapshots, s->n_allocations, s->n_deallocations, sampled->len,
+                              s->n_snapshots, s->n_allocations, s->n_deallocations,
+                              n_never_freed, never_freed_bytes, sampled->len,
                               s->memory_capacity, s->peak_bytes_usage_lifetime,
                               s->last_peak_bytes_in_use, s->peak_bytes_in_use, s->peak_time_ps,
                               s->peak_stack_bytes, s->peak_heap_bytes, s->peak_free_bytes);

@@ -31,6 +31,13 @@ gboolean tm_export_breakdown_csv  (GPtrArray      *rows,
                                    GCancellable   *cancellable,
                                    GError        **error);
 
+/* Every allocation of one memory id with its lifetime, as CSV (header
+ * line; times in picoseconds, empty for an open edge; docs/analysis.md,
+ * "Allocations and the memory map"). Streams: memory stays flat. */
+gboolean tm_export_allocations_csv (TmMemoryStore *store,
+                                   GOutputStream  *out,
+                                   GCancellable   *cancellable,
+                                   GError        **error);
 /* The summary of every memory id, machine-readable (exact integers). */
 gboolean tm_export_summary_json   (TmProfile      *profile,
                                    GOutputStream  *out,

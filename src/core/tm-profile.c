@@ -11,6 +11,7 @@
 #include <zlib.h>
 #include <glib/gi18n.h>
 
+#include "tm-allocations.h"
 #include "tm-analysis.h"
 #include "tm-error.h"
 #include "tm-profile.h"
@@ -29,6 +30,8 @@ struct _TmProfile
   GPtrArray       *stores;       /* TmMemoryStore, sorted by id */
   GPtrArray       *analyses;     /* TmAnalysis, one per store, same order */
   GArray          *hlo_modules;  /* TmHloModule */
+  GMutex           allocations_lock;
+  GPtrArray       *allocations;  /* TmAllocations or NULL (not built yet), same order */
 };
 
 G_DEFINE_FINAL_TYPE (TmProfile, tm_profile, G_TYPE_OBJECT)
@@ -42,6 +45,8 @@ tm_profile_finalize (GObject *object)
   g_clear_pointer (&self->analyses, g_ptr_array_unref);
   g_clear_pointer (&self->stores, g_ptr_array_unref);
   g_clear_pointer (&self->hlo_modules, g_array_unref);
+  g_clear_pointer (&self->allocations, g_ptr_array_unref);
+  g_mutex_clear (&self->allocations_lock);
 
   G_OBJECT_CLASS (tm_profile_parent_class)->finalize (object);
 }
@@ -57,6 +62,7 @@ tm_profile_class_init (TmProfileClass *klass)
 static void
 tm_profile_init (TmProfile *self)
 {
+  g_mutex_init (&self->allocations_lock);
 }
 
 static int
@@ -395,6 +401,9 @@ load_thread (GTask        *task,
   TmProfile *profile;
 
   profile = tm_profile_load (file, worker_progress, state, cancellable, &error);
+  /* The window draws the memory map: index the allocations here too. */
+  if (profile != NULL && !tm_profile_build_allocations (profile, cancellable, &error))
+    g_clear_object (&profile);
   if (profile == NULL)
     g_task_return_error (task, g_steal_pointer (&error));
   else if (!g_task_return_error_if_cancelled (task))
@@ -576,4 +585,65 @@ tm_profile_get_hlo_modules (TmProfile *self)
 {
   g_return_val_if_fail (TM_IS_PROFILE (self), NULL);
   return self->hlo_modules;
+}
+
+/* ------------------------------------------------------------------ */
+/* Allocation indices                                                   */
+
+static TmAllocations *
+allocations_locked (TmProfile     *self,
+                    guint          index,
+                    GCancellable  *cancellable,
+                    GError       **error)
+{
+  TmAllocations *allocations;
+
+  if (self->allocations == NULL)
+    {
+      self->allocations = g_ptr_array_new_with_free_func (unref_analysis);
+      g_ptr_array_set_size (self->allocations, self->stores->len);
+    }
+  allocations = g_ptr_array_index (self->allocations, index);
+  if (allocations == NULL)
+    {
+      allocations = tm_allocations_new (g_ptr_array_index (self->stores, index), cancellable, error);
+      self->allocations->pdata[index] = allocations;
+    }
+  return allocations;
+}
+
+gboolean
+tm_profile_build_allocations (TmProfile     *self,
+                              GCancellable  *cancellable,
+                              GError       **error)
+{
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (TM_IS_PROFILE (self), FALSE);
+
+  g_mutex_lock (&self->allocations_lock);
+  for (guint i = 0; ok && i < self->stores->len; i++)
+    ok = allocations_locked (self, i, cancellable, error) != NULL;
+  g_mutex_unlock (&self->allocations_lock);
+  return ok;
+}
+
+TmAllocations *
+tm_profile_lookup_allocations (TmProfile     *self,
+                               TmMemoryStore *store)
+{
+  TmAllocations *allocations = NULL;
+
+  g_return_val_if_fail (TM_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (TM_IS_MEMORY_STORE (store), NULL);
+
+  g_mutex_lock (&self->allocations_lock);
+  for (guint i = 0; i < self->stores->len; i++)
+    if (g_ptr_array_index (self->stores, i) == store)
+      {
+        allocations = allocations_locked (self, i, NULL, NULL);
+        break;
+      }
+  g_mutex_unlock (&self->allocations_lock);
+  return allocations;
 }

@@ -12,6 +12,7 @@
 
 #include <gio/gio.h>
 
+#include "tm-allocations.h"
 #include "tm-analysis.h"
 #include "tm-memory-store.h"
 #include "tm-types.h"
@@ -66,6 +67,16 @@ TmMemoryStore   *tm_profile_lookup_memory_store     (TmProfile           *self,
 TmAnalysis      *tm_profile_get_analysis            (TmProfile           *self,
                                                      guint                index);
 TmAnalysis      *tm_profile_lookup_analysis         (TmProfile           *self,
+                                                     TmMemoryStore       *store);
+/* Builds the allocation index (tm-allocations) of every memory id, if not
+ * built yet; the asynchronous loader does it in its worker. */
+gboolean         tm_profile_build_allocations       (TmProfile           *self,
+                                                     GCancellable        *cancellable,
+                                                     GError             **error);
+/* The allocation index of one of this profile's stores (NULL if store is
+ * not one of them, or if the mapped file changed); built on first use
+ * when the loader did not build it. Owned by the profile. */
+TmAllocations   *tm_profile_lookup_allocations      (TmProfile           *self,
                                                      TmMemoryStore       *store);
 /* The index of the memory id with the highest window peak (first of equals). */
 guint            tm_profile_get_busiest_index       (TmProfile           *self);

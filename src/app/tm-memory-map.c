@@ -1,0 +1,1068 @@
+/* tm-memory-map.c — every allocation of the shown memory id, over time and address
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The plot is one image: the core aggregates the allocations per pixel
+ * (tm_allocations_render(): the largest allocation touching a pixel owns
+ * it, and every allocation owns at least one), and each pixel takes the
+ * colour of its owner. The image is cached for the visible range and
+ * size; the selection, hover, open-ended marks, breaks and axes are drawn
+ * over it.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "tm-format.h"
+#include "tm-memory-map-private.h"
+
+#define LEGEND_ENTRIES 5
+#define MARK_WIDTH     5.0
+
+/* ------------------------------------------------------------------ */
+/* The canvas: a plain widget that draws for the map                    */
+
+#define TM_TYPE_MEMORY_MAP_CANVAS (tm_memory_map_canvas_get_type ())
+G_DECLARE_FINAL_TYPE (TmMemoryMapCanvas, tm_memory_map_canvas, TM, MEMORY_MAP_CANVAS, GtkWidget)
+
+struct _TmMemoryMapCanvas
+{
+  GtkWidget    parent_instance;
+  TmMemoryMap *map;  /* not referenced: the map owns the canvas */
+};
+
+G_DEFINE_FINAL_TYPE (TmMemoryMapCanvas, tm_memory_map_canvas, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_SESSION,
+  PROP_COLOR_BY,
+  PROP_HIGHLIGHT_NEVER_FREED,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (TmMemoryMap, tm_memory_map, GTK_TYPE_WIDGET)
+
+static void draw_map (TmMemoryMap *self,
+                      GtkSnapshot *snapshot,
+                      int          width,
+                      int          height);
+
+static void
+tm_memory_map_canvas_snapshot (GtkWidget   *widget,
+                               GtkSnapshot *snapshot)
+{
+  TmMemoryMapCanvas *canvas = TM_MEMORY_MAP_CANVAS (widget);
+
+  if (canvas->map != NULL)
+    draw_map (canvas->map, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+}
+
+static void
+tm_memory_map_canvas_measure (GtkWidget      *widget,
+                              GtkOrientation  orientation,
+                              int             for_size,
+                              int            *minimum,
+                              int            *natural,
+                              int            *minimum_baseline,
+                              int            *natural_baseline)
+{
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      *minimum = TM_CHART_MARGIN_LEFT + TM_CHART_MARGIN_RIGHT + 100;
+      *natural = 600;
+    }
+  else
+    {
+      *minimum = 90;
+      *natural = 220;
+    }
+}
+
+static void
+tm_memory_map_canvas_class_init (TmMemoryMapCanvasClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  widget_class->snapshot = tm_memory_map_canvas_snapshot;
+  widget_class->measure = tm_memory_map_canvas_measure;
+  gtk_widget_class_set_css_name (widget_class, "tm-memory-map-canvas");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+tm_memory_map_canvas_init (TmMemoryMapCanvas *self)
+{
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_cursor_from_name (GTK_WIDGET (self), "crosshair");
+}
+
+/* ------------------------------------------------------------------ */
+/* Geometry                                                             */
+
+void
+tm_memory_map_get_plot (TmMemoryMap     *self,
+                        graphene_rect_t *plot)
+{
+  int width, height;
+
+  g_return_if_fail (TM_IS_MEMORY_MAP (self));
+
+  width = self->forced_width > 0 ? self->forced_width : gtk_widget_get_width (self->canvas);
+  height = self->forced_height > 0 ? self->forced_height : gtk_widget_get_height (self->canvas);
+  graphene_rect_init (plot, TM_CHART_MARGIN_LEFT, TM_MAP_MARGIN_TOP,
+                      MAX (width - TM_CHART_MARGIN_LEFT - TM_CHART_MARGIN_RIGHT, 1),
+                      MAX (height - TM_MAP_MARGIN_TOP - TM_CHART_MARGIN_BOTTOM, 1));
+}
+
+gboolean
+_tm_memory_map_has_data (TmMemoryMap *self)
+{
+  return self->allocations != NULL && self->viewport != NULL &&
+         tm_allocations_get_n (self->allocations) > 0;
+}
+
+gint64
+_tm_memory_map_x_to_time (TmMemoryMap *self,
+                          double       x)
+{
+  graphene_rect_t plot;
+
+  tm_memory_map_get_plot (self, &plot);
+  return tm_viewport_x_to_time (self->viewport, x - plot.origin.x, plot.size.width);
+}
+
+double
+_tm_memory_map_time_to_x (TmMemoryMap *self,
+                          gint64       time_ps)
+{
+  graphene_rect_t plot;
+
+  tm_memory_map_get_plot (self, &plot);
+  return plot.origin.x + tm_viewport_time_to_x (self->viewport, time_ps, plot.size.width);
+}
+
+double
+_tm_memory_map_y_to_axis (TmMemoryMap *self,
+                          double       y)
+{
+  graphene_rect_t plot;
+
+  tm_memory_map_get_plot (self, &plot);
+  return self->y1 - (y - plot.origin.y) / plot.size.height * (self->y1 - self->y0);
+}
+
+double
+_tm_memory_map_axis_to_y (TmMemoryMap *self,
+                          double       offset)
+{
+  graphene_rect_t plot;
+
+  tm_memory_map_get_plot (self, &plot);
+  return plot.origin.y + (self->y1 - offset) / (self->y1 - self->y0) * plot.size.height;
+}
+
+/* Keeps the address range inside the axis, at least 16 bytes tall. */
+void
+_tm_memory_map_clamp_addresses (TmMemoryMap *self)
+{
+  double len = self->allocations != NULL ? (double) tm_allocations_get_axis_length (self->allocations) : 1.0;
+  double span = CLAMP (self->y1 - self->y0, MIN (16.0, len), MAX (len, 1.0));
+
+  if (len <= 0)
+    len = 1;
+  self->y0 = CLAMP (self->y0, 0.0, MAX (len - span, 0.0));
+  self->y1 = self->y0 + span;
+}
+
+void
+tm_memory_map_get_address_range (TmMemoryMap *self,
+                                 double      *y0,
+                                 double      *y1)
+{
+  g_return_if_fail (TM_IS_MEMORY_MAP (self));
+  *y0 = self->y0;
+  *y1 = self->y1;
+}
+
+void
+tm_memory_map_set_address_range (TmMemoryMap *self,
+                                 double       y0,
+                                 double       y1)
+{
+  g_return_if_fail (TM_IS_MEMORY_MAP (self));
+
+  self->y0 = MIN (y0, y1);
+  self->y1 = MAX (y0, y1);
+  _tm_memory_map_clamp_addresses (self);
+  _tm_memory_map_invalidate (self);
+}
+
+/* ------------------------------------------------------------------ */
+/* Colours                                                              */
+
+static guint32
+pack (double r,
+      double g,
+      double b,
+      double a)
+{
+  return ((guint32) (a * 255 + 0.5) << 24) | ((guint32) (r * 255 + 0.5) << 16) |
+         ((guint32) (g * 255 + 0.5) << 8) | (guint32) (b * 255 + 0.5);
+}
+
+/* A stable colour for a name: its hash picks the hue. */
+static guint32
+name_color (const char *name,
+            gboolean    dark)
+{
+  guint h = g_str_hash (name);
+  float r, g, b;
+
+  if (name[0] == '\0')
+    return dark ? pack (0.45, 0.45, 0.48, 1) : pack (0.62, 0.62, 0.65, 1);
+  gtk_hsv_to_rgb ((float) (h % 360) / 360.0f,
+                  dark ? 0.55f : 0.60f + (float) ((h >> 9) % 3) * 0.1f,
+                  dark ? 0.80f + (float) ((h >> 11) % 3) * 0.06f : 0.70f + (float) ((h >> 11) % 3) * 0.08f,
+                  &r, &g, &b);
+  return pack (r, g, b, 1);
+}
+
+/* Size classes: < 1 KiB, < 1 MiB, < 16 MiB, < 256 MiB, larger. */
+#define N_SIZE_CLASSES 5
+
+static guint
+size_class (gint64 bytes)
+{
+  if (bytes < 1024)
+    return 0;
+  if (bytes < 1024 * 1024)
+    return 1;
+  if (bytes < 16 * 1024 * 1024)
+    return 2;
+  if (bytes < 256 * 1024 * 1024)
+    return 3;
+  return 4;
+}
+
+static guint32
+size_color (guint    klass,
+            gboolean dark)
+{
+  static const double light[N_SIZE_CLASSES][3] = {
+    { 0.60, 0.76, 0.95 }, { 0.21, 0.52, 0.89 }, { 0.18, 0.76, 0.49 }, { 0.96, 0.61, 0.07 }, { 0.88, 0.11, 0.14 },
+  };
+  static const double darkc[N_SIZE_CLASSES][3] = {
+    { 0.45, 0.60, 0.80 }, { 0.38, 0.63, 0.92 }, { 0.34, 0.89, 0.54 }, { 1.00, 0.75, 0.30 }, { 1.00, 0.42, 0.42 },
+  };
+  const double *c = dark ? darkc[klass] : light[klass];
+
+  return pack (c[0], c[1], c[2], 1);
+}
+
+static const char *
+label_key (const TmAllocationLabel *label,
+           TmMemoryMapColor         color_by)
+{
+  switch (color_by)
+    {
+    case TM_MEMORY_MAP_COLOR_REGION:
+      return label->region_type;
+    case TM_MEMORY_MAP_COLOR_DATA_TYPE:
+      return label->data_type;
+    case TM_MEMORY_MAP_COLOR_OP:
+    case TM_MEMORY_MAP_COLOR_SIZE:
+    default:
+      return label->op_name;
+    }
+}
+
+static void
+swatch_draw (GtkDrawingArea *area,
+             cairo_t        *cr,
+             int             width,
+             int             height,
+             gpointer        data)
+{
+  guint32 c = GPOINTER_TO_UINT (data);
+
+  cairo_set_source_rgb (cr, ((c >> 16) & 0xff) / 255.0, ((c >> 8) & 0xff) / 255.0, (c & 0xff) / 255.0);
+  cairo_rectangle (cr, 0, 0, width, height);
+  cairo_fill (cr);
+}
+
+static void
+legend_add (TmMemoryMap *self,
+            guint32      color,
+            const char  *text,
+            const char  *tooltip)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  GtkWidget *swatch = gtk_drawing_area_new ();
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (swatch), 10);
+  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (swatch), 10);
+  gtk_widget_set_valign (swatch, GTK_ALIGN_CENTER);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (swatch), swatch_draw, GUINT_TO_POINTER (color), NULL);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_START);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 18);
+  gtk_widget_add_css_class (label, "caption");
+  gtk_box_append (GTK_BOX (box), swatch);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_widget_set_tooltip_text (box, tooltip != NULL ? tooltip : text);
+  gtk_box_append (GTK_BOX (self->legend_box), box);
+}
+
+typedef struct
+{
+  const char *key;
+  gint64      bytes;
+} LegendEntry;
+
+static int
+compare_legend (gconstpointer a,
+                gconstpointer b)
+{
+  const LegendEntry *x = a, *y = b;
+
+  return x->bytes < y->bytes ? 1 : x->bytes > y->bytes ? -1 : g_strcmp0 (x->key, y->key);
+}
+
+/* Label colours for the colour mode, and the legend: the keys with the
+ * most bytes allocated (over the whole profile) first. */
+static void
+update_colors (TmMemoryMap *self)
+{
+  gboolean dark = tm_palette_is_dark_style (GTK_WIDGET (self));
+  GtkWidget *child;
+  guint n_labels;
+
+  while ((child = gtk_widget_get_first_child (self->legend_box)) != NULL)
+    gtk_box_remove (GTK_BOX (self->legend_box), child);
+
+  g_clear_pointer (&self->label_colors, g_free);
+  self->n_label_colors = 0;
+  self->colors_dark = dark;
+  if (self->allocations == NULL)
+    return;
+
+  n_labels = tm_allocations_get_n_labels (self->allocations);
+  self->label_colors = g_new (guint32, n_labels + 1);
+  self->n_label_colors = n_labels;
+  for (guint l = 0; l < n_labels; l++)
+    self->label_colors[l] = name_color (label_key (tm_allocations_get_label (self->allocations, l), self->color_by),
+                                        dark);
+  self->label_colors[n_labels] = name_color ("", dark);
+
+  if (self->color_by == TM_MEMORY_MAP_COLOR_SIZE)
+    {
+      static const char *names[N_SIZE_CLASSES] = {
+        N_("< 1 KiB"), N_("< 1 MiB"), N_("< 16 MiB"), N_("< 256 MiB"), N_("≥ 256 MiB"),
+      };
+
+      for (guint k = 0; k < N_SIZE_CLASSES; k++)
+        legend_add (self, size_color (k, dark), _(names[k]), NULL);
+    }
+  else
+    {
+      g_autoptr(GHashTable) totals = g_hash_table_new (g_str_hash, g_str_equal);
+      g_autoptr(GArray) entries = g_array_new (FALSE, FALSE, sizeof (LegendEntry));
+      g_autofree gint64 *label_bytes = g_new0 (gint64, n_labels + 1);
+      GHashTableIter iter;
+      gpointer key, value;
+
+      for (guint i = 0; i < tm_allocations_get_n (self->allocations); i++)
+        {
+          const TmAllocation *a = tm_allocations_get (self->allocations, i);
+
+          label_bytes[MIN (TM_ALLOCATION_LABEL (a), n_labels)] += TM_ALLOCATION_BYTES (a);
+        }
+      for (guint l = 0; l < n_labels; l++)
+        {
+          const char *k = label_key (tm_allocations_get_label (self->allocations, l), self->color_by);
+          gint64 *sum = g_hash_table_lookup (totals, k);
+
+          if (sum == NULL)
+            {
+              sum = g_new0 (gint64, 1);
+              g_hash_table_insert (totals, (gpointer) k, sum);
+            }
+          *sum += label_bytes[l];
+        }
+      g_hash_table_iter_init (&iter, totals);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        {
+          LegendEntry e = { key, *(gint64 *) value };
+
+          g_array_append_val (entries, e);
+          g_free (value);
+        }
+      g_array_sort (entries, compare_legend);
+      for (guint i = 0; i < MIN (entries->len, LEGEND_ENTRIES); i++)
+        {
+          const LegendEntry *e = &g_array_index (entries, LegendEntry, i);
+          const char *text = e->key[0] != '\0' ? e->key : _("(none)");
+          const char *last = strrchr (text, '/');
+
+          legend_add (self, name_color (e->key, dark), last != NULL && last[1] ? last + 1 : text, text);
+        }
+      if (entries->len > LEGEND_ENTRIES)
+        {
+          g_autofree char *more = g_strdup_printf (_("+%u more"), entries->len - LEGEND_ENTRIES);
+          GtkWidget *label = gtk_label_new (more);
+
+          gtk_widget_add_css_class (label, "caption");
+          gtk_widget_add_css_class (label, "dim-label");
+          gtk_box_append (GTK_BOX (self->legend_box), label);
+        }
+    }
+}
+
+static guint32
+allocation_color (TmMemoryMap        *self,
+                  const TmAllocation *a)
+{
+  if (self->color_by == TM_MEMORY_MAP_COLOR_SIZE)
+    return size_color (size_class (TM_ALLOCATION_BYTES (a)), self->colors_dark);
+  return self->label_colors[MIN (TM_ALLOCATION_LABEL (a), self->n_label_colors)];
+}
+
+/* ------------------------------------------------------------------ */
+/* The image                                                            */
+
+void
+_tm_memory_map_invalidate (TmMemoryMap *self)
+{
+  self->tex_valid = FALSE;
+  gtk_widget_queue_draw (self->canvas);
+}
+
+static void
+build_texture (TmMemoryMap *self,
+               int          width,
+               int          height,
+               const GdkRGBA *background)
+{
+  gint64 t0 = tm_viewport_get_start (self->viewport);
+  gint64 t1 = tm_viewport_get_end (self->viewport);
+  g_autoptr(GBytes) bytes = NULL;
+  guint32 *pixels;
+  gsize n = (gsize) width * height;
+  guint last = TM_ALLOCATIONS_NONE;
+  guint32 last_color = 0;
+  guint32 dim_bg = pack (background->red, background->green, background->blue, 1);
+
+  if (self->tex_valid && self->texture != NULL && self->tex_t0 == t0 && self->tex_t1 == t1 &&
+      self->tex_y0 == self->y0 && self->tex_y1 == self->y1 &&
+      self->tex_width == width && self->tex_height == height)
+    return;
+
+  if (self->n_cells != n)
+    {
+      g_free (self->cells);
+      self->cells = g_new (guint32, MAX (n, 1));
+      self->n_cells = n;
+    }
+  tm_allocations_render (self->allocations, t0, t1, self->y0, self->y1, width, height, self->cells);
+
+  pixels = g_new (guint32, MAX (n, 1));
+  for (gsize p = 0; p < n; p++)
+    {
+      guint c = self->cells[p];
+
+      if (c == TM_ALLOCATIONS_NONE)
+        pixels[p] = 0;
+      else if (c == last)
+        pixels[p] = last_color;
+      else
+        {
+          const TmAllocation *a = tm_allocations_get (self->allocations, c);
+          guint32 color = allocation_color (self, a);
+
+          if (self->highlight_never_freed && a->end != TM_ALLOCATIONS_OPEN)
+            {
+              /* Dimmed: a quarter of the colour over the background. */
+              guint32 r = (((color >> 16) & 0xff) + 3 * ((dim_bg >> 16) & 0xff)) / 4;
+              guint32 g = (((color >> 8) & 0xff) + 3 * ((dim_bg >> 8) & 0xff)) / 4;
+              guint32 b = ((color & 0xff) + 3 * (dim_bg & 0xff)) / 4;
+
+              color = 0xff000000u | (r << 16) | (g << 8) | b;
+            }
+          last = c;
+          last_color = color;
+          pixels[p] = color;
+        }
+    }
+
+  bytes = g_bytes_new_take (pixels, n * 4);
+  g_clear_object (&self->texture);
+  /* 0xAARRGGBB in native order is B, G, R, A in memory (little endian);
+   * every pixel is opaque or fully transparent, so it is premultiplied. */
+  self->texture = gdk_memory_texture_new (width, height,
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+                                          GDK_MEMORY_B8G8R8A8_PREMULTIPLIED,
+#else
+                                          GDK_MEMORY_A8R8G8B8_PREMULTIPLIED,
+#endif
+                                          bytes, (gsize) width * 4);
+  self->tex_t0 = t0;
+  self->tex_t1 = t1;
+  self->tex_y0 = self->y0;
+  self->tex_y1 = self->y1;
+  self->tex_width = width;
+  self->tex_height = height;
+  self->tex_valid = TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Drawing                                                              */
+
+static void
+append_outline (GtkSnapshot   *snapshot,
+                const GdkRGBA *color,
+                double         x,
+                double         y,
+                double         w,
+                double         h,
+                double         line)
+{
+  tm_axis_append_rect (snapshot, color, x - line, y - line, w + 2 * line, line);
+  tm_axis_append_rect (snapshot, color, x - line, y + h, w + 2 * line, line);
+  tm_axis_append_rect (snapshot, color, x - line, y, line, h);
+  tm_axis_append_rect (snapshot, color, x + w, y, line, h);
+}
+
+/* The rectangle of allocation index on the canvas, clipped to the plot,
+ * at least one pixel in each direction; FALSE when outside. */
+static gboolean
+allocation_rect (TmMemoryMap           *self,
+                 const graphene_rect_t *plot,
+                 guint                  index,
+                 graphene_rect_t       *rect)
+{
+  const TmAllocation *a = tm_allocations_get (self->allocations, index);
+  double x0 = _tm_memory_map_time_to_x (self, tm_allocations_get_start_time (self->allocations, index));
+  double x1 = _tm_memory_map_time_to_x (self, tm_allocations_get_end_time (self->allocations, index));
+  double ya = _tm_memory_map_axis_to_y (self, tm_allocations_address_to_axis (self->allocations, a->address));
+  double yb = _tm_memory_map_axis_to_y (self, tm_allocations_address_to_axis (self->allocations,
+                                                                              a->address + MAX (TM_ALLOCATION_BYTES (a), 1)));
+  double left = plot->origin.x, right = plot->origin.x + plot->size.width;
+  double top = plot->origin.y, bottom = plot->origin.y + plot->size.height;
+
+  if (x1 < left || x0 > right || ya < top || yb > bottom)
+    return FALSE;
+  x0 = CLAMP (x0, left, right);
+  x1 = CLAMP (x1, left, right);
+  ya = CLAMP (ya, top, bottom);
+  yb = CLAMP (yb, top, bottom);
+  if (x1 - x0 < 1)
+    x1 = x0 + 1;
+  if (ya - yb < 1)
+    yb = ya - 1;
+  graphene_rect_init (rect, x0, yb, x1 - x0, ya - yb);
+  return TRUE;
+}
+
+/* Open ends: a notch at the edge of the profile for each allocation made
+ * before it (left) or never freed (right), when that edge is in view. */
+static void
+draw_open_marks (TmMemoryMap           *self,
+                 GtkSnapshot           *snapshot,
+                 const graphene_rect_t *plot,
+                 const TmPalette       *palette)
+{
+  const TmSummary *s = tm_memory_store_get_summary (tm_allocations_get_store (self->allocations));
+  double x_first = _tm_memory_map_time_to_x (self, s->first_time_ps);
+  double x_last = _tm_memory_map_time_to_x (self, s->last_time_ps);
+  gboolean left_in = x_first >= plot->origin.x - 1 && x_first <= plot->origin.x + plot->size.width;
+  gboolean right_in = x_last >= plot->origin.x && x_last <= plot->origin.x + plot->size.width + 1;
+  guint n = tm_allocations_get_n (self->allocations);
+  guint drawn = 0;
+
+  if (!left_in && !right_in)
+    return;
+
+  for (guint i = 0; i < n && drawn < 20000; i++)
+    {
+      const TmAllocation *a = tm_allocations_get (self->allocations, i);
+      graphene_rect_t r;
+
+      if (a->start != TM_ALLOCATIONS_OPEN && a->end != TM_ALLOCATIONS_OPEN)
+        continue;
+      if (!allocation_rect (self, plot, i, &r))
+        continue;
+      if (a->start == TM_ALLOCATIONS_OPEN && left_in)
+        tm_axis_append_rect (snapshot, &palette->fg, x_first, r.origin.y, 2, r.size.height);
+      if (a->end == TM_ALLOCATIONS_OPEN && right_in)
+        {
+          tm_axis_append_rect (snapshot, &palette->fg, x_last - 2, r.origin.y, 2, r.size.height);
+          tm_axis_append_rect (snapshot, &palette->fg, x_last, r.origin.y + r.size.height / 2 - 0.5,
+                               MARK_WIDTH, 1);
+        }
+      drawn++;
+    }
+}
+
+static void
+draw_address_axis (TmMemoryMap           *self,
+                   GtkSnapshot           *snapshot,
+                   PangoLayout           *layout,
+                   const graphene_rect_t *plot,
+                   const TmPalette       *palette)
+{
+  guint n_spans;
+  const TmAddressSpan *spans = tm_allocations_get_spans (self->allocations, &n_spans);
+  guint64 base = n_spans > 0 ? spans[0].address : 0;
+  gint64 y_max, step;
+  double span = self->y1 - self->y0;
+
+  tm_axis_byte_scale ((gint64) MAX (span, 1.0), plot->size.height, &y_max, &step);
+  if (step <= 0)
+    step = 1;
+  for (double v = ceil (self->y0 / (double) step) * (double) step; v <= self->y1; v += (double) step)
+    {
+      double y = _tm_memory_map_axis_to_y (self, v);
+      guint64 address = tm_allocations_axis_to_address (self->allocations, v);
+      g_autofree char *text = tm_format_bytes ((gint64) (address - base));
+
+      tm_axis_append_rect (snapshot, &palette->grid, plot->origin.x, round (y), plot->size.width, 1);
+      tm_axis_trim_zeros (text);
+      tm_axis_draw_label (snapshot, layout, text, plot->origin.x - 6, y, 1.0, 0.5, &palette->dim, NULL);
+    }
+
+  /* Breaks: where a long unused gap was cut, a double line and "≈". */
+  for (guint i = 1; i < n_spans; i++)
+    {
+      double gap_top = (double) spans[i].offset;
+      double gap_bottom = (double) (spans[i - 1].offset + (spans[i - 1].end - spans[i - 1].address));
+      double ym = _tm_memory_map_axis_to_y (self, (gap_top + gap_bottom) / 2);
+
+      if (ym < plot->origin.y || ym > plot->origin.y + plot->size.height)
+        continue;
+      tm_axis_append_rect (snapshot, &palette->dim, plot->origin.x, round (ym) - 2, plot->size.width, 1);
+      tm_axis_append_rect (snapshot, &palette->dim, plot->origin.x, round (ym) + 2, plot->size.width, 1);
+      tm_axis_draw_label (snapshot, layout, "≈", plot->origin.x - 6, ym, 1.0, 0.5, &palette->fg, &palette->background);
+    }
+}
+
+static void
+draw_empty (TmMemoryMap           *self,
+            GtkSnapshot           *snapshot,
+            PangoLayout           *layout,
+            const graphene_rect_t *plot,
+            const TmPalette       *palette)
+{
+  const char *text;
+
+  if (self->session == NULL || tm_session_get_memory_store (self->session) == NULL)
+    return;
+  if (self->allocations == NULL)
+    text = _("The allocations could not be read: the file changed on disk");
+  else
+    text = _("No allocations in this memory id");
+  tm_axis_draw_label (snapshot, layout, text, plot->origin.x + plot->size.width / 2,
+                      plot->origin.y + plot->size.height / 2, 0.5, 0.5, &palette->dim, NULL);
+}
+
+static void
+draw_map (TmMemoryMap *self,
+          GtkSnapshot *snapshot,
+          int          width,
+          int          height)
+{
+  g_autoptr(PangoLayout) layout = tm_axis_create_label_layout (self->canvas);
+  TmPalette palette;
+  graphene_rect_t plot;
+  int scale = gtk_widget_get_scale_factor (self->canvas);
+  guint selected;
+
+  tm_palette_init_for_widget (&palette, self->canvas);
+  tm_memory_map_get_plot (self, &plot);
+
+  if (!_tm_memory_map_has_data (self))
+    {
+      draw_empty (self, snapshot, layout, &plot, &palette);
+      return;
+    }
+  if (palette.dark != self->colors_dark)
+    {
+      update_colors (self);
+      self->tex_valid = FALSE;
+    }
+
+  build_texture (self, (int) plot.size.width * scale, (int) plot.size.height * scale, &palette.background);
+
+  tm_axis_append_rect (snapshot, &palette.grid, plot.origin.x, plot.origin.y + plot.size.height,
+                       plot.size.width, 1);
+  draw_address_axis (self, snapshot, layout, &plot, &palette);
+  gtk_snapshot_append_texture (snapshot, self->texture, &plot);
+  draw_open_marks (self, snapshot, &plot, &palette);
+  tm_axis_draw_time_ruler (snapshot, layout, self->viewport, &plot,
+                           plot.origin.y + plot.size.height + 4, &palette);
+
+  /* The shown time, as on the usage timeline. */
+  if (self->session != NULL)
+    {
+      double x = _tm_memory_map_time_to_x (self, tm_session_get_shown_time (self->session));
+
+      if (x >= plot.origin.x && x <= plot.origin.x + plot.size.width)
+        tm_axis_append_rect (snapshot, &palette.accent, round (x) - 0.5, plot.origin.y, 1, plot.size.height);
+    }
+
+  selected = self->session != NULL ? tm_session_get_selected_allocation (self->session) : TM_ALLOCATIONS_NONE;
+  if (self->hover != TM_ALLOCATIONS_NONE && self->hover != selected && !self->dragging)
+    {
+      graphene_rect_t r;
+
+      if (allocation_rect (self, &plot, self->hover, &r))
+        append_outline (snapshot, &palette.fg, r.origin.x, r.origin.y, r.size.width, r.size.height, 1);
+    }
+  if (selected != TM_ALLOCATIONS_NONE)
+    {
+      graphene_rect_t r;
+
+      if (allocation_rect (self, &plot, selected, &r))
+        {
+          gtk_snapshot_append_color (snapshot, &palette.accent_fill, &r);
+          append_outline (snapshot, &palette.accent, r.origin.x, r.origin.y, r.size.width, r.size.height, 2);
+        }
+    }
+
+  if (self->banding && self->drag_moved)
+    {
+      graphene_rect_t band;
+
+      graphene_rect_init (&band, MIN (self->drag_x0, self->drag_x1), MIN (self->drag_y0, self->drag_y1),
+                          fabs (self->drag_x1 - self->drag_x0), fabs (self->drag_y1 - self->drag_y0));
+      graphene_rect_intersection (&band, &plot, &band);
+      gtk_snapshot_append_color (snapshot, &palette.accent_fill, &band);
+      append_outline (snapshot, &palette.accent, band.origin.x, band.origin.y, band.size.width, band.size.height, 1);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Session                                                              */
+
+static void
+sync_store (TmMemoryMap *self)
+{
+  TmAllocations *allocations = self->session != NULL ? tm_session_get_allocations (self->session) : NULL;
+
+  if (allocations != self->allocations)
+    {
+      g_set_object (&self->allocations, allocations);
+      self->y0 = 0;
+      self->y1 = allocations != NULL ? MAX ((double) tm_allocations_get_axis_length (allocations), 1.0) : 1.0;
+      self->hover = TM_ALLOCATIONS_NONE;
+      update_colors (self);
+    }
+  _tm_memory_map_invalidate (self);
+}
+
+static void
+redraw (TmMemoryMap *self)
+{
+  gtk_widget_queue_draw (self->canvas);
+}
+
+static void
+color_dropdown_selected_cb (TmMemoryMap *self)
+{
+  tm_memory_map_set_color_by (self, gtk_drop_down_get_selected (GTK_DROP_DOWN (self->color_dropdown)));
+}
+
+static void
+never_freed_toggled_cb (TmMemoryMap *self)
+{
+  tm_memory_map_set_highlight_never_freed (self,
+                                           gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->never_freed_toggle)));
+}
+
+/* ------------------------------------------------------------------ */
+/* GObject                                                              */
+
+static void
+tm_memory_map_dispose (GObject *object)
+{
+  TmMemoryMap *self = TM_MEMORY_MAP (object);
+  GtkWidget *child;
+
+  if (self->canvas != NULL)
+    TM_MEMORY_MAP_CANVAS (self->canvas)->map = NULL;
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+  self->canvas = NULL;
+
+  g_clear_object (&self->session_signals);
+  g_clear_object (&self->viewport_signals);
+  g_clear_object (&self->session);
+  g_clear_object (&self->viewport);
+  g_clear_object (&self->allocations);
+  g_clear_object (&self->texture);
+  g_clear_pointer (&self->cells, g_free);
+  g_clear_pointer (&self->label_colors, g_free);
+
+  G_OBJECT_CLASS (tm_memory_map_parent_class)->dispose (object);
+}
+
+static void
+tm_memory_map_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  TmMemoryMap *self = TM_MEMORY_MAP (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+    case PROP_COLOR_BY:
+      g_value_set_uint (value, self->color_by);
+      break;
+    case PROP_HIGHLIGHT_NEVER_FREED:
+      g_value_set_boolean (value, self->highlight_never_freed);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tm_memory_map_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  TmMemoryMap *self = TM_MEMORY_MAP (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      tm_memory_map_set_session (self, g_value_get_object (value));
+      break;
+    case PROP_COLOR_BY:
+      tm_memory_map_set_color_by (self, g_value_get_uint (value));
+      break;
+    case PROP_HIGHLIGHT_NEVER_FREED:
+      tm_memory_map_set_highlight_never_freed (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tm_memory_map_class_init (TmMemoryMapClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tm_memory_map_dispose;
+  object_class->get_property = tm_memory_map_get_property;
+  object_class->set_property = tm_memory_map_set_property;
+
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL,
+                         TM_TYPE_SESSION,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_COLOR_BY] =
+    g_param_spec_uint ("color-by", NULL, NULL,
+                       TM_MEMORY_MAP_COLOR_OP, TM_MEMORY_MAP_COLOR_SIZE, TM_MEMORY_MAP_COLOR_OP,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_HIGHLIGHT_NEVER_FREED] =
+    g_param_spec_boolean ("highlight-never-freed", NULL, NULL,
+                          FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "tm-memory-map");
+  _tm_memory_map_input_class_init (widget_class);
+}
+
+static void
+tm_memory_map_init (TmMemoryMap *self)
+{
+  GtkLayoutManager *box = gtk_widget_get_layout_manager (GTK_WIDGET (self));
+  GtkWidget *title;
+  GtkWidget *color_label;
+  const char *modes[] = { N_("Op"), N_("Region"), N_("Data type"), N_("Size"), NULL };
+  const char *translated[G_N_ELEMENTS (modes)];
+
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (box), GTK_ORIENTATION_VERTICAL);
+  gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (box), 2);
+
+  self->hover = TM_ALLOCATIONS_NONE;
+  self->y1 = 1;
+
+  self->header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  gtk_widget_set_margin_start (self->header, 12);
+  gtk_widget_set_margin_end (self->header, 12);
+  gtk_widget_set_parent (self->header, GTK_WIDGET (self));
+
+  title = gtk_label_new (_("Memory map"));
+  gtk_widget_add_css_class (title, "heading");
+  gtk_widget_set_tooltip_text (title, _("Every allocation: x from its allocation to its deallocation, y its "
+                                        "addresses. Shift+wheel or a vertical rubber band (Shift+drag) zooms "
+                                        "addresses; click an allocation to select it."));
+  gtk_box_append (GTK_BOX (self->header), title);
+
+  color_label = gtk_label_new_with_mnemonic (_("_Colour by"));
+  gtk_widget_add_css_class (color_label, "dim-label");
+  gtk_box_append (GTK_BOX (self->header), color_label);
+  for (guint i = 0; modes[i] != NULL; i++)
+    translated[i] = _(modes[i]);
+  translated[G_N_ELEMENTS (modes) - 1] = NULL;
+  self->color_dropdown = gtk_drop_down_new_from_strings (translated);
+  gtk_widget_set_valign (self->color_dropdown, GTK_ALIGN_CENTER);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (color_label), self->color_dropdown);
+  g_signal_connect_object (self->color_dropdown, "notify::selected",
+                           G_CALLBACK (color_dropdown_selected_cb), self, G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (self->header), self->color_dropdown);
+
+  self->never_freed_toggle = gtk_toggle_button_new_with_mnemonic (_("_Never freed"));
+  gtk_widget_set_valign (self->never_freed_toggle, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (self->never_freed_toggle,
+                               _("Highlight the allocations still live at the end of the profile"));
+  g_signal_connect_object (self->never_freed_toggle, "toggled",
+                           G_CALLBACK (never_freed_toggled_cb), self, G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (self->header), self->never_freed_toggle);
+
+  self->legend_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 10);
+  gtk_widget_set_hexpand (self->legend_box, TRUE);
+  gtk_widget_set_halign (self->legend_box, GTK_ALIGN_END);
+  gtk_widget_set_overflow (self->legend_box, GTK_OVERFLOW_HIDDEN);
+  gtk_box_append (GTK_BOX (self->header), self->legend_box);
+
+  self->canvas = g_object_new (TM_TYPE_MEMORY_MAP_CANVAS, NULL);
+  TM_MEMORY_MAP_CANVAS (self->canvas)->map = self;
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->canvas),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Memory map"),
+                                  -1);
+  gtk_widget_set_parent (self->canvas, GTK_WIDGET (self));
+
+  self->session_signals = g_signal_group_new (TM_TYPE_SESSION);
+  g_signal_group_connect_swapped (self->session_signals, "notify::memory-store", G_CALLBACK (sync_store), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::profile", G_CALLBACK (sync_store), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::selected-allocation", G_CALLBACK (redraw), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::selected-time", G_CALLBACK (redraw), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::has-selected-time", G_CALLBACK (redraw), self);
+  self->viewport_signals = g_signal_group_new (TM_TYPE_VIEWPORT);
+  g_signal_group_connect_swapped (self->viewport_signals, "changed", G_CALLBACK (redraw), self);
+
+  _tm_memory_map_input_init (self);
+}
+
+/* ------------------------------------------------------------------ */
+/* Public API                                                           */
+
+GtkWidget *
+tm_memory_map_new (TmSession *session)
+{
+  return g_object_new (TM_TYPE_MEMORY_MAP, "session", session, NULL);
+}
+
+TmSession *
+tm_memory_map_get_session (TmMemoryMap *self)
+{
+  g_return_val_if_fail (TM_IS_MEMORY_MAP (self), NULL);
+  return self->session;
+}
+
+void
+tm_memory_map_set_session (TmMemoryMap *self,
+                           TmSession   *session)
+{
+  g_return_if_fail (TM_IS_MEMORY_MAP (self));
+  g_return_if_fail (session == NULL || TM_IS_SESSION (session));
+
+  if (!g_set_object (&self->session, session))
+    return;
+
+  g_clear_object (&self->viewport);
+  if (session != NULL)
+    self->viewport = g_object_ref (tm_session_get_viewport (session));
+  g_signal_group_set_target (self->session_signals, session);
+  g_signal_group_set_target (self->viewport_signals, self->viewport);
+  sync_store (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+TmMemoryMapColor
+tm_memory_map_get_color_by (TmMemoryMap *self)
+{
+  g_return_val_if_fail (TM_IS_MEMORY_MAP (self), TM_MEMORY_MAP_COLOR_OP);
+  return self->color_by;
+}
+
+void
+tm_memory_map_set_color_by (TmMemoryMap      *self,
+                            TmMemoryMapColor  color_by)
+{
+  g_return_if_fail (TM_IS_MEMORY_MAP (self));
+  g_return_if_fail (color_by <= TM_MEMORY_MAP_COLOR_SIZE);
+
+  if (self->color_by == color_by)
+    return;
+  self->color_by = color_by;
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->color_dropdown), color_by);
+  update_colors (self);
+  _tm_memory_map_invalidate (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLOR_BY]);
+}
+
+gboolean
+tm_memory_map_get_highlight_never_freed (TmMemoryMap *self)
+{
+  g_return_val_if_fail (TM_IS_MEMORY_MAP (self), FALSE);
+  return self->highlight_never_freed;
+}
+
+void
+tm_memory_map_set_highlight_never_freed (TmMemoryMap *self,
+                                         gboolean     highlight)
+{
+  g_return_if_fail (TM_IS_MEMORY_MAP (self));
+
+  highlight = !!highlight;
+  if (self->highlight_never_freed == highlight)
+    return;
+  self->highlight_never_freed = highlight;
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->never_freed_toggle), highlight);
+  _tm_memory_map_invalidate (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIGHLIGHT_NEVER_FREED]);
+}
+
+GtkWidget *
+tm_memory_map_get_canvas (TmMemoryMap *self)
+{
+  g_return_val_if_fail (TM_IS_MEMORY_MAP (self), NULL);
+  return self->canvas;
+}
+
+GskRenderNode *
+tm_memory_map_render_node (TmMemoryMap *self,
+                           int          width,
+                           int          height)
+{
+  GtkSnapshot *snapshot;
+
+  g_return_val_if_fail (TM_IS_MEMORY_MAP (self), NULL);
+
+  self->forced_width = width;
+  self->forced_height = height;
+  snapshot = gtk_snapshot_new ();
+  draw_map (self, snapshot, width, height);
+  self->forced_width = 0;
+  self->forced_height = 0;
+  return gtk_snapshot_free_to_node (snapshot);
+}

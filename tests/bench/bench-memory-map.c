@@ -1,0 +1,223 @@
+/* bench-memory-map.c — allocation index and memory map times (docs/performance.md)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ *   bench-memory-map [--runs R] PROFILE.xplane.pb
+ *
+ * On the memory id with the most allocations:
+ *   - index: tm_allocations_new() time and bytes per allocation;
+ *   - frame: TmMemoryMap's render node for a 1920 × 600-px plot with the
+ *     image rebuilt every run (the range pans a little), and rendered to a
+ *     texture with the cairo renderer, at zoom levels around the peak;
+ *   - picking: the allocation under a random pixel (±2 px, as the hover
+ *     does), then its tooltip's decode from the file.
+ * Needs a display (run under xvfb-run-test.sh). Figures are minima,
+ * medians and maxima over R runs (default 15).
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <gtk/gtk.h>
+
+#include "tm-allocations.h"
+#include "tm-axis.h"
+#include "tm-memory-map.h"
+#include "tm-profile.h"
+#include "tm-session.h"
+
+#define PLOT_WIDTH   1920
+#define PLOT_HEIGHT  600
+#define FRAME_WIDTH  (PLOT_WIDTH + TM_CHART_MARGIN_LEFT + TM_CHART_MARGIN_RIGHT)
+#define FRAME_HEIGHT (PLOT_HEIGHT + 8 + TM_CHART_MARGIN_BOTTOM)
+
+static int runs = 15;
+
+static double
+now_ms (void)
+{
+  return g_get_monotonic_time () / 1000.0;
+}
+
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static void
+print_stats (GArray *samples)
+{
+  g_array_sort (samples, compare_doubles);
+  printf ("   %8.3f %8.3f %8.3f", g_array_index (samples, double, 0),
+          g_array_index (samples, double, samples->len / 2),
+          g_array_index (samples, double, samples->len - 1));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  GOptionEntry entries[] = {
+    { "runs", 0, 0, G_OPTION_ARG_INT, &runs, "Timed runs per figure", "R" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("PROFILE — memory map benchmarks");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(TmProfile) profile = NULL;
+  g_autoptr(TmAllocations) fresh = NULL;
+  g_autoptr(TmSession) session = NULL;
+  g_autoptr(GskRenderer) cairo = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (3);
+  TmMemoryStore *store = NULL;
+  TmAllocations *allocations;
+  TmViewport *viewport;
+  GtkWidget *map;
+  const TmSummary *summary;
+  double t0, span;
+  struct { const char *name; double fraction; } zooms[] = {
+    { "everything", 1.0 }, { "1/10", 0.1 }, { "1/100", 0.01 }, { "1/1000", 0.001 }, { "1/10000", 0.0001 },
+  };
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 2)
+    {
+      fprintf (stderr, "usage: bench-memory-map [--runs R] PROFILE\n");
+      return 2;
+    }
+  gtk_init ();
+
+  file = g_file_new_for_commandline_arg (argv[1]);
+  t0 = now_ms ();
+  profile = tm_profile_load (file, NULL, NULL, NULL, &error);
+  if (profile == NULL)
+    {
+      fprintf (stderr, "%s\n", error->message);
+      return 1;
+    }
+  printf ("load (without allocation indices)   %9.1f ms\n", now_ms () - t0);
+
+  for (guint i = 0; i < tm_profile_get_n_memory_ids (profile); i++)
+    {
+      TmMemoryStore *s = tm_profile_get_memory_store (profile, i);
+
+      if (store == NULL || tm_memory_store_get_summary (s)->n_allocations >
+                           tm_memory_store_get_summary (store)->n_allocations)
+        store = s;
+    }
+  summary = tm_memory_store_get_summary (store);
+
+  t0 = now_ms ();
+  fresh = tm_allocations_new (store, NULL, &error);
+  g_assert_no_error (error);
+  printf ("index of %s: %u allocations, %u labels\n", tm_memory_store_get_id (store),
+          tm_allocations_get_n (fresh), tm_allocations_get_n_labels (fresh));
+  printf ("  build                             %9.1f ms\n", now_ms () - t0);
+  printf ("  memory                            %9.2f bytes per allocation (%.1f MiB with labels)\n",
+          (double) tm_allocations_get_memory_size (fresh) / MAX (tm_allocations_get_n (fresh), 1),
+          tm_allocations_get_memory_size (fresh) / 1048576.0);
+
+  session = tm_session_new ();
+  tm_session_set_profile (session, profile);
+  tm_session_set_memory_store (session, store);
+  allocations = tm_session_get_allocations (session);
+  viewport = tm_session_get_viewport (session);
+  map = g_object_ref_sink (tm_memory_map_new (session));
+  cairo = gsk_cairo_renderer_new ();
+  gsk_renderer_realize (cairo, NULL, &error);
+  g_assert_no_error (error);
+
+  printf ("\nFrame: %d × %d-px plot, around the peak; ms over %d runs\n", PLOT_WIDTH, PLOT_HEIGHT, runs);
+  printf ("  %-12s %9s %28s %28s\n", "zoom", "in view", "node (image rebuilt)", "node + cairo render");
+  printf ("  %-12s %9s   %8s %8s %8s   %8s %8s %8s\n", "", "", "min", "median", "max", "min", "median", "max");
+  span = (double) (summary->last_time_ps - summary->first_time_ps);
+  for (guint z = 0; z < G_N_ELEMENTS (zooms); z++)
+    {
+      g_autoptr(GArray) build = g_array_new (FALSE, FALSE, sizeof (double));
+      g_autoptr(GArray) total = g_array_new (FALSE, FALSE, sizeof (double));
+      gint64 w = MAX ((gint64) (span * zooms[z].fraction), 1000);
+      g_autoptr(GArray) in_view = NULL;
+
+      tm_viewport_set_range (viewport, summary->peak_time_ps - w / 2, summary->peak_time_ps + w / 2);
+      in_view = tm_allocations_query (allocations, tm_viewport_get_start (viewport), tm_viewport_get_end (viewport),
+                                      0, G_MAXUINT64);
+      for (int r = 0; r < runs; r++)
+        {
+          GskRenderNode *node;
+          GdkTexture *texture;
+          double a, b, c;
+
+          tm_viewport_pan (viewport, (r % 2 ? 1 : -1) * MAX (w / 200, 1));
+          a = now_ms ();
+          node = tm_memory_map_render_node (TM_MEMORY_MAP (map), FRAME_WIDTH, FRAME_HEIGHT);
+          b = now_ms ();
+          texture = gsk_renderer_render_texture (cairo, node, &GRAPHENE_RECT_INIT (0, 0, FRAME_WIDTH, FRAME_HEIGHT));
+          c = now_ms ();
+          g_object_unref (texture);
+          gsk_render_node_unref (node);
+          b -= a;
+          c -= a;
+          g_array_append_val (build, b);
+          g_array_append_val (total, c);
+        }
+      printf ("  %-12s %9u", zooms[z].name, in_view->len);
+      print_stats (build);
+      print_stats (total);
+      printf ("\n");
+    }
+
+  /* Picking over the whole range: ±2 px around a random pixel. */
+  {
+    g_autoptr(GArray) pick = g_array_new (FALSE, FALSE, sizeof (double));
+    g_autoptr(GArray) describe = g_array_new (FALSE, FALSE, sizeof (double));
+    double len = (double) tm_allocations_get_axis_length (allocations);
+    guint hits = 0;
+
+    tm_viewport_reset (viewport);
+    for (int r = 0; r < 1000; r++)
+      {
+        double x = g_rand_double (rand) * PLOT_WIDTH, y = g_rand_double (rand) * PLOT_HEIGHT;
+        gint64 ts = tm_viewport_get_start (viewport), tspan = tm_viewport_get_span (viewport);
+        gint64 ta = ts + (gint64) ((x - 2) / PLOT_WIDTH * tspan), tb = ts + (gint64) ((x + 2) / PLOT_WIDTH * tspan);
+        double ya = (y - 2) / PLOT_HEIGHT * len, yb = (y + 2) / PLOT_HEIGHT * len;
+        double a = now_ms (), ms;
+        guint index = tm_allocations_pick (allocations, ta, tb,
+                                           tm_allocations_axis_to_address (allocations, MAX (ya, 0)),
+                                           tm_allocations_axis_to_address (allocations, yb));
+
+        ms = now_ms () - a;
+        g_array_append_val (pick, ms);
+        if (index != TM_ALLOCATIONS_NONE)
+          {
+            TmActivity act;
+
+            hits++;
+            a = now_ms ();
+            if (tm_memory_store_get_activity (store, tm_allocations_get_event (allocations, index), &act, NULL))
+              tm_activity_clear (&act);
+            ms = now_ms () - a;
+            g_array_append_val (describe, ms);
+          }
+      }
+    printf ("\nPicking, whole range, 1000 random pixels (%u hits); ms\n", hits);
+    printf ("  %-21s", "pick");
+    print_stats (pick);
+    printf ("\n");
+    if (describe->len > 0)
+      {
+        printf ("  %-21s", "decode for tooltip");
+        print_stats (describe);
+        printf ("\n");
+      }
+  }
+
+  g_object_unref (map);
+  gsk_renderer_unrealize (cairo);
+  return 0;
+}

@@ -1,0 +1,385 @@
+/* test-allocations.c — the allocation index: pairing, never freed, queries
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "tm-allocations.h"
+#include "tm-export.h"
+#include "tm-test-util.h"
+
+typedef struct
+{
+  gboolean    alloc;
+  gint64      time;
+  gint64      heap;
+  gint64      bytes;
+  guint64     addr;
+  const char *op;
+} Ev;
+
+static TmProfile *
+load_events (const Ev *evs,
+             guint     n)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  TmFixtureLine *line = tm_fixture_plane_add_line (tm_fixture_space_add_plane (space, "/host:CPU"), "l", 0);
+  g_autoptr(GError) error = NULL;
+  TmProfile *profile;
+
+  for (guint i = 0; i < n; i++)
+    {
+      TmFixtureMemory m = { 0 };
+
+      m.allocator_name = "GPU_0_bfc";
+      m.bytes_allocated = evs[i].heap;
+      m.bytes_available = 1000000 - evs[i].heap;
+      m.peak_bytes_in_use = evs[i].heap;
+      m.requested_bytes = evs[i].bytes - 1;
+      m.allocation_bytes = evs[i].bytes;
+      m.addr = evs[i].addr;
+      m.tf_op = evs[i].op;
+      m.region_type = "output";
+      m.data_type = 1;
+      m.shape = "[4]";
+      tm_fixture_line_add_memory_event (line, evs[i].alloc, evs[i].time, &m);
+    }
+
+  profile = tm_test_load_space (space, &error);
+  g_assert_no_error (error);
+  return profile;
+}
+
+/* A free before any allocation, a free, address reuse after a free, a new
+ * allocation at a live address (it ends the old one, as in the breakdown at
+ * any time) and two allocations never freed. */
+static const Ev pairing_events[] = {
+  { FALSE, 10,  0,  8, 100, NULL },  /* 0: allocated before the profile */
+  { TRUE,  20, 16, 16, 200, "a" },   /* 1: freed by 3 */
+  { TRUE,  30, 48, 32, 300, "b" },   /* 2: ended by 5 */
+  { FALSE, 40, 32, 16, 200, NULL },  /* 3 */
+  { TRUE,  50, 48, 16, 200, "c" },   /* 4: reuses 200, never freed */
+  { TRUE,  60, 80, 32, 300, "d" },   /* 5: at live 300, never freed */
+};
+
+static void
+test_pairing (void)
+{
+  static const struct { guint32 start, end; guint64 addr; gint64 bytes; const char *op; } expected[] = {
+    { TM_ALLOCATIONS_OPEN, 0, 100, 8, "" },
+    { 1, 3, 200, 16, "a" },
+    { 2, 5, 300, 32, "b" },
+    { 4, TM_ALLOCATIONS_OPEN, 200, 16, "c" },
+    { 5, TM_ALLOCATIONS_OPEN, 300, 32, "d" },
+  };
+  g_autoptr(TmProfile) profile = load_events (pairing_events, G_N_ELEMENTS (pairing_events));
+  TmMemoryStore *store = tm_profile_get_memory_store (profile, 0);
+  TmAllocations *allocs = tm_profile_lookup_allocations (profile, store);
+  g_autoptr(GArray) never = NULL;
+  g_autoptr(GError) error = NULL;
+  guint count = 0;
+  gint64 bytes = 0;
+
+  g_assert_nonnull (allocs);
+  g_assert_cmpuint (tm_allocations_get_n (allocs), ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      const TmAllocation *a = tm_allocations_get (allocs, i);
+
+      g_assert_cmpuint (a->start, ==, expected[i].start);
+      g_assert_cmpuint (a->end, ==, expected[i].end);
+      g_assert_cmpuint (a->address, ==, expected[i].addr);
+      g_assert_cmpint (TM_ALLOCATION_BYTES (a), ==, expected[i].bytes);
+      g_assert_cmpstr (tm_allocations_get_label (allocs, TM_ALLOCATION_LABEL (a))->op_name, ==, expected[i].op);
+    }
+
+  /* Open edges run from the first to the last snapshot. */
+  g_assert_cmpint (tm_allocations_get_start_time (allocs, 0), ==, 10);
+  g_assert_cmpint (tm_allocations_get_end_time (allocs, 0), ==, 10);
+  g_assert_cmpint (tm_allocations_get_end_time (allocs, 2), ==, 60);
+  g_assert_cmpint (tm_allocations_get_end_time (allocs, 3), ==, 60);
+  g_assert_cmpuint (tm_allocations_get_event (allocs, 0), ==, 0);
+  g_assert_cmpuint (tm_allocations_find_by_snapshot (allocs, 4), ==, 3);
+  g_assert_cmpuint (tm_allocations_find_by_snapshot (allocs, 3), ==, TM_ALLOCATIONS_NONE);
+
+  g_assert_cmpuint (tm_allocations_get_n_never_freed (allocs), ==, 2);
+  g_assert_cmpint (tm_allocations_get_never_freed_bytes (allocs), ==, 48);
+  never = tm_allocations_query_never_freed (allocs);
+  g_assert_cmpuint (never->len, ==, 2);
+  g_assert_cmpuint (g_array_index (never, guint, 0), ==, 3);
+  g_assert_cmpuint (g_array_index (never, guint, 1), ==, 4);
+  g_assert_true (tm_allocations_count_never_freed (store, &count, &bytes, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count, ==, 2);
+  g_assert_cmpint (bytes, ==, 48);
+
+  /* Points: 300 at time 45 is "b"; at 60 both "b" (ends) and "d" (starts)
+   * touch it, and the later wins a tie of sizes. */
+  g_assert_cmpuint (tm_allocations_pick (allocs, 45, 45, 310, 310), ==, 2);
+  g_assert_cmpuint (tm_allocations_pick (allocs, 60, 60, 300, 300), ==, 4);
+  g_assert_cmpuint (tm_allocations_pick (allocs, 45, 45, 250, 250), ==, TM_ALLOCATIONS_NONE);
+  g_assert_cmpuint (tm_allocations_pick (allocs, 35, 35, 200, 400), ==, 2);  /* the larger */
+
+  /* Addresses 100..332 are one span (no gap is long enough to cut). */
+  {
+    guint n_spans;
+    const TmAddressSpan *spans = tm_allocations_get_spans (allocs, &n_spans);
+
+    g_assert_cmpuint (n_spans, ==, 1);
+    g_assert_cmpuint (spans[0].address, ==, 100);
+    g_assert_cmpuint (spans[0].end, ==, 332);
+    g_assert_cmpfloat (tm_allocations_address_to_axis (allocs, 200), ==, 100.0);
+    g_assert_cmpuint (tm_allocations_axis_to_address (allocs, 100.0), ==, 200);
+  }
+}
+
+static void
+test_csv (void)
+{
+  g_autoptr(TmProfile) profile = load_events (pairing_events, G_N_ELEMENTS (pairing_events));
+  TmMemoryStore *store = tm_profile_get_memory_store (profile, 0);
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  g_assert_true (tm_export_allocations_csv (store, out, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_output_stream_write_all (out, "", 1, NULL, NULL, NULL));
+  g_assert_true (g_output_stream_close (out, NULL, NULL));
+  text = g_memory_output_stream_steal_data (G_MEMORY_OUTPUT_STREAM (out));
+  g_assert_cmpstr (text, ==,
+                   "address,allocation_bytes,requested_bytes,allocated_at_ps,freed_at_ps,op_name,region_type,data_type,shape\r\n"
+                   "100,8,7,,10,,output,float,[4]\r\n"
+                   "200,16,15,20,40,a,output,float,[4]\r\n"
+                   "300,32,31,30,60,b,output,float,[4]\r\n"
+                   "200,16,15,50,,c,output,float,[4]\r\n"
+                   "300,32,31,60,,d,output,float,[4]\r\n");
+}
+
+/* Long gaps are cut to a break; short ones stay. */
+static void
+test_spans (void)
+{
+  static const Ev evs[] = {
+    { TRUE, 10, 0, 1024, 0x10000, "a" },
+    { TRUE, 20, 0, 1024, 0x10800, "b" },              /* a 1 KiB hole: kept */
+    { TRUE, 30, 0, 4096, 0x7f0000000000, "c" },       /* far away: cut */
+  };
+  g_autoptr(TmProfile) profile = load_events (evs, G_N_ELEMENTS (evs));
+  TmAllocations *allocs = tm_profile_lookup_allocations (profile, tm_profile_get_memory_store (profile, 0));
+  guint n_spans;
+  const TmAddressSpan *spans = tm_allocations_get_spans (allocs, &n_spans);
+
+  g_assert_cmpuint (n_spans, ==, 2);
+  g_assert_cmpuint (spans[0].address, ==, 0x10000);
+  g_assert_cmpuint (spans[0].end, ==, 0x10c00);
+  g_assert_cmpuint (spans[1].address, ==, 0x7f0000000000);
+  g_assert_cmpuint (spans[1].offset, >, 0xc00);       /* a break between */
+  g_assert_cmpuint (spans[1].offset, <, 0xc00 + 4096);
+  g_assert_cmpuint (tm_allocations_get_axis_length (allocs), ==, spans[1].offset + 4096);
+  g_assert_cmpuint (tm_allocations_axis_to_address (allocs, (double) spans[1].offset + 10), ==, 0x7f000000000a);
+}
+
+/* A store of random points (the XProf JSON path pairs them itself): the
+ * rectangle query and picking against brute force. */
+static void
+test_query_brute_force (void)
+{
+  g_autoptr(TmMemoryStore) store = tm_memory_store_new ("r", NULL);
+  g_autoptr(TmAllocations) allocs = NULL;
+  g_autoptr(GError) error = NULL;
+  GRand *rand = g_rand_new_with_seed (42);
+  guint64 addrs[64];
+  gboolean live[64] = { FALSE };
+  gint64 t = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (addrs); i++)
+    addrs[i] = 4096 * (guint64) i + (i % 3) * 100;
+
+  for (guint i = 0; i < 3000; i++)
+    {
+      TmActivity act = { 0 };
+      guint k = g_rand_int_range (rand, 0, G_N_ELEMENTS (addrs));
+
+      t += g_rand_int_range (rand, 0, 3);   /* ties too */
+      act.kind = live[k] && g_rand_boolean (rand) ? TM_ACTIVITY_DEALLOCATION
+                 : g_rand_int_range (rand, 0, 10) == 0 ? TM_ACTIVITY_DEALLOCATION : TM_ACTIVITY_ALLOCATION;
+      live[k] = act.kind == TM_ACTIVITY_ALLOCATION;
+      act.time_ps = t;
+      act.address = addrs[k];
+      act.allocation_bytes = g_rand_int_range (rand, 0, 4000);
+      act.requested_bytes = act.allocation_bytes;
+      act.op_name = g_strdup_printf ("op%u", k % 7);
+      act.region_type = g_strdup ("");
+      act.data_type = g_strdup ("float");
+      act.shape = g_strdup ("");
+      tm_memory_store_add_activity (store, &act);
+    }
+  g_assert_true (tm_memory_store_finish (store, NULL, &error));
+  allocs = tm_allocations_new (store, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tm_allocations_get_n (allocs), >, 1000);
+
+  for (guint q = 0; q < 500; q++)
+    {
+      gint64 t0 = g_rand_int_range (rand, -10, (gint32) t + 10);
+      gint64 t1 = t0 + g_rand_int_range (rand, 0, q % 2 ? 5 : 2000);
+      guint64 a0 = g_rand_int_range (rand, 0, 64 * 4096);
+      guint64 a1 = a0 + g_rand_int_range (rand, 0, q % 3 ? 10 : 50000);
+      g_autoptr(GArray) got = tm_allocations_query (allocs, t0, t1, a0, a1);
+      g_autoptr(GArray) want = g_array_new (FALSE, FALSE, sizeof (guint));
+      guint best = TM_ALLOCATIONS_NONE;
+
+      for (guint i = 0; i < tm_allocations_get_n (allocs); i++)
+        {
+          const TmAllocation *a = tm_allocations_get (allocs, i);
+          guint64 end = a->address + MAX (TM_ALLOCATION_BYTES (a), 1);
+
+          if (tm_allocations_get_start_time (allocs, i) <= t1 && tm_allocations_get_end_time (allocs, i) >= t0 &&
+              a->address <= a1 && end > a0)
+            {
+              g_array_append_val (want, i);
+              if (best == TM_ALLOCATIONS_NONE ||
+                  TM_ALLOCATION_BYTES (a) >= TM_ALLOCATION_BYTES (tm_allocations_get (allocs, best)))
+                best = i;
+            }
+        }
+      g_assert_cmpuint (got->len, ==, want->len);
+      for (guint i = 0; i < got->len; i++)
+        g_assert_cmpuint (g_array_index (got, guint, i), ==, g_array_index (want, guint, i));
+      g_assert_cmpuint (tm_allocations_pick (allocs, t0, t1, a0, a1), ==, best);
+    }
+  g_rand_free (rand);
+}
+
+/* Per-pixel aggregation: a one-byte allocation among large ones still owns
+ * a pixel, and each allocation is drawn where its time and address are. */
+static void
+test_render (void)
+{
+  static const Ev evs[] = {
+    { TRUE,  0,  0, 1000000, 0,       "big" },
+    { TRUE,  50, 0, 1,       2000000, "tiny" },
+    { FALSE, 100, 0, 1000000, 0,      NULL },
+  };
+  g_autoptr(TmProfile) profile = load_events (evs, G_N_ELEMENTS (evs));
+  TmAllocations *allocs = tm_profile_lookup_allocations (profile, tm_profile_get_memory_store (profile, 0));
+  g_autofree guint32 *cells = g_new (guint32, 100 * 100);
+  double len = (double) tm_allocations_get_axis_length (allocs);
+  guint big = 0, tiny = 0;
+
+  g_assert_cmpuint (tm_allocations_render (allocs, 0, 100, 0, len, 100, 100, cells), ==, 2);
+  for (guint p = 0; p < 100 * 100; p++)
+    {
+      big += cells[p] == 0;
+      tiny += cells[p] == 1;
+    }
+  g_assert_cmpuint (tiny, >=, 1);
+  g_assert_cmpuint (big, >, 100 * 100 / 3);
+  /* "big" covers the bottom left, from time 0 at address offset 0. */
+  g_assert_cmpuint (cells[99 * 100 + 0], ==, 0);
+  /* "tiny" is at the top (the last address), from time 50 on. */
+  g_assert_cmpuint (cells[0 * 100 + 50], ==, 1);
+  g_assert_cmpuint (cells[0 * 100 + 40], ==, TM_ALLOCATIONS_NONE);
+}
+
+/* The real GPU profile: an allocation per allocation event (plus those
+ * made before the profile), and the never-freed bytes account for the heap
+ * at the end. */
+static void
+test_real_gpu (void)
+{
+  g_autofree char *path = tm_test_real_profile ("tf_gpu_multi_worker.xplane.pb");
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(TmProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+  guint checked = 0;
+
+  if (path == NULL)
+    {
+      g_test_skip ("TM_REAL_PROFILES is not set");
+      return;
+    }
+  file = g_file_new_for_path (path);
+  profile = tm_profile_load (file, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  for (guint m = 0; m < tm_profile_get_n_memory_ids (profile); m++)
+    {
+      TmMemoryStore *store = tm_profile_get_memory_store (profile, m);
+      const TmSummary *s = tm_memory_store_get_summary (store);
+      TmAllocations *allocs = tm_profile_lookup_allocations (profile, store);
+      guint n = tm_memory_store_get_n_snapshots (store);
+      const gint64 *heap = tm_memory_store_get_heap (store);
+      guint from_events = 0, open_start = 0;
+      gint64 open_start_bytes = 0, heap_before, first_bytes;
+      guint64 first_addr;
+      gsize label_bytes;
+
+      g_assert_nonnull (allocs);
+      for (guint i = 0; i < tm_allocations_get_n (allocs); i++)
+        {
+          const TmAllocation *a = tm_allocations_get (allocs, i);
+
+          if (a->start != TM_ALLOCATIONS_OPEN)
+            from_events++;
+          else
+            {
+              open_start++;
+              open_start_bytes += TM_ALLOCATION_BYTES (a);
+            }
+        }
+      g_assert_cmpuint (from_events, ==, s->n_allocations);
+      g_assert_cmpuint (tm_allocations_get_n (allocs), ==, s->n_allocations + open_start);
+      /* 24 bytes per allocation; beyond that only the label table (its
+       * strings and three pointers each) and a little fixed overhead. */
+      label_bytes = 0;
+      for (guint l = 0; l < tm_allocations_get_n_labels (allocs); l++)
+        {
+          const TmAllocationLabel *label = tm_allocations_get_label (allocs, l);
+
+          label_bytes += strlen (label->op_name) + strlen (label->region_type) + strlen (label->data_type) + 3 +
+                         sizeof (TmAllocationLabel);
+        }
+      g_assert_cmpuint (tm_allocations_get_memory_size (allocs), <=,
+                        24 * (gsize) tm_allocations_get_n (allocs) + label_bytes + 4096);
+
+      /* The heap before the first event is memory allocated before the
+       * profile. Of it, the allocations freed in the profile are the open
+       * starts; the rest stays. So the heap at the end is exactly the
+       * never-freed bytes plus what was allocated before and never freed:
+       *   heap[last] = never_freed + heap_before − open_start_bytes. */
+      g_assert_true (tm_memory_store_get_event_sizes (store, 0, &first_addr, &first_bytes, &error));
+      heap_before = heap[0] - (tm_memory_store_get_kind (store, 0) == TM_ACTIVITY_ALLOCATION ? first_bytes : -first_bytes);
+      g_assert_cmpint (heap[n - 1], ==,
+                       tm_allocations_get_never_freed_bytes (allocs) + heap_before - open_start_bytes);
+      g_assert_cmpint (heap_before - open_start_bytes, >=, 0);
+      g_test_message ("%s: %u allocations (%u from before), never freed %u = %" G_GINT64_FORMAT
+                      " bytes, heap at end %" G_GINT64_FORMAT,
+                      tm_memory_store_get_id (store), tm_allocations_get_n (allocs), open_start,
+                      tm_allocations_get_n_never_freed (allocs),
+                      tm_allocations_get_never_freed_bytes (allocs), heap[n - 1]);
+      checked++;
+    }
+  g_assert_cmpuint (checked, >=, 3);
+  g_assert_nonnull (tm_profile_lookup_memory_store (profile, "GPU_4_bfc"));
+  g_assert_nonnull (tm_profile_lookup_memory_store (profile, "GPU_6_bfc"));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/allocations/pairing", test_pairing);
+  g_test_add_func ("/allocations/csv", test_csv);
+  g_test_add_func ("/allocations/spans", test_spans);
+  g_test_add_func ("/allocations/query-brute-force", test_query_brute_force);
+  g_test_add_func ("/allocations/render", test_render);
+  g_test_add_func ("/allocations/real-gpu", test_real_gpu);
+
+  return g_test_run ();
+}

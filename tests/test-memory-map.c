@@ -1,0 +1,322 @@
+/* test-memory-map.c — the memory map, rendered for real under Xvfb
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Pictures are rendered with the cairo renderer into a texture and read
+ * back pixel by pixel.
+ */
+
+#include "config.h"
+
+#include <gtk/gtk.h>
+
+#include "tm-allocations.h"
+#include "tm-axis.h"
+#include "tm-memory-map.h"
+#include "tm-session.h"
+#include "tm-test-util.h"
+#include "tm-timeline.h"
+
+#define WIDTH  (400 + TM_CHART_MARGIN_LEFT + TM_CHART_MARGIN_RIGHT)
+#define HEIGHT 300
+#define MIB    (G_GINT64_CONSTANT (1) << 20)
+#define BASE   G_GUINT64_CONSTANT (0x7f0000000000)
+
+typedef struct
+{
+  int     width;
+  int     height;
+  guchar *data;     /* B, G, R, A (premultiplied, little endian) */
+  gsize   stride;
+} Picture;
+
+static void
+picture_free (Picture *picture)
+{
+  g_free (picture->data);
+  g_free (picture);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Picture, picture_free)
+
+static guint32
+pixel (const Picture *p,
+       double         x,
+       double         y)
+{
+  const guchar *px = p->data + (gsize) y * p->stride + (gsize) x * 4;
+
+  return ((guint32) px[2] << 16) | ((guint32) px[1] << 8) | px[0];
+}
+
+/* Equal up to a translucent grid line drawn over the data. */
+static gboolean
+near (guint32 a,
+      guint32 b)
+{
+  for (int shift = 0; shift < 24; shift += 8)
+    if (ABS ((int) ((a >> shift) & 0xff) - (int) ((b >> shift) & 0xff)) > 24)
+      return FALSE;
+  return TRUE;
+}
+
+static Picture *
+render_node (GskRenderNode *node,
+             int            width,
+             int            height)
+{
+  g_autoptr(GskRenderer) renderer = gsk_cairo_renderer_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GskRenderNode *nodes[2];
+  GskRenderNode *container;
+  Picture *picture;
+
+  g_assert_true (gsk_renderer_realize (renderer, NULL, &error));
+  nodes[0] = gsk_color_node_new (&(GdkRGBA) { 1, 1, 1, 1 }, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  nodes[1] = node;
+  container = gsk_container_node_new (nodes, node != NULL ? 2 : 1);
+  texture = gsk_renderer_render_texture (renderer, container, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gsk_render_node_unref (container);
+  gsk_render_node_unref (nodes[0]);
+  if (node != NULL)
+    gsk_render_node_unref (node);
+  gsk_renderer_unrealize (renderer);
+
+  if (g_getenv ("TM_TEST_SAVE_DIR") != NULL)
+    {
+      static int n;
+      g_autofree char *name = g_strdup_printf ("memory-map-%d.png", n++);
+      g_autofree char *path = g_build_filename (g_getenv ("TM_TEST_SAVE_DIR"), name, NULL);
+
+      gdk_texture_save_to_png (texture, path);
+    }
+
+  picture = g_new0 (Picture, 1);
+  picture->width = gdk_texture_get_width (texture);
+  picture->height = gdk_texture_get_height (texture);
+  picture->stride = (gsize) picture->width * 4;
+  picture->data = g_malloc (picture->stride * picture->height);
+  gdk_texture_download (texture, picture->data, picture->stride);
+  return picture;
+}
+
+static void
+add_event (TmFixtureLine *line,
+           gboolean       allocation,
+           gint64         time_ps,
+           gint64         heap,
+           gint64         size,
+           guint64        addr,
+           const char    *op)
+{
+  TmFixtureMemory m = {
+    .id_kind = TM_FIXTURE_MEMORY_ID_ALLOCATOR_NAME,
+    .allocator_name = "GPU_0_bfc",
+    .bytes_allocated = heap,
+    .bytes_available = 64 * MIB - heap,
+    .peak_bytes_in_use = heap,
+    .requested_bytes = size,
+    .allocation_bytes = size,
+    .addr = addr,
+    .tf_op = op,
+    .region_type = "output",
+    .data_type = 1,
+    .shape = "[4]",
+  };
+
+  tm_fixture_line_add_memory_event (line, allocation, time_ps, &m);
+}
+
+/* "big": 8 MiB at BASE from t = 1000 to 6000; "next": 8 MiB above it from
+ * t = 4000, never freed; the profile runs from 1000 to 10000. */
+static TmProfile *
+load_profile (void)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  TmFixtureLine *line = tm_fixture_plane_add_line (tm_fixture_space_add_plane (space, "/host:CPU"), "l", 0);
+  g_autoptr(GError) error = NULL;
+  TmProfile *profile;
+
+  add_event (line, TRUE, 1000, 8 * MIB, 8 * MIB, BASE, "big");
+  add_event (line, TRUE, 4000, 16 * MIB, 8 * MIB, BASE + 8 * MIB, "next");
+  add_event (line, FALSE, 6000, 8 * MIB, 8 * MIB, BASE, NULL);
+  add_event (line, TRUE, 10000, 8 * MIB + 256, 256, BASE + 16 * MIB, "last");
+  profile = tm_test_load_space (space, &error);
+  g_assert_no_error (error);
+  return profile;
+}
+
+static TmSession *
+session_for (TmProfile *profile)
+{
+  TmSession *session = tm_session_new ();
+
+  tm_session_set_profile (session, profile);
+  tm_session_set_memory_store (session, tm_profile_get_memory_store (profile, 0));
+  return session;
+}
+
+static double
+x_of (TmMemoryMap *map,
+      gint64       time_ps)
+{
+  TmViewport *viewport = tm_session_get_viewport (tm_memory_map_get_session (map));
+
+  return TM_CHART_MARGIN_LEFT + tm_viewport_time_to_x (viewport, time_ps, WIDTH - TM_CHART_MARGIN_LEFT - TM_CHART_MARGIN_RIGHT);
+}
+
+static double
+y_of (TmMemoryMap *map,
+      guint64      address)
+{
+  TmAllocations *allocations = tm_session_get_allocations (tm_memory_map_get_session (map));
+  double y0, y1, plot_height = HEIGHT - 8 - TM_CHART_MARGIN_BOTTOM;
+
+  tm_memory_map_get_address_range (map, &y0, &y1);
+  return 8 + (y1 - tm_allocations_address_to_axis (allocations, address)) / (y1 - y0) * plot_height;
+}
+
+/* Each allocation is drawn at its time and address, and nothing where
+ * nothing was allocated. */
+static void
+test_drawn_at_time_and_address (void)
+{
+  g_autoptr(TmProfile) profile = load_profile ();
+  g_autoptr(TmSession) session = session_for (profile);
+  GtkWidget *map = g_object_ref_sink (tm_memory_map_new (session));
+  g_autoptr(Picture) p = render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
+  guint32 big = pixel (p, x_of (TM_MEMORY_MAP (map), 3000), y_of (TM_MEMORY_MAP (map), BASE + 4 * MIB));
+  guint32 next = pixel (p, x_of (TM_MEMORY_MAP (map), 8000), y_of (TM_MEMORY_MAP (map), BASE + 12 * MIB));
+
+  g_assert_cmphex (big, !=, 0xffffff);
+  g_assert_cmphex (next, !=, 0xffffff);
+  g_assert_false (near (big, next));   /* coloured by op */
+  g_assert_false (near (big, 0xffffff));
+  /* Same allocation further along: same colour. */
+  g_assert_true (near (pixel (p, x_of (TM_MEMORY_MAP (map), 5000), y_of (TM_MEMORY_MAP (map), BASE + 1 * MIB)), big));
+  /* "next" before it was allocated, "big" after it was freed: empty. */
+  g_assert_cmphex (pixel (p, x_of (TM_MEMORY_MAP (map), 2500), y_of (TM_MEMORY_MAP (map), BASE + 12 * MIB)), ==, 0xffffff);
+  g_assert_cmphex (pixel (p, x_of (TM_MEMORY_MAP (map), 8000), y_of (TM_MEMORY_MAP (map), BASE + 4 * MIB)), ==, 0xffffff);
+
+  g_object_unref (map);
+}
+
+/* Selecting an allocation marks it on the map and its lifetime on the
+ * usage timeline. */
+static void
+test_selection_marks_both (void)
+{
+  g_autoptr(TmProfile) profile = load_profile ();
+  g_autoptr(TmSession) session = session_for (profile);
+  GtkWidget *map = g_object_ref_sink (tm_memory_map_new (session));
+  GtkWidget *timeline = g_object_ref_sink (tm_timeline_new (session));
+  TmAllocations *allocations = tm_session_get_allocations (session);
+  g_autoptr(Picture) map_before = NULL, map_after = NULL, tl_before = NULL, tl_after = NULL;
+  TmViewport *viewport = tm_session_get_viewport (session);
+  guint big = tm_allocations_find_by_snapshot (allocations, 0);
+  double x_edge, y_mid;
+  int changed_in = 0, changed_out = 0;
+
+  g_assert_cmpuint (big, !=, TM_ALLOCATIONS_NONE);
+  map_before = render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
+  tl_before = render_node (tm_timeline_render_node (TM_TIMELINE (timeline), WIDTH, HEIGHT), WIDTH, HEIGHT);
+
+  tm_session_select_allocation (session, big);
+  g_assert_cmpuint (tm_session_get_selected_allocation (session), ==, big);
+  map_after = render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
+  tl_after = render_node (tm_timeline_render_node (TM_TIMELINE (timeline), WIDTH, HEIGHT), WIDTH, HEIGHT);
+
+  /* The map: the selected rectangle's left edge is outlined. */
+  x_edge = x_of (TM_MEMORY_MAP (map), 1000);
+  y_mid = y_of (TM_MEMORY_MAP (map), BASE + 4 * MIB);
+  g_assert_cmphex (pixel (map_before, x_edge + 8, y_mid), !=, pixel (map_after, x_edge + 8, y_mid));
+
+  /* The timeline: its top edge over the lifetime (1000 to 6000) changes,
+   * and nowhere after the allocation was freed. */
+  for (int x = TM_CHART_MARGIN_LEFT + 1; x < WIDTH - TM_CHART_MARGIN_RIGHT - 1; x++)
+    for (int y = 0; y < HEIGHT; y++)
+      {
+        gint64 t = tm_viewport_get_start (viewport) +
+                   (gint64) ((double) (x - TM_CHART_MARGIN_LEFT) / (WIDTH - TM_CHART_MARGIN_LEFT - TM_CHART_MARGIN_RIGHT) *
+                             (double) tm_viewport_get_span (viewport));
+
+        if (pixel (tl_before, x, y) == pixel (tl_after, x, y))
+          continue;
+        if (t > 1000 + 200 && t < 6000 - 200)
+          changed_in++;
+        else if (t > 6000 + 600)
+          changed_out++;
+      }
+  g_assert_cmpint (changed_in, >, 100);
+  g_assert_cmpint (changed_out, ==, 0);
+
+  /* Another memory id, or none: the selection goes. */
+  tm_session_set_memory_store (session, NULL);
+  g_assert_cmpuint (tm_session_get_selected_allocation (session), ==, TM_ALLOCATIONS_NONE);
+
+  g_object_unref (timeline);
+  g_object_unref (map);
+}
+
+/* A one-byte allocation alive for one time unit, among a million others,
+ * still owns a pixel of a 400 × 270 frame: every allocation covers at
+ * least one pixel. The store is made in memory (the JSON path pairs
+ * allocations itself): a million 64 KiB allocations cycling through 4096
+ * addresses (each ends when its address is allocated again), and the tiny
+ * one 8 MiB above them (a gap too short to be cut). */
+static void
+test_one_pixel_among_a_million (void)
+{
+  g_autoptr(TmMemoryStore) store = tm_memory_store_new ("m", NULL);
+  g_autoptr(TmAllocations) allocations = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree guint32 *cells = NULL;
+  const guint n = 1000000, w = 400, h = 270;
+  const guint64 tiny_address = BASE + 4096 * G_GUINT64_CONSTANT (65536) + 8 * MIB;
+  guint tiny = TM_ALLOCATIONS_NONE, owned = 0;
+
+  for (guint i = 0; i < n + 2; i++)
+    {
+      TmActivity act = { 0 };
+
+      act.kind = i == n + 1 ? TM_ACTIVITY_DEALLOCATION : TM_ACTIVITY_ALLOCATION;
+      act.time_ps = i < n ? i : n / 2 + (i - n);
+      act.address = i < n ? BASE + (guint64) (i % 4096) * 65536 : tiny_address;
+      act.allocation_bytes = i < n ? 65536 : 1;
+      act.op_name = g_strdup (i < n ? "bulk" : "tiny");
+      act.region_type = g_strdup ("");
+      act.data_type = g_strdup ("");
+      act.shape = g_strdup ("");
+      tm_memory_store_add_activity (store, &act);
+    }
+  g_assert_true (tm_memory_store_finish (store, NULL, &error));
+  allocations = tm_allocations_new (store, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tm_allocations_get_n (allocations), ==, n + 1);
+  for (guint i = 0; i < tm_allocations_get_n (allocations); i++)
+    if (TM_ALLOCATION_BYTES (tm_allocations_get (allocations, i)) == 1)
+      tiny = i;
+  g_assert_cmpuint (tiny, !=, TM_ALLOCATIONS_NONE);
+  g_assert_cmpint (tm_allocations_get_end_time (allocations, tiny) - tm_allocations_get_start_time (allocations, tiny), ==, 1);
+
+  cells = g_new (guint32, w * h);
+  g_assert_cmpuint (tm_allocations_render (allocations, 0, n, 0, (double) tm_allocations_get_axis_length (allocations),
+                                           w, h, cells), ==, n + 1);
+  for (guint p = 0; p < w * h; p++)
+    owned += cells[p] == tiny;
+  g_assert_cmpuint (owned, ==, 1);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/memory-map/drawn-at-time-and-address", test_drawn_at_time_and_address);
+  g_test_add_func ("/memory-map/selection-marks-both", test_selection_marks_both);
+  g_test_add_func ("/memory-map/one-pixel-among-a-million", test_one_pixel_among_a_million);
+
+  return g_test_run ();
+}
