@@ -311,7 +311,8 @@ tm_timeline_measure (GtkWidget      *widget,
     }
   else
     {
-      *minimum = TM_CHART_MARGIN_TOP + TM_CHART_MARGIN_BOTTOM + 120;
+      /* Small enough for a window of 800 × 600 with every other part. */
+      *minimum = TM_CHART_MARGIN_TOP + TM_CHART_MARGIN_BOTTOM + 64;
       *natural = TM_CHART_MARGIN_TOP + TM_CHART_MARGIN_BOTTOM + 260;
     }
 }

@@ -1,0 +1,333 @@
+/* test-usability.c — what a new user tripped over: the window at 800×600,
+ * picking, the CSV of what is shown, fragmentation on dense data, Thai,
+ * the shortcuts window, keys, values that are not in the file
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Runs under Xvfb. Fixtures are written with tm-fixture-writer; the real
+ * profiles come from $TM_REAL_PROFILES (skipped when unset).
+ */
+#include "config.h"
+
+#include <locale.h>
+#include <string.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+
+#include "tm-allocation-row.h"
+#include "tm-application.h"
+#include "tm-breakdown-view.h"
+#include "tm-format.h"
+#include "tm-test-util.h"
+#include "tm-timeline.h"
+#include "tm-window.h"
+#include "tm-gui-test-util.h"
+
+#define MIB (G_GINT64_CONSTANT (1) << 20)
+#define GIB (G_GINT64_CONSTANT (1) << 30)
+
+static char *fixture_dir;
+static char *fixture_path;   /* GPU_0_bfc: named and unnamed allocations, HLO modules */
+
+
+/* ------------------------------------------------------------------ */
+/* Fixture                                                             */
+
+/* GPU_0_bfc on a 16 GiB device: allocations at 1, 2, 3 … ms, a quiet
+ * stretch from 10 to 90 ms, then more; one allocation with nothing but
+ * its sizes (no op, no step, no address, no request); two HLO modules. */
+static void
+write_fixture (void)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  TmFixturePlane *host = tm_fixture_space_add_plane (space, "/host:CPU");
+  TmFixtureLine *line = tm_fixture_plane_add_line (host, "Memory", 0);
+  static const gint64 times_ms[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 90, 91, 92, 93 };
+  g_autoptr(GError) error = NULL;
+  gint64 heap = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (times_ms); i++)
+    {
+      g_autofree char *op = g_strdup_printf ("model/layer_%u/attention/dropout_%u/dropout/Cast", i, i % 3);
+      TmFixtureMemory memory = {
+        .id_kind = TM_FIXTURE_MEMORY_ID_ALLOCATOR_NAME,
+        .allocator_name = "GPU_0_bfc",
+      };
+      gint64 bytes = (gint64) (i + 1) * 2 * MIB;
+
+      heap += bytes;
+      memory.bytes_allocated = heap;
+      memory.bytes_available = 16 * GIB - heap;
+      memory.fragmentation = (i % 2) ? 0.9 : 0.05;
+      memory.peak_bytes_in_use = heap;
+      memory.requested_bytes = bytes;
+      memory.allocation_bytes = bytes;
+      memory.addr = 0x7f0000000000 + (guint64) i * 0x1000000;
+      memory.tf_op = op;
+      memory.has_group_id = TRUE;
+      memory.group_id = 3;
+      memory.region_type = "output";
+      memory.data_type = 1;
+      memory.shape = "[8,64]";
+      if (i == 4)
+        memory.absent = TM_FIXTURE_FIELD_TF_OP | TM_FIXTURE_FIELD_GROUP_ID |
+                        TM_FIXTURE_FIELD_ADDR | TM_FIXTURE_FIELD_REQUESTED_BYTES |
+                        TM_FIXTURE_FIELD_REGION_TYPE | TM_FIXTURE_FIELD_SHAPE;
+      tm_fixture_line_add_memory_event (line, TRUE, times_ms[i] * 1000000000, &memory);
+    }
+  tm_fixture_space_add_hlo_module (space, 0, "jit_train_step", 1000000000, 9000000000);
+  tm_fixture_space_add_hlo_module (space, 0, "", 90000000000, 93000000000);
+
+  fixture_path = tm_fixture_space_write (space, fixture_dir, "usability.xplane.pb", &error);
+  g_assert_no_error (error);
+}
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                             */
+
+static void
+collect_labels (GtkWidget *widget,
+                GString   *out)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (GTK_IS_LABEL (child))
+        {
+          g_string_append (out, gtk_label_get_label (GTK_LABEL (child)));
+          g_string_append_c (out, '\n');
+        }
+      collect_labels (child, out);
+    }
+}
+
+static void
+collect_shortcuts (GtkWidget *widget,
+                   GPtrArray *out)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (GTK_IS_SHORTCUTS_SHORTCUT (child))
+        g_ptr_array_add (out, child);
+      collect_shortcuts (child, out);
+    }
+}
+
+
+/* Thai from the build tree's translations, for the rest of the test. */
+static void
+use_thai (gboolean thai)
+{
+  if (thai)
+    {
+      bindtextdomain (GETTEXT_PACKAGE, BUILD_LOCALEDIR);
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      textdomain (GETTEXT_PACKAGE);
+      g_setenv ("LANGUAGE", "th", TRUE);
+    }
+  else
+    g_setenv ("LANGUAGE", "en", TRUE);
+  setlocale (LC_MESSAGES, "C.UTF-8");
+}
+
+static void
+open_and_wait (TmWindow   *window,
+               const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  tm_window_open (window, file);
+  tm_test_iterate_until (tm_test_not_loading, window);
+  tm_test_iterate_for (50);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
+}
+
+/* The real profile name, or NULL (test skipped) without TM_REAL_PROFILES. */
+static char *
+real_profile (const char *name)
+{
+  const char *dir = g_getenv ("TM_REAL_PROFILES");
+  char *path;
+
+  if (dir == NULL)
+    return NULL;
+  path = g_build_filename (dir, name, NULL);
+  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+  return path;
+}
+
+static void
+set_dark (gboolean dark)
+{
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", dark, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Bug 1: the window at 800×600                                        */
+
+static void
+assert_fits_800_600 (const char *path,
+                     gboolean    thai,
+                     gboolean    dark)
+{
+  TmWindow *window;
+  int min_w, min_h, nat;
+
+  use_thai (thai);
+  set_dark (dark);
+  window = tm_test_new_window ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
+  open_and_wait (window, path);
+
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &min_w, &nat, NULL, NULL);
+  /* The toplevel's minimum height is the one for its minimum width. */
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_VERTICAL, min_w, &min_h, &nat, NULL, NULL);
+  g_test_message ("%s%s%s: minimum %d × %d", path, thai ? " (Thai)" : "", dark ? " (dark)" : "", min_w, min_h);
+  g_assert_cmpint (min_w, <=, 800);
+  g_assert_cmpint (min_h, <=, 600);
+
+  /* Opening a file does not make the window grow by itself. */
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, 800);
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (window)), <=, 600);
+
+  tm_test_destroy_window (window);
+  use_thai (FALSE);
+  set_dark (FALSE);
+}
+
+static void
+test_window_800_600 (void)
+{
+  g_autofree char *gpu = real_profile ("tf_gpu_multi_worker.xplane.pb");
+  g_autofree char *tpu = real_profile ("xprof_tpu_training.memory_profile.json");
+
+  assert_fits_800_600 (fixture_path, FALSE, FALSE);
+  assert_fits_800_600 (fixture_path, TRUE, FALSE);
+  if (gpu == NULL || tpu == NULL)
+    {
+      g_test_skip ("TM_REAL_PROFILES is not set");
+      return;
+    }
+  assert_fits_800_600 (gpu, FALSE, FALSE);
+  assert_fits_800_600 (gpu, FALSE, TRUE);
+  assert_fits_800_600 (gpu, TRUE, FALSE);
+  assert_fits_800_600 (tpu, FALSE, FALSE);
+  assert_fits_800_600 (tpu, TRUE, TRUE);
+}
+
+/* ------------------------------------------------------------------ */
+/* Bug 6: the shortcuts window                                         */
+
+static gboolean
+has_shortcut_titled (GPtrArray  *shortcuts,
+                     const char *title)
+{
+  for (guint i = 0; i < shortcuts->len; i++)
+    {
+      g_autofree char *t = NULL;
+
+      g_object_get (g_ptr_array_index (shortcuts, i), "title", &t, NULL);
+      if (g_strcmp0 (t, title) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_shortcuts_window (void)
+{
+  g_autoptr(TmApplication) app = tm_application_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) shortcuts = g_ptr_array_new ();
+  g_autoptr(GString) labels = g_string_new (NULL);
+  static const char * const wanted[] = {
+    "Zoom at the pointer",
+    "Pan",
+    "Zoom to a range",
+    "Show the whole profile",
+    "Show what was live at a time",
+    "Back to the peak",
+    "Export the timeline as PNG",
+    "Export the table as CSV",
+    "Export XProf memory profile",
+  };
+  GtkShortcutsWindow *overlay;
+  TmWindow *window;
+
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+
+  window = tm_window_new (app);
+  overlay = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window));
+  g_assert_nonnull (overlay);
+  gtk_widget_set_visible (GTK_WIDGET (overlay), TRUE);
+  tm_test_iterate_for (100);
+
+  collect_shortcuts (GTK_WIDGET (overlay), shortcuts);
+  collect_labels (GTK_WIDGET (overlay), labels);
+
+  /* The wheel is not a two-finger swipe. */
+  for (guint i = 0; i < shortcuts->len; i++)
+    {
+      GtkShortcutType type;
+
+      g_object_get (g_ptr_array_index (shortcuts, i), "shortcut-type", &type, NULL);
+      g_assert_cmpint (type, !=, GTK_SHORTCUT_GESTURE_TWO_FINGER_SWIPE_RIGHT);
+      g_assert_cmpint (type, !=, GTK_SHORTCUT_GESTURE_TWO_FINGER_SWIPE_LEFT);
+    }
+
+  /* Page Up and Page Down read as words, not key names. */
+  g_assert_null (strstr (labels->str, "Page_Up"));
+  g_assert_null (strstr (labels->str, "Page_Down"));
+  g_assert_nonnull (strstr (labels->str, "Page Up"));
+
+  for (guint i = 0; i < G_N_ELEMENTS (wanted); i++)
+    {
+      if (!has_shortcut_titled (shortcuts, wanted[i]))
+        g_error ("no shortcut titled “%s”", wanted[i]);
+    }
+
+  gtk_window_destroy (GTK_WINDOW (overlay));
+  gtk_window_destroy (GTK_WINDOW (window));
+  tm_test_iterate_for (50);
+}
+
+/* ------------------------------------------------------------------ */
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *data_home = NULL;
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  /* Keep the recently-used list of whoever runs the tests clean. */
+  data_home = g_dir_make_tmp ("tidemark-test-data-XXXXXX", NULL);
+  g_assert_nonnull (data_home);
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+
+  g_test_init (&argc, &argv, NULL);
+  gtk_init ();
+
+  fixture_dir = tm_fixture_make_temp_dir (&error);
+  g_assert_no_error (error);
+
+  write_fixture ();
+
+  g_test_add_func ("/usability/window-800-600", test_window_800_600);
+  g_test_add_func ("/usability/shortcuts-window", test_shortcuts_window);
+
+  status = g_test_run ();
+
+  tm_fixture_remove (fixture_dir);
+  tm_fixture_remove (data_home);
+
+  return status;
+}
