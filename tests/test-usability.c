@@ -220,6 +220,78 @@ test_window_800_600 (void)
 }
 
 /* ------------------------------------------------------------------ */
+/* Bug 2: hover and click answer for the time under the pointer         */
+
+static GtkGestureClick *
+find_click_gesture (GtkWidget *widget)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_GESTURE_CLICK (controller))
+        return GTK_GESTURE_CLICK (controller);
+    }
+  return NULL;
+}
+
+static void
+test_pick_under_pointer (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  TmSession *session;
+  TmTimeline *timeline;
+  TmTimelineLayout layout;
+  GtkGestureClick *click;
+  g_autofree char *markup = NULL;
+  gint64 t = 55 * G_GINT64_CONSTANT (1000000000);   /* 55 ms: no event from 10 to 90 ms */
+  gint64 pixel_ps;
+  int double_click_ms = 400;
+  guint index;
+  double x;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  open_and_wait (window, fixture_path);
+  session = tm_window_get_session (window);
+  timeline = TM_TIMELINE (tm_test_template_child (window, TM_TYPE_WINDOW, "timeline"));
+
+  /* Zoomed into the quiet stretch: no event on screen. */
+  tm_viewport_set_range (tm_session_get_viewport (session),
+                         40 * G_GINT64_CONSTANT (1000000000), 60 * G_GINT64_CONSTANT (1000000000));
+  tm_test_iterate_for (50);
+  tm_timeline_get_layout (timeline, &layout);
+  x = layout.plot.origin.x + layout.plot.size.width * 0.75;
+  pixel_ps = (gint64) (20e9 / layout.plot.size.width) + 1;
+
+  /* The state at 55 ms is the one after the event at 10 ms (index 9),
+   * not the nearer event at 90 ms, which is off screen. */
+  g_assert_true (tm_timeline_pick (timeline, x, &index));
+  g_assert_cmpuint (index, ==, 9);
+  markup = tm_timeline_describe_snapshot (timeline, index);
+  g_assert_nonnull (strstr (markup, "10.000 ms"));
+
+  /* A click selects the time under the pointer. */
+  click = find_click_gesture (GTK_WIDGET (timeline));
+  g_assert_nonnull (click);
+  g_signal_emit_by_name (click, "pressed", 1, x, layout.plot.origin.y + 20);
+  g_signal_emit_by_name (click, "released", 1, x, layout.plot.origin.y + 20);
+  g_object_get (gtk_widget_get_settings (GTK_WIDGET (timeline)), "gtk-double-click-time", &double_click_ms, NULL);
+  tm_test_iterate_for (double_click_ms + 200);
+  g_assert_true (tm_session_get_has_selected_time (session));
+  g_assert_cmpint (llabs (tm_session_get_selected_time (session) - t), <=, pixel_ps);
+
+  /* "Live at" that time: the breakdown is the one at 55 ms, exact. */
+  g_assert_false (tm_breakdown_view_get_at_peak (tm_window_get_breakdown_view (window)));
+  g_assert_cmpint (tm_breakdown_view_get_time_ps (tm_window_get_breakdown_view (window)), ==,
+                   tm_session_get_selected_time (session));
+  g_assert_cmpuint (tm_breakdown_view_get_n_rows (tm_window_get_breakdown_view (window)), ==, 10);
+
+  tm_test_destroy_window (window);
+}
+
+/* ------------------------------------------------------------------ */
 /* Bug 6: the shortcuts window                                         */
 
 static gboolean
@@ -322,6 +394,7 @@ main (int   argc,
   write_fixture ();
 
   g_test_add_func ("/usability/window-800-600", test_window_800_600);
+  g_test_add_func ("/usability/pick-under-pointer", test_pick_under_pointer);
   g_test_add_func ("/usability/shortcuts-window", test_shortcuts_window);
 
   status = g_test_run ();

@@ -315,7 +315,7 @@ draw_selection (TmTimeline             *self,
 
   x = round (_tm_timeline_time_to_x (self, layout, selected));
   tm_axis_append_rect (snapshot, &palette->accent, x - 1, plot->origin.y, 2, plot->size.height);
-  label = tm_format_time_ms (selected);
+  label = tm_axis_format_time (selected, tm_viewport_get_span (self->viewport));
   tm_axis_draw_label (snapshot, text, label,
                       CLAMP (x, plot->origin.x + 40, plot->origin.x + plot->size.width - 40),
                       plot->origin.y + plot->size.height - 4, 0.5, 1.0,

@@ -225,6 +225,7 @@ sync_store (TmTimeline *self)
   g_clear_pointer (&self->described_markup, g_free);
   self->described_index = G_MAXUINT;
   self->hover_index = G_MAXUINT;
+  self->hovering = FALSE;
 
   _tm_timeline_drop_pending_selection (self);
   _tm_timeline_update_actions (self);
