@@ -130,7 +130,11 @@ use_thai (gboolean thai)
       g_setenv ("LANGUAGE", "th", TRUE);
     }
   else
-    g_setenv ("LANGUAGE", "en", TRUE);
+    {
+      /* Binding again also drops the translations gettext cached. */
+      bindtextdomain (GETTEXT_PACKAGE, "/nonexistent");
+      g_setenv ("LANGUAGE", "en", TRUE);
+    }
   setlocale (LC_MESSAGES, "C.UTF-8");
 }
 
@@ -292,6 +296,58 @@ test_pick_under_pointer (void)
 }
 
 /* ------------------------------------------------------------------ */
+/* Bug 3: the CSV is what the table shows                               */
+
+static void
+test_csv_of_shown_rows (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  TmBreakdownView *view;
+  GtkColumnView *column_view;
+  GListModel *columns;
+  g_autoptr(GtkColumnViewColumn) occurrences = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GPtrArray) all = NULL;
+  GListModel *shown;
+
+  open_and_wait (window, fixture_path);
+  view = tm_window_get_breakdown_view (window);
+  column_view = tm_breakdown_view_get_column_view (view);
+  columns = gtk_column_view_get_columns (column_view);
+  occurrences = g_list_model_get_item (columns, 3);
+  g_assert_cmpstr (gtk_column_view_column_get_title (occurrences), ==, "Occurrences");
+
+  /* Filter "dropout_1", small rows shown, sorted by occurrences then
+   * by allocation ascending as the column view does it. */
+  tm_breakdown_view_set_hide_small (view, FALSE);
+  tm_breakdown_view_set_filter_text (view, "dropout_1");
+  gtk_column_view_sort_by_column (column_view, occurrences, GTK_SORT_ASCENDING);
+  tm_test_iterate_for (50);
+  shown = tm_breakdown_view_get_model (view);
+  g_assert_cmpuint (g_list_model_get_n_items (shown), >, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (shown), <, tm_breakdown_view_get_n_rows (view));
+
+  rows = tm_window_dup_csv_rows (window, TRUE);
+  g_assert_nonnull (rows);
+  g_assert_cmpuint (rows->len, ==, g_list_model_get_n_items (shown));
+  for (guint i = 0; i < rows->len; i++)
+    {
+      g_autoptr(TmAllocationRow) item = g_list_model_get_item (shown, i);
+      const TmBreakdownRow *row = g_ptr_array_index (rows, i);
+
+      g_assert_cmpstr (row->op_name, ==, tm_allocation_row_get_op_name (item));
+      g_assert_cmpint (row->allocation_bytes, ==, tm_allocation_row_get_allocation_bytes (item));
+      g_assert_nonnull (strstr (row->op_name, "dropout_1"));
+    }
+
+  /* The whole table is still there when asked for. */
+  all = tm_window_dup_csv_rows (window, FALSE);
+  g_assert_cmpuint (all->len, ==, tm_breakdown_view_get_n_rows (view));
+
+  tm_test_destroy_window (window);
+}
+
+/* ------------------------------------------------------------------ */
 /* Bug 6: the shortcuts window                                         */
 
 static gboolean
@@ -395,6 +451,7 @@ main (int   argc,
 
   g_test_add_func ("/usability/window-800-600", test_window_800_600);
   g_test_add_func ("/usability/pick-under-pointer", test_pick_under_pointer);
+  g_test_add_func ("/usability/csv-of-shown-rows", test_csv_of_shown_rows);
   g_test_add_func ("/usability/shortcuts-window", test_shortcuts_window);
 
   status = g_test_run ();

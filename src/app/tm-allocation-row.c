@@ -343,3 +343,26 @@ tm_allocation_row_to_tsv (TmAllocationRow *self)
 
   return g_string_free (str, FALSE);
 }
+
+TmBreakdownRow *
+tm_allocation_row_dup_row (TmAllocationRow *self)
+{
+  TmBreakdownRow *row;
+
+  g_return_val_if_fail (TM_IS_ALLOCATION_ROW (self), NULL);
+
+  row = g_new0 (TmBreakdownRow, 1);
+  row->op_name = g_strdup (self->op_name);
+  row->allocation_bytes = self->allocation_bytes;
+  row->requested_bytes = self->requested_bytes;
+  row->n_occurrences = self->occurrences;
+  row->region_type = g_strdup (self->region_type);
+  row->data_type = g_strdup (self->data_type);
+  row->shape = g_strdup (self->shape);
+  row->step_id = self->step_id;
+  row->address = self->address;
+  row->time_ps = self->time_ps;
+  row->snapshot_index = G_MAXUINT;
+  row->special = self->special;
+  return row;
+}

@@ -37,4 +37,8 @@ guint            tm_allocation_row_get_index            (TmAllocationRow      *s
  * Tabs and newlines inside fields become spaces. */
 char            *tm_allocation_row_to_tsv               (TmAllocationRow      *self);
 
+/* A copy of the core's row this row shows (free with
+ * tm_breakdown_row_free()), for exporting what the table shows. */
+TmBreakdownRow  *tm_allocation_row_dup_row              (TmAllocationRow      *self);
+
 G_END_DECLS

@@ -1000,6 +1000,27 @@ tm_breakdown_view_get_model (TmBreakdownView *self)
   return G_LIST_MODEL (self->sort_model);
 }
 
+GPtrArray *
+tm_breakdown_view_dup_shown_rows (TmBreakdownView *self)
+{
+  GListModel *model;
+  GPtrArray *rows;
+  guint n;
+
+  g_return_val_if_fail (TM_IS_BREAKDOWN_VIEW (self), NULL);
+
+  model = G_LIST_MODEL (self->sort_model);
+  n = g_list_model_get_n_items (model);
+  rows = g_ptr_array_new_full (n, (GDestroyNotify) tm_breakdown_row_free);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(TmAllocationRow) row = g_list_model_get_item (model, i);
+
+      g_ptr_array_add (rows, tm_allocation_row_dup_row (row));
+    }
+  return rows;
+}
+
 guint
 tm_breakdown_view_get_n_rows (TmBreakdownView *self)
 {
