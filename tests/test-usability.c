@@ -348,6 +348,79 @@ test_csv_of_shown_rows (void)
 }
 
 /* ------------------------------------------------------------------ */
+/* Bug 7: keys go where they belong                                     */
+
+static gboolean
+focus_ring_drawn (TmTimeline *timeline)
+{
+  GtkWidget *widget = GTK_WIDGET (timeline);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GskRenderer) renderer = gsk_cairo_renderer_new ();
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree guchar *data = NULL;
+  TmTimelineLayout layout;
+  int x, y;
+  guchar *px;
+
+  /* What the widget draws on screen, overlay included. */
+  gtk_snapshot_append_color (snapshot, &(GdkRGBA) { 1, 1, 1, 1 }, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_true (gsk_renderer_realize (renderer, NULL, NULL));
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gsk_renderer_unrealize (renderer);
+  data = g_malloc (width * height * 4);
+  gdk_texture_download (texture, data, width * 4);
+
+  /* The ring runs just outside the plot's top edge, in the accent. */
+  tm_timeline_get_layout (timeline, &layout);
+  x = (int) (layout.plot.origin.x + layout.plot.size.width / 2);
+  y = (int) layout.plot.origin.y - 1;
+  px = data + (gsize) y * width * 4 + (gsize) x * 4;
+  return px[3] > 0 && px[0] > px[2] + 40;   /* blue over red: the accent */
+}
+
+static void
+test_keys (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  TmBreakdownView *view;
+  TmTimeline *timeline;
+  TmViewport *viewport;
+  GtkWidget *entry;
+  gint64 span;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  open_and_wait (window, fixture_path);
+  view = tm_window_get_breakdown_view (window);
+  timeline = TM_TIMELINE (tm_test_template_child (window, TM_TYPE_WINDOW, "timeline"));
+  viewport = tm_session_get_viewport (tm_window_get_session (window));
+
+  /* Typing in the table does not go into the filter ("+" zooms). */
+  entry = tm_test_template_child (view, TM_TYPE_BREAKDOWN_VIEW, "search_entry");
+  g_assert_null (gtk_search_entry_get_key_capture_widget (GTK_SEARCH_ENTRY (entry)));
+
+  /* Zoom keys work with the table focused: the window's actions. */
+  gtk_widget_grab_focus (GTK_WIDGET (tm_breakdown_view_get_column_view (view)));
+  span = tm_viewport_get_span (viewport);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.zoom-in", NULL));
+  g_assert_cmpint (tm_viewport_get_span (viewport), <, span);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.zoom-reset", NULL));
+  g_assert_cmpint (tm_viewport_get_span (viewport), ==, span);
+
+  /* A focused timeline shows a focus ring, a clicked one too. */
+  g_assert_false (focus_ring_drawn (timeline));
+  gtk_widget_grab_focus (GTK_WIDGET (timeline));
+  tm_test_iterate_for (50);
+  g_assert_true (focus_ring_drawn (timeline));
+
+  tm_test_destroy_window (window);
+}
+
+/* ------------------------------------------------------------------ */
 /* Bug 6: the shortcuts window                                         */
 
 static gboolean
@@ -452,6 +525,7 @@ main (int   argc,
   g_test_add_func ("/usability/window-800-600", test_window_800_600);
   g_test_add_func ("/usability/pick-under-pointer", test_pick_under_pointer);
   g_test_add_func ("/usability/csv-of-shown-rows", test_csv_of_shown_rows);
+  g_test_add_func ("/usability/keys", test_keys);
   g_test_add_func ("/usability/shortcuts-window", test_shortcuts_window);
 
   status = g_test_run ();

@@ -850,7 +850,8 @@ tm_breakdown_view_init (TmBreakdownView *self)
   g_object_bind_property (self, "hide-small", self->hide_small_check, "active",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
 
-  gtk_search_entry_set_key_capture_widget (self->search_entry, GTK_WIDGET (self->column_view));
+  /* No type-to-filter: keys typed in the table ("+" zooms the timeline)
+   * stay out of the filter; Ctrl+F goes to it. */
 
   menu = g_menu_new ();
   g_menu_append (menu, _("_Copy"), "breakdown.copy");

@@ -415,6 +415,12 @@ _tm_timeline_input_init (TmTimeline *self)
   g_signal_connect (controller, "scroll", G_CALLBACK (scroll_cb), self);
   gtk_widget_add_controller (widget, controller);
 
+  /* The focus ring is part of the overlay. */
+  controller = gtk_event_controller_focus_new ();
+  g_signal_connect_swapped (controller, "enter", G_CALLBACK (gtk_widget_queue_draw), widget);
+  g_signal_connect_swapped (controller, "leave", G_CALLBACK (gtk_widget_queue_draw), widget);
+  gtk_widget_add_controller (widget, controller);
+
   gesture = gtk_gesture_zoom_new ();
   g_signal_connect (gesture, "begin", G_CALLBACK (pinch_begin_cb), self);
   g_signal_connect (gesture, "scale-changed", G_CALLBACK (pinch_scale_changed_cb), self);

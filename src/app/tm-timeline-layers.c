@@ -354,7 +354,9 @@ _tm_timeline_draw_overlay (TmTimeline      *self,
 
   _tm_timeline_compute_layout (self, width, height, &layout, NULL);
 
-  if (gtk_widget_has_visible_focus (GTK_WIDGET (self)) && with_pointer)
+  /* A ring whenever the timeline has the focus, clicked or tabbed to:
+   * it shows where + − ← → go. */
+  if (gtk_widget_has_focus (GTK_WIDGET (self)) && with_pointer)
     {
       GdkRGBA focus = palette->accent;
       const graphene_rect_t *p = &layout.plot;
