@@ -66,7 +66,7 @@ write_fixture (void)
       memory.addr = 0x7f0000000000 + (guint64) i * 0x1000000;
       memory.tf_op = op;
       memory.has_group_id = TRUE;
-      memory.group_id = 3;
+      memory.group_id = i < 2 ? 2 : 3;
       memory.region_type = "output";
       memory.data_type = 1;
       memory.shape = "[8,64]";
@@ -421,6 +421,127 @@ test_keys (void)
 }
 
 /* ------------------------------------------------------------------ */
+/* Bug 8: nothing made up for what the file does not say                */
+
+static TmAllocationRow *
+find_row (TmBreakdownView *view,
+          gboolean       (*match) (TmAllocationRow *row))
+{
+  GListModel *model = tm_breakdown_view_get_model (view);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(TmAllocationRow) row = g_list_model_get_item (model, i);
+
+      if (match (row))
+        return row;   /* the model keeps it */
+    }
+  return NULL;
+}
+
+static gboolean
+is_unnamed (TmAllocationRow *row)
+{
+  return !tm_allocation_row_get_special (row) && tm_allocation_row_get_op_name (row)[0] == '\0';
+}
+
+static gboolean
+is_unused_preallocated (TmAllocationRow *row)
+{
+  return g_str_equal (tm_allocation_row_get_op_name (row), "unused preallocated device memory");
+}
+
+static void
+test_no_invented_values (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  TmBreakdownView *view;
+  TmTimeline *timeline;
+  TmAllocationRow *row;
+  g_autofree char *tooltip = NULL;
+  g_autofree char *event = NULL;
+
+  open_and_wait (window, fixture_path);
+  view = tm_window_get_breakdown_view (window);
+  tm_breakdown_view_set_hide_small (view, FALSE);
+  /* Everything live at the end (the peak table has only step 3). */
+  tm_session_select_time (tm_window_get_session (window), 93 * G_GINT64_CONSTANT (1000000000));
+
+  /* The allocation with nothing but its sizes: "unknown" op, no address,
+   * no step. */
+  row = find_row (view, is_unnamed);
+  g_assert_nonnull (row);
+  g_assert_cmpstr (tm_allocation_row_get_display_name (row), ==, "unknown");
+  tooltip = tm_allocation_row_describe (row);
+  g_assert_nonnull (strstr (tooltip, "unknown"));
+  g_assert_null (strstr (tooltip, "0x0"));
+  g_assert_null (strstr (tooltip, "step -1"));
+
+  /* Its event on the timeline. */
+  timeline = TM_TIMELINE (tm_test_template_child (window, TM_TYPE_WINDOW, "timeline"));
+  event = tm_timeline_describe_snapshot (timeline, 4);
+  g_assert_null (strstr (event, "Step -1"));
+  g_assert_null (strstr (event, "Requested 0 B"));
+  g_assert_nonnull (strstr (event, "Op: unknown"));
+
+  tm_test_destroy_window (window);
+}
+
+/* ------------------------------------------------------------------ */
+/* Bug 5: Thai                                                          */
+
+static void
+test_thai (void)
+{
+  TmWindow *window;
+  TmBreakdownView *view;
+  TmAllocationRow *row;
+  GtkColumnView *column_view;
+  g_autoptr(GtkColumnViewColumn) shape = NULL;
+  GtkWidget *detail;
+  const char *exe = g_getenv ("TM_TIDEMARK_EXE");
+
+  /* The program run from the build tree speaks Thai. */
+  if (exe != NULL)
+    {
+      g_autofree char *err = NULL;
+      g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "LANGUAGE", "th", TRUE);
+      int status;
+
+      env = g_environ_setenv (env, "LC_ALL", "C.UTF-8", TRUE);
+      env = g_environ_unsetenv (env, "TIDEMARK_LOCALEDIR");
+      g_assert_true (g_spawn_sync (NULL, (char *[]) { (char *) exe, "--export=bogus", "x", NULL }, env,
+                                   G_SPAWN_DEFAULT, NULL, NULL, NULL, &err, &status, NULL));
+      g_test_message ("%s", err);
+      g_assert_nonnull (strstr (err, "รับค่า"));
+    }
+
+  use_thai (TRUE);
+  window = tm_test_new_window ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
+  open_and_wait (window, fixture_path);
+  view = tm_window_get_breakdown_view (window);
+
+  /* The special row at the peak is translated. */
+  row = find_row (view, is_unused_preallocated);
+  g_assert_nonnull (row);
+  g_assert_cmpstr (tm_allocation_row_get_display_name (row), !=, "unused preallocated device memory");
+
+  /* So is the Shape column. */
+  column_view = tm_breakdown_view_get_column_view (view);
+  shape = g_list_model_get_item (gtk_column_view_get_columns (column_view), 6);
+  g_assert_cmpstr (gtk_column_view_column_get_title (shape), !=, "Shape");
+
+  /* The Lifetime Peak Heap subtitle is whole at 800 × 600. */
+  tm_test_iterate_for (100);
+  detail = tm_test_template_child (tm_window_get_summary_cards (window), g_type_from_name ("TmSummaryCards"), "lifetime_detail");
+  g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (detail))));
+
+  tm_test_destroy_window (window);
+  use_thai (FALSE);
+}
+
+/* ------------------------------------------------------------------ */
 /* Bug 6: the shortcuts window                                         */
 
 static gboolean
@@ -526,6 +647,8 @@ main (int   argc,
   g_test_add_func ("/usability/pick-under-pointer", test_pick_under_pointer);
   g_test_add_func ("/usability/csv-of-shown-rows", test_csv_of_shown_rows);
   g_test_add_func ("/usability/keys", test_keys);
+  g_test_add_func ("/usability/no-invented-values", test_no_invented_values);
+  g_test_add_func ("/usability/thai", test_thai);
   g_test_add_func ("/usability/shortcuts-window", test_shortcuts_window);
 
   status = g_test_run ();

@@ -150,23 +150,11 @@ query_op_tooltip_cb (GtkWidget   *cell,
                      GtkListItem *list_item)
 {
   TmAllocationRow *row = gtk_list_item_get_item (list_item);
-  g_autofree char *time = NULL;
 
   if (row == NULL)
     return FALSE;
 
-  if (tm_allocation_row_get_special (row))
-    return set_tooltip (tooltip, g_strdup (tm_allocation_row_get_op_name (row)));
-
-  time = tm_format_time_ms (tm_allocation_row_get_time_ps (row));
-  /* Translators: tooltip of an op name in the table: the op, then
-   * when and at which address it allocated, and its step */
-  return set_tooltip (tooltip,
-                      g_strdup_printf (_("%s\nAllocated at %s, address 0x%" PRIx64 ", step %" PRId64),
-                                       tm_allocation_row_get_op_name (row),
-                                       time,
-                                       tm_allocation_row_get_address (row),
-                                       tm_allocation_row_get_step_id (row)));
+  return set_tooltip (tooltip, tm_allocation_row_describe (row));
 }
 
 static gboolean
@@ -816,7 +804,8 @@ tm_breakdown_view_init (TmBreakdownView *self)
 
   self->rows = g_list_store_new (TM_TYPE_ALLOCATION_ROW);
 
-  self->op_filter = gtk_string_filter_new (gtk_property_expression_new (TM_TYPE_ALLOCATION_ROW, NULL, "op-name"));
+  /* The name as shown: translated special rows, "unknown". */
+  self->op_filter = gtk_string_filter_new (gtk_property_expression_new (TM_TYPE_ALLOCATION_ROW, NULL, "display-name"));
   gtk_string_filter_set_match_mode (self->op_filter, GTK_STRING_FILTER_MATCH_MODE_SUBSTRING);
   gtk_string_filter_set_ignore_case (self->op_filter, TRUE);
   self->size_filter = gtk_custom_filter_new (size_filter_func, self, NULL);

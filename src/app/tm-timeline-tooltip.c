@@ -159,14 +159,18 @@ tm_timeline_describe_snapshot (TmTimeline *self,
   /* Every value is escaped: "< 0.01 %" is not markup. */
   str = g_string_new (NULL);
   append_markup (str, "<b>%s</b> · %s\n", kind, time);
+  /* What the file does not hold is "unknown", never a made-up 0 or -1
+   * (docs/ui.md): a request of 0 bytes for a real allocation, step -1. */
+  if (activity.requested_bytes == 0 && activity.allocation_bytes > 0)
+    {
+      g_free (requested);
+      requested = g_strdup (_("unknown"));
+    }
   append_markup (str, _("Requested %s · allocated %s"), requested, allocated);
   g_string_append_c (str, '\n');
-  if (activity.op_name[0] != '\0')
-    {
-      append_markup (str, _("Op: %s"), activity.op_name);
-      g_string_append_c (str, '\n');
-    }
-  step = g_strdup_printf ("%" G_GINT64_FORMAT, activity.step_id);
+  append_markup (str, _("Op: %s"), activity.op_name[0] != '\0' ? activity.op_name : _("unknown"));
+  g_string_append_c (str, '\n');
+  step = activity.step_id >= 0 ? g_strdup_printf ("%" G_GINT64_FORMAT, activity.step_id) : g_strdup (_("unknown"));
   append_markup (str, _("Step %s · region %s · %s %s"), step,
                  activity.region_type[0] ? activity.region_type : "—",
                  activity.data_type[0] ? activity.data_type : "—",
