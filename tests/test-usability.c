@@ -542,6 +542,48 @@ test_thai (void)
 }
 
 /* ------------------------------------------------------------------ */
+/* Gap: the y scale                                                     */
+
+static void
+test_y_scale (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  TmSession *session;
+  TmTimeline *timeline;
+  TmTimelineLayout layout;
+  gint64 fit_all, fit_zoomed, capacity;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  open_and_wait (window, fixture_path);
+  session = tm_window_get_session (window);
+  timeline = TM_TIMELINE (tm_test_template_child (window, TM_TYPE_WINDOW, "timeline"));
+
+  /* Fit by default: about the memory in use (210 MiB), not the 16 GiB
+   * device. */
+  g_assert_cmpint (tm_session_get_y_scale (session), ==, TM_Y_SCALE_FIT);
+  tm_timeline_get_layout (timeline, &layout);
+  fit_all = layout.y_max;
+  g_assert_cmpint (fit_all, >=, 210 * MIB);
+  g_assert_cmpint (fit_all, <, 512 * MIB);
+
+  /* Zoomed into the first 3 ms it fits again (6 + 4 + 2 MiB in use). */
+  tm_viewport_set_range (tm_session_get_viewport (session), 0, 3 * G_GINT64_CONSTANT (1000000000));
+  tm_timeline_get_layout (timeline, &layout);
+  fit_zoomed = layout.y_max;
+  g_assert_cmpint (fit_zoomed, >=, 12 * MIB);
+  g_assert_cmpint (fit_zoomed, <, fit_all);
+
+  /* Capacity: the whole device, from the menu's action. */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "y-scale", g_variant_new_string ("capacity"));
+  g_assert_cmpint (tm_session_get_y_scale (session), ==, TM_Y_SCALE_CAPACITY);
+  tm_timeline_get_layout (timeline, &layout);
+  capacity = layout.y_max;
+  g_assert_cmpint (capacity, >=, 16 * GIB);
+
+  tm_test_destroy_window (window);
+}
+
+/* ------------------------------------------------------------------ */
 /* Bug 6: the shortcuts window                                         */
 
 static gboolean
@@ -649,6 +691,7 @@ main (int   argc,
   g_test_add_func ("/usability/keys", test_keys);
   g_test_add_func ("/usability/no-invented-values", test_no_invented_values);
   g_test_add_func ("/usability/thai", test_thai);
+  g_test_add_func ("/usability/y-scale", test_y_scale);
   g_test_add_func ("/usability/shortcuts-window", test_shortcuts_window);
 
   status = g_test_run ();

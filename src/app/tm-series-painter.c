@@ -259,8 +259,9 @@ tm_series_painter_paint (TmSeriesPainter *self,
   pixels = (guint32 *) cairo_image_surface_get_data (surface);
   stride = cairo_image_surface_get_stride (surface) / 4;
 
-  /* Values are within [0, y_max]: adding 0.5 and truncating rounds. */
-#define ROW(v) ((int) ((double) height - (double) (v) * y_scale + 0.5))
+  /* Values are >= 0: adding 0.5 and truncating rounds. */
+  /* Values above y_max (the Fit scale of a zoomed view) stop at the top. */
+#define ROW(v) MAX (0, (int) ((double) height - (double) (v) * y_scale + 0.5))
 
   /* Each column becomes a few runs of rows, resolved into the rows where
    * its colour changes; then the image is written row by row, each row a

@@ -18,10 +18,15 @@ struct _TmSession
   TmMemoryStore *memory_store;
   TmViewport    *viewport;
   gint64         selected_time;
+  TmYScale       y_scale;
   guint          has_selected_time : 1;
 };
 
 G_DEFINE_FINAL_TYPE (TmSession, tm_session, G_TYPE_OBJECT)
+
+G_DEFINE_ENUM_TYPE (TmYScale, tm_y_scale,
+  G_DEFINE_ENUM_VALUE (TM_Y_SCALE_FIT, "fit"),
+  G_DEFINE_ENUM_VALUE (TM_Y_SCALE_CAPACITY, "capacity"))
 
 enum {
   PROP_0,
@@ -30,6 +35,7 @@ enum {
   PROP_VIEWPORT,
   PROP_HAS_SELECTED_TIME,
   PROP_SELECTED_TIME,
+  PROP_Y_SCALE,
   N_PROPS
 };
 
@@ -116,6 +122,10 @@ tm_session_get_property (GObject    *object,
       g_value_set_int64 (value, self->selected_time);
       break;
 
+    case PROP_Y_SCALE:
+      g_value_set_enum (value, self->y_scale);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -137,6 +147,10 @@ tm_session_set_property (GObject      *object,
 
     case PROP_MEMORY_STORE:
       tm_session_set_memory_store (self, g_value_get_object (value));
+      break;
+
+    case PROP_Y_SCALE:
+      tm_session_set_y_scale (self, g_value_get_enum (value));
       break;
 
     default:
@@ -174,6 +188,11 @@ tm_session_class_init (TmSessionClass *klass)
     g_param_spec_int64 ("selected-time", NULL, NULL,
                         G_MININT64, G_MAXINT64, 0,
                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  properties[PROP_Y_SCALE] =
+    g_param_spec_enum ("y-scale", NULL, NULL,
+                       TM_TYPE_Y_SCALE, TM_Y_SCALE_FIT,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -354,4 +373,26 @@ tm_session_get_shown_time (TmSession *self)
   if (self->memory_store != NULL)
     return tm_memory_store_get_summary (self->memory_store)->peak_time_ps;
   return 0;
+}
+
+TmYScale
+tm_session_get_y_scale (TmSession *self)
+{
+  g_return_val_if_fail (TM_IS_SESSION (self), TM_Y_SCALE_FIT);
+
+  return self->y_scale;
+}
+
+void
+tm_session_set_y_scale (TmSession *self,
+                        TmYScale   y_scale)
+{
+  g_return_if_fail (TM_IS_SESSION (self));
+  g_return_if_fail (y_scale == TM_Y_SCALE_FIT || y_scale == TM_Y_SCALE_CAPACITY);
+
+  if (self->y_scale == y_scale)
+    return;
+
+  self->y_scale = y_scale;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_Y_SCALE]);
 }

@@ -16,6 +16,9 @@
  *                  to the memory id's data whenever the memory id changes
  *   selected-time  a time the user picked (has-selected-time); without one
  *                  the views show the window peak
+ *   y-scale        how tall the timeline's byte axis is: fit to the memory
+ *                  in use in the visible range (the default), or the
+ *                  device's capacity (docs/ui.md, "Y scale")
  *
  * Changing the profile or the memory id clears the selected time and shows
  * the whole range. Plain GObject: no GTK, usable from tests without a
@@ -31,6 +34,15 @@
 #include "tm-viewport.h"
 
 G_BEGIN_DECLS
+
+typedef enum
+{
+  TM_Y_SCALE_FIT,
+  TM_Y_SCALE_CAPACITY,
+} TmYScale;
+
+#define TM_TYPE_Y_SCALE (tm_y_scale_get_type ())
+GType tm_y_scale_get_type (void) G_GNUC_CONST;
 
 #define TM_TYPE_SESSION (tm_session_get_type ())
 
@@ -71,5 +83,9 @@ void           tm_session_clear_selected_time    (TmSession     *self);
 /* The time the views show: the selected time, or else the window peak's
  * time (0 without a memory store). */
 gint64         tm_session_get_shown_time         (TmSession     *self);
+
+TmYScale       tm_session_get_y_scale            (TmSession     *self);
+void           tm_session_set_y_scale            (TmSession     *self,
+                                                  TmYScale       y_scale);
 
 G_END_DECLS

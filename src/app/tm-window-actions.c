@@ -449,6 +449,13 @@ _tm_window_actions_init (TmWindow *self)
                                    G_N_ELEMENTS (window_actions),
                                    self);
 
+  /* The timeline's y scale is the session's: the menu's radio items. */
+  {
+    g_autoptr(GPropertyAction) y_scale = g_property_action_new ("y-scale", self->session, "y-scale");
+
+    g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (y_scale));
+  }
+
   /* Zoom keys work wherever the focus is, except in a text entry: in the
    * bubble phase, after the focused widget had the key (the application's
    * accelerators come before, and would take "+" from the filter). */
