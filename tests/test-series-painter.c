@@ -330,6 +330,42 @@ test_painter_dark (void)
   cairo_surface_destroy (surface);
 }
 
+
+/* Dense fragmentation (every column from 0 to 100 %) is a translucent
+ * band with solid edges, not a solid block: the heap's fill shows
+ * through it everywhere, at any zoom (docs/ui.md). */
+static void
+test_painter_dense_fragmentation (void)
+{
+  g_autoptr(Data) d = data_new (4000);
+  g_autoptr(TmSeriesPainter) painter = tm_series_painter_new ();
+  cairo_surface_t *surface;
+  TmPalette p;
+  guint32 fill;
+
+  light_palette (&p);
+  fill = argb (&p.series_fill[TM_SERIES_HEAP]);
+  for (guint i = 0; i < d->n; i++)
+    {
+      d->heap[i] = 80;
+      d->frag[i] = (i % 2) ? 1.0 : 0.0;
+    }
+
+  surface = tm_series_painter_paint (painter, data_lod (d), 0, d->n - 1, 40, HEIGHT, 1, Y_MAX, FALSE, &p);
+  for (int x = 0; x < 40; x++)
+    for (int y = 30; y < 90; y++)
+      {
+        guint32 got = pixel (surface, x, y);
+        int dr = (int) ((got >> 16) & 0xff) - (int) ((fill >> 16) & 0xff);
+        int dg = (int) ((got >> 8) & 0xff) - (int) ((fill >> 8) & 0xff);
+
+        /* The heap's orange fill, tinted at most a little. */
+        if (ABS (dr) > 40 || ABS (dg) > 40)
+          g_error ("column %d row %d: 0x%08x covers the heap fill 0x%08x", x, y, got, fill);
+      }
+  cairo_surface_destroy (surface);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -342,6 +378,7 @@ main (int   argc,
   g_test_add_func ("/series-painter/no-data", test_painter_no_data);
   g_test_add_func ("/series-painter/scale", test_painter_scale);
   g_test_add_func ("/series-painter/dark", test_painter_dark);
+  g_test_add_func ("/series-painter/dense-fragmentation", test_painter_dense_fragmentation);
 
   return g_test_run ();
 }

@@ -8,13 +8,18 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+#include <glib/gi18n.h>
+
 #include "tm-allocation-row.h"
+#include "tm-format.h"
 
 struct _TmAllocationRow
 {
   GObject  parent_instance;
 
   char    *op_name;
+  char    *display_name;
   char    *region_type;
   char    *data_type;
   char    *shape;
@@ -34,6 +39,7 @@ G_DEFINE_FINAL_TYPE (TmAllocationRow, tm_allocation_row, G_TYPE_OBJECT)
 enum {
   PROP_0,
   PROP_OP_NAME,
+  PROP_DISPLAY_NAME,
   PROP_ALLOCATION_BYTES,
   PROP_REQUESTED_BYTES,
   PROP_OCCURRENCES,
@@ -56,6 +62,7 @@ tm_allocation_row_finalize (GObject *object)
   TmAllocationRow *self = (TmAllocationRow *)object;
 
   g_clear_pointer (&self->op_name, g_free);
+  g_clear_pointer (&self->display_name, g_free);
   g_clear_pointer (&self->region_type, g_free);
   g_clear_pointer (&self->data_type, g_free);
   g_clear_pointer (&self->shape, g_free);
@@ -75,6 +82,10 @@ tm_allocation_row_get_property (GObject    *object,
     {
     case PROP_OP_NAME:
       g_value_set_string (value, self->op_name);
+      break;
+
+    case PROP_DISPLAY_NAME:
+      g_value_set_string (value, self->display_name);
       break;
 
     case PROP_ALLOCATION_BYTES:
@@ -138,6 +149,10 @@ tm_allocation_row_class_init (TmAllocationRowClass *klass)
     g_param_spec_string ("op-name", NULL, NULL,
                          NULL,
                          (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  properties[PROP_DISPLAY_NAME] =
+    g_param_spec_string ("display-name", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   properties[PROP_ALLOCATION_BYTES] =
     g_param_spec_int64 ("allocation-bytes", NULL, NULL,
                         G_MININT64, G_MAXINT64, 0,
@@ -191,6 +206,26 @@ tm_allocation_row_init (TmAllocationRow *self)
 {
 }
 
+/* The core writes the special rows' names as XProf does, in English;
+ * people read them translated. An op the file does not name is
+ * "unknown", not a blank. */
+static char *
+display_name (const char *op_name,
+              gboolean    special)
+{
+  if (special && g_str_equal (op_name, "unused preallocated device memory"))
+    /* Translators: the table's row for the heap no listed allocation
+     * accounts for, as XProf names it */
+    return g_strdup (_("unused preallocated device memory"));
+  if (special && g_str_equal (op_name, "stack"))
+    /* Translators: the table's row for the stack */
+    return g_strdup (C_("row", "stack"));
+  if (op_name[0] == '\0')
+    /* Translators: an op name, a step or a size the profile does not hold */
+    return g_strdup (_("unknown"));
+  return g_strdup (op_name);
+}
+
 TmAllocationRow *
 tm_allocation_row_new (const TmBreakdownRow *row,
                        guint                 index)
@@ -201,6 +236,7 @@ tm_allocation_row_new (const TmBreakdownRow *row,
 
   self = g_object_new (TM_TYPE_ALLOCATION_ROW, NULL);
   self->op_name = g_strdup (row->op_name ? row->op_name : "");
+  self->display_name = display_name (self->op_name, !!row->special);
   self->region_type = g_strdup (row->region_type ? row->region_type : "");
   self->data_type = g_strdup (row->data_type ? row->data_type : "");
   self->shape = g_strdup (row->shape ? row->shape : "");
@@ -351,5 +387,69 @@ tm_allocation_row_to_tsv (TmAllocationRow *self)
   g_string_append_c (str, '\t');
   append_field (str, self->shape);
 
+  return g_string_free (str, FALSE);
+}
+
+TmBreakdownRow *
+tm_allocation_row_dup_row (TmAllocationRow *self)
+{
+  TmBreakdownRow *row;
+
+  g_return_val_if_fail (TM_IS_ALLOCATION_ROW (self), NULL);
+
+  row = g_new0 (TmBreakdownRow, 1);
+  row->op_name = g_strdup (self->op_name);
+  row->allocation_bytes = self->allocation_bytes;
+  row->requested_bytes = self->requested_bytes;
+  row->n_occurrences = self->occurrences;
+  row->region_type = g_strdup (self->region_type);
+  row->data_type = g_strdup (self->data_type);
+  row->shape = g_strdup (self->shape);
+  row->step_id = self->step_id;
+  row->address = self->address;
+  row->time_ps = self->time_ps;
+  row->snapshot_index = G_MAXUINT;
+  row->special = self->special;
+  return row;
+}
+
+const char *
+tm_allocation_row_get_display_name (TmAllocationRow *self)
+{
+  g_return_val_if_fail (TM_IS_ALLOCATION_ROW (self), NULL);
+
+  return self->display_name;
+}
+
+char *
+tm_allocation_row_describe (TmAllocationRow *self)
+{
+  g_autofree char *time = NULL;
+  GString *str;
+
+  g_return_val_if_fail (TM_IS_ALLOCATION_ROW (self), NULL);
+
+  if (self->special)
+    return g_strdup (self->display_name);
+
+  time = tm_format_time_ms (self->time_ps);
+  str = g_string_new (self->display_name);
+  g_string_append_c (str, '\n');
+  /* Translators: in the tooltip of an op name in the table: when it
+   * allocated; an address and a step follow when the profile has them */
+  g_string_append_printf (str, _("Allocated at %s"), time);
+  /* No address in the file reads as 0: there is never memory at 0. */
+  if (self->address != 0)
+    {
+      g_string_append (str, ", ");
+      /* Translators: continues "Allocated at …" */
+      g_string_append_printf (str, _("address 0x%" PRIx64), self->address);
+    }
+  g_string_append (str, ", ");
+  if (self->step_id >= 0)
+    /* Translators: continues "Allocated at …" */
+    g_string_append_printf (str, _("step %" PRId64), self->step_id);
+  else
+    g_string_append (str, _("step unknown"));
   return g_string_free (str, FALSE);
 }

@@ -39,4 +39,14 @@ guint            tm_allocation_row_get_snapshot_index   (TmAllocationRow      *s
  * Tabs and newlines inside fields become spaces. */
 char            *tm_allocation_row_to_tsv               (TmAllocationRow      *self);
 
+/* The op name as the table shows it (docs/ui.md, "Values the file does
+ * not hold"). */
+const char      *tm_allocation_row_get_display_name     (TmAllocationRow      *self);
+/* The op cell's tooltip: the op, when and where it allocated, its step. */
+char            *tm_allocation_row_describe             (TmAllocationRow      *self);
+
+/* A copy of the core's row this row shows (free with
+ * tm_breakdown_row_free()), for exporting what the table shows. */
+TmBreakdownRow  *tm_allocation_row_dup_row              (TmAllocationRow      *self);
+
 G_END_DECLS

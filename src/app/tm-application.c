@@ -437,6 +437,8 @@ tm_application_startup (GApplication *application)
     { "win.next-host", { "<Alt>Page_Down", NULL } },
     { "win.export-xprof-json", { "<Control>e", NULL } },
     { "win.export-csv", { "<Control><Shift>e", NULL } },
+    { "win.export-timeline-png", { "<Control><Alt>e", NULL } },
+    { "win.back-to-peak", { "<Alt>Home", NULL } },
   };
 
   G_APPLICATION_CLASS (tm_application_parent_class)->startup (application);

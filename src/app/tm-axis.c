@@ -237,3 +237,27 @@ tm_axis_draw_time_ruler (GtkSnapshot           *snapshot,
       gtk_snapshot_restore (snapshot);
     }
 }
+
+char *
+tm_axis_format_time (gint64 time_ps,
+                     gint64 span_ps)
+{
+  /* About a thousandth of the span is what a pointer can point at. */
+  double resolution = MAX ((double) span_ps / 1000.0, 1.0);
+  int decimals = CLAMP ((int) ceil (log10 (1e9 / resolution)), 3, 6);
+  guint64 unit = 1, mag, rounded;
+  g_autofree char *whole = NULL;
+
+  if (decimals == 3)
+    return tm_format_time_ms (time_ps);
+
+  for (int i = decimals; i < 9; i++)
+    unit *= 10;
+  mag = time_ps < 0 ? (guint64) 0 - (guint64) time_ps : (guint64) time_ps;
+  rounded = mag / unit + (mag % unit >= unit / 2 ? 1 : 0);
+  whole = tm_format_count (rounded / (1000000000 / unit));
+
+  return g_strdup_printf ("%s%s.%0*" G_GUINT64_FORMAT " ms",
+                          time_ps < 0 ? "−" : "", whole, decimals,
+                          rounded % (1000000000 / unit));
+}

@@ -103,4 +103,10 @@ void            tm_axis_draw_time_ruler     (GtkSnapshot           *snapshot,
                                              double                 label_y,
                                              const TmPalette       *palette);
 
+/* time_ps in milliseconds with as many decimals as a view of span_ps
+ * tells apart: three (microseconds) at least, six (nanoseconds) at most.
+ * "1 234.567 ms", "1 234.567891 ms". */
+char           *tm_axis_format_time         (gint64                 time_ps,
+                                             gint64                 span_ps);
+
 G_END_DECLS

@@ -153,23 +153,11 @@ query_op_tooltip_cb (GtkWidget   *cell,
                      GtkListItem *list_item)
 {
   TmAllocationRow *row = gtk_list_item_get_item (list_item);
-  g_autofree char *time = NULL;
 
   if (row == NULL)
     return FALSE;
 
-  if (tm_allocation_row_get_special (row))
-    return set_tooltip (tooltip, g_strdup (tm_allocation_row_get_op_name (row)));
-
-  time = tm_format_time_ms (tm_allocation_row_get_time_ps (row));
-  /* Translators: tooltip of an op name in the table: the op, then
-   * when and at which address it allocated, and its step */
-  return set_tooltip (tooltip,
-                      g_strdup_printf (_("%s\nAllocated at %s, address 0x%" PRIx64 ", step %" PRId64),
-                                       tm_allocation_row_get_op_name (row),
-                                       time,
-                                       tm_allocation_row_get_address (row),
-                                       tm_allocation_row_get_step_id (row)));
+  return set_tooltip (tooltip, tm_allocation_row_describe (row));
 }
 
 static gboolean
@@ -953,7 +941,8 @@ tm_breakdown_view_init (TmBreakdownView *self)
   g_signal_connect_object (self->never_freed_check, "toggled",
                            G_CALLBACK (never_freed_toggled_cb), self, G_CONNECT_SWAPPED);
 
-  self->op_filter = gtk_string_filter_new (gtk_property_expression_new (TM_TYPE_ALLOCATION_ROW, NULL, "op-name"));
+  /* The name as shown: translated special rows, "unknown". */
+  self->op_filter = gtk_string_filter_new (gtk_property_expression_new (TM_TYPE_ALLOCATION_ROW, NULL, "display-name"));
   gtk_string_filter_set_match_mode (self->op_filter, GTK_STRING_FILTER_MATCH_MODE_SUBSTRING);
   gtk_string_filter_set_ignore_case (self->op_filter, TRUE);
   self->size_filter = gtk_custom_filter_new (size_filter_func, self, NULL);
@@ -989,7 +978,8 @@ tm_breakdown_view_init (TmBreakdownView *self)
   g_object_bind_property (self, "hide-small", self->hide_small_check, "active",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
 
-  gtk_search_entry_set_key_capture_widget (self->search_entry, GTK_WIDGET (self->column_view));
+  /* No type-to-filter: keys typed in the table ("+" zooms the timeline)
+   * stay out of the filter; Ctrl+F goes to it. */
 
   menu = g_menu_new ();
   g_menu_append (menu, _("_Copy"), "breakdown.copy");
@@ -1151,6 +1141,27 @@ tm_breakdown_view_get_model (TmBreakdownView *self)
   g_return_val_if_fail (TM_IS_BREAKDOWN_VIEW (self), NULL);
 
   return G_LIST_MODEL (self->sort_model);
+}
+
+GPtrArray *
+tm_breakdown_view_dup_shown_rows (TmBreakdownView *self)
+{
+  GListModel *model;
+  GPtrArray *rows;
+  guint n;
+
+  g_return_val_if_fail (TM_IS_BREAKDOWN_VIEW (self), NULL);
+
+  model = G_LIST_MODEL (self->sort_model);
+  n = g_list_model_get_n_items (model);
+  rows = g_ptr_array_new_full (n, (GDestroyNotify) tm_breakdown_row_free);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(TmAllocationRow) row = g_list_model_get_item (model, i);
+
+      g_ptr_array_add (rows, tm_allocation_row_dup_row (row));
+    }
+  return rows;
 }
 
 guint

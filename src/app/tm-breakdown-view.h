@@ -41,6 +41,9 @@ void           tm_breakdown_view_focus_search     (TmBreakdownView *self);
 
 /* The rows as shown (filtered and sorted): TmAllocationRow items. */
 GListModel    *tm_breakdown_view_get_model        (TmBreakdownView *self);
+/* The rows as shown, filtered and in the shown order, as the core's rows
+ * (TmBreakdownRow, transfer full): what "Export Table as CSV" writes. */
+GPtrArray     *tm_breakdown_view_dup_shown_rows   (TmBreakdownView *self);
 /* Rows before filtering. */
 guint          tm_breakdown_view_get_n_rows       (TmBreakdownView *self);
 GtkColumnView *tm_breakdown_view_get_column_view  (TmBreakdownView *self);

@@ -457,9 +457,12 @@ tm_hlo_view_init (TmHloView *self)
 
   self->scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (self->scroller), 80);
-  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (self->scroller), 160);
+  /* In a pane of its own: as tall as the user drags it (natural: four
+   * rows), down to a row and a half. */
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (self->scroller), 40);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (self->scroller), 140);
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (self->scroller), TRUE);
+  gtk_widget_set_vexpand (self->scroller, TRUE);
   gtk_scrolled_window_set_has_frame (GTK_SCROLLED_WINDOW (self->scroller), TRUE);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), GTK_WIDGET (self->column_view));
   gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));

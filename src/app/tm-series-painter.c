@@ -48,41 +48,75 @@ typedef struct _PaintChange
 } PaintChange;
 
 /* A column is at most six segments (a line and a fill per series) with
- * gaps between them, the fragmentation line over them: at most fifteen
- * changes. */
-#define MAX_CHANGES 16
+ * gaps between them, the fragmentation over them: a line, or where it
+ * spans many rows a translucent band between two solid edges. Each piece
+ * splits into at most five changes. */
+#define MAX_CHANGES 40
 
 typedef struct
 {
   PaintChange *changes;
   guint        n;
   int          x;
-  int          frag_top;      /* rows of the fragmentation line, or -1 */
+  int          frag_top;      /* rows of the fragmentation, or -1 */
   int          frag_bottom;
   guint32      frag;
+  /* A band: rows [band_top, band_bottom) inside the fragmentation rows
+   * are band over the series, the rest solid edges; band_top ==
+   * band_bottom for a line. */
+  int          band_top;
+  int          band_bottom;
+  guint32      band;
 } ColumnPainter;
 
-/* Rows [a, b) are color (under the fragmentation line where it is). */
+static inline void
+add_change (ColumnPainter *p,
+            int            y,
+            guint32        color)
+{
+  p->changes[p->n++] = (PaintChange) { y, p->x, color };
+}
+
+/* Rows [a, b) are color, with the fragmentation over them where it is. */
 static inline void
 paint_piece (ColumnPainter *p,
              int            a,
              int            b,
              guint32        color)
 {
+  int bounds[4];
+  guint32 colors[3];
+
   if (b <= a)
     return;
 
   if (p->frag_top < 0 || b <= p->frag_top || a >= p->frag_bottom)
     {
-      p->changes[p->n++] = (PaintChange) { a, p->x, color };
+      add_change (p, a, color);
       return;
     }
 
   if (a < p->frag_top)
-    p->changes[p->n++] = (PaintChange) { a, p->x, color };
-  p->changes[p->n++] = (PaintChange) { MAX (a, p->frag_top), p->x, over (p->frag, color) };
+    add_change (p, a, color);
+
+  /* Edge, band, edge (the band empty for a line). */
+  bounds[0] = p->frag_top;
+  bounds[1] = p->band_top;
+  bounds[2] = p->band_bottom;
+  bounds[3] = p->frag_bottom;
+  colors[0] = over (p->frag, color);
+  colors[1] = over (p->band, color);
+  colors[2] = colors[0];
+  for (int i = 0; i < 3; i++)
+    {
+      int from = MAX (a, bounds[i]), to = MIN (b, bounds[i + 1]);
+
+      if (to > from)
+        add_change (p, from, colors[i]);
+    }
+
   if (b > p->frag_bottom)
-    p->changes[p->n++] = (PaintChange) { p->frag_bottom, p->x, color };
+    add_change (p, p->frag_bottom, color);
 }
 
 struct _TmSeriesPainter
@@ -179,7 +213,7 @@ tm_series_painter_paint (TmSeriesPainter *self,
   int frag_line = scale > 1 ? 3 : 2;
   int dash_on = 6 * scale, dash_period = 10 * scale;
   gboolean show_stack;
-  guint32 fill[TM_N_SERIES], top[TM_N_SERIES], frag;
+  guint32 fill[TM_N_SERIES], top[TM_N_SERIES], frag, band;
   guint *row_starts, *next;
   guint32 *row;
   gsize n_changes = 0;
@@ -206,6 +240,13 @@ tm_series_painter_paint (TmSeriesPainter *self,
       top[s] = premultiply (&palette->series[s]);
     }
   frag = premultiply (&palette->frag);
+  {
+    GdkRGBA faint = palette->frag;
+
+    /* Dense fragmentation is a veil the series show through. */
+    faint.alpha *= 0.15f;
+    band = premultiply (&faint);
+  }
 
   if (self->n_buckets_allocated < (guint) width)
     {
@@ -218,8 +259,9 @@ tm_series_painter_paint (TmSeriesPainter *self,
   pixels = (guint32 *) cairo_image_surface_get_data (surface);
   stride = cairo_image_surface_get_stride (surface) / 4;
 
-  /* Values are within [0, y_max]: adding 0.5 and truncating rounds. */
-#define ROW(v) ((int) ((double) height - (double) (v) * y_scale + 0.5))
+  /* Values are >= 0: adding 0.5 and truncating rounds. */
+  /* Values above y_max (the Fit scale of a zoomed view) stop at the top. */
+#define ROW(v) MAX (0, (int) ((double) height - (double) (v) * y_scale + 0.5))
 
   /* Each column becomes a few runs of rows, resolved into the rows where
    * its colour changes; then the image is written row by row, each row a
@@ -238,7 +280,7 @@ tm_series_painter_paint (TmSeriesPainter *self,
   for (int x = 0; x < width; x++)
     {
       const TmLodBucket *b = &self->buckets[x];
-      ColumnPainter painter = { self->changes + n_changes, 0, x, -1, -1, frag };
+      ColumnPainter painter = { self->changes + n_changes, 0, x, -1, -1, frag, 0, 0, band };
       int s_min, s_max, u_min, u_max, t_min, t_max, f_top, f_bottom;
       int half_up = line / 2, half_down = (line + 1) / 2;
       int fl_a, fl_b, ff_a, ff_b, hl_a, hl_b, hf_a, hf_b, sl_a, sl_b, sf_a;
@@ -281,6 +323,15 @@ tm_series_painter_paint (TmSeriesPainter *self,
         {
           painter.frag_top = CLAMP (f_top, 0, height);
           painter.frag_bottom = CLAMP (f_bottom, 0, height);
+          /* Spanning many rows (fragmentation swinging within the
+           * column): the range as a band, its extremes as solid edges. */
+          if (f_bottom - f_top > 3 * frag_line)
+            {
+              painter.band_top = CLAMP (f_top + frag_line, 0, height);
+              painter.band_bottom = CLAMP (f_bottom - frag_line, painter.band_top, height);
+            }
+          else
+            painter.band_top = painter.band_bottom = painter.frag_top;
         }
 
       /* Each series is a fill up to its smallest value and a full-strength

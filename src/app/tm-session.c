@@ -18,6 +18,7 @@ struct _TmSession
   TmMemoryStore *memory_store;
   TmViewport    *viewport;
   gint64         selected_time;
+  TmYScale       y_scale;
   guint          has_selected_time : 1;
 
   /* Scopes (tm-scopes): the selected one, and what is built on demand
@@ -31,6 +32,10 @@ struct _TmSession
 
 G_DEFINE_FINAL_TYPE (TmSession, tm_session, G_TYPE_OBJECT)
 
+G_DEFINE_ENUM_TYPE (TmYScale, tm_y_scale,
+  G_DEFINE_ENUM_VALUE (TM_Y_SCALE_FIT, "fit"),
+  G_DEFINE_ENUM_VALUE (TM_Y_SCALE_CAPACITY, "capacity"))
+
 enum {
   PROP_0,
   PROP_PROFILE,
@@ -40,6 +45,7 @@ enum {
   PROP_SELECTED_TIME,
   PROP_SELECTED_SCOPE,
   PROP_SELECTED_ALLOCATION,
+  PROP_Y_SCALE,
   N_PROPS
 };
 
@@ -133,6 +139,10 @@ tm_session_get_property (GObject    *object,
       g_value_set_boxed (value, self->selected_scope);
       break;
 
+    case PROP_Y_SCALE:
+      g_value_set_enum (value, self->y_scale);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -158,6 +168,10 @@ tm_session_set_property (GObject      *object,
 
     case PROP_SELECTED_SCOPE:
       tm_session_set_selected_scope (self, g_value_get_boxed (value));
+      break;
+
+    case PROP_Y_SCALE:
+      tm_session_set_y_scale (self, g_value_get_enum (value));
       break;
 
     default:
@@ -203,6 +217,11 @@ tm_session_class_init (TmSessionClass *klass)
     g_param_spec_uint ("selected-allocation", NULL, NULL,
                        0, G_MAXUINT, TM_ALLOCATIONS_NONE,
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  properties[PROP_Y_SCALE] =
+    g_param_spec_enum ("y-scale", NULL, NULL,
+                       TM_TYPE_Y_SCALE, TM_Y_SCALE_FIT,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -485,4 +504,26 @@ tm_session_select_allocation (TmSession *self,
 
   self->selected_allocation = index;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ALLOCATION]);
+}
+
+TmYScale
+tm_session_get_y_scale (TmSession *self)
+{
+  g_return_val_if_fail (TM_IS_SESSION (self), TM_Y_SCALE_FIT);
+
+  return self->y_scale;
+}
+
+void
+tm_session_set_y_scale (TmSession *self,
+                        TmYScale   y_scale)
+{
+  g_return_if_fail (TM_IS_SESSION (self));
+  g_return_if_fail (y_scale == TM_Y_SCALE_FIT || y_scale == TM_Y_SCALE_CAPACITY);
+
+  if (self->y_scale == y_scale)
+    return;
+
+  self->y_scale = y_scale;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_Y_SCALE]);
 }

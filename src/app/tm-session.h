@@ -19,6 +19,9 @@
  *   selected-scope a scope the user picked (tm-scopes; NULL: none): the
  *                  breakdown table filters to it, the timeline draws its
  *                  bytes over time, other views highlight its allocations
+ *   y-scale        how tall the timeline's byte axis is: fit to the memory
+ *                  in use in the visible range (the default), or the
+ *                  device's capacity (docs/ui.md, "Y scale")
  *
  *   selected-allocation
  *                  an allocation the user picked: its index in the memory
@@ -41,6 +44,15 @@
 #include "tm-viewport.h"
 
 G_BEGIN_DECLS
+
+typedef enum
+{
+  TM_Y_SCALE_FIT,
+  TM_Y_SCALE_CAPACITY,
+} TmYScale;
+
+#define TM_TYPE_Y_SCALE (tm_y_scale_get_type ())
+GType tm_y_scale_get_type (void) G_GNUC_CONST;
 
 #define TM_TYPE_SESSION (tm_session_get_type ())
 
@@ -101,5 +113,8 @@ guint          tm_session_get_selected_allocation (TmSession    *self);
  * TM_ALLOCATIONS_NONE (also for an index out of range). */
 void           tm_session_select_allocation      (TmSession     *self,
                                                   guint          index);
+TmYScale       tm_session_get_y_scale            (TmSession     *self);
+void           tm_session_set_y_scale            (TmSession     *self,
+                                                  TmYScale       y_scale);
 
 G_END_DECLS

@@ -348,6 +348,142 @@ tm_summary_cards_update (TmSummaryCards *self)
   }
 }
 
+/* ------------------------------------------------------------------ */
+/* Layout                                                              */
+
+/* The cards side by side and equally wide; in a window too narrow for
+ * that they wrap onto as few, evenly filled lines as they need. */
+
+#define CARD_SPACING 12
+
+static int
+n_cards (GtkWidget *widget)
+{
+  int n = 0;
+
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (gtk_widget_get_visible (c))
+      n++;
+  return n;
+}
+
+/* The largest minimum and natural size of the visible cards. */
+static void
+measure_cards (GtkWidget      *widget,
+               GtkOrientation  orientation,
+               int             for_size,
+               int            *minimum,
+               int            *natural)
+{
+  *minimum = *natural = 0;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      int min, nat;
+
+      if (!gtk_widget_get_visible (c))
+        continue;
+      gtk_widget_measure (c, orientation, for_size, &min, &nat, NULL, NULL);
+      *minimum = MAX (*minimum, min);
+      *natural = MAX (*natural, nat);
+    }
+}
+
+/* How many cards go on one line of a row of width. */
+static int
+cards_per_line (GtkWidget *widget,
+                int        width)
+{
+  int n = n_cards (widget);
+  int min, nat, per_line, lines;
+
+  if (n == 0)
+    return 1;
+  measure_cards (widget, GTK_ORIENTATION_HORIZONTAL, -1, &min, &nat);
+  per_line = CLAMP ((width + CARD_SPACING) / (MAX (min, 1) + CARD_SPACING), 1, n);
+  /* Even lines: five cards as 3 + 2, not 4 + 1. */
+  lines = (n + per_line - 1) / per_line;
+  return (n + lines - 1) / lines;
+}
+
+static int
+card_width_for (int width,
+                int per_line)
+{
+  return MAX (0, (width - (per_line - 1) * CARD_SPACING) / per_line);
+}
+
+static void
+tm_summary_cards_measure (GtkWidget      *widget,
+                          GtkOrientation  orientation,
+                          int             for_size,
+                          int            *minimum,
+                          int            *natural,
+                          int            *minimum_baseline,
+                          int            *natural_baseline)
+{
+  int n = n_cards (widget);
+  int min, nat;
+
+  *minimum = *natural = 0;
+  if (n == 0)
+    return;
+
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      measure_cards (widget, orientation, -1, &min, &nat);
+      *minimum = min;
+      *natural = n * nat + (n - 1) * CARD_SPACING;
+    }
+  else
+    {
+      int per_line = for_size < 0 ? n : cards_per_line (widget, for_size);
+      int lines = (n + per_line - 1) / per_line;
+
+      measure_cards (widget, orientation, for_size < 0 ? -1 : card_width_for (for_size, per_line), &min, &nat);
+      *minimum = lines * min + (lines - 1) * CARD_SPACING;
+      *natural = lines * nat + (lines - 1) * CARD_SPACING;
+    }
+}
+
+static void
+tm_summary_cards_size_allocate (GtkWidget *widget,
+                                int        width,
+                                int        height,
+                                int        baseline)
+{
+  int n = n_cards (widget);
+  int per_line, lines, card_width, card_height, i = 0;
+
+  if (n == 0)
+    return;
+
+  per_line = cards_per_line (widget, width);
+  lines = (n + per_line - 1) / per_line;
+  card_width = card_width_for (width, per_line);
+  card_height = MAX (0, (height - (lines - 1) * CARD_SPACING) / lines);
+
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      if (!gtk_widget_get_visible (c))
+        continue;
+      gtk_widget_size_allocate (c,
+                                &(GtkAllocation) {
+                                  (i % per_line) * (card_width + CARD_SPACING),
+                                  (i / per_line) * (card_height + CARD_SPACING),
+                                  card_width,
+                                  card_height,
+                                },
+                                -1);
+      i++;
+    }
+}
+
+static GtkSizeRequestMode
+tm_summary_cards_get_request_mode (GtkWidget *widget)
+{
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
+}
+
 static void
 tm_summary_cards_dispose (GObject *object)
 {
@@ -414,6 +550,10 @@ tm_summary_cards_class_init (TmSummaryCardsClass *klass)
   object_class->dispose = tm_summary_cards_dispose;
   object_class->get_property = tm_summary_cards_get_property;
   object_class->set_property = tm_summary_cards_set_property;
+
+  widget_class->measure = tm_summary_cards_measure;
+  widget_class->size_allocate = tm_summary_cards_size_allocate;
+  widget_class->get_request_mode = tm_summary_cards_get_request_mode;
 
   /**
    * TmSummaryCards:session:

@@ -7,7 +7,7 @@
  * or right-drag zooms to a rubber band, a double-click shows everything;
  * + − ← → Home when focused. Everything moves the session's viewport.
  *
- * A click selects the nearest snapshot's time: drawn at once, given to
+ * A click selects the time under the pointer: drawn at once, given to
  * the session (tm_session_select_time()) only once it is known not to be
  * the first half of a double-click, which shows everything and leaves the
  * session's selection as it was.
@@ -165,7 +165,7 @@ drag_update_cb (GtkGestureDrag *gesture,
       self->drag_moved = TRUE;
       gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
       gtk_widget_set_cursor_from_name (GTK_WIDGET (self), self->banding ? "col-resize" : "grabbing");
-      _tm_timeline_set_hover (self, G_MAXUINT);
+      _tm_timeline_set_hover (self, FALSE, 0, G_MAXUINT);
     }
 
   _tm_timeline_current_layout (self, &layout);
@@ -278,14 +278,14 @@ click_released_cb (GtkGestureClick *gesture,
                    TmTimeline      *self)
 {
   int double_click_ms = 400;
-  guint index;
+  gint64 t;
 
   if (n_press != 1 || self->double_clicked || self->drag_moved)
     return;
 
-  if (tm_timeline_pick (self, x, &index))
+  if (tm_timeline_pick_time (self, x, &t, NULL))
     {
-      self->pending_time = tm_memory_store_get_times (self->store)[index];
+      self->pending_time = t;
       gtk_widget_queue_draw (GTK_WIDGET (self));
 
       g_object_get (gtk_widget_get_settings (GTK_WIDGET (self)), "gtk-double-click-time", &double_click_ms, NULL);
@@ -413,6 +413,12 @@ _tm_timeline_input_init (TmTimeline *self)
 
   controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
   g_signal_connect (controller, "scroll", G_CALLBACK (scroll_cb), self);
+  gtk_widget_add_controller (widget, controller);
+
+  /* The focus ring is part of the overlay. */
+  controller = gtk_event_controller_focus_new ();
+  g_signal_connect_swapped (controller, "enter", G_CALLBACK (gtk_widget_queue_draw), widget);
+  g_signal_connect_swapped (controller, "leave", G_CALLBACK (gtk_widget_queue_draw), widget);
   gtk_widget_add_controller (widget, controller);
 
   gesture = gtk_gesture_zoom_new ();

@@ -404,7 +404,7 @@ draw_selection (TmTimeline             *self,
 
   x = round (_tm_timeline_time_to_x (self, layout, selected));
   tm_axis_append_rect (snapshot, &palette->accent, x - 1, plot->origin.y, 2, plot->size.height);
-  label = tm_format_time_ms (selected);
+  label = tm_axis_format_time (selected, tm_viewport_get_span (self->viewport));
   tm_axis_draw_label (snapshot, text, label,
                       CLAMP (x, plot->origin.x + 40, plot->origin.x + plot->size.width - 40),
                       plot->origin.y + plot->size.height - 4, 0.5, 1.0,
@@ -471,7 +471,9 @@ _tm_timeline_draw_overlay (TmTimeline      *self,
 
   _tm_timeline_compute_layout (self, width, height, &layout, NULL);
 
-  if (gtk_widget_has_visible_focus (GTK_WIDGET (self)) && with_pointer)
+  /* A ring whenever the timeline has the focus, clicked or tabbed to:
+   * it shows where + − ← → go. */
+  if (gtk_widget_has_focus (GTK_WIDGET (self)) && with_pointer)
     {
       GdkRGBA focus = palette->accent;
       const graphene_rect_t *p = &layout.plot;

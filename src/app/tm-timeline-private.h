@@ -58,7 +58,9 @@ struct _TmTimeline
 
   /* Pointer */
   double           pointer_x;
-  guint            hover_index;
+  gint64           hover_time;     /* the time under the pointer */
+  guint            hover_index;    /* the state then: G_MAXUINT for none */
+  guint            hovering : 1;
   guint            described_index;
   char            *described_markup;
 
@@ -140,6 +142,8 @@ gboolean _tm_timeline_query_tooltip            (GtkWidget  *widget,
                                                 gboolean    keyboard_mode,
                                                 GtkTooltip *tooltip);
 void     _tm_timeline_set_hover                (TmTimeline *self,
+                                                gboolean    hovering,
+                                                gint64      time_ps,
                                                 guint       index);
 void     _tm_timeline_update_hover             (TmTimeline *self);
 void     _tm_timeline_draw_hover               (TmTimeline             *self,

@@ -2,9 +2,11 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The pointer hovers the snapshot nearest in time (a crosshair and a
- * read-out over the plot); the tooltip describes that snapshot's memory
- * event, or the HLO module under the pointer in the band.
+ * The pointer answers for the time under it: the state then is the one
+ * the last snapshot at or before it left (a crosshair and a read-out over
+ * the plot), and the tooltip says so and describes that snapshot's memory
+ * event; over the band, the HLO module under the pointer. Never a snapshot
+ * after the pointer, which may be off screen (docs/ui.md, "Picking").
  */
 #include "config.h"
 
@@ -46,9 +48,10 @@ pick_module (TmTimeline *self,
 }
 
 gboolean
-tm_timeline_pick (TmTimeline *self,
-                  double      x,
-                  guint      *index)
+tm_timeline_pick_time (TmTimeline *self,
+                       double      x,
+                       gint64     *time_ps,
+                       guint      *index)
 {
   TmTimelineLayout layout;
   gint64 t;
@@ -63,10 +66,22 @@ tm_timeline_pick (TmTimeline *self,
     return FALSE;
 
   t = tm_viewport_x_to_time (self->viewport, x - layout.plot.origin.x, layout.plot.size.width);
+  if (time_ps != NULL)
+    *time_ps = t;
   if (index != NULL)
-    *index = tm_memory_store_find_nearest (self->store, t);
+    *index = t < tm_memory_store_get_times (self->store)[0]
+             ? G_MAXUINT
+             : tm_memory_store_find_at_or_before (self->store, t);
 
   return TRUE;
+}
+
+gboolean
+tm_timeline_pick (TmTimeline *self,
+                  double      x,
+                  guint      *index)
+{
+  return tm_timeline_pick_time (self, x, NULL, index);
 }
 
 guint
@@ -144,14 +159,18 @@ tm_timeline_describe_snapshot (TmTimeline *self,
   /* Every value is escaped: "< 0.01 %" is not markup. */
   str = g_string_new (NULL);
   append_markup (str, "<b>%s</b> · %s\n", kind, time);
+  /* What the file does not hold is "unknown", never a made-up 0 or -1
+   * (docs/ui.md): a request of 0 bytes for a real allocation, step -1. */
+  if (activity.requested_bytes == 0 && activity.allocation_bytes > 0)
+    {
+      g_free (requested);
+      requested = g_strdup (_("unknown"));
+    }
   append_markup (str, _("Requested %s · allocated %s"), requested, allocated);
   g_string_append_c (str, '\n');
-  if (activity.op_name[0] != '\0')
-    {
-      append_markup (str, _("Op: %s"), activity.op_name);
-      g_string_append_c (str, '\n');
-    }
-  step = g_strdup_printf ("%" G_GINT64_FORMAT, activity.step_id);
+  append_markup (str, _("Op: %s"), activity.op_name[0] != '\0' ? activity.op_name : _("unknown"));
+  g_string_append_c (str, '\n');
+  step = activity.step_id >= 0 ? g_strdup_printf ("%" G_GINT64_FORMAT, activity.step_id) : g_strdup (_("unknown"));
   append_markup (str, _("Step %s · region %s · %s %s"), step,
                  activity.region_type[0] ? activity.region_type : "—",
                  activity.data_type[0] ? activity.data_type : "—",
@@ -190,8 +209,12 @@ _tm_timeline_query_tooltip (GtkWidget  *widget,
                             GtkTooltip *tooltip)
 {
   TmTimeline *self = TM_TIMELINE (widget);
+  g_autofree char *time = NULL;
+  g_autofree char *header = NULL;
+  g_autofree char *text = NULL;
   int module;
   guint index;
+  gint64 t;
 
   if (self->dragging)
     return FALSE;
@@ -205,8 +228,17 @@ _tm_timeline_query_tooltip (GtkWidget  *widget,
       return TRUE;
     }
 
-  if (keyboard_mode || !tm_timeline_pick (self, x, &index))
+  if (keyboard_mode || !tm_timeline_pick_time (self, x, &t, &index))
     return FALSE;
+
+  time = tm_axis_format_time (t, tm_viewport_get_span (self->viewport));
+  if (index == G_MAXUINT)
+    {
+      g_autofree char *markup = g_markup_printf_escaped (_("<b>At %s</b>\nBefore the first memory event"), time);
+
+      gtk_tooltip_set_markup (tooltip, markup);
+      return TRUE;
+    }
 
   if (self->described_markup == NULL || self->described_index != index)
     {
@@ -214,22 +246,30 @@ _tm_timeline_query_tooltip (GtkWidget  *widget,
       self->described_markup = tm_timeline_describe_snapshot (self, index);
       self->described_index = index;
     }
+  /* Translators: first line of the timeline's tooltip: the time under the
+   * pointer; the memory event that set the state then follows */
+  header = g_markup_printf_escaped (_("<b>At %s</b>, the state after this event:"), time);
+  text = g_strconcat (header, "\n", self->described_markup, NULL);
   /* No tip area: GTK hides a tooltip whenever the pointer leaves the
    * previous one, so a small area kept the tooltip from ever coming back
-   * once the pointer had moved; without one it follows the pointer and the
-   * text follows the nearest snapshot. */
-  gtk_tooltip_set_markup (tooltip, self->described_markup);
+   * once the pointer had moved; without one it follows the pointer. */
+  gtk_tooltip_set_markup (tooltip, text);
 
   return TRUE;
 }
 
 void
 _tm_timeline_set_hover (TmTimeline *self,
+                        gboolean    hovering,
+                        gint64      time_ps,
                         guint       index)
 {
-  if (self->hover_index == index)
+  hovering = !!hovering;
+  if (self->hovering == hovering && self->hover_time == time_ps && self->hover_index == index)
     return;
 
+  self->hovering = hovering;
+  self->hover_time = time_ps;
   self->hover_index = index;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -238,11 +278,12 @@ void
 _tm_timeline_update_hover (TmTimeline *self)
 {
   guint index;
+  gint64 t;
 
-  if (self->pointer_inside && tm_timeline_pick (self, self->pointer_x, &index))
-    _tm_timeline_set_hover (self, index);
+  if (self->pointer_inside && tm_timeline_pick_time (self, self->pointer_x, &t, &index))
+    _tm_timeline_set_hover (self, TRUE, t, index);
   else
-    _tm_timeline_set_hover (self, G_MAXUINT);
+    _tm_timeline_set_hover (self, FALSE, 0, G_MAXUINT);
 }
 
 static void
@@ -261,7 +302,7 @@ leave_cb (GtkEventControllerMotion *motion,
           TmTimeline               *self)
 {
   self->pointer_inside = FALSE;
-  _tm_timeline_set_hover (self, G_MAXUINT);
+  _tm_timeline_set_hover (self, FALSE, 0, G_MAXUINT);
 }
 
 void
@@ -280,27 +321,32 @@ _tm_timeline_draw_hover (TmTimeline             *self,
   gint64 used;
   double x, y;
 
-  if (self->hover_index == G_MAXUINT || !_tm_timeline_has_data (self) || self->dragging)
+  if (!self->hovering || !_tm_timeline_has_data (self) || self->dragging)
     return;
 
   times = tm_memory_store_get_times (self->store);
   stack = tm_memory_store_get_stack (self->store);
   heap = tm_memory_store_get_heap (self->store);
-  used = stack[self->hover_index] + heap[self->hover_index];
+  used = self->hover_index != G_MAXUINT ? stack[self->hover_index] + heap[self->hover_index] : 0;
 
-  x = round (_tm_timeline_time_to_x (self, layout, times[self->hover_index])) + 0.5;
+  /* At the pointer's time, at the height of the state then. */
+  x = round (_tm_timeline_time_to_x (self, layout, self->hover_time)) + 0.5;
   y = round (tm_axis_value_to_y (&layout->plot, layout->y_max, (double) used)) + 0.5;
 
   line.alpha = 0.45f;
   if (x >= plot->origin.x && x <= plot->origin.x + plot->size.width)
     {
       tm_axis_append_rect (snapshot, &line, x - 0.5, plot->origin.y, 1, plot->size.height);
-      for (double hx = plot->origin.x; hx < plot->origin.x + plot->size.width; hx += 6)
-        tm_axis_append_rect (snapshot, &line, hx, y - 0.5, 3, 1);
-      _tm_timeline_append_dot (snapshot, &palette->background, &palette->fg, x, y, 3.5);
+      if (self->hover_index != G_MAXUINT)
+        {
+          for (double hx = plot->origin.x; hx < plot->origin.x + plot->size.width; hx += 6)
+            tm_axis_append_rect (snapshot, &line, hx, y - 0.5, 3, 1);
+          _tm_timeline_append_dot (snapshot, &palette->background, &palette->fg, x, y, 3.5);
+        }
     }
 
-  time_text = tm_format_time_ms (times[self->hover_index]);
+  (void) times;
+  time_text = tm_axis_format_time (self->hover_time, tm_viewport_get_span (self->viewport));
   used_text = tm_format_bytes (used);
   /* Translators: hover read-out above the timeline: time · memory in use */
   readout = g_strdup_printf (_("%s · %s in use"), time_text, used_text);
@@ -313,6 +359,7 @@ _tm_timeline_tooltip_init (TmTimeline *self)
   GtkEventController *controller;
 
   self->hover_index = G_MAXUINT;
+  self->hovering = FALSE;
   self->described_index = G_MAXUINT;
 
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);

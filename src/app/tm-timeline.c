@@ -56,6 +56,21 @@ _tm_timeline_has_data (TmTimeline *self)
   return self->store != NULL && tm_memory_store_get_n_snapshots (self->store) > 0;
 }
 
+/* Fit: the most memory in use (stack + heap) the visible range shows,
+ * from the state at its start to its end (docs/ui.md, "Y scale"). */
+static gint64
+visible_max_used (TmTimeline *self,
+                  TmLod      *lod)
+{
+  TmLodBucket bucket;
+  guint first = tm_memory_store_find_at_or_before (self->store, tm_viewport_get_start (self->viewport));
+  guint last = tm_memory_store_find_at_or_before (self->store, tm_viewport_get_end (self->viewport));
+
+  if (!tm_lod_query_indices (lod, first, MAX (first, last), &bucket) || !bucket.has_data)
+    return tm_lod_get_max_used (lod);
+  return bucket.used_max;
+}
+
 void
 _tm_timeline_compute_layout (TmTimeline       *self,
                              int               width,
@@ -78,9 +93,16 @@ _tm_timeline_compute_layout (TmTimeline       *self,
     graphene_rect_init (&layout->hlo_band, TM_CHART_MARGIN_LEFT, TM_CHART_MARGIN_TOP + plot_h, plot_w, 0);
 
   if (lod != NULL && tm_lod_get_n_snapshots (lod) > 0)
-    max_bytes = tm_memory_store_has_free_data (self->store)
-                ? tm_lod_get_max_total (lod)
-                : tm_lod_get_max_used (lod);
+    {
+      TmYScale scale = self->session != NULL ? tm_session_get_y_scale (self->session) : TM_Y_SCALE_CAPACITY;
+
+      if (scale == TM_Y_SCALE_FIT)
+        max_bytes = visible_max_used (self, lod);
+      else
+        max_bytes = tm_memory_store_has_free_data (self->store)
+                    ? tm_lod_get_max_total (lod)
+                    : tm_lod_get_max_used (lod);
+    }
   tm_axis_byte_scale (max_bytes, plot_h, &layout->y_max, y_step);
 }
 
@@ -225,6 +247,7 @@ sync_store (TmTimeline *self)
   g_clear_pointer (&self->described_markup, g_free);
   self->described_index = G_MAXUINT;
   self->hover_index = G_MAXUINT;
+  self->hovering = FALSE;
 
   _tm_timeline_drop_pending_selection (self);
   _tm_timeline_update_actions (self);
@@ -287,7 +310,10 @@ static void
 viewport_changed_cb (TmTimeline *self)
 {
   _tm_timeline_update_actions (self);
-  invalidate_range (self);
+  if (self->session != NULL && tm_session_get_y_scale (self->session) == TM_Y_SCALE_FIT)
+    invalidate (self);
+  else
+    invalidate_range (self);
   if (!self->dragging)
     _tm_timeline_update_hover (self);
 }
@@ -311,7 +337,8 @@ tm_timeline_measure (GtkWidget      *widget,
     }
   else
     {
-      *minimum = TM_CHART_MARGIN_TOP + TM_CHART_MARGIN_BOTTOM + 120;
+      /* Small enough for a window of 800 × 600 with every other part. */
+      *minimum = TM_CHART_MARGIN_TOP + TM_CHART_MARGIN_BOTTOM + 64;
       *natural = TM_CHART_MARGIN_TOP + TM_CHART_MARGIN_BOTTOM + 260;
     }
 }
@@ -459,6 +486,7 @@ tm_timeline_init (TmTimeline *self)
                                   G_CALLBACK (selected_time_changed_cb), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::selected-scope",
                                   G_CALLBACK (invalidate_range), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::y-scale", G_CALLBACK (invalidate), self);
 
   self->viewport_signals = g_signal_group_new (TM_TYPE_VIEWPORT);
   g_signal_group_connect_swapped (self->viewport_signals, "changed", G_CALLBACK (viewport_changed_cb), self);

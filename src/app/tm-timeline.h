@@ -11,7 +11,8 @@
  * Interaction: wheel zooms at the pointer (Ctrl+wheel too; touchpad scroll
  * pans), pinch zooms, drag pans, Shift+drag or right-drag zooms to a range,
  * double-click or Home shows everything, + − ← → when focused. Hovering
- * shows the nearest snapshot; a click selects its time.
+ * shows the state at the time under the pointer (the last snapshot at or
+ * before it); a click selects that time (docs/ui.md, "Picking").
  *
  * A view of a TmSession: it draws the session's memory store over the
  * session's viewport, the HLO modules of the session's profile and the
@@ -47,10 +48,16 @@ TmSession     *tm_timeline_get_session        (TmTimeline      *self);
 void           tm_timeline_set_session        (TmTimeline      *self,
                                                TmSession       *session);
 
-/* The snapshot a pointer at widget x (any y) hovers: the one nearest in
- * time. FALSE when x is outside the plot or there is no data. */
+/* What a pointer at widget x (any y) answers for: the time under it, and
+ * the state at that time, the last snapshot at or before it (index;
+ * G_MAXUINT before the first snapshot). FALSE when x is outside the plot
+ * or there is no data. */
 gboolean       tm_timeline_pick               (TmTimeline      *self,
                                                double           x,
+                                               guint           *index);
+gboolean       tm_timeline_pick_time          (TmTimeline      *self,
+                                               double           x,
+                                               gint64          *time_ps,
                                                guint           *index);
 /* The hovered snapshot (G_MAXUINT when none). */
 guint          tm_timeline_get_hover_index    (TmTimeline      *self);

@@ -302,7 +302,55 @@ export_timeline_png_action (GSimpleAction *action,
   _tm_window_export_timeline_png (TM_WINDOW (user_data));
 }
 
+/* Zoom keys: the timeline's own actions, from anywhere in the window
+ * (see _tm_window_actions_init for when a text entry has the focus). */
+static void
+timeline_action (TmWindow   *self,
+                 const char *name)
+{
+  if (tm_window_get_state (self) == TM_WINDOW_STATE_PROFILE)
+    gtk_widget_activate_action (GTK_WIDGET (self->timeline), name, NULL);
+}
+
+static void
+zoom_in_action (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       user_data)
+{
+  timeline_action (TM_WINDOW (user_data), "timeline.zoom-in");
+}
+
+static void
+zoom_out_action (GSimpleAction *action,
+                 GVariant      *param,
+                 gpointer       user_data)
+{
+  timeline_action (TM_WINDOW (user_data), "timeline.zoom-out");
+}
+
+static void
+zoom_reset_action (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       user_data)
+{
+  timeline_action (TM_WINDOW (user_data), "timeline.reset");
+}
+
+static void
+back_to_peak_action (GSimpleAction *action,
+                     GVariant      *param,
+                     gpointer       user_data)
+{
+  TmWindow *self = TM_WINDOW (user_data);
+
+  tm_session_clear_selected_time (self->session);
+}
+
 static const GActionEntry window_actions[] = {
+  { "zoom-in", zoom_in_action },
+  { "zoom-out", zoom_out_action },
+  { "zoom-reset", zoom_reset_action },
+  { "back-to-peak", back_to_peak_action },
   { "open", open_action },
   { "open-folder", open_folder_action },
   { "reload", reload_action },
@@ -348,15 +396,87 @@ _tm_window_actions_update (TmWindow *self)
   set_enabled (self, "export-csv", profile && self->memory_store != NULL);
   set_enabled (self, "export-collapsed", profile && self->memory_store != NULL);
   set_enabled (self, "export-timeline-png", profile && self->memory_store != NULL);
+  set_enabled (self, "zoom-in", profile && self->memory_store != NULL);
+  set_enabled (self, "zoom-out", profile && self->memory_store != NULL);
+  set_enabled (self, "zoom-reset", profile && self->memory_store != NULL);
+  set_enabled (self, "back-to-peak", profile && self->memory_store != NULL);
 
   gtk_widget_set_visible (self->error_retry_button, current->file != NULL);
+}
+
+/* GTK's shortcut labels show Page_Up and Page_Down as key names: the
+ * shortcuts window says them in words. */
+static void
+fix_key_names (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (GTK_IS_LABEL (child))
+        {
+          const char *text = gtk_label_get_label (GTK_LABEL (child));
+
+          if (g_strcmp0 (text, "Page_Up") == 0)
+            /* Translators: a key, in the shortcuts window */
+            gtk_label_set_label (GTK_LABEL (child), C_("key", "Page Up"));
+          else if (g_strcmp0 (text, "Page_Down") == 0)
+            /* Translators: a key, in the shortcuts window */
+            gtk_label_set_label (GTK_LABEL (child), C_("key", "Page Down"));
+        }
+      fix_key_names (child);
+    }
+}
+
+static void
+application_changed_cb (TmWindow *self)
+{
+  GtkShortcutsWindow *overlay = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (self));
+
+  if (overlay != NULL)
+    g_signal_connect (overlay, "map", G_CALLBACK (fix_key_names), NULL);
 }
 
 void
 _tm_window_actions_init (TmWindow *self)
 {
+  GtkEventController *shortcuts;
+  static const struct {
+    const char *trigger;
+    const char *action;
+  } zoom_keys[] = {
+    { "plus", "win.zoom-in" },
+    { "<Shift>plus", "win.zoom-in" },
+    { "equal", "win.zoom-in" },
+    { "KP_Add", "win.zoom-in" },
+    { "minus", "win.zoom-out" },
+    { "KP_Subtract", "win.zoom-out" },
+    { "Home", "win.zoom-reset" },
+  };
+
   g_action_map_add_action_entries (G_ACTION_MAP (self),
                                    window_actions,
                                    G_N_ELEMENTS (window_actions),
                                    self);
+
+  /* The timeline's y scale is the session's: the menu's radio items. */
+  {
+    g_autoptr(GPropertyAction) y_scale = g_property_action_new ("y-scale", self->session, "y-scale");
+
+    g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (y_scale));
+  }
+
+  /* Zoom keys work wherever the focus is, except in a text entry: in the
+   * bubble phase, after the focused widget had the key (the application's
+   * accelerators come before, and would take "+" from the filter). */
+  shortcuts = gtk_shortcut_controller_new ();
+  gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (shortcuts), GTK_SHORTCUT_SCOPE_LOCAL);
+  gtk_event_controller_set_propagation_phase (shortcuts, GTK_PHASE_BUBBLE);
+  for (guint i = 0; i < G_N_ELEMENTS (zoom_keys); i++)
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
+                                          gtk_shortcut_new (gtk_shortcut_trigger_parse_string (zoom_keys[i].trigger),
+                                                            gtk_named_action_new (zoom_keys[i].action)));
+  gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
+
+  g_signal_connect (self, "notify::application", G_CALLBACK (application_changed_cb), NULL);
 }

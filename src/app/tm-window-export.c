@@ -28,7 +28,7 @@ typedef struct
 {
   ExportKind       kind;
   TmProfile       *profile;
-  GPtrArray       *rows;      /* for CSV and collapsed stacks */
+  GPtrArray       *rows;      /* for CSV (taken when the user said where) and collapsed stacks */
   GskRenderNode   *node;      /* for PNG: drawn on the main thread */
   int              width;
   int              height;
@@ -168,6 +168,12 @@ save_response_cb (GtkNativeDialog *chooser,
     }
 
   job->dest = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+  if (job->kind == EXPORT_CSV)
+    {
+      const char *only_shown = gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (chooser), "shown");
+
+      job->rows = tm_window_dup_csv_rows (self, g_strcmp0 (only_shown, "false") != 0);
+    }
   gtk_native_dialog_destroy (chooser);
   g_object_unref (chooser);
 
@@ -178,7 +184,7 @@ save_response_cb (GtkNativeDialog *chooser,
   g_task_run_in_thread (task, export_thread);
 }
 
-static void
+static GtkFileChooserNative *
 ask_where (TmWindow   *self,
            ExportJob  *job,
            const char *title,
@@ -204,7 +210,7 @@ ask_where (TmWindow   *self,
     gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
 
   g_signal_connect (chooser, "response", G_CALLBACK (save_response_cb), job);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  return chooser;
 }
 
 /* "host1.xplane.pb" → "host1" */
@@ -239,8 +245,47 @@ _tm_window_export_xprof_json (TmWindow *self)
   job = g_new0 (ExportJob, 1);
   job->kind = EXPORT_XPROF_JSON;
   job->profile = g_object_ref (self->shown.profile);
-  ask_where (self, job, _("Export XProf Memory Profile"), name,
-             _("XProf Memory-Profile JSON"), "*.json");
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (ask_where (self, job, _("Export XProf Memory Profile"), name,
+                                                        _("XProf Memory-Profile JSON"), "*.json")));
+}
+
+/* "2 112.837 ms" → "2112.837ms", for file names. */
+static char *
+time_for_file_name (gint64 time_ps)
+{
+  g_autofree char *text = tm_format_time_ms (time_ps);
+  GString *str = g_string_new (NULL);
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_isdigit (c) || c == '.')
+        g_string_append_unichar (str, c);
+      else if (c == 0x2212)  /* minus */
+        g_string_append_c (str, '-');
+    }
+  g_string_append (str, "ms");
+  return g_string_free (str, FALSE);
+}
+
+GPtrArray *
+tm_window_dup_csv_rows (TmWindow *self,
+                        gboolean  only_shown)
+{
+  g_return_val_if_fail (TM_IS_WINDOW (self), NULL);
+
+  if (self->shown.profile == NULL || self->memory_store == NULL)
+    return NULL;
+
+  /* What the table shows: its filter, its sort. */
+  if (only_shown)
+    return tm_breakdown_view_dup_shown_rows (self->breakdown_view);
+
+  /* The whole table at the time it shows, in the core's order. */
+  if (!tm_session_get_has_selected_time (self->session))
+    return g_ptr_array_ref (tm_analysis_get_peak_breakdown (tm_session_get_analysis (self->session)));
+  return tm_analysis_breakdown_at (self->memory_store, tm_session_get_selected_time (self->session));
 }
 
 void
@@ -248,7 +293,12 @@ _tm_window_export_csv (TmWindow *self)
 {
   g_autofree char *stem = NULL;
   g_autofree char *name = NULL;
+  g_autofree char *shown_text = NULL;
+  g_autofree char *total_text = NULL;
+  g_autofree char *choice = NULL;
+  GtkFileChooserNative *chooser;
   ExportJob *job;
+  guint n_shown, n_total;
 
   g_return_if_fail (TM_IS_WINDOW (self));
   if (self->shown.profile == NULL || self->memory_store == NULL)
@@ -259,22 +309,29 @@ _tm_window_export_csv (TmWindow *self)
   job->kind = EXPORT_CSV;
   job->profile = g_object_ref (self->shown.profile);
 
-  /* The whole table at the time it shows, whatever the filter hides. */
   if (!tm_session_get_has_selected_time (self->session))
-    {
-      job->rows = g_ptr_array_ref (tm_analysis_get_peak_breakdown (tm_session_get_analysis (self->session)));
-      name = g_strdup_printf ("%s-%s-peak.csv", stem, tm_memory_store_get_id (self->memory_store));
-    }
+    name = g_strdup_printf ("%s-%s-peak.csv", stem, tm_memory_store_get_id (self->memory_store));
   else
     {
-      gint64 t = tm_session_get_selected_time (self->session);
+      g_autofree char *t = time_for_file_name (tm_session_get_selected_time (self->session));
 
-      job->rows = tm_analysis_breakdown_at (self->memory_store, t);
-      name = g_strdup_printf ("%s-%s-at-%" G_GINT64_FORMAT "ps.csv", stem,
-                              tm_memory_store_get_id (self->memory_store), t);
+      name = g_strdup_printf ("%s-%s-at-%s.csv", stem, tm_memory_store_get_id (self->memory_store), t);
     }
 
-  ask_where (self, job, _("Export Table as CSV"), name, _("CSV Files"), "*.csv");
+  /* The dialog says what is written: the rows shown, filtered and in
+   * their order (the default), or the whole table. */
+  n_shown = g_list_model_get_n_items (tm_breakdown_view_get_model (self->breakdown_view));
+  n_total = tm_breakdown_view_get_n_rows (self->breakdown_view);
+  shown_text = tm_format_count (n_shown);
+  total_text = tm_format_count (n_total);
+  /* Translators: a check box in the CSV export dialog; "48 of 555" */
+  choice = g_strdup_printf (_("Only the rows shown (%s of %s), filtered and sorted as in the table"),
+                            shown_text, total_text);
+
+  chooser = ask_where (self, job, _("Export Table as CSV"), name, _("CSV Files"), "*.csv");
+  gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (chooser), "shown", choice, NULL, NULL);
+  gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (chooser), "shown", "true");
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
 void
@@ -352,5 +409,6 @@ _tm_window_export_timeline_png (TmWindow *self)
 
   stem = profile_stem (self);
   name = g_strdup_printf ("%s-%s-timeline.png", stem, tm_memory_store_get_id (self->memory_store));
-  ask_where (self, job, _("Export Timeline as PNG"), name, _("PNG Images"), "*.png");
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (ask_where (self, job, _("Export Timeline as PNG"), name,
+                                                        _("PNG Images"), "*.png")));
 }

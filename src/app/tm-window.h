@@ -82,6 +82,11 @@ TmBreakdownView *tm_window_get_breakdown_view   (TmWindow      *self);
 TmSummaryCards  *tm_window_get_summary_cards    (TmWindow      *self);
 GtkDropDown     *tm_window_get_memory_dropdown  (TmWindow      *self);
 GtkDropDown     *tm_window_get_host_dropdown    (TmWindow      *self);
+/* The rows "Export Table as CSV" writes (TmBreakdownRow, transfer full;
+ * NULL without a memory id): those the table shows, filtered and in its
+ * order, or (only_shown FALSE) the whole table at the time it shows. */
+GPtrArray       *tm_window_dup_csv_rows         (TmWindow      *self,
+                                                 gboolean       only_shown);
 /* The empty vertical box between the cards and the table, for the timeline. */
 GtkBox          *tm_window_get_timeline_area    (TmWindow      *self);
 
