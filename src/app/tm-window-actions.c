@@ -295,6 +295,14 @@ export_csv_action (GSimpleAction *action,
 }
 
 static void
+save_memory_only_action (GSimpleAction *action,
+                         GVariant      *param,
+                         gpointer       user_data)
+{
+  _tm_window_save_memory_only (TM_WINDOW (user_data));
+}
+
+static void
 export_timeline_png_action (GSimpleAction *action,
                             GVariant      *param,
                             gpointer       user_data)
@@ -364,6 +372,7 @@ static const GActionEntry window_actions[] = {
   { "export-csv", export_csv_action },
   { "export-collapsed", export_collapsed_action },
   { "export-timeline-png", export_timeline_png_action },
+  { "save-memory-only", save_memory_only_action },
 };
 
 static void
@@ -396,6 +405,8 @@ _tm_window_actions_update (TmWindow *self)
   set_enabled (self, "export-csv", profile && self->memory_store != NULL);
   set_enabled (self, "export-collapsed", profile && self->memory_store != NULL);
   set_enabled (self, "export-timeline-png", profile && self->memory_store != NULL);
+  set_enabled (self, "save-memory-only", profile && self->shown.profile != NULL &&
+               tm_profile_get_format (self->shown.profile) == TM_PROFILE_FORMAT_XSPACE);
   set_enabled (self, "zoom-in", profile && self->memory_store != NULL);
   set_enabled (self, "zoom-out", profile && self->memory_store != NULL);
   set_enabled (self, "zoom-reset", profile && self->memory_store != NULL);

@@ -4,6 +4,8 @@
  *
  * The save dialog runs on the main thread; writing runs in a GTask thread
  * that owns a reference to the (immutable) profile and the rows it writes.
+ * The memory-only profile (docs/formats.md §4) reads the file again, with a
+ * progress window that can cancel it.
  */
 #include "config.h"
 
@@ -15,6 +17,7 @@
 #include "tm-palette.h"
 #include "tm-scopes.h"
 #include "tm-window-private.h"
+#include "tm-xspace-writer.h"
 
 typedef enum
 {
@@ -22,6 +25,7 @@ typedef enum
   EXPORT_CSV,
   EXPORT_PNG,
   EXPORT_COLLAPSED,
+  EXPORT_MEMORY_XPLANE,
 } ExportKind;
 
 typedef struct
@@ -33,11 +37,20 @@ typedef struct
   int              width;
   int              height;
   GFile           *dest;
+  /* The memory-only profile: the file it reads, the progress window. */
+  GFile           *input;
+  GCancellable    *cancellable;
+  GtkWidget       *progress_window;
+  GtkProgressBar  *progress_bar;
+  guint            progress_timeout;
+  int              permille;   /* atomic: set by the worker */
 } ExportJob;
 
 static void
 export_job_free (ExportJob *job)
 {
+  g_clear_object (&job->input);
+  g_clear_object (&job->cancellable);
   g_clear_object (&job->profile);
   g_clear_pointer (&job->rows, g_ptr_array_unref);
   g_clear_pointer (&job->node, gsk_render_node_unref);
@@ -85,6 +98,90 @@ write_png (ExportJob      *job,
   return TRUE;
 }
 
+/* Called in the worker. */
+static void
+memory_progress_cb (guint64  done,
+                    guint64  total,
+                    gpointer user_data)
+{
+  ExportJob *job = user_data;
+
+  g_atomic_int_set (&job->permille, total > 0 ? (int) (done * 1000 / total) : 0);
+}
+
+static gboolean
+progress_tick_cb (gpointer user_data)
+{
+  ExportJob *job = user_data;
+
+  gtk_progress_bar_set_fraction (job->progress_bar, g_atomic_int_get (&job->permille) / 1000.0);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+progress_close_cb (GtkWindow *window,
+                   gpointer   user_data)
+{
+  ExportJob *job = user_data;
+
+  g_cancellable_cancel (job->cancellable);
+  return TRUE;  /* it goes when the worker has stopped */
+}
+
+static void
+progress_cancel_cb (GtkButton *button,
+                    gpointer   user_data)
+{
+  ExportJob *job = user_data;
+
+  g_cancellable_cancel (job->cancellable);
+  gtk_widget_set_sensitive (GTK_WIDGET (button), FALSE);
+}
+
+/* A small modal window while the memory-only profile is written. */
+static void
+show_progress (TmWindow  *self,
+               ExportJob *job)
+{
+  g_autofree char *name = g_file_get_basename (job->dest);
+  GtkWidget *box, *label, *bar, *button;
+
+  job->progress_window = gtk_window_new ();
+  gtk_window_set_title (GTK_WINDOW (job->progress_window), _("Save Memory-Only Profile"));
+  gtk_window_set_transient_for (GTK_WINDOW (job->progress_window), GTK_WINDOW (self));
+  gtk_window_set_modal (GTK_WINDOW (job->progress_window), TRUE);
+  gtk_window_set_resizable (GTK_WINDOW (job->progress_window), FALSE);
+  gtk_window_set_default_size (GTK_WINDOW (job->progress_window), 420, -1);
+
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  gtk_widget_set_margin_start (box, 18);
+  gtk_widget_set_margin_end (box, 18);
+  gtk_widget_set_margin_top (box, 18);
+  gtk_widget_set_margin_bottom (box, 18);
+  {
+    /* Translators: while saving; %s is the file name */
+    g_autofree char *text = g_strdup_printf (_("Saving “%s”…"), name);
+
+    label = gtk_label_new (text);
+  }
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
+  bar = gtk_progress_bar_new ();
+  gtk_progress_bar_set_show_text (GTK_PROGRESS_BAR (bar), TRUE);
+  button = gtk_button_new_with_mnemonic (_("_Cancel"));
+  gtk_widget_set_halign (button, GTK_ALIGN_END);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), bar);
+  gtk_box_append (GTK_BOX (box), button);
+  gtk_window_set_child (GTK_WINDOW (job->progress_window), box);
+
+  job->progress_bar = GTK_PROGRESS_BAR (bar);
+  g_signal_connect (button, "clicked", G_CALLBACK (progress_cancel_cb), job);
+  g_signal_connect (job->progress_window, "close-request", G_CALLBACK (progress_close_cb), job);
+  job->progress_timeout = g_timeout_add (100, progress_tick_cb, job);
+  gtk_window_present (GTK_WINDOW (job->progress_window));
+}
+
 static void
 export_thread (GTask        *task,
                gpointer      source_object,
@@ -95,6 +192,16 @@ export_thread (GTask        *task,
   g_autoptr(GFileOutputStream) out = NULL;
   g_autoptr(GError) error = NULL;
   gboolean ok;
+
+  /* It writes to a temporary file and replaces dest only when done. */
+  if (job->kind == EXPORT_MEMORY_XPLANE)
+    {
+      if (tm_xspace_save_memory_only (job->input, job->dest, memory_progress_cb, job, cancellable, &error))
+        g_task_return_boolean (task, TRUE);
+      else
+        g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
 
   out = g_file_replace (job->dest, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, cancellable, &error);
   if (out == NULL)
@@ -135,7 +242,12 @@ export_done_cb (GObject      *object,
   ExportJob *job = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
 
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
+  g_clear_handle_id (&job->progress_timeout, g_source_remove);
+  if (job->progress_window != NULL)
+    gtk_window_destroy (GTK_WINDOW (g_steal_pointer (&job->progress_window)));
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
       g_autofree char *name = g_file_get_parse_name (job->dest);
       GtkWidget *dialog;
@@ -177,10 +289,12 @@ save_response_cb (GtkNativeDialog *chooser,
   gtk_native_dialog_destroy (chooser);
   g_object_unref (chooser);
 
-  task = g_task_new (self, NULL, export_done_cb, NULL);
+  task = g_task_new (self, job->cancellable, export_done_cb, NULL);
   g_task_set_source_tag (task, save_response_cb);
   g_task_set_name (task, "[tidemark] export");
   g_task_set_task_data (task, job, (GDestroyNotify) export_job_free);
+  if (job->kind == EXPORT_MEMORY_XPLANE)
+    show_progress (self, job);
   g_task_run_in_thread (task, export_thread);
 }
 
@@ -411,4 +525,26 @@ _tm_window_export_timeline_png (TmWindow *self)
   name = g_strdup_printf ("%s-%s-timeline.png", stem, tm_memory_store_get_id (self->memory_store));
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (ask_where (self, job, _("Export Timeline as PNG"), name,
                                                         _("PNG Images"), "*.png")));
+}
+
+void
+_tm_window_save_memory_only (TmWindow *self)
+{
+  g_autofree char *stem = NULL;
+  g_autofree char *name = NULL;
+  ExportJob *job;
+
+  g_return_if_fail (TM_IS_WINDOW (self));
+  if (self->shown.profile == NULL || tm_profile_get_format (self->shown.profile) != TM_PROFILE_FORMAT_XSPACE)
+    return;
+
+  stem = profile_stem (self);
+  name = g_strconcat (stem, ".memory-only.xplane.pb", NULL);
+  job = g_new0 (ExportJob, 1);
+  job->kind = EXPORT_MEMORY_XPLANE;
+  job->profile = g_object_ref (self->shown.profile);
+  job->input = g_object_ref (tm_profile_get_file (self->shown.profile));
+  job->cancellable = g_cancellable_new ();
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (ask_where (self, job, _("Save Memory-Only Profile"), name,
+                                                        _("XSpace Profiles"), "*.xplane.pb")));
 }

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <glib/gi18n.h>
 #include <gio/gio.h>
 #include <gio/gunixoutputstream.h>
@@ -18,6 +19,7 @@
 #include "tm-format.h"
 #include "tm-profile.h"
 #include "tm-scopes.h"
+#include "tm-xspace-writer.h"
 
 static const char * const cli_options[] = {
   "--summary", "--export", "--json", "--memory-id", "--output", "--at",
@@ -173,6 +175,49 @@ print_summary (TmProfile *profile)
     }
 }
 
+/* --export=memory-xplane (docs/formats.md §4): binary, so only to a file,
+ * or to standard output when "-o -" says so and it is not a terminal. */
+static int
+export_memory_xplane (const char *path,
+                      const char *output)
+{
+  g_autoptr(GFile) input = g_file_new_for_commandline_arg (path);
+  g_autoptr(GError) error = NULL;
+
+  if (g_str_equal (output, "-"))
+    {
+      g_autoptr(TmSource) source = NULL;
+      g_autoptr(GOutputStream) out = NULL;
+      g_autofree char *local = g_file_get_path (input);
+
+      if (isatty (STDOUT_FILENO))
+        {
+          g_printerr ("tidemark: %s\n", _("will not write a binary profile to a terminal"));
+          return 2;
+        }
+      source = local != NULL ? tm_source_open (local, &error) : NULL;
+      if (source == NULL)
+        {
+          if (error == NULL)
+            g_set_error (&error, TM_ERROR, TM_ERROR_READ, _("cannot be read: only local files can be opened"));
+          return fail (path, error);
+        }
+      out = g_unix_output_stream_new (STDOUT_FILENO, FALSE);
+      if (!tm_xspace_write_memory_only (source, out, NULL, NULL, NULL, &error) ||
+          !g_output_stream_close (out, NULL, &error))
+        return fail (error->domain == G_IO_ERROR ? "-" : path, error);
+      return 0;
+    }
+
+  {
+    g_autoptr(GFile) dest = g_file_new_for_commandline_arg (output);
+
+    if (!tm_xspace_save_memory_only (input, dest, NULL, NULL, NULL, &error))
+      return fail (error->domain == G_IO_ERROR ? output : path, error);
+  }
+  return 0;
+}
+
 /* A time in milliseconds ("2587", "2587.25") to picoseconds, exactly for
  * up to nine decimals. */
 static gboolean
@@ -219,7 +264,7 @@ tm_cli_run (int    argc,
   const GOptionEntry entries[] = {
     { "summary", 0, 0, G_OPTION_ARG_NONE, &summary, N_("Print the summary of every memory id and exit"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("With --summary: print it as JSON with exact integers"), NULL },
-    { "export", 0, 0, G_OPTION_ARG_STRING, &export_format, N_("Write XProf's memory-profile JSON (xprof-json), the peak breakdown (csv), every allocation (allocations) or the scopes as collapsed stacks (collapsed) and exit"), N_("FORMAT") },
+    { "export", 0, 0, G_OPTION_ARG_STRING, &export_format, N_("Write XProf's memory-profile JSON (xprof-json), the peak breakdown (csv), every allocation (allocations), the scopes as collapsed stacks (collapsed) or the memory-only profile (memory-xplane) and exit"), N_("FORMAT") },
     { "memory-id", 0, 0, G_OPTION_ARG_STRING, &memory_id, N_("With --export=csv, allocations or collapsed: the memory id (default: the one with the highest peak)"), N_("ID") },
     { "at", 0, 0, G_OPTION_ARG_STRING, &at, N_("With --export=collapsed: the time in milliseconds (default: the peak)"), N_("MS") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Where to write the export (default or “-”: standard output)"), N_("PATH") },
@@ -243,9 +288,11 @@ tm_cli_run (int    argc,
   if (json && !summary)
     return usage (context, _("--json goes with --summary"));
   if (export_format != NULL && !g_str_equal (export_format, "xprof-json") && !g_str_equal (export_format, "csv") &&
-      !g_str_equal (export_format, "allocations") && !g_str_equal (export_format, "collapsed"))
-    return usage (context, _("--export takes xprof-json, csv, allocations or collapsed"));
-  if (memory_id != NULL && (export_format == NULL || g_str_equal (export_format, "xprof-json")))
+      !g_str_equal (export_format, "allocations") && !g_str_equal (export_format, "collapsed") &&
+      !g_str_equal (export_format, "memory-xplane"))
+    return usage (context, _("--export takes xprof-json, csv, allocations, collapsed or memory-xplane"));
+  if (memory_id != NULL && (export_format == NULL || g_str_equal (export_format, "xprof-json") ||
+                            g_str_equal (export_format, "memory-xplane")))
     return usage (context, _("--memory-id goes with --export=csv, allocations or collapsed"));
   if (at != NULL && (export_format == NULL || !g_str_equal (export_format, "collapsed")))
     return usage (context, _("--at goes with --export=collapsed"));
@@ -257,6 +304,12 @@ tm_cli_run (int    argc,
     return usage (context, _("no profile file given"));
   if (files[1] != NULL && (export_format != NULL || json))
     return usage (context, _("give exactly one profile file"));
+  if (export_format != NULL && g_str_equal (export_format, "memory-xplane"))
+    {
+      if (output == NULL)
+        return usage (context, _("--export=memory-xplane needs --output (“-o -” writes to standard output)"));
+      return export_memory_xplane (files[0], output);
+    }
 
   for (guint f = 0; files[f] != NULL; f++)
     {

@@ -81,6 +81,12 @@ classify_stat_name (TmStr name)
   return STAT_OTHER;
 }
 
+gboolean
+tm_host_event_is_memory_stat_name (TmStr name)
+{
+  return classify_stat_name (name) != STAT_OTHER;
+}
+
 TmHostContext *
 tm_host_context_new (TmSource             *source,
                      const TmMetadataName *stats,

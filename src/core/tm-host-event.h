@@ -30,6 +30,10 @@ TmHostContext *tm_host_context_ref        (TmHostContext        *ctx);
 void           tm_host_context_unref      (TmHostContext        *ctx);
 TmSource      *tm_host_context_get_source (TmHostContext        *ctx);
 
+/* Whether a stat metadata name is one the memory profile reads
+ * (docs/formats.md §1: allocator_name, bytes_reserved, ... shape). */
+gboolean       tm_host_event_is_memory_stat_name (TmStr             name);
+
 /* One memory event, as the host plane stores it (docs/formats.md §1).
  * Strings point into the mapped file. */
 typedef struct
