@@ -532,6 +532,7 @@ _tm_window_save_memory_only (TmWindow *self)
 {
   g_autofree char *stem = NULL;
   g_autofree char *name = NULL;
+  GtkFileChooserNative *chooser;
   ExportJob *job;
 
   g_return_if_fail (TM_IS_WINDOW (self));
@@ -545,6 +546,7 @@ _tm_window_save_memory_only (TmWindow *self)
   job->profile = g_object_ref (self->shown.profile);
   job->input = g_object_ref (tm_profile_get_file (self->shown.profile));
   job->cancellable = g_cancellable_new ();
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (ask_where (self, job, _("Save Memory-Only Profile"), name,
-                                                        _("XSpace Profiles"), "*.xplane.pb")));
+  chooser = ask_where (self, job, _("Save Memory-Only Profile"), name, _("XSpace Profiles"), "*.xplane.pb");
+  gtk_file_chooser_native_set_accept_label (chooser, _("_Save"));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
