@@ -359,7 +359,8 @@ tm_summary_cards_update (TmSummaryCards *self)
 
 /* "+1.20 MiB (+0.02 %)", "+3 (+0.4 %)", "+0.07 points" */
 static char *
-format_delta (const TmCompareFigure *f)
+format_delta (const TmCompareFigure *f,
+              gboolean               with_change)
 {
   g_autofree char *delta = NULL;
   g_autofree char *change = NULL;
@@ -386,7 +387,7 @@ format_delta (const TmCompareFigure *f)
       delta = tm_format_bytes_delta (f->delta);
       break;
     }
-  if (f->kind != TM_COMPARE_FIGURE_STEP)
+  if (f->kind != TM_COMPARE_FIGURE_STEP && with_change)
     change = tm_format_percent_change (f->delta, f->baseline);
   return change != NULL ? g_strdup_printf ("%s (%s)", delta, change) : g_steal_pointer (&delta);
 }
@@ -416,7 +417,7 @@ add_detail_line (GtkLabel              *detail,
                  const TmCompareFigure *f)
 {
   g_autofree char *before = format_baseline (f);
-  g_autofree char *delta = format_delta (f);
+  g_autofree char *delta = format_delta (f, TRUE);
   /* Translators: a card's line while comparing: the baseline's value, then
    * the difference, e.g. "baseline 5.78 GiB · +1.20 MiB (+0.02 %)" */
   g_autofree char *line = g_strdup_printf (_("baseline %s · %s"), before, delta);
@@ -426,15 +427,14 @@ add_detail_line (GtkLabel              *detail,
   gtk_label_set_label (detail, text);
 }
 
-/* A small row's value becomes "5.78 GiB (+1.20 MiB)"; its tooltip gets
- * the baseline and the change. */
+/* A small row's value becomes "5.78 GiB (+1.20 MiB)" when it changed;
+ * its tooltip gets the baseline and the change in bytes and per cent. */
 static void
 add_row_delta (GtkLabel              *value,
                const TmCompareFigure *f)
 {
   g_autofree char *before = format_baseline (f);
-  g_autofree char *delta = format_delta (f);
-  g_autofree char *text = g_strdup_printf ("%s (%s)", gtk_label_get_label (value), delta);
+  g_autofree char *delta = format_delta (f, TRUE);
   const char *tooltip = gtk_widget_get_tooltip_markup (GTK_WIDGET (value));
   g_autofree char *b = g_markup_escape_text (before, -1);
   g_autofree char *d = g_markup_escape_text (delta, -1);
@@ -442,7 +442,16 @@ add_row_delta (GtkLabel              *value,
   g_autofree char *line = g_strdup_printf (_("Baseline: %s. Difference: %s."), b, d);
   g_autofree char *markup = g_strdup_printf ("%s\n\n%s", tooltip != NULL ? tooltip : "", line);
 
-  gtk_label_set_label (value, text);
+  if (f->delta != 0 || f->delta_fraction != 0)
+    {
+      g_autofree char *shrunk = NULL;
+      g_autofree char *text = NULL;
+
+      /* The short form: the difference without the per cent. */
+      shrunk = format_delta (f, FALSE);
+      text = g_strdup_printf ("%s (%s)", gtk_label_get_label (value), shrunk);
+      gtk_label_set_label (value, text);
+    }
   gtk_widget_set_tooltip_markup (GTK_WIDGET (value), markup);
 }
 
