@@ -118,6 +118,9 @@ update_bar (TmWindow *self)
         set_message (self, NULL, FALSE, FALSE);
       return;
     }
+  /* In the middle of a swap. */
+  if (c->baseline.file == NULL)
+    return;
 
   if (compare != NULL && self->memory_store != NULL)
     {
