@@ -301,6 +301,21 @@ test_replicas_match (void)
   g_assert_null (find_entry (ops, "replica_4/layer/MatMul"));
   g_assert_cmpint (matmul->status, ==, TM_COMPARE_CHANGED);
   g_assert_cmpint (matmul->delta, ==, 16);
+  /* The scope view's lookup matches the same way. */
+  {
+    g_autoptr(TmScopeTree) tree = tm_scope_tree_new (tm_analysis_get_peak_breakdown (tm_profile_get_analysis (pa, 0)),
+                                                     TM_SCOPE_GROUPING_NAME);
+    const char *parts[] = { "replica_6", "layer", NULL };
+    const char *other_parts[] = { "replica_6x", NULL };
+    g_autoptr(TmScope) scope = tm_scope_new (TM_SCOPE_GROUPING_NAME, FALSE, parts);
+    g_autoptr(TmScope) other_scope = tm_scope_new (TM_SCOPE_GROUPING_NAME, FALSE, other_parts);
+    const TmScopeNode *node = tm_compare_match_scope (tree, scope);
+
+    g_assert (node != NULL);
+    g_assert_cmpstr (node->name, ==, "layer");
+    g_assert_cmpint (node->bytes, ==, 64);
+    g_assert_null (tm_compare_match_scope (tree, other_scope));
+  }
   /* Only a whole "replica_N" scope matches: these two stay apart. */
   other = find_entry (ops, "replica_4x/other");
   g_assert (other != NULL);

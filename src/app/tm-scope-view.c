@@ -465,7 +465,7 @@ format_scope_delta (TmScopeView *self,
       (baseline = tm_session_get_baseline_scope_tree (self->session, tm_scope_tree_get_grouping (item->tree))) == NULL)
     return NULL;
   scope = tm_scope_tree_get_scope (item->tree, item->node);
-  before = tm_scope_tree_find (baseline, scope);
+  before = tm_compare_match_scope (baseline, scope);
   delta = item->node->bytes - (before != NULL ? before->bytes : 0);
   *exact = tm_format_bytes_exact (delta);
   bytes = tm_format_bytes_delta (delta);

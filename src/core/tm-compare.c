@@ -306,6 +306,45 @@ scope_diff (TmAnalysis *baseline,
   return entries;
 }
 
+static gboolean
+is_replica (const char *name)
+{
+  return strncmp (name, "replica_", 8) == 0 && name[8] != '\0' &&
+         strspn (name + 8, "0123456789") == strlen (name + 8);
+}
+
+const TmScopeNode *
+tm_compare_match_scope (TmScopeTree   *tree,
+                        const TmScope *scope)
+{
+  const TmScopeNode *node;
+
+  g_return_val_if_fail (TM_IS_SCOPE_TREE (tree), NULL);
+  g_return_val_if_fail (scope != NULL, NULL);
+
+  if ((node = tm_scope_tree_find (tree, scope)) != NULL)
+    return node;
+
+  node = tm_scope_tree_get_root (tree);
+  for (guint i = 0; scope->parts[i] != NULL && node != NULL; i++)
+    {
+      const TmScopeNode *next = NULL;
+
+      for (guint c = 0; c < node->n_children && next == NULL; c++)
+        {
+          const TmScopeNode *child = node->children[c];
+
+          if (i == 0 && child->special != scope->special)
+            continue;
+          if (g_str_equal (child->name, scope->parts[i]) ||
+              (is_replica (child->name) && is_replica (scope->parts[i])))
+            next = child;
+        }
+      node = next;
+    }
+  return node;
+}
+
 /* ------------------------------------------------------------------ */
 /* Alignment                                                            */
 

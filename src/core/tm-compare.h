@@ -16,6 +16,7 @@
 
 #include "tm-allocations.h"
 #include "tm-analysis.h"
+#include "tm-scopes.h"
 
 G_BEGIN_DECLS
 
@@ -117,6 +118,12 @@ gint64                 tm_compare_get_shift         (TmCompare          *self,
  * time, or the time its first step begins (docs/compare.md). */
 gint64                 tm_compare_anchor_of         (TmMemoryStore      *store,
                                                      TmCompareAlignment  alignment);
+
+/* The node of tree that matches scope the way the scope diff matches
+ * (docs/compare.md, "Matching": a level "replica_N" matches any other
+ * "replica_M"), or NULL. For the scope view's Δ against a baseline. */
+const TmScopeNode     *tm_compare_match_scope       (TmScopeTree        *tree,
+                                                     const TmScope      *scope);
 
 /* "start", "peak", "first-step" (for the command line and settings). */
 const char            *tm_compare_alignment_to_string (TmCompareAlignment alignment);
