@@ -27,6 +27,7 @@ MAX_LINES = 1200
 VIEWS = {
     'tm-summary-cards', 'tm-timeline', 'tm-overview', 'tm-hlo-view',
     'tm-breakdown-view', 'tm-memory-map', 'tm-scope-view', 'tm-run-overview',
+    'tm-op-diff-view',
 }
 
 DEF_RE = re.compile(r'^(tm_[a-z0-9_]+)\s*\(', re.M)

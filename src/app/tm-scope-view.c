@@ -96,6 +96,7 @@ struct _TmScopeView
   GtkBox             *breadcrumb;
   TmIcicle           *icicle;
   GtkColumnView      *column_view;
+  GtkColumnViewColumn *delta_column;   /* shown while comparing */
   GtkTreeListModel   *tree_model;
   GtkSingleSelection *selection;
 };
@@ -443,7 +444,37 @@ typedef enum
   COLUMN_SHARE,
   COLUMN_ALLOCATIONS,
   COLUMN_REQUESTED,
+  COLUMN_DELTA,
 } NumberColumn;
+
+/* While comparing (docs/compare.md): the node's bytes minus the same
+ * scope's in the baseline at the matching moment; NULL otherwise. */
+static char *
+format_scope_delta (TmScopeView *self,
+                    TmScopeItem *item,
+                    char       **exact)
+{
+  TmScopeTree *baseline;
+  g_autoptr(TmScope) scope = NULL;
+  const TmScopeNode *before;
+  gint64 delta;
+  g_autofree char *bytes = NULL;
+  g_autofree char *change = NULL;
+
+  if (self->session == NULL || item->node->depth == 0 ||
+      (baseline = tm_session_get_baseline_scope_tree (self->session, tm_scope_tree_get_grouping (item->tree))) == NULL)
+    return NULL;
+  scope = tm_scope_tree_get_scope (item->tree, item->node);
+  before = tm_compare_match_scope (baseline, scope);
+  delta = item->node->bytes - (before != NULL ? before->bytes : 0);
+  *exact = tm_format_bytes_exact (delta);
+  bytes = tm_format_bytes_delta (delta);
+  if (before == NULL)
+    /* Translators: a scope's difference when the baseline has no such scope */
+    return g_strdup_printf (_("%s (new)"), bytes);
+  change = tm_format_percent_change (delta, before->bytes);
+  return change != NULL ? g_strdup_printf ("%s (%s)", bytes, change) : g_steal_pointer (&bytes);
+}
 
 static void
 setup_number_cb (GtkSignalListItemFactory *factory,
@@ -479,6 +510,9 @@ bind_number_cb (GtkSignalListItemFactory *factory,
     case COLUMN_ALLOCATIONS:
       text = tm_format_count (item->node->n_allocations);
       break;
+    case COLUMN_DELTA:
+      text = format_scope_delta (g_object_get_data (G_OBJECT (factory), "tm-view"), item, &exact);
+      break;
     case COLUMN_REQUESTED:
     default:
       text = tm_format_bytes (item->node->requested_bytes);
@@ -499,12 +533,23 @@ add_column (TmScopeView  *self,
   g_autoptr(GtkColumnViewColumn) col = NULL;
 
   g_object_set_data (G_OBJECT (factory), "tm-column", GINT_TO_POINTER (column));
+  g_object_set_data (G_OBJECT (factory), "tm-view", self);
   g_signal_connect (factory, "setup", name ? G_CALLBACK (setup_name_cb) : G_CALLBACK (setup_number_cb), NULL);
   g_signal_connect (factory, "bind", name ? G_CALLBACK (bind_name_cb) : G_CALLBACK (bind_number_cb), NULL);
   col = gtk_column_view_column_new (title, factory);
   gtk_column_view_column_set_resizable (col, TRUE);
   gtk_column_view_column_set_expand (col, name);
   gtk_column_view_append_column (self->column_view, col);
+  if (column == COLUMN_DELTA)
+    self->delta_column = col;
+}
+
+static void
+baseline_changed (TmScopeView *self)
+{
+  gtk_column_view_column_set_visible (self->delta_column,
+                                      self->session != NULL && tm_session_get_baseline (self->session) != NULL);
+  queue_rebuild (self);
 }
 
 /* ------------------------------------------------------------------ */
@@ -651,6 +696,9 @@ tm_scope_view_init (TmScopeView *self)
   add_column (self, _("Share"), FALSE, COLUMN_SHARE);
   add_column (self, _("Allocations"), FALSE, COLUMN_ALLOCATIONS);
   add_column (self, _("Requested"), FALSE, COLUMN_REQUESTED);
+  /* Translators: the scope table's column while comparing */
+  add_column (self, _("Δ Baseline"), FALSE, COLUMN_DELTA);
+  gtk_column_view_column_set_visible (self->delta_column, FALSE);
 
   scrolled = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->column_view));
@@ -670,6 +718,8 @@ tm_scope_view_init (TmScopeView *self)
   g_signal_group_connect_swapped (self->session_signals, "notify::has-selected-time", G_CALLBACK (queue_rebuild), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::selected-time", G_CALLBACK (queue_rebuild), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::selected-scope", G_CALLBACK (sync_selection), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::baseline", G_CALLBACK (baseline_changed), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::alignment", G_CALLBACK (queue_rebuild), self);
 
   self->dirty = TRUE;
   update_heading (self);
@@ -698,7 +748,7 @@ tm_scope_view_set_session (TmScopeView *self,
   if (!g_set_object (&self->session, session))
     return;
   g_signal_group_set_target (self->session_signals, session);
-  queue_rebuild (self);
+  baseline_changed (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 

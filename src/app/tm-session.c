@@ -28,6 +28,14 @@ struct _TmSession
   TmScopeIndex  *scope_index;
   gint64        *scope_series;
   guint          selected_allocation;  /* index in the memory id's allocations, or TM_ALLOCATIONS_NONE */
+
+  /* Comparing: the baseline, and what is made from it on demand. */
+  TmProfile     *baseline_profile;
+  TmMemoryStore *baseline;
+  TmCompareAlignment alignment;
+  TmCompare     *comparison;
+  TmScopeTree   *baseline_tree;
+  gint64         baseline_tree_time;   /* G_MININT64: at the peak */
 };
 
 G_DEFINE_FINAL_TYPE (TmSession, tm_session, G_TYPE_OBJECT)
@@ -35,6 +43,11 @@ G_DEFINE_FINAL_TYPE (TmSession, tm_session, G_TYPE_OBJECT)
 G_DEFINE_ENUM_TYPE (TmYScale, tm_y_scale,
   G_DEFINE_ENUM_VALUE (TM_Y_SCALE_FIT, "fit"),
   G_DEFINE_ENUM_VALUE (TM_Y_SCALE_CAPACITY, "capacity"))
+
+G_DEFINE_ENUM_TYPE (TmCompareAlignment, tm_compare_alignment,
+  G_DEFINE_ENUM_VALUE (TM_COMPARE_ALIGN_START, "start"),
+  G_DEFINE_ENUM_VALUE (TM_COMPARE_ALIGN_PEAK, "peak"),
+  G_DEFINE_ENUM_VALUE (TM_COMPARE_ALIGN_FIRST_STEP, "first-step"))
 
 enum {
   PROP_0,
@@ -46,6 +59,8 @@ enum {
   PROP_SELECTED_SCOPE,
   PROP_SELECTED_ALLOCATION,
   PROP_Y_SCALE,
+  PROP_BASELINE,
+  PROP_ALIGNMENT,
   N_PROPS
 };
 
@@ -76,6 +91,16 @@ update_limits (TmSession *self)
       end = any ? MAX (end, m->end_ps) : m->end_ps;
       any = TRUE;
     }
+  /* The baseline on the same axis (docs/compare.md). */
+  if (self->baseline != NULL && tm_memory_store_get_n_snapshots (self->baseline) > 0)
+    {
+      const TmSummary *summary = tm_memory_store_get_summary (self->baseline);
+      gint64 shift = tm_session_get_baseline_shift (self);
+
+      start = any ? MIN (start, summary->first_time_ps + shift) : summary->first_time_ps + shift;
+      end = any ? MAX (end, summary->last_time_ps + shift) : summary->last_time_ps + shift;
+      any = TRUE;
+    }
 
   tm_viewport_set_limits (self->viewport, start, end);
   tm_viewport_reset (self->viewport);
@@ -89,6 +114,10 @@ tm_session_dispose (GObject *object)
   g_clear_pointer (&self->selected_scope, tm_scope_free);
   g_clear_pointer (&self->scope_series, g_free);
   g_clear_object (&self->scope_index);
+  g_clear_object (&self->baseline_tree);
+  g_clear_object (&self->comparison);
+  g_clear_object (&self->baseline);
+  g_clear_object (&self->baseline_profile);
   g_clear_object (&self->memory_store);
   g_clear_object (&self->profile);
 
@@ -143,6 +172,14 @@ tm_session_get_property (GObject    *object,
       g_value_set_enum (value, self->y_scale);
       break;
 
+    case PROP_BASELINE:
+      g_value_set_object (value, self->baseline);
+      break;
+
+    case PROP_ALIGNMENT:
+      g_value_set_enum (value, self->alignment);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -172,6 +209,10 @@ tm_session_set_property (GObject      *object,
 
     case PROP_Y_SCALE:
       tm_session_set_y_scale (self, g_value_get_enum (value));
+      break;
+
+    case PROP_ALIGNMENT:
+      tm_session_set_alignment (self, g_value_get_enum (value));
       break;
 
     default:
@@ -221,6 +262,15 @@ tm_session_class_init (TmSessionClass *klass)
   properties[PROP_Y_SCALE] =
     g_param_spec_enum ("y-scale", NULL, NULL,
                        TM_TYPE_Y_SCALE, TM_Y_SCALE_FIT,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  properties[PROP_BASELINE] =
+    g_param_spec_object ("baseline", NULL, NULL,
+                         TM_TYPE_MEMORY_STORE,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_ALIGNMENT] =
+    g_param_spec_enum ("alignment", NULL, NULL,
+                       TM_TYPE_COMPARE_ALIGNMENT, TM_COMPARE_ALIGN_START,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -291,6 +341,8 @@ tm_session_set_memory_store (TmSession     *self,
   g_clear_object (&self->scope_index);
   tm_session_select_allocation (self, TM_ALLOCATIONS_NONE);
   g_set_object (&self->memory_store, store);
+  g_clear_object (&self->comparison);
+  g_clear_object (&self->baseline_tree);
   update_limits (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MEMORY_STORE]);
   g_object_thaw_notify (G_OBJECT (self));
@@ -526,4 +578,136 @@ tm_session_set_y_scale (TmSession *self,
 
   self->y_scale = y_scale;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_Y_SCALE]);
+}
+
+/* ------------------------------------------------------------------ */
+/* Comparing                                                            */
+
+void
+tm_session_set_baseline (TmSession     *self,
+                         TmProfile     *profile,
+                         TmMemoryStore *store)
+{
+  g_return_if_fail (TM_IS_SESSION (self));
+  g_return_if_fail (profile == NULL || TM_IS_PROFILE (profile));
+  g_return_if_fail ((profile == NULL) == (store == NULL));
+  g_return_if_fail (store == NULL || tm_profile_lookup_analysis (profile, store) != NULL);
+
+  if (self->baseline == store && self->baseline_profile == profile)
+    return;
+
+  g_set_object (&self->baseline_profile, profile);
+  g_set_object (&self->baseline, store);
+  g_clear_object (&self->comparison);
+  g_clear_object (&self->baseline_tree);
+  update_limits (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BASELINE]);
+}
+
+TmMemoryStore *
+tm_session_get_baseline (TmSession *self)
+{
+  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
+
+  return self->baseline;
+}
+
+TmProfile *
+tm_session_get_baseline_profile (TmSession *self)
+{
+  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
+
+  return self->baseline_profile;
+}
+
+TmAnalysis *
+tm_session_get_baseline_analysis (TmSession *self)
+{
+  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
+
+  if (self->baseline == NULL)
+    return NULL;
+  return tm_profile_lookup_analysis (self->baseline_profile, self->baseline);
+}
+
+TmCompare *
+tm_session_get_comparison (TmSession *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
+
+  if (self->baseline == NULL || self->memory_store == NULL)
+    return NULL;
+  if (self->comparison == NULL)
+    {
+      self->comparison = tm_compare_new (tm_session_get_baseline_analysis (self),
+                                         tm_profile_lookup_allocations (self->baseline_profile, self->baseline),
+                                         tm_session_get_analysis (self),
+                                         tm_session_get_allocations (self),
+                                         &error);
+      if (self->comparison == NULL)
+        g_debug ("comparison: %s", error->message);
+    }
+  return self->comparison;
+}
+
+TmCompareAlignment
+tm_session_get_alignment (TmSession *self)
+{
+  g_return_val_if_fail (TM_IS_SESSION (self), TM_COMPARE_ALIGN_START);
+
+  return self->alignment;
+}
+
+void
+tm_session_set_alignment (TmSession          *self,
+                          TmCompareAlignment  alignment)
+{
+  g_return_if_fail (TM_IS_SESSION (self));
+  g_return_if_fail (alignment < TM_COMPARE_N_ALIGNMENTS);
+
+  if (self->alignment == alignment)
+    return;
+
+  self->alignment = alignment;
+  g_clear_object (&self->baseline_tree);
+  if (self->baseline != NULL)
+    update_limits (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALIGNMENT]);
+}
+
+gint64
+tm_session_get_baseline_shift (TmSession *self)
+{
+  g_return_val_if_fail (TM_IS_SESSION (self), 0);
+
+  if (self->baseline == NULL || self->memory_store == NULL)
+    return 0;
+  return tm_compare_anchor_of (self->memory_store, self->alignment) -
+         tm_compare_anchor_of (self->baseline, self->alignment);
+}
+
+TmScopeTree *
+tm_session_get_baseline_scope_tree (TmSession       *self,
+                                    TmScopeGrouping  grouping)
+{
+  TmAnalysis *analysis;
+  gint64 t;
+
+  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
+
+  analysis = tm_session_get_baseline_analysis (self);
+  if (analysis == NULL)
+    return NULL;
+
+  t = self->has_selected_time ? self->selected_time - tm_session_get_baseline_shift (self) : G_MININT64;
+  if (self->baseline_tree != NULL && self->baseline_tree_time == t &&
+      tm_scope_tree_get_grouping (self->baseline_tree) == grouping)
+    return self->baseline_tree;
+
+  g_clear_object (&self->baseline_tree);
+  self->baseline_tree = tm_scope_tree_new_at (analysis, t == G_MININT64, t, grouping);
+  self->baseline_tree_time = t;
+  return self->baseline_tree;
 }

@@ -27,7 +27,17 @@
  *                  an allocation the user picked: its index in the memory
  *                  id's allocation index (tm-allocations), or
  *                  TM_ALLOCATIONS_NONE
+ *   baseline       a memory id to compare with (NULL: no comparison), of
+ *                  the baseline profile (another file, another host of the
+ *                  run, or the shown profile itself); with it the
+ *                  comparison (tm-compare) of the memory store against it
+ *   alignment      where the baseline's time axis is pinned to the memory
+ *                  store's: start, peak or first step (docs/compare.md)
  *
+ * The baseline stays when the profile or the memory id changes (the
+ * comparison is made again); tm_session_set_baseline (self, NULL, NULL)
+ * ends it. While there is one, the viewport's limits also cover the
+ * baseline's range, shifted by the alignment.
  * Changing the profile or the memory id clears the selections and shows
  * the whole range. Plain GObject: no GTK, usable from tests without a
  * display.
@@ -38,6 +48,7 @@
 
 #include "tm-allocations.h"
 #include "tm-analysis.h"
+#include "tm-compare.h"
 #include "tm-memory-store.h"
 #include "tm-profile.h"
 #include "tm-scopes.h"
@@ -53,6 +64,9 @@ typedef enum
 
 #define TM_TYPE_Y_SCALE (tm_y_scale_get_type ())
 GType tm_y_scale_get_type (void) G_GNUC_CONST;
+
+#define TM_TYPE_COMPARE_ALIGNMENT (tm_compare_alignment_get_type ())
+GType tm_compare_alignment_get_type (void) G_GNUC_CONST;
 
 #define TM_TYPE_SESSION (tm_session_get_type ())
 
@@ -116,5 +130,28 @@ void           tm_session_select_allocation      (TmSession     *self,
 TmYScale       tm_session_get_y_scale            (TmSession     *self);
 void           tm_session_set_y_scale            (TmSession     *self,
                                                   TmYScale       y_scale);
+
+/* Comparing (docs/compare.md). store is one of profile's memory ids; both
+ * NULL end the comparison. */
+void           tm_session_set_baseline           (TmSession     *self,
+                                                  TmProfile     *profile,
+                                                  TmMemoryStore *store);
+TmMemoryStore *tm_session_get_baseline           (TmSession     *self);
+TmProfile     *tm_session_get_baseline_profile   (TmSession     *self);
+TmAnalysis    *tm_session_get_baseline_analysis  (TmSession     *self);
+/* The memory store compared with the baseline, made on first use and kept
+ * until either changes; NULL without both. */
+TmCompare     *tm_session_get_comparison         (TmSession     *self);
+TmCompareAlignment tm_session_get_alignment      (TmSession     *self);
+void           tm_session_set_alignment          (TmSession     *self,
+                                                  TmCompareAlignment alignment);
+/* What to add to a baseline time to place it on the memory store's time
+ * axis for the alignment (0 without a baseline). */
+gint64         tm_session_get_baseline_shift     (TmSession     *self);
+/* The baseline's scope tree at the moment the views show: at its peak
+ * when no time is selected, else live at the selected time minus the
+ * shift. Kept until that changes; NULL without a baseline. */
+TmScopeTree   *tm_session_get_baseline_scope_tree (TmSession    *self,
+                                                   TmScopeGrouping grouping);
 
 G_END_DECLS

@@ -184,6 +184,9 @@ tm_summary_cards_clear (TmSummaryCards *self)
     gtk_label_set_label (details[i], "");
 }
 
+static void show_comparison (TmSummaryCards *self,
+                             TmCompare      *compare);
+
 static void
 tm_summary_cards_update (TmSummaryCards *self)
 {
@@ -346,6 +349,137 @@ tm_summary_cards_update (TmSummaryCards *self)
                      exact_bytes);
       }
   }
+
+  if (tm_session_get_comparison (self->session) != NULL)
+    show_comparison (self, tm_session_get_comparison (self->session));
+}
+
+/* ------------------------------------------------------------------ */
+/* Comparing (docs/compare.md)                                         */
+
+/* "+1.20 MiB (+0.02 %)", "+3 (+0.4 %)", "+0.07 points" */
+static char *
+format_delta (const TmCompareFigure *f,
+              gboolean               with_change)
+{
+  g_autofree char *delta = NULL;
+  g_autofree char *change = NULL;
+
+  switch (f->kind)
+    {
+    case TM_COMPARE_FIGURE_FRACTION:
+      {
+        g_autofree char *pct = tm_format_percent (f->delta_fraction < 0 ? -f->delta_fraction : f->delta_fraction);
+
+        return g_strdup_printf (_("%s%s points"), f->delta_fraction > 0 ? "+" : f->delta_fraction < 0 ? "−" : "", pct);
+      }
+    case TM_COMPARE_FIGURE_COUNT:
+    case TM_COMPARE_FIGURE_STEP:
+      {
+        g_autofree char *count = tm_format_count (f->delta < 0 ? (guint64) 0 - (guint64) f->delta : (guint64) f->delta);
+
+        delta = f->delta == 0 ? g_strdup ("0") : g_strconcat (f->delta > 0 ? "+" : "−", count, NULL);
+      }
+      break;
+    case TM_COMPARE_FIGURE_BYTES:
+    case TM_COMPARE_FIGURE_TIME:
+    default:
+      delta = tm_format_bytes_delta (f->delta);
+      break;
+    }
+  if (f->kind != TM_COMPARE_FIGURE_STEP && with_change)
+    change = tm_format_percent_change (f->delta, f->baseline);
+  return change != NULL ? g_strdup_printf ("%s (%s)", delta, change) : g_steal_pointer (&delta);
+}
+
+static char *
+format_baseline (const TmCompareFigure *f)
+{
+  switch (f->kind)
+    {
+    case TM_COMPARE_FIGURE_BYTES:
+      return tm_format_bytes (f->baseline);
+    case TM_COMPARE_FIGURE_FRACTION:
+      return tm_format_percent (f->baseline_fraction);
+    case TM_COMPARE_FIGURE_TIME:
+      return tm_format_time_ms (f->baseline);
+    case TM_COMPARE_FIGURE_STEP:
+      return g_strdup_printf ("%" G_GINT64_FORMAT, f->baseline);
+    case TM_COMPARE_FIGURE_COUNT:
+    default:
+      return tm_format_count ((guint64) f->baseline);
+    }
+}
+
+/* A big card's detail gets a line "baseline 5.78 GiB · +1.20 MiB (+0.02 %)". */
+static void
+add_detail_line (GtkLabel              *detail,
+                 const TmCompareFigure *f)
+{
+  g_autofree char *before = format_baseline (f);
+  g_autofree char *delta = format_delta (f, TRUE);
+  /* Translators: a card's line while comparing: the baseline's value, then
+   * the difference, e.g. "baseline 5.78 GiB · +1.20 MiB (+0.02 %)" */
+  g_autofree char *line = g_strdup_printf (_("baseline %s · %s"), before, delta);
+  const char *old = gtk_label_get_label (detail);
+  g_autofree char *text = old != NULL && *old != '\0' ? g_strdup_printf ("%s\n%s", old, line) : g_strdup (line);
+
+  gtk_label_set_label (detail, text);
+}
+
+/* A small row's value becomes "5.78 GiB (+1.20 MiB)" when it changed;
+ * its tooltip gets the baseline and the change in bytes and per cent. */
+static void
+add_row_delta (GtkLabel              *value,
+               const TmCompareFigure *f)
+{
+  g_autofree char *before = format_baseline (f);
+  g_autofree char *delta = format_delta (f, TRUE);
+  const char *tooltip = gtk_widget_get_tooltip_markup (GTK_WIDGET (value));
+  g_autofree char *b = g_markup_escape_text (before, -1);
+  g_autofree char *d = g_markup_escape_text (delta, -1);
+  /* Translators: added to a figure's tooltip while comparing */
+  g_autofree char *line = g_strdup_printf (_("Baseline: %s. Difference: %s."), b, d);
+  g_autofree char *markup = g_strdup_printf ("%s\n\n%s", tooltip != NULL ? tooltip : "", line);
+
+  if (f->delta != 0 || f->delta_fraction != 0)
+    {
+      g_autofree char *shrunk = NULL;
+      g_autofree char *text = NULL;
+
+      /* The short form: the difference without the per cent. */
+      shrunk = format_delta (f, FALSE);
+      text = g_strdup_printf ("%s (%s)", gtk_label_get_label (value), shrunk);
+      gtk_label_set_label (value, text);
+    }
+  gtk_widget_set_tooltip_markup (GTK_WIDGET (value), markup);
+}
+
+static void
+show_comparison (TmSummaryCards *self,
+                 TmCompare      *compare)
+{
+  const struct { GtkLabel *label; const char *key; } rows[] = {
+    { self->stack_value, "peak_stack_reserved_bytes" },
+    { self->heap_value, "peak_heap_allocated_bytes" },
+    { self->free_value, "peak_free_memory_bytes" },
+    { self->fragmentation_value, "peak_fragmentation" },
+    { self->allocations_value, "num_allocations" },
+    { self->deallocations_value, "num_deallocations" },
+    { self->peak_step_value, "peak_step_id" },
+  };
+
+  add_detail_line (self->peak_detail, tm_compare_lookup_figure (compare, "peak_bytes_in_use"));
+  add_detail_line (self->capacity_detail, tm_compare_lookup_figure (compare, "memory_capacity"));
+  add_detail_line (self->lifetime_detail, tm_compare_lookup_figure (compare, "peak_bytes_usage_lifetime"));
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    add_row_delta (rows[i].label, tm_compare_lookup_figure (compare, rows[i].key));
+}
+
+static void
+session_baseline_cb (TmSummaryCards *self)
+{
+  tm_summary_cards_update (self);
 }
 
 /* ------------------------------------------------------------------ */
@@ -659,11 +793,18 @@ tm_summary_cards_set_session (TmSummaryCards *self,
     return;
 
   if (self->session != NULL)
-    g_signal_handlers_disconnect_by_func (self->session, session_memory_store_cb, self);
+    {
+      g_signal_handlers_disconnect_by_func (self->session, session_memory_store_cb, self);
+      g_signal_handlers_disconnect_by_func (self->session, session_baseline_cb, self);
+    }
   g_set_object (&self->session, session);
   if (session != NULL)
-    g_signal_connect_object (session, "notify::memory-store",
-                             G_CALLBACK (session_memory_store_cb), self, G_CONNECT_SWAPPED);
+    {
+      g_signal_connect_object (session, "notify::memory-store",
+                               G_CALLBACK (session_memory_store_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::baseline",
+                               G_CALLBACK (session_baseline_cb), self, G_CONNECT_SWAPPED);
+    }
 
   session_memory_store_cb (self, NULL, session);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);

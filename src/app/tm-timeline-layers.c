@@ -379,6 +379,7 @@ _tm_timeline_draw_range (TmTimeline      *self,
 
   draw_hlo_band (self, snapshot, &layout, palette);
   draw_scope_series (self, snapshot, text, &layout, palette);
+  _tm_timeline_draw_baseline (self, snapshot, text, &layout, palette);
   draw_peak (self, snapshot, text, &layout, palette);
 }
 

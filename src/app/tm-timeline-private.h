@@ -9,6 +9,7 @@
  *                       overlay (selection, hover, rubber band)
  * tm-timeline-input.c   gestures, widget actions and key bindings
  * tm-timeline-tooltip.c hover, picking and the tooltip text
+ * tm-timeline-baseline.c a comparison's baseline, as an outline
  */
 #pragma once
 
@@ -147,6 +148,17 @@ void     _tm_timeline_set_hover                (TmTimeline *self,
                                                 guint       index);
 void     _tm_timeline_update_hover             (TmTimeline *self);
 void     _tm_timeline_draw_hover               (TmTimeline             *self,
+                                                GtkSnapshot            *snapshot,
+                                                PangoLayout            *text,
+                                                const TmTimelineLayout *layout,
+                                                const TmPalette        *palette);
+
+/* tm-timeline-baseline.c */
+/* The most the session's baseline has in use in the visible range (or its
+ * capacity), for the y scale; 0 without one. */
+gint64   _tm_timeline_baseline_max             (TmTimeline *self,
+                                                gboolean    capacity);
+void     _tm_timeline_draw_baseline            (TmTimeline             *self,
                                                 GtkSnapshot            *snapshot,
                                                 PangoLayout            *text,
                                                 const TmTimelineLayout *layout,

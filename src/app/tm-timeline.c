@@ -102,6 +102,8 @@ _tm_timeline_compute_layout (TmTimeline       *self,
         max_bytes = tm_memory_store_has_free_data (self->store)
                     ? tm_lod_get_max_total (lod)
                     : tm_lod_get_max_used (lod);
+      /* A comparison's baseline fits too. */
+      max_bytes = MAX (max_bytes, _tm_timeline_baseline_max (self, scale == TM_Y_SCALE_CAPACITY));
     }
   tm_axis_byte_scale (max_bytes, plot_h, &layout->y_max, y_step);
 }
@@ -487,6 +489,8 @@ tm_timeline_init (TmTimeline *self)
   g_signal_group_connect_swapped (self->session_signals, "notify::selected-scope",
                                   G_CALLBACK (invalidate_range), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::y-scale", G_CALLBACK (invalidate), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::baseline", G_CALLBACK (invalidate), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::alignment", G_CALLBACK (invalidate), self);
 
   self->viewport_signals = g_signal_group_new (TM_TYPE_VIEWPORT);
   g_signal_group_connect_swapped (self->viewport_signals, "changed", G_CALLBACK (viewport_changed_cb), self);

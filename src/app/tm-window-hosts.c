@@ -85,6 +85,7 @@ tm_window_open_run (TmWindow  *self,
   g_return_if_fail (G_IS_FILE (run_directory));
   g_return_if_fail (host_files != NULL && n_host_files > 0);
 
+  _tm_window_compare_end (self);
   hosts = g_ptr_array_new_full (n_host_files, tm_window_host_free);
   for (guint i = 0; i < n_host_files; i++)
     {

@@ -376,6 +376,7 @@ tm_window_open (TmWindow *self,
   g_return_if_fail (TM_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
 
+  _tm_window_compare_end (self);
   _tm_window_start_load (self, file, NULL, NULL, 0);
 }
 

@@ -44,6 +44,9 @@ typedef struct
   goffset               size;
 } TmWindowContent;
 
+/* tm-window-compare.c: where a comparison's baseline comes from, and its bar. */
+typedef struct _TmWindowCompare TmWindowCompare;
+
 struct _TmWindow
 {
   GtkApplicationWindow  parent_instance;
@@ -103,6 +106,8 @@ struct _TmWindow
   char                 *wanted_memory_id;
 
   gulong                paned_position_handler;
+
+  TmWindowCompare      *compare;
 };
 
 /* The load's content while one runs, else the shown one. */
@@ -139,6 +144,14 @@ void _tm_window_hosts_init         (TmWindow      *self);
 void _tm_window_sync_hosts         (TmWindow      *self);
 void _tm_window_step_host          (TmWindow      *self,
                                     int            delta);
+
+/* tm-window-compare.c */
+void _tm_window_compare_init       (TmWindow      *self);
+void _tm_window_compare_dispose    (TmWindow      *self);
+/* Ends a comparison, if any (another file or run is opened). */
+void _tm_window_compare_end        (TmWindow      *self);
+/* While comparing, the title says what is compared. */
+void _tm_window_compare_update_title (TmWindow    *self);
 
 void _tm_window_actions_init       (TmWindow      *self);
 void _tm_window_actions_update     (TmWindow      *self);

@@ -179,6 +179,7 @@ _tm_window_update (TmWindow      *self,
 
   _tm_window_sync_hosts (self);
   tm_window_update_title (self);
+  _tm_window_compare_update_title (self);
 
   /* The loading page shows after a short delay (see
    * _tm_window_start_load). */
@@ -377,6 +378,7 @@ tm_window_dispose (GObject *object)
     }
   _tm_window_content_clear (&self->loading);
   g_clear_handle_id (&self->show_loading_source, g_source_remove);
+  _tm_window_compare_dispose (self);
 
   if (self->chooser != NULL)
     {
@@ -552,6 +554,7 @@ tm_window_init (TmWindow *self)
                              G_CALLBACK (paned_max_position_cb), self, G_CONNECT_SWAPPED);
 
   _tm_window_actions_init (self);
+  _tm_window_compare_init (self);
   _tm_window_dnd_init (self);
   _tm_window_update (self, TM_WINDOW_STATE_EMPTY, NULL);
 }

@@ -13,6 +13,7 @@
 #include <gio/gunixoutputstream.h>
 
 #include "tm-cli.h"
+#include "tm-cli-compare.h"
 #include "tm-error.h"
 #include "tm-allocations.h"
 #include "tm-export.h"
@@ -22,7 +23,7 @@
 #include "tm-xspace-writer.h"
 
 static const char * const cli_options[] = {
-  "--summary", "--export", "--json", "--memory-id", "--output", "--at",
+  "--summary", "--export", "--compare", "--json", "--memory-id", "--output", "--at",
 };
 
 gboolean
@@ -275,6 +276,10 @@ tm_cli_run (int    argc,
   g_autoptr(TmProfile) profile = NULL;
   g_autoptr(GOutputStream) out = NULL;
   gint64 at_ps = 0;
+
+  /* --compare has options and arguments of its own (tm-cli-compare.c). */
+  if (tm_cli_compare_wants (argc, argv))
+    return tm_cli_compare_run (argc, argv);
 
   context = g_option_context_new (_("FILE — show or export a memory profile without a window"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);

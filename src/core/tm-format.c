@@ -156,6 +156,29 @@ tm_format_percent (double fraction)
   return g_strdup ("< 0.01 %");
 }
 
+char *
+tm_format_bytes_delta (gint64 delta)
+{
+  g_autofree char *bytes = tm_format_bytes (delta);
+
+  /* tm_format_bytes() already writes the minus sign. */
+  return delta > 0 ? g_strconcat ("+", bytes, NULL) : g_steal_pointer (&bytes);
+}
+
+char *
+tm_format_percent_change (gint64 delta,
+                          gint64 base)
+{
+  g_autofree char *pct = NULL;
+
+  if (base == 0)
+    return NULL;
+  pct = tm_format_percent (fabs ((double) delta / (double) base));
+  if (delta == 0)
+    return g_steal_pointer (&pct);
+  return g_strconcat (delta > 0 ? "+" : "−", pct, NULL);
+}
+
 double
 tm_format_nice_step (double range,
                      guint  max_ticks)

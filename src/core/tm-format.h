@@ -22,6 +22,12 @@ char       *tm_format_time_ms        (gint64      time_ps);
 char       *tm_format_duration       (gint64      duration_ps);
 /* A fraction in [0, 1] as a percentage: "0.03 %", "12.5 %", "100 %". */
 char       *tm_format_percent        (double      fraction);
+/* A difference of bytes with its sign: "+230 MiB", "−1.00 KiB", "0 B". */
+char       *tm_format_bytes_delta    (gint64      delta);
+/* A change relative to base with its sign: "+3.9 %", "−100 %"; NULL when
+ * base is 0 (no relative change). */
+char       *tm_format_percent_change (gint64      delta,
+                                      gint64      base);
 /* An integer with groups of three: "1 859". */
 char       *tm_format_count          (guint64     count);
 /* Picked so that a "nice" step (1, 2, 5 × 10^k) gives about max_ticks

@@ -1,0 +1,528 @@
+/* tm-compare.c — two memory ids side by side: a baseline and the current one
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The rules are in docs/compare.md.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "tm-compare.h"
+#include "tm-scopes.h"
+
+/* As tidemark --summary --json samples the timeline (docs/analysis.md
+ * step 7). */
+#define SAMPLED_POINTS 1000
+
+struct _TmCompare
+{
+  GObject          parent_instance;
+
+  TmAnalysis      *baseline;
+  TmAnalysis      *current;
+  GArray          *figures;      /* TmCompareFigure */
+  GPtrArray       *op_diff;      /* TmCompareEntry */
+  GPtrArray       *scope_diff;   /* TmCompareEntry */
+  gint64           anchors[2][TM_COMPARE_N_ALIGNMENTS];  /* [0] baseline, [1] current */
+};
+
+G_DEFINE_FINAL_TYPE (TmCompare, tm_compare, G_TYPE_OBJECT)
+
+static void
+entry_free (gpointer data)
+{
+  TmCompareEntry *entry = data;
+
+  g_free (entry->name);
+  g_free (entry);
+}
+
+static void
+tm_compare_dispose (GObject *object)
+{
+  TmCompare *self = TM_COMPARE (object);
+
+  g_clear_object (&self->baseline);
+  g_clear_object (&self->current);
+  g_clear_pointer (&self->figures, g_array_unref);
+  g_clear_pointer (&self->op_diff, g_ptr_array_unref);
+  g_clear_pointer (&self->scope_diff, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (tm_compare_parent_class)->dispose (object);
+}
+
+static void
+tm_compare_class_init (TmCompareClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = tm_compare_dispose;
+}
+
+static void
+tm_compare_init (TmCompare *self)
+{
+}
+
+/* ------------------------------------------------------------------ */
+/* Summary figures                                                      */
+
+/* The figures of one memory id, in the order of --summary --json. */
+static const struct
+{
+  const char          *key;
+  TmCompareFigureKind  kind;
+} figure_keys[] = {
+  { "num_snapshots", TM_COMPARE_FIGURE_COUNT },
+  { "num_allocations", TM_COMPARE_FIGURE_COUNT },
+  { "num_deallocations", TM_COMPARE_FIGURE_COUNT },
+  { "num_never_freed", TM_COMPARE_FIGURE_COUNT },
+  { "never_freed_bytes", TM_COMPARE_FIGURE_BYTES },
+  { "num_sampled_timeline_snapshots", TM_COMPARE_FIGURE_COUNT },
+  { "memory_capacity", TM_COMPARE_FIGURE_BYTES },
+  { "peak_bytes_usage_lifetime", TM_COMPARE_FIGURE_BYTES },
+  { "xprof_reported_lifetime_peak_last_in_file_order", TM_COMPARE_FIGURE_BYTES },
+  { "peak_bytes_in_use", TM_COMPARE_FIGURE_BYTES },
+  { "peak_stats_time_ps", TM_COMPARE_FIGURE_TIME },
+  { "peak_stack_reserved_bytes", TM_COMPARE_FIGURE_BYTES },
+  { "peak_heap_allocated_bytes", TM_COMPARE_FIGURE_BYTES },
+  { "peak_free_memory_bytes", TM_COMPARE_FIGURE_BYTES },
+  { "peak_fragmentation", TM_COMPARE_FIGURE_FRACTION },
+  { "peak_step_id", TM_COMPARE_FIGURE_STEP },
+  { "num_breakdown_rows", TM_COMPARE_FIGURE_COUNT },
+};
+
+static gboolean
+collect_figures (TmAnalysis     *analysis,
+                 TmAllocations  *allocations,
+                 gint64         *values,
+                 double         *fragmentation,
+                 GError        **error)
+{
+  TmMemoryStore *store = tm_analysis_get_store (analysis);
+  const TmSummary *s = tm_memory_store_get_summary (store);
+  g_autoptr(GArray) sampled = tm_analysis_sample (store, SAMPLED_POINTS);
+  guint n_never_freed;
+  gint64 never_freed_bytes;
+  guint i = 0;
+
+  if (allocations != NULL)
+    {
+      n_never_freed = tm_allocations_get_n_never_freed (allocations);
+      never_freed_bytes = tm_allocations_get_never_freed_bytes (allocations);
+    }
+  else if (!tm_allocations_count_never_freed (store, &n_never_freed, &never_freed_bytes, error))
+    return FALSE;
+
+  values[i++] = s->n_snapshots;
+  values[i++] = s->n_allocations;
+  values[i++] = s->n_deallocations;
+  values[i++] = n_never_freed;
+  values[i++] = never_freed_bytes;
+  values[i++] = sampled->len;
+  values[i++] = s->memory_capacity;
+  values[i++] = s->peak_bytes_usage_lifetime;
+  values[i++] = s->last_peak_bytes_in_use;
+  values[i++] = s->peak_bytes_in_use;
+  values[i++] = s->peak_time_ps;
+  values[i++] = s->peak_stack_bytes;
+  values[i++] = s->peak_heap_bytes;
+  values[i++] = s->peak_free_bytes;
+  values[i++] = 0;  /* fragmentation: a fraction */
+  values[i++] = tm_analysis_get_peak_step_id (analysis);
+  values[i++] = tm_analysis_get_peak_breakdown (analysis)->len;
+  g_assert (i == G_N_ELEMENTS (figure_keys));
+  *fragmentation = s->peak_fragmentation;
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Diffs                                                                */
+
+static int
+compare_entries (gconstpointer a,
+                 gconstpointer b)
+{
+  const TmCompareEntry *x = *(TmCompareEntry * const *) a;
+  const TmCompareEntry *y = *(TmCompareEntry * const *) b;
+  guint64 mx = x->delta < 0 ? (guint64) 0 - (guint64) x->delta : (guint64) x->delta;
+  guint64 my = y->delta < 0 ? (guint64) 0 - (guint64) y->delta : (guint64) y->delta;
+
+  if (mx != my)
+    return mx > my ? -1 : 1;
+  return strcmp (x->name, y->name);
+}
+
+/* The name an op or scope is matched by (docs/compare.md, "Matching"):
+ * every scope "replica_N" (N digits) reads as "replica_*", so that the
+ * same op on two devices of a data-parallel run lines up. */
+static char *
+match_key (const char *prefix,
+           const char *name)
+{
+  GString *key = g_string_new (prefix);
+  const char *p = name;
+
+  while (*p != '\0')
+    {
+      const char *end = p;
+
+      while (*end != '\0' && *end != '/' && *end != '\x1f')
+        end++;
+      if (end - p > 8 && strncmp (p, "replica_", 8) == 0 &&
+          strspn (p + 8, "0123456789") == (gsize) (end - p - 8))
+        g_string_append (key, "replica_*");
+      else
+        g_string_append_len (key, p, end - p);
+      if (*end != '\0')
+        g_string_append_c (key, *end++);
+      p = end;
+    }
+  return g_string_free (key, FALSE);
+}
+
+/* Adds bytes to the entry of key in table (made with name on first use). */
+static void
+add_to_entry (GHashTable  *table,
+              GPtrArray   *entries,
+              const char  *key,
+              const char  *name,
+              guint        depth,
+              gboolean     special,
+              gboolean     baseline,
+              gint64       bytes,
+              guint64      occurrences)
+{
+  TmCompareEntry *entry = g_hash_table_lookup (table, key);
+
+  if (entry == NULL)
+    {
+      entry = g_new0 (TmCompareEntry, 1);
+      entry->name = g_strdup (name);
+      entry->depth = depth;
+      entry->special = special;
+      entry->status = baseline ? TM_COMPARE_GONE : TM_COMPARE_NEW;
+      g_hash_table_insert (table, g_strdup (key), entry);
+      g_ptr_array_add (entries, entry);
+    }
+  else if ((entry->status == TM_COMPARE_GONE && !baseline) ||
+           (entry->status == TM_COMPARE_NEW && baseline))
+    {
+      entry->status = TM_COMPARE_CHANGED;
+      /* The current memory id's name is the one shown. */
+      if (!baseline && !g_str_equal (entry->name, name))
+        {
+          g_free (entry->name);
+          entry->name = g_strdup (name);
+        }
+    }
+
+  if (baseline)
+    {
+      entry->baseline_bytes += bytes;
+      entry->baseline_occurrences += occurrences;
+    }
+  else
+    {
+      entry->current_bytes += bytes;
+      entry->current_occurrences += occurrences;
+    }
+}
+
+static void
+finish_entries (GPtrArray *entries)
+{
+  for (guint i = 0; i < entries->len; i++)
+    {
+      TmCompareEntry *entry = g_ptr_array_index (entries, i);
+
+      entry->delta = entry->current_bytes - entry->baseline_bytes;
+    }
+  g_ptr_array_sort (entries, compare_entries);
+}
+
+static void
+add_rows (GHashTable *table,
+          GPtrArray  *entries,
+          GPtrArray  *rows,
+          gboolean    baseline)
+{
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const TmBreakdownRow *row = g_ptr_array_index (rows, i);
+      /* A special row never shares its entry with an op of the same name. */
+      g_autofree char *key = match_key (row->special ? "s" : "o", row->op_name);
+
+      add_to_entry (table, entries, key, row->op_name, 0, row->special, baseline,
+                    row->allocation_bytes, row->n_occurrences);
+    }
+}
+
+static GPtrArray *
+op_diff (TmAnalysis *baseline,
+         TmAnalysis *current)
+{
+  g_autoptr(GHashTable) table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GPtrArray *entries = g_ptr_array_new_with_free_func (entry_free);
+
+  add_rows (table, entries, tm_analysis_get_peak_breakdown (baseline), TRUE);
+  add_rows (table, entries, tm_analysis_get_peak_breakdown (current), FALSE);
+  finish_entries (entries);
+  return entries;
+}
+
+static void
+add_scope_nodes (GHashTable        *table,
+                 GPtrArray         *entries,
+                 TmScopeTree       *tree,
+                 const TmScopeNode *node,
+                 gboolean           baseline)
+{
+  for (guint i = 0; i < node->n_children; i++)
+    {
+      const TmScopeNode *child = node->children[i];
+      g_autoptr(TmScope) scope = tm_scope_tree_get_scope (tree, child);
+      g_autofree char *joined = g_strjoinv ("\x1f", scope->parts);
+      g_autofree char *key = match_key (scope->special ? "s" : "o", joined);
+      g_autofree char *name = g_strjoinv ("/", scope->parts);
+
+      add_to_entry (table, entries, key, name, child->depth, child->special, baseline,
+                    child->bytes, child->n_allocations);
+      add_scope_nodes (table, entries, tree, child, baseline);
+    }
+}
+
+static GPtrArray *
+scope_diff (TmAnalysis *baseline,
+            TmAnalysis *current)
+{
+  g_autoptr(GHashTable) table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(TmScopeTree) before = tm_scope_tree_new (tm_analysis_get_peak_breakdown (baseline), TM_SCOPE_GROUPING_NAME);
+  g_autoptr(TmScopeTree) after = tm_scope_tree_new (tm_analysis_get_peak_breakdown (current), TM_SCOPE_GROUPING_NAME);
+  GPtrArray *entries = g_ptr_array_new_with_free_func (entry_free);
+
+  add_scope_nodes (table, entries, before, tm_scope_tree_get_root (before), TRUE);
+  add_scope_nodes (table, entries, after, tm_scope_tree_get_root (after), FALSE);
+  finish_entries (entries);
+  return entries;
+}
+
+static gboolean
+is_replica (const char *name)
+{
+  return strncmp (name, "replica_", 8) == 0 && name[8] != '\0' &&
+         strspn (name + 8, "0123456789") == strlen (name + 8);
+}
+
+const TmScopeNode *
+tm_compare_match_scope (TmScopeTree   *tree,
+                        const TmScope *scope)
+{
+  const TmScopeNode *node;
+
+  g_return_val_if_fail (TM_IS_SCOPE_TREE (tree), NULL);
+  g_return_val_if_fail (scope != NULL, NULL);
+
+  if ((node = tm_scope_tree_find (tree, scope)) != NULL)
+    return node;
+
+  node = tm_scope_tree_get_root (tree);
+  for (guint i = 0; scope->parts[i] != NULL && node != NULL; i++)
+    {
+      const TmScopeNode *next = NULL;
+
+      for (guint c = 0; c < node->n_children && next == NULL; c++)
+        {
+          const TmScopeNode *child = node->children[c];
+
+          if (i == 0 && child->special != scope->special)
+            continue;
+          if (g_str_equal (child->name, scope->parts[i]) ||
+              (is_replica (child->name) && is_replica (scope->parts[i])))
+            next = child;
+        }
+      node = next;
+    }
+  return node;
+}
+
+/* ------------------------------------------------------------------ */
+/* Alignment                                                            */
+
+gint64
+tm_compare_anchor_of (TmMemoryStore      *store,
+                      TmCompareAlignment  alignment)
+{
+  const TmSummary *s;
+  const gint64 *times;
+  guint n;
+
+  g_return_val_if_fail (TM_IS_MEMORY_STORE (store), 0);
+
+  s = tm_memory_store_get_summary (store);
+  n = tm_memory_store_get_n_snapshots (store);
+  if (n == 0)
+    return 0;
+
+  switch (alignment)
+    {
+    case TM_COMPARE_ALIGN_PEAK:
+      return s->peak_time_ps;
+
+    case TM_COMPARE_ALIGN_FIRST_STEP:
+      /* docs/compare.md, "Alignment": the first snapshot whose step id
+       * (docs/analysis.md step 3) differs from the first snapshot's. */
+      times = tm_memory_store_get_times (store);
+      for (guint i = 1; i < n; i++)
+        if (tm_memory_store_get_step_id (store, i) != tm_memory_store_get_step_id (store, 0))
+          return times[i];
+      return times[0];
+
+    case TM_COMPARE_ALIGN_START:
+    default:
+      return tm_memory_store_get_times (store)[0];
+    }
+}
+
+const char *
+tm_compare_alignment_to_string (TmCompareAlignment alignment)
+{
+  switch (alignment)
+    {
+    case TM_COMPARE_ALIGN_PEAK:
+      return "peak";
+    case TM_COMPARE_ALIGN_FIRST_STEP:
+      return "first-step";
+    case TM_COMPARE_ALIGN_START:
+    default:
+      return "start";
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Public API                                                           */
+
+TmCompare *
+tm_compare_new (TmAnalysis     *baseline,
+                TmAllocations  *baseline_allocations,
+                TmAnalysis     *current,
+                TmAllocations  *current_allocations,
+                GError        **error)
+{
+  g_autoptr(TmCompare) self = NULL;
+  gint64 before[G_N_ELEMENTS (figure_keys)], after[G_N_ELEMENTS (figure_keys)];
+  double frag_before, frag_after;
+
+  g_return_val_if_fail (TM_IS_ANALYSIS (baseline), NULL);
+  g_return_val_if_fail (TM_IS_ANALYSIS (current), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!collect_figures (baseline, baseline_allocations, before, &frag_before, error) ||
+      !collect_figures (current, current_allocations, after, &frag_after, error))
+    return NULL;
+
+  self = g_object_new (TM_TYPE_COMPARE, NULL);
+  self->baseline = g_object_ref (baseline);
+  self->current = g_object_ref (current);
+
+  self->figures = g_array_sized_new (FALSE, TRUE, sizeof (TmCompareFigure), G_N_ELEMENTS (figure_keys));
+  for (guint i = 0; i < G_N_ELEMENTS (figure_keys); i++)
+    {
+      TmCompareFigure f = { figure_keys[i].key, figure_keys[i].kind, before[i], after[i], after[i] - before[i], 0, 0, 0 };
+
+      if (f.kind == TM_COMPARE_FIGURE_FRACTION)
+        {
+          f.baseline_fraction = frag_before;
+          f.current_fraction = frag_after;
+          f.delta_fraction = frag_after - frag_before;
+        }
+      g_array_append_val (self->figures, f);
+    }
+
+  self->op_diff = op_diff (baseline, current);
+  self->scope_diff = scope_diff (baseline, current);
+
+  for (guint a = 0; a < TM_COMPARE_N_ALIGNMENTS; a++)
+    {
+      self->anchors[0][a] = tm_compare_anchor_of (tm_analysis_get_store (baseline), a);
+      self->anchors[1][a] = tm_compare_anchor_of (tm_analysis_get_store (current), a);
+    }
+
+  return g_steal_pointer (&self);
+}
+
+TmAnalysis *
+tm_compare_get_baseline (TmCompare *self)
+{
+  g_return_val_if_fail (TM_IS_COMPARE (self), NULL);
+  return self->baseline;
+}
+
+TmAnalysis *
+tm_compare_get_current (TmCompare *self)
+{
+  g_return_val_if_fail (TM_IS_COMPARE (self), NULL);
+  return self->current;
+}
+
+const TmCompareFigure *
+tm_compare_get_figures (TmCompare *self,
+                        guint     *n_figures)
+{
+  g_return_val_if_fail (TM_IS_COMPARE (self), NULL);
+
+  if (n_figures != NULL)
+    *n_figures = self->figures->len;
+  return (const TmCompareFigure *) (gpointer) self->figures->data;
+}
+
+const TmCompareFigure *
+tm_compare_lookup_figure (TmCompare  *self,
+                          const char *key)
+{
+  g_return_val_if_fail (TM_IS_COMPARE (self), NULL);
+  g_return_val_if_fail (key != NULL, NULL);
+
+  for (guint i = 0; i < self->figures->len; i++)
+    {
+      const TmCompareFigure *f = &g_array_index (self->figures, TmCompareFigure, i);
+
+      if (g_str_equal (f->key, key))
+        return f;
+    }
+  return NULL;
+}
+
+GPtrArray *
+tm_compare_get_op_diff (TmCompare *self)
+{
+  g_return_val_if_fail (TM_IS_COMPARE (self), NULL);
+  return self->op_diff;
+}
+
+GPtrArray *
+tm_compare_get_scope_diff (TmCompare *self)
+{
+  g_return_val_if_fail (TM_IS_COMPARE (self), NULL);
+  return self->scope_diff;
+}
+
+gint64
+tm_compare_get_anchor (TmCompare          *self,
+                       TmCompareAlignment  alignment,
+                       gboolean            baseline)
+{
+  g_return_val_if_fail (TM_IS_COMPARE (self), 0);
+  g_return_val_if_fail (alignment < TM_COMPARE_N_ALIGNMENTS, 0);
+
+  return self->anchors[baseline ? 0 : 1][alignment];
+}
+
+gint64
+tm_compare_get_shift (TmCompare          *self,
+                      TmCompareAlignment  alignment)
+{
+  g_return_val_if_fail (TM_IS_COMPARE (self), 0);
+  g_return_val_if_fail (alignment < TM_COMPARE_N_ALIGNMENTS, 0);
+
+  return self->anchors[1][alignment] - self->anchors[0][alignment];
+}
