@@ -28,6 +28,9 @@ struct _TmSession
   TmScopeIndex  *scope_index;
   gint64        *scope_series;
   guint          selected_allocation;  /* index in the memory id's allocations, or TM_ALLOCATIONS_NONE */
+
+  /* The run of several hosts the window came from (tm-run-loader), if any. */
+  TmRunLoader   *run;
 };
 
 G_DEFINE_FINAL_TYPE (TmSession, tm_session, G_TYPE_OBJECT)
@@ -46,10 +49,18 @@ enum {
   PROP_SELECTED_SCOPE,
   PROP_SELECTED_ALLOCATION,
   PROP_Y_SCALE,
+  PROP_RUN,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
+
+enum {
+  OPEN_HOST,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 /* The viewport's limits: the memory id's first to last snapshot, widened to
  * the HLO modules so that every module can be reached. */
@@ -91,6 +102,7 @@ tm_session_dispose (GObject *object)
   g_clear_object (&self->scope_index);
   g_clear_object (&self->memory_store);
   g_clear_object (&self->profile);
+  g_clear_object (&self->run);
 
   G_OBJECT_CLASS (tm_session_parent_class)->dispose (object);
 }
@@ -143,6 +155,10 @@ tm_session_get_property (GObject    *object,
       g_value_set_enum (value, self->y_scale);
       break;
 
+    case PROP_RUN:
+      g_value_set_object (value, self->run);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -172,6 +188,10 @@ tm_session_set_property (GObject      *object,
 
     case PROP_Y_SCALE:
       tm_session_set_y_scale (self, g_value_get_enum (value));
+      break;
+
+    case PROP_RUN:
+      tm_session_set_run (self, g_value_get_object (value));
       break;
 
     default:
@@ -223,7 +243,18 @@ tm_session_class_init (TmSessionClass *klass)
                        TM_TYPE_Y_SCALE, TM_Y_SCALE_FIT,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
+  properties[PROP_RUN] =
+    g_param_spec_object ("run", NULL, NULL,
+                         TM_TYPE_RUN_LOADER,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* A view asks for one host of the run and one of its memory ids (NULL:
+   * the busiest); the window opens it. */
+  signals[OPEN_HOST] =
+    g_signal_new ("open-host", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_STRING);
 }
 
 static void
@@ -526,4 +557,34 @@ tm_session_set_y_scale (TmSession *self,
 
   self->y_scale = y_scale;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_Y_SCALE]);
+}
+
+TmRunLoader *
+tm_session_get_run (TmSession *self)
+{
+  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
+
+  return self->run;
+}
+
+void
+tm_session_set_run (TmSession   *self,
+                    TmRunLoader *run)
+{
+  g_return_if_fail (TM_IS_SESSION (self));
+  g_return_if_fail (run == NULL || TM_IS_RUN_LOADER (run));
+
+  if (g_set_object (&self->run, run))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUN]);
+}
+
+void
+tm_session_open_host (TmSession  *self,
+                      guint       host,
+                      const char *memory_id)
+{
+  g_return_if_fail (TM_IS_SESSION (self));
+  g_return_if_fail (self->run != NULL && host < tm_run_loader_get_n_hosts (self->run));
+
+  g_signal_emit (self, signals[OPEN_HOST], 0, host, memory_id);
 }
