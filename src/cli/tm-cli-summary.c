@@ -151,12 +151,15 @@ compare_busiest (gconstpointer a,
 static void
 print_cell (const char *text,
             glong       width,
-            gboolean    right)
+            gboolean    right,
+            gboolean    last)
 {
   glong pad = MAX (width - display_width (text), 0);
 
   if (right)
-    g_print ("%*s%s  ", (int) pad, "", text);
+    g_print ("%*s%s%s", (int) pad, "", text, last ? "\n" : "  ");
+  else if (last)
+    g_print ("%s\n", text);
   else
     g_print ("%s%*s  ", text, (int) pad, "");
 }
@@ -164,7 +167,7 @@ print_cell (const char *text,
 void
 tm_cli_print_run_table (GPtrArray *summaries)
 {
-  g_autoptr(GPtrArray) sorted = g_ptr_array_copy (summaries, NULL, NULL);
+  g_autoptr(GPtrArray) sorted = g_ptr_array_sized_new (summaries->len);
   g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
   const char *headers[] = {
     _("host"), _("memory id"), _("peak"), _("capacity"), _("share"), _("peak at"),
@@ -173,6 +176,9 @@ tm_cli_print_run_table (GPtrArray *summaries)
   guint n_columns = G_N_ELEMENTS (headers);
   guint n_failed = 0;
 
+  /* A copy that does not own them. */
+  for (guint i = 0; i < summaries->len; i++)
+    g_ptr_array_add (sorted, g_ptr_array_index (summaries, i));
   g_ptr_array_sort (sorted, compare_busiest);
 
   for (guint c = 0; c < n_columns; c++)
@@ -211,9 +217,7 @@ tm_cli_print_run_table (GPtrArray *summaries)
 
       if (c == 0)
         g_print ("  ");
-      print_cell (g_ptr_array_index (cells, i), c + 1 < n_columns ? widths[c] : 0, c >= 2 && c + 1 < n_columns);
-      if (c + 1 == n_columns)
-        g_print ("\n");
+      print_cell (g_ptr_array_index (cells, i), widths[c], c >= 2, c + 1 == n_columns);
     }
 
   for (guint i = 0; i < sorted->len && n_failed > 0; i++)
