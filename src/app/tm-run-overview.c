@@ -134,6 +134,9 @@ struct _TmRunOverview
   GtkColumnViewColumn *columns[N_COLUMNS];
   GListStore         *store;
   GtkSortListModel   *sorted;
+  GtkSelectionModel  *selection;
+  gboolean            user_scrolled;
+  guint               keep_top_source;
   TmRunRow           *busiest;
 };
 
@@ -278,6 +281,38 @@ add_host_rows (TmRunOverview *self,
     g_ptr_array_add (rows, tm_run_row_new (self->run, index, g_ptr_array_index (summary->devices, d)));
 }
 
+/* Rows sorted in above the first one shown would push the busiest out of
+ * sight (the list keeps its first row in place): until the user scrolls,
+ * the list starts again from its top. */
+static gboolean
+keep_top_cb (gpointer data)
+{
+  TmRunOverview *self = data;
+
+  self->keep_top_source = 0;
+  if (!self->user_scrolled)
+    {
+      gtk_column_view_set_model (self->column_view, NULL);
+      gtk_column_view_set_model (self->column_view, self->selection);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* At most a few times a second, however many hosts finish. */
+static void
+keep_top (TmRunOverview *self)
+{
+  if (!self->user_scrolled && self->keep_top_source == 0)
+    self->keep_top_source = g_timeout_add (200, keep_top_cb, self);
+}
+
+static gboolean
+user_scrolled_cb (TmRunOverview *self)
+{
+  self->user_scrolled = TRUE;
+  return FALSE;
+}
+
 static void
 host_changed_cb (TmRunOverview *self,
                  guint          index,
@@ -299,6 +334,7 @@ host_changed_cb (TmRunOverview *self,
           add_host_rows (self, index, rows);
           g_list_store_splice (self->store, i, 1, rows->pdata, rows->len);
           update_busiest (self);
+          keep_top (self);
         }
       else
         g_list_store_splice (self->store, i, 1, (gpointer *) &row, 1);
@@ -444,7 +480,10 @@ bind_label_cb (GtkSignalListItemFactory *factory,
         gtk_widget_add_css_class (label, "error");
       else
         gtk_widget_remove_css_class (label, "error");
-      gtk_widget_set_tooltip_text (label, failed ? text : NULL);
+      /* Setting a tooltip asks the display where the pointer is: only
+       * when it changes. */
+      if (g_strcmp0 (gtk_widget_get_tooltip_text (label), failed ? text : NULL) != 0)
+        gtk_widget_set_tooltip_text (label, failed ? text : NULL);
       if (row->device == NULL && !failed)
         gtk_widget_add_css_class (label, "dim-label");
       else
@@ -685,6 +724,8 @@ tm_run_overview_dispose (GObject *object)
   g_clear_object (&self->run);
   g_clear_object (&self->session);
   g_clear_pointer (&self->box, gtk_widget_unparent);
+  g_clear_handle_id (&self->keep_top_source, g_source_remove);
+  g_clear_object (&self->selection);
   g_clear_object (&self->sorted);
   g_clear_object (&self->store);
 
@@ -753,7 +794,6 @@ static void
 tm_run_overview_init (TmRunOverview *self)
 {
   GtkWidget *scrolled;
-  GtkSelectionModel *selection;
 
   self->store = g_list_store_new (TM_TYPE_RUN_ROW);
 
@@ -799,9 +839,8 @@ tm_run_overview_init (TmRunOverview *self)
 
   self->sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->store)),
                                           g_object_ref (gtk_column_view_get_sorter (self->column_view)));
-  selection = GTK_SELECTION_MODEL (gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->sorted))));
-  gtk_column_view_set_model (self->column_view, selection);
-  g_object_unref (selection);
+  self->selection = GTK_SELECTION_MODEL (gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->sorted))));
+  gtk_column_view_set_model (self->column_view, self->selection);
   /* The busiest first. */
   gtk_column_view_sort_by_column (self->column_view, self->columns[COLUMN_PEAK], GTK_SORT_DESCENDING);
 
@@ -811,6 +850,13 @@ tm_run_overview_init (TmRunOverview *self)
   gtk_widget_set_vexpand (scrolled, TRUE);
   gtk_widget_set_margin_top (scrolled, 6);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->column_view));
+  {
+    GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+
+    gtk_event_controller_set_propagation_phase (scroll, GTK_PHASE_CAPTURE);
+    g_signal_connect_swapped (scroll, "scroll", G_CALLBACK (user_scrolled_cb), self);
+    gtk_widget_add_controller (scrolled, scroll);
+  }
   gtk_box_append (GTK_BOX (self->box), scrolled);
 
   update_headline (self);
