@@ -302,6 +302,27 @@ test_export_several (void)
   g_assert_true (g_file_test (second, G_FILE_TEST_IS_REGULAR));
 }
 
+/* Dropping the loader while hosts load stops them; nothing is left. */
+static void
+test_cancel (void)
+{
+  g_autoptr(GFile) dir = g_file_new_for_path (run_dir);
+  g_autoptr(GPtrArray) items = tm_run_expand (&dir, 1, NULL, NULL);
+  TmRunItem *item = g_ptr_array_index (items, 0);
+  TmRunLoader *loader = tm_run_loader_new (item->run_directory, (GFile **) item->hosts->pdata, item->hosts->len);
+  gint64 until;
+
+  g_object_add_weak_pointer (G_OBJECT (loader), (gpointer *) &loader);
+  tm_run_loader_start (loader, 1);
+  g_object_unref (loader);
+  g_assert_null (loader);
+
+  /* The host being loaded finishes on its own; its updates find no one. */
+  until = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
+  while (g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE);
+}
+
 static void
 assert_parse_error (const char *text,
                     const char *says)
@@ -395,6 +416,7 @@ main (int    argc,
   g_test_add_func ("/run-summary/text-and-status", test_text_and_status);
   g_test_add_func ("/run-summary/export-several", test_export_several);
   g_test_add_func ("/run-summary/parse", test_parse);
+  g_test_add_func ("/run-summary/cancel", test_cancel);
 
   status = g_test_run ();
   tm_fixture_remove (fixture_dir);

@@ -196,12 +196,26 @@ worker_progress (guint64  done,
     }
 }
 
-static void
-worker (gpointer data,
-        gpointer user_data)
+/* One host to load; each holds the shared state. */
+typedef struct
 {
-  guint index = GPOINTER_TO_UINT (data) - 1;
-  Shared *shared = user_data;
+  Shared *shared;
+  guint   index;
+} Job;
+
+static void
+job_free (gpointer data)
+{
+  Job *job = data;
+
+  shared_unref (job->shared);
+  g_free (job);
+}
+
+static void
+worker_load (Shared *shared,
+             guint   index)
+{
   GFile *file = g_ptr_array_index (shared->files, index);
   const char *name = g_ptr_array_index (shared->names, index);
   g_autoptr(TmProfile) profile = NULL;
@@ -231,6 +245,16 @@ worker (gpointer data,
   post (shared, index, summary->error != NULL ? TM_RUN_HOST_FAILED : TM_RUN_HOST_DONE, 1.0, summary);
 }
 
+static void
+worker (gpointer data,
+        gpointer user_data)
+{
+  Job *job = data;
+
+  worker_load (job->shared, job->index);
+  job_free (job);
+}
+
 /* ------------------------------------------------------------------ */
 
 static void
@@ -240,11 +264,12 @@ tm_run_loader_dispose (GObject *object)
 
   if (self->shared != NULL)
     g_cancellable_cancel (self->shared->cancellable);
-  /* Queued hosts are dropped; running ones see the cancellation, finish
-   * on their own and let go of the shared state. */
+  /* Without waiting: the hosts still queued run through at once (they
+   * see the cancellation), the one loading stops at its next check, and
+   * each lets go of the shared state. */
   if (self->pool != NULL)
     {
-      g_thread_pool_free (self->pool, TRUE, FALSE);
+      g_thread_pool_free (self->pool, FALSE, FALSE);
       self->pool = NULL;
     }
   g_clear_pointer (&self->shared, shared_unref);
@@ -397,11 +422,17 @@ tm_run_loader_start (TmRunLoader *self,
   g_weak_ref_init (&shared->loader, self);
   self->shared = shared;
 
-  /* Each worker holds the shared state while it runs. */
-  self->pool = g_thread_pool_new_full (worker, shared_ref (shared), (GDestroyNotify) shared_unref,
+  /* Each job holds the shared state until it has run. */
+  self->pool = g_thread_pool_new_full (worker, NULL, job_free,
                                        (int) MIN (max_threads, self->hosts->len), FALSE, NULL);
   for (guint i = 0; i < self->hosts->len; i++)
-    g_thread_pool_push (self->pool, GUINT_TO_POINTER (i + 1), NULL);
+    {
+      Job *job = g_new0 (Job, 1);
+
+      job->shared = shared_ref (shared);
+      job->index = i;
+      g_thread_pool_push (self->pool, job, NULL);
+    }
 }
 
 void
