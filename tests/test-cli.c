@@ -258,7 +258,7 @@ test_usage (void)
     { "--summary", "--export=csv", "x.xplane.pb", NULL },
     { "--json", "x.xplane.pb", NULL },
     { "--summary", "--memory-id=1", "x.xplane.pb", NULL },
-    { "--export=csv", "a.xplane.pb", "b.xplane.pb", NULL },
+    { "--export=csv", "--output=/nonexistent/out.csv", "a.xplane.pb", "b.xplane.pb" },
     { "--summary", "--no-such-option", "x.xplane.pb", NULL },
     { "--export=csv", "--at=12", "x.xplane.pb", NULL },
     { "--export=collapsed", "--at=12ms", "x.xplane.pb", NULL },
@@ -282,15 +282,18 @@ test_bad_input (void)
   g_autofree char *dir = tm_fixture_make_temp_dir (&error);
   g_autofree char *empty = g_build_filename (dir, "empty.xplane.pb", NULL);
   g_autofree char *missing = g_build_filename (dir, "missing.xplane.pb", NULL);
+  /* A folder without profiles (one with a single profile opens as it). */
+  g_autofree char *subdir = g_build_filename (dir, "no-profiles", NULL);
   g_autofree char *corrupt = tm_test_real_profile ("corrupt_utf8_mangled.xplane.pb");
   struct { const char *path; const char *says; } cases[] = {
     { empty, "file is empty" },
-    { dir, "is a directory" },
+    { subdir, "is a directory" },
     { missing, "cannot be read" },
     { corrupt, "length runs past the end at byte 1" },
   };
 
   g_assert_true (g_file_set_contents (empty, "", 0, NULL));
+  g_assert_cmpint (g_mkdir (subdir, 0700), ==, 0);
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {

@@ -188,6 +188,18 @@ label_text (TmWindow   *window,
   return gtk_label_get_label (GTK_LABEL (tm_test_template_child (window, TM_TYPE_WINDOW, name)));
 }
 
+/* A run opens on its overview; these tests go on in its first host, as a
+ * click on its row does. */
+static void
+leave_overview (TmWindow *window)
+{
+  g_assert_true (tm_window_get_showing_overview (window));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (tm_test_template_child (window, TM_TYPE_WINDOW, "main_stack"))), ==, "run");
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (tm_window_get_host_dropdown (window))));
+  tm_session_open_host (tm_window_get_session (window), 0, NULL);
+  g_assert_false (tm_window_get_showing_overview (window));
+}
+
 /* Opens the run with its files in an order other than the sorted one. */
 static void
 open_run (TmWindow *window)
@@ -198,6 +210,8 @@ open_run (TmWindow *window)
   g_autoptr(GFile) w10 = g_file_new_for_path (worker10_path);
 
   tm_window_open_run (window, dir, (GFile *[]) { w10, w2, w1 }, 3);
+
+  leave_overview (window);
 }
 
 static const char *
@@ -520,6 +534,7 @@ test_application (void)
   window = TM_WINDOW (gtk_application_get_windows (GTK_APPLICATION (app))->data);
   g_assert_true (g_file_equal (tm_window_get_run_directory (window), run));
   g_assert_cmpuint (n_host_items (window), ==, 3);
+  leave_overview (window);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (tm_window_get_host_dropdown (window))));
   assert_host_shown (window, 0, worker1_path);
 
@@ -543,6 +558,7 @@ test_application (void)
   tm_test_iterate_until (tm_test_all_loaded, app);
   g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, 2);
   g_assert_true (g_file_equal (tm_window_get_run_directory (other), run));
+  leave_overview (other);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (tm_window_get_host_dropdown (other))));
 
   /* Alt+Page Up / Alt+Page Down switch hosts. */
@@ -712,6 +728,7 @@ test_open_path (void)
   g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, 1);
   window = TM_WINDOW (gtk_application_get_windows (GTK_APPLICATION (app))->data);
   g_assert_true (g_file_equal (tm_window_get_run_directory (window), run));
+  leave_overview (window);
   assert_host_shown (window, 0, worker1_path);
 
   /* A single file dropped on the window replaces the run in it. */
@@ -740,6 +757,7 @@ test_open_path (void)
   g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, 1);
   g_assert_true (g_file_equal (tm_window_get_run_directory (window), run));
   g_assert_cmpuint (tm_window_get_n_hosts (window), ==, 3);
+  leave_overview (window);
   assert_host_shown (window, 0, worker1_path);
 
   windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));

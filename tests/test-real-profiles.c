@@ -113,7 +113,7 @@ export_to_node (TmProfile *profile,
   g_autofree char *text = NULL;
 
   if (summary)
-    g_assert_true (tm_export_summary_json (profile, out, NULL, &error));
+    g_assert_true (tm_export_summary_json (profile, "host", out, NULL, &error));
   else
     g_assert_true (tm_export_xprof_json (profile, out, NULL, &error));
   g_assert_no_error (error);

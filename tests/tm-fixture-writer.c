@@ -1728,3 +1728,79 @@ tm_fixture_space_new_xprof_example (void)
 
   return space;
 }
+
+char **
+tm_fixture_write_run (const char *dir,
+                      guint       n_hosts,
+                      guint       corrupt,
+                      guint       no_data)
+{
+  static const guint8 not_protobuf[] = { 0x0a, 0xff, 0xff, 0xff, 0xff, 0x07, 0x0a, 0x02, 0x08, 0x01 };
+  GPtrArray *paths = g_ptr_array_new ();
+
+  g_return_val_if_fail (dir != NULL, NULL);
+
+  for (guint h = 0; h < n_hosts; h++)
+    {
+      g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+      g_autofree char *basename = g_strdup_printf ("worker-%u.xplane.pb", h);
+      g_autoptr(GError) error = NULL;
+      char *path;
+
+      if (h == corrupt)
+        {
+          g_autoptr(GBytes) bytes = g_bytes_new_static (not_protobuf, sizeof not_protobuf);
+
+          path = tm_fixture_write_bytes (bytes, dir, basename, &error);
+        }
+      else
+        {
+          TmFixturePlane *host = tm_fixture_space_add_plane (space, "/host:CPU");
+          TmFixtureLine *line = tm_fixture_plane_add_line (host, "Memory", 0);
+          guint n_ids = h == no_data ? 0 : (h % 2 == 0 ? 2 : 1);
+
+          for (guint d = 0; d < n_ids; d++)
+            {
+              g_autofree char *allocator = g_strdup_printf ("TPU_%u_bfc", d);
+              gint64 unit = (gint64) (1 + (h * 7 + d * 3) % 11) << 20;
+              gint64 heap = 0;
+              gint64 capacity = G_GINT64_CONSTANT (1) << 34;
+
+              if (h == TM_FIXTURE_RUN_BUSIEST && d == 0)
+                unit = G_GINT64_CONSTANT (40) << 20;
+
+              for (guint i = 0; i < 40; i++)
+                {
+                  TmFixtureMemory m = { 0 };
+                  gboolean alloc = i % 4 != 3;
+                  gint64 bytes = unit * (1 + i % 5);
+
+                  if (!alloc)
+                    bytes = unit * (1 + (i - 1) % 5);
+                  heap += alloc ? bytes : -bytes;
+                  m.id_kind = TM_FIXTURE_MEMORY_ID_ALLOCATOR_NAME;
+                  m.allocator_name = allocator;
+                  m.bytes_reserved = 1 << 20;
+                  m.bytes_allocated = heap;
+                  m.bytes_available = capacity - heap - (1 << 20);
+                  m.fragmentation = (double) (i % 7) / 10.0;
+                  m.peak_bytes_in_use = heap;
+                  m.requested_bytes = bytes;
+                  m.allocation_bytes = bytes;
+                  m.addr = 0x7f0000000000 + (guint64) (alloc ? i : i - 1) * 0x10000000;
+                  m.tf_op = alloc ? "layer/MatMul" : NULL;
+                  m.region_type = "output";
+                  m.data_type = 1;
+                  m.shape = "[1024, 1024]";
+                  tm_fixture_line_add_memory_event (line, alloc, 1000000 + (gint64) i * 250000 + d * 1000, &m);
+                }
+            }
+          path = tm_fixture_space_write (space, dir, basename, &error);
+        }
+      g_assert_no_error (error);
+      g_ptr_array_add (paths, path);
+    }
+
+  g_ptr_array_add (paths, NULL);
+  return (char **) g_ptr_array_free (paths, FALSE);
+}

@@ -365,6 +365,18 @@ TmFixtureSpace *tm_fixture_space_new_xprof_example       (void);
 #define TM_FIXTURE_XPROF_FIRST_OP_NAME         "foo/bar"
 #define TM_FIXTURE_XPROF_FIRST_ADDR            G_GUINT64_CONSTANT (222333)
 
+/* A run folder of n_hosts small profiles, "worker-0.xplane.pb" …, in dir:
+ * host i has allocator "TPU_0_bfc" (and "TPU_1_bfc" for even i) with a
+ * few dozen allocations and deallocations; host TM_FIXTURE_RUN_BUSIEST (if
+ * there) peaks highest. Host corrupt (G_MAXUINT: none) is not a protobuf,
+ * host no_data (G_MAXUINT: none) has a host plane without memory events.
+ * Returns the paths, by host index (NULL-terminated). */
+#define TM_FIXTURE_RUN_BUSIEST 17
+char          **tm_fixture_write_run                     (const char             *dir,
+                                                          guint                   n_hosts,
+                                                          guint                   corrupt,
+                                                          guint                   no_data);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmFixtureSpace, tm_fixture_space_free)
 
 G_END_DECLS

@@ -224,6 +224,8 @@ open_item_in (TmWindow  *window,
 {
   if (item->hosts != NULL)
     tm_window_open_run (window, item->run_directory, (GFile **) item->hosts->pdata, item->hosts->len);
+  else if (tm_run_is_summaries_file (item->file))
+    tm_window_open_summaries (window, item->file);
   else
     tm_window_open (window, item->file);
 }
@@ -509,7 +511,7 @@ tm_application_init (TmApplication *self)
    * the application starts (src/cli), so they never reach it. */
   static const GOptionEntry headless_entries[] = {
     { "summary", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the summary of every memory id and exit"), NULL },
-    { "json", 0, 0, G_OPTION_ARG_NONE, NULL, N_("With --summary: print it as JSON with exact integers"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, NULL, N_("With --summary: print one line of JSON per host (JSON Lines), with exact integers"), NULL },
     { "export", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Write XProf's memory-profile JSON (xprof-json), the peak breakdown (csv), every allocation (allocations), the scopes as collapsed stacks (collapsed) or the memory-only profile (memory-xplane) and exit"), N_("FORMAT") },
     { "memory-id", 0, 0, G_OPTION_ARG_STRING, NULL, N_("With --export=csv, allocations or collapsed: the memory id (default: the one with the highest peak)"), N_("ID") },
     { "at", 0, 0, G_OPTION_ARG_STRING, NULL, N_("With --export=collapsed: the time in milliseconds (default: the peak)"), N_("MS") },

@@ -36,6 +36,8 @@ struct _TmSession
   TmCompare     *comparison;
   TmScopeTree   *baseline_tree;
   gint64         baseline_tree_time;   /* G_MININT64: at the peak */
+  /* The run of several hosts the window came from (tm-run-loader), if any. */
+  TmRunLoader   *run;
 };
 
 G_DEFINE_FINAL_TYPE (TmSession, tm_session, G_TYPE_OBJECT)
@@ -61,10 +63,18 @@ enum {
   PROP_Y_SCALE,
   PROP_BASELINE,
   PROP_ALIGNMENT,
+  PROP_RUN,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
+
+enum {
+  OPEN_HOST,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 /* The viewport's limits: the memory id's first to last snapshot, widened to
  * the HLO modules so that every module can be reached. */
@@ -120,6 +130,7 @@ tm_session_dispose (GObject *object)
   g_clear_object (&self->baseline_profile);
   g_clear_object (&self->memory_store);
   g_clear_object (&self->profile);
+  g_clear_object (&self->run);
 
   G_OBJECT_CLASS (tm_session_parent_class)->dispose (object);
 }
@@ -180,6 +191,10 @@ tm_session_get_property (GObject    *object,
       g_value_set_enum (value, self->alignment);
       break;
 
+    case PROP_RUN:
+      g_value_set_object (value, self->run);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -213,6 +228,10 @@ tm_session_set_property (GObject      *object,
 
     case PROP_ALIGNMENT:
       tm_session_set_alignment (self, g_value_get_enum (value));
+      break;
+
+    case PROP_RUN:
+      tm_session_set_run (self, g_value_get_object (value));
       break;
 
     default:
@@ -272,8 +291,18 @@ tm_session_class_init (TmSessionClass *klass)
     g_param_spec_enum ("alignment", NULL, NULL,
                        TM_TYPE_COMPARE_ALIGNMENT, TM_COMPARE_ALIGN_START,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_RUN] =
+    g_param_spec_object ("run", NULL, NULL,
+                         TM_TYPE_RUN_LOADER,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* A view asks for one host of the run and one of its memory ids (NULL:
+   * the busiest); the window opens it. */
+  signals[OPEN_HOST] =
+    g_signal_new ("open-host", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_STRING);
 }
 
 static void
@@ -710,4 +739,34 @@ tm_session_get_baseline_scope_tree (TmSession       *self,
   self->baseline_tree = tm_scope_tree_new_at (analysis, t == G_MININT64, t, grouping);
   self->baseline_tree_time = t;
   return self->baseline_tree;
+}
+
+TmRunLoader *
+tm_session_get_run (TmSession *self)
+{
+  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
+
+  return self->run;
+}
+
+void
+tm_session_set_run (TmSession   *self,
+                    TmRunLoader *run)
+{
+  g_return_if_fail (TM_IS_SESSION (self));
+  g_return_if_fail (run == NULL || TM_IS_RUN_LOADER (run));
+
+  if (g_set_object (&self->run, run))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUN]);
+}
+
+void
+tm_session_open_host (TmSession  *self,
+                      guint       host,
+                      const char *memory_id)
+{
+  g_return_if_fail (TM_IS_SESSION (self));
+  g_return_if_fail (self->run != NULL && host < tm_run_loader_get_n_hosts (self->run));
+
+  g_signal_emit (self, signals[OPEN_HOST], 0, host, memory_id);
 }

@@ -23,6 +23,12 @@
  *                  in use in the visible range (the default), or the
  *                  device's capacity (docs/ui.md, "Y scale")
  *
+ *   run            the run of several hosts the window opened (tm-run-loader;
+ *                  NULL: none): the run overview shows it; a view asks
+ *                  for one of its hosts with tm_session_open_host(), and
+ *                  whoever shows the session (the window) answers the
+ *                  "open-host" signal
+ *
  *   selected-allocation
  *                  an allocation the user picked: its index in the memory
  *                  id's allocation index (tm-allocations), or
@@ -51,6 +57,7 @@
 #include "tm-compare.h"
 #include "tm-memory-store.h"
 #include "tm-profile.h"
+#include "tm-run-loader.h"
 #include "tm-scopes.h"
 #include "tm-viewport.h"
 
@@ -153,5 +160,13 @@ gint64         tm_session_get_baseline_shift     (TmSession     *self);
  * shift. Kept until that changes; NULL without a baseline. */
 TmScopeTree   *tm_session_get_baseline_scope_tree (TmSession    *self,
                                                    TmScopeGrouping grouping);
+TmRunLoader   *tm_session_get_run                (TmSession     *self);
+void           tm_session_set_run                (TmSession     *self,
+                                                  TmRunLoader   *run);
+/* Emits "open-host" for host (an index of the run) and memory_id (NULL:
+ * its busiest). */
+void           tm_session_open_host              (TmSession     *self,
+                                                  guint          host,
+                                                  const char    *memory_id);
 
 G_END_DECLS

@@ -6,10 +6,22 @@
  * in its host dropdown, loads a host when it is first shown and keeps what
  * loading gave (a profile or an error) in its TmWindowHost, so that going
  * back to it is immediate and a host that failed leaves the others alone.
+ * At most two hosts keep their profile, the two shown last; the others
+ * load again when shown.
+ *
+ * A run also opens on the run overview (tm-run-overview): the session's
+ * run (tm-run-loader) summarises every host in parallel, and a row asks,
+ * through the session's "open-host", for a host and memory id, which the
+ * window then shows with a Back button to return. JSON Lines of summaries
+ * open as the same overview, without a folder.
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "tm-run.h"
+#include "tm-run-loader.h"
+#include "tm-run-overview.h"
 #include "tm-window-private.h"
 
 static void
@@ -101,6 +113,19 @@ tm_window_open_run (TmWindow  *self,
   /* A new run starts with the busiest memory id. */
   g_clear_pointer (&self->wanted_memory_id, g_free);
 
+  /* The overview summarises every host; the first host loads behind it. */
+  {
+    g_autoptr(GPtrArray) files = g_ptr_array_new ();
+    g_autoptr(TmRunLoader) run = NULL;
+
+    for (guint i = 0; i < hosts->len; i++)
+      g_ptr_array_add (files, ((TmWindowHost *) g_ptr_array_index (hosts, i))->file);
+    run = tm_run_loader_new (run_directory, (GFile **) files->pdata, files->len);
+    tm_session_set_run (self->session, run);
+    tm_run_loader_start (run, 0);
+    self->showing_overview = TRUE;
+  }
+
   first = g_ptr_array_index (hosts, 0);
   _tm_window_start_load (self, first->file, run_directory, hosts, 0);
 }
@@ -126,6 +151,8 @@ tm_window_show_host (TmWindow *self,
       return;
     }
 
+  host->shown_serial = ++self->host_serial;
+
   /* Kept from before: a load of another host stops. */
   content.file = g_object_ref (host->file);
   content.run_directory = g_object_ref (current->run_directory);
@@ -150,6 +177,7 @@ host_dropdown_selected_cb (TmWindow    *self,
   if (current->hosts == NULL || selected == GTK_INVALID_LIST_POSITION || selected == current->host_index)
     return;
 
+  self->showing_overview = FALSE;
   tm_window_show_host (self, selected);
 }
 
@@ -169,9 +197,266 @@ _tm_window_step_host (TmWindow *self,
     gtk_drop_down_set_selected (self->host_dropdown, current->host_index + 1);
 }
 
+/* ------------------------------------------------------------------ */
+/* The run overview                                                    */
+
+/* Whether the window's hosts are those of run. */
+static gboolean
+content_is_run (TmWindowContent *content,
+                TmRunLoader     *run)
+{
+  return run != NULL && content->hosts != NULL && content->run_directory != NULL &&
+         content->hosts->len == tm_run_loader_get_n_hosts (run) &&
+         g_file_equal (content->run_directory, tm_run_loader_get_source (run));
+}
+
+static const char *
+page_name (TmWindowState state)
+{
+  switch (state)
+    {
+    case TM_WINDOW_STATE_LOADING:
+      return "loading";
+    case TM_WINDOW_STATE_ERROR:
+      return "error";
+    case TM_WINDOW_STATE_NO_DATA:
+      return "no-data";
+    case TM_WINDOW_STATE_PROFILE:
+      return "profile";
+    case TM_WINDOW_STATE_EMPTY:
+    default:
+      return "empty";
+    }
+}
+
+/* The page, title and buttons for the overview, or for the host shown
+ * instead of it. */
+void
+_tm_window_hosts_update_page (TmWindow *self)
+{
+  TmRunLoader *run = tm_session_get_run (self->session);
+  gboolean overview = run != NULL && self->showing_overview;
+
+  gtk_widget_set_visible (self->back_button, run != NULL && !self->showing_overview);
+
+  if (overview)
+    {
+      g_autofree char *name = _tm_window_display_basename (tm_run_loader_get_source (run));
+      guint n = tm_run_loader_get_n_hosts (run);
+      g_autofree char *subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Overview of %u host", "Overview of %u hosts", n), n);
+
+      gtk_stack_set_visible_child_name (self->main_stack, "run");
+      gtk_widget_set_visible (GTK_WIDGET (self->memory_dropdown), FALSE);
+      gtk_widget_set_visible (GTK_WIDGET (self->host_dropdown), FALSE);
+      gtk_label_set_label (self->title_label, name);
+      gtk_window_set_title (GTK_WINDOW (self), name);
+      gtk_label_set_label (self->subtitle_label, subtitle);
+      gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), TRUE);
+    }
+  else if (g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "run") == 0)
+    gtk_stack_set_visible_child_name (self->main_stack, page_name (_tm_window_current (self)->state));
+}
+
+static void
+trim_profiles (TmWindow  *self,
+               GPtrArray *hosts)
+{
+  guint64 first = 0, second = 0;
+
+  for (guint i = 0; hosts != NULL && i < hosts->len; i++)
+    {
+      TmWindowHost *host = g_ptr_array_index (hosts, i);
+
+      if (host->profile == NULL)
+        continue;
+      if (host->shown_serial > first)
+        {
+          second = first;
+          first = host->shown_serial;
+        }
+      else if (host->shown_serial > second)
+        second = host->shown_serial;
+    }
+
+  for (guint i = 0; hosts != NULL && i < hosts->len; i++)
+    {
+      TmWindowHost *host = g_ptr_array_index (hosts, i);
+
+      if (host->profile != NULL && host->shown_serial < second)
+        g_clear_object (&host->profile);
+    }
+}
+
+/* A host finished loading: it is the one shown last. */
+void
+_tm_window_hosts_loaded (TmWindow     *self,
+                         TmWindowHost *host)
+{
+  host->shown_serial = ++self->host_serial;
+  trim_profiles (self, self->loading.hosts);
+}
+
+void
+_tm_window_hosts_leave_run (TmWindow *self)
+{
+  self->showing_overview = FALSE;
+  tm_session_set_run (self->session, NULL);
+}
+
+/* The window's hosts for the hosts of run; a gathered host without a
+ * path gets one that cannot be read, so that it says so. */
+static GPtrArray *
+hosts_for_run (TmRunLoader *run)
+{
+  guint n = tm_run_loader_get_n_hosts (run);
+  GPtrArray *hosts = g_ptr_array_new_full (n, tm_window_host_free);
+
+  for (guint i = 0; i < n; i++)
+    {
+      TmWindowHost *host = g_new0 (TmWindowHost, 1);
+      GFile *file = tm_run_loader_get_host_file (run, i);
+
+      host->file = file != NULL ? g_object_ref (file) : g_file_new_for_path (tm_run_loader_get_host_name (run, i));
+      host->name = g_strdup (tm_run_loader_get_host_name (run, i));
+      host->size = -1;
+      g_ptr_array_add (hosts, host);
+    }
+  return hosts;
+}
+
+static void
+open_host_cb (TmWindow   *self,
+              guint       index,
+              const char *memory_id,
+              TmSession  *session)
+{
+  TmRunLoader *run = tm_session_get_run (session);
+  TmWindowContent *current = _tm_window_current (self);
+
+  self->showing_overview = FALSE;
+  g_free (self->wanted_memory_id);
+  self->wanted_memory_id = g_strdup (memory_id);
+
+  if (!content_is_run (current, run))
+    {
+      g_autoptr(GPtrArray) hosts = hosts_for_run (run);
+      TmWindowHost *host = g_ptr_array_index (hosts, index);
+
+      _tm_window_start_load (self, host->file, tm_run_loader_get_source (run), hosts, index);
+      return;
+    }
+
+  if (index != current->host_index)
+    {
+      gtk_drop_down_set_selected (self->host_dropdown, index);
+      return;
+    }
+
+  /* The host shown: only the memory id changes. */
+  if (self->load_cancellable == NULL && self->shown.profile != NULL && memory_id != NULL)
+    _tm_window_fill_memory_ids (self, memory_id);
+  _tm_window_update (self, current->state, current->file);
+}
+
+static void
+back_clicked_cb (TmWindow *self)
+{
+  tm_window_show_run_overview (self);
+}
+
+void
+tm_window_show_run_overview (TmWindow *self)
+{
+  TmWindowContent *current;
+
+  g_return_if_fail (TM_IS_WINDOW (self));
+
+  if (tm_session_get_run (self->session) == NULL)
+    return;
+
+  current = _tm_window_current (self);
+  self->showing_overview = TRUE;
+  _tm_window_update (self, current->state, current->file);
+}
+
+GtkWidget *
+tm_window_get_run_overview (TmWindow *self)
+{
+  g_return_val_if_fail (TM_IS_WINDOW (self), NULL);
+
+  return self->run_overview;
+}
+
+gboolean
+tm_window_get_showing_overview (TmWindow *self)
+{
+  g_return_val_if_fail (TM_IS_WINDOW (self), FALSE);
+
+  return self->showing_overview && tm_session_get_run (self->session) != NULL;
+}
+
+static void
+summaries_loaded_cb (GObject      *source,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(TmWindow) self = user_data;
+  GFile *file = G_FILE (source);
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) summaries = NULL;
+  g_autoptr(TmRunLoader) run = NULL;
+  TmWindowContent *current;
+
+  if (g_file_load_contents_finish (file, result, &contents, &length, NULL, &error))
+    summaries = tm_run_summaries_parse (contents, length, &error);
+
+  if (summaries == NULL)
+    {
+      TmWindowContent content = { 0 };
+
+      _tm_window_hosts_leave_run (self);
+      content.file = g_object_ref (file);
+      content.state = TM_WINDOW_STATE_ERROR;
+      content.error_message = g_strdup (error->message);
+      _tm_window_show (self, &content);
+      return;
+    }
+
+  run = tm_run_loader_new_for_summaries (file, g_steal_pointer (&summaries));
+  g_clear_pointer (&self->wanted_memory_id, g_free);
+  tm_session_set_run (self->session, run);
+  self->showing_overview = TRUE;
+  current = _tm_window_current (self);
+  _tm_window_update (self, current->state, current->file);
+}
+
+void
+tm_window_open_summaries (TmWindow *self,
+                          GFile    *file)
+{
+  g_return_if_fail (TM_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  g_file_load_contents_async (file, NULL, summaries_loaded_cb, g_object_ref (self));
+}
+
 void
 _tm_window_hosts_init (TmWindow *self)
 {
+  GtkWidget *header_bar = gtk_window_get_titlebar (GTK_WINDOW (self));
+
+  self->run_overview = tm_run_overview_new (self->session);
+  gtk_stack_add_named (self->main_stack, self->run_overview, "run");
+
+  self->back_button = gtk_button_new_from_icon_name ("go-previous-symbolic");
+  gtk_widget_set_tooltip_text (self->back_button, _("Back to the run overview"));
+  gtk_widget_set_visible (self->back_button, FALSE);
+  gtk_header_bar_pack_start (GTK_HEADER_BAR (header_bar), self->back_button);
+  g_signal_connect_object (self->back_button, "clicked", G_CALLBACK (back_clicked_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "open-host", G_CALLBACK (open_host_cb), self, G_CONNECT_SWAPPED);
+
   self->host_names = gtk_string_list_new (NULL);
   gtk_drop_down_set_model (self->host_dropdown, G_LIST_MODEL (self->host_names));
   g_signal_connect_object (self->host_dropdown, "notify::selected",

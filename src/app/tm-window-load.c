@@ -99,7 +99,7 @@ show_loading_timeout_cb (gpointer data)
   TmWindow *self = data;
 
   self->show_loading_source = 0;
-  if (tm_window_get_state (self) == TM_WINDOW_STATE_LOADING)
+  if (tm_window_get_state (self) == TM_WINDOW_STATE_LOADING && !self->showing_overview)
     gtk_stack_set_visible_child_name (self->main_stack, "loading");
 
   return G_SOURCE_REMOVE;
@@ -304,6 +304,7 @@ load_ready_cb (GObject      *object,
       host->error_message = g_strdup (self->loading.error_message);
       host->mtime_us = self->loading.mtime_us;
       host->size = self->loading.size;
+      _tm_window_hosts_loaded (self, host);
     }
 
   /* Profile or error, the content loaded becomes the shown one. */
@@ -334,6 +335,9 @@ _tm_window_start_load (TmWindow  *self,
   LoadJob *job;
 
   tm_window_stop_load (self);
+  /* A single file ends the run the window showed. */
+  if (hosts == NULL)
+    _tm_window_hosts_leave_run (self);
 
   self->load_cancellable = g_cancellable_new ();
   self->loading.file = g_steal_pointer (&new_file);

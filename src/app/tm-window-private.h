@@ -24,6 +24,9 @@ typedef struct
   char                 *error_message;
   guint64               mtime_us;
   goffset               size;
+  /* When the host was last shown (a counter), to keep at most two hosts'
+   * profiles loaded: the most recently shown ones. */
+  guint64               shown_serial;
 } TmWindowHost;
 
 /* What a window shows, or what the load in progress will show: a file,
@@ -108,6 +111,13 @@ struct _TmWindow
   gulong                paned_position_handler;
 
   TmWindowCompare      *compare;
+  /* The run overview (tm-window-hosts.c): its page, the Back button that
+   * returns to it from a host, whether it is the page shown, and the
+   * counter of TmWindowHost.shown_serial. */
+  GtkWidget            *run_overview;
+  GtkWidget            *back_button;
+  gboolean              showing_overview;
+  guint64               host_serial;
 };
 
 /* The load's content while one runs, else the shown one. */
@@ -144,6 +154,10 @@ void _tm_window_hosts_init         (TmWindow      *self);
 void _tm_window_sync_hosts         (TmWindow      *self);
 void _tm_window_step_host          (TmWindow      *self,
                                     int            delta);
+void _tm_window_hosts_update_page  (TmWindow      *self);
+void _tm_window_hosts_loaded       (TmWindow      *self,
+                                    TmWindowHost  *host);
+void _tm_window_hosts_leave_run    (TmWindow      *self);
 
 /* tm-window-compare.c */
 void _tm_window_compare_init       (TmWindow      *self);

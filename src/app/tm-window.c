@@ -193,6 +193,7 @@ _tm_window_update (TmWindow      *self,
                           state == TM_WINDOW_STATE_PROFILE &&
                           g_list_model_get_n_items (G_LIST_MODEL (self->memory_ids)) > 0);
 
+  _tm_window_hosts_update_page (self);
   _tm_window_actions_update (self);
 
   /* Focus something useful (and not the selectable error text, which

@@ -37,12 +37,22 @@ TmWindow        *tm_window_new                  (TmApplication *app);
 void             tm_window_open                 (TmWindow      *self,
                                                  GFile         *file);
 /* Shows a multi-host run directory: the hosts are the files (one per host,
- * listed by name without .xplane.pb); the first host is loaded now, each
- * other one when it is first selected, and kept. */
+ * listed by name without .xplane.pb). The run overview shows first, while
+ * every host is summarised in parallel; the first host is loaded now
+ * behind it, each other one when it is first selected; at most two hosts'
+ * profiles are kept. */
 void             tm_window_open_run             (TmWindow      *self,
                                                  GFile         *run_directory,
                                                  GFile        **host_files,
                                                  guint          n_host_files);
+/* Shows the run overview of JSON Lines summaries (docs/formats.md §3),
+ * read from file; a row opens its host's profile when it can be reached. */
+void             tm_window_open_summaries       (TmWindow      *self,
+                                                 GFile         *file);
+/* The run overview page (a TmRunOverview), and Back: shows it again. */
+GtkWidget       *tm_window_get_run_overview     (TmWindow      *self);
+gboolean         tm_window_get_showing_overview (TmWindow      *self);
+void             tm_window_show_run_overview    (TmWindow      *self);
 /* Loads the current file (of a run: the current host) again. */
 void             tm_window_reload               (TmWindow      *self);
 /* Shows the open dialog; the chosen files open in this window (the first)

@@ -14,11 +14,13 @@
 
 #include "tm-cli.h"
 #include "tm-cli-compare.h"
+#include "tm-cli-private.h"
 #include "tm-error.h"
 #include "tm-allocations.h"
 #include "tm-export.h"
 #include "tm-format.h"
 #include "tm-profile.h"
+#include "tm-run.h"
 #include "tm-scopes.h"
 #include "tm-xspace-writer.h"
 
@@ -67,113 +69,19 @@ usage (GOptionContext *context,
   return 2;
 }
 
-/* Characters that take no column of their own (Thai vowel and tone marks
- * above and below the line, and other combining marks). */
-static glong
-display_width (const char *text)
+/* The name ending of a host's export written into a folder. */
+static const char *
+export_suffix (const char *format)
 {
-  glong width = 0;
-
-  for (const char *p = text; *p; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      if (!g_unichar_ismark (c) && !g_unichar_iszerowidth (c))
-        width += g_unichar_iswide (c) ? 2 : 1;
-    }
-  return width;
-}
-
-static void
-print_row (const char *label,
-           const char *value)
-{
-  /* Pad by what the terminal shows, not by bytes, so translated labels
-   * line up too. */
-  glong pad = MAX (24 - display_width (label), 0);
-
-  g_print ("  %s%*s %s\n", label, (int) pad, "", value);
-}
-
-static void
-print_bytes (const char *label,
-             gint64      bytes)
-{
-  g_autofree char *human = tm_format_bytes (bytes);
-  g_autofree char *exact = tm_format_bytes_exact (bytes);
-  g_autofree char *text = g_strdup_printf ("%s (%s)", human, exact);
-
-  print_row (label, text);
-}
-
-static void
-print_summary (TmProfile *profile)
-{
-  g_autofree char *basename = g_file_get_basename (tm_profile_get_file (profile));
-  g_autofree char *size = tm_format_bytes ((gint64) tm_profile_get_file_size (profile));
-  guint n = tm_profile_get_n_memory_ids (profile);
-
-  g_autofree char *ids = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u memory id", "%u memory ids", n), n);
-
-  g_print ("%s — %s, %s, %s\n", basename,
-           tm_profile_get_format (profile) == TM_PROFILE_FORMAT_XSPACE
-           ? "XSpace" : _("XProf memory-profile JSON (sampled points only)"),
-           size, ids);
-
-  if (n == 0)
-    {
-      if (tm_profile_get_format (profile) == TM_PROFILE_FORMAT_XSPACE && !tm_profile_has_host_plane (profile))
-        g_print ("%s\n", _("No memory data: the profile has no host plane (/host:CPU)."));
-      else
-        g_print ("%s\n", _("No memory data: the host plane has no MemoryAllocation or MemoryDeallocation events. "
-                           "Capture with host_tracer_level 2 or higher on a BFC allocator."));
-    }
-
-  for (guint i = 0; i < n; i++)
-    {
-      TmMemoryStore *store = tm_profile_get_memory_store (profile, i);
-      TmAnalysis *analysis = tm_profile_get_analysis (profile, i);
-      const TmSummary *s = tm_memory_store_get_summary (store);
-      GPtrArray *rows = tm_analysis_get_peak_breakdown (analysis);
-      g_autofree char *allocs = tm_format_count (s->n_allocations);
-      g_autofree char *deallocs = tm_format_count (s->n_deallocations);
-      g_autofree char *when = tm_format_time_ms (s->peak_time_ps);
-      g_autofree char *peak = tm_format_bytes (s->peak_bytes_in_use);
-      g_autofree char *peak_exact = tm_format_bytes_exact (s->peak_bytes_in_use);
-      g_autofree char *peak_text = g_strdup_printf (_("%s (%s) at %s, step %" PRId64),
-                                                    peak, peak_exact, when,
-                                                    tm_analysis_get_peak_step_id (analysis));
-      g_autofree char *frag = tm_format_percent (s->peak_fragmentation);
-      g_autofree char *nrows = g_strdup_printf ("%u", rows->len);
-      g_autoptr(GError) error = NULL;
-      guint n_never_freed = 0;
-      gint64 never_freed_bytes = 0;
-      g_autofree char *never_freed = NULL;
-
-      g_print ("\n%s\n", tm_memory_store_get_id (store));
-      print_row (_("allocations"), allocs);
-      print_row (_("deallocations"), deallocs);
-      if (tm_allocations_count_never_freed (store, &n_never_freed, &never_freed_bytes, &error))
-        {
-          g_autofree char *count = tm_format_count (n_never_freed);
-          g_autofree char *human = tm_format_bytes (never_freed_bytes);
-          g_autofree char *exact = tm_format_bytes_exact (never_freed_bytes);
-
-          /* TRANSLATORS: never freed: count of allocations, then their bytes */
-          never_freed = g_strdup_printf (_("%s, %s (%s)"), count, human, exact);
-        }
-      else
-        never_freed = g_strdup (error->message);
-      print_row (_("never freed"), never_freed);
-      print_bytes (_("memory capacity"), s->memory_capacity);
-      print_bytes (_("lifetime peak heap"), s->peak_bytes_usage_lifetime);
-      print_row (_("window peak"), peak_text);
-      print_bytes (_("  stack at peak"), s->peak_stack_bytes);
-      print_bytes (_("  heap at peak"), s->peak_heap_bytes);
-      print_bytes (_("  free at peak"), s->peak_free_bytes);
-      print_row (_("  fragmentation at peak"), frag);
-      print_row (_("breakdown rows at peak"), nrows);
-    }
+  if (g_str_equal (format, "xprof-json"))
+    return ".memory_profile.json";
+  if (g_str_equal (format, "csv"))
+    return ".breakdown.csv";
+  if (g_str_equal (format, "allocations"))
+    return ".allocations.csv";
+  if (g_str_equal (format, "collapsed"))
+    return ".collapsed.txt";
+  return ".out";
 }
 
 /* --export=memory-xplane (docs/formats.md §4): binary, so only to a file,
@@ -264,7 +172,7 @@ tm_cli_run (int    argc,
   g_autoptr(GError) error = NULL;
   const GOptionEntry entries[] = {
     { "summary", 0, 0, G_OPTION_ARG_NONE, &summary, N_("Print the summary of every memory id and exit"), NULL },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("With --summary: print it as JSON with exact integers"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("With --summary: print one line of JSON per host (JSON Lines), with exact integers"), NULL },
     { "export", 0, 0, G_OPTION_ARG_STRING, &export_format, N_("Write XProf's memory-profile JSON (xprof-json), the peak breakdown (csv), every allocation (allocations), the scopes as collapsed stacks (collapsed) or the memory-only profile (memory-xplane) and exit"), N_("FORMAT") },
     { "memory-id", 0, 0, G_OPTION_ARG_STRING, &memory_id, N_("With --export=csv, allocations or collapsed: the memory id (default: the one with the highest peak)"), N_("ID") },
     { "at", 0, 0, G_OPTION_ARG_STRING, &at, N_("With --export=collapsed: the time in milliseconds (default: the peak)"), N_("MS") },
@@ -272,8 +180,15 @@ tm_cli_run (int    argc,
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE") },
     { NULL }
   };
-  g_autoptr(GFile) file = NULL;
+  g_autoptr(GPtrArray) inputs = NULL;
+  g_autoptr(GPtrArray) items = NULL;
+  g_autoptr(GPtrArray) hosts = NULL;
+  g_autoptr(GPtrArray) paths = NULL;
+  g_autoptr(GPtrArray) summaries = NULL;
+  g_autoptr(GFile) output_dir = NULL;
   g_autoptr(TmProfile) profile = NULL;
+  gboolean several;
+  int status = 0;
   g_autoptr(GOutputStream) out = NULL;
   gint64 at_ps = 0;
 
@@ -307,34 +222,106 @@ tm_cli_run (int    argc,
     return usage (context, _("--output goes with --export"));
   if (files == NULL || files[0] == NULL)
     return usage (context, _("no profile file given"));
-  if (files[1] != NULL && (export_format != NULL || json))
-    return usage (context, _("give exactly one profile file"));
+  /* A memory-only profile is binary: one input, one output. */
   if (export_format != NULL && g_str_equal (export_format, "memory-xplane"))
     {
+      if (files[1] != NULL)
+        return usage (context, _("give exactly one profile file"));
       if (output == NULL)
         return usage (context, _("--export=memory-xplane needs --output (“-o -” writes to standard output)"));
       return export_memory_xplane (files[0], output);
     }
 
+  inputs = g_ptr_array_new_with_free_func (g_object_unref);
   for (guint f = 0; files[f] != NULL; f++)
-    {
-      g_clear_object (&file);
-      g_clear_object (&profile);
+    g_ptr_array_add (inputs, g_file_new_for_commandline_arg (files[f]));
+  items = tm_run_expand ((GFile **) inputs->pdata, inputs->len, NULL, &error);
+  g_assert (items != NULL);  /* only a cancellation fails */
 
-      file = g_file_new_for_commandline_arg (files[f]);
+  /* Every host of every input, in order; each named by the path as given
+   * for a file, or by its path in a run folder. */
+  hosts = g_ptr_array_new_with_free_func (g_object_unref);
+  paths = g_ptr_array_new_with_free_func (g_free);
+  for (guint f = 0; f < items->len; f++)
+    {
+      TmRunItem *item = g_ptr_array_index (items, f);
+
+      if (item->file != NULL)
+        {
+          g_ptr_array_add (hosts, g_object_ref (item->file));
+          g_ptr_array_add (paths, g_strdup (files[f]));
+        }
+      for (guint h = 0; item->hosts != NULL && h < item->hosts->len; h++)
+        {
+          GFile *host = g_ptr_array_index (item->hosts, h);
+
+          g_ptr_array_add (hosts, g_object_ref (host));
+          g_ptr_array_add (paths, g_file_get_parse_name (host));
+        }
+    }
+
+  several = hosts->len > 1;
+  if (several && export_format != NULL && output != NULL && !g_str_equal (output, "-"))
+    {
+      output_dir = g_file_new_for_commandline_arg (output);
+      if (g_file_query_file_type (output_dir, G_FILE_QUERY_INFO_NONE, NULL) != G_FILE_TYPE_DIRECTORY)
+        return usage (context, _("with several profiles, --output is a folder"));
+    }
+  if (summary && !json && several)
+    summaries = g_ptr_array_new_with_free_func ((GDestroyNotify) tm_host_summary_free);
+
+  for (guint f = 0; f < hosts->len; f++)
+    {
+      GFile *file = g_ptr_array_index (hosts, f);
+      const char *path = g_ptr_array_index (paths, f);
+      g_autofree char *host = tm_run_host_name (file);
+      g_autofree char *dest_path = NULL;
+
+      g_clear_object (&profile);
+      g_clear_object (&out);
+      g_clear_error (&error);
+
       profile = tm_profile_load (file, NULL, NULL, NULL, &error);
       if (profile == NULL)
-        return fail (files[f], error);
+        {
+          /* The others still go on; the status says one failed. */
+          status = fail (path, error);
+          if (summaries != NULL)
+            g_ptr_array_add (summaries, tm_host_summary_new_error (host, path, error->message));
+          if (json)
+            {
+              g_autoptr(GOutputStream) err_out = g_unix_output_stream_new (STDOUT_FILENO, FALSE);
+              g_autoptr(GError) write_error = NULL;
+
+              if (!tm_export_summary_json_error (file, host, error->message, err_out, NULL, &write_error))
+                return fail ("-", write_error);
+            }
+          continue;
+        }
 
       if (summary && !json)
         {
           if (f > 0)
             g_print ("\n");
-          print_summary (profile);
+          tm_cli_print_summary (profile);
+          if (summaries != NULL)
+            g_ptr_array_add (summaries, tm_host_summary_new_for_profile (profile, host));
           continue;
         }
 
-      if (output == NULL || g_str_equal (output, "-"))
+      if (output_dir != NULL)
+        {
+          g_autofree char *name = g_strconcat (host, export_suffix (export_format), NULL);
+          g_autoptr(GFile) dest = g_file_get_child (output_dir, name);
+          GFileOutputStream *fout;
+
+          dest_path = g_file_get_parse_name (dest);
+          fout = g_file_replace (dest, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error);
+          if (fout == NULL)
+            return fail (dest_path, error);
+          out = G_OUTPUT_STREAM (fout);
+        }
+      else if (output == NULL || g_str_equal (output, "-"))
         out = g_unix_output_stream_new (STDOUT_FILENO, FALSE);
       else
         {
@@ -345,16 +332,18 @@ tm_cli_run (int    argc,
             return fail (output, error);
           out = G_OUTPUT_STREAM (fout);
         }
+      if (dest_path == NULL)
+        dest_path = g_strdup (output != NULL ? output : "-");
 
       if (json)
         {
-          if (!tm_export_summary_json (profile, out, NULL, &error))
-            return fail (output != NULL ? output : files[f], error);
+          if (!tm_export_summary_json (profile, host, out, NULL, &error))
+            return fail (output != NULL ? output : path, error);
         }
       else if (g_str_equal (export_format, "xprof-json"))
         {
           if (!tm_export_xprof_json (profile, out, NULL, &error))
-            return fail (output != NULL ? output : "-", error);
+            return fail (dest_path, error);
         }
       else
         {
@@ -377,7 +366,8 @@ tm_cli_run (int    argc,
               else
                 g_set_error (&e, TM_ERROR, TM_ERROR_NO_MEMORY_ID,
                              _("has no memory data to export"));
-              return fail (files[f], e);
+              status = fail (path, e);
+              continue;
             }
 
           if (g_str_equal (export_format, "collapsed"))
@@ -386,21 +376,24 @@ tm_cli_run (int    argc,
                                                                   at == NULL, at_ps, TM_SCOPE_GROUPING_NAME);
 
               if (!tm_scope_tree_write_collapsed (tree, out, NULL, &error))
-                return fail (output != NULL ? output : "-", error);
+                return fail (dest_path, error);
             }
           else if (g_str_equal (export_format, "allocations"))
             {
               if (!tm_export_allocations_csv (store, out, NULL, &error))
-                return fail (output != NULL ? output : "-", error);
+                return fail (dest_path, error);
             }
           else if (!tm_export_breakdown_csv (tm_analysis_get_peak_breakdown (tm_profile_lookup_analysis (profile, store)),
                                              out, NULL, &error))
-            return fail (output != NULL ? output : "-", error);
+            return fail (dest_path, error);
         }
 
       if (!g_output_stream_close (out, NULL, &error))
-        return fail (output != NULL ? output : "-", error);
+        return fail (dest_path, error);
     }
 
-  return 0;
+  if (summaries != NULL)
+    tm_cli_print_run_table (summaries);
+
+  return status;
 }

@@ -16,6 +16,7 @@
 
 #include "tm-allocations.h"
 #include "tm-export.h"
+#include "tm-run-summary.h"
 
 void
 tm_export_append_double (GString *str,
@@ -495,8 +496,48 @@ tm_export_allocations_csv (TmMemoryStore  *store,
   return flush (out, str, cancellable, error);
 }
 
+static void
+append_host_and_file (GString    *str,
+                      const char *host,
+                      GFile      *file)
+{
+  g_autofree char *path = g_file_get_path (file);
+
+  if (path == NULL)
+    path = g_file_get_uri (file);
+
+  g_string_append (str, ", \"host\": ");
+  tm_export_append_string (str, host);
+  g_string_append (str, ", \"file\": ");
+  tm_export_append_string (str, path);
+}
+
+gboolean
+tm_export_summary_json_error (GFile          *file,
+                              const char     *host,
+                              const char     *message,
+                              GOutputStream  *out,
+                              GCancellable   *cancellable,
+                              GError        **error)
+{
+  g_autoptr(GString) str = g_string_new ("{\"input\": ");
+  g_autofree char *basename = NULL;
+
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+  g_return_val_if_fail (host != NULL && message != NULL, FALSE);
+
+  basename = g_file_get_basename (file);
+  tm_export_append_string (str, basename);
+  append_host_and_file (str, host, file);
+  g_string_append (str, ", \"error\": ");
+  tm_export_append_string (str, message);
+  g_string_append (str, "}\n");
+  return flush (out, str, cancellable, error);
+}
+
 gboolean
 tm_export_summary_json (TmProfile      *profile,
+                        const char     *host,
                         GOutputStream  *out,
                         GCancellable   *cancellable,
                         GError        **error)
@@ -506,13 +547,15 @@ tm_export_summary_json (TmProfile      *profile,
   guint n;
 
   g_return_val_if_fail (TM_IS_PROFILE (profile), FALSE);
+  g_return_val_if_fail (host != NULL, FALSE);
 
   n = tm_profile_get_n_memory_ids (profile);
   basename = g_file_get_basename (tm_profile_get_file (profile));
 
-  g_string_append (str, "{\n \"input\": ");
+  g_string_append (str, "{\"input\": ");
   tm_export_append_string (str, basename);
-  g_string_append_printf (str, ",\n \"format\": \"%s\",\n \"complete\": %s,\n \"max_snapshots\": %d,\n \"num_hosts\": 1,\n \"version\": 1,\n \"memory_ids\": [",
+  append_host_and_file (str, host, tm_profile_get_file (profile));
+  g_string_append_printf (str, ", \"format\": \"%s\", \"complete\": %s, \"max_snapshots\": %d, \"num_hosts\": 1, \"version\": 1, \"memory_ids\": [",
                           tm_profile_get_format (profile) == TM_PROFILE_FORMAT_XSPACE ? "xspace" : "xprof-json",
                           tm_profile_get_format (profile) == TM_PROFILE_FORMAT_XSPACE ? "true" : "false",
                           TM_XPROF_MAX_SNAPSHOTS);
@@ -521,7 +564,7 @@ tm_export_summary_json (TmProfile      *profile,
       g_string_append (str, i > 0 ? ", " : "");
       tm_export_append_string (str, tm_memory_store_get_id (tm_profile_get_memory_store (profile, i)));
     }
-  g_string_append_printf (str, "],\n \"num_hlo_modules\": %u,\n \"memory\": {",
+  g_string_append_printf (str, "], \"num_hlo_modules\": %u, \"memory\": {",
                           tm_profile_get_hlo_modules (profile)->len);
 
   for (guint i = 0; i < n; i++)
@@ -531,31 +574,32 @@ tm_export_summary_json (TmProfile      *profile,
       const TmSummary *s = tm_memory_store_get_summary (store);
       GPtrArray *rows = tm_analysis_get_peak_breakdown (analysis);
       g_autoptr(GArray) sampled = tm_analysis_sample (store, TM_XPROF_MAX_SNAPSHOTS);
+      g_autoptr(GArray) sparkline = tm_run_sparkline (store, TM_RUN_SPARKLINE_POINTS);
       guint n_never_freed;
       gint64 never_freed_bytes;
 
       if (!tm_allocations_count_never_freed (store, &n_never_freed, &never_freed_bytes, error))
         return FALSE;
 
-      g_string_append (str, i > 0 ? ",\n  " : "\n  ");
+      g_string_append (str, i > 0 ? ", " : "");
       tm_export_append_string (str, tm_memory_store_get_id (store));
       g_string_append_printf (str,
-                              ": {\n"
-                              "   \"num_snapshots\": %u,\n"
-                              "   \"num_allocations\": %u,\n"
-                              "   \"num_deallocations\": %u,\n"
-                              "   \"num_never_freed\": %u,\n"
-                              "   \"never_freed_bytes\": %" G_GINT64_FORMAT ",\n"
-                              "   \"num_sampled_timeline_snapshots\": %u,\n"
-                              "   \"memory_capacity\": %" G_GINT64_FORMAT ",\n"
-                              "   \"peak_bytes_usage_lifetime\": %" G_GINT64_FORMAT ",\n"
-                              "   \"xprof_reported_lifetime_peak_last_in_file_order\": %" G_GINT64_FORMAT ",\n"
-                              "   \"peak_bytes_in_use\": %" G_GINT64_FORMAT ",\n"
-                              "   \"peak_stats_time_ps\": %" G_GINT64_FORMAT ",\n"
-                              "   \"peak_stack_reserved_bytes\": %" G_GINT64_FORMAT ",\n"
-                              "   \"peak_heap_allocated_bytes\": %" G_GINT64_FORMAT ",\n"
-                              "   \"peak_free_memory_bytes\": %" G_GINT64_FORMAT ",\n"
-                              "   \"peak_fragmentation\": ",
+                              ": {"
+                              "\"num_snapshots\": %u, "
+                              "\"num_allocations\": %u, "
+                              "\"num_deallocations\": %u, "
+                              "\"num_never_freed\": %u, "
+                              "\"never_freed_bytes\": %" G_GINT64_FORMAT ", "
+                              "\"num_sampled_timeline_snapshots\": %u, "
+                              "\"memory_capacity\": %" G_GINT64_FORMAT ", "
+                              "\"peak_bytes_usage_lifetime\": %" G_GINT64_FORMAT ", "
+                              "\"xprof_reported_lifetime_peak_last_in_file_order\": %" G_GINT64_FORMAT ", "
+                              "\"peak_bytes_in_use\": %" G_GINT64_FORMAT ", "
+                              "\"peak_stats_time_ps\": %" G_GINT64_FORMAT ", "
+                              "\"peak_stack_reserved_bytes\": %" G_GINT64_FORMAT ", "
+                              "\"peak_heap_allocated_bytes\": %" G_GINT64_FORMAT ", "
+                              "\"peak_free_memory_bytes\": %" G_GINT64_FORMAT ", "
+                              "\"peak_fragmentation\": ",
                               s->n_snapshots, s->n_allocations, s->n_deallocations,
                               n_never_freed, never_freed_bytes, sampled->len,
                               s->memory_capacity, s->peak_bytes_usage_lifetime,
@@ -563,16 +607,16 @@ tm_export_summary_json (TmProfile      *profile,
                               s->peak_stack_bytes, s->peak_heap_bytes, s->peak_free_bytes);
       tm_export_append_double (str, s->peak_fragmentation);
       g_string_append_printf (str,
-                              ",\n   \"peak_step_id\": %" G_GINT64_FORMAT ",\n"
-                              "   \"num_breakdown_rows\": %u,\n"
-                              "   \"breakdown\": [",
+                              ", \"peak_step_id\": %" G_GINT64_FORMAT ", "
+                              "\"num_breakdown_rows\": %u, "
+                              "\"breakdown\": [",
                               tm_analysis_get_peak_step_id (analysis), rows->len);
 
       for (guint r = 0; r < rows->len; r++)
         {
           const TmBreakdownRow *row = g_ptr_array_index (rows, r);
 
-          g_string_append (str, r > 0 ? ",\n    {" : "\n    {");
+          g_string_append (str, r > 0 ? ", {" : "{");
           g_string_append (str, "\"op_name\": ");
           tm_export_append_string (str, row->op_name);
           g_string_append_printf (str, ", \"allocation_bytes\": %" G_GINT64_FORMAT
@@ -590,12 +634,16 @@ tm_export_summary_json (TmProfile      *profile,
                                     row->time_ps, row->address);
           g_string_append_c (str, '}');
         }
-      g_string_append (str, rows->len > 0 ? "\n   ]\n  }" : "]\n  }");
+      g_string_append (str, "], \"sparkline\": [");
+      for (guint p = 0; p < sparkline->len; p++)
+        g_string_append_printf (str, p > 0 ? ", %" G_GINT64_FORMAT : "%" G_GINT64_FORMAT,
+                                g_array_index (sparkline, gint64, p));
+      g_string_append (str, "]}");
 
       if (!flush (out, str, cancellable, error))
         return FALSE;
     }
 
-  g_string_append (str, n > 0 ? "\n }\n}\n" : "}\n}\n");
+  g_string_append (str, "}}\n");
   return flush (out, str, cancellable, error);
 }

@@ -38,8 +38,19 @@ gboolean tm_export_allocations_csv (TmMemoryStore *store,
                                    GOutputStream  *out,
                                    GCancellable   *cancellable,
                                    GError        **error);
-/* The summary of every memory id, machine-readable (exact integers). */
+/* The summary of every memory id, machine-readable (exact integers), as
+ * one line of JSON Lines naming the host and the profile's path, with a
+ * sparkline per memory id (docs/formats.md §3). */
 gboolean tm_export_summary_json   (TmProfile      *profile,
+                                   const char     *host,
+                                   GOutputStream  *out,
+                                   GCancellable   *cancellable,
+                                   GError        **error);
+
+/* The line of a host that failed to load: its host, file and error. */
+gboolean tm_export_summary_json_error (GFile      *file,
+                                   const char     *host,
+                                   const char     *message,
                                    GOutputStream  *out,
                                    GCancellable   *cancellable,
                                    GError        **error);

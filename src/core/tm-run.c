@@ -50,6 +50,17 @@ tm_run_host_name (GFile *file)
   return g_steal_pointer (&basename);
 }
 
+gboolean
+tm_run_is_summaries_file (GFile *file)
+{
+  g_autofree char *basename = NULL;
+
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  basename = g_file_get_basename (file);
+  return basename != NULL && (g_str_has_suffix (basename, ".jsonl") || g_str_has_suffix (basename, ".ndjson"));
+}
+
 int
 tm_run_compare_host_names (const char *a,
                            const char *b)

@@ -49,6 +49,9 @@ GPtrArray *tm_run_expand_finish        (GAsyncResult         *result,
 /* A host's name: its file name, for display, without .xplane.pb (or
  * the memory-profile JSON suffix). */
 char      *tm_run_host_name            (GFile                *file);
+/* Whether file is named as JSON Lines of host summaries (*.jsonl,
+ * *.ndjson; docs/formats.md §3) rather than a profile. */
+gboolean   tm_run_is_summaries_file    (GFile                *file);
 /* Orders host names as a file manager does ("worker-2" before
  * "worker-10"). */
 int        tm_run_compare_host_names   (const char           *a,

@@ -911,12 +911,33 @@ export_to_bytes (TmProfile  *profile,
                  GError    **error)
 {
   g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
-  gboolean ok = summary ? tm_export_summary_json (profile, out, NULL, error)
+  g_autoptr(GBytes) bytes = NULL;
+  gboolean ok = summary ? tm_export_summary_json (profile, "host", out, NULL, error)
                         : tm_export_xprof_json (profile, out, NULL, error);
+  const char *data, *file, *after;
+  gsize len;
 
   if (!ok || !g_output_stream_close (out, NULL, error))
     return NULL;
-  return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+  bytes = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+  if (!summary)
+    return g_steal_pointer (&bytes);
+
+  /* The summary names the file it came from, which differs by design:
+   * compare everything but that member. Inside the escaped path a quote is
+   * always escaped, so the next member's key ends it. */
+  data = g_bytes_get_data (bytes, &len);
+  file = g_strstr_len (data, len, ", \"file\": \"");
+  after = file != NULL ? g_strstr_len (file, len - (gsize) (file - data), "\", \"format\": ") : NULL;
+  if (file == NULL || after == NULL)
+    return g_steal_pointer (&bytes);
+  {
+    GByteArray *cut = g_byte_array_sized_new (len);
+
+    g_byte_array_append (cut, (const guint8 *) data, (guint) (file - data));
+    g_byte_array_append (cut, (const guint8 *) after + 1, (guint) (len - (gsize) (after + 1 - data)));
+    return g_byte_array_free_to_bytes (cut);
+  }
 }
 
 static gboolean

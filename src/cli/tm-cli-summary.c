@@ -1,0 +1,234 @@
+/* tm-cli-summary.c — the text of --summary: one profile, and the table of
+ * a run
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <glib/gi18n.h>
+
+#include "tm-allocations.h"
+#include "tm-cli-private.h"
+#include "tm-format.h"
+
+/* Characters that take no column of their own (Thai vowel and tone marks
+ * above and below the line, and other combining marks). */
+static glong
+display_width (const char *text)
+{
+  glong width = 0;
+
+  for (const char *p = text; *p; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (!g_unichar_ismark (c) && !g_unichar_iszerowidth (c))
+        width += g_unichar_iswide (c) ? 2 : 1;
+    }
+  return width;
+}
+
+static void
+print_row (const char *label,
+           const char *value)
+{
+  /* Pad by what the terminal shows, not by bytes, so translated labels
+   * line up too. */
+  glong pad = MAX (24 - display_width (label), 0);
+
+  g_print ("  %s%*s %s\n", label, (int) pad, "", value);
+}
+
+static void
+print_bytes (const char *label,
+             gint64      bytes)
+{
+  g_autofree char *human = tm_format_bytes (bytes);
+  g_autofree char *exact = tm_format_bytes_exact (bytes);
+  g_autofree char *text = g_strdup_printf ("%s (%s)", human, exact);
+
+  print_row (label, text);
+}
+
+void
+tm_cli_print_summary (TmProfile *profile)
+{
+  g_autofree char *basename = g_file_get_basename (tm_profile_get_file (profile));
+  g_autofree char *size = tm_format_bytes ((gint64) tm_profile_get_file_size (profile));
+  guint n = tm_profile_get_n_memory_ids (profile);
+
+  g_autofree char *ids = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u memory id", "%u memory ids", n), n);
+
+  g_print ("%s — %s, %s, %s\n", basename,
+           tm_profile_get_format (profile) == TM_PROFILE_FORMAT_XSPACE
+           ? "XSpace" : _("XProf memory-profile JSON (sampled points only)"),
+           size, ids);
+
+  if (n == 0)
+    {
+      if (tm_profile_get_format (profile) == TM_PROFILE_FORMAT_XSPACE && !tm_profile_has_host_plane (profile))
+        g_print ("%s\n", _("No memory data: the profile has no host plane (/host:CPU)."));
+      else
+        g_print ("%s\n", _("No memory data: the host plane has no MemoryAllocation or MemoryDeallocation events. "
+                           "Capture with host_tracer_level 2 or higher on a BFC allocator."));
+    }
+
+  for (guint i = 0; i < n; i++)
+    {
+      TmMemoryStore *store = tm_profile_get_memory_store (profile, i);
+      TmAnalysis *analysis = tm_profile_get_analysis (profile, i);
+      const TmSummary *s = tm_memory_store_get_summary (store);
+      GPtrArray *rows = tm_analysis_get_peak_breakdown (analysis);
+      g_autofree char *allocs = tm_format_count (s->n_allocations);
+      g_autofree char *deallocs = tm_format_count (s->n_deallocations);
+      g_autofree char *when = tm_format_time_ms (s->peak_time_ps);
+      g_autofree char *peak = tm_format_bytes (s->peak_bytes_in_use);
+      g_autofree char *peak_exact = tm_format_bytes_exact (s->peak_bytes_in_use);
+      g_autofree char *peak_text = g_strdup_printf (_("%s (%s) at %s, step %" PRId64),
+                                                    peak, peak_exact, when,
+                                                    tm_analysis_get_peak_step_id (analysis));
+      g_autofree char *frag = tm_format_percent (s->peak_fragmentation);
+      g_autofree char *nrows = g_strdup_printf ("%u", rows->len);
+      g_autoptr(GError) error = NULL;
+      guint n_never_freed = 0;
+      gint64 never_freed_bytes = 0;
+      g_autofree char *never_freed = NULL;
+
+      g_print ("\n%s\n", tm_memory_store_get_id (store));
+      print_row (_("allocations"), allocs);
+      print_row (_("deallocations"), deallocs);
+      if (tm_allocations_count_never_freed (store, &n_never_freed, &never_freed_bytes, &error))
+        {
+          g_autofree char *count = tm_format_count (n_never_freed);
+          g_autofree char *human = tm_format_bytes (never_freed_bytes);
+          g_autofree char *exact = tm_format_bytes_exact (never_freed_bytes);
+
+          /* TRANSLATORS: never freed: count of allocations, then their bytes */
+          never_freed = g_strdup_printf (_("%s, %s (%s)"), count, human, exact);
+        }
+      else
+        never_freed = g_strdup (error->message);
+      print_row (_("never freed"), never_freed);
+      print_bytes (_("memory capacity"), s->memory_capacity);
+      print_bytes (_("lifetime peak heap"), s->peak_bytes_usage_lifetime);
+      print_row (_("window peak"), peak_text);
+      print_bytes (_("  stack at peak"), s->peak_stack_bytes);
+      print_bytes (_("  heap at peak"), s->peak_heap_bytes);
+      print_bytes (_("  free at peak"), s->peak_free_bytes);
+      print_row (_("  fragmentation at peak"), frag);
+      print_row (_("breakdown rows at peak"), nrows);
+    }
+}
+
+/* A run's busiest memory id first: by the peak of each host's busiest
+ * memory id; hosts without one (failed, no memory data) last, by name. */
+static const TmRunDevice *
+busiest_device (const TmHostSummary *summary)
+{
+  int busiest = tm_host_summary_get_busiest (summary);
+
+  return busiest >= 0 ? g_ptr_array_index (summary->devices, busiest) : NULL;
+}
+
+static int
+compare_busiest (gconstpointer a,
+                 gconstpointer b)
+{
+  const TmHostSummary *host_a = *(TmHostSummary * const *) a;
+  const TmHostSummary *host_b = *(TmHostSummary * const *) b;
+  const TmRunDevice *device_a = busiest_device (host_a);
+  const TmRunDevice *device_b = busiest_device (host_b);
+
+  if (device_a != NULL && device_b != NULL && device_a->peak_bytes != device_b->peak_bytes)
+    return device_a->peak_bytes > device_b->peak_bytes ? -1 : 1;
+  if ((device_a == NULL) != (device_b == NULL))
+    return device_a == NULL ? 1 : -1;
+  return g_utf8_collate (host_a->host, host_b->host);
+}
+
+static void
+print_cell (const char *text,
+            glong       width,
+            gboolean    right,
+            gboolean    last)
+{
+  glong pad = MAX (width - display_width (text), 0);
+
+  if (right)
+    g_print ("%*s%s%s", (int) pad, "", text, last ? "\n" : "  ");
+  else if (last)
+    g_print ("%s\n", text);
+  else
+    g_print ("%s%*s  ", text, (int) pad, "");
+}
+
+void
+tm_cli_print_run_table (GPtrArray *summaries)
+{
+  g_autoptr(GPtrArray) sorted = g_ptr_array_sized_new (summaries->len);
+  g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
+  const char *headers[] = {
+    _("host"), _("memory id"), _("peak"), _("capacity"), _("share"), _("peak at"),
+  };
+  glong widths[G_N_ELEMENTS (headers)];
+  guint n_columns = G_N_ELEMENTS (headers);
+  guint n_failed = 0;
+
+  /* A copy that does not own them. */
+  for (guint i = 0; i < summaries->len; i++)
+    g_ptr_array_add (sorted, g_ptr_array_index (summaries, i));
+  g_ptr_array_sort (sorted, compare_busiest);
+
+  for (guint c = 0; c < n_columns; c++)
+    {
+      widths[c] = display_width (headers[c]);
+      g_ptr_array_add (cells, g_strdup (headers[c]));
+    }
+
+  for (guint i = 0; i < sorted->len; i++)
+    {
+      const TmHostSummary *summary = g_ptr_array_index (sorted, i);
+      const TmRunDevice *device = busiest_device (summary);
+
+      if (device == NULL)
+        {
+          n_failed++;
+          continue;
+        }
+      g_ptr_array_add (cells, g_strdup (summary->host));
+      g_ptr_array_add (cells, g_strdup (device->memory_id));
+      g_ptr_array_add (cells, tm_format_bytes (device->peak_bytes));
+      g_ptr_array_add (cells, tm_format_bytes (device->capacity));
+      g_ptr_array_add (cells, device->capacity > 0
+                              ? tm_format_percent ((double) device->peak_bytes / (double) device->capacity)
+                              : g_strdup ("—"));
+      g_ptr_array_add (cells, tm_format_time_ms (device->peak_time_ps));
+    }
+
+  for (guint i = 0; i < cells->len; i++)
+    widths[i % n_columns] = MAX (widths[i % n_columns], display_width (g_ptr_array_index (cells, i)));
+
+  g_print ("\n%s\n", _("Run: each host's busiest memory id, the busiest host first"));
+  for (guint i = 0; i < cells->len; i++)
+    {
+      guint c = i % n_columns;
+
+      if (c == 0)
+        g_print ("  ");
+      print_cell (g_ptr_array_index (cells, i), widths[c], c >= 2, c + 1 == n_columns);
+    }
+
+  for (guint i = 0; i < sorted->len && n_failed > 0; i++)
+    {
+      const TmHostSummary *summary = g_ptr_array_index (sorted, i);
+
+      if (busiest_device (summary) != NULL)
+        continue;
+      if (summary->error != NULL)
+        g_print ("  %s: %s\n", summary->host, summary->error);
+      else
+        g_print ("  %s: %s\n", summary->host, _("no memory data"));
+    }
+}

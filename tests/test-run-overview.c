@@ -1,0 +1,219 @@
+/* test-run-overview.c — a run folder of 64 hosts opens on the run overview;
+ * a row opens its host, Back returns; the same overview from JSON Lines
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "tm-fixture-writer.h"
+#include "tm-gui-test-util.h"
+#include "tm-run.h"
+#include "tm-run-overview.h"
+#include "tm-window.h"
+
+#define N_HOSTS 64
+#define CORRUPT_HOST 5
+#define NO_DATA_HOST 9
+
+static char *fixture_dir;
+static char *run_dir;
+static char **host_paths;
+
+static gboolean
+run_done (gpointer data)
+{
+  TmRunLoader *run = tm_session_get_run (tm_window_get_session (data));
+
+  return run != NULL && tm_run_loader_get_n_done (run) == tm_run_loader_get_n_hosts (run);
+}
+
+static void
+open_run (TmWindow *window)
+{
+  g_autoptr(GFile) dir = g_file_new_for_path (run_dir);
+  g_autoptr(GPtrArray) items = tm_run_expand (&dir, 1, NULL, NULL);
+  TmRunItem *item = g_ptr_array_index (items, 0);
+
+  tm_window_open_run (window, item->run_directory, (GFile **) item->hosts->pdata, item->hosts->len);
+}
+
+static const char *
+visible_page (TmWindow *window)
+{
+  return gtk_stack_get_visible_child_name (GTK_STACK (tm_test_template_child (window, TM_TYPE_WINDOW, "main_stack")));
+}
+
+/* The rows: one per memory id, one for the failed host and one for the
+ * host without memory data; the busiest first, marked. */
+static void
+assert_rows (TmRunOverview *overview)
+{
+  GListModel *model = tm_run_overview_get_model (overview);
+  guint n = g_list_model_get_n_items (model);
+  g_autoptr(TmRunRow) first = g_list_model_get_item (model, 0);
+  g_autofree char *busiest = g_strdup_printf ("worker-%u", TM_FIXTURE_RUN_BUSIEST);
+  guint n_failed = 0, n_empty = 0, n_marked = 0;
+
+  /* 62 good hosts: the 32 even ones have two memory ids, the 30 odd ones
+   * one; then the failed host and the one without memory data. */
+  g_assert_cmpuint (n, ==, 32 * 2 + 30 + 2);
+  g_assert_cmpstr (tm_run_row_get_host (first), ==, busiest);
+  g_assert_cmpstr (tm_run_row_get_device (first)->memory_id, ==, "TPU_0_bfc");
+  g_assert_true (tm_run_row_get_busiest (first));
+  g_assert_true (g_str_has_prefix (tm_run_overview_get_headline (overview), busiest));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(TmRunRow) row = g_list_model_get_item (model, i);
+      const TmRunDevice *device = tm_run_row_get_device (row);
+
+      n_marked += tm_run_row_get_busiest (row);
+      if (device == NULL && tm_run_row_get_error (row) != NULL)
+        n_failed++;
+      else if (device == NULL)
+        n_empty++;
+      else
+        {
+          g_autoptr(TmRunRow) prev = i > 0 ? g_list_model_get_item (model, i - 1) : NULL;
+
+          /* Sorted by peak, highest first. */
+          if (prev != NULL && tm_run_row_get_device (prev) != NULL)
+            g_assert_cmpint (tm_run_row_get_device (prev)->peak_bytes, >=, device->peak_bytes);
+          g_assert_cmpuint (device->sparkline->len, >, 0);
+        }
+    }
+  g_assert_cmpuint (n_marked, ==, 1);
+  g_assert_cmpuint (n_failed, ==, 1);
+  g_assert_cmpuint (n_empty, ==, 1);
+}
+
+static void
+test_folder (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  TmRunOverview *overview = TM_RUN_OVERVIEW (tm_window_get_run_overview (window));
+  GtkColumnView *view = tm_run_overview_get_column_view (overview);
+  TmProfile *first_profile;
+  g_autofree char *busiest = g_strdup_printf ("worker-%u.xplane.pb", TM_FIXTURE_RUN_BUSIEST);
+
+  open_run (window);
+  g_assert_true (tm_window_get_showing_overview (window));
+  g_assert_cmpstr (visible_page (window), ==, "run");
+  tm_test_iterate_until (run_done, window);
+  tm_test_iterate_until (tm_test_not_loading, window);
+  g_assert_cmpstr (visible_page (window), ==, "run");
+  assert_rows (overview);
+
+  /* A click on the first row (the busiest) opens that host and memory id. */
+  g_signal_emit_by_name (view, "activate", 0);
+  g_assert_false (tm_window_get_showing_overview (window));
+  tm_test_iterate_until (tm_test_not_loading, window);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
+  g_assert_cmpstr (visible_page (window), ==, "profile");
+  {
+    g_autofree char *basename = g_file_get_basename (tm_window_get_file (window));
+
+    g_assert_cmpstr (basename, ==, busiest);
+  }
+  g_assert_cmpstr (tm_memory_store_get_id (tm_window_get_memory_store (window)), ==, "TPU_0_bfc");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (tm_window_get_host_dropdown (window))));
+
+  /* Back: the overview again, as it was. */
+  tm_window_show_run_overview (window);
+  g_assert_true (tm_window_get_showing_overview (window));
+  g_assert_cmpstr (visible_page (window), ==, "run");
+  assert_rows (overview);
+
+  /* At most two hosts keep their profile: after two others, the first
+   * one shown is dropped. */
+  first_profile = tm_window_get_profile (window);
+  g_object_add_weak_pointer (G_OBJECT (first_profile), (gpointer *) &first_profile);
+  for (guint host = 1; host <= 2; host++)
+    {
+      g_assert_true (tm_window_select_host (window, host == 1 ? "worker-1" : "worker-2"));
+      g_assert_false (tm_window_get_showing_overview (window));
+      tm_test_iterate_until (tm_test_not_loading, window);
+      g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
+    }
+  tm_test_iterate_for (30);
+  g_assert_null (first_profile);
+
+  tm_test_destroy_window (window);
+}
+
+static gboolean
+summaries_shown (gpointer data)
+{
+  TmRunLoader *run = tm_session_get_run (tm_window_get_session (data));
+
+  return run != NULL && tm_run_loader_is_gathered (run) && tm_window_get_showing_overview (data);
+}
+
+static void
+test_summaries (void)
+{
+  g_autofree char *jsonl = g_build_filename (fixture_dir, "gathered.jsonl", NULL);
+  g_autofree char *out = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path (jsonl);
+  g_autoptr(GString) gathered = g_string_new (NULL);
+  TmWindow *window = tm_test_new_window ();
+  TmRunOverview *overview = TM_RUN_OVERVIEW (tm_window_get_run_overview (window));
+  int status = 0;
+
+  /* As the recipe gathers them: one command per host, lines concatenated. */
+  for (guint h = 0; h < N_HOSTS; h++)
+    {
+      g_autofree char *line = NULL;
+      const char *argv[] = { g_getenv ("TM_TIDEMARK_EXE"), "--summary", "--json", host_paths[h], NULL };
+
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                                   &line, NULL, &status, NULL));
+      g_string_append (gathered, line);
+    }
+  g_assert_true (g_file_set_contents (jsonl, gathered->str, -1, NULL));
+
+  tm_window_open_summaries (window, file);
+  tm_test_iterate_until (summaries_shown, window);
+  g_assert_cmpstr (visible_page (window), ==, "run");
+  assert_rows (overview);
+
+  /* A row opens its host's profile, which is reachable here. */
+  g_signal_emit_by_name (tm_run_overview_get_column_view (overview), "activate", 0);
+  g_assert_false (tm_window_get_showing_overview (window));
+  tm_test_iterate_until (tm_test_not_loading, window);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
+  g_assert_cmpstr (tm_memory_store_get_id (tm_window_get_memory_store (window)), ==, "TPU_0_bfc");
+  tm_window_show_run_overview (window);
+  g_assert_cmpstr (visible_page (window), ==, "run");
+
+  tm_test_destroy_window (window);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  gtk_test_init (&argc, &argv, NULL);
+
+  fixture_dir = tm_fixture_make_temp_dir (&error);
+  g_assert_no_error (error);
+  run_dir = g_build_filename (fixture_dir, "run", NULL);
+  g_assert_cmpint (g_mkdir (run_dir, 0700), ==, 0);
+  host_paths = tm_fixture_write_run (run_dir, N_HOSTS, CORRUPT_HOST, NO_DATA_HOST);
+
+  g_test_add_func ("/run-overview/folder", test_folder);
+  g_test_add_func ("/run-overview/summaries", test_summaries);
+
+  status = g_test_run ();
+  tm_fixture_remove (fixture_dir);
+  g_free (fixture_dir);
+  g_free (run_dir);
+  g_strfreev (host_paths);
+  return status;
+}
