@@ -39,6 +39,7 @@ struct _TmMemoryMap
   guint32          *label_colors;   /* per label, 0xAARRGGBB, for color_by */
   guint             n_label_colors;
   gboolean          colors_dark;
+  GArray           *open_ended;     /* indices of allocations with an open edge */
 
   /* The visible address range, in axis bytes. */
   double            y0;

@@ -425,6 +425,18 @@ update_colors (TmMemoryMap *self)
     }
 }
 
+/* A quarter of the colour over the background. */
+static guint32
+dim_color (guint32 color,
+           guint32 bg)
+{
+  guint32 r = (((color >> 16) & 0xff) + 3 * ((bg >> 16) & 0xff)) / 4;
+  guint32 g = (((color >> 8) & 0xff) + 3 * ((bg >> 8) & 0xff)) / 4;
+  guint32 b = ((color & 0xff) + 3 * (bg & 0xff)) / 4;
+
+  return 0xff000000u | (r << 16) | (g << 8) | b;
+}
+
 static guint32
 allocation_color (TmMemoryMap        *self,
                   const TmAllocation *a)
@@ -458,6 +470,7 @@ build_texture (TmMemoryMap *self,
   guint last = TM_ALLOCATIONS_NONE;
   guint32 last_color = 0;
   guint32 dim_bg = pack (background->red, background->green, background->blue, 1);
+  const TmAllocation *items;
 
   if (self->tex_valid && self->texture != NULL && self->tex_t0 == t0 && self->tex_t1 == t1 &&
       self->tex_y0 == self->y0 && self->tex_y1 == self->y1 &&
@@ -470,36 +483,40 @@ build_texture (TmMemoryMap *self,
       self->cells = g_new (guint32, MAX (n, 1));
       self->n_cells = n;
     }
-  tm_allocations_render (self->allocations, t0, t1, self->y0, self->y1, width, height, self->cells);
+  tm_allocations_render_columns (self->allocations, t0, t1, self->y0, self->y1, width, height, self->cells);
 
+  items = tm_allocations_get_all (self->allocations, NULL);
+  /* Cells come a column at a time, and neighbours in a column mostly
+   * share an owner; pixels go a row at a time. Walking bands of columns
+   * down, the rows of a band stay in cache. */
   pixels = g_new (guint32, MAX (n, 1));
-  for (gsize p = 0; p < n; p++)
-    {
-      guint c = self->cells[p];
+  for (int xb = 0; xb < width; xb += 16)
+    for (int x = xb; x < MIN (xb + 16, width); x++)
+      {
+        const guint32 *column = self->cells + (gsize) x * height;
+        guint32 *out = pixels + x;
 
-      if (c == TM_ALLOCATIONS_NONE)
-        pixels[p] = 0;
-      else if (c == last)
-        pixels[p] = last_color;
-      else
-        {
-          const TmAllocation *a = tm_allocations_get (self->allocations, c);
-          guint32 color = allocation_color (self, a);
+        for (int r = 0; r < height; r++, out += width)
+          {
+            guint c = column[r];
 
-          if (self->highlight_never_freed && a->end != TM_ALLOCATIONS_OPEN)
-            {
-              /* Dimmed: a quarter of the colour over the background. */
-              guint32 r = (((color >> 16) & 0xff) + 3 * ((dim_bg >> 16) & 0xff)) / 4;
-              guint32 g = (((color >> 8) & 0xff) + 3 * ((dim_bg >> 8) & 0xff)) / 4;
-              guint32 b = ((color & 0xff) + 3 * (dim_bg & 0xff)) / 4;
+            if (c == TM_ALLOCATIONS_NONE)
+              *out = 0;
+            else if (c == last)
+              *out = last_color;
+            else
+              {
+                const TmAllocation *a = &items[c];
+                guint32 color = allocation_color (self, a);
 
-              color = 0xff000000u | (r << 16) | (g << 8) | b;
-            }
-          last = c;
-          last_color = color;
-          pixels[p] = color;
-        }
-    }
+                if (self->highlight_never_freed && a->end != TM_ALLOCATIONS_OPEN)
+                  color = dim_color (color, dim_bg);
+                last = c;
+                last_color = color;
+                *out = color;
+              }
+          }
+      }
 
   bytes = g_bytes_new_take (pixels, n * 4);
   g_clear_object (&self->texture);
@@ -583,19 +600,32 @@ draw_open_marks (TmMemoryMap           *self,
   double x_last = _tm_memory_map_time_to_x (self, s->last_time_ps);
   gboolean left_in = x_first >= plot->origin.x - 1 && x_first <= plot->origin.x + plot->size.width;
   gboolean right_in = x_last >= plot->origin.x && x_last <= plot->origin.x + plot->size.width + 1;
-  guint n = tm_allocations_get_n (self->allocations);
   guint drawn = 0;
 
   if (!left_in && !right_in)
     return;
 
-  for (guint i = 0; i < n && drawn < 20000; i++)
+  /* The open-ended allocations, found once per index. */
+  if (self->open_ended == NULL)
     {
+      guint n = tm_allocations_get_n (self->allocations);
+
+      self->open_ended = g_array_new (FALSE, FALSE, sizeof (guint));
+      for (guint i = 0; i < n; i++)
+        {
+          const TmAllocation *a = tm_allocations_get (self->allocations, i);
+
+          if (a->start == TM_ALLOCATIONS_OPEN || a->end == TM_ALLOCATIONS_OPEN)
+            g_array_append_val (self->open_ended, i);
+        }
+    }
+
+  for (guint k = 0; k < self->open_ended->len && drawn < 20000; k++)
+    {
+      guint i = g_array_index (self->open_ended, guint, k);
       const TmAllocation *a = tm_allocations_get (self->allocations, i);
       graphene_rect_t r;
 
-      if (a->start != TM_ALLOCATIONS_OPEN && a->end != TM_ALLOCATIONS_OPEN)
-        continue;
       if (!allocation_rect (self, plot, i, &r))
         continue;
       if (a->start == TM_ALLOCATIONS_OPEN && left_in)
@@ -758,6 +788,7 @@ sync_store (TmMemoryMap *self)
   if (allocations != self->allocations)
     {
       g_set_object (&self->allocations, allocations);
+      g_clear_pointer (&self->open_ended, g_array_unref);
       self->y0 = 0;
       self->y1 = allocations != NULL ? MAX ((double) tm_allocations_get_axis_length (allocations), 1.0) : 1.0;
       self->hover = TM_ALLOCATIONS_NONE;
@@ -808,6 +839,7 @@ tm_memory_map_dispose (GObject *object)
   g_clear_object (&self->texture);
   g_clear_pointer (&self->cells, g_free);
   g_clear_pointer (&self->label_colors, g_free);
+  g_clear_pointer (&self->open_ended, g_array_unref);
 
   G_OBJECT_CLASS (tm_memory_map_parent_class)->dispose (object);
 }
