@@ -179,6 +179,26 @@ load_fixture (void)
 
 /* The view follows the session; a click in the picture selects a scope
  * in the session, zooms in, and selects its row. */
+static gboolean
+scope_index_ready (gpointer data)
+{
+  return !tm_session_get_scope_index_pending (data);
+}
+
+/* Whether a visible label below widget says text. */
+static gboolean
+shows_label (GtkWidget  *widget,
+             const char *text)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_is_visible (widget) &&
+      g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0)
+    return TRUE;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (shows_label (c, text))
+      return TRUE;
+  return FALSE;
+}
+
 static void
 test_view_and_session (void)
 {
@@ -218,6 +238,12 @@ test_view_and_session (void)
   row = g_object_ref (gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection)));
   g_assert_nonnull (row);
 
+  /* Its bytes over time come from the scope index, built in a worker:
+   * none until it is there. */
+  g_assert_null (tm_session_get_selected_scope_series (session));
+  g_assert_true (tm_session_get_scope_index_pending (session));
+  tm_test_iterate_until (scope_index_ready, session);
+  g_assert_false (tm_session_get_scope_index_pending (session));
   /* Its bytes over time: 4000, 6000, 7000 at the allocations of model. */
   g_assert_cmpint (tm_session_get_selected_scope_series (session)[3], ==, 7000);
   g_assert_cmpint (tm_session_get_selected_scope_series (session)[0], ==, 4000);
@@ -234,9 +260,16 @@ test_view_and_session (void)
   g_signal_emit_by_name (icicle, "node-activated", tm_icicle_get_focus (icicle));
   g_assert_true (tm_icicle_get_focus (icicle) == root);
 
-  /* Another grouping drops a scope of the old one. */
+  /* Another grouping drops a scope of the old one; at a selected time
+   * its tree waits for its index, and says so meanwhile. */
   tm_scope_view_set_grouping (TM_SCOPE_VIEW (view), TM_SCOPE_GROUPING_REGION);
   g_assert_null (tm_session_get_selected_scope (session));
+  g_assert_true (tm_session_get_scope_index_pending (session));
+  g_assert_null (tm_scope_view_get_tree (TM_SCOPE_VIEW (view)));
+  g_assert_true (shows_label (view, "Computing scopes…"));
+  tm_test_iterate_until (scope_index_ready, session);
+  tm_test_iterate_for (20);
+  g_assert_nonnull (tm_scope_view_get_tree (TM_SCOPE_VIEW (view)));
   root = tm_scope_tree_get_root (tm_scope_view_get_tree (TM_SCOPE_VIEW (view)));
   g_assert_cmpstr (root->children[0]->name, ==, "output");
 

@@ -93,6 +93,7 @@ struct _TmScopeView
   GtkWidget          *box;
   GtkLabel           *heading;
   GtkDropDown        *grouping_dropdown;
+  GtkWidget          *computing;  /* "Computing scopes…" while the scope index is built */
   GtkBox             *breadcrumb;
   TmIcicle           *icicle;
   GtkColumnView      *column_view;
@@ -229,13 +230,18 @@ rebuild (TmScopeView *self)
         tree = tm_scope_tree_new_at (analysis, TRUE, 0, self->grouping);
       else
         {
+          /* The index is built in a worker; until it is there the view
+           * says so (and rebuilds on "scope-index"). Only if it cannot be
+           * built do the rows of the table give the tree. */
           TmScopeIndex *index = tm_session_get_scope_index (self->session, self->grouping);
 
-          tree = index != NULL
-                 ? tm_scope_index_tree_at (index, tm_session_get_shown_time (self->session))
-                 : tm_scope_tree_new_at (analysis, FALSE, tm_session_get_shown_time (self->session), self->grouping);
+          if (index != NULL)
+            tree = tm_scope_index_tree_at (index, tm_session_get_shown_time (self->session));
+          else if (!tm_session_get_scope_index_pending (self->session))
+            tree = tm_scope_tree_new_at (analysis, FALSE, tm_session_get_shown_time (self->session), self->grouping);
         }
     }
+  gtk_widget_set_visible (self->computing, analysis != NULL && tree == NULL);
 
   g_set_object (&self->tree, tree);
   tm_icicle_set_tree (self->icicle, tree);
@@ -616,6 +622,14 @@ tm_scope_view_init (TmScopeView *self)
   gtk_widget_set_hexpand (GTK_WIDGET (self->heading), TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->heading), "heading");
   gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->heading));
+  self->computing = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_box_append (GTK_BOX (self->computing), gtk_spinner_new ());
+  gtk_spinner_start (GTK_SPINNER (gtk_widget_get_first_child (self->computing)));
+  label = gtk_label_new (_("Computing scopes…"));
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_box_append (GTK_BOX (self->computing), label);
+  gtk_widget_set_visible (self->computing, FALSE);
+  gtk_box_append (GTK_BOX (header), self->computing);
   label = gtk_label_new_with_mnemonic (_("_Group by"));
   gtk_widget_add_css_class (label, "dim-label");
   gtk_box_append (GTK_BOX (header), label);
@@ -669,6 +683,7 @@ tm_scope_view_init (TmScopeView *self)
   g_signal_group_connect_swapped (self->session_signals, "notify::memory-store", G_CALLBACK (queue_rebuild), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::has-selected-time", G_CALLBACK (queue_rebuild), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::selected-time", G_CALLBACK (queue_rebuild), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::scope-index", G_CALLBACK (queue_rebuild), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::selected-scope", G_CALLBACK (sync_selection), self);
 
   self->dirty = TRUE;
