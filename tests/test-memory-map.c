@@ -259,6 +259,56 @@ test_selection_marks_both (void)
   g_object_unref (map);
 }
 
+/* Selecting a scope keeps its allocations' colours and dims the others;
+ * clearing it brings every colour back. */
+static void
+test_scope_highlight (void)
+{
+  g_autoptr(TmProfile) profile = load_profile ();
+  g_autoptr(TmSession) session = session_for (profile);
+  GtkWidget *map = g_object_ref_sink (tm_memory_map_new (session));
+  g_autoptr(Picture) before = NULL, during = NULL, after = NULL;
+  g_autoptr(TmScope) scope = tm_scope_new (TM_SCOPE_GROUPING_NAME, FALSE, (const char *[]) { "next", NULL });
+  g_autoptr(TmScope) by_region = tm_scope_new (TM_SCOPE_GROUPING_REGION, FALSE, (const char *[]) { "temp", NULL });
+  double xb = x_of (TM_MEMORY_MAP (map), 3000), yb = y_of (TM_MEMORY_MAP (map), BASE + 4 * MIB);
+  double xn = x_of (TM_MEMORY_MAP (map), 8000), yn = y_of (TM_MEMORY_MAP (map), BASE + 12 * MIB);
+  guint32 dimmed;
+
+  before = render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
+  tm_session_set_selected_scope (session, scope);
+  during = render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
+
+  /* "next" is in the scope: unchanged; "big" is not: dimmed, exactly as
+   * the never-freed highlight dims it (it is freed). */
+  g_assert_cmphex (pixel (during, xn, yn), ==, pixel (before, xn, yn));
+  dimmed = pixel (during, xb, yb);
+  g_assert_cmphex (dimmed, !=, pixel (before, xb, yb));
+  {
+    g_autoptr(TmSession) other = session_for (profile);
+    GtkWidget *plain = g_object_ref_sink (tm_memory_map_new (other));
+    g_autoptr(Picture) never_freed = NULL;
+
+    tm_memory_map_set_highlight_never_freed (TM_MEMORY_MAP (plain), TRUE);
+    never_freed = render_node (tm_memory_map_render_node (TM_MEMORY_MAP (plain), WIDTH, HEIGHT), WIDTH, HEIGHT);
+    g_assert_cmphex (pixel (never_freed, xb, yb), ==, dimmed);
+    g_object_unref (plain);
+  }
+
+  /* A scope of another grouping that holds nothing here dims both. */
+  tm_session_set_selected_scope (session, by_region);
+  g_clear_pointer (&during, picture_free);
+  during = render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
+  g_assert_cmphex (pixel (during, xn, yn), !=, pixel (before, xn, yn));
+  g_assert_cmphex (pixel (during, xb, yb), ==, dimmed);
+
+  tm_session_set_selected_scope (session, NULL);
+  after = render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
+  g_assert_cmphex (pixel (after, xb, yb), ==, pixel (before, xb, yb));
+  g_assert_cmphex (pixel (after, xn, yn), ==, pixel (before, xn, yn));
+
+  g_object_unref (map);
+}
+
 /* A one-byte allocation alive for one time unit, among a million others,
  * still owns a pixel of a 400 × 270 frame: every allocation covers at
  * least one pixel. The store is made in memory (the JSON path pairs
@@ -317,6 +367,7 @@ main (int    argc,
   g_test_add_func ("/memory-map/drawn-at-time-and-address", test_drawn_at_time_and_address);
   g_test_add_func ("/memory-map/selection-marks-both", test_selection_marks_both);
   g_test_add_func ("/memory-map/one-pixel-among-a-million", test_one_pixel_among_a_million);
+  g_test_add_func ("/memory-map/scope-highlight", test_scope_highlight);
 
   return g_test_run ();
 }

@@ -40,6 +40,7 @@ struct _TmMemoryMap
   guint             n_label_colors;
   gboolean          colors_dark;
   GArray           *open_ended;     /* indices of allocations with an open edge */
+  guint8           *in_scope;       /* per allocation: in the session's selected scope; NULL: no scope shown */
 
   /* The visible address range, in axis bytes. */
   double            y0;

@@ -509,7 +509,8 @@ build_texture (TmMemoryMap *self,
                 const TmAllocation *a = &items[c];
                 guint32 color = allocation_color (self, a);
 
-                if (self->highlight_never_freed && a->end != TM_ALLOCATIONS_OPEN)
+                if ((self->highlight_never_freed && a->end != TM_ALLOCATIONS_OPEN) ||
+                    (self->in_scope != NULL && !self->in_scope[c]))
                   color = dim_color (color, dim_bg);
                 last = c;
                 last_color = color;
@@ -780,6 +781,73 @@ draw_map (TmMemoryMap *self,
 /* ------------------------------------------------------------------ */
 /* Session                                                              */
 
+/* The selected scope's allocations stay bright and the others are dimmed,
+ * as for never freed. A label (op, region, data type) decides for the name,
+ * region and data type groupings; for the shape grouping each candidate's
+ * shape is decoded from the file, up to SCOPE_SHAPE_DECODES of them (past
+ * that the map does not highlight). Special scopes hold no allocations of
+ * the index: nothing is highlighted for them. */
+#define SCOPE_SHAPE_DECODES 200000
+
+static void
+sync_scope (TmMemoryMap *self)
+{
+  const TmScope *scope = self->session != NULL ? tm_session_get_selected_scope (self->session) : NULL;
+  g_autofree guint8 *label_in = NULL;
+  guint n, n_labels, decodes = 0;
+
+  g_clear_pointer (&self->in_scope, g_free);
+  _tm_memory_map_invalidate (self);
+  if (scope == NULL || scope->special || self->allocations == NULL)
+    return;
+
+  n = tm_allocations_get_n (self->allocations);
+  n_labels = tm_allocations_get_n_labels (self->allocations);
+  label_in = g_new0 (guint8, n_labels + 1);
+  for (guint l = 0; l < n_labels; l++)
+    {
+      const TmAllocationLabel *label = tm_allocations_get_label (self->allocations, l);
+
+      if (scope->grouping != TM_SCOPE_GROUPING_SHAPE)
+        label_in[l] = tm_scope_contains (scope, FALSE, label->op_name, label->region_type, label->data_type, NULL);
+      else
+        {
+          /* The op part alone: a candidate whose shape is checked below. */
+          TmScope ops = { TM_SCOPE_GROUPING_NAME, FALSE, scope->parts + 1 };
+
+          label_in[l] = scope->parts[1] == NULL ||
+                        tm_scope_contains (&ops, FALSE, label->op_name, NULL, NULL, NULL);
+        }
+    }
+
+  self->in_scope = g_new0 (guint8, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      const TmAllocation *a = tm_allocations_get (self->allocations, i);
+      TmMemoryStore *store = tm_allocations_get_store (self->allocations);
+      TmActivity act;
+
+      if (!label_in[MIN (TM_ALLOCATION_LABEL (a), n_labels)])
+        continue;
+      if (scope->grouping != TM_SCOPE_GROUPING_SHAPE)
+        {
+          self->in_scope[i] = 1;
+          continue;
+        }
+      if (++decodes > SCOPE_SHAPE_DECODES)
+        {
+          g_clear_pointer (&self->in_scope, g_free);
+          return;
+        }
+      if (tm_memory_store_get_activity (store, tm_allocations_get_event (self->allocations, i), &act, NULL))
+        {
+          self->in_scope[i] = tm_scope_contains (scope, FALSE, act.op_name, act.region_type, act.data_type,
+                                                 act.shape);
+          tm_activity_clear (&act);
+        }
+    }
+}
+
 static void
 sync_store (TmMemoryMap *self)
 {
@@ -793,6 +861,7 @@ sync_store (TmMemoryMap *self)
       self->y1 = allocations != NULL ? MAX ((double) tm_allocations_get_axis_length (allocations), 1.0) : 1.0;
       self->hover = TM_ALLOCATIONS_NONE;
       update_colors (self);
+      sync_scope (self);
     }
   _tm_memory_map_invalidate (self);
 }
@@ -840,6 +909,7 @@ tm_memory_map_dispose (GObject *object)
   g_clear_pointer (&self->cells, g_free);
   g_clear_pointer (&self->label_colors, g_free);
   g_clear_pointer (&self->open_ended, g_array_unref);
+  g_clear_pointer (&self->in_scope, g_free);
 
   G_OBJECT_CLASS (tm_memory_map_parent_class)->dispose (object);
 }
@@ -986,6 +1056,7 @@ tm_memory_map_init (TmMemoryMap *self)
   g_signal_group_connect_swapped (self->session_signals, "notify::memory-store", G_CALLBACK (sync_store), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::profile", G_CALLBACK (sync_store), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::selected-allocation", G_CALLBACK (redraw), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::selected-scope", G_CALLBACK (sync_scope), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::selected-time", G_CALLBACK (redraw), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::has-selected-time", G_CALLBACK (redraw), self);
   self->viewport_signals = g_signal_group_new (TM_TYPE_VIEWPORT);
