@@ -309,6 +309,44 @@ test_scope_highlight (void)
   g_object_unref (map);
 }
 
+static void
+collect_labels (GtkWidget *widget,
+                GPtrArray *texts)
+{
+  if (GTK_IS_LABEL (widget))
+    g_ptr_array_add (texts, g_strdup (gtk_label_get_label (GTK_LABEL (widget))));
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    collect_labels (c, texts);
+}
+
+/* Legend entries whose ops share the last component are told apart by
+ * the components before it; a lone one keeps only its last. */
+static void
+test_legend_names (void)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  TmFixtureLine *line = tm_fixture_plane_add_line (tm_fixture_space_add_plane (space, "/host:CPU"), "l", 0);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmProfile) profile = NULL;
+  g_autoptr(TmSession) session = NULL;
+  g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+  GtkWidget *map;
+
+  add_event (line, TRUE, 1000, 4 * MIB, 4 * MIB, BASE, "model/x/Cast");
+  add_event (line, TRUE, 2000, 7 * MIB, 3 * MIB, BASE + 4 * MIB, "model/y/Cast");
+  add_event (line, TRUE, 3000, 9 * MIB, 2 * MIB, BASE + 7 * MIB, "model/y/MatMul");
+  profile = tm_test_load_space (space, &error);
+  g_assert_no_error (error);
+  session = session_for (profile);
+  map = g_object_ref_sink (tm_memory_map_new (session));
+  collect_labels (map, texts);
+  g_assert_true (g_ptr_array_find_with_equal_func (texts, "x/Cast", g_str_equal, NULL));
+  g_assert_true (g_ptr_array_find_with_equal_func (texts, "y/Cast", g_str_equal, NULL));
+  g_assert_true (g_ptr_array_find_with_equal_func (texts, "MatMul", g_str_equal, NULL));
+  g_assert_false (g_ptr_array_find_with_equal_func (texts, "Cast", g_str_equal, NULL));
+  g_object_unref (map);
+}
+
 /* A one-byte allocation alive for one time unit, among a million others,
  * still owns a pixel of a 400 × 270 frame: every allocation covers at
  * least one pixel. The store is made in memory (the JSON path pairs
@@ -368,6 +406,7 @@ main (int    argc,
   g_test_add_func ("/memory-map/selection-marks-both", test_selection_marks_both);
   g_test_add_func ("/memory-map/one-pixel-among-a-million", test_one_pixel_among_a_million);
   g_test_add_func ("/memory-map/scope-highlight", test_scope_highlight);
+  g_test_add_func ("/memory-map/legend-names", test_legend_names);
 
   return g_test_run ();
 }

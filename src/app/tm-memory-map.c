@@ -297,11 +297,98 @@ swatch_draw (GtkDrawingArea *area,
   cairo_fill (cr);
 }
 
+/* The shortest tail of name's "/" components (at least the last) that no
+ * other of the n keys ends with, so that entries sharing their last
+ * component ("…/a/Cast", "…/b/Cast") read "a/Cast", "b/Cast". */
+static const char *
+legend_name (const char  *name,
+             const char **keys,
+             guint        n,
+             guint        self_index)
+{
+  const char *tail = name + strlen (name);
+
+  while (tail > name)
+    {
+      gboolean unique = TRUE;
+      gsize len;
+
+      /* One more component. */
+      do
+        tail--;
+      while (tail > name && tail[-1] != '/');
+      len = strlen (tail);
+      if (len == 0)
+        continue;
+      for (guint j = 0; j < n && unique; j++)
+        {
+          gsize kl = strlen (keys[j]);
+
+          if (j != self_index && kl >= len && strcmp (keys[j] + kl - len, tail) == 0 &&
+              (kl == len || keys[j][kl - len - 1] == '/'))
+            unique = FALSE;
+        }
+      if (unique)
+        return tail;
+      if (tail > name)
+        tail--;   /* onto the "/" before it */
+    }
+  return name;
+}
+
+static void
+legend_clicked_cb (GtkGestureClick *gesture,
+                   int              n_press,
+                   double           x,
+                   double           y,
+                   TmMemoryMap     *self)
+{
+  GtkWidget *box = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
+  const char *key = g_object_get_data (G_OBJECT (box), "tm-key");
+  g_auto(GStrv) parts = NULL;
+  g_autoptr(TmScope) scope = NULL;
+  TmScopeGrouping grouping;
+
+  if (self->session == NULL || key == NULL)
+    return;
+  if (self->color_by == TM_MEMORY_MAP_COLOR_REGION)
+    grouping = TM_SCOPE_GROUPING_REGION;
+  else if (self->color_by == TM_MEMORY_MAP_COLOR_DATA_TYPE)
+    grouping = TM_SCOPE_GROUPING_DATA_TYPE;
+  else
+    grouping = TM_SCOPE_GROUPING_NAME;
+
+  /* The scope of that op (its name split at "/", empty parts skipped, as
+   * in docs/scopes.md), or of that region or data type; a second click
+   * clears it. */
+  if (grouping == TM_SCOPE_GROUPING_NAME)
+    {
+      g_auto(GStrv) split = g_strsplit (key, "/", -1);
+      GPtrArray *kept = g_ptr_array_new ();
+
+      for (guint i = 0; split[i] != NULL; i++)
+        if (split[i][0] != '\0')
+          g_ptr_array_add (kept, g_strdup (split[i]));
+      if (kept->len == 0)
+        g_ptr_array_add (kept, g_strdup (""));
+      g_ptr_array_add (kept, NULL);
+      parts = (GStrv) g_ptr_array_free (kept, FALSE);
+    }
+  else
+    parts = g_strdupv ((char *[]) { (char *) key, NULL });
+  scope = tm_scope_new (grouping, FALSE, (const char * const *) parts);
+  if (tm_scope_equal (tm_session_get_selected_scope (self->session), scope))
+    tm_session_set_selected_scope (self->session, NULL);
+  else
+    tm_session_set_selected_scope (self->session, scope);
+}
+
 static void
 legend_add (TmMemoryMap *self,
             guint32      color,
             const char  *text,
-            const char  *tooltip)
+            const char  *tooltip,
+            const char  *key)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
   GtkWidget *swatch = gtk_drawing_area_new ();
@@ -312,11 +399,20 @@ legend_add (TmMemoryMap *self,
   gtk_widget_set_valign (swatch, GTK_ALIGN_CENTER);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (swatch), swatch_draw, GUINT_TO_POINTER (color), NULL);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_START);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 18);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
   gtk_widget_add_css_class (label, "caption");
   gtk_box_append (GTK_BOX (box), swatch);
   gtk_box_append (GTK_BOX (box), label);
   gtk_widget_set_tooltip_text (box, tooltip != NULL ? tooltip : text);
+  if (key != NULL)
+    {
+      GtkGesture *click = gtk_gesture_click_new ();
+
+      g_object_set_data_full (G_OBJECT (box), "tm-key", g_strdup (key), g_free);
+      g_signal_connect_object (click, "released", G_CALLBACK (legend_clicked_cb), self, 0);
+      gtk_widget_add_controller (box, GTK_EVENT_CONTROLLER (click));
+      gtk_widget_set_cursor_from_name (box, "pointer");
+    }
   gtk_box_append (GTK_BOX (self->legend_box), box);
 }
 
@@ -368,7 +464,7 @@ update_colors (TmMemoryMap *self)
       };
 
       for (guint k = 0; k < N_SIZE_CLASSES; k++)
-        legend_add (self, size_color (k, dark), _(names[k]), NULL);
+        legend_add (self, size_color (k, dark), _(names[k]), NULL, NULL);
     }
   else
     {
@@ -409,9 +505,17 @@ update_colors (TmMemoryMap *self)
         {
           const LegendEntry *e = &g_array_index (entries, LegendEntry, i);
           const char *text = e->key[0] != '\0' ? e->key : _("(none)");
-          const char *last = strrchr (text, '/');
+          const char *keys[LEGEND_ENTRIES];
+          g_autofree char *tooltip = NULL;
+          g_autofree char *bytes = tm_format_bytes (e->bytes);
 
-          legend_add (self, name_color (e->key, dark), last != NULL && last[1] ? last + 1 : text, text);
+          for (guint j = 0; j < MIN (entries->len, LEGEND_ENTRIES); j++)
+            keys[j] = g_array_index (entries, LegendEntry, j).key;
+          /* Translators: tooltip of a memory map legend entry: an op (or
+           * region, data type) name, then bytes such as "1.5 GiB" */
+          tooltip = g_strdup_printf (_("%s\n%s allocated over the profile; click to highlight it"), text, bytes);
+          legend_add (self, name_color (e->key, dark), legend_name (text, keys, MIN (entries->len, LEGEND_ENTRIES), i),
+                      tooltip, e->key);
         }
       if (entries->len > LEGEND_ENTRIES)
         {
