@@ -142,6 +142,52 @@ test_icicle_pixels (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A chain of only children (replica → bert → encoder, all of whose bytes
+ * come from below) is one row named by the joined path; its children are
+ * on the next row; a click on the chain reaches its end, the branching
+ * scope. */
+static void
+test_icicle_chain (void)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) tm_breakdown_row_free);
+  g_autoptr(TmScopeTree) tree = NULL;
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *icicle = tm_icicle_new ();
+  const TmScopeNode *root, *replica, *bert, *encoder;
+  graphene_rect_t a_replica, a_bert, a_encoder, a_child;
+
+  g_ptr_array_add (rows, row_new ("replica/bert/encoder/a", 300, FALSE));
+  g_ptr_array_add (rows, row_new ("replica/bert/encoder/b", 100, FALSE));
+  tree = tm_scope_tree_new (rows, TM_SCOPE_GROUPING_NAME);
+  root = tm_scope_tree_get_root (tree);
+  replica = root->children[0];
+  bert = replica->children[0];
+  encoder = bert->children[0];
+  g_assert_cmpstr (encoder->name, ==, "encoder");
+
+  gtk_widget_set_size_request (icicle, 400, 4 * TM_ICICLE_ROW_HEIGHT);
+  gtk_window_set_child (GTK_WINDOW (window), icicle);
+  tm_icicle_set_tree (TM_ICICLE (icicle), tree);
+  gtk_window_present (GTK_WINDOW (window));
+  tm_test_iterate_until (has_size, icicle);
+
+  /* One row for the chain, at depth 1; "a" right under it. */
+  g_assert_true (tm_icicle_get_node_area (TM_ICICLE (icicle), replica, &a_replica));
+  g_assert_true (tm_icicle_get_node_area (TM_ICICLE (icicle), bert, &a_bert));
+  g_assert_true (tm_icicle_get_node_area (TM_ICICLE (icicle), encoder, &a_encoder));
+  g_assert_true (graphene_rect_equal (&a_replica, &a_bert));
+  g_assert_true (graphene_rect_equal (&a_replica, &a_encoder));
+  g_assert_cmpfloat (a_replica.origin.y, ==, TM_ICICLE_ROW_HEIGHT);
+  g_assert_true (tm_icicle_get_node_area (TM_ICICLE (icicle), encoder->children[0], &a_child));
+  g_assert_cmpfloat (a_child.origin.y, ==, 2 * TM_ICICLE_ROW_HEIGHT);
+  g_assert_true (tm_icicle_node_at (TM_ICICLE (icicle), 10, TM_ICICLE_ROW_HEIGHT + 4) == encoder);
+  g_assert_true (tm_icicle_node_at (TM_ICICLE (icicle), 10, 2 * TM_ICICLE_ROW_HEIGHT + 4) == encoder->children[0]);
+  /* Nothing on the fourth row: the chain took one row, not three. */
+  g_assert_null (tm_icicle_node_at (TM_ICICLE (icicle), 10, 3 * TM_ICICLE_ROW_HEIGHT + 4));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static TmProfile *
 load_fixture (void)
 {
@@ -290,6 +336,7 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/scope-view/icicle-pixels", test_icicle_pixels);
+  g_test_add_func ("/scope-view/icicle-chain", test_icicle_chain);
   g_test_add_func ("/scope-view/view-and-session", test_view_and_session);
 
   return g_test_run ();

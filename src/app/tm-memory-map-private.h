@@ -4,6 +4,7 @@
  *
  * tm-memory-map.c        the widget: header (colour by, never freed,
  *                        legend), session wiring, the canvas and drawing
+ * tm-memory-map-legend.c colours, the legend, the selected scope's allocations
  * tm-memory-map-input.c  gestures, keys, picking and the tooltip
  */
 #pragma once
@@ -92,6 +93,21 @@ double   _tm_memory_map_y_to_axis        (TmMemoryMap *self,
 double   _tm_memory_map_axis_to_y        (TmMemoryMap *self,
                                           double       offset);
 void     _tm_memory_map_clamp_addresses  (TmMemoryMap *self);
+
+/* tm-memory-map-legend.c */
+guint32  _tm_memory_map_pack             (double       r,
+                                          double       g,
+                                          double       b,
+                                          double       a);
+/* Label colours for the colour mode, and the legend. */
+void     _tm_memory_map_update_colors    (TmMemoryMap *self);
+guint32  _tm_memory_map_allocation_color (TmMemoryMap        *self,
+                                          const TmAllocation *a);
+/* A quarter of color over bg (0xAARRGGBB). */
+guint32  _tm_memory_map_dim_color        (guint32      color,
+                                          guint32      bg);
+/* Finds the allocations of the session's selected scope (in_scope). */
+void     _tm_memory_map_sync_scope       (TmMemoryMap *self);
 
 /* tm-memory-map-input.c */
 void     _tm_memory_map_input_class_init (GtkWidgetClass *widget_class);
