@@ -273,6 +273,28 @@ test_view_and_session (void)
   model = root->children[0];
   g_assert_cmpstr (model->name, ==, "model");
 
+  /* The table: by bytes first; a click on "Scope" sorts each level by
+   * name, and back. The first row, selected, names its scope. */
+  {
+    GtkColumnView *cv = tm_scope_view_get_column_view (TM_SCOPE_VIEW (view));
+    g_autoptr(GtkColumnViewColumn) name_col = g_list_model_get_item (gtk_column_view_get_columns (cv), 0);
+    g_autoptr(GtkColumnViewColumn) bytes_col = g_list_model_get_item (gtk_column_view_get_columns (cv), 1);
+    const char *expected[] = { "model", "loss", "model" };
+
+    for (guint k = 0; k < G_N_ELEMENTS (expected); k++)
+      {
+        if (k == 1)
+          gtk_column_view_sort_by_column (cv, name_col, GTK_SORT_ASCENDING);
+        else if (k == 2)
+          gtk_column_view_sort_by_column (cv, bytes_col, GTK_SORT_DESCENDING);
+        tm_test_iterate_for (20);
+        gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (gtk_column_view_get_model (cv)), 0);
+        g_assert_nonnull (tm_session_get_selected_scope (session));
+        g_assert_cmpstr (tm_session_get_selected_scope (session)->parts[0], ==, expected[k]);
+        tm_session_set_selected_scope (session, NULL);
+      }
+  }
+
   g_signal_emit_by_name (icicle, "node-activated", model);
   selected = tm_session_get_selected_scope (session);
   g_assert_nonnull (selected);
