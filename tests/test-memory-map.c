@@ -320,7 +320,8 @@ collect_labels (GtkWidget *widget,
 }
 
 /* Legend entries whose ops share the last component are told apart by
- * the components before it; a lone one keeps only its last. */
+ * the components before it; a lone one keeps only its last; one told
+ * apart far up shows that component and the last. */
 static void
 test_legend_names (void)
 {
@@ -335,6 +336,8 @@ test_legend_names (void)
   add_event (line, TRUE, 1000, 4 * MIB, 4 * MIB, BASE, "model/x/Cast");
   add_event (line, TRUE, 2000, 7 * MIB, 3 * MIB, BASE + 4 * MIB, "model/y/Cast");
   add_event (line, TRUE, 3000, 9 * MIB, 2 * MIB, BASE + 7 * MIB, "model/y/MatMul");
+  add_event (line, TRUE, 4000, 10 * MIB, 1 * MIB, BASE + 9 * MIB, "layer_0/attention/dropout/Cast");
+  add_event (line, TRUE, 5000, 11 * MIB, 1 * MIB, BASE + 10 * MIB, "layer_1/attention/dropout/Cast");
   profile = tm_test_load_space (space, &error);
   g_assert_no_error (error);
   session = session_for (profile);
@@ -344,6 +347,9 @@ test_legend_names (void)
   g_assert_true (g_ptr_array_find_with_equal_func (texts, "y/Cast", g_str_equal, NULL));
   g_assert_true (g_ptr_array_find_with_equal_func (texts, "MatMul", g_str_equal, NULL));
   g_assert_false (g_ptr_array_find_with_equal_func (texts, "Cast", g_str_equal, NULL));
+  /* Told apart far up: that component and the last. */
+  g_assert_true (g_ptr_array_find_with_equal_func (texts, "layer_0/…/Cast", g_str_equal, NULL));
+  g_assert_true (g_ptr_array_find_with_equal_func (texts, "layer_1/…/Cast", g_str_equal, NULL));
   g_object_unref (map);
 }
 

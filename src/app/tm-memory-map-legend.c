@@ -109,14 +109,17 @@ swatch_draw (GtkDrawingArea *area,
 
 /* The shortest tail of name's "/" components (at least the last) that no
  * other of the n keys ends with, so that entries sharing their last
- * component ("…/a/Cast", "…/b/Cast") read "a/Cast", "b/Cast". */
-static const char *
+ * component ("…/a/Cast", "…/b/Cast") read "a/Cast", "b/Cast". A tail of
+ * more than two components keeps its first (the one that tells it apart)
+ * and its last: "layer_0/…/Cast". */
+static char *
 legend_name (const char  *name,
              const char **keys,
              guint        n,
              guint        self_index)
 {
   const char *tail = name + strlen (name);
+  const char *first_end, *last;
 
   while (tail > name)
     {
@@ -128,8 +131,6 @@ legend_name (const char  *name,
         tail--;
       while (tail > name && tail[-1] != '/');
       len = strlen (tail);
-      if (len == 0)
-        continue;
       for (guint j = 0; j < n && unique; j++)
         {
           gsize kl = strlen (keys[j]);
@@ -139,11 +140,16 @@ legend_name (const char  *name,
             unique = FALSE;
         }
       if (unique)
-        return tail;
+        break;
       if (tail > name)
         tail--;   /* onto the "/" before it */
     }
-  return name;
+
+  first_end = strchr (tail, '/');
+  last = strrchr (tail, '/');
+  if (first_end == NULL || first_end == last || last[1] == '\0')
+    return g_strdup (tail);
+  return g_strdup_printf ("%.*s/…/%s", (int) (first_end - tail), tail, last + 1);
 }
 
 static void
@@ -317,6 +323,7 @@ _tm_memory_map_update_colors (TmMemoryMap *self)
           const char *text = e->key[0] != '\0' ? e->key : _("(none)");
           const char *keys[LEGEND_ENTRIES];
           g_autofree char *tooltip = NULL;
+          g_autofree char *short_name = NULL;
           g_autofree char *bytes = tm_format_bytes (e->bytes);
 
           for (guint j = 0; j < MIN (entries->len, LEGEND_ENTRIES); j++)
@@ -324,8 +331,8 @@ _tm_memory_map_update_colors (TmMemoryMap *self)
           /* Translators: tooltip of a memory map legend entry: an op (or
            * region, data type) name, then bytes such as "1.5 GiB" */
           tooltip = g_strdup_printf (_("%s\n%s allocated over the profile; click to highlight it"), text, bytes);
-          legend_add (self, name_color (e->key, dark), legend_name (text, keys, MIN (entries->len, LEGEND_ENTRIES), i),
-                      tooltip, e->key);
+          short_name = legend_name (text, keys, MIN (entries->len, LEGEND_ENTRIES), i);
+          legend_add (self, name_color (e->key, dark), short_name, tooltip, e->key);
         }
       if (entries->len > LEGEND_ENTRIES)
         {
