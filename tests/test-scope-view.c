@@ -143,9 +143,9 @@ test_icicle_pixels (void)
 }
 
 /* A chain of only children (replica → bert → encoder, all of whose bytes
- * come from below) is one row named by the joined path; its children are
- * on the next row; a click on the chain reaches its end, the branching
- * scope. */
+ * come from below, but for a sibling too small to draw) is one row named
+ * by the joined path; its children are on the next row; a click on the
+ * chain reaches its end, the branching scope. */
 static void
 test_icicle_chain (void)
 {
@@ -158,6 +158,8 @@ test_icicle_chain (void)
 
   g_ptr_array_add (rows, row_new ("replica/bert/encoder/a", 300, FALSE));
   g_ptr_array_add (rows, row_new ("replica/bert/encoder/b", 100, FALSE));
+  /* A sibling too small to be drawn does not break the chain. */
+  g_ptr_array_add (rows, row_new ("replica/tiny", 1, FALSE));
   tree = tm_scope_tree_new (rows, TM_SCOPE_GROUPING_NAME);
   root = tm_scope_tree_get_root (tree);
   replica = root->children[0];

@@ -16,9 +16,9 @@
 #define MIN_LABEL_WIDTH  28.0
 #define GAP              1.0
 
-/* A box is a chain of only children drawn as one row: from first (the
- * top of the chain) down to node, the one whose children are drawn below
- * (docs/scopes.md, "The picture"). Usually first == node. */
+/* A box is a chain of scopes drawn as one row: from first (the top of the
+ * chain) down to node, the one whose children are drawn below
+ * (docs/scopes.md, "The view"). Usually first == node. */
 typedef struct
 {
   const TmScopeNode *node;
@@ -37,16 +37,19 @@ box_holds (const Box         *box,
   return FALSE;
 }
 
-/* The end of the chain of only children that starts at node: a node whose
- * bytes all come from its one child goes on into it. The root and special
- * rows never merge. */
+/* The end of the chain that starts at node, drawn width pixels wide: a
+ * node goes on into its largest child while everything else in it (its
+ * own bytes and the other children) would be narrower than a drawn node,
+ * so that the row would show that child alone. The root and special rows
+ * never merge. */
 static const TmScopeNode *
-chain_end (const TmScopeNode *node)
+chain_end (const TmScopeNode *node,
+           double             width)
 {
   if (node->depth == 0)
     return node;
-  while (node->n_children == 1 && node->self_bytes == 0 && !node->special &&
-         node->children[0]->bytes == node->bytes)
+  while (!node->special && node->n_children > 0 && node->bytes > 0 &&
+         width * (double) (node->bytes - node->children[0]->bytes) / (double) node->bytes < MIN_NODE_WIDTH)
     node = node->children[0];
   return node;
 }
@@ -92,7 +95,7 @@ place (TmIcicle          *self,
     return;
 
   box.first = node;
-  box.node = node = chain_end (node);
+  box.node = node = chain_end (node, width);
   graphene_rect_init (&box.area, x, row * TM_ICICLE_ROW_HEIGHT, width, TM_ICICLE_ROW_HEIGHT);
   g_array_append_val (self->boxes, box);
 
