@@ -259,6 +259,100 @@ test_selection_marks_both (void)
   g_object_unref (map);
 }
 
+/* Selecting a scope keeps its allocations' colours and dims the others;
+ * clearing it brings every colour back. */
+static void
+test_scope_highlight (void)
+{
+  g_autoptr(TmProfile) profile = load_profile ();
+  g_autoptr(TmSession) session = session_for (profile);
+  GtkWidget *map = g_object_ref_sink (tm_memory_map_new (session));
+  g_autoptr(Picture) before = NULL, during = NULL, after = NULL;
+  g_autoptr(TmScope) scope = tm_scope_new (TM_SCOPE_GROUPING_NAME, FALSE, (const char *[]) { "next", NULL });
+  g_autoptr(TmScope) by_region = tm_scope_new (TM_SCOPE_GROUPING_REGION, FALSE, (const char *[]) { "temp", NULL });
+  double xb = x_of (TM_MEMORY_MAP (map), 3000), yb = y_of (TM_MEMORY_MAP (map), BASE + 4 * MIB);
+  double xn = x_of (TM_MEMORY_MAP (map), 8000), yn = y_of (TM_MEMORY_MAP (map), BASE + 12 * MIB);
+  guint32 dimmed;
+
+  before = render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
+  tm_session_set_selected_scope (session, scope);
+  during = render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
+
+  /* "next" is in the scope: unchanged; "big" is not: dimmed, exactly as
+   * the never-freed highlight dims it (it is freed). */
+  g_assert_cmphex (pixel (during, xn, yn), ==, pixel (before, xn, yn));
+  dimmed = pixel (during, xb, yb);
+  g_assert_cmphex (dimmed, !=, pixel (before, xb, yb));
+  {
+    g_autoptr(TmSession) other = session_for (profile);
+    GtkWidget *plain = g_object_ref_sink (tm_memory_map_new (other));
+    g_autoptr(Picture) never_freed = NULL;
+
+    tm_memory_map_set_highlight_never_freed (TM_MEMORY_MAP (plain), TRUE);
+    never_freed = render_node (tm_memory_map_render_node (TM_MEMORY_MAP (plain), WIDTH, HEIGHT), WIDTH, HEIGHT);
+    g_assert_cmphex (pixel (never_freed, xb, yb), ==, dimmed);
+    g_object_unref (plain);
+  }
+
+  /* A scope of another grouping that holds nothing here dims both. */
+  tm_session_set_selected_scope (session, by_region);
+  g_clear_pointer (&during, picture_free);
+  during = render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
+  g_assert_cmphex (pixel (during, xn, yn), !=, pixel (before, xn, yn));
+  g_assert_cmphex (pixel (during, xb, yb), ==, dimmed);
+
+  tm_session_set_selected_scope (session, NULL);
+  after = render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
+  g_assert_cmphex (pixel (after, xb, yb), ==, pixel (before, xb, yb));
+  g_assert_cmphex (pixel (after, xn, yn), ==, pixel (before, xn, yn));
+
+  g_object_unref (map);
+}
+
+static void
+collect_labels (GtkWidget *widget,
+                GPtrArray *texts)
+{
+  if (GTK_IS_LABEL (widget))
+    g_ptr_array_add (texts, g_strdup (gtk_label_get_label (GTK_LABEL (widget))));
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    collect_labels (c, texts);
+}
+
+/* Legend entries whose ops share the last component are told apart by
+ * the components before it; a lone one keeps only its last; one told
+ * apart far up shows that component and the last. */
+static void
+test_legend_names (void)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  TmFixtureLine *line = tm_fixture_plane_add_line (tm_fixture_space_add_plane (space, "/host:CPU"), "l", 0);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmProfile) profile = NULL;
+  g_autoptr(TmSession) session = NULL;
+  g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+  GtkWidget *map;
+
+  add_event (line, TRUE, 1000, 4 * MIB, 4 * MIB, BASE, "model/x/Cast");
+  add_event (line, TRUE, 2000, 7 * MIB, 3 * MIB, BASE + 4 * MIB, "model/y/Cast");
+  add_event (line, TRUE, 3000, 9 * MIB, 2 * MIB, BASE + 7 * MIB, "model/y/MatMul");
+  add_event (line, TRUE, 4000, 10 * MIB, 1 * MIB, BASE + 9 * MIB, "layer_0/attention/dropout/Cast");
+  add_event (line, TRUE, 5000, 11 * MIB, 1 * MIB, BASE + 10 * MIB, "layer_1/attention/dropout/Cast");
+  profile = tm_test_load_space (space, &error);
+  g_assert_no_error (error);
+  session = session_for (profile);
+  map = g_object_ref_sink (tm_memory_map_new (session));
+  collect_labels (map, texts);
+  g_assert_true (g_ptr_array_find_with_equal_func (texts, "x/Cast", g_str_equal, NULL));
+  g_assert_true (g_ptr_array_find_with_equal_func (texts, "y/Cast", g_str_equal, NULL));
+  g_assert_true (g_ptr_array_find_with_equal_func (texts, "MatMul", g_str_equal, NULL));
+  g_assert_false (g_ptr_array_find_with_equal_func (texts, "Cast", g_str_equal, NULL));
+  /* Told apart far up: that component and the last. */
+  g_assert_true (g_ptr_array_find_with_equal_func (texts, "layer_0/…/Cast", g_str_equal, NULL));
+  g_assert_true (g_ptr_array_find_with_equal_func (texts, "layer_1/…/Cast", g_str_equal, NULL));
+  g_object_unref (map);
+}
+
 /* A one-byte allocation alive for one time unit, among a million others,
  * still owns a pixel of a 400 × 270 frame: every allocation covers at
  * least one pixel. The store is made in memory (the JSON path pairs
@@ -317,6 +411,8 @@ main (int    argc,
   g_test_add_func ("/memory-map/drawn-at-time-and-address", test_drawn_at_time_and_address);
   g_test_add_func ("/memory-map/selection-marks-both", test_selection_marks_both);
   g_test_add_func ("/memory-map/one-pixel-among-a-million", test_one_pixel_among_a_million);
+  g_test_add_func ("/memory-map/scope-highlight", test_scope_highlight);
+  g_test_add_func ("/memory-map/legend-names", test_legend_names);
 
   return g_test_run ();
 }

@@ -142,6 +142,54 @@ test_icicle_pixels (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A chain of only children (replica → bert → encoder, all of whose bytes
+ * come from below, but for a sibling too small to draw) is one row named
+ * by the joined path; its children are on the next row; a click on the
+ * chain reaches its end, the branching scope. */
+static void
+test_icicle_chain (void)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) tm_breakdown_row_free);
+  g_autoptr(TmScopeTree) tree = NULL;
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *icicle = tm_icicle_new ();
+  const TmScopeNode *root, *replica, *bert, *encoder;
+  graphene_rect_t a_replica, a_bert, a_encoder, a_child;
+
+  g_ptr_array_add (rows, row_new ("replica/bert/encoder/a", 300, FALSE));
+  g_ptr_array_add (rows, row_new ("replica/bert/encoder/b", 100, FALSE));
+  /* A sibling too small to be drawn does not break the chain. */
+  g_ptr_array_add (rows, row_new ("replica/tiny", 1, FALSE));
+  tree = tm_scope_tree_new (rows, TM_SCOPE_GROUPING_NAME);
+  root = tm_scope_tree_get_root (tree);
+  replica = root->children[0];
+  bert = replica->children[0];
+  encoder = bert->children[0];
+  g_assert_cmpstr (encoder->name, ==, "encoder");
+
+  gtk_widget_set_size_request (icicle, 400, 4 * TM_ICICLE_ROW_HEIGHT);
+  gtk_window_set_child (GTK_WINDOW (window), icicle);
+  tm_icicle_set_tree (TM_ICICLE (icicle), tree);
+  gtk_window_present (GTK_WINDOW (window));
+  tm_test_iterate_until (has_size, icicle);
+
+  /* One row for the chain, at depth 1; "a" right under it. */
+  g_assert_true (tm_icicle_get_node_area (TM_ICICLE (icicle), replica, &a_replica));
+  g_assert_true (tm_icicle_get_node_area (TM_ICICLE (icicle), bert, &a_bert));
+  g_assert_true (tm_icicle_get_node_area (TM_ICICLE (icicle), encoder, &a_encoder));
+  g_assert_true (graphene_rect_equal (&a_replica, &a_bert));
+  g_assert_true (graphene_rect_equal (&a_replica, &a_encoder));
+  g_assert_cmpfloat (a_replica.origin.y, ==, TM_ICICLE_ROW_HEIGHT);
+  g_assert_true (tm_icicle_get_node_area (TM_ICICLE (icicle), encoder->children[0], &a_child));
+  g_assert_cmpfloat (a_child.origin.y, ==, 2 * TM_ICICLE_ROW_HEIGHT);
+  g_assert_true (tm_icicle_node_at (TM_ICICLE (icicle), 10, TM_ICICLE_ROW_HEIGHT + 4) == encoder);
+  g_assert_true (tm_icicle_node_at (TM_ICICLE (icicle), 10, 2 * TM_ICICLE_ROW_HEIGHT + 4) == encoder->children[0]);
+  /* Nothing on the fourth row: the chain took one row, not three. */
+  g_assert_null (tm_icicle_node_at (TM_ICICLE (icicle), 10, 3 * TM_ICICLE_ROW_HEIGHT + 4));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static TmProfile *
 load_fixture (void)
 {
@@ -179,6 +227,26 @@ load_fixture (void)
 
 /* The view follows the session; a click in the picture selects a scope
  * in the session, zooms in, and selects its row. */
+static gboolean
+scope_index_ready (gpointer data)
+{
+  return !tm_session_get_scope_index_pending (data);
+}
+
+/* Whether a visible label below widget says text. */
+static gboolean
+shows_label (GtkWidget  *widget,
+             const char *text)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_is_visible (widget) &&
+      g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0)
+    return TRUE;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (shows_label (c, text))
+      return TRUE;
+  return FALSE;
+}
+
 static void
 test_view_and_session (void)
 {
@@ -207,6 +275,28 @@ test_view_and_session (void)
   model = root->children[0];
   g_assert_cmpstr (model->name, ==, "model");
 
+  /* The table: by bytes first; a click on "Scope" sorts each level by
+   * name, and back. The first row, selected, names its scope. */
+  {
+    GtkColumnView *cv = tm_scope_view_get_column_view (TM_SCOPE_VIEW (view));
+    g_autoptr(GtkColumnViewColumn) name_col = g_list_model_get_item (gtk_column_view_get_columns (cv), 0);
+    g_autoptr(GtkColumnViewColumn) bytes_col = g_list_model_get_item (gtk_column_view_get_columns (cv), 1);
+    const char *expected[] = { "model", "loss", "model" };
+
+    for (guint k = 0; k < G_N_ELEMENTS (expected); k++)
+      {
+        if (k == 1)
+          gtk_column_view_sort_by_column (cv, name_col, GTK_SORT_ASCENDING);
+        else if (k == 2)
+          gtk_column_view_sort_by_column (cv, bytes_col, GTK_SORT_DESCENDING);
+        tm_test_iterate_for (20);
+        gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (gtk_column_view_get_model (cv)), 0);
+        g_assert_nonnull (tm_session_get_selected_scope (session));
+        g_assert_cmpstr (tm_session_get_selected_scope (session)->parts[0], ==, expected[k]);
+        tm_session_set_selected_scope (session, NULL);
+      }
+  }
+
   g_signal_emit_by_name (icicle, "node-activated", model);
   selected = tm_session_get_selected_scope (session);
   g_assert_nonnull (selected);
@@ -218,6 +308,12 @@ test_view_and_session (void)
   row = g_object_ref (gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection)));
   g_assert_nonnull (row);
 
+  /* Its bytes over time come from the scope index, built in a worker:
+   * none until it is there. */
+  g_assert_null (tm_session_get_selected_scope_series (session));
+  g_assert_true (tm_session_get_scope_index_pending (session));
+  tm_test_iterate_until (scope_index_ready, session);
+  g_assert_false (tm_session_get_scope_index_pending (session));
   /* Its bytes over time: 4000, 6000, 7000 at the allocations of model. */
   g_assert_cmpint (tm_session_get_selected_scope_series (session)[3], ==, 7000);
   g_assert_cmpint (tm_session_get_selected_scope_series (session)[0], ==, 4000);
@@ -234,9 +330,16 @@ test_view_and_session (void)
   g_signal_emit_by_name (icicle, "node-activated", tm_icicle_get_focus (icicle));
   g_assert_true (tm_icicle_get_focus (icicle) == root);
 
-  /* Another grouping drops a scope of the old one. */
+  /* Another grouping drops a scope of the old one; at a selected time
+   * its tree waits for its index, and says so meanwhile. */
   tm_scope_view_set_grouping (TM_SCOPE_VIEW (view), TM_SCOPE_GROUPING_REGION);
   g_assert_null (tm_session_get_selected_scope (session));
+  g_assert_true (tm_session_get_scope_index_pending (session));
+  g_assert_null (tm_scope_view_get_tree (TM_SCOPE_VIEW (view)));
+  g_assert_true (shows_label (view, "Computing scopes…"));
+  tm_test_iterate_until (scope_index_ready, session);
+  tm_test_iterate_for (20);
+  g_assert_nonnull (tm_scope_view_get_tree (TM_SCOPE_VIEW (view)));
   root = tm_scope_tree_get_root (tm_scope_view_get_tree (TM_SCOPE_VIEW (view)));
   g_assert_cmpstr (root->children[0]->name, ==, "output");
 
@@ -257,6 +360,7 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/scope-view/icicle-pixels", test_icicle_pixels);
+  g_test_add_func ("/scope-view/icicle-chain", test_icicle_chain);
   g_test_add_func ("/scope-view/view-and-session", test_view_and_session);
 
   return g_test_run ();

@@ -16,11 +16,43 @@
 #define MIN_LABEL_WIDTH  28.0
 #define GAP              1.0
 
+/* A box is a chain of scopes drawn as one row: from first (the top of the
+ * chain) down to node, the one whose children are drawn below
+ * (docs/scopes.md, "The view"). Usually first == node. */
 typedef struct
 {
   const TmScopeNode *node;
+  const TmScopeNode *first;
   graphene_rect_t    area;
 } Box;
+
+/* Whether box draws node: node is in its chain. */
+static gboolean
+box_holds (const Box         *box,
+           const TmScopeNode *node)
+{
+  for (const TmScopeNode *n = box->node; n != NULL && node != NULL && n->depth >= box->first->depth; n = n->parent)
+    if (n == node)
+      return TRUE;
+  return FALSE;
+}
+
+/* The end of the chain that starts at node, drawn width pixels wide: a
+ * node goes on into its largest child while everything else in it (its
+ * own bytes and the other children) would be narrower than a drawn node,
+ * so that the row would show that child alone. The root and special rows
+ * never merge. */
+static const TmScopeNode *
+chain_end (const TmScopeNode *node,
+           double             width)
+{
+  if (node->depth == 0)
+    return node;
+  while (!node->special && node->n_children > 0 && node->bytes > 0 &&
+         width * (double) (node->bytes - node->children[0]->bytes) / (double) node->bytes < MIN_NODE_WIDTH)
+    node = node->children[0];
+  return node;
+}
 
 struct _TmIcicle
 {
@@ -62,7 +94,8 @@ place (TmIcicle          *self,
   if (width < MIN_NODE_WIDTH || (int) (row + 1) * TM_ICICLE_ROW_HEIGHT > height)
     return;
 
-  box.node = node;
+  box.first = node;
+  box.node = node = chain_end (node, width);
   graphene_rect_init (&box.area, x, row * TM_ICICLE_ROW_HEIGHT, width, TM_ICICLE_ROW_HEIGHT);
   g_array_append_val (self->boxes, box);
 
@@ -132,7 +165,7 @@ tm_icicle_get_node_area (TmIcicle          *self,
     {
       const Box *box = &g_array_index (self->boxes, Box, i);
 
-      if (box->node == node)
+      if (box_holds (box, node))
         {
           *area = box->area;
           return TRUE;
@@ -144,17 +177,43 @@ tm_icicle_get_node_area (TmIcicle          *self,
 /* ------------------------------------------------------------------ */
 /* Drawing                                                             */
 
+/* The names of first down to node, joined by "/". */
 static char *
-node_label (TmIcicle          *self,
+chain_name (const TmScopeNode *first,
             const TmScopeNode *node)
 {
-  g_autofree char *bytes = tm_format_bytes (node->bytes);
+  GString *out = g_string_new (NULL);
+  const TmScopeNode *chain[256];
+  guint n = 0;
 
-  if (node->depth == 0)
+  for (const TmScopeNode *c = node; c != NULL && n < G_N_ELEMENTS (chain); c = c->parent)
+    {
+      chain[n++] = c;
+      if (c == first)
+        break;
+    }
+  while (n-- > 0)
+    {
+      if (out->len > 0)
+        g_string_append_c (out, '/');
+      g_string_append (out, chain[n]->name[0] != '\0' ? chain[n]->name : _("(no op name)"));
+    }
+  return g_string_free (out, FALSE);
+}
+
+static char *
+node_label (TmIcicle  *self,
+            const Box *box)
+{
+  g_autofree char *bytes = tm_format_bytes (box->node->bytes);
+  g_autofree char *name = NULL;
+
+  if (box->node->depth == 0)
     /* Translators: the icicle's top bar at the tree's root; %s is a size */
     return g_strdup_printf (_("All live memory — %s"), bytes);
+  name = chain_name (box->first, box->node);
   /* Translators: a node of the icicle: its name and size */
-  return g_strdup_printf (_("%s — %s"), node->name[0] != '\0' ? node->name : _("(no op name)"), bytes);
+  return g_strdup_printf (_("%s — %s"), name, bytes);
 }
 
 static void
@@ -197,13 +256,13 @@ tm_icicle_snapshot (GtkWidget   *widget,
       r.size.width = MAX (r.size.width - GAP, 1.0);
       r.size.height -= GAP;
       gtk_snapshot_append_color (snapshot, &fill, &r);
-      if (box->node == self->hovered)
+      if (box_holds (box, self->hovered))
         {
           GdkRGBA glow = palette.dark ? (GdkRGBA) { 1, 1, 1, 0.18f } : (GdkRGBA) { 1, 1, 1, 0.35f };
 
           gtk_snapshot_append_color (snapshot, &glow, &r);
         }
-      if (box->node == self->selected)
+      if (box_holds (box, self->selected))
         {
           GskRoundedRect outline;
           float w = 2.0f;
@@ -216,7 +275,7 @@ tm_icicle_snapshot (GtkWidget   *widget,
       if (r.size.width < MIN_LABEL_WIDTH)
         continue;
       {
-        g_autofree char *label = node_label (self, box->node);
+        g_autofree char *label = node_label (self, box);
         int text_height;
 
         /* Text dark on light fills, light on dark ones. */

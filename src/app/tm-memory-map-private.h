@@ -4,6 +4,7 @@
  *
  * tm-memory-map.c        the widget: header (colour by, never freed,
  *                        legend), session wiring, the canvas and drawing
+ * tm-memory-map-legend.c colours, the legend, the selected scope's allocations
  * tm-memory-map-input.c  gestures, keys, picking and the tooltip
  */
 #pragma once
@@ -39,6 +40,8 @@ struct _TmMemoryMap
   guint32          *label_colors;   /* per label, 0xAARRGGBB, for color_by */
   guint             n_label_colors;
   gboolean          colors_dark;
+  GArray           *open_ended;     /* indices of allocations with an open edge */
+  guint8           *in_scope;       /* per allocation: in the session's selected scope; NULL: no scope shown */
 
   /* The visible address range, in axis bytes. */
   double            y0;
@@ -90,6 +93,21 @@ double   _tm_memory_map_y_to_axis        (TmMemoryMap *self,
 double   _tm_memory_map_axis_to_y        (TmMemoryMap *self,
                                           double       offset);
 void     _tm_memory_map_clamp_addresses  (TmMemoryMap *self);
+
+/* tm-memory-map-legend.c */
+guint32  _tm_memory_map_pack             (double       r,
+                                          double       g,
+                                          double       b,
+                                          double       a);
+/* Label colours for the colour mode, and the legend. */
+void     _tm_memory_map_update_colors    (TmMemoryMap *self);
+guint32  _tm_memory_map_allocation_color (TmMemoryMap        *self,
+                                          const TmAllocation *a);
+/* A quarter of color over bg (0xAARRGGBB). */
+guint32  _tm_memory_map_dim_color        (guint32      color,
+                                          guint32      bg);
+/* Finds the allocations of the session's selected scope (in_scope). */
+void     _tm_memory_map_sync_scope       (TmMemoryMap *self);
 
 /* tm-memory-map-input.c */
 void     _tm_memory_map_input_class_init (GtkWidgetClass *widget_class);

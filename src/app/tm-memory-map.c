@@ -18,7 +18,6 @@
 #include "tm-format.h"
 #include "tm-memory-map-private.h"
 
-#define LEGEND_ENTRIES 5
 #define MARK_WIDTH     5.0
 
 /* ------------------------------------------------------------------ */
@@ -204,235 +203,6 @@ tm_memory_map_set_address_range (TmMemoryMap *self,
   _tm_memory_map_invalidate (self);
 }
 
-/* ------------------------------------------------------------------ */
-/* Colours                                                              */
-
-static guint32
-pack (double r,
-      double g,
-      double b,
-      double a)
-{
-  return ((guint32) (a * 255 + 0.5) << 24) | ((guint32) (r * 255 + 0.5) << 16) |
-         ((guint32) (g * 255 + 0.5) << 8) | (guint32) (b * 255 + 0.5);
-}
-
-/* A stable colour for a name: its hash picks the hue. */
-static guint32
-name_color (const char *name,
-            gboolean    dark)
-{
-  guint h = g_str_hash (name);
-  float r, g, b;
-
-  if (name[0] == '\0')
-    return dark ? pack (0.45, 0.45, 0.48, 1) : pack (0.62, 0.62, 0.65, 1);
-  gtk_hsv_to_rgb ((float) (h % 360) / 360.0f,
-                  dark ? 0.55f : 0.60f + (float) ((h >> 9) % 3) * 0.1f,
-                  dark ? 0.80f + (float) ((h >> 11) % 3) * 0.06f : 0.70f + (float) ((h >> 11) % 3) * 0.08f,
-                  &r, &g, &b);
-  return pack (r, g, b, 1);
-}
-
-/* Size classes: < 1 KiB, < 1 MiB, < 16 MiB, < 256 MiB, larger. */
-#define N_SIZE_CLASSES 5
-
-static guint
-size_class (gint64 bytes)
-{
-  if (bytes < 1024)
-    return 0;
-  if (bytes < 1024 * 1024)
-    return 1;
-  if (bytes < 16 * 1024 * 1024)
-    return 2;
-  if (bytes < 256 * 1024 * 1024)
-    return 3;
-  return 4;
-}
-
-static guint32
-size_color (guint    klass,
-            gboolean dark)
-{
-  static const double light[N_SIZE_CLASSES][3] = {
-    { 0.60, 0.76, 0.95 }, { 0.21, 0.52, 0.89 }, { 0.18, 0.76, 0.49 }, { 0.96, 0.61, 0.07 }, { 0.88, 0.11, 0.14 },
-  };
-  static const double darkc[N_SIZE_CLASSES][3] = {
-    { 0.45, 0.60, 0.80 }, { 0.38, 0.63, 0.92 }, { 0.34, 0.89, 0.54 }, { 1.00, 0.75, 0.30 }, { 1.00, 0.42, 0.42 },
-  };
-  const double *c = dark ? darkc[klass] : light[klass];
-
-  return pack (c[0], c[1], c[2], 1);
-}
-
-static const char *
-label_key (const TmAllocationLabel *label,
-           TmMemoryMapColor         color_by)
-{
-  switch (color_by)
-    {
-    case TM_MEMORY_MAP_COLOR_REGION:
-      return label->region_type;
-    case TM_MEMORY_MAP_COLOR_DATA_TYPE:
-      return label->data_type;
-    case TM_MEMORY_MAP_COLOR_OP:
-    case TM_MEMORY_MAP_COLOR_SIZE:
-    default:
-      return label->op_name;
-    }
-}
-
-static void
-swatch_draw (GtkDrawingArea *area,
-             cairo_t        *cr,
-             int             width,
-             int             height,
-             gpointer        data)
-{
-  guint32 c = GPOINTER_TO_UINT (data);
-
-  cairo_set_source_rgb (cr, ((c >> 16) & 0xff) / 255.0, ((c >> 8) & 0xff) / 255.0, (c & 0xff) / 255.0);
-  cairo_rectangle (cr, 0, 0, width, height);
-  cairo_fill (cr);
-}
-
-static void
-legend_add (TmMemoryMap *self,
-            guint32      color,
-            const char  *text,
-            const char  *tooltip)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-  GtkWidget *swatch = gtk_drawing_area_new ();
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (swatch), 10);
-  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (swatch), 10);
-  gtk_widget_set_valign (swatch, GTK_ALIGN_CENTER);
-  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (swatch), swatch_draw, GUINT_TO_POINTER (color), NULL);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_START);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 18);
-  gtk_widget_add_css_class (label, "caption");
-  gtk_box_append (GTK_BOX (box), swatch);
-  gtk_box_append (GTK_BOX (box), label);
-  gtk_widget_set_tooltip_text (box, tooltip != NULL ? tooltip : text);
-  gtk_box_append (GTK_BOX (self->legend_box), box);
-}
-
-typedef struct
-{
-  const char *key;
-  gint64      bytes;
-} LegendEntry;
-
-static int
-compare_legend (gconstpointer a,
-                gconstpointer b)
-{
-  const LegendEntry *x = a, *y = b;
-
-  return x->bytes < y->bytes ? 1 : x->bytes > y->bytes ? -1 : g_strcmp0 (x->key, y->key);
-}
-
-/* Label colours for the colour mode, and the legend: the keys with the
- * most bytes allocated (over the whole profile) first. */
-static void
-update_colors (TmMemoryMap *self)
-{
-  gboolean dark = tm_palette_is_dark_style (GTK_WIDGET (self));
-  GtkWidget *child;
-  guint n_labels;
-
-  while ((child = gtk_widget_get_first_child (self->legend_box)) != NULL)
-    gtk_box_remove (GTK_BOX (self->legend_box), child);
-
-  g_clear_pointer (&self->label_colors, g_free);
-  self->n_label_colors = 0;
-  self->colors_dark = dark;
-  if (self->allocations == NULL)
-    return;
-
-  n_labels = tm_allocations_get_n_labels (self->allocations);
-  self->label_colors = g_new (guint32, n_labels + 1);
-  self->n_label_colors = n_labels;
-  for (guint l = 0; l < n_labels; l++)
-    self->label_colors[l] = name_color (label_key (tm_allocations_get_label (self->allocations, l), self->color_by),
-                                        dark);
-  self->label_colors[n_labels] = name_color ("", dark);
-
-  if (self->color_by == TM_MEMORY_MAP_COLOR_SIZE)
-    {
-      static const char *names[N_SIZE_CLASSES] = {
-        N_("< 1 KiB"), N_("< 1 MiB"), N_("< 16 MiB"), N_("< 256 MiB"), N_("≥ 256 MiB"),
-      };
-
-      for (guint k = 0; k < N_SIZE_CLASSES; k++)
-        legend_add (self, size_color (k, dark), _(names[k]), NULL);
-    }
-  else
-    {
-      g_autoptr(GHashTable) totals = g_hash_table_new (g_str_hash, g_str_equal);
-      g_autoptr(GArray) entries = g_array_new (FALSE, FALSE, sizeof (LegendEntry));
-      g_autofree gint64 *label_bytes = g_new0 (gint64, n_labels + 1);
-      GHashTableIter iter;
-      gpointer key, value;
-
-      for (guint i = 0; i < tm_allocations_get_n (self->allocations); i++)
-        {
-          const TmAllocation *a = tm_allocations_get (self->allocations, i);
-
-          label_bytes[MIN (TM_ALLOCATION_LABEL (a), n_labels)] += TM_ALLOCATION_BYTES (a);
-        }
-      for (guint l = 0; l < n_labels; l++)
-        {
-          const char *k = label_key (tm_allocations_get_label (self->allocations, l), self->color_by);
-          gint64 *sum = g_hash_table_lookup (totals, k);
-
-          if (sum == NULL)
-            {
-              sum = g_new0 (gint64, 1);
-              g_hash_table_insert (totals, (gpointer) k, sum);
-            }
-          *sum += label_bytes[l];
-        }
-      g_hash_table_iter_init (&iter, totals);
-      while (g_hash_table_iter_next (&iter, &key, &value))
-        {
-          LegendEntry e = { key, *(gint64 *) value };
-
-          g_array_append_val (entries, e);
-          g_free (value);
-        }
-      g_array_sort (entries, compare_legend);
-      for (guint i = 0; i < MIN (entries->len, LEGEND_ENTRIES); i++)
-        {
-          const LegendEntry *e = &g_array_index (entries, LegendEntry, i);
-          const char *text = e->key[0] != '\0' ? e->key : _("(none)");
-          const char *last = strrchr (text, '/');
-
-          legend_add (self, name_color (e->key, dark), last != NULL && last[1] ? last + 1 : text, text);
-        }
-      if (entries->len > LEGEND_ENTRIES)
-        {
-          g_autofree char *more = g_strdup_printf (_("+%u more"), entries->len - LEGEND_ENTRIES);
-          GtkWidget *label = gtk_label_new (more);
-
-          gtk_widget_add_css_class (label, "caption");
-          gtk_widget_add_css_class (label, "dim-label");
-          gtk_box_append (GTK_BOX (self->legend_box), label);
-        }
-    }
-}
-
-static guint32
-allocation_color (TmMemoryMap        *self,
-                  const TmAllocation *a)
-{
-  if (self->color_by == TM_MEMORY_MAP_COLOR_SIZE)
-    return size_color (size_class (TM_ALLOCATION_BYTES (a)), self->colors_dark);
-  return self->label_colors[MIN (TM_ALLOCATION_LABEL (a), self->n_label_colors)];
-}
 
 /* ------------------------------------------------------------------ */
 /* The image                                                            */
@@ -457,7 +227,8 @@ build_texture (TmMemoryMap *self,
   gsize n = (gsize) width * height;
   guint last = TM_ALLOCATIONS_NONE;
   guint32 last_color = 0;
-  guint32 dim_bg = pack (background->red, background->green, background->blue, 1);
+  guint32 dim_bg = _tm_memory_map_pack (background->red, background->green, background->blue, 1);
+  const TmAllocation *items;
 
   if (self->tex_valid && self->texture != NULL && self->tex_t0 == t0 && self->tex_t1 == t1 &&
       self->tex_y0 == self->y0 && self->tex_y1 == self->y1 &&
@@ -470,36 +241,41 @@ build_texture (TmMemoryMap *self,
       self->cells = g_new (guint32, MAX (n, 1));
       self->n_cells = n;
     }
-  tm_allocations_render (self->allocations, t0, t1, self->y0, self->y1, width, height, self->cells);
+  tm_allocations_render_columns (self->allocations, t0, t1, self->y0, self->y1, width, height, self->cells);
 
+  items = tm_allocations_get_all (self->allocations, NULL);
+  /* Cells come a column at a time, and neighbours in a column mostly
+   * share an owner; pixels go a row at a time. Walking bands of columns
+   * down, the rows of a band stay in cache. */
   pixels = g_new (guint32, MAX (n, 1));
-  for (gsize p = 0; p < n; p++)
-    {
-      guint c = self->cells[p];
+  for (int xb = 0; xb < width; xb += 16)
+    for (int x = xb; x < MIN (xb + 16, width); x++)
+      {
+        const guint32 *column = self->cells + (gsize) x * height;
+        guint32 *out = pixels + x;
 
-      if (c == TM_ALLOCATIONS_NONE)
-        pixels[p] = 0;
-      else if (c == last)
-        pixels[p] = last_color;
-      else
-        {
-          const TmAllocation *a = tm_allocations_get (self->allocations, c);
-          guint32 color = allocation_color (self, a);
+        for (int r = 0; r < height; r++, out += width)
+          {
+            guint c = column[r];
 
-          if (self->highlight_never_freed && a->end != TM_ALLOCATIONS_OPEN)
-            {
-              /* Dimmed: a quarter of the colour over the background. */
-              guint32 r = (((color >> 16) & 0xff) + 3 * ((dim_bg >> 16) & 0xff)) / 4;
-              guint32 g = (((color >> 8) & 0xff) + 3 * ((dim_bg >> 8) & 0xff)) / 4;
-              guint32 b = ((color & 0xff) + 3 * (dim_bg & 0xff)) / 4;
+            if (c == TM_ALLOCATIONS_NONE)
+              *out = 0;
+            else if (c == last)
+              *out = last_color;
+            else
+              {
+                const TmAllocation *a = &items[c];
+                guint32 color = _tm_memory_map_allocation_color (self, a);
 
-              color = 0xff000000u | (r << 16) | (g << 8) | b;
-            }
-          last = c;
-          last_color = color;
-          pixels[p] = color;
-        }
-    }
+                if ((self->highlight_never_freed && a->end != TM_ALLOCATIONS_OPEN) ||
+                    (self->in_scope != NULL && !self->in_scope[c]))
+                  color = _tm_memory_map_dim_color (color, dim_bg);
+                last = c;
+                last_color = color;
+                *out = color;
+              }
+          }
+      }
 
   bytes = g_bytes_new_take (pixels, n * 4);
   g_clear_object (&self->texture);
@@ -583,19 +359,32 @@ draw_open_marks (TmMemoryMap           *self,
   double x_last = _tm_memory_map_time_to_x (self, s->last_time_ps);
   gboolean left_in = x_first >= plot->origin.x - 1 && x_first <= plot->origin.x + plot->size.width;
   gboolean right_in = x_last >= plot->origin.x && x_last <= plot->origin.x + plot->size.width + 1;
-  guint n = tm_allocations_get_n (self->allocations);
   guint drawn = 0;
 
   if (!left_in && !right_in)
     return;
 
-  for (guint i = 0; i < n && drawn < 20000; i++)
+  /* The open-ended allocations, found once per index. */
+  if (self->open_ended == NULL)
     {
+      guint n = tm_allocations_get_n (self->allocations);
+
+      self->open_ended = g_array_new (FALSE, FALSE, sizeof (guint));
+      for (guint i = 0; i < n; i++)
+        {
+          const TmAllocation *a = tm_allocations_get (self->allocations, i);
+
+          if (a->start == TM_ALLOCATIONS_OPEN || a->end == TM_ALLOCATIONS_OPEN)
+            g_array_append_val (self->open_ended, i);
+        }
+    }
+
+  for (guint k = 0; k < self->open_ended->len && drawn < 20000; k++)
+    {
+      guint i = g_array_index (self->open_ended, guint, k);
       const TmAllocation *a = tm_allocations_get (self->allocations, i);
       graphene_rect_t r;
 
-      if (a->start != TM_ALLOCATIONS_OPEN && a->end != TM_ALLOCATIONS_OPEN)
-        continue;
       if (!allocation_rect (self, plot, i, &r))
         continue;
       if (a->start == TM_ALLOCATIONS_OPEN && left_in)
@@ -693,7 +482,7 @@ draw_map (TmMemoryMap *self,
     }
   if (palette.dark != self->colors_dark)
     {
-      update_colors (self);
+      _tm_memory_map_update_colors (self);
       self->tex_valid = FALSE;
     }
 
@@ -750,6 +539,7 @@ draw_map (TmMemoryMap *self,
 /* ------------------------------------------------------------------ */
 /* Session                                                              */
 
+
 static void
 sync_store (TmMemoryMap *self)
 {
@@ -758,10 +548,12 @@ sync_store (TmMemoryMap *self)
   if (allocations != self->allocations)
     {
       g_set_object (&self->allocations, allocations);
+      g_clear_pointer (&self->open_ended, g_array_unref);
       self->y0 = 0;
       self->y1 = allocations != NULL ? MAX ((double) tm_allocations_get_axis_length (allocations), 1.0) : 1.0;
       self->hover = TM_ALLOCATIONS_NONE;
-      update_colors (self);
+      _tm_memory_map_update_colors (self);
+      _tm_memory_map_sync_scope (self);
     }
   _tm_memory_map_invalidate (self);
 }
@@ -808,6 +600,8 @@ tm_memory_map_dispose (GObject *object)
   g_clear_object (&self->texture);
   g_clear_pointer (&self->cells, g_free);
   g_clear_pointer (&self->label_colors, g_free);
+  g_clear_pointer (&self->open_ended, g_array_unref);
+  g_clear_pointer (&self->in_scope, g_free);
 
   G_OBJECT_CLASS (tm_memory_map_parent_class)->dispose (object);
 }
@@ -954,6 +748,7 @@ tm_memory_map_init (TmMemoryMap *self)
   g_signal_group_connect_swapped (self->session_signals, "notify::memory-store", G_CALLBACK (sync_store), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::profile", G_CALLBACK (sync_store), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::selected-allocation", G_CALLBACK (redraw), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::selected-scope", G_CALLBACK (_tm_memory_map_sync_scope), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::selected-time", G_CALLBACK (redraw), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::has-selected-time", G_CALLBACK (redraw), self);
   self->viewport_signals = g_signal_group_new (TM_TYPE_VIEWPORT);
@@ -1015,7 +810,7 @@ tm_memory_map_set_color_by (TmMemoryMap      *self,
     return;
   self->color_by = color_by;
   gtk_drop_down_set_selected (GTK_DROP_DOWN (self->color_dropdown), color_by);
-  update_colors (self);
+  _tm_memory_map_update_colors (self);
   _tm_memory_map_invalidate (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLOR_BY]);
 }

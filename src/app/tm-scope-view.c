@@ -3,12 +3,14 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The table is a GtkColumnView over a GtkTreeListModel whose child lists
- * are the tree's nodes in the tree's own order (bytes, largest first): no
- * sort model sits over the tree list, so sorting never reorders rows under
- * their expanders.
+ * are the tree's nodes, each list sorted by itself in the column view's
+ * order (bytes, largest first, until a header is clicked): no sort model
+ * sits over the tree list, so sorting never moves rows out from under
+ * their expanders, and a new order rebuilds the lists.
  */
 #include "config.h"
 
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "tm-format.h"
@@ -48,9 +50,22 @@ tm_scope_item_init (TmScopeItem *self)
 {
 }
 
+static int
+compare_items (gconstpointer a,
+               gconstpointer b,
+               gpointer      sorter)
+{
+  return gtk_sorter_compare (sorter, (gpointer) a, (gpointer) b);
+}
+
+/* The children of node as items, in the tree's order (bytes, largest
+ * first) or, with a sorter, in its order. Each level is sorted by itself,
+ * so rows never move out from under their expanders (no sort model sits
+ * over the tree list). */
 static GListModel *
 children_model (TmScopeTree       *tree,
-                const TmScopeNode *node)
+                const TmScopeNode *node,
+                GtkSorter         *sorter)
 {
   GListStore *store = g_list_store_new (TM_TYPE_SCOPE_ITEM);
 
@@ -62,18 +77,20 @@ children_model (TmScopeTree       *tree,
       item->node = node->children[i];
       g_list_store_append (store, item);
     }
+  if (sorter != NULL && gtk_sorter_get_order (sorter) != GTK_SORTER_ORDER_NONE)
+    g_list_store_sort (store, compare_items, sorter);
   return G_LIST_MODEL (store);
 }
 
 static GListModel *
 create_children (gpointer item,
-                 gpointer user_data)
+                 gpointer sorter)
 {
   TmScopeItem *self = item;
 
   if (self->node->n_children == 0)
     return NULL;
-  return children_model (self->tree, self->node);
+  return children_model (self->tree, self->node, sorter);
 }
 
 /* ------------------------------------------------------------------ */
@@ -93,6 +110,7 @@ struct _TmScopeView
   GtkWidget          *box;
   GtkLabel           *heading;
   GtkDropDown        *grouping_dropdown;
+  GtkWidget          *computing;  /* "Computing scopes…" while the scope index is built */
   GtkBox             *breadcrumb;
   TmIcicle           *icicle;
   GtkColumnView      *column_view;
@@ -113,6 +131,7 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 static void update_breadcrumb (TmScopeView *self);
+static void rebuild_rows      (TmScopeView *self);
 
 static void
 set_selected_node (TmScopeView       *self,
@@ -215,7 +234,6 @@ rebuild (TmScopeView *self)
   TmAnalysis *analysis = self->session != NULL ? tm_session_get_analysis (self->session) : NULL;
   g_autoptr(TmScope) focus_scope = NULL;
   g_autoptr(TmScopeTree) tree = NULL;
-  g_autoptr(GListModel) root = NULL;
   const TmScopeNode *focus = tm_icicle_get_focus (self->icicle);
 
   self->dirty = FALSE;
@@ -230,28 +248,43 @@ rebuild (TmScopeView *self)
         tree = tm_scope_tree_new_at (analysis, TRUE, 0, self->grouping);
       else
         {
+          /* The index is built in a worker; until it is there the view
+           * says so (and rebuilds on "scope-index"). Only if it cannot be
+           * built do the rows of the table give the tree. */
           TmScopeIndex *index = tm_session_get_scope_index (self->session, self->grouping);
 
-          tree = index != NULL
-                 ? tm_scope_index_tree_at (index, tm_session_get_shown_time (self->session))
-                 : tm_scope_tree_new_at (analysis, FALSE, tm_session_get_shown_time (self->session), self->grouping);
+          if (index != NULL)
+            tree = tm_scope_index_tree_at (index, tm_session_get_shown_time (self->session));
+          else if (!tm_session_get_scope_index_pending (self->session))
+            tree = tm_scope_tree_new_at (analysis, FALSE, tm_session_get_shown_time (self->session), self->grouping);
         }
     }
+  gtk_widget_set_visible (self->computing, analysis != NULL && tree == NULL);
 
   g_set_object (&self->tree, tree);
   tm_icicle_set_tree (self->icicle, tree);
   if (tree != NULL && focus_scope != NULL)
     tm_icicle_set_focus (self->icicle, tm_scope_tree_find (tree, focus_scope));
 
+  rebuild_rows (self);
+  update_breadcrumb (self);
+}
+
+/* The table's rows for the tree, each level in the column view's order. */
+static void
+rebuild_rows (TmScopeView *self)
+{
+  GtkSorter *sorter = gtk_column_view_get_sorter (self->column_view);
+  g_autoptr(GListModel) root = NULL;
+
   self->syncing = TRUE;
-  root = tree != NULL ? children_model (tree, tm_scope_tree_get_root (tree))
-                      : G_LIST_MODEL (g_list_store_new (TM_TYPE_SCOPE_ITEM));
+  root = self->tree != NULL ? children_model (self->tree, tm_scope_tree_get_root (self->tree), sorter)
+                            : G_LIST_MODEL (g_list_store_new (TM_TYPE_SCOPE_ITEM));
   g_clear_object (&self->tree_model);
-  self->tree_model = gtk_tree_list_model_new (g_steal_pointer (&root), FALSE, FALSE, create_children, NULL, NULL);
+  self->tree_model = gtk_tree_list_model_new (g_steal_pointer (&root), FALSE, FALSE, create_children,
+                                              g_object_ref (sorter), g_object_unref);
   gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->tree_model));
   self->syncing = FALSE;
-
-  update_breadcrumb (self);
   sync_selection (self);
 }
 
@@ -523,6 +556,50 @@ bind_number_cb (GtkSignalListItemFactory *factory,
   gtk_widget_set_tooltip_text (label, exact);
 }
 
+/* Column sorters: they compare TmScopeItems, for children_model(). */
+static gint64
+item_number (TmScopeItem  *item,
+             NumberColumn  column)
+{
+  switch (column)
+    {
+    case COLUMN_ALLOCATIONS:
+      return (gint64) item->node->n_allocations;
+    case COLUMN_REQUESTED:
+      return item->node->requested_bytes;
+    case COLUMN_BYTES:
+    case COLUMN_SHARE:
+    default:
+      return item->node->bytes;
+    }
+}
+
+static int
+compare_numbers (gconstpointer a,
+                 gconstpointer b,
+                 gpointer      column)
+{
+  gint64 x = item_number ((TmScopeItem *) a, GPOINTER_TO_INT (column));
+  gint64 y = item_number ((TmScopeItem *) b, GPOINTER_TO_INT (column));
+
+  if (x != y)
+    return x < y ? GTK_ORDERING_SMALLER : GTK_ORDERING_LARGER;
+  /* Ties in the tree's own order (by name). */
+  return gtk_ordering_from_cmpfunc (strcmp (((TmScopeItem *) a)->node->name, ((TmScopeItem *) b)->node->name));
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b,
+               gpointer      column)
+{
+  int c = g_utf8_collate (((TmScopeItem *) a)->node->name, ((TmScopeItem *) b)->node->name);
+
+  if (c != 0)
+    return gtk_ordering_from_cmpfunc (c);
+  return compare_numbers (a, b, GINT_TO_POINTER (COLUMN_BYTES));
+}
+
 static void
 add_column (TmScopeView  *self,
             const char   *title,
@@ -537,6 +614,8 @@ add_column (TmScopeView  *self,
   g_signal_connect (factory, "setup", name ? G_CALLBACK (setup_name_cb) : G_CALLBACK (setup_number_cb), NULL);
   g_signal_connect (factory, "bind", name ? G_CALLBACK (bind_name_cb) : G_CALLBACK (bind_number_cb), NULL);
   col = gtk_column_view_column_new (title, factory);
+  gtk_column_view_column_set_sorter (col, GTK_SORTER (gtk_custom_sorter_new (name ? compare_names : compare_numbers,
+                                                                              GINT_TO_POINTER (column), NULL)));
   gtk_column_view_column_set_resizable (col, TRUE);
   gtk_column_view_column_set_expand (col, name);
   gtk_column_view_append_column (self->column_view, col);
@@ -566,6 +645,10 @@ tm_scope_view_dispose (GObject *object)
 {
   TmScopeView *self = TM_SCOPE_VIEW (object);
 
+  /* Removing the columns changes the sorter: nothing to rebuild then. */
+  if (self->column_view != NULL)
+    g_signal_handlers_disconnect_by_data (gtk_column_view_get_sorter (self->column_view), self);
+  self->column_view = NULL;
   g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_object (&self->session_signals);
   g_clear_object (&self->session);
@@ -661,6 +744,14 @@ tm_scope_view_init (TmScopeView *self)
   gtk_widget_set_hexpand (GTK_WIDGET (self->heading), TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->heading), "heading");
   gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->heading));
+  self->computing = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_box_append (GTK_BOX (self->computing), gtk_spinner_new ());
+  gtk_spinner_start (GTK_SPINNER (gtk_widget_get_first_child (self->computing)));
+  label = gtk_label_new (_("Computing scopes…"));
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_box_append (GTK_BOX (self->computing), label);
+  gtk_widget_set_visible (self->computing, FALSE);
+  gtk_box_append (GTK_BOX (header), self->computing);
   label = gtk_label_new_with_mnemonic (_("_Group by"));
   gtk_widget_add_css_class (label, "dim-label");
   gtk_box_append (GTK_BOX (header), label);
@@ -699,6 +790,15 @@ tm_scope_view_init (TmScopeView *self)
   /* Translators: the scope table's column while comparing */
   add_column (self, _("Δ Baseline"), FALSE, COLUMN_DELTA);
   gtk_column_view_column_set_visible (self->delta_column, FALSE);
+  /* Sorted by bytes, largest first, until a header is clicked; a new
+   * order rebuilds each level in it. */
+  {
+    g_autoptr(GtkColumnViewColumn) bytes = g_list_model_get_item (gtk_column_view_get_columns (self->column_view), 1);
+
+    gtk_column_view_sort_by_column (self->column_view, bytes, GTK_SORT_DESCENDING);
+  }
+  g_signal_connect_object (gtk_column_view_get_sorter (self->column_view), "changed",
+                           G_CALLBACK (rebuild_rows), self, G_CONNECT_SWAPPED);
 
   scrolled = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->column_view));
@@ -717,6 +817,7 @@ tm_scope_view_init (TmScopeView *self)
   g_signal_group_connect_swapped (self->session_signals, "notify::memory-store", G_CALLBACK (queue_rebuild), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::has-selected-time", G_CALLBACK (queue_rebuild), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::selected-time", G_CALLBACK (queue_rebuild), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::scope-index", G_CALLBACK (queue_rebuild), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::selected-scope", G_CALLBACK (sync_selection), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::baseline", G_CALLBACK (baseline_changed), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::alignment", G_CALLBACK (queue_rebuild), self);

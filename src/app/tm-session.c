@@ -27,6 +27,9 @@ struct _TmSession
   TmScope       *selected_scope;
   TmScopeIndex  *scope_index;
   gint64        *scope_series;
+  /* The scope index being built in a worker, and for which grouping. */
+  GCancellable  *scope_index_cancellable;
+  TmScopeGrouping scope_index_grouping;
   guint          selected_allocation;  /* index in the memory id's allocations, or TM_ALLOCATIONS_NONE */
 
   /* Comparing: the baseline, and what is made from it on demand. */
@@ -64,6 +67,8 @@ enum {
   PROP_BASELINE,
   PROP_ALIGNMENT,
   PROP_RUN,
+  PROP_SCOPE_INDEX,
+  PROP_SCOPE_INDEX_PENDING,
   N_PROPS
 };
 
@@ -75,6 +80,7 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
+static void drop_scope_index (TmSession *self);
 
 /* The viewport's limits: the memory id's first to last snapshot, widened to
  * the HLO modules so that every module can be reached. */
@@ -123,6 +129,8 @@ tm_session_dispose (GObject *object)
 
   g_clear_pointer (&self->selected_scope, tm_scope_free);
   g_clear_pointer (&self->scope_series, g_free);
+  g_cancellable_cancel (self->scope_index_cancellable);
+  g_clear_object (&self->scope_index_cancellable);
   g_clear_object (&self->scope_index);
   g_clear_object (&self->baseline_tree);
   g_clear_object (&self->comparison);
@@ -165,6 +173,14 @@ tm_session_get_property (GObject    *object,
 
     case PROP_VIEWPORT:
       g_value_set_object (value, self->viewport);
+      break;
+
+    case PROP_SCOPE_INDEX:
+      g_value_set_object (value, self->scope_index);
+      break;
+
+    case PROP_SCOPE_INDEX_PENDING:
+      g_value_set_boolean (value, self->scope_index_cancellable != NULL);
       break;
 
     case PROP_HAS_SELECTED_TIME:
@@ -295,6 +311,14 @@ tm_session_class_init (TmSessionClass *klass)
     g_param_spec_object ("run", NULL, NULL,
                          TM_TYPE_RUN_LOADER,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SCOPE_INDEX] =
+    g_param_spec_object ("scope-index", NULL, NULL,
+                         TM_TYPE_SCOPE_INDEX,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SCOPE_INDEX_PENDING] =
+    g_param_spec_boolean ("scope-index-pending", NULL, NULL,
+                          FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -367,7 +391,7 @@ tm_session_set_memory_store (TmSession     *self,
   g_object_freeze_notify (G_OBJECT (self));
   tm_session_clear_selected_time (self);
   tm_session_set_selected_scope (self, NULL);
-  g_clear_object (&self->scope_index);
+  drop_scope_index (self);
   tm_session_select_allocation (self, TM_ALLOCATIONS_NONE);
   g_set_object (&self->memory_store, store);
   g_clear_object (&self->comparison);
@@ -513,11 +537,69 @@ tm_session_set_selected_scope (TmSession     *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_SCOPE]);
 }
 
+/* Forgets the scope index and cancels a build in progress. */
+static void
+drop_scope_index (TmSession *self)
+{
+  gboolean had = self->scope_index != NULL, pending = self->scope_index_cancellable != NULL;
+
+  g_cancellable_cancel (self->scope_index_cancellable);
+  g_clear_object (&self->scope_index_cancellable);
+  g_clear_object (&self->scope_index);
+  g_clear_pointer (&self->scope_series, g_free);
+  if (had)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCOPE_INDEX]);
+  if (pending)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCOPE_INDEX_PENDING]);
+}
+
+static void
+scope_index_thread (GTask        *task,
+                    gpointer      source_object,
+                    gpointer      task_data,
+                    GCancellable *cancellable)
+{
+  TmMemoryStore *store = task_data;
+  TmScopeGrouping grouping = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (task), "tm-grouping"));
+  GError *error = NULL;
+  TmScopeIndex *index = tm_scope_index_new (store, grouping, cancellable, &error);
+
+  if (index != NULL)
+    g_task_return_pointer (task, index, g_object_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+scope_index_done (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(TmSession) self = user_data;
+  GCancellable *cancellable = g_task_get_cancellable (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmScopeIndex) index = g_task_propagate_pointer (G_TASK (result), &error);
+
+  /* A build that was replaced or cancelled says nothing. */
+  if (cancellable != self->scope_index_cancellable)
+    return;
+  g_clear_object (&self->scope_index_cancellable);
+  if (index == NULL)
+    g_debug ("scope index: %s", error->message);
+  else
+    {
+      g_clear_pointer (&self->scope_series, g_free);
+      g_set_object (&self->scope_index, index);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCOPE_INDEX]);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCOPE_INDEX_PENDING]);
+}
+
 TmScopeIndex *
 tm_session_get_scope_index (TmSession       *self,
                             TmScopeGrouping  grouping)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GTask) task = NULL;
 
   g_return_val_if_fail (TM_IS_SESSION (self), NULL);
 
@@ -525,12 +607,28 @@ tm_session_get_scope_index (TmSession       *self,
     return NULL;
   if (self->scope_index != NULL && tm_scope_index_get_grouping (self->scope_index) == grouping)
     return self->scope_index;
+  if (self->scope_index_cancellable != NULL && self->scope_index_grouping == grouping)
+    return NULL;
 
-  g_clear_object (&self->scope_index);
-  self->scope_index = tm_scope_index_new (self->memory_store, grouping, NULL, &error);
-  if (self->scope_index == NULL)
-    g_debug ("scope index: %s", error->message);
-  return self->scope_index;
+  drop_scope_index (self);
+  self->scope_index_cancellable = g_cancellable_new ();
+  self->scope_index_grouping = grouping;
+  task = g_task_new (NULL, self->scope_index_cancellable, scope_index_done, g_object_ref (self));
+  g_task_set_source_tag (task, tm_session_get_scope_index);
+  g_task_set_task_data (task, g_object_ref (self->memory_store), g_object_unref);
+  g_object_set_data (G_OBJECT (task), "tm-grouping", GINT_TO_POINTER (grouping));
+  g_task_set_return_on_cancel (task, FALSE);
+  g_task_run_in_thread (task, scope_index_thread);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCOPE_INDEX_PENDING]);
+  return NULL;
+}
+
+gboolean
+tm_session_get_scope_index_pending (TmSession *self)
+{
+  g_return_val_if_fail (TM_IS_SESSION (self), FALSE);
+
+  return self->scope_index_cancellable != NULL;
 }
 
 const gint64 *

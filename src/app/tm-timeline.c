@@ -488,6 +488,9 @@ tm_timeline_init (TmTimeline *self)
                                   G_CALLBACK (selected_time_changed_cb), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::selected-scope",
                                   G_CALLBACK (invalidate_range), self);
+  /* The selected scope's series waits for the scope index. */
+  g_signal_group_connect_swapped (self->session_signals, "notify::scope-index",
+                                  G_CALLBACK (invalidate_range), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::y-scale", G_CALLBACK (invalidate), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::baseline", G_CALLBACK (invalidate), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::alignment", G_CALLBACK (invalidate), self);

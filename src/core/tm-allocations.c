@@ -473,6 +473,16 @@ tm_allocations_get (TmAllocations *self,
   return &self->items[index];
 }
 
+const TmAllocation *
+tm_allocations_get_all (TmAllocations *self,
+                        guint         *n_items)
+{
+  g_return_val_if_fail (TM_IS_ALLOCATIONS (self), NULL);
+  if (n_items != NULL)
+    *n_items = self->n;
+  return self->items;
+}
+
 const TmAllocationLabel *
 tm_allocations_get_label (TmAllocations *self,
                           guint          label)
@@ -753,6 +763,139 @@ size_rank (const TmAllocation *a)
   return bytes == 0 ? 0 : (guint8) (64 - __builtin_clzll (bytes));
 }
 
+/* Pixel extent of [f0, f1) in a line of n pixels: the pixels it touches,
+ * at least one, clamped to the line. f0 <= f1. */
+static inline void
+pixel_extent (double  f0,
+              double  f1,
+              gint    n,
+              gint   *p0,
+              gint   *p1)
+{
+  gint a, b;
+
+  a = f0 <= 0 ? 0 : f0 >= n ? n - 1 : (gint) f0;       /* floor */
+  if (f1 >= n)
+    b = n - 1;
+  else if (f1 <= 0)
+    b = 0;
+  else
+    {
+      b = (gint) f1;                                     /* ceil − 1 */
+      if ((double) b == f1)
+        b--;
+    }
+  *p0 = a;
+  *p1 = MAX (b, a);
+}
+
+/* Each pixel keeps a key: (size rank + 1) << KEY_SHIFT | index, so the
+ * largest key is the largest allocation and, among equals, the later one;
+ * 0 is an empty pixel. The keys are kept a column at a time: at a wide
+ * zoom most allocations are one pixel wide and a few tall, and they come in
+ * time order, so a column's rows are adjacent in memory and the columns are
+ * filled left to right. Used when every index fits below KEY_SHIFT bits;
+ * otherwise a separate rank per pixel. */
+#define KEY_SHIFT 26
+#define KEY_INDEX(k) ((k) & ((1u << KEY_SHIFT) - 1))
+
+guint
+tm_allocations_render_columns (TmAllocations *self,
+                               gint64         t0_ps,
+                               gint64         t1_ps,
+                               double         y0,
+                               double         y1,
+                               guint          width,
+                               guint          height,
+                               guint32       *cells)
+{
+  g_autofree guint8 *rank = NULL;
+  gsize n_pixels = (gsize) width * height;
+  gboolean packed = self->n < (1u << KEY_SHIFT);
+  gint w = (gint) width, h = (gint) height;
+  double sx, sy;
+  guint span = 0, shown = 0;
+
+  g_return_val_if_fail (TM_IS_ALLOCATIONS (self), 0);
+  g_return_val_if_fail (cells != NULL || n_pixels == 0, 0);
+
+  if (width == 0 || height == 0 || t1_ps <= t0_ps || y1 <= y0 || self->n_spans == 0)
+    {
+      for (gsize p = 0; p < n_pixels; p++)
+        cells[p] = TM_ALLOCATIONS_NONE;
+      return 0;
+    }
+
+  if (packed)
+    memset (cells, 0, n_pixels * sizeof (guint32));
+  else
+    {
+      for (gsize p = 0; p < n_pixels; p++)
+        cells[p] = TM_ALLOCATIONS_NONE;
+      rank = g_malloc0 (n_pixels);
+    }
+  sx = (double) width / (double) (t1_ps - t0_ps);
+  sy = (double) height / (y1 - y0);
+
+  FOR_EACH_IN_TIME (self, t0_ps, t1_ps, i, a,
+    {
+      const TmAddressSpan *s;
+      double ya, yb;
+      gint x0, x1, r0, r1;
+      guint8 rk;
+
+      /* Spans are few and neighbours usually share one. */
+      s = &self->spans[span];
+      if (G_UNLIKELY (a->address < s->address || a->address >= s->end))
+        {
+          span = find_span (self, a->address);
+          s = &self->spans[span];
+        }
+      ya = span_offset (s, a->address);
+      yb = span_offset (s, alloc_end_address (a));
+      if (yb < y0 || ya > y1)
+        continue;
+
+      pixel_extent ((double) (start_time (self, a) - t0_ps) * sx,
+                    (double) (end_time (self, a) - t0_ps) * sx, w, &x0, &x1);
+      /* Rows count from the top: the top row is the end address. */
+      pixel_extent ((y1 - yb) * sy, (y1 - ya) * sy, h, &r0, &r1);
+
+      rk = size_rank (a);
+      shown++;
+      if (packed)
+        {
+          guint32 key = ((guint32) (rk + 1) << KEY_SHIFT) | i;
+
+          for (gint x = x0; x <= x1; x++)
+            {
+              guint32 *column = cells + (gsize) x * height;
+
+              for (gint r = r0; r <= r1; r++)
+                column[r] = MAX (column[r], key);
+            }
+        }
+      else
+        for (gint x = x0; x <= x1; x++)
+          {
+            gsize column = (gsize) x * height;
+
+            for (gint r = r0; r <= r1; r++)
+              if (rk >= rank[column + r])
+                {
+                  rank[column + r] = rk;
+                  cells[column + r] = i;
+                }
+          }
+    });
+
+  if (packed)
+    for (gsize p = 0; p < n_pixels; p++)
+      cells[p] = cells[p] == 0 ? TM_ALLOCATIONS_NONE : KEY_INDEX (cells[p]);
+
+  return shown;
+}
+
 guint
 tm_allocations_render (TmAllocations *self,
                        gint64         t0_ps,
@@ -763,70 +906,17 @@ tm_allocations_render (TmAllocations *self,
                        guint          height,
                        guint32       *cells)
 {
-  g_autofree guint8 *rank = NULL;
-  double sx, sy;
-  guint span = 0, shown = 0;
+  g_autofree guint32 *columns = NULL;
+  guint shown;
 
   g_return_val_if_fail (TM_IS_ALLOCATIONS (self), 0);
-  g_return_val_if_fail (cells != NULL || width * height == 0, 0);
+  g_return_val_if_fail (cells != NULL || (gsize) width * height == 0, 0);
 
-  for (gsize p = 0; p < (gsize) width * height; p++)
-    cells[p] = TM_ALLOCATIONS_NONE;
-  if (width == 0 || height == 0 || t1_ps <= t0_ps || y1 <= y0 || self->n_spans == 0)
-    return 0;
-
-  rank = g_malloc0 ((gsize) width * height);
-  sx = (double) width / (double) (t1_ps - t0_ps);
-  sy = (double) height / (y1 - y0);
-
-  FOR_EACH_IN_TIME (self, t0_ps, t1_ps, i, a,
-    {
-      double fx0 = (double) (start_time (self, a) - t0_ps) * sx;
-      double fx1 = (double) (end_time (self, a) - t0_ps) * sx;
-      guint64 a_end = alloc_end_address (a);
-      const TmAddressSpan *s;
-      double ya, yb, fr0, fr1;
-      gint x0, x1, r0, r1;
-      guint8 rk;
-
-      /* Spans are few and neighbours usually share one. */
-      s = &self->spans[span];
-      if (a->address < s->address || a->address >= s->end)
-        {
-          span = find_span (self, a->address);
-          s = &self->spans[span];
-        }
-      ya = span_offset (s, a->address);
-      yb = span_offset (s, a_end);
-      if (yb < y0 || ya > y1)
-        continue;
-
-      fr0 = (y1 - yb) * sy;       /* top row */
-      fr1 = (y1 - ya) * sy;       /* one past the bottom row */
-      x0 = (gint) CLAMP (floor (fx0), 0, (double) width - 1);
-      x1 = (gint) CLAMP (ceil (fx1) - 1, 0, (double) width - 1);
-      r0 = (gint) CLAMP (floor (fr0), 0, (double) height - 1);
-      r1 = (gint) CLAMP (ceil (fr1) - 1, 0, (double) height - 1);
-      if (x1 < x0)
-        x1 = x0;
-      if (r1 < r0)
-        r1 = r0;
-
-      rk = size_rank (a);
-      shown++;
-      for (gint r = r0; r <= r1; r++)
-        {
-          gsize row = (gsize) r * width;
-
-          for (gint x = x0; x <= x1; x++)
-            if (rk >= rank[row + x])
-              {
-                rank[row + x] = rk;
-                cells[row + x] = i;
-              }
-        }
-    });
-
+  columns = g_new (guint32, MAX ((gsize) width * height, 1));
+  shown = tm_allocations_render_columns (self, t0_ps, t1_ps, y0, y1, width, height, columns);
+  for (guint r = 0; r < height; r++)
+    for (guint x = 0; x < width; x++)
+      cells[(gsize) r * width + x] = columns[(gsize) x * height + r];
   return shown;
 }
 

@@ -116,6 +116,9 @@ TmMemoryStore   *tm_allocations_get_store        (TmAllocations    *self);
 guint            tm_allocations_get_n            (TmAllocations    *self);
 const TmAllocation *tm_allocations_get           (TmAllocations    *self,
                                                   guint             index);
+/* All of them, in index order (n_items may be NULL). */
+const TmAllocation *tm_allocations_get_all       (TmAllocations    *self,
+                                                  guint            *n_items);
 const TmAllocationLabel *tm_allocations_get_label (TmAllocations   *self,
                                                   guint             label);
 guint            tm_allocations_get_n_labels     (TmAllocations    *self);
@@ -176,6 +179,17 @@ guint64          tm_allocations_axis_to_address  (TmAllocations    *self,
  * TM_ALLOCATIONS_NONE. An allocation covers at least one pixel, so every
  * one in view shows. Returns the number of allocations in view. */
 guint            tm_allocations_render           (TmAllocations    *self,
+                                                  gint64            t0_ps,
+                                                  gint64            t1_ps,
+                                                  double            y0,
+                                                  double            y1,
+                                                  guint             width,
+                                                  guint             height,
+                                                  guint32          *cells);
+
+/* The same with cells in columns: the pixel in column x and row r (row 0
+ * at the top) is cells[x × height + r]. Faster: the drawing uses it. */
+guint            tm_allocations_render_columns   (TmAllocations    *self,
                                                   gint64            t0_ps,
                                                   gint64            t1_ps,
                                                   double            y0,
