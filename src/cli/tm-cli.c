@@ -101,10 +101,55 @@ print_bytes (const char *label,
   print_row (label, text);
 }
 
-static void
-print_summary (TmProfile *profile)
+/* Names from a file may be any bytes: each byte that starts no valid UTF-8
+ * sequence becomes U+FFFD, counted in *n_replaced. */
+static char *
+make_valid (const char *text,
+            guint      *n_replaced)
 {
-  g_autofree char *basename = g_file_get_basename (tm_profile_get_file (profile));
+  GString *str = g_string_new (NULL);
+
+  for (const char *p = text; *p != '\0';)
+    {
+      const char *end;
+
+      if (g_utf8_validate (p, -1, &end))
+        {
+          g_string_append (str, p);
+          break;
+        }
+      g_string_append_len (str, p, end - p);
+      if (*end == '\0')
+        break;
+      g_string_append (str, "\xef\xbf\xbd");
+      (*n_replaced)++;
+      p = end + 1;
+    }
+  return g_string_free (str, FALSE);
+}
+
+static void
+warn_replaced (const char *path,
+               guint       n_replaced)
+{
+  g_autofree char *display = NULL;
+
+  if (n_replaced == 0)
+    return;
+  display = g_filename_display_name (path);
+  g_printerr (g_dngettext (GETTEXT_PACKAGE,
+                           "tidemark: %s: warning: %u byte of names was not valid UTF-8 and is written as U+FFFD\n",
+                           "tidemark: %s: warning: %u bytes of names were not valid UTF-8 and are written as U+FFFD\n",
+                           n_replaced),
+              display, n_replaced);
+}
+
+static void
+print_summary (TmProfile *profile,
+               guint     *n_replaced)
+{
+  g_autofree char *raw_basename = g_file_get_basename (tm_profile_get_file (profile));
+  g_autofree char *basename = make_valid (raw_basename, n_replaced);
   g_autofree char *size = tm_format_bytes ((gint64) tm_profile_get_file_size (profile));
   guint n = tm_profile_get_n_memory_ids (profile);
 
@@ -140,8 +185,9 @@ print_summary (TmProfile *profile)
                                                     tm_analysis_get_peak_step_id (analysis));
       g_autofree char *frag = tm_format_percent (s->peak_fragmentation);
       g_autofree char *nrows = g_strdup_printf ("%u", rows->len);
+      g_autofree char *id = make_valid (tm_memory_store_get_id (store), n_replaced);
 
-      g_print ("\n%s\n", tm_memory_store_get_id (store));
+      g_print ("\n%s\n", id);
       print_row (_("allocations"), allocs);
       print_row (_("deallocations"), deallocs);
       print_bytes (_("memory capacity"), s->memory_capacity);
@@ -179,6 +225,7 @@ tm_cli_run (int    argc,
   g_autoptr(GFile) file = NULL;
   g_autoptr(TmProfile) profile = NULL;
   g_autoptr(GOutputStream) out = NULL;
+  guint n_replaced = 0;
 
   context = g_option_context_new (_("FILE — show or export a memory profile without a window"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
@@ -216,7 +263,9 @@ tm_cli_run (int    argc,
         {
           if (f > 0)
             g_print ("\n");
-          print_summary (profile);
+          n_replaced = 0;
+          print_summary (profile, &n_replaced);
+          warn_replaced (files[f], n_replaced);
           continue;
         }
 
@@ -234,13 +283,15 @@ tm_cli_run (int    argc,
 
       if (json)
         {
-          if (!tm_export_summary_json (profile, out, NULL, &error))
+          if (!tm_export_summary_json_full (profile, out, &n_replaced, NULL, &error))
             return fail (output != NULL ? output : files[f], error);
+          warn_replaced (files[f], n_replaced);
         }
       else if (g_str_equal (export_format, "xprof-json"))
         {
-          if (!tm_export_xprof_json (profile, out, NULL, &error))
+          if (!tm_export_xprof_json_full (profile, out, &n_replaced, NULL, &error))
             return fail (output != NULL ? output : "-", error);
+          warn_replaced (files[f], n_replaced);
         }
       else
         {

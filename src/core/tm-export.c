@@ -48,10 +48,12 @@ tm_export_append_double (GString *str,
   g_string_append (str, buf);
 }
 
-void
+guint
 tm_export_append_string (GString    *str,
                          const char *value)
 {
+  guint n_replaced = 0;
+
   g_string_append_c (str, '"');
   for (const guchar *p = (const guchar *) value; *p; p++)
     {
@@ -67,11 +69,29 @@ tm_export_append_string (GString    *str,
         default:
           if (*p < 0x20)
             g_string_append_printf (str, "\\u%04x", *p);
-          else
+          else if (*p < 0x80)
             g_string_append_c (str, (char) *p);
+          else
+            {
+              /* A whole valid UTF-8 sequence as it is; each byte that
+               * starts none becomes U+FFFD. */
+              int len = g_utf8_skip[*p];
+
+              if (len > 1 && g_utf8_validate ((const char *) p, len, NULL))
+                {
+                  g_string_append_len (str, (const char *) p, len);
+                  p += len - 1;
+                }
+              else
+                {
+                  g_string_append (str, "\xef\xbf\xbd");
+                  n_replaced++;
+                }
+            }
         }
     }
   g_string_append_c (str, '"');
+  return n_replaced;
 }
 
 static void
@@ -131,7 +151,8 @@ append_metadata (GString        *str,
                  gint64          step,
                  const char     *region,
                  const char     *data_type,
-                 const char     *shape)
+                 const char     *shape,
+                 guint          *bad)
 {
   g_string_append (str, "{\"memoryActivity\":");
   g_string_append (str, kind == TM_ACTIVITY_ALLOCATION ? "\"ALLOCATION\""
@@ -144,15 +165,15 @@ append_metadata (GString        *str,
   g_string_append (str, ",\"address\":");
   append_uint64 (str, address);
   g_string_append (str, ",\"tfOpName\":");
-  tm_export_append_string (str, op);
+  *bad += tm_export_append_string (str, op);
   g_string_append (str, ",\"stepId\":");
   append_int64 (str, step);
   g_string_append (str, ",\"regionType\":");
-  tm_export_append_string (str, region);
+  *bad += tm_export_append_string (str, region);
   g_string_append (str, ",\"dataType\":");
-  tm_export_append_string (str, data_type);
+  *bad += tm_export_append_string (str, data_type);
   g_string_append (str, ",\"tensorShape\":");
-  tm_export_append_string (str, shape);
+  *bad += tm_export_append_string (str, shape);
   g_string_append_c (str, '}');
 }
 
@@ -160,6 +181,7 @@ static gboolean
 append_snapshot (GString        *str,
                  TmMemoryStore  *store,
                  guint           index,
+                 guint          *bad,
                  GError        **error)
 {
   TmActivity act;
@@ -174,7 +196,7 @@ append_snapshot (GString        *str,
                 act.fragmentation, act.peak_bytes_in_use);
   g_string_append (str, ",\"activityMetadata\":");
   append_metadata (str, act.kind, act.requested_bytes, act.allocation_bytes, act.address,
-                   act.op_name, act.step_id, act.region_type, act.data_type, act.shape);
+                   act.op_name, act.step_id, act.region_type, act.data_type, act.shape, bad);
   g_string_append_c (str, '}');
 
   tm_activity_clear (&act);
@@ -190,6 +212,7 @@ is_stack_row (const TmBreakdownRow *row)
 static gboolean
 write_allocator (GString        *str,
                  TmAnalysis     *analysis,
+                 guint          *bad,
                  GOutputStream  *out,
                  GCancellable   *cancellable,
                  GError        **error)
@@ -218,7 +241,7 @@ write_allocator (GString        *str,
 
       if (row->snapshot_index != G_MAXUINT)
         {
-          if (!append_snapshot (str, store, row->snapshot_index, error))
+          if (!append_snapshot (str, store, row->snapshot_index, bad, error))
             return FALSE;
         }
       else
@@ -230,7 +253,7 @@ write_allocator (GString        *str,
           g_string_append (str, ",\"activityMetadata\":");
           append_metadata (str, TM_ACTIVITY_ALLOCATION, row->requested_bytes, row->allocation_bytes,
                            row->address, row->op_name, row->step_id, row->region_type,
-                           row->data_type, row->shape);
+                           row->data_type, row->shape, bad);
           g_string_append_c (str, '}');
         }
       if (str->len > 65536 && !flush (out, str, cancellable, error))
@@ -293,7 +316,7 @@ write_allocator (GString        *str,
       if (k > 0)
         g_string_append_c (str, ',');
       append_metadata (str, TM_ACTIVITY_ALLOCATION, row->requested_bytes, row->allocation_bytes,
-                       0, row->op_name, row->step_id, row->region_type, row->data_type, row->shape);
+                       0, row->op_name, row->step_id, row->region_type, row->data_type, row->shape, bad);
     }
 
   g_string_append (str, "],\"sampledTimelineSnapshots\":[");
@@ -302,7 +325,7 @@ write_allocator (GString        *str,
     {
       if (k > 0)
         g_string_append_c (str, ',');
-      if (!append_snapshot (str, store, g_array_index (sampled, guint, k), error))
+      if (!append_snapshot (str, store, g_array_index (sampled, guint, k), bad, error))
         return FALSE;
       if (str->len > 65536 && !flush (out, str, cancellable, error))
         return FALSE;
@@ -318,9 +341,19 @@ tm_export_xprof_json (TmProfile      *profile,
                       GCancellable   *cancellable,
                       GError        **error)
 {
+  return tm_export_xprof_json_full (profile, out, NULL, cancellable, error);
+}
+
+gboolean
+tm_export_xprof_json_full (TmProfile      *profile,
+                           GOutputStream  *out,
+                           guint          *n_replaced,
+                           GCancellable   *cancellable,
+                           GError        **error)
+{
   g_autoptr(GString) str = g_string_sized_new (65536 + 4096);
   GArray *modules;
-  guint n;
+  guint n, bad = 0;
 
   g_return_val_if_fail (TM_IS_PROFILE (profile), FALSE);
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (out), FALSE);
@@ -334,9 +367,9 @@ tm_export_xprof_json (TmProfile      *profile,
 
       if (i > 0)
         g_string_append_c (str, ',');
-      tm_export_append_string (str, tm_memory_store_get_id (store));
+      bad += tm_export_append_string (str, tm_memory_store_get_id (store));
       g_string_append_c (str, ':');
-      if (!write_allocator (str, tm_profile_get_analysis (profile, i), out, cancellable, error))
+      if (!write_allocator (str, tm_profile_get_analysis (profile, i), &bad, out, cancellable, error))
         return FALSE;
       if (!flush (out, str, cancellable, error))
         return FALSE;
@@ -347,7 +380,7 @@ tm_export_xprof_json (TmProfile      *profile,
     {
       if (i > 0)
         g_string_append_c (str, ',');
-      tm_export_append_string (str, tm_memory_store_get_id (tm_profile_get_memory_store (profile, i)));
+      bad += tm_export_append_string (str, tm_memory_store_get_id (tm_profile_get_memory_store (profile, i)));
     }
 
   g_string_append (str, "],\"version\":1,\"hloModules\":[");
@@ -359,7 +392,7 @@ tm_export_xprof_json (TmProfile      *profile,
       if (i > 0)
         g_string_append_c (str, ',');
       g_string_append (str, "{\"name\":");
-      tm_export_append_string (str, m->name);
+      bad += tm_export_append_string (str, m->name);
       g_string_append (str, ",\"startTimePs\":");
       append_int64 (str, m->start_ps);
       g_string_append (str, ",\"endTimePs\":");
@@ -367,11 +400,13 @@ tm_export_xprof_json (TmProfile      *profile,
       g_string_append (str, ",\"id\":");
       append_int64 (str, m->id);
       g_string_append (str, ",\"planeName\":");
-      tm_export_append_string (str, m->device);
+      bad += tm_export_append_string (str, m->device);
       g_string_append_c (str, '}');
     }
   g_string_append (str, "]}\n");
 
+  if (n_replaced != NULL)
+    *n_replaced = bad;
   return flush (out, str, cancellable, error);
 }
 
@@ -434,9 +469,19 @@ tm_export_summary_json (TmProfile      *profile,
                         GCancellable   *cancellable,
                         GError        **error)
 {
+  return tm_export_summary_json_full (profile, out, NULL, cancellable, error);
+}
+
+gboolean
+tm_export_summary_json_full (TmProfile      *profile,
+                             GOutputStream  *out,
+                             guint          *n_replaced,
+                             GCancellable   *cancellable,
+                             GError        **error)
+{
   g_autoptr(GString) str = g_string_new (NULL);
   g_autofree char *basename = NULL;
-  guint n;
+  guint n, bad = 0;
 
   g_return_val_if_fail (TM_IS_PROFILE (profile), FALSE);
 
@@ -444,7 +489,7 @@ tm_export_summary_json (TmProfile      *profile,
   basename = g_file_get_basename (tm_profile_get_file (profile));
 
   g_string_append (str, "{\n \"input\": ");
-  tm_export_append_string (str, basename);
+  bad += tm_export_append_string (str, basename);
   g_string_append_printf (str, ",\n \"format\": \"%s\",\n \"complete\": %s,\n \"max_snapshots\": %d,\n \"num_hosts\": 1,\n \"version\": 1,\n \"memory_ids\": [",
                           tm_profile_get_format (profile) == TM_PROFILE_FORMAT_XSPACE ? "xspace" : "xprof-json",
                           tm_profile_get_format (profile) == TM_PROFILE_FORMAT_XSPACE ? "true" : "false",
@@ -452,7 +497,7 @@ tm_export_summary_json (TmProfile      *profile,
   for (guint i = 0; i < n; i++)
     {
       g_string_append (str, i > 0 ? ", " : "");
-      tm_export_append_string (str, tm_memory_store_get_id (tm_profile_get_memory_store (profile, i)));
+      bad += tm_export_append_string (str, tm_memory_store_get_id (tm_profile_get_memory_store (profile, i)));
     }
   g_string_append_printf (str, "],\n \"num_hlo_modules\": %u,\n \"memory\": {",
                           tm_profile_get_hlo_modules (profile)->len);
@@ -466,7 +511,7 @@ tm_export_summary_json (TmProfile      *profile,
       g_autoptr(GArray) sampled = tm_analysis_sample (store, TM_XPROF_MAX_SNAPSHOTS);
 
       g_string_append (str, i > 0 ? ",\n  " : "\n  ");
-      tm_export_append_string (str, tm_memory_store_get_id (store));
+      bad += tm_export_append_string (str, tm_memory_store_get_id (store));
       g_string_append_printf (str,
                               ": {\n"
                               "   \"num_snapshots\": %u,\n"
@@ -499,16 +544,16 @@ tm_export_summary_json (TmProfile      *profile,
 
           g_string_append (str, r > 0 ? ",\n    {" : "\n    {");
           g_string_append (str, "\"op_name\": ");
-          tm_export_append_string (str, row->op_name);
+          bad += tm_export_append_string (str, row->op_name);
           g_string_append_printf (str, ", \"allocation_bytes\": %" G_GINT64_FORMAT
                                   ", \"requested_bytes\": %" G_GINT64_FORMAT
                                   ", \"num_occurrences\": %" G_GUINT64_FORMAT ", \"region_type\": ",
                                   row->allocation_bytes, row->requested_bytes, row->n_occurrences);
-          tm_export_append_string (str, row->region_type);
+          bad += tm_export_append_string (str, row->region_type);
           g_string_append (str, ", \"data_type\": ");
-          tm_export_append_string (str, row->data_type);
+          bad += tm_export_append_string (str, row->data_type);
           g_string_append (str, ", \"shape\": ");
-          tm_export_append_string (str, row->shape);
+          bad += tm_export_append_string (str, row->shape);
           g_string_append_printf (str, ", \"special\": %s", row->special ? "true" : "false");
           if (!row->special)
             g_string_append_printf (str, ", \"time_offset_ps\": %" G_GINT64_FORMAT ", \"address\": %" G_GUINT64_FORMAT,
@@ -521,6 +566,13 @@ tm_export_summary_json (TmProfile      *profile,
         return FALSE;
     }
 
-  g_string_append (str, n > 0 ? "\n }\n}\n" : "}\n}\n");
+  g_string_append (str, n > 0 ? "\n }" : "}");
+  /* Only when names were not valid UTF-8 (docs/formats.md "Hostile input"). */
+  if (bad > 0)
+    g_string_append_printf (str, ",\n \"invalid_utf8_replaced\": %u", bad);
+  g_string_append (str, "\n}\n");
+
+  if (n_replaced != NULL)
+    *n_replaced = bad;
   return flush (out, str, cancellable, error);
 }
