@@ -310,6 +310,46 @@ test_bad_input (void)
   tm_fixture_remove (dir);
 }
 
+/* Names and the file name that are not valid UTF-8: every output stays
+ * valid UTF-8, and stderr says what was replaced. */
+static void
+test_invalid_utf8 (void)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  TmFixtureLine *line = tm_fixture_plane_get_line (tm_fixture_space_get_plane (space, "/host:CPU"), "Memory", 0);
+  TmFixtureMemory m = {
+    .id_kind = TM_FIXTURE_MEMORY_ID_ALLOCATOR_NAME, .allocator_name = "GPU\xff_bfc",
+    .bytes_reserved = 10, .bytes_allocated = 100, .peak_bytes_in_use = 100,
+    .requested_bytes = 100, .allocation_bytes = 100, .addr = 64,
+    .tf_op = "op\xc3", .region_type = "output", .data_type = 1, .shape = "[1]",
+  };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  const char *modes[][2] = { { "--summary", NULL }, { "--summary", "--json" }, { "--export=xprof-json", NULL } };
+
+  tm_fixture_line_add_memory_event (line, TRUE, 1000, &m);
+  path = tm_fixture_space_write (space, NULL, "bad\xfe.xplane.pb", &error);
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    {
+      g_auto(Run) r = { 0 };
+
+      if (modes[i][1] != NULL)
+        run (&r, modes[i][0], modes[i][1], path, NULL);
+      else
+        run (&r, modes[i][0], path, NULL);
+      g_test_message ("%s: %s", modes[i][0], r.err);
+      g_assert_cmpint (r.status, ==, 0);
+      g_assert_true (g_utf8_validate (r.out, -1, NULL));
+      g_assert_nonnull (strstr (r.out, "GPU\xef\xbf\xbd_bfc"));
+      g_assert_nonnull (strstr (r.err, "U+FFFD"));
+      if (i < 2)
+        g_assert_nonnull (strstr (r.out, "bad\xef\xbf\xbd.xplane.pb"));
+    }
+  tm_fixture_remove (path);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -321,6 +361,7 @@ main (int   argc,
   g_test_add_func ("/cli/export-collapsed", test_export_collapsed);
   g_test_add_func ("/cli/usage", test_usage);
   g_test_add_func ("/cli/bad-input", test_bad_input);
+  g_test_add_func ("/cli/invalid-utf8", test_invalid_utf8);
 
   return g_test_run ();
 }

@@ -815,7 +815,8 @@ tm_fixture_space_add_hlo_module (TmFixtureSpace *space,
   plane = tm_fixture_space_get_plane (space, plane_name);
   line = tm_fixture_plane_get_line (plane, "XLA Modules", 0);
 
-  return tm_fixture_line_add_event (line, module_name, start_ps, end_ps - start_ps);
+  /* Wraps for modules wider than INT64_MAX ps, as a hostile file would. */
+  return tm_fixture_line_add_event (line, module_name, start_ps, (gint64) ((guint64) end_ps - (guint64) start_ps));
 }
 
 /* ------------------------------------------------------------------ */

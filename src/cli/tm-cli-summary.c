@@ -52,10 +52,53 @@ print_bytes (const char *label,
   print_row (label, text);
 }
 
-void
-tm_cli_print_summary (TmProfile *profile)
+char *
+tm_cli_make_valid (const char *text,
+                   guint      *n_replaced)
 {
-  g_autofree char *basename = g_file_get_basename (tm_profile_get_file (profile));
+  GString *str = g_string_new (NULL);
+
+  for (const char *p = text; *p != '\0';)
+    {
+      const char *end;
+
+      if (g_utf8_validate (p, -1, &end))
+        {
+          g_string_append (str, p);
+          break;
+        }
+      g_string_append_len (str, p, end - p);
+      if (*end == '\0')
+        break;
+      g_string_append (str, "\xef\xbf\xbd");
+      (*n_replaced)++;
+      p = end + 1;
+    }
+  return g_string_free (str, FALSE);
+}
+
+void
+tm_cli_warn_replaced (const char *path,
+                      guint       n_replaced)
+{
+  g_autofree char *display = NULL;
+
+  if (n_replaced == 0)
+    return;
+  display = g_filename_display_name (path);
+  g_printerr (g_dngettext (GETTEXT_PACKAGE,
+                           "tidemark: %s: warning: %u byte of names was not valid UTF-8 and is written as U+FFFD\n",
+                           "tidemark: %s: warning: %u bytes of names were not valid UTF-8 and are written as U+FFFD\n",
+                           n_replaced),
+              display, n_replaced);
+}
+
+void
+tm_cli_print_summary (TmProfile *profile,
+                      guint     *n_replaced)
+{
+  g_autofree char *raw_basename = g_file_get_basename (tm_profile_get_file (profile));
+  g_autofree char *basename = tm_cli_make_valid (raw_basename, n_replaced);
   g_autofree char *size = tm_format_bytes ((gint64) tm_profile_get_file_size (profile));
   guint n = tm_profile_get_n_memory_ids (profile);
 
@@ -96,7 +139,9 @@ tm_cli_print_summary (TmProfile *profile)
       gint64 never_freed_bytes = 0;
       g_autofree char *never_freed = NULL;
 
-      g_print ("\n%s\n", tm_memory_store_get_id (store));
+      g_autofree char *id = tm_cli_make_valid (tm_memory_store_get_id (store), n_replaced);
+
+      g_print ("\n%s\n", id);
       print_row (_("allocations"), allocs);
       print_row (_("deallocations"), deallocs);
       if (tm_allocations_count_never_freed (store, &n_never_freed, &never_freed_bytes, &error))

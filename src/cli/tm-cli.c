@@ -191,6 +191,7 @@ tm_cli_run (int    argc,
   int status = 0;
   g_autoptr(GOutputStream) out = NULL;
   gint64 at_ps = 0;
+  guint n_replaced = 0;
 
   /* --compare has options and arguments of its own (tm-cli-compare.c). */
   if (tm_cli_compare_wants (argc, argv))
@@ -303,7 +304,9 @@ tm_cli_run (int    argc,
         {
           if (f > 0)
             g_print ("\n");
-          tm_cli_print_summary (profile);
+          n_replaced = 0;
+          tm_cli_print_summary (profile, &n_replaced);
+          tm_cli_warn_replaced (path, n_replaced);
           if (summaries != NULL)
             g_ptr_array_add (summaries, tm_host_summary_new_for_profile (profile, host));
           continue;
@@ -337,13 +340,17 @@ tm_cli_run (int    argc,
 
       if (json)
         {
-          if (!tm_export_summary_json (profile, host, out, NULL, &error))
+          n_replaced = 0;
+          if (!tm_export_summary_json_full (profile, host, out, &n_replaced, NULL, &error))
             return fail (output != NULL ? output : path, error);
+          tm_cli_warn_replaced (path, n_replaced);
         }
       else if (g_str_equal (export_format, "xprof-json"))
         {
-          if (!tm_export_xprof_json (profile, out, NULL, &error))
+          n_replaced = 0;
+          if (!tm_export_xprof_json_full (profile, out, &n_replaced, NULL, &error))
             return fail (dest_path, error);
+          tm_cli_warn_replaced (path, n_replaced);
         }
       else
         {

@@ -204,16 +204,16 @@ compute_peak_breakdown (TmMemoryStore  *s,
       if (tm_memory_store_get_kind (s, i) == TM_ACTIVITY_ALLOCATION)
         {
           tm_addr_map_insert (records, addr, i);
-          unmapped -= bytes;
+          unmapped = tm_sat_sub (unmapped, bytes);
         }
       else
         {
           if (!tm_addr_map_remove (records, addr, NULL))
-            unmapped_dealloc += bytes;
-          unmapped += bytes;
+            unmapped_dealloc = tm_sat_add (unmapped_dealloc, bytes);
+          unmapped = tm_sat_add (unmapped, bytes);
         }
     }
-  unmapped -= unmapped_dealloc;
+  unmapped = tm_sat_sub (unmapped, unmapped_dealloc);
 
   while (tm_addr_map_iter_next (records, &pos, NULL, &index))
     {
@@ -256,7 +256,7 @@ tm_analysis_new (TmMemoryStore  *store,
   heap = tm_memory_store_get_heap (store);
   n = tm_memory_store_get_n_snapshots (store);
   for (guint i = 0; i < n; i++)
-    if (stack[i] + heap[i] == summary->peak_bytes_in_use)
+    if (tm_sat_add (stack[i], heap[i]) == summary->peak_bytes_in_use)
       self->peak_step_id = tm_memory_store_get_step_id (store, i);
 
   xprof_rows = tm_memory_store_get_xprof_peak_breakdown (store, &xprof_step);
@@ -346,13 +346,13 @@ tm_analysis_breakdown_at (TmMemoryStore *s,
       row = allocation_row (s, i, NULL);
       if (row == NULL)
         continue;  /* the file changed under us: show what can be read */
-      live_bytes += row->allocation_bytes;
+      live_bytes = tm_sat_add (live_bytes, row->allocation_bytes);
       g_ptr_array_add (rows, row);
     }
 
-  if (heap[at] - live_bytes > 0)
+  if (tm_sat_sub (heap[at], live_bytes) > 0)
     g_ptr_array_add (rows, special_row (_("memory allocated before the profile"), "persist/dynamic",
-                                        heap[at] - live_bytes, tm_memory_store_get_step_id (s, at)));
+                                        tm_sat_sub (heap[at], live_bytes), tm_memory_store_get_step_id (s, at)));
   if (stack[at] > 0)
     g_ptr_array_add (rows, special_row ("stack", "stack", stack[at], tm_memory_store_get_step_id (s, at)));
 
@@ -374,11 +374,11 @@ max_box_filter (const gint64 *stack,
     {
       guint first = start + width * b;
       guint best = first;
-      gint64 best_bytes = heap[first] + stack[first];
+      gint64 best_bytes = tm_sat_add (heap[first], stack[first]);
 
       for (guint i = first + 1; i < first + width; i++)
         {
-          gint64 bytes = heap[i] + stack[i];
+          gint64 bytes = tm_sat_add (heap[i], stack[i]);
 
           if (bytes > best_bytes)
             {

@@ -29,6 +29,7 @@ typedef enum
   TM_ERROR_INVALID,        /* structurally valid but not an XSpace */
   TM_ERROR_JSON,           /* invalid memory-profile JSON */
   TM_ERROR_NO_MEMORY_ID,   /* asked for a memory id the profile does not have */
+  TM_ERROR_TOO_LARGE,      /* would take far more memory than the file's size justifies */
 } TmError;
 
 GQuark tm_error_quark (void);

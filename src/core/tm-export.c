@@ -50,10 +50,12 @@ tm_export_append_double (GString *str,
   g_string_append (str, buf);
 }
 
-void
+guint
 tm_export_append_string (GString    *str,
                          const char *value)
 {
+  guint n_replaced = 0;
+
   g_string_append_c (str, '"');
   for (const guchar *p = (const guchar *) value; *p; p++)
     {
@@ -69,11 +71,29 @@ tm_export_append_string (GString    *str,
         default:
           if (*p < 0x20)
             g_string_append_printf (str, "\\u%04x", *p);
-          else
+          else if (*p < 0x80)
             g_string_append_c (str, (char) *p);
+          else
+            {
+              /* A whole valid UTF-8 sequence as it is; each byte that
+               * starts none becomes U+FFFD. */
+              int len = g_utf8_skip[*p];
+
+              if (len > 1 && g_utf8_validate ((const char *) p, len, NULL))
+                {
+                  g_string_append_len (str, (const char *) p, len);
+                  p += len - 1;
+                }
+              else
+                {
+                  g_string_append (str, "\xef\xbf\xbd");
+                  n_replaced++;
+                }
+            }
         }
     }
   g_string_append_c (str, '"');
+  return n_replaced;
 }
 
 static void
@@ -133,7 +153,8 @@ append_metadata (GString        *str,
                  gint64          step,
                  const char     *region,
                  const char     *data_type,
-                 const char     *shape)
+                 const char     *shape,
+                 guint          *bad)
 {
   g_string_append (str, "{\"memoryActivity\":");
   g_string_append (str, kind == TM_ACTIVITY_ALLOCATION ? "\"ALLOCATION\""
@@ -146,15 +167,15 @@ append_metadata (GString        *str,
   g_string_append (str, ",\"address\":");
   append_uint64 (str, address);
   g_string_append (str, ",\"tfOpName\":");
-  tm_export_append_string (str, op);
+  *bad += tm_export_append_string (str, op);
   g_string_append (str, ",\"stepId\":");
   append_int64 (str, step);
   g_string_append (str, ",\"regionType\":");
-  tm_export_append_string (str, region);
+  *bad += tm_export_append_string (str, region);
   g_string_append (str, ",\"dataType\":");
-  tm_export_append_string (str, data_type);
+  *bad += tm_export_append_string (str, data_type);
   g_string_append (str, ",\"tensorShape\":");
-  tm_export_append_string (str, shape);
+  *bad += tm_export_append_string (str, shape);
   g_string_append_c (str, '}');
 }
 
@@ -162,6 +183,7 @@ static gboolean
 append_snapshot (GString        *str,
                  TmMemoryStore  *store,
                  guint           index,
+                 guint          *bad,
                  GError        **error)
 {
   TmActivity act;
@@ -176,7 +198,7 @@ append_snapshot (GString        *str,
                 act.fragmentation, act.peak_bytes_in_use);
   g_string_append (str, ",\"activityMetadata\":");
   append_metadata (str, act.kind, act.requested_bytes, act.allocation_bytes, act.address,
-                   act.op_name, act.step_id, act.region_type, act.data_type, act.shape);
+                   act.op_name, act.step_id, act.region_type, act.data_type, act.shape, bad);
   g_string_append_c (str, '}');
 
   tm_activity_clear (&act);
@@ -192,6 +214,7 @@ is_stack_row (const TmBreakdownRow *row)
 static gboolean
 write_allocator (GString        *str,
                  TmAnalysis     *analysis,
+                 guint          *bad,
                  GOutputStream  *out,
                  GCancellable   *cancellable,
                  GError        **error)
@@ -220,7 +243,7 @@ write_allocator (GString        *str,
 
       if (row->snapshot_index != G_MAXUINT)
         {
-          if (!append_snapshot (str, store, row->snapshot_index, error))
+          if (!append_snapshot (str, store, row->snapshot_index, bad, error))
             return FALSE;
         }
       else
@@ -232,7 +255,7 @@ write_allocator (GString        *str,
           g_string_append (str, ",\"activityMetadata\":");
           append_metadata (str, TM_ACTIVITY_ALLOCATION, row->requested_bytes, row->allocation_bytes,
                            row->address, row->op_name, row->step_id, row->region_type,
-                           row->data_type, row->shape);
+                           row->data_type, row->shape, bad);
           g_string_append_c (str, '}');
         }
       if (str->len > 65536 && !flush (out, str, cancellable, error))
@@ -295,7 +318,7 @@ write_allocator (GString        *str,
       if (k > 0)
         g_string_append_c (str, ',');
       append_metadata (str, TM_ACTIVITY_ALLOCATION, row->requested_bytes, row->allocation_bytes,
-                       0, row->op_name, row->step_id, row->region_type, row->data_type, row->shape);
+                       0, row->op_name, row->step_id, row->region_type, row->data_type, row->shape, bad);
     }
 
   g_string_append (str, "],\"sampledTimelineSnapshots\":[");
@@ -304,7 +327,7 @@ write_allocator (GString        *str,
     {
       if (k > 0)
         g_string_append_c (str, ',');
-      if (!append_snapshot (str, store, g_array_index (sampled, guint, k), error))
+      if (!append_snapshot (str, store, g_array_index (sampled, guint, k), bad, error))
         return FALSE;
       if (str->len > 65536 && !flush (out, str, cancellable, error))
         return FALSE;
@@ -320,9 +343,19 @@ tm_export_xprof_json (TmProfile      *profile,
                       GCancellable   *cancellable,
                       GError        **error)
 {
+  return tm_export_xprof_json_full (profile, out, NULL, cancellable, error);
+}
+
+gboolean
+tm_export_xprof_json_full (TmProfile      *profile,
+                           GOutputStream  *out,
+                           guint          *n_replaced,
+                           GCancellable   *cancellable,
+                           GError        **error)
+{
   g_autoptr(GString) str = g_string_sized_new (65536 + 4096);
   GArray *modules;
-  guint n;
+  guint n, bad = 0;
 
   g_return_val_if_fail (TM_IS_PROFILE (profile), FALSE);
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (out), FALSE);
@@ -336,9 +369,9 @@ tm_export_xprof_json (TmProfile      *profile,
 
       if (i > 0)
         g_string_append_c (str, ',');
-      tm_export_append_string (str, tm_memory_store_get_id (store));
+      bad += tm_export_append_string (str, tm_memory_store_get_id (store));
       g_string_append_c (str, ':');
-      if (!write_allocator (str, tm_profile_get_analysis (profile, i), out, cancellable, error))
+      if (!write_allocator (str, tm_profile_get_analysis (profile, i), &bad, out, cancellable, error))
         return FALSE;
       if (!flush (out, str, cancellable, error))
         return FALSE;
@@ -349,7 +382,7 @@ tm_export_xprof_json (TmProfile      *profile,
     {
       if (i > 0)
         g_string_append_c (str, ',');
-      tm_export_append_string (str, tm_memory_store_get_id (tm_profile_get_memory_store (profile, i)));
+      bad += tm_export_append_string (str, tm_memory_store_get_id (tm_profile_get_memory_store (profile, i)));
     }
 
   g_string_append (str, "],\"version\":1,\"hloModules\":[");
@@ -361,7 +394,7 @@ tm_export_xprof_json (TmProfile      *profile,
       if (i > 0)
         g_string_append_c (str, ',');
       g_string_append (str, "{\"name\":");
-      tm_export_append_string (str, m->name);
+      bad += tm_export_append_string (str, m->name);
       g_string_append (str, ",\"startTimePs\":");
       append_int64 (str, m->start_ps);
       g_string_append (str, ",\"endTimePs\":");
@@ -369,11 +402,13 @@ tm_export_xprof_json (TmProfile      *profile,
       g_string_append (str, ",\"id\":");
       append_int64 (str, m->id);
       g_string_append (str, ",\"planeName\":");
-      tm_export_append_string (str, m->device);
+      bad += tm_export_append_string (str, m->device);
       g_string_append_c (str, '}');
     }
   g_string_append (str, "]}\n");
 
+  if (n_replaced != NULL)
+    *n_replaced = bad;
   return flush (out, str, cancellable, error);
 }
 
@@ -496,20 +531,23 @@ tm_export_allocations_csv (TmMemoryStore  *store,
   return flush (out, str, cancellable, error);
 }
 
-static void
+/* Returns how many bytes were not valid UTF-8 (tm_export_append_string). */
+static guint
 append_host_and_file (GString    *str,
                       const char *host,
                       GFile      *file)
 {
   g_autofree char *path = g_file_get_path (file);
+  guint bad = 0;
 
   if (path == NULL)
     path = g_file_get_uri (file);
 
   g_string_append (str, ", \"host\": ");
-  tm_export_append_string (str, host);
+  bad += tm_export_append_string (str, host);
   g_string_append (str, ", \"file\": ");
-  tm_export_append_string (str, path);
+  bad += tm_export_append_string (str, path);
+  return bad;
 }
 
 gboolean
@@ -542,9 +580,20 @@ tm_export_summary_json (TmProfile      *profile,
                         GCancellable   *cancellable,
                         GError        **error)
 {
+  return tm_export_summary_json_full (profile, host, out, NULL, cancellable, error);
+}
+
+gboolean
+tm_export_summary_json_full (TmProfile      *profile,
+                             const char     *host,
+                             GOutputStream  *out,
+                             guint          *n_replaced,
+                             GCancellable   *cancellable,
+                             GError        **error)
+{
   g_autoptr(GString) str = g_string_new (NULL);
   g_autofree char *basename = NULL;
-  guint n;
+  guint n, bad = 0;
 
   g_return_val_if_fail (TM_IS_PROFILE (profile), FALSE);
   g_return_val_if_fail (host != NULL, FALSE);
@@ -553,8 +602,8 @@ tm_export_summary_json (TmProfile      *profile,
   basename = g_file_get_basename (tm_profile_get_file (profile));
 
   g_string_append (str, "{\"input\": ");
-  tm_export_append_string (str, basename);
-  append_host_and_file (str, host, tm_profile_get_file (profile));
+  bad += tm_export_append_string (str, basename);
+  bad += append_host_and_file (str, host, tm_profile_get_file (profile));
   g_string_append_printf (str, ", \"format\": \"%s\", \"complete\": %s, \"max_snapshots\": %d, \"num_hosts\": 1, \"version\": 1, \"memory_ids\": [",
                           tm_profile_get_format (profile) == TM_PROFILE_FORMAT_XSPACE ? "xspace" : "xprof-json",
                           tm_profile_get_format (profile) == TM_PROFILE_FORMAT_XSPACE ? "true" : "false",
@@ -562,7 +611,7 @@ tm_export_summary_json (TmProfile      *profile,
   for (guint i = 0; i < n; i++)
     {
       g_string_append (str, i > 0 ? ", " : "");
-      tm_export_append_string (str, tm_memory_store_get_id (tm_profile_get_memory_store (profile, i)));
+      bad += tm_export_append_string (str, tm_memory_store_get_id (tm_profile_get_memory_store (profile, i)));
     }
   g_string_append_printf (str, "], \"num_hlo_modules\": %u, \"memory\": {",
                           tm_profile_get_hlo_modules (profile)->len);
@@ -582,7 +631,7 @@ tm_export_summary_json (TmProfile      *profile,
         return FALSE;
 
       g_string_append (str, i > 0 ? ", " : "");
-      tm_export_append_string (str, tm_memory_store_get_id (store));
+      bad += tm_export_append_string (str, tm_memory_store_get_id (store));
       g_string_append_printf (str,
                               ": {"
                               "\"num_snapshots\": %u, "
@@ -618,16 +667,16 @@ tm_export_summary_json (TmProfile      *profile,
 
           g_string_append (str, r > 0 ? ", {" : "{");
           g_string_append (str, "\"op_name\": ");
-          tm_export_append_string (str, row->op_name);
+          bad += tm_export_append_string (str, row->op_name);
           g_string_append_printf (str, ", \"allocation_bytes\": %" G_GINT64_FORMAT
                                   ", \"requested_bytes\": %" G_GINT64_FORMAT
                                   ", \"num_occurrences\": %" G_GUINT64_FORMAT ", \"region_type\": ",
                                   row->allocation_bytes, row->requested_bytes, row->n_occurrences);
-          tm_export_append_string (str, row->region_type);
+          bad += tm_export_append_string (str, row->region_type);
           g_string_append (str, ", \"data_type\": ");
-          tm_export_append_string (str, row->data_type);
+          bad += tm_export_append_string (str, row->data_type);
           g_string_append (str, ", \"shape\": ");
-          tm_export_append_string (str, row->shape);
+          bad += tm_export_append_string (str, row->shape);
           g_string_append_printf (str, ", \"special\": %s", row->special ? "true" : "false");
           if (!row->special)
             g_string_append_printf (str, ", \"time_offset_ps\": %" G_GINT64_FORMAT ", \"address\": %" G_GUINT64_FORMAT,
@@ -644,6 +693,13 @@ tm_export_summary_json (TmProfile      *profile,
         return FALSE;
     }
 
-  g_string_append (str, "}}\n");
+  g_string_append_c (str, '}');
+  /* Only when names were not valid UTF-8 (docs/formats.md §1.10). */
+  if (bad > 0)
+    g_string_append_printf (str, ", \"invalid_utf8_replaced\": %u", bad);
+  g_string_append (str, "}\n");
+
+  if (n_replaced != NULL)
+    *n_replaced = bad;
   return flush (out, str, cancellable, error);
 }

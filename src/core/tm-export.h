@@ -25,6 +25,14 @@ gboolean tm_export_xprof_json     (TmProfile      *profile,
                                    GCancellable   *cancellable,
                                    GError        **error);
 
+/* The same; n_replaced (may be NULL) gets the number of invalid UTF-8
+ * sequences replaced by U+FFFD in names (docs/formats.md "Hostile input"). */
+gboolean tm_export_xprof_json_full (TmProfile      *profile,
+                                    GOutputStream  *out,
+                                    guint          *n_replaced,
+                                    GCancellable   *cancellable,
+                                    GError        **error);
+
 /* Breakdown rows as CSV (RFC 4180, header line, exact integers). */
 gboolean tm_export_breakdown_csv  (GPtrArray      *rows,
                                    GOutputStream  *out,
@@ -55,13 +63,23 @@ gboolean tm_export_summary_json_error (GFile      *file,
                                    GCancellable   *cancellable,
                                    GError        **error);
 
+/* The same; n_replaced as for tm_export_xprof_json_full(). When it is not
+ * 0 the summary says so in a last member "invalid_utf8_replaced". */
+gboolean tm_export_summary_json_full (TmProfile      *profile,
+                                      const char     *host,
+                                      GOutputStream  *out,
+                                      guint          *n_replaced,
+                                      GCancellable   *cancellable,
+                                      GError        **error);
+
 /* Appends a double the way protobuf's JSON printer does: the shortest
  * decimal that reads back as the same double; NaN and infinities as the
  * strings "NaN", "Infinity", "-Infinity". */
 void     tm_export_append_double  (GString        *str,
                                    double          value);
-/* Appends a JSON string literal, escaped. */
-void     tm_export_append_string  (GString        *str,
+/* Appends a JSON string literal, escaped, always valid UTF-8: each byte
+ * that starts no valid UTF-8 sequence becomes U+FFFD. Returns how many. */
+guint    tm_export_append_string  (GString        *str,
                                    const char     *value);
 
 G_END_DECLS

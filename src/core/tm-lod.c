@@ -16,6 +16,28 @@
 #include <string.h>
 
 #include "tm-lod.h"
+#include "tm-types.h"
+
+/* b − a as a double: exact while it fits in 64 bits, and no overflow when a
+ * view spans more than INT64_MAX ps (docs/formats.md "Hostile input"). */
+static inline double
+diff (gint64 b,
+      gint64 a)
+{
+  gint64 d;
+
+  if (__builtin_sub_overflow (b, a, &d))
+    return (double) b - (double) a;
+  return (double) d;
+}
+
+/* start + floor (offset), saturating. */
+static inline gint64
+time_at (gint64 start,
+         double offset)
+{
+  return tm_sat_add (start, tm_sat_from_double (floor (offset)));
+}
 
 #define LEAF_SHIFT   5
 #define FANOUT_SHIFT 3
@@ -108,8 +130,8 @@ summary_add_raw (Summary     *s,
   for (gsize i = from; i < to; i++)
     {
       gint64 stack = lod->stack[i];
-      gint64 used = stack + lod->heap[i];
-      gint64 total = used + (lod->free_bytes != NULL ? lod->free_bytes[i] : 0);
+      gint64 used = tm_sat_add (stack, lod->heap[i]);
+      gint64 total = tm_sat_add (used, lod->free_bytes != NULL ? lod->free_bytes[i] : 0);
       double frag = lod->frag != NULL ? lod->frag[i] : 0.0;
 
       if (isnan (frag))
@@ -466,7 +488,7 @@ tm_lod_query_time (const TmLod *lod,
   g_return_val_if_fail (bucket != NULL, FALSE);
 
   if (t1_ps <= t0_ps)
-    t1_ps = t0_ps + 1;
+    t1_ps = tm_sat_add (t0_ps, 1);
 
   k = tm_lod_lower_bound (lod, t0_ps, 0);
   end = tm_lod_lower_bound (lod, t1_ps, k);
@@ -503,10 +525,10 @@ column_bound (const TmLod *lod,
           gssize right = left + leaves;
 
           if (right >= (gssize) lod->n_leaf_times ||
-              (double) (lod->leaf_times[right] - lod->leaf_times[left]) > max_span)
+              diff (lod->leaf_times[right], lod->leaf_times[left]) > max_span)
             continue;
 
-          bound = (guint) ((t_ps - lod->leaf_times[left] <= lod->leaf_times[right] - t_ps ? left : right) << LEAF_SHIFT);
+          bound = (guint) ((diff (t_ps, lod->leaf_times[left]) <= diff (lod->leaf_times[right], t_ps) ? left : right) << LEAF_SHIFT);
           *level = l;
           *exact = FALSE;
           return MAX (bound, hint);
@@ -533,23 +555,23 @@ sweep_columns (const TmLod *lod,
                guint        k,
                TmLodBucket *buckets)
 {
-  double span = (double) (end_ps - start_ps);
+  double span = diff (end_ps, start_ps);
   guint n_with_data = 0;
   gsize i = k;
   Summary carried;
   gboolean have_carried = FALSE;
 
+  summary_init (&carried);
   if (k > 0)
     {
-      summary_init (&carried);
       summary_add_raw (&carried, lod, k - 1, k);
       have_carried = TRUE;
     }
 
   for (guint c = 0; c < n_columns; c++)
     {
-      gint64 t0 = start_ps + (gint64) floor (span * c / n_columns);
-      gint64 t1 = c + 1 == n_columns ? end_ps + 1 : start_ps + (gint64) floor (span * (c + 1) / n_columns);
+      gint64 t0 = time_at (start_ps, span * c / n_columns);
+      gint64 t1 = c + 1 == n_columns ? tm_sat_add (end_ps, 1) : time_at (start_ps, span * (c + 1) / n_columns);
       TmLodBucket *bucket = &buckets[c];
       gsize column_start = i;
       gsize first;
@@ -613,7 +635,7 @@ tm_lod_query_columns (const TmLod *lod,
 
   if (end_ps < start_ps)
     end_ps = start_ps;
-  span = (double) (end_ps - start_ps);
+  span = diff (end_ps, start_ps);
 
   /* Snapping moves a boundary by at most half a block's duration, so by
    * at most 1/(2·SNAP_DIVISOR) of a column: invisible, and every snapshot
@@ -627,7 +649,7 @@ tm_lod_query_columns (const TmLod *lod,
   if (span >= n_columns)
     {
       guint first = tm_lod_lower_bound (lod, start_ps, 0);
-      guint last = tm_lod_lower_bound (lod, end_ps + 1, first);
+      guint last = tm_lod_lower_bound (lod, tm_sat_add (end_ps, 1), first);
 
       if ((gsize) (last - first) <= (gsize) n_columns * SWEEP_PER_COLUMN)
         return sweep_columns (lod, start_ps, end_ps, n_columns, first, buckets);
@@ -640,20 +662,20 @@ tm_lod_query_columns (const TmLod *lod,
   leaf = (gssize) (k >> LEAF_SHIFT);
   for (guint c = 0; c < n_columns; c++)
     {
-      gint64 t0 = start_ps + (gint64) floor (span * c / n_columns);
+      gint64 t0 = time_at (start_ps, span * c / n_columns);
       gint64 t1;
       guint end;
       gboolean end_exact;
 
       if (c + 1 == n_columns)
-        t1 = end_ps + 1;
+        t1 = tm_sat_add (end_ps, 1);
       else
-        t1 = start_ps + (gint64) floor (span * (c + 1) / n_columns);
+        t1 = time_at (start_ps, span * (c + 1) / n_columns);
 
       if (t1 <= t0)
         {
           /* Narrower than a picosecond: shares its start with the next. */
-          end = tm_lod_lower_bound (lod, t0 + 1, k);
+          end = tm_lod_lower_bound (lod, tm_sat_add (t0, 1), k);
           fill_bucket (lod, k, k_exact, end, t0, &buckets[c]);
         }
       else

@@ -254,7 +254,7 @@ void
 tm_memory_store_add (TmMemoryStore    *self,
                      const TmSnapshot *snapshot)
 {
-  gint64 used = snapshot->stack_bytes + snapshot->heap_bytes;
+  gint64 used = tm_sat_add (snapshot->stack_bytes, snapshot->heap_bytes);
   TmSummary part;
   guint i;
 
@@ -288,7 +288,7 @@ tm_memory_store_add (TmMemoryStore    *self,
   part.peak_heap_bytes = snapshot->heap_bytes;
   part.peak_free_bytes = snapshot->free_bytes;
   part.peak_fragmentation = snapshot->fragmentation;
-  part.memory_capacity = used + snapshot->free_bytes;
+  part.memory_capacity = tm_sat_add (used, snapshot->free_bytes);
   summary_fold (&self->summary, &self->have_window_peak, i == 0, &part, used >= 0);
 }
 
@@ -660,7 +660,7 @@ tm_memory_store_finish (TmMemoryStore  *s,
       gint64 step = store_step (s, i);
 
       if (step == -1)
-        set_step (s, i, last_valid_step + 1);
+        set_step (s, i, tm_sat_add (last_valid_step, 1));
       else
         last_valid_step = step;
     }
@@ -950,8 +950,10 @@ tm_memory_store_find_nearest (TmMemoryStore *self,
     {
       /* The previous distinct time may be nearer; take the first of it. */
       guint prev = lo - 1;
-      guint64 d_prev = (guint64) (t_ps - self->times[prev]);
-      guint64 d_next = (guint64) (self->times[lo] - t_ps);
+      /* times[prev] < t_ps <= times[lo]: both distances fit in 64 unsigned
+       * bits, even across the whole int64 range. */
+      guint64 d_prev = (guint64) t_ps - (guint64) self->times[prev];
+      guint64 d_next = (guint64) self->times[lo] - (guint64) t_ps;
 
       if (d_prev <= d_next && self->times[lo] != t_ps)
         {

@@ -76,6 +76,46 @@ compare_stores (gconstpointer a,
   return strcmp (tm_memory_store_get_id (x), tm_memory_store_get_id (y));
 }
 
+/* What a .json.gz may inflate to (docs/formats.md "Hostile input"): an XProf
+ * memory-profile JSON compresses about 25:1, so 64 times the compressed
+ * size, at least 8 MiB, never more than 256 MiB of text (json-glib's tree
+ * takes some 26 times the text). */
+#define GZIP_MAX_RATIO 64
+#define GZIP_MIN_CAP   ((gsize) 8 << 20)
+#define GZIP_MAX_CAP   ((gsize) 256 << 20)
+
+static gsize
+gzip_cap (gsize compressed_size)
+{
+  if (compressed_size >= GZIP_MAX_CAP / GZIP_MAX_RATIO)
+    return GZIP_MAX_CAP;
+  return MAX (GZIP_MIN_CAP, compressed_size * GZIP_MAX_RATIO);
+}
+
+/* FALSE once the inflated text so far cannot start a JSON object; sets
+ * *decided when it has seen its first byte that is not white space. */
+static gboolean
+looks_like_json (const guint8 *data,
+                 gsize         size,
+                 gboolean     *decided)
+{
+  gsize i = 0;
+
+  if (size >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf)
+    i = 3;
+  else if (size < 3 && size > 0 && data[0] == 0xef)
+    return TRUE;  /* maybe a byte order mark: wait for more */
+  for (; i < size; i++)
+    {
+      if (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r')
+        continue;
+      *decided = TRUE;
+      return data[i] == '{';
+    }
+  /* Only white space so far: fine for a while, not for ever. */
+  return size < 65536;
+}
+
 static GBytes *
 gunzip (const guint8  *data,
         gsize          size,
@@ -83,6 +123,9 @@ gunzip (const guint8  *data,
 {
   z_stream zs;
   GByteArray *out = g_byte_array_new ();
+  gsize cap = gzip_cap (size);
+  gboolean decided = FALSE;
+  gsize rest;
   int ret;
 
   memset (&zs, 0, sizeof zs);
@@ -110,24 +153,55 @@ gunzip (const guint8  *data,
                        ? _("truncated at byte %lu: the gzip stream ends early")
                        : _("corrupt gzip data at byte %lu"),
                        zs.total_in);
-          inflateEnd (&zs);
-          g_byte_array_unref (out);
-          return NULL;
+          goto fail;
         }
       g_byte_array_append (out, buf, sizeof buf - zs.avail_out);
+      if (!decided && !looks_like_json (out->data, out->len, &decided))
+        {
+          g_set_error (error, TM_ERROR, TM_ERROR_NOT_PROTOBUF,
+                       _("not a profile: the compressed file does not hold a memory-profile JSON"));
+          goto fail;
+        }
+      if (out->len > cap)
+        {
+          g_autofree char *limit = g_format_size_full (cap, G_FORMAT_SIZE_IEC_UNITS);
+
+          g_set_error (error, TM_ERROR, TM_ERROR_TOO_LARGE,
+                       _("too large: the compressed file inflates to more than %s, "
+                         "more than a memory-profile JSON of its size can hold"), limit);
+          goto fail;
+        }
       if (ret != Z_STREAM_END && zs.avail_in == 0 && sizeof buf - zs.avail_out == 0)
         {
           g_set_error (error, TM_ERROR, TM_ERROR_TRUNCATED,
                        _("truncated at byte %lu: the gzip stream ends early"), zs.total_in);
-          inflateEnd (&zs);
-          g_byte_array_unref (out);
-          return NULL;
+          goto fail;
         }
     }
   while (ret != Z_STREAM_END);
 
+  /* One gzip member and nothing after it. */
+  rest = size - (gsize) ((const guint8 *) zs.next_in - data);
+  if (rest > 0)
+    {
+      gsize at = size - rest;
+
+      if (rest >= 2 && zs.next_in[0] == 0x1f && zs.next_in[1] == 0x8b)
+        g_set_error (error, TM_ERROR, TM_ERROR_INVALID,
+                     _("a second gzip member starts at byte %zu: Tidemark reads files of one member"), at);
+      else
+        g_set_error (error, TM_ERROR, TM_ERROR_INVALID,
+                     _("%zu bytes of trailing data after the gzip stream, from byte %zu"), rest, at);
+      goto fail;
+    }
+
   inflateEnd (&zs);
   return g_byte_array_free_to_bytes (out);
+
+fail:
+  inflateEnd (&zs);
+  g_byte_array_unref (out);
+  return NULL;
 }
 
 typedef struct

@@ -11,6 +11,55 @@
 
 G_BEGIN_DECLS
 
+/* Saturating 64-bit arithmetic: figures from a file may be anything, and a
+ * sum that does not fit stays at the limit instead of wrapping (signed
+ * overflow is undefined in C). docs/formats.md "Hostile input". */
+static inline gint64
+tm_sat_add (gint64 a,
+            gint64 b)
+{
+  gint64 r;
+
+  if (__builtin_add_overflow (a, b, &r))
+    return b > 0 ? G_MAXINT64 : G_MININT64;
+  return r;
+}
+
+static inline gint64
+tm_sat_sub (gint64 a,
+            gint64 b)
+{
+  gint64 r;
+
+  if (__builtin_sub_overflow (a, b, &r))
+    return b < 0 ? G_MAXINT64 : G_MININT64;
+  return r;
+}
+
+static inline gint64
+tm_sat_mul (gint64 a,
+            gint64 b)
+{
+  gint64 r;
+
+  if (__builtin_mul_overflow (a, b, &r))
+    return (a < 0) == (b < 0) ? G_MAXINT64 : G_MININT64;
+  return r;
+}
+
+/* A double as int64, saturating; NaN is 0. */
+static inline gint64
+tm_sat_from_double (double d)
+{
+  if (d != d)
+    return 0;
+  if (d >= 9223372036854775808.0)
+    return G_MAXINT64;
+  if (d < -9223372036854775808.0)
+    return G_MININT64;
+  return (gint64) d;
+}
+
 typedef enum
 {
   TM_ACTIVITY_UNKNOWN      = 0,

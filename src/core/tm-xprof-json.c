@@ -41,7 +41,9 @@ tm_xprof_json_sniff (const guint8 *data,
   return FALSE;
 }
 
-/* json-glib recurses per nesting level: refuse deep input before parsing. */
+/* json-glib recurses per nesting level: refuse deep input before parsing.
+ * json-glib 1.6 also keeps the first of several values and ignores the
+ * rest: refuse anything but white space after the first object or array. */
 static gboolean
 check_depth (const guint8  *data,
              gsize          size,
@@ -52,6 +54,18 @@ check_depth (const guint8  *data,
 
   for (gsize i = 0; i < size; i++)
     {
+      if (depth == 0 && !in_string && i > 0 && (data[i - 1] == '}' || data[i - 1] == ']'))
+        {
+          for (gsize j = i; j < size; j++)
+            if (data[j] != ' ' && data[j] != '\t' && data[j] != '\n' && data[j] != '\r')
+              {
+                g_set_error (error, TM_ERROR, TM_ERROR_JSON,
+                             _("invalid JSON: data at byte %zu after the JSON value"), j);
+                return FALSE;
+              }
+          return TRUE;
+        }
+
       guint8 c = data[i];
 
       if (in_string)
@@ -136,7 +150,7 @@ node_int (JsonNode *node)
         return g_ascii_strtoll (s, NULL, 10);
       }
     case G_TYPE_DOUBLE:
-      return (gint64) json_node_get_double (node);
+      return tm_sat_from_double (json_node_get_double (node));
     case G_TYPE_INT64:
       return json_node_get_int (node);
     case G_TYPE_BOOLEAN:
@@ -326,7 +340,7 @@ read_allocator (const char    *id,
   given.peak_free_bytes = get_int (peak, "freeMemoryBytes", "free_memory_bytes");
   given.peak_fragmentation = get_double (peak, "fragmentation", NULL);
   given.peak_stats_peak_bytes_in_use = get_int (peak, "peakBytesInUse", "peak_bytes_in_use");
-  given.peak_bytes_in_use = given.peak_stack_bytes + given.peak_heap_bytes;
+  given.peak_bytes_in_use = tm_sat_add (given.peak_stack_bytes, given.peak_heap_bytes);
   given.peak_time_ps = get_int (summary, "peakStatsTimePs", "peak_stats_time_ps");
   given.memory_capacity = get_int (summary, "memoryCapacity", "memory_capacity");
 

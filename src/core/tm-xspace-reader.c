@@ -232,7 +232,7 @@ read_lines (Reader        *r,
       const TmXLineInfo *info = &g_array_index (lines, TmXLineInfo, i);
       TmWire line = info->wire;
       /* Put every line on the clock of the earliest one (docs/formats.md §1). */
-      gint64 adjust_ps = (gint64) ((guint64) (info->timestamp_ns - min_ts) * 1000u);
+      gint64 adjust_ps = tm_sat_mul (tm_sat_sub (info->timestamp_ns, min_ts), 1000);
       const guint8 *counted = line.p;
 
       while (!tm_wire_at_end (&line))
@@ -302,7 +302,7 @@ read_lines (Reader        *r,
                 return FALSE;
               ev.kind = lookup_event_kind (r, ev.metadata_id);
               if (ev.kind != TM_ACTIVITY_UNKNOWN)
-                append_memory_event (store_for_event (r, &ev), &ev, ev.offset_ps + adjust_ps, len_offset);
+                append_memory_event (store_for_event (r, &ev), &ev, tm_sat_add (ev.offset_ps, adjust_ps), len_offset);
               continue;
             }
 
@@ -320,7 +320,7 @@ read_lines (Reader        *r,
               if (!tm_host_event_decode (r->ctx, ev_wire, &ev, error))
                 return FALSE;
               store = store_for_event (r, &ev);
-              append_memory_event (store, &ev, ev.offset_ps + adjust_ps, len_offset);
+              append_memory_event (store, &ev, tm_sat_add (ev.offset_ps, adjust_ps), len_offset);
             }
         }
       g_atomic_pointer_add (done, (gssize) (line.p - counted));
@@ -622,7 +622,7 @@ read_tpu_plane (Reader      *r,
           module.id = r->result->hlo_modules->len;
           module.name = name != NULL && name->len > 0 ? g_strndup ((const char *) name->ptr, name->len) : g_strdup ("");
           module.start_ps = hdr.offset_ps;
-          module.end_ps = hdr.offset_ps + hdr.duration_ps;
+          module.end_ps = tm_sat_add (hdr.offset_ps, hdr.duration_ps);
           module.device = g_strdup (device);
           g_array_append_val (r->result->hlo_modules, module);
         }

@@ -1,0 +1,224 @@
+/* make-seeds.c — the fuzz targets' seed corpora, from the test fixtures
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * make-seeds OUTDIR writes OUTDIR/corpus-xspace (fixtures as *.xplane.pb,
+ * in the usual and the odd encodings), OUTDIR/corpus-xprof-json (their
+ * XProf JSON exports, plain, gzip-compressed, and 'Z' + JSON for the gzip
+ * path of fuzz-xprof-json) and OUTDIR/corpus-json-round-trip (both), then
+ * touches OUTDIR/seeds.stamp.
+ */
+#include "config.h"
+
+#include <string.h>
+#include <zlib.h>
+#include <glib/gstdio.h>
+
+#include "tm-export.h"
+#include "tm-fixture-writer.h"
+#include "tm-profile.h"
+
+static char *outdir;
+static guint n_seeds;
+
+static void
+put (const char *corpus,
+     const char *name,
+     const void *data,
+     gsize       size)
+{
+  g_autofree char *dir = g_build_filename (outdir, corpus, NULL);
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_mkdir_with_parents (dir, 0755);
+  if (!g_file_set_contents (path, data, (gssize) size, &error))
+    g_error ("%s", error->message);
+  n_seeds++;
+}
+
+static GBytes *
+gzip (const char *data,
+      gsize       size)
+{
+  gsize cap = compressBound (size) + 64;
+  guint8 *gz = g_malloc (cap);
+  z_stream zs = { 0 };
+
+  g_assert (deflateInit2 (&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) == Z_OK);
+  zs.next_in = (Bytef *) data;
+  zs.avail_in = size;
+  zs.next_out = gz;
+  zs.avail_out = cap;
+  g_assert (deflate (&zs, Z_FINISH) == Z_STREAM_END);
+  deflateEnd (&zs);
+  return g_bytes_new_take (gz, zs.total_out);
+}
+
+/* The space as XSpace seeds, and its JSON export as JSON seeds. */
+static void
+add_space (const char     *name,
+           TmFixtureSpace *space,
+           gboolean        odd)
+{
+  g_autoptr(GBytes) bytes = tm_fixture_space_serialize (space);
+  g_autofree char *pb = g_strconcat (name, ".xplane.pb", NULL);
+  g_autofree char *tmp = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(TmProfile) profile = NULL;
+  g_autoptr(GOutputStream) out = NULL;
+  g_autoptr(GError) error = NULL;
+
+  put ("corpus-xspace", pb, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  put ("corpus-json-round-trip", pb, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  if (odd)
+    {
+      const TmFixtureOddFlags flags[] = {
+        TM_FIXTURE_ODD_METADATA_FIRST, TM_FIXTURE_ODD_INTERLEAVED, TM_FIXTURE_ODD_REVERSED,
+        TM_FIXTURE_ODD_UNKNOWN_FIELDS | TM_FIXTURE_ODD_LONG_VARINTS,
+        TM_FIXTURE_ODD_EXPLICIT_ZEROS | TM_FIXTURE_ODD_SPLIT_VALUES | TM_FIXTURE_ODD_DUPLICATE_NAME,
+      };
+
+      for (guint i = 0; i < G_N_ELEMENTS (flags); i++)
+        {
+          g_autoptr(GBytes) b = tm_fixture_space_serialize_odd (space, flags[i]);
+          g_autofree char *n = g_strdup_printf ("%s-odd%u.xplane.pb", name, i);
+
+          put ("corpus-xspace", n, g_bytes_get_data (b, NULL), g_bytes_get_size (b));
+        }
+    }
+
+  /* Its XProf JSON, through the real loader and exporter. */
+  tmp = tm_fixture_write_bytes (bytes, NULL, "seed.xplane.pb", &error);
+  g_assert_no_error (error);
+  file = g_file_new_for_path (tmp);
+  profile = tm_profile_load (file, NULL, NULL, NULL, &error);
+  tm_fixture_remove (tmp);
+  if (profile == NULL)
+    return;  /* a seed that is meant to fail */
+
+  out = g_memory_output_stream_new_resizable ();
+  if (tm_export_xprof_json (profile, out, NULL, &error) && g_output_stream_close (out, NULL, NULL))
+    {
+      GMemoryOutputStream *mem = G_MEMORY_OUTPUT_STREAM (out);
+      const char *json = g_memory_output_stream_get_data (mem);
+      gsize len = g_memory_output_stream_get_data_size (mem);
+      g_autoptr(GBytes) gz = gzip (json, len);
+      g_autofree char *z = g_strdup_printf ("Z%.*s", (int) len, json);
+      g_autofree char *jn = g_strconcat (name, ".json", NULL);
+      g_autofree char *gn = g_strconcat (name, ".json.gz", NULL);
+      g_autofree char *zn = g_strconcat (name, ".z", NULL);
+
+      put ("corpus-xprof-json", jn, json, len);
+      put ("corpus-xprof-json", gn, g_bytes_get_data (gz, NULL), g_bytes_get_size (gz));
+      put ("corpus-xprof-json", zn, z, len + 1);
+      put ("corpus-json-round-trip", jn, json, len);
+    }
+}
+
+static void
+add_memory (TmFixtureSpace *space,
+            const char     *allocator,
+            gint64          time_ps,
+            gboolean        alloc,
+            gint64          heap,
+            guint64         addr,
+            const char     *op,
+            gint64          group)
+{
+  TmFixtureLine *line = tm_fixture_plane_get_line (tm_fixture_space_get_plane (space, "/host:CPU"), "Memory", 1000);
+  TmFixtureMemory m = {
+    .id_kind = TM_FIXTURE_MEMORY_ID_ALLOCATOR_NAME, .allocator_name = allocator,
+    .bytes_reserved = 256, .bytes_allocated = heap, .bytes_available = 1 << 20, .fragmentation = 0.25,
+    .peak_bytes_in_use = heap / 2 + 4096, .requested_bytes = 100, .allocation_bytes = 128, .addr = addr,
+    .tf_op = op, .has_group_id = group >= 0, .group_id = group, .region_type = "output",
+    .data_type = 1, .shape = "[2, 64]",
+  };
+
+  tm_fixture_line_add_memory_event (line, alloc, time_ps, &m);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *stamp = NULL;
+
+  if (argc != 2)
+    {
+      g_printerr ("usage: make-seeds OUTDIR\n");
+      return 2;
+    }
+  outdir = argv[1];
+
+  {
+    g_autoptr(TmFixtureSpace) space = tm_fixture_space_new_xprof_example ();
+
+    add_space ("xprof-example", space, TRUE);
+  }
+
+  {
+    /* Two allocators, steps, a pair, a free without its allocation, HLO
+     * modules on two TPUs, a second host line on another clock. */
+    g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+    TmFixtureLine *second;
+    TmFixtureMemory m = {
+      .id_kind = TM_FIXTURE_MEMORY_ID_INDEX_ON_HOST, .memory_index = 3,
+      .bytes_reserved = 1, .bytes_allocated = 2, .bytes_available = 3, .peak_bytes_in_use = 4,
+      .requested_bytes = 2, .allocation_bytes = 2, .addr = 77, .tf_op = "idx", .region_type = "temp",
+      .data_type = 19, .shape = "[]",
+      .flags = TM_FIXTURE_MEMORY_NUMBERS_AS_UINT64 | TM_FIXTURE_MEMORY_STRINGS_AS_REF,
+    };
+
+    add_memory (space, "GPU_0_bfc", 10, TRUE, 1000, 64, "a/b", 1);
+    add_memory (space, "GPU_0_bfc", 20, TRUE, 2000, 128, "c/d", 1);
+    add_memory (space, "GPU_0_bfc", 30, FALSE, 1000, 64, "a/b", 2);
+    add_memory (space, "GPU_0_bfc", 40, FALSE, 500, 4096, "gone", -1);
+    add_memory (space, "gpu_host_bfc", 15, TRUE, 10, 8, "h", -1);
+    second = tm_fixture_plane_add_line (tm_fixture_space_get_plane (space, "/host:CPU"), "Memory 2", 2000);
+    tm_fixture_line_add_memory_event (second, TRUE, 5, &m);
+    tm_fixture_space_add_hlo_module (space, 0, "jit_step", 0, 100);
+    tm_fixture_space_add_hlo_module (space, 1, "jit_step", 50, 150);
+    add_space ("two-allocators", space, TRUE);
+  }
+
+  {
+    /* Names that are not UTF-8 and extreme values. */
+    g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+
+    add_memory (space, "GPU\xff", 10, TRUE, G_MAXINT64, 64, "op\xc3", 0);
+    add_memory (space, "GPU\xff", G_MAXINT64, TRUE, G_MININT64, 64, "\xed\xa0\x80", G_MAXINT64);
+    add_memory (space, "GPU\xff", G_MININT64, FALSE, 0, 64, "x", -1);
+    tm_fixture_space_add_hlo_module (space, 0, "wide", G_MININT64, G_MAXINT64);
+    add_space ("hostile", space, FALSE);
+  }
+
+  {
+    /* No host plane; an empty space. */
+    g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+
+    tm_fixture_space_add_hlo_module (space, 0, "only", 1, 2);
+    add_space ("no-host", space, FALSE);
+  }
+
+  /* Small JSON of the older TensorFlow form and of trailing data. */
+  {
+    const char *tf =
+      "{\"memory_profile_per_allocator\":{\"GPU_0_bfc\":{\"memory_profile_snapshots\":[{\"time_offset_ps\":1,"
+      "\"aggregation_stats\":{\"stack_reserved_bytes\":1,\"heap_allocated_bytes\":2,\"free_memory_bytes\":3,"
+      "\"fragmentation\":0.5,\"peak_bytes_in_use\":4},\"activity_metadata\":{\"memory_activity\":1,"
+      "\"requested_bytes\":2,\"allocation_bytes\":2,\"address\":5,\"tf_op_name\":\"x\",\"step_id\":3,"
+      "\"region_type\":\"output\",\"data_type\":\"float\",\"tensor_shape\":\"[1]\"}}],"
+      "\"profile_summary\":{\"peak_bytes_usage_lifetime\":4,\"peak_stats\":{\"stack_reserved_bytes\":1,"
+      "\"heap_allocated_bytes\":2},\"peak_stats_time_ps\":1,\"memory_capacity\":6},\"active_allocations\":"
+      "[{\"snapshot_index\":0,\"special_index\":-1,\"num_occurrences\":1}]}},\"memory_ids\":[\"GPU_0_bfc\"]}";
+
+    put ("corpus-xprof-json", "tensorflow.json", tf, strlen (tf));
+    put ("corpus-json-round-trip", "tensorflow.json", tf, strlen (tf));
+  }
+
+  stamp = g_build_filename (outdir, "seeds.stamp", NULL);
+  g_file_set_contents (stamp, "", 0, NULL);
+  g_print ("%u seeds in %s\n", n_seeds, outdir);
+  return 0;
+}

@@ -1,0 +1,172 @@
+/* tm-fuzz.c — loading and exercising a profile for the fuzz targets
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+
+#include "tm-analysis.h"
+#include "tm-export.h"
+#include "tm-fuzz.h"
+#include "tm-lod.h"
+
+static char *input_path;
+
+static void
+remove_input (void)
+{
+  g_autofree char *dir = g_path_get_dirname (input_path);
+
+  g_unlink (input_path);
+  g_rmdir (dir);
+}
+
+TmProfile *
+tm_fuzz_load (const uint8_t *data,
+              size_t         size)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  TmProfile *profile;
+
+  if (input_path == NULL)
+    {
+      char *dir = g_dir_make_tmp ("tidemark-fuzz-XXXXXX", &error);
+
+      tm_fuzz_check (dir != NULL);
+      input_path = g_build_filename (dir, "input", NULL);
+      g_free (dir);
+      atexit (remove_input);
+    }
+  tm_fuzz_check (g_file_set_contents (input_path, (const char *) data, (gssize) size, NULL));
+
+  file = g_file_new_for_path (input_path);
+  profile = tm_profile_load (file, NULL, NULL, NULL, &error);
+  if (profile == NULL)
+    {
+      /* A failed load always says why. */
+      tm_fuzz_check (error != NULL);
+      tm_fuzz_check (error->message != NULL && error->message[0] != '\0');
+      tm_fuzz_check (g_utf8_validate (error->message, -1, NULL));
+    }
+  else
+    tm_fuzz_check (error == NULL);
+  return profile;
+}
+
+static char *
+export (TmProfile *profile,
+        int        kind,
+        guint     *n_replaced)
+{
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  if (kind == 0)
+    ok = tm_export_xprof_json_full (profile, out, n_replaced, NULL, &error);
+  else if (kind == 1)
+    ok = tm_export_summary_json_full (profile, "fuzz", out, n_replaced, NULL, &error);
+  else
+    {
+      TmAnalysis *analysis = tm_profile_get_analysis (profile, tm_profile_get_busiest_index (profile));
+
+      ok = tm_export_breakdown_csv (tm_analysis_get_peak_breakdown (analysis), out, NULL, &error);
+    }
+  tm_fuzz_check (ok && error == NULL);
+  tm_fuzz_check (g_output_stream_write_all (out, "", 1, NULL, NULL, NULL));
+  tm_fuzz_check (g_output_stream_close (out, NULL, NULL));
+  return g_memory_output_stream_steal_data (G_MEMORY_OUTPUT_STREAM (out));
+}
+
+static void
+exercise_store (TmMemoryStore *store,
+                TmAnalysis    *analysis)
+{
+  guint n = tm_memory_store_get_n_snapshots (store);
+  const gint64 *times = tm_memory_store_get_times (store);
+  TmLod *lod = tm_memory_store_get_lod (store);
+  gint64 probes[8] = { G_MININT64, -1, 0, 1, G_MAXINT64, 0, 0, 0 };
+  TmLodBucket buckets[16];
+  GPtrArray *peak = tm_analysis_get_peak_breakdown (analysis);
+
+  tm_fuzz_check (peak != NULL);
+  for (guint r = 0; r < peak->len; r++)
+    {
+      const TmBreakdownRow *row = g_ptr_array_index (peak, r);
+
+      tm_fuzz_check (row->op_name != NULL && row->region_type != NULL &&
+                     row->data_type != NULL && row->shape != NULL);
+    }
+
+  if (n > 0)
+    {
+      probes[5] = times[0];
+      probes[6] = times[n / 2];
+      probes[7] = times[n - 1];
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (probes); i++)
+    {
+      g_autoptr(GPtrArray) rows = tm_analysis_breakdown_at (store, probes[i]);
+      guint k = tm_memory_store_find_nearest (store, probes[i]);
+
+      tm_fuzz_check (rows != NULL);
+      tm_fuzz_check (n == 0 || k < n);
+      k = tm_memory_store_find_at_or_before (store, probes[i]);
+      tm_fuzz_check (n == 0 || k < n);
+      if (n > 0)
+        {
+          TmActivity act;
+
+          if (tm_memory_store_get_activity (store, k, &act, NULL))
+            tm_activity_clear (&act);
+        }
+    }
+
+  if (lod != NULL)
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (probes); i++)
+        for (guint j = i; j < G_N_ELEMENTS (probes); j++)
+          {
+            guint filled = tm_lod_query_columns (lod, probes[i], probes[j], G_N_ELEMENTS (buckets), buckets);
+            TmLodBucket bucket;
+
+            tm_fuzz_check (filled <= G_N_ELEMENTS (buckets));
+            tm_lod_query_time (lod, probes[i], probes[j], &bucket);
+          }
+      if (n > 0)
+        {
+          TmLodBucket bucket;
+
+          tm_fuzz_check (tm_lod_query_indices (lod, 0, n - 1, &bucket));
+        }
+    }
+
+  g_array_unref (tm_analysis_sample (store, TM_XPROF_MAX_SNAPSHOTS));
+  g_array_unref (tm_analysis_sample (store, 3));
+}
+
+char *
+tm_fuzz_exercise (TmProfile *profile,
+                  guint     *n_replaced)
+{
+  guint n = tm_profile_get_n_memory_ids (profile);
+  guint n_summary = 0;
+  g_autofree char *summary = NULL;
+  g_autofree char *csv = NULL;
+  char *json;
+
+  for (guint i = 0; i < n; i++)
+    exercise_store (tm_profile_get_memory_store (profile, i), tm_profile_get_analysis (profile, i));
+
+  json = export (profile, 0, n_replaced);
+  tm_fuzz_check (g_utf8_validate (json, -1, NULL));
+  summary = export (profile, 1, &n_summary);
+  tm_fuzz_check (g_utf8_validate (summary, -1, NULL));
+  if (n > 0)
+    csv = export (profile, 2, NULL);
+  return json;
+}

@@ -1,0 +1,37 @@
+/* tm-fuzz.h — what every fuzz target shares
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The loader reads files, not buffers: each input is written to one file
+ * in a private temp folder (rewritten per input) and loaded from there.
+ * A failed load must carry a non-empty message; anything else aborts, so
+ * that libFuzzer keeps the input.
+ */
+#pragma once
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <gio/gio.h>
+
+#include "tm-profile.h"
+
+G_BEGIN_DECLS
+
+/* Loads size bytes as a profile file. NULL when the load failed, after
+ * checking that it failed with a message. */
+TmProfile *tm_fuzz_load               (const uint8_t *data,
+                                       size_t         size);
+
+/* Everything a view or an export asks of every memory id: the breakdown at
+ * several times, the nearest snapshot, the LOD over the whole range and over
+ * extreme views, sampling, and all three exports, which must be valid
+ * UTF-8. Returns the XProf JSON export (free it) and its count of names
+ * replaced (docs/formats.md §1.10). */
+char      *tm_fuzz_exercise           (TmProfile     *profile,
+                                       guint         *n_replaced);
+
+/* Aborts with a message when cond is false. */
+#define tm_fuzz_check(cond) \
+  G_STMT_START { if (!(cond)) { g_printerr ("fuzz check failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__); abort (); } } G_STMT_END
+
+G_END_DECLS

@@ -1,0 +1,215 @@
+/* test-concurrency.c — loads racing the user (under Xvfb)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Opening many files quickly, closing a window while its profile is being
+ * read and analysed, quitting during a load, switching hosts while one is
+ * analysed. The profile is large enough that each load takes a while: the
+ * test generates it (tests/bench/gen-large-profile, 24 MiB, about 100 000
+ * memory events); the real GPU profile joins when TM_REAL_PROFILES is set.
+ * What is checked: nothing crashes, the window ends in the state asked
+ * for last, and (in sanitizer builds) ASan and UBSan stay silent.
+ */
+#include "config.h"
+
+#include <gtk/gtk.h>
+
+#include "tm-application.h"
+#include "tm-window.h"
+#include "tm-gui-test-util.h"
+#include "tm-test-util.h"
+
+static char *fixture_dir;
+static char *large_path;   /* the generated 24 MiB profile */
+static char *small_path;   /* XProf's example */
+static char *run_dir;      /* plugins/profile/<run>/ with two large hosts */
+static TmApplication *app; /* one per process: it registers on the bus */
+
+static void
+write_fixtures (void)
+{
+  g_autofree char *generator = g_test_build_filename (G_TEST_BUILT, "bench", "gen-large-profile", NULL);
+  g_autoptr(TmFixtureSpace) example = tm_fixture_space_new_xprof_example ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *host_a = NULL;
+  g_autofree char *host_b = NULL;
+  gsize length;
+  int status;
+
+  fixture_dir = tm_fixture_make_temp_dir (&error);
+  g_assert_no_error (error);
+  large_path = g_build_filename (fixture_dir, "large.xplane.pb", NULL);
+  {
+    const char *argv[] = { generator, "-q", "--size-mib", "24", "--seed", "14", large_path, NULL };
+
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                                 NULL, NULL, &status, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_spawn_check_wait_status (status, NULL));
+  }
+  small_path = tm_fixture_space_write (example, fixture_dir, "example.xplane.pb", &error);
+  g_assert_no_error (error);
+
+  run_dir = g_build_filename (fixture_dir, "logs", "plugins", "profile", "2024_01_01_00_00_00", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (run_dir, 0755), ==, 0);
+  g_assert_true (g_file_get_contents (large_path, &contents, &length, NULL));
+  host_a = g_build_filename (run_dir, "host-a.xplane.pb", NULL);
+  host_b = g_build_filename (run_dir, "host-b.xplane.pb", NULL);
+  g_assert_true (g_file_set_contents (host_a, contents, length, NULL));
+  g_assert_true (g_file_set_contents (host_b, contents, length, NULL));
+}
+
+static gboolean
+is_loading (gpointer data)
+{
+  return tm_window_get_state (TM_WINDOW (data)) == TM_WINDOW_STATE_LOADING;
+}
+
+static void
+destroy_all_windows (GtkApplication *application)
+{
+  g_autoptr(GList) windows = g_list_copy (gtk_application_get_windows (application));
+
+  for (GList *l = windows; l; l = l->next)
+    gtk_window_destroy (l->data);
+  tm_test_iterate_for (50);
+}
+
+/* Many opens in a row, some of the same file, across windows: each file
+ * ends in one window, shown. */
+static void
+test_open_many (void)
+{
+  g_autoptr(GFile) large = g_file_new_for_path (large_path);
+  g_autoptr(GFile) small = g_file_new_for_path (small_path);
+  g_autofree char *gpu_path = tm_test_real_profile ("tf_gpu_multi_worker.xplane.pb");
+  g_autoptr(GFile) gpu = gpu_path != NULL ? g_file_new_for_path (gpu_path) : g_object_ref (small);
+  guint expected = gpu_path != NULL ? 3 : 2;
+
+  for (guint i = 0; i < 6; i++)
+    {
+      tm_application_open_files (app, (GFile *[]) { large, small, gpu }, 3, NULL);
+      tm_test_iterate_for (i * 15);
+    }
+  tm_test_iterate_until (tm_test_all_loaded, app);
+  g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, expected);
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l; l = l->next)
+    g_assert_cmpint (tm_window_get_state (l->data), ==, TM_WINDOW_STATE_PROFILE);
+
+  /* The same, into one window: the last file asked for wins. */
+  {
+    TmWindow *window = TM_WINDOW (gtk_application_get_windows (GTK_APPLICATION (app))->data);
+
+    for (guint i = 0; i < 8; i++)
+      {
+        tm_window_open (window, i % 2 == 0 ? large : gpu);
+        tm_test_iterate_for (i * 10);
+      }
+    tm_window_open (window, small);
+    tm_test_iterate_until (tm_test_not_loading, window);
+    g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
+    g_assert_true (g_file_equal (tm_window_get_file (window), small));
+  }
+
+  destroy_all_windows (GTK_APPLICATION (app));
+}
+
+/* A window closed at several moments of its load: while reading, while
+ * analysing, just after. The worker finishes on its own and finds no
+ * window. */
+static void
+test_close_during_analysis (void)
+{
+  g_autoptr(GFile) large = g_file_new_for_path (large_path);
+  const guint delays_ms[] = { 0, 5, 40, 120, 300, 600 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (delays_ms); i++)
+    {
+      TmWindow *window = tm_test_new_window ();
+
+      tm_window_open (window, large);
+      g_assert_true (is_loading (window));
+      tm_test_iterate_for (delays_ms[i]);
+      tm_test_destroy_window (window);
+    }
+  /* Let every worker run to its end. */
+  tm_test_iterate_for (2500);
+}
+
+/* Quit (app.quit: closes every window, then quits) while two windows load. */
+static void
+test_quit_during_load (void)
+{
+  g_autoptr(GFile) large = g_file_new_for_path (large_path);
+  g_autoptr(GFile) small = g_file_new_for_path (small_path);
+
+  tm_application_open_files (app, (GFile *[]) { large, small }, 2, NULL);
+  tm_test_iterate_for (20);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
+  tm_test_iterate_for (2500);
+  g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, 0);
+}
+
+/* Hosts switched back and forth while one is read and analysed: the one
+ * picked last is shown, complete. */
+static void
+test_switch_hosts_during_analysis (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  g_autoptr(GFile) dir = g_file_new_for_path (run_dir);
+  g_autofree char *a_path = g_build_filename (run_dir, "host-a.xplane.pb", NULL);
+  g_autofree char *b_path = g_build_filename (run_dir, "host-b.xplane.pb", NULL);
+  g_autoptr(GFile) a = g_file_new_for_path (a_path);
+  g_autoptr(GFile) b = g_file_new_for_path (b_path);
+
+  tm_window_open_run (window, dir, (GFile *[]) { a, b }, 2);
+  for (guint i = 0; i < 9; i++)
+    {
+      tm_test_iterate_for (i * 20);
+      g_assert_true (tm_window_select_host (window, i % 2 == 0 ? "host-b" : "host-a"));
+    }
+  tm_test_iterate_until (tm_test_not_loading, window);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
+  g_assert_true (g_file_equal (tm_window_get_file (window), b));
+  g_assert_nonnull (tm_window_get_memory_store (window));
+
+  /* Switch, then close at once. */
+  g_assert_true (tm_window_select_host (window, "host-a"));
+  tm_test_iterate_for (30);
+  tm_test_destroy_window (window);
+  tm_test_iterate_for (2500);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *data_home = NULL;
+  int status;
+
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  data_home = g_dir_make_tmp ("tidemark-test-data-XXXXXX", NULL);
+  g_assert_nonnull (data_home);
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+
+  g_test_init (&argc, &argv, NULL);
+  gtk_init ();
+
+  write_fixtures ();
+  app = tm_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+
+  g_test_add_func ("/concurrency/open-many", test_open_many);
+  g_test_add_func ("/concurrency/close-during-analysis", test_close_during_analysis);
+  g_test_add_func ("/concurrency/quit-during-load", test_quit_during_load);
+  g_test_add_func ("/concurrency/switch-hosts-during-analysis", test_switch_hosts_during_analysis);
+
+  status = g_test_run ();
+  g_clear_object (&app);
+
+  tm_fixture_remove (fixture_dir);
+  tm_fixture_remove (data_home);
+  return status;
+}
