@@ -337,8 +337,13 @@ tm_timeline_measure (GtkWidget      *widget,
     }
   else
     {
-      /* Small enough for a window of 800 × 600 with every other part. */
-      *minimum = TM_CHART_MARGIN_TOP + TM_CHART_MARGIN_BOTTOM + 64;
+      /* The legend row (in the top margin), the time ruler and a plot
+       * with room for two byte ticks: the timeline is never allocated
+       * less, so it never draws outside its allocation (docs/ui.md,
+       * "Layout"). */
+      *minimum = TM_CHART_MARGIN_TOP + TM_CHART_MARGIN_BOTTOM + 48
+                 + (TM_TIMELINE (widget)->module_spans != NULL && TM_TIMELINE (widget)->module_spans->len > 0
+                    ? HLO_BAND_HEIGHT + HLO_BAND_GAP : 0);
       *natural = TM_CHART_MARGIN_TOP + TM_CHART_MARGIN_BOTTOM + 260;
     }
 }

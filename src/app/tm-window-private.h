@@ -73,6 +73,8 @@ struct _TmWindow
   TmHloView            *hlo_view;
   TmMemoryMap          *memory_map;
   GtkPaned             *chart_paned;
+  GtkScrolledWindow    *chart_scroller;
+  guint                 map_room_source;
   gulong                chart_paned_handler;
   TmBreakdownView      *breakdown_view;
   GtkStack             *lower_stack;
@@ -103,6 +105,10 @@ struct _TmWindow
   char                 *wanted_memory_id;
 
   gulong                paned_position_handler;
+  /* The share of the outer paned the charts get, and of the chart paned
+   * the usage timeline gets (docs/ui.md, "Layout"). */
+  double                charts_share;
+  double                timeline_share;
 };
 
 /* The load's content while one runs, else the shown one. */

@@ -1,0 +1,274 @@
+/* test-polish.c — the gaps a user of other memory viewers notices: the
+ * charts' room, legend toggles, long op names, recent files, range
+ * figures, export polish, the HLO filter, host peaks, the special row
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Runs under Xvfb. Fixtures are written with tm-fixture-writer; the real
+ * profiles come from $TM_REAL_PROFILES (skipped when unset).
+ */
+#include "config.h"
+
+#include <locale.h>
+#include <string.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+
+#include "tm-application.h"
+#include "tm-breakdown-view.h"
+#include "tm-format.h"
+#include "tm-test-util.h"
+#include "tm-timeline.h"
+#include "tm-window.h"
+#include "tm-gui-test-util.h"
+
+#define MIB (G_GINT64_CONSTANT (1) << 20)
+#define GIB (G_GINT64_CONSTANT (1) << 30)
+#define MS  G_GINT64_CONSTANT (1000000000)
+
+static char *fixture_dir;
+static char *fixture_path;
+
+/* ------------------------------------------------------------------ */
+/* Fixture                                                             */
+
+/* GPU_0_bfc on a 16 GiB device: an allocation of (i + 1) × 2 MiB at
+ * 1, 2, 3 … 10 ms, then at 90–93 ms; the ones at 5 and 7 ms are freed at
+ * 8 and 9 ms; long op names; two HLO modules, one without a name. */
+static const gint64 times_ms[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 90, 91, 92, 93 };
+
+static void
+write_fixture (void)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  TmFixturePlane *host = tm_fixture_space_add_plane (space, "/host:CPU");
+  TmFixtureLine *line = tm_fixture_plane_add_line (host, "Memory", 0);
+  g_autoptr(GError) error = NULL;
+  gint64 heap = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (times_ms); i++)
+    {
+      g_autofree char *op = g_strdup_printf ("replica_6/bert_span_labeler/bert_encoder_1/transformer/layer_%u/self_attention/dropout_%u/dropout/Cast", i, i % 3);
+      TmFixtureMemory memory = {
+        .id_kind = TM_FIXTURE_MEMORY_ID_ALLOCATOR_NAME,
+        .allocator_name = "GPU_0_bfc",
+      };
+      gint64 bytes = (gint64) (i + 1) * 2 * MIB;
+
+      heap += bytes;
+      memory.bytes_allocated = heap;
+      memory.bytes_available = 16 * GIB - heap;
+      memory.fragmentation = 0.25;
+      memory.peak_bytes_in_use = heap;
+      memory.requested_bytes = bytes;
+      memory.allocation_bytes = bytes;
+      memory.addr = 0x7f0000000000 + (guint64) i * 0x1000000;
+      memory.tf_op = op;
+      memory.has_group_id = TRUE;
+      memory.group_id = 2;
+      memory.region_type = "output";
+      memory.data_type = 1;
+      memory.shape = "[8,64]";
+      tm_fixture_line_add_memory_event (line, TRUE, times_ms[i] * MS, &memory);
+    }
+  tm_fixture_space_add_hlo_module (space, 0, "jit_train_step", 1 * MS, 9 * MS);
+  tm_fixture_space_add_hlo_module (space, 0, "", 90 * MS, 93 * MS);
+
+  fixture_path = tm_fixture_space_write (space, fixture_dir, "polish.xplane.pb", &error);
+  g_assert_no_error (error);
+}
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                             */
+
+static void
+open_and_wait (TmWindow   *window,
+               const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  tm_window_open (window, file);
+  tm_test_iterate_until (tm_test_not_loading, window);
+  tm_test_iterate_for (100);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
+}
+
+/* The real profile name, or NULL without TM_REAL_PROFILES. */
+static char *
+real_profile (const char *name)
+{
+  const char *dir = g_getenv ("TM_REAL_PROFILES");
+  char *path;
+
+  if (dir == NULL)
+    return NULL;
+  path = g_build_filename (dir, name, NULL);
+  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+  return path;
+}
+
+static GtkWidget *
+child (TmWindow   *window,
+       const char *name)
+{
+  return tm_test_template_child (window, TM_TYPE_WINDOW, name);
+}
+
+static int
+min_height (GtkWidget *widget)
+{
+  int minimum = 0;
+
+  gtk_widget_measure (widget, GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (widget),
+                      &minimum, NULL, NULL, NULL);
+  /* The allocation is inside the margins the measure counts. */
+  return minimum - gtk_widget_get_margin_top (widget) - gtk_widget_get_margin_bottom (widget);
+}
+
+/* ------------------------------------------------------------------ */
+/* The layout                                                          */
+
+/* A chart is never given less than its minimum height, where GtkPaned
+ * would shift it up and cut its top off. */
+static void
+assert_charts_whole (TmWindow *window)
+{
+  GtkWidget *timeline = child (window, "timeline");
+  GtkWidget *map = child (window, "memory_map");
+
+  g_assert_cmpint (gtk_widget_get_height (timeline), >=, min_height (timeline));
+  if (gtk_widget_get_visible (map))
+    g_assert_cmpint (gtk_widget_get_height (map), >=, min_height (map));
+}
+
+static void
+test_layout (void)
+{
+  g_autofree char *gpu = real_profile ("tf_gpu_multi_worker.xplane.pb");
+  TmWindow *window = tm_test_new_window ();
+  GtkPaned *paned, *chart_paned;
+  TmTimelineLayout layout;
+  int paned_h, chart_h, kept;
+
+  /* The default size (as without a window manager). */
+  gtk_window_set_default_size (GTK_WINDOW (window), 1175, 785);
+  open_and_wait (window, fixture_path);
+  paned = GTK_PANED (child (window, "paned"));
+  chart_paned = GTK_PANED (child (window, "chart_paned"));
+
+  /* The charts get about 60 % of the outer paned, the usage timeline
+   * about 55 % of the charts. */
+  paned_h = gtk_widget_get_height (GTK_WIDGET (paned));
+  chart_h = gtk_widget_get_height (GTK_WIDGET (chart_paned));
+  g_test_message ("paned %d at %d; chart paned %d at %d", paned_h, gtk_paned_get_position (paned),
+                  chart_h, gtk_paned_get_position (chart_paned));
+  g_assert_cmpint (gtk_paned_get_position (paned), >=, paned_h * 55 / 100);
+  g_assert_cmpint (gtk_paned_get_position (paned), <=, paned_h * 65 / 100);
+  g_assert_cmpint (gtk_paned_get_position (chart_paned), >=, chart_h * 50 / 100);
+  g_assert_cmpint (gtk_paned_get_position (chart_paned), <=, chart_h * 60 / 100);
+  g_assert_true (gtk_widget_get_visible (child (window, "memory_map")));
+  /* The HLO table takes its share of the charts here. */
+  tm_timeline_get_layout (TM_TIMELINE (child (window, "timeline")), &layout);
+  g_assert_cmpfloat (layout.plot.size.height, >=, 70);
+  assert_charts_whole (window);
+
+  /* Without HLO modules, both charts have room to read. */
+  if (gpu != NULL)
+    {
+      open_and_wait (window, gpu);
+      tm_timeline_get_layout (TM_TIMELINE (child (window, "timeline")), &layout);
+      g_test_message ("GPU: plot %g, map %d", layout.plot.size.height,
+                      gtk_widget_get_height (child (window, "memory_map")));
+      g_assert_cmpfloat (layout.plot.size.height, >=, 110);
+      g_assert_cmpint (gtk_widget_get_height (child (window, "memory_map")), >=, 120);
+      assert_charts_whole (window);
+    }
+
+  /* A position the user chose stays when the window grows (scaled with
+   * it), and is not reset to the default share. */
+  gtk_paned_set_position (paned, paned_h * 45 / 100);
+  tm_test_iterate_for (100);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  tm_test_iterate_for (300);
+  kept = gtk_paned_get_position (paned) * 100 / gtk_widget_get_height (GTK_WIDGET (paned));
+  g_assert_cmpint (kept, >=, 42);
+  g_assert_cmpint (kept, <=, 48);
+  assert_charts_whole (window);
+
+  /* At 800 × 600 the map gives way rather than cutting either chart. */
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
+  tm_test_iterate_for (300);
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (window)), <=, 600);
+  assert_charts_whole (window);
+
+  tm_test_destroy_window (window);
+}
+
+/* The shares are saved with the window state and used by the next window. */
+static void
+test_layout_saved (void)
+{
+  g_autoptr(GSettings) settings = tm_application_create_settings ();
+  TmWindow *window;
+  GtkPaned *paned;
+  int paned_h;
+
+  g_assert_nonnull (settings);
+  g_settings_set_double (settings, "charts-share", 0.64);
+
+  window = tm_test_new_window ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 1175, 785);
+  open_and_wait (window, fixture_path);
+  paned = GTK_PANED (child (window, "paned"));
+  paned_h = gtk_widget_get_height (GTK_WIDGET (paned));
+  g_assert_cmpint (gtk_paned_get_position (paned), >=, paned_h * 62 / 100);
+  g_assert_cmpint (gtk_paned_get_position (paned), <=, paned_h * 66 / 100);
+
+  /* Moved and closed: saved. */
+  gtk_paned_set_position (paned, paned_h / 2);
+  tm_test_iterate_for (100);
+  gtk_window_close (GTK_WINDOW (window));
+  tm_test_iterate_for (50);
+  g_assert_cmpfloat_with_epsilon (g_settings_get_double (settings, "charts-share"), 0.5, 0.02);
+  g_object_unref (window);
+
+  g_settings_reset (settings, "charts-share");
+}
+
+/* ------------------------------------------------------------------ */
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *data_home = NULL;
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  /* Keep the recently-used list of whoever runs the tests clean. */
+  data_home = g_dir_make_tmp ("tidemark-test-data-XXXXXX", NULL);
+  g_assert_nonnull (data_home);
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+
+  g_test_init (&argc, &argv, NULL);
+  gtk_init ();
+
+  fixture_dir = tm_fixture_make_temp_dir (&error);
+  g_assert_no_error (error);
+
+  write_fixture ();
+
+  g_test_add_func ("/polish/layout", test_layout);
+  g_test_add_func ("/polish/layout-saved", test_layout_saved);
+
+  status = g_test_run ();
+
+  tm_fixture_remove (fixture_dir);
+  tm_fixture_remove (data_home);
+  g_free (fixture_dir);
+  g_free (fixture_path);
+
+  return status;
+}
