@@ -237,6 +237,79 @@ test_layout_saved (void)
 }
 
 /* ------------------------------------------------------------------ */
+/* Legend toggles                                                      */
+
+static GtkGestureClick *
+find_capture_click (GtkWidget *widget)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_GESTURE_CLICK (controller) &&
+          gtk_event_controller_get_propagation_phase (GTK_EVENT_CONTROLLER (controller)) == GTK_PHASE_CAPTURE)
+        return GTK_GESTURE_CLICK (controller);
+    }
+  return NULL;
+}
+
+static void
+test_legend_toggles (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  TmSession *session;
+  TmTimeline *timeline;
+  GtkGestureClick *click;
+  double heap_x = -1, frag_x = -1;
+  GVariant *state;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1175, 785);
+  open_and_wait (window, fixture_path);
+  session = tm_window_get_session (window);
+  timeline = TM_TIMELINE (child (window, "timeline"));
+
+  /* The legend row: Stack, Heap, Free, Fragmentation, then the window
+   * peak, which is no toggle. */
+  for (double x = 0; x < 700; x += 2)
+    {
+      TmSeriesFlags at = tm_timeline_legend_at (timeline, x, 14);
+
+      if (at == TM_SERIES_FLAG_HEAP && heap_x < 0)
+        heap_x = x + 4;
+      if (at == TM_SERIES_FLAG_FRAGMENTATION && frag_x < 0)
+        frag_x = x + 4;
+    }
+  g_assert_cmpfloat (heap_x, >, 0);
+  g_assert_cmpfloat (frag_x, >, heap_x);
+  /* Not in the plot. */
+  g_assert_cmpint (tm_timeline_legend_at (timeline, heap_x, 80), ==, TM_SERIES_FLAG_NONE);
+
+  /* A click on Heap hides the heap, a second shows it. */
+  click = find_capture_click (GTK_WIDGET (timeline));
+  g_assert_nonnull (click);
+  g_assert_cmpint (tm_session_get_hidden_series (session), ==, TM_SERIES_FLAG_NONE);
+  g_signal_emit_by_name (click, "pressed", 1, heap_x, 14.0);
+  g_assert_cmpint (tm_session_get_hidden_series (session), ==, TM_SERIES_FLAG_HEAP);
+  /* The click selected no time. */
+  g_assert_false (tm_session_get_has_selected_time (session));
+  g_signal_emit_by_name (click, "pressed", 1, frag_x, 14.0);
+  g_assert_cmpint (tm_session_get_hidden_series (session), ==, TM_SERIES_FLAG_HEAP | TM_SERIES_FLAG_FRAGMENTATION);
+
+  /* The menu's check items follow, and toggle too (the keyboard's way). */
+  state = g_action_group_get_action_state (G_ACTION_GROUP (window), "show-heap");
+  g_assert_false (g_variant_get_boolean (state));
+  g_variant_unref (state);
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-heap", g_variant_new_boolean (TRUE));
+  g_assert_cmpint (tm_session_get_hidden_series (session), ==, TM_SERIES_FLAG_FRAGMENTATION);
+  g_signal_emit_by_name (click, "pressed", 1, frag_x, 14.0);
+  g_assert_cmpint (tm_session_get_hidden_series (session), ==, TM_SERIES_FLAG_NONE);
+
+  tm_test_destroy_window (window);
+}
+
+/* ------------------------------------------------------------------ */
 
 int
 main (int   argc,
@@ -262,6 +335,7 @@ main (int   argc,
 
   g_test_add_func ("/polish/layout", test_layout);
   g_test_add_func ("/polish/layout-saved", test_layout_saved);
+  g_test_add_func ("/polish/legend-toggles", test_legend_toggles);
 
   status = g_test_run ();
 

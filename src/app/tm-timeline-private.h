@@ -9,6 +9,7 @@
  *                       overlay (selection, hover, rubber band)
  * tm-timeline-input.c   gestures, widget actions and key bindings
  * tm-timeline-tooltip.c hover, picking and the tooltip text
+ * tm-timeline-legend.c  the legend, whose entries toggle their series
  */
 #pragma once
 
@@ -83,6 +84,7 @@ struct _TmTimeline
   guint            banding : 1;
   guint            drag_moved : 1;
   guint            double_clicked : 1;
+  guint            over_legend : 1;
 };
 
 /* tm-timeline.c */
@@ -151,5 +153,18 @@ void     _tm_timeline_draw_hover               (TmTimeline             *self,
                                                 PangoLayout            *text,
                                                 const TmTimelineLayout *layout,
                                                 const TmPalette        *palette);
+
+/* tm-timeline-legend.c */
+void          _tm_timeline_legend_init         (TmTimeline      *self);
+void          _tm_timeline_draw_legend         (TmTimeline      *self,
+                                                GtkSnapshot     *snapshot,
+                                                PangoLayout     *text,
+                                                const TmPalette *palette);
+/* The toggle under (x, y), or TM_SERIES_FLAG_NONE. */
+TmSeriesFlags _tm_timeline_legend_at           (TmTimeline      *self,
+                                                double           x,
+                                                double           y);
+char         *_tm_timeline_legend_tooltip      (TmTimeline      *self,
+                                                TmSeriesFlags    series);
 
 G_END_DECLS

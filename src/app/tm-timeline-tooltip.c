@@ -219,6 +219,14 @@ _tm_timeline_query_tooltip (GtkWidget  *widget,
   if (self->dragging)
     return FALSE;
 
+  if (!keyboard_mode && _tm_timeline_legend_at (self, x, y) != TM_SERIES_FLAG_NONE)
+    {
+      g_autofree char *legend = _tm_timeline_legend_tooltip (self, _tm_timeline_legend_at (self, x, y));
+
+      gtk_tooltip_set_text (tooltip, legend);
+      return TRUE;
+    }
+
   module = pick_module (self, x, y);
   if (module >= 0)
     {

@@ -492,6 +492,7 @@ tm_timeline_init (TmTimeline *self)
   g_signal_group_connect_swapped (self->session_signals, "notify::selected-scope",
                                   G_CALLBACK (invalidate_range), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::y-scale", G_CALLBACK (invalidate), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::hidden-series", G_CALLBACK (invalidate), self);
 
   self->viewport_signals = g_signal_group_new (TM_TYPE_VIEWPORT);
   g_signal_group_connect_swapped (self->viewport_signals, "changed", G_CALLBACK (viewport_changed_cb), self);
@@ -506,6 +507,7 @@ tm_timeline_init (TmTimeline *self)
 
   _tm_timeline_tooltip_init (self);
   _tm_timeline_input_init (self);
+  _tm_timeline_legend_init (self);
 }
 
 /* ------------------------------------------------------------------ */

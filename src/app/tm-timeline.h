@@ -59,6 +59,11 @@ gboolean       tm_timeline_pick_time          (TmTimeline      *self,
                                                double           x,
                                                gint64          *time_ps,
                                                guint           *index);
+/* The legend toggle at widget (x, y) (docs/ui.md, "Legend"), or
+ * TM_SERIES_FLAG_NONE. */
+TmSeriesFlags  tm_timeline_legend_at          (TmTimeline      *self,
+                                               double           x,
+                                               double           y);
 /* The hovered snapshot (G_MAXUINT when none). */
 guint          tm_timeline_get_hover_index    (TmTimeline      *self);
 /* Text of the hover tooltip for snapshot index (Pango markup). */
