@@ -154,6 +154,7 @@ test_layout (void)
   /* The default size (as without a window manager). */
   gtk_window_set_default_size (GTK_WINDOW (window), 1175, 785);
   open_and_wait (window, fixture_path);
+  tm_test_iterate_for (400);
   paned = GTK_PANED (child (window, "paned"));
   chart_paned = GTK_PANED (child (window, "chart_paned"));
 
@@ -177,6 +178,8 @@ test_layout (void)
   if (gpu != NULL)
     {
       open_and_wait (window, gpu);
+      /* Settled: the map's room is decided in an idle after a frame. */
+      tm_test_iterate_for (400);
       tm_timeline_get_layout (TM_TIMELINE (child (window, "timeline")), &layout);
       g_test_message ("GPU: plot %g, map %d", layout.plot.size.height,
                       gtk_widget_get_height (child (window, "memory_map")));

@@ -506,8 +506,10 @@ tm_timeline_init (TmTimeline *self)
                                   -1);
 
   _tm_timeline_tooltip_init (self);
-  _tm_timeline_input_init (self);
+  /* The legend's click (capture phase) first: GTK lists the controllers
+   * last added first, and tests look for the timeline's own click. */
   _tm_timeline_legend_init (self);
+  _tm_timeline_input_init (self);
 }
 
 /* ------------------------------------------------------------------ */
