@@ -16,8 +16,10 @@
 #include <gtk/gtk.h>
 
 #include "tm-application.h"
+#include "tm-allocation-row.h"
 #include "tm-breakdown-view.h"
 #include "tm-format.h"
+#include "tm-op-label.h"
 #include "tm-test-util.h"
 #include "tm-timeline.h"
 #include "tm-window.h"
@@ -313,6 +315,112 @@ test_legend_toggles (void)
 }
 
 /* ------------------------------------------------------------------ */
+/* Long op names                                                       */
+
+static int
+text_width (PangoLayout *layout,
+            const char  *text)
+{
+  int w;
+
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &w, NULL);
+  return w;
+}
+
+static void
+test_op_name_shortening (void)
+{
+  static const char *name = "replica_6/bert_span_labeler/bert_encoder_1/transformer/layer_0/self_attention/dropout_3/dropout/Cast";
+  GtkWidget *label = tm_op_label_new (name);
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (label, NULL);
+  int full = text_width (layout, name);
+  int last_two = text_width (layout, "…/dropout/Cast");
+  g_autofree char *whole = tm_op_label_shorten (layout, name, full);
+  g_autofree char *three = tm_op_label_shorten (layout, name, text_width (layout, "…/dropout_3/dropout/Cast") + 2);
+  g_autofree char *two = tm_op_label_shorten (layout, name, last_two + 2);
+  g_autofree char *cut = tm_op_label_shorten (layout, name, last_two / 2);
+
+  g_object_ref_sink (label);
+
+  /* Room for all: unchanged. */
+  g_assert_cmpstr (whole, ==, name);
+  /* Whole scopes go from the start; the end stays. */
+  g_assert_cmpstr (three, ==, "…/dropout_3/dropout/Cast");
+  g_assert_cmpstr (two, ==, "…/dropout/Cast");
+  /* Narrower than the last two: they are cut at their start. */
+  g_assert_true (g_str_has_prefix (cut, "…"));
+  g_assert_true (g_str_has_suffix (cut, "Cast"));
+  g_assert_cmpint (text_width (layout, cut), <=, last_two / 2);
+
+  g_object_unref (label);
+}
+
+static void
+test_op_column (void)
+{
+  g_autofree char *gpu = real_profile ("tf_gpu_multi_worker.xplane.pb");
+  TmWindow *window = tm_test_new_window ();
+  TmBreakdownView *view;
+  GtkColumnView *column_view;
+  g_autoptr(GtkColumnViewColumn) column = NULL;
+  g_autoptr(PangoLayout) layout = NULL;
+  GListModel *rows;
+  int widest = 0;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1175, 785);
+  open_and_wait (window, fixture_path);
+  view = tm_window_get_breakdown_view (window);
+  column_view = tm_breakdown_view_get_column_view (view);
+  column = g_list_model_get_item (gtk_column_view_get_columns (column_view), 0);
+  rows = tm_breakdown_view_get_model (view);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), >, 0);
+
+  /* The header menu's item widens the op column to its longest name. */
+  layout = gtk_widget_create_pango_layout (GTK_WIDGET (column_view), NULL);
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(TmAllocationRow) row = g_list_model_get_item (rows, i);
+
+      widest = MAX (widest, text_width (layout, tm_allocation_row_get_display_name (row)));
+    }
+  g_assert_nonnull (gtk_column_view_column_get_header_menu (column));
+  gtk_column_view_column_set_fixed_width (column, 100);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "breakdown.fit-op-column", NULL));
+  g_assert_cmpint (gtk_column_view_column_get_fixed_width (column), >=, widest);
+  g_assert_cmpint (gtk_column_view_column_get_fixed_width (column), <=, widest + 40);
+
+  /* The special rows say what they count, differently at the peak and at
+   * a chosen time (docs/ui.md, "The special rows"). */
+  if (gpu != NULL)
+    {
+      g_autoptr(TmAllocationRow) at_peak = NULL;
+      g_autoptr(TmAllocationRow) at_time = NULL;
+      g_autofree char *peak_tip = NULL;
+      g_autofree char *time_tip = NULL;
+
+      open_and_wait (window, gpu);
+      rows = tm_breakdown_view_get_model (view);
+      at_peak = g_list_model_get_item (rows, 0);
+      g_assert_true (tm_allocation_row_get_special (at_peak));
+      g_assert_cmpstr (tm_allocation_row_get_op_name (at_peak), ==, "unused preallocated device memory");
+      peak_tip = tm_allocation_row_describe (at_peak);
+      g_assert_nonnull (strstr (peak_tip, "as XProf counts it"));
+
+      tm_session_select_time (tm_window_get_session (window), 2200 * MS);
+      tm_test_iterate_for (100);
+      rows = tm_breakdown_view_get_model (view);
+      at_time = g_list_model_get_item (rows, 0);
+      g_assert_true (tm_allocation_row_get_special (at_time));
+      g_assert_cmpstr (tm_allocation_row_get_op_name (at_time), ==, "memory allocated before the profile");
+      time_tip = tm_allocation_row_describe (at_time);
+      g_assert_nonnull (strstr (time_tip, "allocated before the profile began"));
+    }
+
+  tm_test_destroy_window (window);
+}
+
+/* ------------------------------------------------------------------ */
 
 int
 main (int   argc,
@@ -339,6 +447,8 @@ main (int   argc,
   g_test_add_func ("/polish/layout", test_layout);
   g_test_add_func ("/polish/layout-saved", test_layout_saved);
   g_test_add_func ("/polish/legend-toggles", test_legend_toggles);
+  g_test_add_func ("/polish/op-name-shortening", test_op_name_shortening);
+  g_test_add_func ("/polish/op-column", test_op_column);
 
   status = g_test_run ();
 
