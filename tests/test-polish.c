@@ -421,6 +421,105 @@ test_op_column (void)
 }
 
 /* ------------------------------------------------------------------ */
+/* Recent files                                                        */
+
+static gboolean
+window_shows_profile (gpointer data)
+{
+  return tm_window_get_state (TM_WINDOW (data)) == TM_WINDOW_STATE_PROFILE;
+}
+
+static gboolean
+recent_rows_at_least_2 (gpointer data)
+{
+  GtkWidget *list = data;
+  guint n = 0;
+
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+    n++;
+  return n >= 2;
+}
+
+static void
+test_recent_files (void)
+{
+  g_autoptr(TmApplication) app = tm_application_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *gone_path = g_build_filename (fixture_dir, "gone.xplane.pb", NULL);
+  g_autofree char *gone_uri = g_filename_to_uri (gone_path, NULL, NULL);
+  g_autofree char *fixture_uri = g_filename_to_uri (fixture_path, NULL, NULL);
+  GtkRecentManager *recent = gtk_recent_manager_get_default ();
+  TmWindow *first, *second, *third;
+  GtkWidget *list, *row_fixture = NULL, *row_gone = NULL;
+  GMenuModel *menu;
+  gboolean menu_has_fixture = FALSE, menu_has_gone = FALSE;
+
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+
+  /* A file opened once, and one that is gone since. */
+  gtk_recent_manager_add_item (recent, gone_uri);
+  first = tm_window_new (app);
+  gtk_window_present (GTK_WINDOW (first));
+  open_and_wait (first, fixture_path);
+
+  /* A new window's start page lists both, the gone one greyed out. */
+  second = tm_window_new (app);
+  gtk_window_present (GTK_WINDOW (second));
+  list = child (second, "recent_list");
+  tm_test_iterate_until (recent_rows_at_least_2, list);
+  g_assert_true (gtk_widget_get_visible (child (second, "recent_box")));
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+    {
+      const char *uri = g_object_get_data (G_OBJECT (row), "tm-uri");
+
+      if (g_strcmp0 (uri, fixture_uri) == 0)
+        row_fixture = row;
+      if (g_strcmp0 (uri, gone_uri) == 0)
+        row_gone = row;
+    }
+  g_assert_nonnull (row_fixture);
+  g_assert_nonnull (row_gone);
+  g_assert_true (gtk_widget_get_sensitive (row_fixture));
+  g_assert_false (gtk_widget_get_sensitive (row_gone));
+  /* Newest first. */
+  g_assert_true (gtk_widget_get_first_child (list) == row_fixture);
+
+  /* Open Recent has the one that exists. */
+  menu = G_MENU_MODEL (gtk_widget_get_template_child (GTK_WIDGET (second), TM_TYPE_WINDOW, "recent_menu"));
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autoptr(GVariant) target = g_menu_model_get_item_attribute_value (menu, i, G_MENU_ATTRIBUTE_TARGET, G_VARIANT_TYPE_STRING);
+
+      menu_has_fixture |= g_strcmp0 (g_variant_get_string (target, NULL), fixture_uri) == 0;
+      menu_has_gone |= g_strcmp0 (g_variant_get_string (target, NULL), gone_uri) == 0;
+    }
+  g_assert_true (menu_has_fixture);
+  g_assert_false (menu_has_gone);
+
+  /* One click opens it, in this window. */
+  g_signal_emit_by_name (list, "row-activated", row_fixture);
+  tm_test_iterate_until (window_shows_profile, second);
+  {
+    g_autoptr(GFile) opened = g_file_new_for_path (fixture_path);
+
+    g_assert_true (g_file_equal (tm_window_get_file (second), opened));
+  }
+
+  /* And the menu's item. */
+  third = tm_window_new (app);
+  gtk_window_present (GTK_WINDOW (third));
+  g_action_group_activate_action (G_ACTION_GROUP (third), "open-recent", g_variant_new_string (fixture_uri));
+  tm_test_iterate_until (window_shows_profile, third);
+
+  gtk_window_destroy (GTK_WINDOW (first));
+  gtk_window_destroy (GTK_WINDOW (second));
+  gtk_window_destroy (GTK_WINDOW (third));
+  tm_test_iterate_for (50);
+}
+
+/* ------------------------------------------------------------------ */
 
 int
 main (int   argc,
@@ -449,6 +548,7 @@ main (int   argc,
   g_test_add_func ("/polish/legend-toggles", test_legend_toggles);
   g_test_add_func ("/polish/op-name-shortening", test_op_name_shortening);
   g_test_add_func ("/polish/op-column", test_op_column);
+  g_test_add_func ("/polish/recent-files", test_recent_files);
 
   status = g_test_run ();
 

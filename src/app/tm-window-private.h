@@ -80,6 +80,9 @@ struct _TmWindow
   GtkStack             *lower_stack;
   TmScopeView          *scope_view;
   GtkRevealer          *drop_revealer;
+  GtkWidget            *recent_box;
+  GtkListBox           *recent_list;
+  GMenu                *recent_menu;
 
   /* What every view of the profile page shows. */
   TmSession            *session;
@@ -145,6 +148,10 @@ void _tm_window_hosts_init         (TmWindow      *self);
 void _tm_window_sync_hosts         (TmWindow      *self);
 void _tm_window_step_host          (TmWindow      *self,
                                     int            delta);
+
+/* tm-window-recent.c */
+void _tm_window_recent_init        (TmWindow      *self);
+void _tm_window_recent_update      (TmWindow      *self);
 
 void _tm_window_actions_init       (TmWindow      *self);
 void _tm_window_actions_update     (TmWindow      *self);

@@ -565,6 +565,9 @@ tm_window_class_init (TmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmWindow, lower_stack);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, scope_view);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, drop_revealer);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, recent_box);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, recent_list);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, recent_menu);
   gtk_widget_class_bind_template_callback (widget_class, cancel_clicked_cb);
 }
 
@@ -620,6 +623,7 @@ tm_window_init (TmWindow *self)
 
   _tm_window_actions_init (self);
   _tm_window_dnd_init (self);
+  _tm_window_recent_init (self);
   _tm_window_update (self, TM_WINDOW_STATE_EMPTY, NULL);
 }
 
