@@ -19,6 +19,7 @@
 #include "tm-allocation-row.h"
 #include "tm-breakdown-view.h"
 #include "tm-format.h"
+#include "tm-hlo-view.h"
 #include "tm-op-label.h"
 #include "tm-test-util.h"
 #include "tm-timeline.h"
@@ -170,8 +171,8 @@ test_layout (void)
   g_assert_cmpint (gtk_paned_get_position (paned), <=, paned_h * 65 / 100);
   g_assert_cmpint (gtk_paned_get_position (chart_paned), >=, chart_h * 50 / 100);
   g_assert_cmpint (gtk_paned_get_position (chart_paned), <=, chart_h * 60 / 100);
-  g_assert_true (gtk_widget_get_visible (child (window, "memory_map")));
-  /* The HLO table takes its share of the charts here. */
+  /* The HLO table takes its share of the charts here (the memory map may
+   * give way to it). */
   tm_timeline_get_layout (TM_TIMELINE (child (window, "timeline")), &layout);
   g_assert_cmpfloat (layout.plot.size.height, >=, 70);
   assert_charts_whole (window);
@@ -186,6 +187,7 @@ test_layout (void)
       g_test_message ("GPU: plot %g, map %d", layout.plot.size.height,
                       gtk_widget_get_height (child (window, "memory_map")));
       g_assert_cmpfloat (layout.plot.size.height, >=, 110);
+      g_assert_true (gtk_widget_get_visible (child (window, "memory_map")));
       g_assert_cmpint (gtk_widget_get_height (child (window, "memory_map")), >=, 120);
       assert_charts_whole (window);
     }
@@ -520,6 +522,51 @@ test_recent_files (void)
 }
 
 /* ------------------------------------------------------------------ */
+/* HLO modules                                                         */
+
+static void
+test_hlo_filter (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  TmHloView *hlo;
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  g_autofree char *filtered = NULL;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1175, 785);
+  open_and_wait (window, fixture_path);
+  hlo = TM_HLO_VIEW (child (window, "hlo_view"));
+  g_assert_cmpuint (tm_hlo_view_get_n_shown (hlo), ==, 2);
+
+  /* Sorted by start: the named one, then the one without a name, which
+   * says so. */
+  first = tm_hlo_view_dup_shown_name (hlo, 0);
+  second = tm_hlo_view_dup_shown_name (hlo, 1);
+  g_assert_cmpstr (first, ==, "jit_train_step");
+  g_assert_cmpstr (second, ==, "unnamed module");
+
+  /* The filter: by name, ignoring case; "unnamed" finds the unnamed. */
+  tm_hlo_view_set_filter (hlo, "TRAIN");
+  g_assert_cmpuint (tm_hlo_view_get_n_shown (hlo), ==, 1);
+  tm_hlo_view_set_filter (hlo, "unnamed");
+  g_assert_cmpuint (tm_hlo_view_get_n_shown (hlo), ==, 1);
+  filtered = tm_hlo_view_dup_shown_name (hlo, 0);
+  g_assert_cmpstr (filtered, ==, "unnamed module");
+  tm_hlo_view_set_filter (hlo, "nothing like it");
+  g_assert_cmpuint (tm_hlo_view_get_n_shown (hlo), ==, 0);
+  tm_hlo_view_set_filter (hlo, NULL);
+  g_assert_cmpuint (tm_hlo_view_get_n_shown (hlo), ==, 2);
+
+  /* Selecting a module still zooms to it, filtered or not. */
+  tm_hlo_view_set_filter (hlo, "unnamed");
+  tm_hlo_view_select_module (hlo, 1);
+  g_assert_cmpint (tm_viewport_get_start (tm_session_get_viewport (tm_window_get_session (window))), <=, 90 * MS);
+  g_assert_cmpint (tm_viewport_get_start (tm_session_get_viewport (tm_window_get_session (window))), >, 50 * MS);
+
+  tm_test_destroy_window (window);
+}
+
+/* ------------------------------------------------------------------ */
 
 int
 main (int   argc,
@@ -549,6 +596,7 @@ main (int   argc,
   g_test_add_func ("/polish/op-name-shortening", test_op_name_shortening);
   g_test_add_func ("/polish/op-column", test_op_column);
   g_test_add_func ("/polish/recent-files", test_recent_files);
+  g_test_add_func ("/polish/hlo-filter", test_hlo_filter);
 
   status = g_test_run ();
 

@@ -198,7 +198,8 @@ describe_module (TmTimeline *self,
   g_autofree char *duration = tm_format_duration (m->end_ps - m->start_ps);
 
   /* Translators: tooltip of an HLO module span: name, device, start – end, duration */
-  return g_markup_printf_escaped (_("<b>%s</b> on %s\n%s – %s (%s)"), m->name, m->device, start, end, duration);
+  return g_markup_printf_escaped (_("<b>%s</b> on %s\n%s – %s (%s)"),
+                                  m->name != NULL && m->name[0] != '\0' ? m->name : _("unnamed module"), m->device, start, end, duration);
 }
 
 gboolean
