@@ -567,6 +567,65 @@ test_hlo_filter (void)
 }
 
 /* ------------------------------------------------------------------ */
+/* Range figures                                                       */
+
+static void
+test_range_figures (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  TmTimeline *timeline;
+  TmViewport *viewport;
+  TmRangeFigures figures;
+  g_autofree char *text = NULL;
+  g_autofree char *zoomed_text = NULL;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1175, 785);
+  open_and_wait (window, fixture_path);
+  timeline = TM_TIMELINE (child (window, "timeline"));
+  viewport = tm_session_get_viewport (tm_window_get_session (window));
+
+  /* In use: 6 MiB from 2 ms, then +6, +8 … MiB each ms up to 90 MiB at
+   * 9 ms. */
+  g_assert_true (tm_timeline_range_figures (timeline, 2500000000, 9500000000, &figures));
+  g_assert_cmpint (figures.start_bytes, ==, 6 * MIB);
+  g_assert_cmpint (figures.end_bytes, ==, 90 * MIB);
+  g_assert_cmpint (figures.delta_bytes, ==, 84 * MIB);
+  g_assert_cmpint (figures.peak_bytes, ==, 90 * MIB);
+  g_assert_cmpint (figures.peak_time_ps, ==, 9 * MS);
+  /* A stretch without events: no change, the peak is the state at its
+   * start. */
+  g_assert_true (tm_timeline_range_figures (timeline, 20 * MS, 80 * MS, &figures));
+  g_assert_cmpint (figures.delta_bytes, ==, 0);
+  g_assert_cmpint (figures.peak_bytes, ==, 110 * MIB);
+  g_assert_cmpint (figures.peak_time_ps, ==, 20 * MS);
+
+  /* No read-out until a band zooms. */
+  g_assert_false (tm_timeline_get_shown_range (timeline, &figures));
+  tm_timeline_show_range (timeline, 2500000000, 9500000000);
+  g_assert_true (tm_timeline_get_shown_range (timeline, &figures));
+  g_assert_cmpint (figures.start_ps, ==, tm_viewport_get_start (viewport));
+  g_assert_cmpint (figures.end_ps, ==, tm_viewport_get_end (viewport));
+  g_assert_cmpint (figures.delta_bytes, ==, 84 * MIB);
+  text = tm_timeline_describe_range (timeline, &figures);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "Range 2.500 ms – 9.500 ms (7.000 ms)"));
+  g_assert_nonnull (strstr (text, "change +84.0 MiB"));
+  g_assert_nonnull (strstr (text, "peak 90.0 MiB at 9.000 ms"));
+
+  /* The precision follows the zoom: a band of 2 µs reads in ns. */
+  tm_timeline_show_range (timeline, 9 * MS, 9 * MS + 2000000);
+  g_assert_true (tm_timeline_get_shown_range (timeline, &figures));
+  zoomed_text = tm_timeline_describe_range (timeline, &figures);
+  g_assert_nonnull (strstr (zoomed_text, "9.000000 ms"));
+
+  /* Any other change of the view ends it. */
+  tm_viewport_reset (viewport);
+  g_assert_false (tm_timeline_get_shown_range (timeline, &figures));
+
+  tm_test_destroy_window (window);
+}
+
+/* ------------------------------------------------------------------ */
 
 int
 main (int   argc,
@@ -597,6 +656,7 @@ main (int   argc,
   g_test_add_func ("/polish/op-column", test_op_column);
   g_test_add_func ("/polish/recent-files", test_recent_files);
   g_test_add_func ("/polish/hlo-filter", test_hlo_filter);
+  g_test_add_func ("/polish/range-figures", test_range_figures);
 
   status = g_test_run ();
 

@@ -444,6 +444,7 @@ _tm_timeline_draw_overlay (TmTimeline      *self,
 
   draw_selection (self, snapshot, text, &layout, palette);
   draw_allocation_lifetime (self, snapshot, &layout, palette);
+  _tm_timeline_draw_range_figures (self, snapshot, text, &layout, palette);
   if (with_pointer)
     {
       _tm_timeline_draw_hover (self, snapshot, text, &layout, palette);

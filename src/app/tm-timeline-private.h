@@ -10,6 +10,7 @@
  * tm-timeline-input.c   gestures, widget actions and key bindings
  * tm-timeline-tooltip.c hover, picking and the tooltip text
  * tm-timeline-legend.c  the legend, whose entries toggle their series
+ * tm-timeline-range.c   the figures of a rubber band or the range it zoomed to
  */
 #pragma once
 
@@ -85,6 +86,11 @@ struct _TmTimeline
   guint            drag_moved : 1;
   guint            double_clicked : 1;
   guint            over_legend : 1;
+  guint            range_shown : 1;
+
+  /* The range a rubber band zoomed to, described while it is the view. */
+  gint64           range_start;
+  gint64           range_end;
 };
 
 /* tm-timeline.c */
@@ -166,5 +172,13 @@ TmSeriesFlags _tm_timeline_legend_at           (TmTimeline      *self,
                                                 double           y);
 char         *_tm_timeline_legend_tooltip      (TmTimeline      *self,
                                                 TmSeriesFlags    series);
+
+/* tm-timeline-range.c */
+void          _tm_timeline_range_viewport_changed (TmTimeline *self);
+void          _tm_timeline_draw_range_figures  (TmTimeline             *self,
+                                                GtkSnapshot            *snapshot,
+                                                PangoLayout            *text,
+                                                const TmTimelineLayout *layout,
+                                                const TmPalette        *palette);
 
 G_END_DECLS

@@ -309,6 +309,7 @@ selected_time_changed_cb (TmTimeline *self)
 static void
 viewport_changed_cb (TmTimeline *self)
 {
+  _tm_timeline_range_viewport_changed (self);
   _tm_timeline_update_actions (self);
   if (self->session != NULL && tm_session_get_y_scale (self->session) == TM_Y_SCALE_FIT)
     invalidate (self);

@@ -41,6 +41,21 @@ typedef struct
   gint64          y_max;      /* bytes at the top of the plot */
 } TmTimelineLayout;
 
+/* What a range holds (docs/ui.md, "Range figures"): memory in use
+ * (stack + heap) at its start and end (the state the last snapshot at or
+ * before each left), their difference, and the highest within it with the
+ * first time it was reached. */
+typedef struct
+{
+  gint64 start_ps;
+  gint64 end_ps;
+  gint64 start_bytes;
+  gint64 end_bytes;
+  gint64 delta_bytes;
+  gint64 peak_bytes;
+  gint64 peak_time_ps;
+} TmRangeFigures;
+
 GtkWidget     *tm_timeline_new                (TmSession       *session);
 
 /* The session shown (NULL: nothing). */
@@ -64,6 +79,23 @@ gboolean       tm_timeline_pick_time          (TmTimeline      *self,
 TmSeriesFlags  tm_timeline_legend_at          (TmTimeline      *self,
                                                double           x,
                                                double           y);
+/* The figures of [start_ps, end_ps]; FALSE without data. */
+gboolean       tm_timeline_range_figures      (TmTimeline      *self,
+                                               gint64           start_ps,
+                                               gint64           end_ps,
+                                               TmRangeFigures  *out);
+/* Zooms to [start_ps, end_ps] and shows its figures above the plot until
+ * the view changes otherwise: what a rubber band does when released. */
+void           tm_timeline_show_range         (TmTimeline      *self,
+                                               gint64           start_ps,
+                                               gint64           end_ps);
+/* The figures the read-out shows: the band being dragged, else the range
+ * a band zoomed to while it is still the view; FALSE when none. */
+gboolean       tm_timeline_get_shown_range    (TmTimeline      *self,
+                                               TmRangeFigures  *out);
+/* The read-out's text for figures. */
+char          *tm_timeline_describe_range     (TmTimeline           *self,
+                                               const TmRangeFigures *figures);
 /* The hovered snapshot (G_MAXUINT when none). */
 guint          tm_timeline_get_hover_index    (TmTimeline      *self);
 /* Text of the hover tooltip for snapshot index (Pango markup). */
