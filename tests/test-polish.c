@@ -626,6 +626,72 @@ test_range_figures (void)
 }
 
 /* ------------------------------------------------------------------ */
+/* Export polish                                                       */
+
+static guint32
+pixel_at (GskRenderNode *node,
+          int            width,
+          int            height,
+          int            x,
+          int            y)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cairo_t *cr = cairo_create (surface);
+  guint32 pixel;
+
+  gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  pixel = ((guint32 *) cairo_image_surface_get_data (surface))[y * cairo_image_surface_get_stride (surface) / 4 + x];
+  cairo_surface_destroy (surface);
+  return pixel & 0xffffff;
+}
+
+static void
+test_export_polish (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  g_autoptr(GskRenderNode) light = NULL;
+  g_autoptr(GskRenderNode) dark = NULL;
+  g_autofree char *title = NULL;
+  g_autoptr(GFile) saved = g_file_new_for_path ("/tmp/polish-GPU_0_bfc-timeline.png");
+  int w = 0, h = 0, dw = 0, dh = 0;
+
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1175, 785);
+  open_and_wait (window, fixture_path);
+  tm_viewport_set_range (tm_session_get_viewport (tm_window_get_session (window)), 2 * MS, 9 * MS);
+
+  /* The title line: file, memory id, the range shown in ms. */
+  title = tm_window_dup_timeline_title (window);
+  g_test_message ("%s", title);
+  g_assert_true (g_str_has_prefix (title, "polish.xplane.pb · GPU_0_bfc · "));
+  g_assert_nonnull (strstr (title, "2.000 ms – 9.000 ms"));
+
+  /* Light from a dark window (the default of the dialog's check box), or
+   * the window's own colours; the title line on top. */
+  light = tm_window_build_timeline_image (window, TRUE, &w, &h);
+  dark = tm_window_build_timeline_image (window, FALSE, &dw, &dh);
+  g_assert_nonnull (light);
+  g_assert_cmpint (h, ==, dh);
+  g_assert_cmpint (h, >=, gtk_widget_get_height (child (window, "timeline")) + 24);
+  g_assert_cmphex (pixel_at (light, w, h, 2, 2), ==, 0xffffff);
+  g_assert_cmphex (pixel_at (dark, dw, dh, 2, 2), ==, 0x242424);
+
+  /* The toast says where it went and can open it; it hides itself. */
+  tm_window_show_saved (window, saved);
+  g_assert_true (gtk_revealer_get_reveal_child (GTK_REVEALER (child (window, "toast_revealer"))));
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (child (window, "toast_label"))), ==,
+                   "Saved to polish-GPU_0_bfc-timeline.png");
+  g_assert_true (gtk_widget_get_visible (child (window, "toast_open_button")));
+  g_signal_emit_by_name (child (window, "toast_close_button"), "clicked");
+  g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (child (window, "toast_revealer"))));
+
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
+  tm_test_destroy_window (window);
+}
+
+/* ------------------------------------------------------------------ */
 
 int
 main (int   argc,
@@ -657,6 +723,7 @@ main (int   argc,
   g_test_add_func ("/polish/recent-files", test_recent_files);
   g_test_add_func ("/polish/hlo-filter", test_hlo_filter);
   g_test_add_func ("/polish/range-figures", test_range_figures);
+  g_test_add_func ("/polish/export", test_export_polish);
 
   status = g_test_run ();
 

@@ -216,13 +216,29 @@ tm_timeline_render_node (TmTimeline *self,
                          int         width,
                          int         height)
 {
-  GtkSnapshot *snapshot;
   TmPalette palette;
 
   g_return_val_if_fail (TM_IS_TIMELINE (self), NULL);
   g_return_val_if_fail (width > 0 && height > 0, NULL);
 
   tm_palette_init_for_widget (&palette, GTK_WIDGET (self));
+  return tm_timeline_render_node_with_palette (self, width, height, &palette);
+}
+
+GskRenderNode *
+tm_timeline_render_node_with_palette (TmTimeline      *self,
+                                      int              width,
+                                      int              height,
+                                      const TmPalette *given)
+{
+  GtkSnapshot *snapshot;
+  TmPalette palette;
+
+  g_return_val_if_fail (TM_IS_TIMELINE (self), NULL);
+  g_return_val_if_fail (width > 0 && height > 0, NULL);
+  g_return_val_if_fail (given != NULL, NULL);
+
+  palette = *given;
   snapshot = gtk_snapshot_new ();
   _tm_timeline_draw_static (self, snapshot, width, height, &palette);
   _tm_timeline_draw_range (self, snapshot, width, height, 1, &palette);

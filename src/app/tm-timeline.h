@@ -25,6 +25,7 @@
 
 #include <gtk/gtk.h>
 
+#include "tm-palette.h"
 #include "tm-session.h"
 
 G_BEGIN_DECLS
@@ -113,5 +114,10 @@ void           tm_timeline_get_layout         (TmTimeline      *self,
 GskRenderNode *tm_timeline_render_node        (TmTimeline      *self,
                                                int              width,
                                                int              height);
+/* The same in palette's colours: a light image from a dark window. */
+GskRenderNode *tm_timeline_render_node_with_palette (TmTimeline      *self,
+                                                     int              width,
+                                                     int              height,
+                                                     const TmPalette *palette);
 
 G_END_DECLS

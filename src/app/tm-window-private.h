@@ -83,6 +83,12 @@ struct _TmWindow
   GtkWidget            *recent_box;
   GtkListBox           *recent_list;
   GMenu                *recent_menu;
+  GtkRevealer          *toast_revealer;
+  GtkLabel             *toast_label;
+  GtkWidget            *toast_open_button;
+  GtkWidget            *toast_close_button;
+  guint                 toast_source;
+  char                 *toast_uri;
 
   /* What every view of the profile page shows. */
   TmSession            *session;
@@ -148,6 +154,10 @@ void _tm_window_hosts_init         (TmWindow      *self);
 void _tm_window_sync_hosts         (TmWindow      *self);
 void _tm_window_step_host          (TmWindow      *self,
                                     int            delta);
+
+/* tm-window-toast.c */
+void _tm_window_toast_init         (TmWindow      *self);
+void _tm_window_toast_dispose      (TmWindow      *self);
 
 /* tm-window-recent.c */
 void _tm_window_recent_init        (TmWindow      *self);

@@ -437,6 +437,7 @@ tm_window_dispose (GObject *object)
   _tm_window_content_clear (&self->loading);
   g_clear_handle_id (&self->show_loading_source, g_source_remove);
   g_clear_handle_id (&self->map_room_source, g_source_remove);
+  _tm_window_toast_dispose (self);
 
   if (self->chooser != NULL)
     {
@@ -568,6 +569,10 @@ tm_window_class_init (TmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmWindow, recent_box);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, recent_list);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, recent_menu);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, toast_revealer);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, toast_label);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, toast_open_button);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, toast_close_button);
   gtk_widget_class_bind_template_callback (widget_class, cancel_clicked_cb);
 }
 
@@ -624,6 +629,7 @@ tm_window_init (TmWindow *self)
   _tm_window_actions_init (self);
   _tm_window_dnd_init (self);
   _tm_window_recent_init (self);
+  _tm_window_toast_init (self);
   _tm_window_update (self, TM_WINDOW_STATE_EMPTY, NULL);
 }
 
