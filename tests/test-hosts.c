@@ -223,6 +223,19 @@ host_item (TmWindow *window,
   return gtk_string_list_get_string (GTK_STRING_LIST (model), index);
 }
 
+/* "worker-1 · 96.0 MiB": the host's name and its busiest memory id's peak. */
+static void
+assert_host_item (TmWindow   *window,
+                  guint       index,
+                  const char *name,
+                  gint64      peak)
+{
+  g_autofree char *bytes = tm_format_bytes (peak);
+  g_autofree char *expected = g_strdup_printf ("%s · %s", name, bytes);
+
+  g_assert_cmpstr (host_item (window, index), ==, expected);
+}
+
 static guint
 n_host_items (TmWindow *window)
 {
@@ -348,6 +361,10 @@ test_run_window (void)
   g_assert_cmpstr (memory_id (window), ==, "GPU_1_bfc");
   assert_peak (window, 96 * MIB);
   assert_first_row (window, "embedding/GatherV2");
+  /* A host shows its peak once it has been analysed, the others only
+   * their names. */
+  assert_host_item (window, 0, "worker-1", 96 * MIB);
+  g_assert_cmpstr (host_item (window, 1), ==, "worker-2");
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (tm_window_get_memory_dropdown (window))));
   g_assert_false (action_enabled (window, "previous-host"));
   g_assert_true (action_enabled (window, "next-host"));
@@ -364,6 +381,8 @@ test_run_window (void)
   g_assert_cmpstr (memory_id (window), ==, "gpu_host_bfc");
   assert_peak (window, 48 * MIB);
   assert_first_row (window, "input/IteratorGetNext");
+  assert_host_item (window, 1, "worker-2", 48 * MIB);
+  assert_host_item (window, 0, "worker-1", 96 * MIB);
   g_assert_true (action_enabled (window, "previous-host"));
   g_assert_true (action_enabled (window, "next-host"));
 
@@ -387,6 +406,8 @@ test_run_window (void)
   assert_host_shown (window, 2, worker10_path);
   g_assert_cmpstr (tm_window_get_error_message (window), ==, corrupt_message);
   g_assert_cmpstr (label_text (window, "error_message"), ==, corrupt_message);
+  /* No peak made up for a host that failed. */
+  g_assert_cmpstr (host_item (window, 2), ==, "worker-10");
   g_assert_null (tm_window_get_memory_store (window));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (tm_window_get_memory_dropdown (window))));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (hosts)));

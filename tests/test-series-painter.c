@@ -223,6 +223,49 @@ test_painter_stacked (void)
   cairo_surface_destroy (surface);
 }
 
+/* Hidden series (the legend's toggles) are transparent where they were;
+ * the others keep their rows, and the fragmentation line goes with its
+ * toggle. */
+static void
+test_painter_hidden (void)
+{
+  g_autoptr(Data) d = data_new (40);
+  g_autoptr(TmSeriesPainter) painter = tm_series_painter_new ();
+  cairo_surface_t *surface;
+  TmPalette p;
+
+  light_palette (&p);
+  for (guint i = 0; i < d->n; i++)
+    {
+      d->stack[i] = 20;
+      d->heap[i] = 30;
+      d->free_bytes[i] = 30;
+      d->frag[i] = 0.9;       /* a line at row 10 */
+    }
+
+  tm_series_painter_set_hidden (painter, 1u << TM_SERIES_HEAP);
+  surface = tm_series_painter_paint (painter, data_lod (d), 0, d->n - 1, 8, HEIGHT, 1, Y_MAX, TRUE, &p);
+  for (int x = 0; x < 8; x++)
+    {
+      assert_rows (surface, x, 21, 49, argb (&p.series_fill[TM_SERIES_FREE]));
+      assert_rows (surface, x, 49, 79, 0);
+      assert_rows (surface, x, 81, HEIGHT, argb (&p.series_fill[TM_SERIES_STACK]));
+    }
+  /* The fragmentation's dashes are there in the first column. */
+  g_assert_cmpuint (((guint32 *) cairo_image_surface_get_data (surface))[10 * cairo_image_surface_get_stride (surface) / 4], !=, 0);
+  cairo_surface_destroy (surface);
+
+  tm_series_painter_set_hidden (painter, (1u << TM_SERIES_STACK) | (1u << TM_SERIES_FREE) | TM_SERIES_PAINTER_FRAGMENTATION);
+  surface = tm_series_painter_paint (painter, data_lod (d), 0, d->n - 1, 8, HEIGHT, 1, Y_MAX, TRUE, &p);
+  for (int x = 0; x < 8; x++)
+    {
+      assert_rows (surface, x, 0, 49, 0);
+      assert_rows (surface, x, 51, 79, argb (&p.series_fill[TM_SERIES_HEAP]));
+      assert_rows (surface, x, 81, HEIGHT, 0);
+    }
+  cairo_surface_destroy (surface);
+}
+
 /* 1000 snapshots in 10 columns, one of them a single-sample spike: its
  * column reaches the spike's height, every other one stays flat. The
  * painter keeps its image between frames: a second frame without the
@@ -374,6 +417,7 @@ main (int   argc,
 
   g_test_add_func ("/series-painter/flat-heap", test_painter_flat_heap);
   g_test_add_func ("/series-painter/stacked", test_painter_stacked);
+  g_test_add_func ("/series-painter/hidden", test_painter_hidden);
   g_test_add_func ("/series-painter/spike", test_painter_spike);
   g_test_add_func ("/series-painter/no-data", test_painter_no_data);
   g_test_add_func ("/series-painter/scale", test_painter_scale);

@@ -429,6 +429,17 @@ tm_allocation_row_describe (TmAllocationRow *self)
 
   g_return_val_if_fail (TM_IS_ALLOCATION_ROW (self), NULL);
 
+  /* The special rows say what they count: the two that stand for heap no
+   * listed allocation accounts for mean different things (docs/ui.md,
+   * "The special rows"). */
+  if (self->special && g_str_equal (self->op_name, "unused preallocated device memory"))
+    return g_strdup_printf ("%s\n%s", self->display_name,
+                            /* Translators: tooltip of the table's special row at the peak */
+                            _("Heap at the peak that no allocation of the peak step accounts for, as XProf counts it: allocations of other steps and memory allocated before the profile"));
+  if (self->special && g_str_equal (self->op_name, _("memory allocated before the profile")))
+    return g_strdup_printf ("%s\n%s", self->display_name,
+                            /* Translators: tooltip of the table's special row at a chosen time */
+                            _("Heap at this time that no allocation live in the profile accounts for: it was allocated before the profile began"));
   if (self->special)
     return g_strdup (self->display_name);
 

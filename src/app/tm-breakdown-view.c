@@ -17,6 +17,7 @@
 #include "tm-allocation-row.h"
 #include "tm-breakdown-view.h"
 #include "tm-format.h"
+#include "tm-op-label.h"
 
 struct _TmBreakdownView
 {
@@ -895,6 +896,8 @@ tm_breakdown_view_class_init (TmBreakdownViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, format_bytes_cb);
   gtk_widget_class_bind_template_callback (widget_class, format_count_cb);
   gtk_widget_class_bind_template_callback (widget_class, special_css_classes_cb);
+  g_type_ensure (TM_TYPE_OP_LABEL);
+  gtk_widget_class_install_action (widget_class, "breakdown.fit-op-column", NULL, tm_op_label_fit_action);
   gtk_widget_class_bind_template_callback (widget_class, cell_realize_cb);
   gtk_widget_class_bind_template_callback (widget_class, query_op_tooltip_cb);
   gtk_widget_class_bind_template_callback (widget_class, query_allocation_tooltip_cb);

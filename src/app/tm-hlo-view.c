@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "tm-format.h"
@@ -174,6 +175,10 @@ struct _TmHloView
 
   GListStore         *items;
   GtkSortListModel   *sort_model;
+  GtkFilterListModel *filter_model;
+  GtkCustomFilter    *filter;
+  GtkWidget          *filter_entry;
+  char               *filter_text;     /* casefolded; NULL: everything */
   GtkSingleSelection *selection;
 
   GArray             *modules;
@@ -227,7 +232,8 @@ bind_cell_cb (GtkSignalListItemFactory *factory,
       text = g_strdup_printf ("%" G_GINT64_FORMAT, item->id);
       break;
     case COLUMN_NAME:
-      text = g_strdup (item->name);
+      /* Translators: the HLO table's name of a module the file does not name */
+      text = g_strdup (item->name[0] != '\0' ? item->name : _("unnamed module"));
       break;
     case COLUMN_DEVICE:
       text = g_strdup (item->device);
@@ -247,7 +253,64 @@ bind_cell_cb (GtkSignalListItemFactory *factory,
 
   gtk_inscription_set_text (inscription, text);
   if (column == COLUMN_NAME)
-    gtk_widget_set_tooltip_text (GTK_WIDGET (inscription), item->name);
+    {
+      gtk_widget_set_tooltip_text (GTK_WIDGET (inscription), text);
+      if (item->name[0] == '\0')
+        gtk_widget_add_css_class (GTK_WIDGET (inscription), "dim-label");
+      else
+        gtk_widget_remove_css_class (GTK_WIDGET (inscription), "dim-label");
+    }
+}
+
+/* A module matches the filter when its name (or "unnamed module") or its
+ * id contains the filter text, ignoring case. */
+static gboolean
+filter_match_cb (gpointer object,
+                 gpointer user_data)
+{
+  TmHloView *self = user_data;
+  TmHloItem *item = object;
+  g_autofree char *name = NULL;
+  g_autofree char *id = NULL;
+
+  if (self->filter_text == NULL)
+    return TRUE;
+
+  name = g_utf8_casefold (item->name[0] != '\0' ? item->name : _("unnamed module"), -1);
+  id = g_strdup_printf ("%" G_GINT64_FORMAT, item->id);
+  return strstr (name, self->filter_text) != NULL || strstr (id, self->filter_text) != NULL;
+}
+
+static void
+update_count (TmHloView *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->items));
+  guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->filter_model));
+  g_autofree char *total = tm_format_count (n);
+  g_autofree char *count = NULL;
+
+  if (shown == n)
+    count = g_strdup (total);
+  else
+    {
+      g_autofree char *part = tm_format_count (shown);
+
+      /* Translators: the HLO table's count while filtered: "3 of 120" */
+      count = g_strdup_printf (_("%s of %s"), part, total);
+    }
+  gtk_label_set_text (GTK_LABEL (self->count_label), count);
+}
+
+static void
+filter_changed_cb (TmHloView *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->filter_entry));
+
+  g_clear_pointer (&self->filter_text, g_free);
+  if (text != NULL && text[0] != '\0')
+    self->filter_text = g_utf8_casefold (text, -1);
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  update_count (self);
 }
 
 static void
@@ -265,7 +328,6 @@ sync_modules (TmHloView *self)
 {
   GArray *modules = self->session != NULL ? tm_session_get_hlo_modules (self->session) : NULL;
   g_autoptr(GPtrArray) items = NULL;
-  g_autofree char *count = NULL;
   guint n;
 
   if (modules != NULL)
@@ -282,8 +344,7 @@ sync_modules (TmHloView *self)
   g_list_store_splice (self->items, 0, g_list_model_get_n_items (G_LIST_MODEL (self->items)),
                        items->pdata, items->len);
 
-  count = tm_format_count (n);
-  gtk_label_set_text (GTK_LABEL (self->count_label), count);
+  update_count (self);
   gtk_widget_set_visible (GTK_WIDGET (self), n > 0);
 }
 
@@ -300,6 +361,10 @@ tm_hlo_view_dispose (GObject *object)
     gtk_widget_unparent (child);
 
   g_clear_object (&self->selection);
+  g_clear_object (&self->filter_model);
+  g_clear_object (&self->sort_model);
+  g_clear_object (&self->filter);
+  g_clear_pointer (&self->filter_text, g_free);
   g_clear_object (&self->items);
   g_clear_pointer (&self->modules, g_array_unref);
 
@@ -425,6 +490,17 @@ tm_hlo_view_init (TmHloView *self)
   gtk_widget_add_css_class (self->count_label, "dim-label");
   gtk_widget_add_css_class (self->count_label, "caption");
   gtk_box_append (GTK_BOX (self->header), self->count_label);
+  self->filter_entry = gtk_search_entry_new ();
+  g_object_set (self->filter_entry,
+                /* Translators: the HLO table's filter */
+                "placeholder-text", _("Filter modules"),
+                NULL);
+  gtk_editable_set_width_chars (GTK_EDITABLE (self->filter_entry), 16);
+  gtk_widget_set_tooltip_text (self->filter_entry, _("Show only modules whose name or id contains this text"));
+  gtk_widget_set_margin_start (self->filter_entry, 8);
+  gtk_widget_add_css_class (self->filter_entry, "tm-compact-entry");
+  g_signal_connect_swapped (self->filter_entry, "search-changed", G_CALLBACK (filter_changed_cb), self);
+  gtk_box_append (GTK_BOX (self->header), self->filter_entry);
   hint = gtk_label_new (_("Select a module to zoom the timeline to it"));
   gtk_widget_add_css_class (hint, "dim-label");
   gtk_widget_add_css_class (hint, "caption");
@@ -447,7 +523,11 @@ tm_hlo_view_init (TmHloView *self)
 
   self->sort_model = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->items)),
                                               g_object_ref (gtk_column_view_get_sorter (self->column_view)));
-  self->selection = gtk_single_selection_new (G_LIST_MODEL (self->sort_model));
+  self->filter = gtk_custom_filter_new (filter_match_cb, self, NULL);
+  self->filter_model = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (self->sort_model)),
+                                                  GTK_FILTER (g_object_ref (self->filter)));
+  g_signal_connect_swapped (self->filter_model, "items-changed", G_CALLBACK (update_count), self);
+  self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->filter_model)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
@@ -527,10 +607,10 @@ tm_hlo_view_select_module (TmHloView *self,
       return;
     }
 
-  n = g_list_model_get_n_items (G_LIST_MODEL (self->sort_model));
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->filter_model));
   for (guint pos = 0; pos < n; pos++)
     {
-      g_autoptr(TmHloItem) item = g_list_model_get_item (G_LIST_MODEL (self->sort_model), pos);
+      g_autoptr(TmHloItem) item = g_list_model_get_item (G_LIST_MODEL (self->filter_model), pos);
 
       if (item->index == index)
         {
@@ -538,4 +618,37 @@ tm_hlo_view_select_module (TmHloView *self,
           return;
         }
     }
+}
+
+void
+tm_hlo_view_set_filter (TmHloView  *self,
+                        const char *text)
+{
+  g_return_if_fail (TM_IS_HLO_VIEW (self));
+
+  gtk_editable_set_text (GTK_EDITABLE (self->filter_entry), text != NULL ? text : "");
+  /* At once, not after the search entry's delay. */
+  filter_changed_cb (self);
+}
+
+guint
+tm_hlo_view_get_n_shown (TmHloView *self)
+{
+  g_return_val_if_fail (TM_IS_HLO_VIEW (self), 0);
+
+  return g_list_model_get_n_items (G_LIST_MODEL (self->filter_model));
+}
+
+char *
+tm_hlo_view_dup_shown_name (TmHloView *self,
+                            guint      position)
+{
+  g_autoptr(TmHloItem) item = NULL;
+
+  g_return_val_if_fail (TM_IS_HLO_VIEW (self), NULL);
+
+  item = g_list_model_get_item (G_LIST_MODEL (self->filter_model), position);
+  if (item == NULL)
+    return NULL;
+  return g_strdup (item->name[0] != '\0' ? item->name : _("unnamed module"));
 }

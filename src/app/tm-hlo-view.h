@@ -33,4 +33,14 @@ guint       tm_hlo_view_get_n_modules  (TmHloView *self);
 void        tm_hlo_view_select_module  (TmHloView *self,
                                         guint      index);
 
+/* The filter entry's text (NULL or "": every module): modules whose name
+ * or id contains it, ignoring case. */
+void        tm_hlo_view_set_filter     (TmHloView  *self,
+                                        const char *text);
+/* The rows shown (filtered), and the name row position shows ("unnamed
+ * module" for a module without a name; NULL past the end). */
+guint       tm_hlo_view_get_n_shown    (TmHloView  *self);
+char       *tm_hlo_view_dup_shown_name (TmHloView  *self,
+                                        guint       position);
+
 G_END_DECLS

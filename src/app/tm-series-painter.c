@@ -127,6 +127,7 @@ struct _TmSeriesPainter
   PaintChange     *changes;
   PaintChange     *sorted_changes;
   gsize            n_changes_allocated;
+  guint            hidden;
 };
 
 TmSeriesPainter *
@@ -196,6 +197,15 @@ get_paint_surface (TmSeriesPainter *self,
   return cairo_surface_reference (surface);
 }
 
+void
+tm_series_painter_set_hidden (TmSeriesPainter *self,
+                              guint            hidden)
+{
+  g_return_if_fail (self != NULL);
+
+  self->hidden = hidden;
+}
+
 cairo_surface_t *
 tm_series_painter_paint (TmSeriesPainter *self,
                          const TmLod     *lod,
@@ -236,8 +246,10 @@ tm_series_painter_paint (TmSeriesPainter *self,
 
   for (int s = 0; s < TM_N_SERIES; s++)
     {
-      fill[s] = premultiply (&palette->series_fill[s]);
-      top[s] = premultiply (&palette->series[s]);
+      gboolean hidden = (self->hidden & (1u << s)) != 0;
+
+      fill[s] = hidden ? 0 : premultiply (&palette->series_fill[s]);
+      top[s] = hidden ? 0 : premultiply (&palette->series[s]);
     }
   frag = premultiply (&palette->frag);
   {
@@ -319,7 +331,8 @@ tm_series_painter_paint (TmSeriesPainter *self,
           prev_ftop = f_top;
           prev_fbottom = f_bottom;
         }
-      if (x % dash_period < dash_on || f_bottom - f_top > 3 * frag_line)
+      if ((self->hidden & TM_SERIES_PAINTER_FRAGMENTATION) == 0 &&
+          (x % dash_period < dash_on || f_bottom - f_top > 3 * frag_line))
         {
           painter.frag_top = CLAMP (f_top, 0, height);
           painter.frag_bottom = CLAMP (f_bottom, 0, height);

@@ -48,6 +48,16 @@ cairo_surface_t *tm_series_painter_paint (TmSeriesPainter *self,
                                           gboolean         show_free,
                                           const TmPalette *palette);
 
+/* What tm_series_painter_set_hidden() can hide: a series (1 << TmSeries)
+ * or the fragmentation. */
+#define TM_SERIES_PAINTER_FRAGMENTATION (1u << TM_N_SERIES)
+
+/* Series the following paints leave out (transparent where they would
+ * be; the others keep their place in the stack): a mask of
+ * 1 << TM_SERIES_* and TM_SERIES_PAINTER_FRAGMENTATION. None at first. */
+void             tm_series_painter_set_hidden (TmSeriesPainter *self,
+                                               guint            hidden);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmSeriesPainter, tm_series_painter_free)
 
 G_END_DECLS

@@ -19,6 +19,7 @@ struct _TmSession
   TmViewport    *viewport;
   gint64         selected_time;
   TmYScale       y_scale;
+  TmSeriesFlags  hidden_series;
   guint          has_selected_time : 1;
 
   /* Scopes (tm-scopes): the selected one, and what is built on demand
@@ -54,6 +55,13 @@ G_DEFINE_ENUM_TYPE (TmCompareAlignment, tm_compare_alignment,
   G_DEFINE_ENUM_VALUE (TM_COMPARE_ALIGN_PEAK, "peak"),
   G_DEFINE_ENUM_VALUE (TM_COMPARE_ALIGN_FIRST_STEP, "first-step"))
 
+G_DEFINE_FLAGS_TYPE (TmSeriesFlags, tm_series_flags,
+  G_DEFINE_ENUM_VALUE (TM_SERIES_FLAG_NONE, "none"),
+  G_DEFINE_ENUM_VALUE (TM_SERIES_FLAG_STACK, "stack"),
+  G_DEFINE_ENUM_VALUE (TM_SERIES_FLAG_HEAP, "heap"),
+  G_DEFINE_ENUM_VALUE (TM_SERIES_FLAG_FREE, "free"),
+  G_DEFINE_ENUM_VALUE (TM_SERIES_FLAG_FRAGMENTATION, "fragmentation"))
+
 enum {
   PROP_0,
   PROP_PROFILE,
@@ -69,6 +77,7 @@ enum {
   PROP_RUN,
   PROP_SCOPE_INDEX,
   PROP_SCOPE_INDEX_PENDING,
+  PROP_HIDDEN_SERIES,
   N_PROPS
 };
 
@@ -211,6 +220,10 @@ tm_session_get_property (GObject    *object,
       g_value_set_object (value, self->run);
       break;
 
+    case PROP_HIDDEN_SERIES:
+      g_value_set_flags (value, self->hidden_series);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -248,6 +261,10 @@ tm_session_set_property (GObject      *object,
 
     case PROP_RUN:
       tm_session_set_run (self, g_value_get_object (value));
+      break;
+
+    case PROP_HIDDEN_SERIES:
+      tm_session_set_hidden_series (self, g_value_get_flags (value));
       break;
 
     default:
@@ -294,6 +311,10 @@ tm_session_class_init (TmSessionClass *klass)
                        0, G_MAXUINT, TM_ALLOCATIONS_NONE,
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
+  properties[PROP_HIDDEN_SERIES] =
+    g_param_spec_flags ("hidden-series", NULL, NULL,
+                        TM_TYPE_SERIES_FLAGS, TM_SERIES_FLAG_NONE,
+                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   properties[PROP_Y_SCALE] =
     g_param_spec_enum ("y-scale", NULL, NULL,
                        TM_TYPE_Y_SCALE, TM_Y_SCALE_FIT,
@@ -867,4 +888,35 @@ tm_session_open_host (TmSession  *self,
   g_return_if_fail (self->run != NULL && host < tm_run_loader_get_n_hosts (self->run));
 
   g_signal_emit (self, signals[OPEN_HOST], 0, host, memory_id);
+}
+
+TmSeriesFlags
+tm_session_get_hidden_series (TmSession *self)
+{
+  g_return_val_if_fail (TM_IS_SESSION (self), TM_SERIES_FLAG_NONE);
+
+  return self->hidden_series;
+}
+
+void
+tm_session_set_hidden_series (TmSession     *self,
+                              TmSeriesFlags  hidden)
+{
+  g_return_if_fail (TM_IS_SESSION (self));
+
+  hidden &= TM_SERIES_FLAG_STACK | TM_SERIES_FLAG_HEAP | TM_SERIES_FLAG_FREE | TM_SERIES_FLAG_FRAGMENTATION;
+  if (self->hidden_series == hidden)
+    return;
+
+  self->hidden_series = hidden;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIDDEN_SERIES]);
+}
+
+void
+tm_session_toggle_series (TmSession     *self,
+                          TmSeriesFlags  series)
+{
+  g_return_if_fail (TM_IS_SESSION (self));
+
+  tm_session_set_hidden_series (self, self->hidden_series ^ series);
 }

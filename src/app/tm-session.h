@@ -23,6 +23,8 @@
  *                  the scope index behind the scope view's tree at a
  *                  selected time and the selected scope's series, built
  *                  in a worker on first use (read-only)
+ *   hidden-series  the usage timeline's series the user turned off in its
+ *                  legend (TmSeriesFlags; none by default)
  *   y-scale        how tall the timeline's byte axis is: fit to the memory
  *                  in use in the visible range (the default), or the
  *                  device's capacity (docs/ui.md, "Y scale")
@@ -78,6 +80,18 @@ GType tm_y_scale_get_type (void) G_GNUC_CONST;
 
 #define TM_TYPE_COMPARE_ALIGNMENT (tm_compare_alignment_get_type ())
 GType tm_compare_alignment_get_type (void) G_GNUC_CONST;
+/* The usage timeline's series, for hiding them (docs/ui.md, "Legend"). */
+typedef enum
+{
+  TM_SERIES_FLAG_NONE          = 0,
+  TM_SERIES_FLAG_STACK         = 1 << 0,
+  TM_SERIES_FLAG_HEAP          = 1 << 1,
+  TM_SERIES_FLAG_FREE          = 1 << 2,
+  TM_SERIES_FLAG_FRAGMENTATION = 1 << 3,
+} TmSeriesFlags;
+
+#define TM_TYPE_SERIES_FLAGS (tm_series_flags_get_type ())
+GType tm_series_flags_get_type (void) G_GNUC_CONST;
 
 #define TM_TYPE_SESSION (tm_session_get_type ())
 
@@ -148,6 +162,12 @@ void           tm_session_select_allocation      (TmSession     *self,
 TmYScale       tm_session_get_y_scale            (TmSession     *self);
 void           tm_session_set_y_scale            (TmSession     *self,
                                                   TmYScale       y_scale);
+TmSeriesFlags  tm_session_get_hidden_series      (TmSession     *self);
+void           tm_session_set_hidden_series      (TmSession     *self,
+                                                  TmSeriesFlags  hidden);
+/* Hides series when shown, shows it when hidden. */
+void           tm_session_toggle_series          (TmSession     *self,
+                                                  TmSeriesFlags  series);
 
 /* Comparing (docs/compare.md). store is one of profile's memory ids; both
  * NULL end the comparison. */

@@ -201,10 +201,11 @@ drag_end_cb (GtkGestureDrag *gesture,
       _tm_timeline_current_layout (self, &layout);
       x0 = CLAMP (x0, layout.plot.origin.x, layout.plot.origin.x + layout.plot.size.width);
       x1 = CLAMP (x1, layout.plot.origin.x, layout.plot.origin.x + layout.plot.size.width);
+      /* The view becomes the band, with its figures (tm-timeline-range.c). */
       if (x1 - x0 >= 2.0)
-        tm_viewport_set_range (self->viewport,
-                               tm_viewport_x_to_time (self->viewport, x0 - layout.plot.origin.x, layout.plot.size.width),
-                               tm_viewport_x_to_time (self->viewport, x1 - layout.plot.origin.x, layout.plot.size.width));
+        tm_timeline_show_range (self,
+                                tm_viewport_x_to_time (self->viewport, x0 - layout.plot.origin.x, layout.plot.size.width),
+                                tm_viewport_x_to_time (self->viewport, x1 - layout.plot.origin.x, layout.plot.size.width));
     }
 
   self->dragging = FALSE;

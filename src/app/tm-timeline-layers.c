@@ -167,58 +167,6 @@ draw_peak (TmTimeline             *self,
                       right ? 0.0 : 1.0, 0.0, &palette->fg, &palette->background);
 }
 
-static double
-draw_legend_item (GtkSnapshot     *snapshot,
-                  PangoLayout     *text,
-                  const char      *label,
-                  double           x,
-                  double           y,
-                  const GdkRGBA   *fill,
-                  const GdkRGBA   *line,
-                  gboolean         dashed,
-                  const TmPalette *palette)
-{
-  graphene_rect_t box;
-
-  if (dashed)
-    {
-      tm_axis_append_rect (snapshot, line, x, y - 1, 5, 2);
-      tm_axis_append_rect (snapshot, line, x + 8, y - 1, 5, 2);
-    }
-  else
-    {
-      tm_axis_append_rect (snapshot, fill, x, y - 5, 13, 10);
-      tm_axis_append_rect (snapshot, line, x, y - 5, 13, 2);
-    }
-  box = tm_axis_draw_label (snapshot, text, label, x + 18, y, 0.0, 0.5, &palette->fg, NULL);
-
-  return box.origin.x + box.size.width + 16;
-}
-
-static void
-draw_legend (TmTimeline             *self,
-             GtkSnapshot            *snapshot,
-             PangoLayout            *text,
-             const TmTimelineLayout *layout,
-             const TmPalette        *palette)
-{
-  double x = layout->plot.origin.x;
-  double y = 14;
-
-  x = draw_legend_item (snapshot, text, _("Stack"), x, y,
-                        &palette->series_fill[TM_SERIES_STACK], &palette->series[TM_SERIES_STACK], FALSE, palette);
-  x = draw_legend_item (snapshot, text, _("Heap"), x, y,
-                        &palette->series_fill[TM_SERIES_HEAP], &palette->series[TM_SERIES_HEAP], FALSE, palette);
-  if (tm_memory_store_has_free_data (self->store))
-    x = draw_legend_item (snapshot, text, _("Free"), x, y,
-                          &palette->series_fill[TM_SERIES_FREE], &palette->series[TM_SERIES_FREE], FALSE, palette);
-  x = draw_legend_item (snapshot, text, _("Fragmentation (right axis)"), x, y,
-                        NULL, &palette->frag, TRUE, palette);
-
-  append_dashed_vline (snapshot, &palette->peak, x + 6, y - 6, y + 6, 1.0, 3, 2);
-  tm_axis_draw_label (snapshot, text, _("Window peak"), x + 14, y, 0.0, 0.5, &palette->fg, NULL);
-}
-
 /* What does not move with the visible range. */
 void
 _tm_timeline_draw_static (TmTimeline      *self,
@@ -241,7 +189,7 @@ _tm_timeline_draw_static (TmTimeline      *self,
 
   tm_axis_draw_value_axes (snapshot, text, &layout.plot, layout.y_max, y_step,
                            layout.hlo_band.origin.y + layout.hlo_band.size.height + 5, palette);
-  draw_legend (self, snapshot, text, &layout, palette);
+  _tm_timeline_draw_legend (self, snapshot, text, palette);
 }
 
 /* The selected scope's bytes over time (tm-scopes), as a line of the
@@ -360,6 +308,15 @@ _tm_timeline_draw_range (TmTimeline      *self,
   /* A cairo node that paints the image: every renderer draws that as one
    * blit (GTK 4.8's cairo renderer converts a memory texture pixel by
    * pixel on every frame). */
+  {
+    TmSeriesFlags hidden = self->session != NULL ? tm_session_get_hidden_series (self->session) : 0;
+
+    tm_series_painter_set_hidden (self->painter,
+                                  ((hidden & TM_SERIES_FLAG_STACK) ? 1u << TM_SERIES_STACK : 0) |
+                                  ((hidden & TM_SERIES_FLAG_HEAP) ? 1u << TM_SERIES_HEAP : 0) |
+                                  ((hidden & TM_SERIES_FLAG_FREE) ? 1u << TM_SERIES_FREE : 0) |
+                                  ((hidden & TM_SERIES_FLAG_FRAGMENTATION) ? TM_SERIES_PAINTER_FRAGMENTATION : 0));
+  }
   series = tm_series_painter_paint (self->painter, _tm_timeline_get_lod (self),
                                     tm_viewport_get_start (self->viewport),
                                     tm_viewport_get_end (self->viewport),
@@ -488,6 +445,7 @@ _tm_timeline_draw_overlay (TmTimeline      *self,
 
   draw_selection (self, snapshot, text, &layout, palette);
   draw_allocation_lifetime (self, snapshot, &layout, palette);
+  _tm_timeline_draw_range_figures (self, snapshot, text, &layout, palette);
   if (with_pointer)
     {
       _tm_timeline_draw_hover (self, snapshot, text, &layout, palette);

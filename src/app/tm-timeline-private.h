@@ -10,6 +10,8 @@
  * tm-timeline-input.c   gestures, widget actions and key bindings
  * tm-timeline-tooltip.c hover, picking and the tooltip text
  * tm-timeline-baseline.c a comparison's baseline, as an outline
+ * tm-timeline-legend.c  the legend, whose entries toggle their series
+ * tm-timeline-range.c   the figures of a rubber band or the range it zoomed to
  */
 #pragma once
 
@@ -84,6 +86,12 @@ struct _TmTimeline
   guint            banding : 1;
   guint            drag_moved : 1;
   guint            double_clicked : 1;
+  guint            over_legend : 1;
+  guint            range_shown : 1;
+
+  /* The range a rubber band zoomed to, described while it is the view. */
+  gint64           range_start;
+  gint64           range_end;
 };
 
 /* tm-timeline.c */
@@ -159,6 +167,27 @@ void     _tm_timeline_draw_hover               (TmTimeline             *self,
 gint64   _tm_timeline_baseline_max             (TmTimeline *self,
                                                 gboolean    capacity);
 void     _tm_timeline_draw_baseline            (TmTimeline             *self,
+                                                GtkSnapshot            *snapshot,
+                                                PangoLayout            *text,
+                                                const TmTimelineLayout *layout,
+                                                const TmPalette        *palette);
+
+/* tm-timeline-legend.c */
+void          _tm_timeline_legend_init         (TmTimeline      *self);
+void          _tm_timeline_draw_legend         (TmTimeline      *self,
+                                                GtkSnapshot     *snapshot,
+                                                PangoLayout     *text,
+                                                const TmPalette *palette);
+/* The toggle under (x, y), or TM_SERIES_FLAG_NONE. */
+TmSeriesFlags _tm_timeline_legend_at           (TmTimeline      *self,
+                                                double           x,
+                                                double           y);
+char         *_tm_timeline_legend_tooltip      (TmTimeline      *self,
+                                                TmSeriesFlags    series);
+
+/* tm-timeline-range.c */
+void          _tm_timeline_range_viewport_changed (TmTimeline *self);
+void          _tm_timeline_draw_range_figures  (TmTimeline             *self,
                                                 GtkSnapshot            *snapshot,
                                                 PangoLayout            *text,
                                                 const TmTimelineLayout *layout,

@@ -198,7 +198,8 @@ describe_module (TmTimeline *self,
   g_autofree char *duration = tm_format_duration (m->end_ps - m->start_ps);
 
   /* Translators: tooltip of an HLO module span: name, device, start – end, duration */
-  return g_markup_printf_escaped (_("<b>%s</b> on %s\n%s – %s (%s)"), m->name, m->device, start, end, duration);
+  return g_markup_printf_escaped (_("<b>%s</b> on %s\n%s – %s (%s)"),
+                                  m->name != NULL && m->name[0] != '\0' ? m->name : _("unnamed module"), m->device, start, end, duration);
 }
 
 gboolean
@@ -218,6 +219,14 @@ _tm_timeline_query_tooltip (GtkWidget  *widget,
 
   if (self->dragging)
     return FALSE;
+
+  if (!keyboard_mode && _tm_timeline_legend_at (self, x, y) != TM_SERIES_FLAG_NONE)
+    {
+      g_autofree char *legend = _tm_timeline_legend_tooltip (self, _tm_timeline_legend_at (self, x, y));
+
+      gtk_tooltip_set_text (tooltip, legend);
+      return TRUE;
+    }
 
   module = pick_module (self, x, y);
   if (module >= 0)

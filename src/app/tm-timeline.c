@@ -218,13 +218,29 @@ tm_timeline_render_node (TmTimeline *self,
                          int         width,
                          int         height)
 {
-  GtkSnapshot *snapshot;
   TmPalette palette;
 
   g_return_val_if_fail (TM_IS_TIMELINE (self), NULL);
   g_return_val_if_fail (width > 0 && height > 0, NULL);
 
   tm_palette_init_for_widget (&palette, GTK_WIDGET (self));
+  return tm_timeline_render_node_with_palette (self, width, height, &palette);
+}
+
+GskRenderNode *
+tm_timeline_render_node_with_palette (TmTimeline      *self,
+                                      int              width,
+                                      int              height,
+                                      const TmPalette *given)
+{
+  GtkSnapshot *snapshot;
+  TmPalette palette;
+
+  g_return_val_if_fail (TM_IS_TIMELINE (self), NULL);
+  g_return_val_if_fail (width > 0 && height > 0, NULL);
+  g_return_val_if_fail (given != NULL, NULL);
+
+  palette = *given;
   snapshot = gtk_snapshot_new ();
   _tm_timeline_draw_static (self, snapshot, width, height, &palette);
   _tm_timeline_draw_range (self, snapshot, width, height, 1, &palette);
@@ -311,6 +327,7 @@ selected_time_changed_cb (TmTimeline *self)
 static void
 viewport_changed_cb (TmTimeline *self)
 {
+  _tm_timeline_range_viewport_changed (self);
   _tm_timeline_update_actions (self);
   if (self->session != NULL && tm_session_get_y_scale (self->session) == TM_Y_SCALE_FIT)
     invalidate (self);
@@ -339,8 +356,13 @@ tm_timeline_measure (GtkWidget      *widget,
     }
   else
     {
-      /* Small enough for a window of 800 × 600 with every other part. */
-      *minimum = TM_CHART_MARGIN_TOP + TM_CHART_MARGIN_BOTTOM + 64;
+      /* The legend row (in the top margin), the time ruler and a plot
+       * with room for two byte ticks: the timeline is never allocated
+       * less, so it never draws outside its allocation (docs/ui.md,
+       * "Layout"). */
+      *minimum = TM_CHART_MARGIN_TOP + TM_CHART_MARGIN_BOTTOM + 48
+                 + (TM_TIMELINE (widget)->module_spans != NULL && TM_TIMELINE (widget)->module_spans->len > 0
+                    ? HLO_BAND_HEIGHT + HLO_BAND_GAP : 0);
       *natural = TM_CHART_MARGIN_TOP + TM_CHART_MARGIN_BOTTOM + 260;
     }
 }
@@ -494,6 +516,7 @@ tm_timeline_init (TmTimeline *self)
   g_signal_group_connect_swapped (self->session_signals, "notify::y-scale", G_CALLBACK (invalidate), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::baseline", G_CALLBACK (invalidate), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::alignment", G_CALLBACK (invalidate), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::hidden-series", G_CALLBACK (invalidate), self);
 
   self->viewport_signals = g_signal_group_new (TM_TYPE_VIEWPORT);
   g_signal_group_connect_swapped (self->viewport_signals, "changed", G_CALLBACK (viewport_changed_cb), self);
@@ -507,6 +530,9 @@ tm_timeline_init (TmTimeline *self)
                                   -1);
 
   _tm_timeline_tooltip_init (self);
+  /* The legend's click (capture phase) first: GTK lists the controllers
+   * last added first, and tests look for the timeline's own click. */
+  _tm_timeline_legend_init (self);
   _tm_timeline_input_init (self);
 }
 

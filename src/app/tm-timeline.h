@@ -25,6 +25,7 @@
 
 #include <gtk/gtk.h>
 
+#include "tm-palette.h"
 #include "tm-session.h"
 
 G_BEGIN_DECLS
@@ -40,6 +41,21 @@ typedef struct
   graphene_rect_t hlo_band;   /* empty when there are no modules */
   gint64          y_max;      /* bytes at the top of the plot */
 } TmTimelineLayout;
+
+/* What a range holds (docs/ui.md, "Range figures"): memory in use
+ * (stack + heap) at its start and end (the state the last snapshot at or
+ * before each left), their difference, and the highest within it with the
+ * first time it was reached. */
+typedef struct
+{
+  gint64 start_ps;
+  gint64 end_ps;
+  gint64 start_bytes;
+  gint64 end_bytes;
+  gint64 delta_bytes;
+  gint64 peak_bytes;
+  gint64 peak_time_ps;
+} TmRangeFigures;
 
 GtkWidget     *tm_timeline_new                (TmSession       *session);
 
@@ -59,6 +75,28 @@ gboolean       tm_timeline_pick_time          (TmTimeline      *self,
                                                double           x,
                                                gint64          *time_ps,
                                                guint           *index);
+/* The legend toggle at widget (x, y) (docs/ui.md, "Legend"), or
+ * TM_SERIES_FLAG_NONE. */
+TmSeriesFlags  tm_timeline_legend_at          (TmTimeline      *self,
+                                               double           x,
+                                               double           y);
+/* The figures of [start_ps, end_ps]; FALSE without data. */
+gboolean       tm_timeline_range_figures      (TmTimeline      *self,
+                                               gint64           start_ps,
+                                               gint64           end_ps,
+                                               TmRangeFigures  *out);
+/* Zooms to [start_ps, end_ps] and shows its figures above the plot until
+ * the view changes otherwise: what a rubber band does when released. */
+void           tm_timeline_show_range         (TmTimeline      *self,
+                                               gint64           start_ps,
+                                               gint64           end_ps);
+/* The figures the read-out shows: the band being dragged, else the range
+ * a band zoomed to while it is still the view; FALSE when none. */
+gboolean       tm_timeline_get_shown_range    (TmTimeline      *self,
+                                               TmRangeFigures  *out);
+/* The read-out's text for figures. */
+char          *tm_timeline_describe_range     (TmTimeline           *self,
+                                               const TmRangeFigures *figures);
 /* The hovered snapshot (G_MAXUINT when none). */
 guint          tm_timeline_get_hover_index    (TmTimeline      *self);
 /* Text of the hover tooltip for snapshot index (Pango markup). */
@@ -76,5 +114,10 @@ void           tm_timeline_get_layout         (TmTimeline      *self,
 GskRenderNode *tm_timeline_render_node        (TmTimeline      *self,
                                                int              width,
                                                int              height);
+/* The same in palette's colours: a light image from a dark window. */
+GskRenderNode *tm_timeline_render_node_with_palette (TmTimeline      *self,
+                                                     int              width,
+                                                     int              height,
+                                                     const TmPalette *palette);
 
 G_END_DECLS

@@ -448,6 +448,64 @@ application_changed_cb (TmWindow *self)
     g_signal_connect (overlay, "map", G_CALLBACK (fix_key_names), NULL);
 }
 
+/* The timeline's series, shown or hidden: the session's hidden-series as
+ * check items of the main menu, the keyboard's way to the legend's
+ * toggles (docs/ui.md, "Legend"). */
+static const struct
+{
+  const char    *name;
+  TmSeriesFlags  series;
+} series_actions[] = {
+  { "show-stack", TM_SERIES_FLAG_STACK },
+  { "show-heap", TM_SERIES_FLAG_HEAP },
+  { "show-free", TM_SERIES_FLAG_FREE },
+  { "show-fragmentation", TM_SERIES_FLAG_FRAGMENTATION },
+};
+
+static void
+show_series_change_state (GSimpleAction *action,
+                          GVariant      *value,
+                          gpointer       user_data)
+{
+  TmWindow *self = user_data;
+  TmSeriesFlags series = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (action), "tm-series"));
+  TmSeriesFlags hidden = tm_session_get_hidden_series (self->session);
+
+  tm_session_set_hidden_series (self->session,
+                                g_variant_get_boolean (value) ? hidden & ~series : hidden | series);
+}
+
+static void
+hidden_series_changed_cb (TmWindow *self)
+{
+  TmSeriesFlags hidden = tm_session_get_hidden_series (self->session);
+
+  for (guint i = 0; i < G_N_ELEMENTS (series_actions); i++)
+    {
+      GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), series_actions[i].name);
+
+      g_simple_action_set_state (G_SIMPLE_ACTION (action),
+                                 g_variant_new_boolean ((hidden & series_actions[i].series) == 0));
+    }
+}
+
+static void
+add_series_actions (TmWindow *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (series_actions); i++)
+    {
+      g_autoptr(GSimpleAction) action =
+        g_simple_action_new_stateful (series_actions[i].name, NULL, g_variant_new_boolean (TRUE));
+
+      g_object_set_data (G_OBJECT (action), "tm-series", GUINT_TO_POINTER (series_actions[i].series));
+      g_signal_connect (action, "change-state", G_CALLBACK (show_series_change_state), self);
+      g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (action));
+    }
+  g_signal_connect_object (self->session, "notify::hidden-series",
+                           G_CALLBACK (hidden_series_changed_cb), self, G_CONNECT_SWAPPED);
+  hidden_series_changed_cb (self);
+}
+
 void
 _tm_window_actions_init (TmWindow *self)
 {
@@ -476,6 +534,7 @@ _tm_window_actions_init (TmWindow *self)
 
     g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (y_scale));
   }
+  add_series_actions (self);
 
   /* Zoom keys work wherever the focus is, except in a text entry: in the
    * bubble phase, after the focused widget had the key (the application's

@@ -6,12 +6,16 @@
  * that owns a reference to the (immutable) profile and the rows it writes.
  * The memory-only profile (docs/formats.md §4) reads the file again, with a
  * progress window that can cancel it.
+ * After any export a toast says where it went (tm-window-toast.c); the
+ * timeline's PNG has a title line and can be light when the window is
+ * dark (docs/ui.md, "Export").
  */
 #include "config.h"
 
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "tm-axis.h"
 #include "tm-export.h"
 #include "tm-format.h"
 #include "tm-palette.h"
@@ -259,7 +263,10 @@ export_done_cb (GObject      *object,
       gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", error->message);
       g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
       gtk_window_present (GTK_WINDOW (dialog));
+      return;
     }
+
+  tm_window_show_saved (self, job->dest);
 }
 
 static void
@@ -285,6 +292,13 @@ save_response_cb (GtkNativeDialog *chooser,
       const char *only_shown = gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (chooser), "shown");
 
       job->rows = tm_window_dup_csv_rows (self, g_strcmp0 (only_shown, "false") != 0);
+    }
+  else if (job->kind == EXPORT_PNG)
+    {
+      const char *light = gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (chooser), "light");
+
+      job->node = tm_window_build_timeline_image (self, g_strcmp0 (light, "false") != 0,
+                                                  &job->width, &job->height);
     }
   gtk_native_dialog_destroy (chooser);
   g_object_unref (chooser);
@@ -475,11 +489,112 @@ _tm_window_export_collapsed (TmWindow *self)
       gint64 t = tm_session_get_selected_time (self->session);
 
       job->rows = tm_analysis_breakdown_at (self->memory_store, t);
-      name = g_strdup_printf ("%s-%s-at-%" G_GINT64_FORMAT "ps.folded", stem,
-                              tm_memory_store_get_id (self->memory_store), t);
+      g_autofree char *ms = time_for_file_name (t);
+
+      name = g_strdup_printf ("%s-%s-at-%s.folded", stem, tm_memory_store_get_id (self->memory_store), ms);
     }
 
   ask_where (self, job, _("Export Scopes as Collapsed Stacks"), name, _("Collapsed Stacks"), "*.folded");
+}
+
+#define TITLE_HEIGHT 32
+
+char *
+tm_window_dup_timeline_title (TmWindow *self)
+{
+  TmWindowContent *shown;
+  TmViewport *viewport;
+  g_autofree char *file = NULL;
+  g_autofree char *start = NULL;
+  g_autofree char *end = NULL;
+  GString *title;
+  gint64 span;
+
+  g_return_val_if_fail (TM_IS_WINDOW (self), NULL);
+
+  shown = &self->shown;
+  if (shown->file == NULL || self->memory_store == NULL)
+    return NULL;
+
+  viewport = tm_session_get_viewport (self->session);
+  span = tm_viewport_get_span (viewport);
+  file = _tm_window_display_basename (shown->run_directory != NULL ? shown->run_directory : shown->file);
+  start = tm_axis_format_time (tm_viewport_get_start (viewport), span);
+  end = tm_axis_format_time (tm_viewport_get_end (viewport), span);
+
+  /* "run · host worker-1 · GPU_0_bfc · 2 100.000 ms – 2 588.000 ms" */
+  title = g_string_new (file);
+  if (shown->hosts != NULL && shown->host_index < shown->hosts->len)
+    {
+      TmWindowHost *host = g_ptr_array_index (shown->hosts, shown->host_index);
+
+      g_string_append (title, " · ");
+      /* Translators: the host in the title line of an exported timeline */
+      g_string_append_printf (title, _("host %s"), host->name);
+    }
+  g_string_append_printf (title, " · %s · %s – %s", tm_memory_store_get_id (self->memory_store), start, end);
+  return g_string_free (title, FALSE);
+}
+
+GskRenderNode *
+tm_window_build_timeline_image (TmWindow *self,
+                                gboolean  light,
+                                int      *width,
+                                int      *height)
+{
+  g_autoptr(GskRenderNode) content = NULL;
+  g_autoptr(PangoLayout) layout = NULL;
+  g_autofree char *title = NULL;
+  PangoFontDescription *font;
+  GtkSnapshot *snapshot;
+  TmPalette palette;
+  GdkRGBA bg;
+  gboolean dark;
+  int w, h;
+
+  g_return_val_if_fail (TM_IS_WINDOW (self), NULL);
+  if (self->shown.profile == NULL || self->memory_store == NULL || self->timeline == NULL)
+    return NULL;
+
+  /* What the user sees: the timeline's current size, zoom and selection,
+   * in the window's colours or light ones. */
+  w = MAX (gtk_widget_get_width (GTK_WIDGET (self->timeline)), 640);
+  h = MAX (gtk_widget_get_height (GTK_WIDGET (self->timeline)), 240);
+  dark = !light && tm_palette_is_dark_style (GTK_WIDGET (self->timeline));
+  if (dark || !tm_palette_is_dark_style (GTK_WIDGET (self->timeline)))
+    tm_palette_init_for_widget (&palette, GTK_WIDGET (self->timeline));
+  else
+    {
+      GdkRGBA fg = { 0.0f, 0.0f, 0.0f, 0.8f };
+
+      tm_palette_init (&palette, &fg, FALSE);
+    }
+  content = tm_timeline_render_node_with_palette (self->timeline, w, h, &palette);
+  if (content == NULL)
+    return NULL;
+  gdk_rgba_parse (&bg, dark ? "#242424" : "#ffffff");
+
+  title = tm_window_dup_timeline_title (self);
+  layout = gtk_widget_create_pango_layout (GTK_WIDGET (self->timeline), title);
+  font = pango_font_description_new ();
+  pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
+  pango_layout_set_font_description (layout, font);
+  pango_font_description_free (font);
+  pango_layout_set_width (layout, (w - 2 * 12) * PANGO_SCALE);
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
+
+  snapshot = gtk_snapshot_new ();
+  gtk_snapshot_append_color (snapshot, &bg, &GRAPHENE_RECT_INIT (0, 0, w, h + TITLE_HEIGHT));
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (12, 8));
+  gtk_snapshot_append_layout (snapshot, layout, &palette.fg);
+  gtk_snapshot_restore (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (0, TITLE_HEIGHT));
+  gtk_snapshot_append_node (snapshot, content);
+
+  *width = w;
+  *height = h + TITLE_HEIGHT;
+  return gtk_snapshot_free_to_node (snapshot);
 }
 
 void
@@ -487,44 +602,24 @@ _tm_window_export_timeline_png (TmWindow *self)
 {
   g_autofree char *stem = NULL;
   g_autofree char *name = NULL;
-  GskRenderNode *background, *content;
-  GskRenderNode *children[2];
-  GdkRGBA bg;
+  GtkFileChooserNative *chooser;
   ExportJob *job;
-  int width, height;
 
   g_return_if_fail (TM_IS_WINDOW (self));
   if (self->shown.profile == NULL || self->memory_store == NULL || self->timeline == NULL)
     return;
 
-  /* What the user sees: the timeline's current size, zoom and selection. */
-  width = MAX (gtk_widget_get_width (GTK_WIDGET (self->timeline)), 640);
-  height = MAX (gtk_widget_get_height (GTK_WIDGET (self->timeline)), 240);
-  content = tm_timeline_render_node (self->timeline, width, height);
-  if (content == NULL)
-    return;
-
-  if (tm_palette_is_dark_style (GTK_WIDGET (self->timeline)))
-    gdk_rgba_parse (&bg, "#242424");
-  else
-    gdk_rgba_parse (&bg, "#ffffff");
-  background = gsk_color_node_new (&bg, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  children[0] = background;
-  children[1] = content;
-
   job = g_new0 (ExportJob, 1);
   job->kind = EXPORT_PNG;
   job->profile = g_object_ref (self->shown.profile);
-  job->node = gsk_container_node_new (children, 2);
-  job->width = width;
-  job->height = height;
-  gsk_render_node_unref (background);
-  gsk_render_node_unref (content);
 
   stem = profile_stem (self);
   name = g_strdup_printf ("%s-%s-timeline.png", stem, tm_memory_store_get_id (self->memory_store));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (ask_where (self, job, _("Export Timeline as PNG"), name,
-                                                        _("PNG Images"), "*.png")));
+  chooser = ask_where (self, job, _("Export Timeline as PNG"), name, _("PNG Images"), "*.png");
+  /* Translators: a check box in the PNG export dialog */
+  gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (chooser), "light", _("Light background"), NULL, NULL);
+  gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (chooser), "light", "true");
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
 void

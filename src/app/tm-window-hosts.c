@@ -19,6 +19,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tm-format.h"
 #include "tm-run.h"
 #include "tm-run-loader.h"
 #include "tm-run-overview.h"
@@ -46,6 +47,23 @@ compare_hosts (gconstpointer a,
   return tm_run_compare_host_names (host_a->name, host_b->name);
 }
 
+/* "worker-0 · 5.78 GiB": the peak of the host's busiest memory id, as the
+ * memory-id dropdown shows it, once the host is loaded; else the name. */
+static char *
+host_label (TmWindowHost *host)
+{
+  g_autofree char *peak = NULL;
+  TmMemoryStore *store;
+
+  if (host->profile == NULL || tm_profile_get_n_memory_ids (host->profile) == 0)
+    return g_strdup (host->name);
+
+  store = tm_profile_get_memory_store (host->profile, tm_profile_get_busiest_index (host->profile));
+  peak = tm_format_bytes (tm_memory_store_get_summary (store)->peak_bytes_in_use);
+  /* Translators: a memory-id dropdown item: "GPU_6_bfc · 5.78 GiB" */
+  return g_strdup_printf (_("%s · %s"), host->name, peak);
+}
+
 static void host_dropdown_selected_cb (TmWindow    *self,
                                        GParamSpec  *pspec,
                                        GtkDropDown *dropdown);
@@ -60,19 +78,31 @@ _tm_window_sync_hosts (TmWindow *self)
 
   g_signal_handlers_block_by_func (self->host_dropdown, host_dropdown_selected_cb, self);
 
-  if (current->hosts != self->listed_hosts)
-    {
-      g_autoptr(GPtrArray) names = g_ptr_array_new ();
-      guint n_old = g_list_model_get_n_items (G_LIST_MODEL (self->host_names));
+  /* Each host's label gets its peak once it has been analysed (hosts are
+   * loaded when first shown); nothing is made up for the others. */
+  {
+    g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+    guint n_old = g_list_model_get_n_items (G_LIST_MODEL (self->host_names));
+    gboolean same = current->hosts == self->listed_hosts && n_old == n;
 
-      for (guint i = 0; i < n; i++)
-        g_ptr_array_add (names, ((TmWindowHost *) g_ptr_array_index (current->hosts, i))->name);
-      g_ptr_array_add (names, NULL);
+    for (guint i = 0; i < n; i++)
+      {
+        TmWindowHost *host = g_ptr_array_index (current->hosts, i);
+        char *label = host_label (host);
 
-      gtk_string_list_splice (self->host_names, 0, n_old, (const char * const *) names->pdata);
-      g_clear_pointer (&self->listed_hosts, g_ptr_array_unref);
-      self->listed_hosts = current->hosts != NULL ? g_ptr_array_ref (current->hosts) : NULL;
-    }
+        same = same && g_strcmp0 (label, gtk_string_list_get_string (self->host_names, i)) == 0;
+        g_ptr_array_add (labels, label);
+      }
+    g_ptr_array_add (labels, NULL);
+
+    if (!same)
+      gtk_string_list_splice (self->host_names, 0, n_old, (const char * const *) labels->pdata);
+    if (current->hosts != self->listed_hosts)
+      {
+        g_clear_pointer (&self->listed_hosts, g_ptr_array_unref);
+        self->listed_hosts = current->hosts != NULL ? g_ptr_array_ref (current->hosts) : NULL;
+      }
+  }
 
   if (gtk_drop_down_get_selected (self->host_dropdown) != (n > 0 ? current->host_index : GTK_INVALID_LIST_POSITION))
     gtk_drop_down_set_selected (self->host_dropdown, n > 0 ? current->host_index : GTK_INVALID_LIST_POSITION);

@@ -79,11 +79,22 @@ struct _TmWindow
   TmHloView            *hlo_view;
   TmMemoryMap          *memory_map;
   GtkPaned             *chart_paned;
+  GtkScrolledWindow    *chart_scroller;
+  guint                 map_room_source;
   gulong                chart_paned_handler;
   TmBreakdownView      *breakdown_view;
   GtkStack             *lower_stack;
   TmScopeView          *scope_view;
   GtkRevealer          *drop_revealer;
+  GtkWidget            *recent_box;
+  GtkListBox           *recent_list;
+  GMenu                *recent_menu;
+  GtkRevealer          *toast_revealer;
+  GtkLabel             *toast_label;
+  GtkWidget            *toast_open_button;
+  GtkWidget            *toast_close_button;
+  guint                 toast_source;
+  char                 *toast_uri;
 
   /* What every view of the profile page shows. */
   TmSession            *session;
@@ -118,6 +129,10 @@ struct _TmWindow
   GtkWidget            *back_button;
   gboolean              showing_overview;
   guint64               host_serial;
+  /* The share of the outer paned the charts get, and of the chart paned
+   * the usage timeline gets (docs/ui.md, "Layout"). */
+  double                charts_share;
+  double                timeline_share;
 };
 
 /* The load's content while one runs, else the shown one. */
@@ -166,6 +181,14 @@ void _tm_window_compare_dispose    (TmWindow      *self);
 void _tm_window_compare_end        (TmWindow      *self);
 /* While comparing, the title says what is compared. */
 void _tm_window_compare_update_title (TmWindow    *self);
+
+/* tm-window-toast.c */
+void _tm_window_toast_init         (TmWindow      *self);
+void _tm_window_toast_dispose      (TmWindow      *self);
+
+/* tm-window-recent.c */
+void _tm_window_recent_init        (TmWindow      *self);
+void _tm_window_recent_update      (TmWindow      *self);
 
 void _tm_window_actions_init       (TmWindow      *self);
 void _tm_window_actions_update     (TmWindow      *self);

@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
@@ -280,37 +281,87 @@ cancel_clicked_cb (TmWindow  *self,
 /* ------------------------------------------------------------------ */
 /* Layout                                                              */
 
-/* The first time the paned has a size, give the charts a bit more than
- * half of it; afterwards the user's position stays. */
+/* The share of a paned's height its first child gets (docs/ui.md,
+ * "Layout"): set once the paned has a size, from the saved share; after
+ * that the paned keeps the user's position (GtkPaned scales it with the
+ * window). */
+static void
+apply_share (GtkPaned *paned,
+             double    share)
+{
+  int height = gtk_widget_get_height (GTK_WIDGET (paned));
+
+  gtk_paned_set_position (paned, (int) round (height * CLAMP (share, 0.05, 0.95)));
+}
+
+static double
+get_share (GtkPaned *paned,
+           double    fallback)
+{
+  int height = gtk_widget_get_height (GTK_WIDGET (paned));
+
+  if (height <= 0 || !gtk_widget_get_mapped (GTK_WIDGET (paned)))
+    return fallback;
+  return CLAMP ((double) gtk_paned_get_position (paned) / height, 0.05, 0.95);
+}
+
 static void
 paned_max_position_cb (TmWindow   *self,
                        GParamSpec *pspec,
                        GtkPaned   *paned)
 {
-  int max_position = 0;
-
-  g_object_get (paned, "max-position", &max_position, NULL);
-  if (max_position <= 0)
+  if (gtk_widget_get_height (GTK_WIDGET (paned)) <= 0)
     return;
 
-  gtk_paned_set_position (paned, MAX (max_position * 60 / 100, 260));
+  apply_share (paned, self->charts_share);
   g_clear_signal_handler (&self->paned_position_handler, paned);
 }
 
-/* The first time the chart paned has a size, split it in two. */
 static void
 chart_paned_max_position_cb (TmWindow   *self,
                              GParamSpec *pspec,
                              GtkPaned   *paned)
 {
-  int max_position = 0;
-
-  g_object_get (paned, "max-position", &max_position, NULL);
-  if (max_position <= 0)
+  if (gtk_widget_get_height (GTK_WIDGET (paned)) <= 0)
     return;
 
-  gtk_paned_set_position (paned, max_position / 2);
+  apply_share (paned, self->timeline_share);
   g_clear_signal_handler (&self->chart_paned_handler, paned);
+}
+
+/* The memory map shows when the chart area has room for both charts at
+ * their minimum heights; otherwise the usage timeline has it alone
+ * (docs/ui.md, "Layout"). Run from an idle, not inside the allocation
+ * that changed the room. */
+static gboolean
+update_map_room_idle (gpointer data)
+{
+  TmWindow *self = data;
+  GtkWidget *timeline = GTK_WIDGET (self->timeline);
+  GtkWidget *map = GTK_WIDGET (self->memory_map);
+  int room = gtk_widget_get_height (GTK_WIDGET (self->chart_scroller));
+  int width = gtk_widget_get_width (GTK_WIDGET (self->chart_scroller));
+  int timeline_min = 0, map_min = 0;
+  gboolean fits;
+
+  self->map_room_source = 0;
+  if (room <= 0)
+    return G_SOURCE_REMOVE;
+
+  gtk_widget_measure (timeline, GTK_ORIENTATION_VERTICAL, width, &timeline_min, NULL, NULL, NULL);
+  gtk_widget_measure (map, GTK_ORIENTATION_VERTICAL, width, &map_min, NULL, NULL, NULL);
+  fits = room >= timeline_min + map_min + 1;
+  if (fits != gtk_widget_get_visible (map))
+    gtk_widget_set_visible (map, fits);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+chart_room_changed_cb (TmWindow *self)
+{
+  if (self->map_room_source == 0)
+    self->map_room_source = g_idle_add (update_map_room_idle, self);
 }
 
 /* ------------------------------------------------------------------ */
@@ -331,6 +382,9 @@ tm_window_load_window_state (TmWindow *self)
 
   if (g_settings_get_boolean (self->settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
+
+  self->charts_share = g_settings_get_double (self->settings, "charts-share");
+  self->timeline_share = g_settings_get_double (self->settings, "timeline-share");
 }
 
 static void
@@ -351,6 +405,11 @@ tm_window_save_window_state (TmWindow *self)
     }
   g_settings_set_boolean (self->settings, "window-maximized",
                           gtk_window_is_maximized (GTK_WINDOW (self)));
+  /* The panes' shares, when the profile page is shown. */
+  g_settings_set_double (self->settings, "charts-share",
+                         get_share (self->paned, self->charts_share));
+  g_settings_set_double (self->settings, "timeline-share",
+                         get_share (self->chart_paned, self->timeline_share));
   g_settings_apply (self->settings);
 }
 
@@ -380,6 +439,8 @@ tm_window_dispose (GObject *object)
   _tm_window_content_clear (&self->loading);
   g_clear_handle_id (&self->show_loading_source, g_source_remove);
   _tm_window_compare_dispose (self);
+  g_clear_handle_id (&self->map_room_source, g_source_remove);
+  _tm_window_toast_dispose (self);
 
   if (self->chooser != NULL)
     {
@@ -502,11 +563,19 @@ tm_window_class_init (TmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmWindow, overview);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, memory_map);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, chart_paned);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, chart_scroller);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, hlo_view);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, breakdown_view);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, lower_stack);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, scope_view);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, drop_revealer);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, recent_box);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, recent_list);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, recent_menu);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, toast_revealer);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, toast_label);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, toast_open_button);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, toast_close_button);
   gtk_widget_class_bind_template_callback (widget_class, cancel_clicked_cb);
 }
 
@@ -526,6 +595,8 @@ tm_window_init (TmWindow *self)
 
   _tm_window_hosts_init (self);
 
+  self->charts_share = 0.6;
+  self->timeline_share = 0.55;
   self->settings = tm_application_create_settings ();
   if (self->settings != NULL)
     {
@@ -545,10 +616,14 @@ tm_window_init (TmWindow *self)
   tm_scope_view_set_session (self->scope_view, self->session);
   tm_memory_map_set_session (self->memory_map, self->session);
 
-  /* The usage timeline over the memory map: both get half at first. */
+  /* The charts get 60 % of the paned, the usage timeline 55 % of that
+   * (or what the user left last time). */
   self->chart_paned_handler =
     g_signal_connect_object (self->chart_paned, "notify::max-position",
                              G_CALLBACK (chart_paned_max_position_cb), self, G_CONNECT_SWAPPED);
+
+  g_signal_connect_object (gtk_scrolled_window_get_vadjustment (self->chart_scroller), "notify::page-size",
+                           G_CALLBACK (chart_room_changed_cb), self, G_CONNECT_SWAPPED);
 
   self->paned_position_handler =
     g_signal_connect_object (self->paned, "notify::max-position",
@@ -557,6 +632,8 @@ tm_window_init (TmWindow *self)
   _tm_window_actions_init (self);
   _tm_window_compare_init (self);
   _tm_window_dnd_init (self);
+  _tm_window_recent_init (self);
+  _tm_window_toast_init (self);
   _tm_window_update (self, TM_WINDOW_STATE_EMPTY, NULL);
 }
 

@@ -95,6 +95,19 @@ GtkDropDown     *tm_window_get_host_dropdown    (TmWindow      *self);
 /* The rows "Export Table as CSV" writes (TmBreakdownRow, transfer full;
  * NULL without a memory id): those the table shows, filtered and in its
  * order, or (only_shown FALSE) the whole table at the time it shows. */
+/* The exported timeline image (docs/ui.md, "Export"): a title line (file,
+ * host, memory id, the time range shown) over the timeline as shown, light
+ * or in the window's style; its size in width and height. NULL without a
+ * profile. */
+GskRenderNode   *tm_window_build_timeline_image (TmWindow    *self,
+                                                 gboolean     light,
+                                                 int         *width,
+                                                 int         *height);
+char            *tm_window_dup_timeline_title   (TmWindow    *self);
+/* The toast after an export: "Saved to <name>" with an Open button, for a
+ * few seconds. */
+void             tm_window_show_saved           (TmWindow    *self,
+                                                 GFile       *file);
 GPtrArray       *tm_window_dup_csv_rows         (TmWindow      *self,
                                                  gboolean       only_shown);
 /* The empty vertical box between the cards and the table, for the timeline. */

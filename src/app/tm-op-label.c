@@ -1,0 +1,402 @@
+/* tm-op-label.c — an op name that keeps its end readable
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "tm-op-label.h"
+
+#define ELLIPSIS "…"
+
+struct _TmOpLabel
+{
+  GtkWidget    parent_instance;
+
+  char        *text;
+  char        *shown;          /* text as it fits the last width */
+  int          shown_width;    /* -1: to be made */
+  PangoLayout *layout;
+};
+
+G_DEFINE_FINAL_TYPE (TmOpLabel, tm_op_label, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_TEXT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* ------------------------------------------------------------------ */
+/* Shortening                                                          */
+
+static gboolean
+fits (PangoLayout *layout,
+      const char  *text,
+      int          width)
+{
+  int w;
+
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &w, NULL);
+  return w <= width;
+}
+
+char *
+tm_op_label_shorten (PangoLayout *layout,
+                     const char  *text,
+                     int          width)
+{
+  g_auto(GStrv) parts = NULL;
+  g_autofree char *tail = NULL;
+  guint n;
+
+  g_return_val_if_fail (PANGO_IS_LAYOUT (layout), NULL);
+
+  if (text == NULL)
+    return g_strdup ("");
+  if (fits (layout, text, width))
+    return g_strdup (text);
+
+  /* Whole scopes off the start, as many as it takes, the last two kept. */
+  parts = g_strsplit (text, "/", -1);
+  n = g_strv_length (parts);
+  for (guint keep = n - 1; keep >= 2 && n > 2; keep--)
+    {
+      g_autofree char *joined = g_strjoinv ("/", parts + n - keep);
+      g_autofree char *candidate = g_strconcat (ELLIPSIS "/", joined, NULL);
+
+      if (fits (layout, candidate, width))
+        return g_steal_pointer (&candidate);
+    }
+
+  /* Even the last two are too wide: cut them at their start. */
+  tail = n > 2 ? g_strconcat (parts[n - 2], "/", parts[n - 1], NULL) : g_strdup (text);
+  for (const char *p = g_utf8_next_char (tail); *p != '\0'; p = g_utf8_next_char (p))
+    {
+      g_autofree char *candidate = g_strconcat (ELLIPSIS, p, NULL);
+
+      if (fits (layout, candidate, width))
+        return g_steal_pointer (&candidate);
+    }
+  return g_strdup (ELLIPSIS);
+}
+
+/* ------------------------------------------------------------------ */
+/* The widget                                                          */
+
+static PangoLayout *
+get_layout (TmOpLabel *self)
+{
+  if (self->layout == NULL)
+    self->layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
+  return self->layout;
+}
+
+static void
+update_shown (TmOpLabel *self,
+              int        width)
+{
+  if (self->shown != NULL && self->shown_width == width)
+    return;
+
+  g_free (self->shown);
+  self->shown = tm_op_label_shorten (get_layout (self), self->text, width);
+  self->shown_width = width;
+  pango_layout_set_text (get_layout (self), self->shown, -1);
+}
+
+static void
+invalidate (TmOpLabel *self,
+            gboolean   resize)
+{
+  g_clear_pointer (&self->shown, g_free);
+  self->shown_width = -1;
+  if (resize)
+    gtk_widget_queue_resize (GTK_WIDGET (self));
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+tm_op_label_measure (GtkWidget      *widget,
+                     GtkOrientation  orientation,
+                     int             for_size,
+                     int            *minimum,
+                     int            *natural,
+                     int            *minimum_baseline,
+                     int            *natural_baseline)
+{
+  TmOpLabel *self = TM_OP_LABEL (widget);
+  PangoLayout *layout = get_layout (self);
+  int w, h;
+
+  pango_layout_set_text (layout, self->text ? self->text : "", -1);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      int ellipsis_w;
+
+      pango_layout_set_text (layout, ELLIPSIS "Cast", -1);
+      pango_layout_get_pixel_size (layout, &ellipsis_w, NULL);
+      *minimum = MIN (w, ellipsis_w);
+      *natural = w;
+    }
+  else
+    {
+      PangoFontMetrics *metrics = pango_context_get_metrics (pango_layout_get_context (layout), NULL, NULL);
+      int line = PANGO_PIXELS_CEIL (pango_font_metrics_get_height (metrics));
+
+      pango_font_metrics_unref (metrics);
+      *minimum = *natural = MAX (h, line);
+    }
+  /* The shown text is remade for the allocated width. */
+  self->shown_width = -1;
+}
+
+static void
+tm_op_label_size_allocate (GtkWidget *widget,
+                           int        width,
+                           int        height,
+                           int        baseline)
+{
+  update_shown (TM_OP_LABEL (widget), width);
+}
+
+static void
+tm_op_label_snapshot (GtkWidget   *widget,
+                      GtkSnapshot *snapshot)
+{
+  TmOpLabel *self = TM_OP_LABEL (widget);
+  PangoLayout *layout;
+  GdkRGBA color;
+  int h;
+
+  update_shown (self, gtk_widget_get_width (widget));
+  layout = get_layout (self);
+  pango_layout_set_text (layout, self->shown, -1);
+  pango_layout_get_pixel_size (layout, NULL, &h);
+  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &color);
+
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (0, (gtk_widget_get_height (widget) - h) / 2.0f));
+  gtk_snapshot_append_layout (snapshot, layout, &color);
+  gtk_snapshot_restore (snapshot);
+}
+
+static void
+tm_op_label_css_changed (GtkWidget         *widget,
+                         GtkCssStyleChange *change)
+{
+  TmOpLabel *self = TM_OP_LABEL (widget);
+
+  GTK_WIDGET_CLASS (tm_op_label_parent_class)->css_changed (widget, change);
+
+  /* The font may have changed (the special rows are italic). */
+  g_clear_object (&self->layout);
+  invalidate (self, TRUE);
+}
+
+static void
+tm_op_label_finalize (GObject *object)
+{
+  TmOpLabel *self = TM_OP_LABEL (object);
+
+  g_clear_pointer (&self->text, g_free);
+  g_clear_pointer (&self->shown, g_free);
+  g_clear_object (&self->layout);
+
+  G_OBJECT_CLASS (tm_op_label_parent_class)->finalize (object);
+}
+
+static void
+tm_op_label_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  TmOpLabel *self = TM_OP_LABEL (object);
+
+  switch (prop_id)
+    {
+    case PROP_TEXT:
+      g_value_set_string (value, self->text);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tm_op_label_set_property (GObject      *object,
+                          guint         prop_id,
+                          const GValue *value,
+                          GParamSpec   *pspec)
+{
+  TmOpLabel *self = TM_OP_LABEL (object);
+
+  switch (prop_id)
+    {
+    case PROP_TEXT:
+      tm_op_label_set_text (self, g_value_get_string (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tm_op_label_class_init (TmOpLabelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->finalize = tm_op_label_finalize;
+  object_class->get_property = tm_op_label_get_property;
+  object_class->set_property = tm_op_label_set_property;
+
+  widget_class->measure = tm_op_label_measure;
+  widget_class->size_allocate = tm_op_label_size_allocate;
+  widget_class->snapshot = tm_op_label_snapshot;
+  widget_class->css_changed = tm_op_label_css_changed;
+
+  properties[PROP_TEXT] =
+    g_param_spec_string ("text", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_css_name (widget_class, "label");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_LABEL);
+}
+
+static void
+tm_op_label_init (TmOpLabel *self)
+{
+  self->shown_width = -1;
+}
+
+GtkWidget *
+tm_op_label_new (const char *text)
+{
+  return g_object_new (TM_TYPE_OP_LABEL, "text", text, NULL);
+}
+
+const char *
+tm_op_label_get_text (TmOpLabel *self)
+{
+  g_return_val_if_fail (TM_IS_OP_LABEL (self), NULL);
+
+  return self->text;
+}
+
+void
+tm_op_label_set_text (TmOpLabel  *self,
+                      const char *text)
+{
+  g_return_if_fail (TM_IS_OP_LABEL (self));
+
+  if (g_strcmp0 (self->text, text) == 0)
+    return;
+  g_free (self->text);
+  self->text = g_strdup (text);
+
+  /* Screen readers get the whole name. */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, text ? text : "", -1);
+  invalidate (self, TRUE);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXT]);
+}
+
+const char *
+tm_op_label_get_shown_text (TmOpLabel *self)
+{
+  g_return_val_if_fail (TM_IS_OP_LABEL (self), NULL);
+
+  update_shown (self, gtk_widget_get_width (GTK_WIDGET (self)));
+  return self->shown;
+}
+
+/* ------------------------------------------------------------------ */
+/* Fitting a column                                                    */
+
+/* Cells' padding and the column's own, generously. */
+#define CELL_PADDING 28
+/* Enough to find the widest name without stalling on a huge table. */
+#define MAX_MEASURED 200000
+
+void
+tm_op_label_fit_column (GtkColumnView       *column_view,
+                        GtkColumnViewColumn *column)
+{
+  g_autoptr(PangoLayout) layout = NULL;
+  GtkSorter *sorter;
+  GtkExpression *names;
+  GListModel *model;
+  guint n;
+  int widest = 0;
+
+  g_return_if_fail (GTK_IS_COLUMN_VIEW (column_view));
+  g_return_if_fail (GTK_IS_COLUMN_VIEW_COLUMN (column));
+
+  model = G_LIST_MODEL (gtk_column_view_get_model (column_view));
+  sorter = gtk_column_view_column_get_sorter (column);
+  if (model == NULL || !GTK_IS_STRING_SORTER (sorter) ||
+      (names = gtk_string_sorter_get_expression (GTK_STRING_SORTER (sorter))) == NULL)
+    return;
+
+  layout = gtk_widget_create_pango_layout (GTK_WIDGET (column_view), NULL);
+  n = MIN (g_list_model_get_n_items (model), MAX_MEASURED);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+      g_auto(GValue) value = G_VALUE_INIT;
+      int w;
+
+      if (!gtk_expression_evaluate (names, item, &value) || !G_VALUE_HOLDS_STRING (&value))
+        continue;
+      pango_layout_set_text (layout, g_value_get_string (&value) ? g_value_get_string (&value) : "", -1);
+      pango_layout_get_pixel_size (layout, &w, NULL);
+      widest = MAX (widest, w);
+    }
+
+  if (widest > 0)
+    gtk_column_view_column_set_fixed_width (column, widest + CELL_PADDING);
+}
+
+static GtkColumnView *
+find_column_view (GtkWidget *widget)
+{
+  if (GTK_IS_COLUMN_VIEW (widget))
+    return GTK_COLUMN_VIEW (widget);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkColumnView *found = find_column_view (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+void
+tm_op_label_fit_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  GtkColumnView *column_view = find_column_view (widget);
+  g_autoptr(GtkColumnViewColumn) column = NULL;
+
+  if (column_view == NULL)
+    return;
+
+  column = g_list_model_get_item (gtk_column_view_get_columns (column_view), 0);
+  if (column != NULL)
+    tm_op_label_fit_column (column_view, column);
+}

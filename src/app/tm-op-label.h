@@ -1,0 +1,46 @@
+/* tm-op-label.h — an op name that keeps its end readable
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Op names are scopes joined by "/" and differ mostly at their end
+ * ("…/dropout_3/dropout/Cast"). Too wide for its allocation, the label
+ * drops whole scopes from the start, "…/" standing for them, and always
+ * keeps the last two (docs/ui.md, "Long op names"); only when even those
+ * do not fit are they cut at their start. No session: a drawing helper
+ * for the breakdown table's op cells.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define TM_TYPE_OP_LABEL (tm_op_label_get_type ())
+
+G_DECLARE_FINAL_TYPE (TmOpLabel, tm_op_label, TM, OP_LABEL, GtkWidget)
+
+GtkWidget  *tm_op_label_new            (const char *text);
+const char *tm_op_label_get_text       (TmOpLabel  *self);
+void        tm_op_label_set_text       (TmOpLabel  *self,
+                                        const char *text);
+/* The text as drawn at the current width. */
+const char *tm_op_label_get_shown_text (TmOpLabel  *self);
+
+/* text shortened to fit width pixels as a TmOpLabel does it, measured
+ * with layout (whose text it changes). */
+char       *tm_op_label_shorten        (PangoLayout *layout,
+                                        const char  *text,
+                                        int          width);
+
+/* Makes column (of column_view) as wide as the widest of its names, so
+ * that none is shortened: the names are what the column's GtkStringSorter
+ * sorts by, for the items of the column view's model. */
+void        tm_op_label_fit_column     (GtkColumnView       *column_view,
+                                        GtkColumnViewColumn *column);
+/* For gtk_widget_class_install_action(): fits the first column of the
+ * first GtkColumnView inside widget. */
+void        tm_op_label_fit_action     (GtkWidget           *widget,
+                                        const char          *action_name,
+                                        GVariant            *parameter);
+
+G_END_DECLS
