@@ -189,7 +189,7 @@ count_never_freed_one (TmMemoryStore *store,
   if (!tm_memory_store_get_event_sizes (store, start, &addr, &bytes, &nf->error))
     return FALSE;
   nf->count++;
-  nf->bytes += bytes;
+  nf->bytes = tm_sat_add (nf->bytes, bytes);
   return TRUE;
 }
 

@@ -73,7 +73,7 @@ tm_run_sparkline (TmMemoryStore *store,
 
   buckets = g_new0 (TmLodBucket, n_points);
   tm_lod_query_columns (tm_memory_store_get_lod (store), s->first_time_ps,
-                        MAX (s->last_time_ps, s->first_time_ps + 1), n_points, buckets);
+                        MAX (s->last_time_ps, tm_sat_add (s->first_time_ps, 1)), n_points, buckets);
   for (guint i = 0; i < n_points; i++)
     {
       /* A slice without a snapshot of its own keeps the level before it. */
