@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "tm-allocations.h"
@@ -368,6 +369,145 @@ test_real_gpu (void)
   g_assert_nonnull (tm_profile_lookup_memory_store (profile, "GPU_6_bfc"));
 }
 
+/* The per-pixel rule, pixel by pixel: an allocation touches the pixels
+ * from the floor of its left (top) edge to the ceiling of its right
+ * (bottom) edge less one, at least one, clamped to the frame. */
+static void
+brute_extent (double  f0,
+              double  f1,
+              gint    n,
+              gint   *p0,
+              gint   *p1)
+{
+  gint a = f0 <= 0 ? 0 : f0 >= n ? n - 1 : (gint) floor (f0);
+  gint b = f1 <= 0 ? 0 : f1 >= n ? n - 1 : (gint) ceil (f1) - 1;
+
+  *p0 = a;
+  *p1 = MAX (a, b);
+}
+
+static guint
+bit_length (gint64 bytes)
+{
+  guint k = 0;
+
+  for (; bytes > 0; bytes >>= 1)
+    k++;
+  return k;
+}
+
+static void
+brute_render (TmAllocations *allocs,
+              gint64         t0,
+              gint64         t1,
+              double         y0,
+              double         y1,
+              gint           w,
+              gint           h,
+              guint32       *cells)
+{
+  g_autofree guint *rank = g_new0 (guint, (gsize) w * h);
+  double sx = w / (double) (t1 - t0), sy = h / (y1 - y0);
+
+  for (gsize p = 0; p < (gsize) w * h; p++)
+    cells[p] = TM_ALLOCATIONS_NONE;
+  for (guint i = 0; i < tm_allocations_get_n (allocs); i++)
+    {
+      const TmAllocation *a = tm_allocations_get (allocs, i);
+      gint64 ts = tm_allocations_get_start_time (allocs, i), te = tm_allocations_get_end_time (allocs, i);
+      double ya = tm_allocations_address_to_axis (allocs, a->address);
+      double yb = ya + MAX (TM_ALLOCATION_BYTES (a), 1);
+      guint rk = bit_length (TM_ALLOCATION_BYTES (a)) + 1;
+      gint x0, x1, r0, r1;
+
+      if (te < t0 || ts > t1 || yb < y0 || ya > y1)
+        continue;
+      brute_extent ((ts - t0) * sx, (te - t0) * sx, w, &x0, &x1);
+      brute_extent ((y1 - yb) * sy, (y1 - ya) * sy, h, &r0, &r1);
+      for (gint r = r0; r <= r1; r++)
+        for (gint x = x0; x <= x1; x++)
+          if (rk >= rank[(gsize) r * w + x])
+            {
+              rank[(gsize) r * w + x] = rk;
+              cells[(gsize) r * w + x] = i;
+            }
+    }
+}
+
+/* The frame, drawn in bands of columns and over many allocations by two
+ * threads, equals the per-pixel rule applied allocation by allocation, on
+ * random data: whole range and zooms, frames of one band and of many, and
+ * address ranges cut by breaks. */
+static void
+test_render_brute_force (void)
+{
+  g_autoptr(TmMemoryStore) store = tm_memory_store_new ("r", NULL);
+  g_autoptr(TmAllocations) allocs = NULL;
+  g_autoptr(GError) error = NULL;
+  GRand *rand = g_rand_new_with_seed (7);
+  guint64 addrs[400];
+  gboolean live[400] = { FALSE };
+  gint64 t = 0;
+  double len;
+  struct { double f0, f1, a0, a1; gint w, h; } views[] = {
+    { 0, 1, 0, 1, 301, 200 },       /* everything, one band */
+    { 0, 1, 0, 1, 97, 3000 },       /* everything, many narrow bands */
+    { 0.4, 0.45, 0, 1, 500, 700 },
+    { 0.3, 0.3001, 0.2, 0.6, 211, 1500 },
+    { -0.1, 1.2, 0.45, 0.55, 640, 400 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (addrs); i++)
+    addrs[i] = (i < 350 ? 0 : G_GUINT64_CONSTANT (1) << 36) + 65536 * (guint64) i + (i % 5) * 100;
+
+  for (guint i = 0; i < 140000; i++)
+    {
+      TmActivity act = { 0 };
+      guint k = g_rand_int_range (rand, 0, G_N_ELEMENTS (addrs));
+
+      t += g_rand_int_range (rand, 0, 4);   /* ties too */
+      act.kind = live[k] && g_rand_int_range (rand, 0, 3) > 0 ? TM_ACTIVITY_DEALLOCATION
+                 : g_rand_int_range (rand, 0, 20) == 0 ? TM_ACTIVITY_DEALLOCATION : TM_ACTIVITY_ALLOCATION;
+      live[k] = act.kind == TM_ACTIVITY_ALLOCATION;
+      act.time_ps = t;
+      act.address = addrs[k];
+      act.allocation_bytes = g_rand_int_range (rand, 0, 3) == 0 ? g_rand_int_range (rand, 0, 60000)
+                                                                  : g_rand_int_range (rand, 0, 300);
+      act.requested_bytes = act.allocation_bytes;
+      act.op_name = g_strdup ("op");
+      act.region_type = g_strdup ("");
+      act.data_type = g_strdup ("");
+      act.shape = g_strdup ("");
+      tm_memory_store_add_activity (store, &act);
+    }
+  g_assert_true (tm_memory_store_finish (store, NULL, &error));
+  allocs = tm_allocations_new (store, NULL, &error);
+  g_assert_no_error (error);
+  /* Enough for two threads over the whole range. */
+  g_assert_cmpuint (tm_allocations_get_n (allocs), >, 60000);
+  len = (double) tm_allocations_get_axis_length (allocs);
+
+  for (guint v = 0; v < G_N_ELEMENTS (views); v++)
+    {
+      gint w = views[v].w, h = views[v].h;
+      gint64 t0 = (gint64) (views[v].f0 * t), t1 = (gint64) (views[v].f1 * t) + 1;
+      g_autofree guint32 *got = g_new (guint32, (gsize) w * h);
+      g_autofree guint32 *want = g_new (guint32, (gsize) w * h);
+      guint differ = 0, owned = 0;
+
+      tm_allocations_render (allocs, t0, t1, views[v].a0 * len, views[v].a1 * len, w, h, got);
+      brute_render (allocs, t0, t1, views[v].a0 * len, views[v].a1 * len, w, h, want);
+      for (gsize p = 0; p < (gsize) w * h; p++)
+        {
+          differ += got[p] != want[p];
+          owned += want[p] != TM_ALLOCATIONS_NONE;
+        }
+      g_assert_cmpuint (differ, ==, 0);
+      g_assert_cmpuint (owned, >, 0);
+    }
+  g_rand_free (rand);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -379,6 +519,7 @@ main (int    argc,
   g_test_add_func ("/allocations/spans", test_spans);
   g_test_add_func ("/allocations/query-brute-force", test_query_brute_force);
   g_test_add_func ("/allocations/render", test_render);
+  g_test_add_func ("/allocations/render-brute-force", test_render_brute_force);
   g_test_add_func ("/allocations/real-gpu", test_real_gpu);
 
   return g_test_run ();

@@ -49,8 +49,6 @@ struct _TmMemoryMap
 
   /* The cached image and what it was made for. */
   GdkTexture       *texture;
-  guint32          *cells;
-  gsize             n_cells;
   gint64            tex_t0;
   gint64            tex_t1;
   double            tex_y0;

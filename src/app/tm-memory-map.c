@@ -214,6 +214,64 @@ _tm_memory_map_invalidate (TmMemoryMap *self)
   gtk_widget_queue_draw (self->canvas);
 }
 
+/* Colours a band of keys into the image, as the core fills it. Two
+ * threads may paint at once, each its own columns: the painter is only
+ * read. */
+typedef struct
+{
+  TmMemoryMap        *self;
+  const TmAllocation *items;
+  guint32            *pixels;
+  guint               width;
+  guint32             dim_bg;
+} Painter;
+
+static void
+paint_band (guint          x0,
+            guint          n_columns,
+            guint          height,
+            const guint32 *keys,
+            guint32        index_mask,
+            gpointer       user_data)
+{
+  Painter *p = user_data;
+  TmMemoryMap *self = p->self;
+  guint last = TM_ALLOCATIONS_NONE;
+  guint32 last_color = 0;
+
+  /* Keys come a column at a time, and neighbours in a column mostly
+   * share an owner; pixels go a row at a time. Walking narrow bands of
+   * columns down, the rows of a band stay in cache. */
+  for (guint xb = 0; xb < n_columns; xb += 16)
+    for (guint x = xb; x < MIN (xb + 16, n_columns); x++)
+      {
+        const guint32 *column = keys + (gsize) x * height;
+        guint32 *out = p->pixels + x0 + x;
+
+        for (guint r = 0; r < height; r++, out += p->width)
+          {
+            guint c = tm_allocations_key_index (column[r], index_mask);
+
+            if (c == TM_ALLOCATIONS_NONE)
+              *out = 0;
+            else if (c == last)
+              *out = last_color;
+            else
+              {
+                const TmAllocation *a = &p->items[c];
+                guint32 color = _tm_memory_map_allocation_color (self, a);
+
+                if ((self->highlight_never_freed && a->end != TM_ALLOCATIONS_OPEN) ||
+                    (self->in_scope != NULL && !self->in_scope[c]))
+                  color = _tm_memory_map_dim_color (color, p->dim_bg);
+                last = c;
+                last_color = color;
+                *out = color;
+              }
+          }
+      }
+}
+
 static void
 build_texture (TmMemoryMap *self,
                int          width,
@@ -223,61 +281,22 @@ build_texture (TmMemoryMap *self,
   gint64 t0 = tm_viewport_get_start (self->viewport);
   gint64 t1 = tm_viewport_get_end (self->viewport);
   g_autoptr(GBytes) bytes = NULL;
-  guint32 *pixels;
   gsize n = (gsize) width * height;
-  guint last = TM_ALLOCATIONS_NONE;
-  guint32 last_color = 0;
-  guint32 dim_bg = _tm_memory_map_pack (background->red, background->green, background->blue, 1);
-  const TmAllocation *items;
+  Painter p;
 
   if (self->tex_valid && self->texture != NULL && self->tex_t0 == t0 && self->tex_t1 == t1 &&
       self->tex_y0 == self->y0 && self->tex_y1 == self->y1 &&
       self->tex_width == width && self->tex_height == height)
     return;
 
-  if (self->n_cells != n)
-    {
-      g_free (self->cells);
-      self->cells = g_new (guint32, MAX (n, 1));
-      self->n_cells = n;
-    }
-  tm_allocations_render_columns (self->allocations, t0, t1, self->y0, self->y1, width, height, self->cells);
+  p.self = self;
+  p.items = tm_allocations_get_all (self->allocations, NULL);
+  p.pixels = g_new (guint32, MAX (n, 1));
+  p.width = width;
+  p.dim_bg = _tm_memory_map_pack (background->red, background->green, background->blue, 1);
+  tm_allocations_render_bands (self->allocations, t0, t1, self->y0, self->y1, width, height, paint_band, &p);
 
-  items = tm_allocations_get_all (self->allocations, NULL);
-  /* Cells come a column at a time, and neighbours in a column mostly
-   * share an owner; pixels go a row at a time. Walking bands of columns
-   * down, the rows of a band stay in cache. */
-  pixels = g_new (guint32, MAX (n, 1));
-  for (int xb = 0; xb < width; xb += 16)
-    for (int x = xb; x < MIN (xb + 16, width); x++)
-      {
-        const guint32 *column = self->cells + (gsize) x * height;
-        guint32 *out = pixels + x;
-
-        for (int r = 0; r < height; r++, out += width)
-          {
-            guint c = column[r];
-
-            if (c == TM_ALLOCATIONS_NONE)
-              *out = 0;
-            else if (c == last)
-              *out = last_color;
-            else
-              {
-                const TmAllocation *a = &items[c];
-                guint32 color = _tm_memory_map_allocation_color (self, a);
-
-                if ((self->highlight_never_freed && a->end != TM_ALLOCATIONS_OPEN) ||
-                    (self->in_scope != NULL && !self->in_scope[c]))
-                  color = _tm_memory_map_dim_color (color, dim_bg);
-                last = c;
-                last_color = color;
-                *out = color;
-              }
-          }
-      }
-
-  bytes = g_bytes_new_take (pixels, n * 4);
+  bytes = g_bytes_new_take (p.pixels, n * 4);
   g_clear_object (&self->texture);
   /* 0xAARRGGBB in native order is B, G, R, A in memory (little endian);
    * every pixel is opaque or fully transparent, so it is premultiplied. */
@@ -598,7 +617,6 @@ tm_memory_map_dispose (GObject *object)
   g_clear_object (&self->viewport);
   g_clear_object (&self->allocations);
   g_clear_object (&self->texture);
-  g_clear_pointer (&self->cells, g_free);
   g_clear_pointer (&self->label_colors, g_free);
   g_clear_pointer (&self->open_ended, g_array_unref);
   g_clear_pointer (&self->in_scope, g_free);

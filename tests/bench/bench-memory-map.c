@@ -6,9 +6,13 @@
  *
  * On the memory id with the most allocations:
  *   - index: tm_allocations_new() time and bytes per allocation;
- *   - frame: TmMemoryMap's render node for a 1920 × 600-px plot with the
- *     image rebuilt every run (the range pans a little), and rendered to a
- *     texture with the cairo renderer, at zoom levels around the peak;
+ *   - frame: the core's part alone (tm_allocations_render_bands, bands
+ *     handed to a callback that does nothing), TmMemoryMap's render node
+ *     for a 1920 × 600-px plot with the image rebuilt every run (the range
+ *     pans a little), and that node rendered to a texture with the cairo
+ *     renderer, at zoom levels around the peak;
+ *   - the last drawing step alone: a 1920 × 600 texture node rendered with
+ *     the cairo renderer;
  *   - picking: the allocation under a random pixel (±2 px, as the hover
  *     does), then its tooltip's decode from the file.
  * Needs a display (run under xvfb-run-test.sh). Figures are minima,
@@ -37,8 +41,9 @@
 static int runs = 15;
 static gboolean cpu_time = FALSE;
 
-/* Wall time, or with --cpu-time this thread's CPU time (steadier on a
- * shared machine; the renderers here draw on this thread). */
+/* Wall time, or with --cpu-time the process's CPU time: every thread's,
+ * so a frame drawn by two threads counts both (steadier on a shared
+ * machine than wall time, and never less than the work done). */
 static double
 now_ms (void)
 {
@@ -46,8 +51,18 @@ now_ms (void)
 
   if (!cpu_time)
     return g_get_monotonic_time () / 1000.0;
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void
+ignore_band (guint          x0,
+             guint          n_columns,
+             guint          height,
+             const guint32 *keys,
+             guint32        index_mask,
+             gpointer       user_data)
+{
 }
 
 static int
@@ -144,11 +159,14 @@ main (int    argc,
   g_assert_no_error (error);
 
   printf ("\nFrame: %d × %d-px plot, around the peak; ms over %d runs\n", PLOT_WIDTH, PLOT_HEIGHT, runs);
-  printf ("  %-12s %9s %28s %28s\n", "zoom", "in view", "node (image rebuilt)", "node + cairo render");
-  printf ("  %-12s %9s   %8s %8s %8s   %8s %8s %8s\n", "", "", "min", "median", "max", "min", "median", "max");
+  printf ("  %-12s %9s %28s %28s %28s\n", "zoom", "in view", "core (bands)", "node (image rebuilt)",
+          "node + cairo render");
+  printf ("  %-12s %9s   %8s %8s %8s   %8s %8s %8s   %8s %8s %8s\n", "", "", "min", "median", "max",
+          "min", "median", "max", "min", "median", "max");
   span = (double) (summary->last_time_ps - summary->first_time_ps);
   for (guint z = 0; z < G_N_ELEMENTS (zooms); z++)
     {
+      g_autoptr(GArray) core = g_array_new (FALSE, FALSE, sizeof (double));
       g_autoptr(GArray) build = g_array_new (FALSE, FALSE, sizeof (double));
       g_autoptr(GArray) total = g_array_new (FALSE, FALSE, sizeof (double));
       gint64 w = MAX ((gint64) (span * zooms[z].fraction), 1000);
@@ -165,6 +183,12 @@ main (int    argc,
 
           tm_viewport_pan (viewport, (r % 2 ? 1 : -1) * MAX (w / 200, 1));
           a = now_ms ();
+          tm_allocations_render_bands (allocations, tm_viewport_get_start (viewport), tm_viewport_get_end (viewport),
+                                       0, (double) tm_allocations_get_axis_length (allocations),
+                                       PLOT_WIDTH, PLOT_HEIGHT, ignore_band, NULL);
+          b = now_ms () - a;
+          g_array_append_val (core, b);
+          a = now_ms ();
           node = tm_memory_map_render_node (TM_MEMORY_MAP (map), FRAME_WIDTH, FRAME_HEIGHT);
           b = now_ms ();
           texture = gsk_renderer_render_texture (cairo, node, &GRAPHENE_RECT_INIT (0, 0, FRAME_WIDTH, FRAME_HEIGHT));
@@ -177,10 +201,39 @@ main (int    argc,
           g_array_append_val (total, c);
         }
       printf ("  %-12s %9u", zooms[z].name, in_view->len);
+      print_stats (core);
       print_stats (build);
       print_stats (total);
       printf ("\n");
     }
+
+  /* The last drawing step alone: a plot-sized texture drawn by cairo. */
+  {
+    g_autoptr(GArray) draw = g_array_new (FALSE, FALSE, sizeof (double));
+    g_autofree guint32 *pixels = g_new (guint32, PLOT_WIDTH * PLOT_HEIGHT);
+    g_autoptr(GBytes) bytes = NULL;
+    g_autoptr(GdkTexture) texture = NULL;
+    GskRenderNode *node;
+
+    for (guint p = 0; p < PLOT_WIDTH * PLOT_HEIGHT; p++)
+      pixels[p] = 0xff000000u | g_rand_int (rand);
+    bytes = g_bytes_new (pixels, PLOT_WIDTH * PLOT_HEIGHT * 4);
+    texture = gdk_memory_texture_new (PLOT_WIDTH, PLOT_HEIGHT, GDK_MEMORY_DEFAULT, bytes, PLOT_WIDTH * 4);
+    node = gsk_texture_node_new (texture, &GRAPHENE_RECT_INIT (0, 0, PLOT_WIDTH, PLOT_HEIGHT));
+    for (int r = 0; r < runs; r++)
+      {
+        double a = now_ms (), ms;
+        GdkTexture *out = gsk_renderer_render_texture (cairo, node, &GRAPHENE_RECT_INIT (0, 0, PLOT_WIDTH, PLOT_HEIGHT));
+
+        ms = now_ms () - a;
+        g_object_unref (out);
+        g_array_append_val (draw, ms);
+      }
+    gsk_render_node_unref (node);
+    printf ("\nThe plot's texture alone, cairo renderer; ms\n  %-21s", "texture node");
+    print_stats (draw);
+    printf ("\n");
+  }
 
   /* Picking over the whole range: ±2 px around a random pixel. */
   {
