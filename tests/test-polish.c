@@ -93,7 +93,7 @@ open_and_wait (TmWindow   *window,
 
   tm_window_open (window, file);
   tm_test_iterate_until (tm_test_not_loading, window);
-  tm_test_iterate_for (100);
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
 }
 

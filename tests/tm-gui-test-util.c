@@ -41,6 +41,39 @@ tm_test_iterate_for (guint ms)
   g_source_remove (wake);
 }
 
+static guint64
+layout_signature (GtkWidget *widget)
+{
+  guint64 sig = (guint64) gtk_widget_get_width (widget) * 1000003u + (guint64) gtk_widget_get_height (widget);
+  graphene_rect_t bounds;
+
+  if (gtk_widget_compute_bounds (widget, gtk_widget_get_parent (widget) != NULL ? gtk_widget_get_parent (widget) : widget, &bounds))
+    sig = sig * 31u + (guint64) (gint64) (bounds.origin.x * 7 + bounds.origin.y * 13);
+  if (!gtk_widget_get_visible (widget))
+    sig = sig * 31u + 17u;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    sig = sig * 1099511628211u + layout_signature (child);
+  return sig;
+}
+
+void
+tm_test_wait_layout_settled (GtkWidget *widget)
+{
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  guint64 last = 0;
+  guint same = 0;
+
+  while (same < 3 && g_get_monotonic_time () < deadline)
+    {
+      guint64 sig;
+
+      tm_test_iterate_for (60);
+      sig = layout_signature (widget);
+      same = sig == last ? same + 1 : 0;
+      last = sig;
+    }
+}
+
 gboolean
 tm_test_not_loading (gpointer data)
 {

@@ -15,6 +15,10 @@ void       tm_test_iterate_until   (gboolean   (*cond) (gpointer),
                                     gpointer     data);
 /* Runs the main loop for ms milliseconds. */
 void       tm_test_iterate_for     (guint        ms);
+/* Iterates until no widget under widget has moved or changed size for a
+ * while (paneds place themselves once they have a size, which takes a few
+ * frames, more on a slow machine or under a sanitizer). */
+void       tm_test_wait_layout_settled (GtkWidget *widget);
 
 /* The window (data) is not loading. */
 gboolean   tm_test_not_loading     (gpointer     data);
