@@ -22,6 +22,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/mman.h>
 
 #include "tm-addr-map.h"
 #include "tm-memory-store.h"
@@ -50,6 +51,9 @@ struct _TmMemoryStore
                                 * JSON: index into json_activities; kind in the top bits */
   guint32         *partner;    /* alloc: event that ends it; dealloc: allocation it copies */
   guint64         *addrs;      /* while loading only: each event's address, for matching */
+  guint32         *addrs32;    /* the same, narrow: address >> 8 under addr_high (see load_addr) */
+  guint64          addr_high;  /* address >> 40 shared by every narrow address */
+  gsize            stack_map_bytes; /* stack is a read-only mapping of zeros of this size */
 
   TmSummary        summary;
   gboolean         have_window_peak;
@@ -99,12 +103,16 @@ tm_memory_store_finalize (GObject *object)
   g_free (self->json_activities);
 
   g_free (self->times);
-  g_free (self->stack);
+  if (self->stack_map_bytes > 0)
+    munmap (self->stack, self->stack_map_bytes);
+  else
+    g_free (self->stack);
   g_free (self->heap);
   g_free (self->free_bytes);
   g_free (self->steps);
   g_free (self->steps_wide);
   g_free (self->addrs);
+  g_free (self->addrs32);
   g_free (self->frag);
   g_free (self->refs);
   g_free (self->partner);
@@ -150,7 +158,8 @@ resize_columns (TmMemoryStore *self,
                 guint          capacity)
 {
   self->times = g_renew (gint64, self->times, capacity);
-  self->stack = g_renew (gint64, self->stack, capacity);
+  if (self->stack != NULL)
+    self->stack = g_renew (gint64, self->stack, capacity);
   self->heap = g_renew (gint64, self->heap, capacity);
   self->free_bytes = g_renew (gint64, self->free_bytes, capacity);
   if (self->steps_wide != NULL)
@@ -159,8 +168,10 @@ resize_columns (TmMemoryStore *self,
     self->steps = g_renew (gint32, self->steps, capacity);
   self->frag = g_renew (double, self->frag, capacity);
   self->refs = g_renew (guint64, self->refs, capacity);
-  if (self->addrs != NULL || self->ctx != NULL)
+  if (self->addrs != NULL)
     self->addrs = g_renew (guint64, self->addrs, capacity);
+  else if (self->addrs32 != NULL || self->ctx != NULL)
+    self->addrs32 = g_renew (guint32, self->addrs32, capacity);
   if (self->partner != NULL)
     self->partner = g_renew (guint32, self->partner, capacity);
   self->capacity = capacity;
@@ -196,6 +207,70 @@ widen_steps (TmMemoryStore *self)
   for (guint i = 0; i < self->n; i++)
     self->steps_wide[i] = self->steps[i];
   g_clear_pointer (&self->steps, g_free);
+}
+
+/* The stack column is not kept while every value is 0 (allocators that
+ * report no stack): stack is NULL until a value is not 0, and a finished
+ * store gets a read-only mapping of zero pages, which takes no memory. */
+static void
+keep_stack (TmMemoryStore *self)
+{
+  self->stack = g_new0 (gint64, MAX (self->capacity, 1));
+}
+
+static void
+map_zero_stack (TmMemoryStore *self)
+{
+  gsize bytes = (gsize) self->n * sizeof (gint64);
+  void *zeros = mmap (NULL, bytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+  if (zeros == MAP_FAILED)
+    {
+      self->stack = g_new0 (gint64, self->n);
+      return;
+    }
+  self->stack = zeros;
+  self->stack_map_bytes = bytes;
+}
+
+/* Addresses while loading: 4 bytes each while every address is a multiple
+ * of 256 with the same bits above bit 40 (allocators hand out aligned
+ * blocks of one region), else 8 bytes. */
+static inline guint64
+load_addr (const TmMemoryStore *self,
+           guint                index)
+{
+  if (self->addrs != NULL)
+    return self->addrs[index];
+  return (self->addr_high << 40) | ((guint64) self->addrs32[index] << 8);
+}
+
+static void
+widen_addrs (TmMemoryStore *self)
+{
+  self->addrs = g_new (guint64, MAX (self->capacity, 1));
+  for (guint i = 0; i < self->n; i++)
+    self->addrs[i] = load_addr (self, i);
+  g_clear_pointer (&self->addrs32, g_free);
+}
+
+static inline void
+set_addr (TmMemoryStore *self,
+          guint          index,
+          guint64        addr)
+{
+  if (self->addrs == NULL)
+    {
+      if (index == 0)
+        self->addr_high = addr >> 40;
+      if ((addr & 0xff) == 0 && (addr >> 40) == self->addr_high)
+        {
+          self->addrs32[index] = (guint32) (addr >> 8);
+          return;
+        }
+      widen_addrs (self);
+    }
+  self->addrs[index] = addr;
 }
 
 static inline void
@@ -263,14 +338,17 @@ tm_memory_store_add (TmMemoryStore    *self,
 
   i = grow (self);
   self->times[i] = snapshot->time_ps;
-  self->stack[i] = snapshot->stack_bytes;
+  if (G_UNLIKELY (snapshot->stack_bytes != 0) && self->stack == NULL)
+    keep_stack (self);
+  if (self->stack != NULL)
+    self->stack[i] = snapshot->stack_bytes;
   self->heap[i] = snapshot->heap_bytes;
   self->free_bytes[i] = snapshot->free_bytes;
   self->frag[i] = snapshot->fragmentation;
   set_step (self, i, snapshot->step_id);
   self->refs[i] = snapshot->ref | ((guint64) snapshot->kind << TM_REF_KIND_SHIFT);
-  if (self->addrs != NULL)
-    self->addrs[i] = snapshot->address;
+  if (self->addrs != NULL || self->addrs32 != NULL)
+    set_addr (self, i, snapshot->address);
   if (i > 0 && snapshot->time_ps < self->times[i - 1])
     self->time_sorted = FALSE;
   if (snapshot->free_bytes != 0)
@@ -393,8 +471,18 @@ tm_memory_store_append (TmMemoryStore *self,
       widen_steps (self->steps_wide == NULL ? self : later);
     }
 
+  /* Kept stack columns and addresses: both narrow, or both kept or wide. */
+  if ((self->stack != NULL) != (later->stack != NULL))
+    keep_stack (self->stack == NULL ? self : later);
+  if ((self->addrs32 != NULL && later->addrs32 != NULL && self->addr_high != later->addr_high) ||
+      (self->addrs32 != NULL && later->addrs != NULL))
+    widen_addrs (self);
+  if (self->addrs != NULL && later->addrs32 != NULL)
+    widen_addrs (later);
+
   APPEND_COLUMN (gint64, times);
-  APPEND_COLUMN (gint64, stack);
+  if (self->stack != NULL)
+    APPEND_COLUMN (gint64, stack);
   APPEND_COLUMN (gint64, heap);
   APPEND_COLUMN (gint64, free_bytes);
   if (self->steps_wide != NULL)
@@ -405,6 +493,8 @@ tm_memory_store_append (TmMemoryStore *self,
   APPEND_COLUMN (guint64, refs);
   if (self->addrs != NULL)
     APPEND_COLUMN (guint64, addrs);
+  else if (self->addrs32 != NULL)
+    APPEND_COLUMN (guint32, addrs32);
 
   self->n = n;
   self->capacity = n;
@@ -445,7 +535,7 @@ match_all (TmMemoryStore  *s,
   for (guint i = 0; i < s->n; i++)
     {
       guint src = perm != NULL ? perm[i] : i;
-      guint64 addr = s->addrs[src];
+      guint64 addr = load_addr (s, src);
       guint32 other;
 
       if ((i % CANCEL_CHECK_INTERVAL) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
@@ -638,11 +728,12 @@ tm_memory_store_finish (TmMemoryStore  *s,
         return FALSE;
     }
 
-  if (s->addrs != NULL)
+  if (s->addrs != NULL || s->addrs32 != NULL)
     ok = match_all (s, perm, cancellable, error);
   else
     alloc_partner (s);
   g_clear_pointer (&s->addrs, g_free);
+  g_clear_pointer (&s->addrs32, g_free);
 
   if (perm != NULL)
     {
@@ -670,6 +761,8 @@ tm_memory_store_finish (TmMemoryStore  *s,
     {
       s->summary.first_time_ps = s->times[0];
       s->summary.last_time_ps = s->times[s->n - 1];
+      if (s->stack == NULL)
+        map_zero_stack (s);
       s->lod = tm_lod_new (s->n, s->times, s->stack, s->heap, s->free_bytes, s->frag);
     }
 
@@ -971,7 +1064,7 @@ tm_memory_store_get_memory_size (TmMemoryStore *self)
 
   g_return_val_if_fail (TM_IS_MEMORY_STORE (self), 0);
 
-  size = sizeof *self + (gsize) self->capacity * (4 * sizeof (gint64) + sizeof (double) +
+  size = sizeof *self + (gsize) self->capacity * ((self->stack_map_bytes > 0 ? 3 : 4) * sizeof (gint64) + sizeof (double) +
                                                   sizeof (guint64) + sizeof (guint32) +
                                                   (self->steps_wide != NULL ? sizeof (gint64) : sizeof (gint32)));
   if (self->lod != NULL)
