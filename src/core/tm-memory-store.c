@@ -248,10 +248,12 @@ load_addr (const TmMemoryStore *self,
 static void
 widen_addrs (TmMemoryStore *self)
 {
-  self->addrs = g_new (guint64, MAX (self->capacity, 1));
+  guint64 *wide = g_new (guint64, MAX (self->capacity, 1));
+
   for (guint i = 0; i < self->n; i++)
-    self->addrs[i] = load_addr (self, i);
+    wide[i] = load_addr (self, i);
   g_clear_pointer (&self->addrs32, g_free);
+  self->addrs = wide;
 }
 
 static inline void
