@@ -58,6 +58,11 @@ struct _TmMemoryStore
   TmSummary        summary;
   gboolean         have_window_peak;
 
+  /* Snapshots appended (tm_memory_store_append) whose columns are copied
+   * in when finishing, which runs on two threads: counted and folded
+   * already. */
+  TmMemoryStore   *tail;
+
   TmLod           *lod;
 
   /* XSpace stores decode from the host plane. */
@@ -76,6 +81,8 @@ struct _TmMemoryStore
 };
 
 G_DEFINE_FINAL_TYPE (TmMemoryStore, tm_memory_store, G_TYPE_OBJECT)
+
+static void append_tail (TmMemoryStore *self);
 
 static inline gint64
 store_step (const TmMemoryStore *self,
@@ -96,6 +103,7 @@ tm_memory_store_finalize (GObject *object)
   TmMemoryStore *self = (TmMemoryStore *) object;
 
   g_clear_pointer (&self->lod, tm_lod_free);
+  g_clear_object (&self->tail);
   g_clear_pointer (&self->xprof_peak_rows, g_ptr_array_unref);
   g_clear_pointer (&self->ctx, tm_host_context_unref);
   for (guint i = 0; i < self->n_json_activities; i++)
@@ -338,6 +346,8 @@ tm_memory_store_add (TmMemoryStore    *self,
   g_return_if_fail (TM_IS_MEMORY_STORE (self));
   g_return_if_fail (self->partner == NULL);
 
+  if (G_UNLIKELY (self->tail != NULL))
+    append_tail (self);
   i = grow (self);
   self->times[i] = snapshot->time_ps;
   if (G_UNLIKELY (snapshot->stack_bytes != 0) && self->stack == NULL)
@@ -442,30 +452,15 @@ tm_memory_store_set_xprof_results (TmMemoryStore   *self,
     g_clear_pointer (&later->col, g_free);                                 \
   } G_STMT_END
 
-void
-tm_memory_store_append (TmMemoryStore *self,
-                        TmMemoryStore *later)
+/* Copies later's columns after this store's. */
+static void
+append_columns (TmMemoryStore *self,
+                TmMemoryStore *later)
 {
-  guint n;
-
-  g_return_if_fail (TM_IS_MEMORY_STORE (self));
-  g_return_if_fail (TM_IS_MEMORY_STORE (later));
-  g_return_if_fail (self->partner == NULL && later->partner == NULL);
+  guint n = self->n + later->n;
 
   if (later->n == 0)
     return;
-
-  n = self->n + later->n;
-
-  if (self->n > 0 && later->times[0] < self->times[self->n - 1])
-    self->time_sorted = FALSE;
-  self->time_sorted &= later->time_sorted;
-  self->has_free |= later->has_free;
-
-  /* The same fold as for one snapshot: later's summary comes later in the
-   * file. */
-  summary_fold (&self->summary, &self->have_window_peak, self->n == 0,
-                &later->summary, later->have_window_peak);
 
   /* Step ids: both 32-bit, or both wide. */
   if ((self->steps_wide != NULL) != (later->steps_wide != NULL))
@@ -502,6 +497,46 @@ tm_memory_store_append (TmMemoryStore *self,
   self->capacity = n;
   later->n = 0;
   later->capacity = 0;
+}
+
+static void
+append_tail (TmMemoryStore *self)
+{
+  TmMemoryStore *tail = g_steal_pointer (&self->tail);
+
+  if (tail != NULL)
+    {
+      append_columns (self, tail);
+      g_object_unref (tail);
+    }
+}
+
+void
+tm_memory_store_append (TmMemoryStore *self,
+                        TmMemoryStore *later)
+{
+  g_return_if_fail (TM_IS_MEMORY_STORE (self));
+  g_return_if_fail (TM_IS_MEMORY_STORE (later));
+  g_return_if_fail (self->partner == NULL && later->partner == NULL);
+
+  if (later->n == 0)
+    return;
+
+  append_tail (self);
+  append_tail (later);
+
+  if (self->n > 0 && later->times[0] < self->times[self->n - 1])
+    self->time_sorted = FALSE;
+  self->time_sorted &= later->time_sorted;
+  self->has_free |= later->has_free;
+
+  /* The same fold as for one snapshot: later's summary comes later in the
+   * file. */
+  summary_fold (&self->summary, &self->have_window_peak, self->n == 0,
+                &later->summary, later->have_window_peak);
+
+  /* The columns are copied in when finishing (append_tail). */
+  self->tail = g_object_ref (later);
 }
 
 #undef APPEND_COLUMN
@@ -717,6 +752,7 @@ tm_memory_store_finish (TmMemoryStore  *s,
   g_return_val_if_fail (TM_IS_MEMORY_STORE (s), FALSE);
   g_return_val_if_fail (s->partner == NULL, FALSE);
 
+  append_tail (s);
   trim (s);
 
   /* Sort by time (stable, docs/analysis.md step 2). Match allocations
@@ -785,7 +821,7 @@ guint
 tm_memory_store_get_n_snapshots (TmMemoryStore *self)
 {
   g_return_val_if_fail (TM_IS_MEMORY_STORE (self), 0);
-  return self->n;
+  return self->n + (self->tail != NULL ? self->tail->n : 0);
 }
 
 const gint64 *
