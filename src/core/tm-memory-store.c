@@ -719,6 +719,27 @@ sort_permutation (const gint64  *times,
       }                                              \
   } G_STMT_END
 
+/* An 8-byte column (the bits of a double are copied as they are), written
+ * into spare, the previous column's old memory when there is one: its
+ * pages are already there, so only the first column faults new ones in. */
+static void
+gather_column8 (gpointer        column,
+                const guint32  *perm,
+                guint           n,
+                guint64       **spare)
+{
+  guint64 **col = column;
+  guint64 *sorted;
+
+  if (*col == NULL)
+    return;
+  sorted = *spare != NULL ? *spare : g_new (guint64, MAX (n, 1));
+  for (guint j = 0; j < n; j++)
+    sorted[j] = (*col)[perm[j]];
+  *spare = *col;
+  *col = sorted;
+}
+
 /* sorted[j] = old[perm[j]] for every column, one column at a time. The
  * reads come from a few runs, each read in order, so this is fast; a
  * column is copied whole, which costs one column (8 bytes per event) while
@@ -727,14 +748,17 @@ static void
 apply_permutation (TmMemoryStore  *s,
                    const guint32  *perm)
 {
-  GATHER_COLUMN (gint64, s->times);
-  GATHER_COLUMN (gint64, s->stack);
-  GATHER_COLUMN (gint64, s->heap);
-  GATHER_COLUMN (gint64, s->free_bytes);
+  guint64 *spare = NULL;
+
+  gather_column8 (&s->times, perm, s->n, &spare);
+  gather_column8 (&s->stack, perm, s->n, &spare);
+  gather_column8 (&s->heap, perm, s->n, &spare);
+  gather_column8 (&s->free_bytes, perm, s->n, &spare);
+  gather_column8 (&s->steps_wide, perm, s->n, &spare);
+  gather_column8 (&s->frag, perm, s->n, &spare);
+  gather_column8 (&s->refs, perm, s->n, &spare);
+  g_free (spare);
   GATHER_COLUMN (gint32, s->steps);
-  GATHER_COLUMN (gint64, s->steps_wide);
-  GATHER_COLUMN (double, s->frag);
-  GATHER_COLUMN (guint64, s->refs);
   s->capacity = s->n;
 }
 
