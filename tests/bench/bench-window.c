@@ -5,13 +5,16 @@
  *   bench-window --tidemark TIDEMARK [--runs R] PROFILE
  *
  * Needs a display (run it under Xvfb, e.g. tests/xvfb-run-test.sh). Each
- * run starts `TIDEMARK PROFILE` with TM_BENCH_SHOWN=quit: the window prints
+ * run starts `TIDEMARK PROFILE` with TM_BENCH_SHOWN set: the window prints
  * the monotonic clock when the first frame after the profile is shown has
- * been painted (summary cards, timeline and table with their data) and
- * quits. Prints, per run, the time from the launch to that frame, the
- * peak anonymous memory (RssAnon, polled every 2 ms) up to then and until
- * exit; then the same peak for `TIDEMARK --summary PROFILE` and the ratio
- * of the two, and bytes per memory event beyond 32 MiB (docs/performance.md).
+ * been painted (summary cards, timeline and table with their data). The
+ * window is then left running until its memory has not grown for 2 s (the
+ * allocation indices of the other memory ids are built after the first
+ * frame) and ended. Prints, per run, the time from the launch to that
+ * frame, the peak anonymous memory (RssAnon, polled every 2 ms) up to then
+ * and in all; then the same peak for `TIDEMARK --summary PROFILE` and the
+ * ratio of the two, and bytes per memory event beyond 32 MiB
+ * (docs/performance.md).
  * Timing never makes it fail; it fails only if something does not work.
  */
 
@@ -20,6 +23,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -64,6 +68,7 @@ run_once (char *const *argv,
   pid_t pid;
   int wstatus = 0;
   gboolean exited = FALSE;
+  gint64 grown_us = 0;
 
   memset (run, 0, sizeof *run);
   if (pipe (fds) != 0)
@@ -87,7 +92,7 @@ run_once (char *const *argv,
       close (fds[1]);
       if (window)
         {
-          g_setenv ("TM_BENCH_SHOWN", "quit", TRUE);
+          g_setenv ("TM_BENCH_SHOWN", "1", TRUE);
           g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
         }
       execv (argv[0], argv);
@@ -116,7 +121,16 @@ run_once (char *const *argv,
             }
         }
       anon = rss_anon (pid);
+      if (anon > run->anon_peak)
+        grown_us = g_get_monotonic_time ();
       run->anon_peak = MAX (run->anon_peak, anon);
+      if (window && run->shown_us != 0 && g_get_monotonic_time () - grown_us > 2 * G_USEC_PER_SEC)
+        {
+          kill (pid, SIGTERM);
+          waitpid (pid, &wstatus, 0);
+          close (fds[0]);
+          return TRUE;
+        }
       if (waitpid (pid, &wstatus, WNOHANG) == pid)
         exited = TRUE;
     }
@@ -198,7 +212,7 @@ main (int   argc,
       g_array_append_val (times, seconds);
       window_anon = MAX (window_anon, run.anon_peak);
       window_anon_shown = MAX (window_anon_shown, run.anon_shown);
-      printf ("  run %d: launch → first frame with data %.3f s; peak anon %.1f MiB at the frame, %.1f MiB until exit\n",
+      printf ("  run %d: launch → first frame with data %.3f s; peak anon %.1f MiB at the frame, %.1f MiB in all\n",
               r + 1, seconds, run.anon_shown / MIB, run.anon_peak / MIB);
     }
 
