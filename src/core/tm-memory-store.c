@@ -3,21 +3,24 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Memory per snapshot beyond the mapped file (the budget is in
- * docs/performance.md):
- *   time, stack, heap, free  4 × 8 = 32 bytes
- *   fragmentation (double)           8 bytes
- *   ref (file offset | kind << 62)   8 bytes
+ * docs/performance.md), once finished:
+ *   time, heap, free     3 × 8 = 24 bytes
+ *   fragmentation (double)         8 bytes
+ *   ref (file offset | kind << 62) 8 bytes
  *   step id (int32; int64 only for a memory id whose
- *            step ids do not fit)    4 bytes
- *   partner (matching event index)   4 bytes
+ *            step ids do not fit)  4 bytes
+ *   partner (matching event index) 4 bytes
+ *   stack                          8 bytes, or none while every stack
+ *                                  value is 0 (zero pages once finished)
  *   ---------------------------------------
- *                                   56 bytes, plus the LOD (about 2.6
- *                                   bytes, tm-lod.h)
+ *                                 48 bytes (56 with a stack), plus the
+ *                                 LOD (about 2.6 bytes, tm-lod.h)
  * Everything else is decoded from the event's bytes on demand. While
- * loading, each event's address (8 bytes) is kept until allocations and
- * deallocations are matched, and a file whose events are not in time order
- * needs a 4-byte sort permutation before the partner column exists: the
- * peak stays at 64 bytes per event.
+ * loading, each event's address is kept until allocations and
+ * deallocations are matched: 4 bytes while the addresses are multiples of
+ * 256 with the same bits above bit 40, else 8. A file whose events are not
+ * in time order needs a 4-byte sort permutation, and the sort writes each
+ * 8-byte column into the previous one's memory (one spare column).
  */
 #include "config.h"
 
