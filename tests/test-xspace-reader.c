@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tm-allocations.h"
 #include "tm-error.h"
 #include "tm-export.h"
 #include "tm-test-util.h"
@@ -765,6 +766,83 @@ test_two_threads (void)
     }
 }
 
+/* The store keeps no stack column while every stack value is 0 and keeps
+ * addresses in 4 bytes while they are aligned in one region; a value that
+ * breaks either, in the first line or only in the second (then the second
+ * thread's store is merged into a differently kept one), must change
+ * nothing: every allocation is still matched with its deallocation. */
+static void
+test_narrow_columns (void)
+{
+  static const char * const ids[] = { "aligned", "unaligned", "regions", "stack-later", "stack-early" };
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  TmFixturePlane *host = tm_fixture_space_add_plane (space, "/host:CPU");
+  TmFixtureLine *lines[2];
+  g_autoptr(GBytes) bytes = NULL;
+
+  lines[0] = tm_fixture_plane_add_line (host, "first", 1000);
+  lines[1] = tm_fixture_plane_add_line (host, "second", 1000);
+  for (guint k = 0; k < 100; k++)
+    for (guint id = 0; id < G_N_ELEMENTS (ids); id++)
+      {
+        TmFixtureLine *line = lines[k < 50 ? 0 : 1];
+        guint64 addr = G_GUINT64_CONSTANT (0x7f0000000000) + (guint64) k * 256;
+        gint64 stack = 0;
+        TmFixtureMemory m;
+
+        if (id == 1 && (k == 30 || k == 70))
+          addr += 8;
+        if (id == 2 && k >= 50)
+          addr -= G_GUINT64_CONSTANT (0x10000000000);
+        if ((id == 3 && k >= 60) || (id == 4 && k == 10))
+          stack = 512 + k;
+        m = memory (ids[id], stack, 1024, 1 << 20, 1024, addr, "op/a");
+        tm_fixture_line_add_memory_event (line, TRUE, 10 * k, &m);
+        /* The last 10 are never freed. */
+        if (k < 90)
+          {
+            m = memory (ids[id], stack, 0, 1 << 20, 1024, addr, NULL);
+            tm_fixture_line_add_memory_event (line, FALSE, 10 * k + 5, &m);
+          }
+      }
+  bytes = tm_fixture_space_serialize (space);
+
+  for (guint threads = 1; threads <= 2; threads++)
+    {
+      g_autoptr(TmProfile) profile = NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (threads == 2)
+        g_setenv ("TM_READ_PARALLEL_MIN_BYTES", "0", TRUE);
+      profile = tm_test_load_bytes (bytes, "narrow.xplane.pb", &error);
+      g_unsetenv ("TM_READ_PARALLEL_MIN_BYTES");
+      g_assert_no_error (error);
+      g_assert_cmpuint (tm_profile_get_n_memory_ids (profile), ==, G_N_ELEMENTS (ids));
+
+      for (guint id = 0; id < G_N_ELEMENTS (ids); id++)
+        {
+          TmMemoryStore *store = tm_profile_lookup_memory_store (profile, ids[id]);
+          const gint64 *stack = tm_memory_store_get_stack (store);
+          guint n = tm_memory_store_get_n_snapshots (store);
+          guint count = 0;
+          gint64 never_freed_bytes = 0;
+
+          g_assert_cmpuint (n, ==, 190);
+          g_assert_true (tm_allocations_count_never_freed (store, &count, &never_freed_bytes, &error));
+          g_assert_no_error (error);
+          g_assert_cmpuint (count, ==, 10);
+          g_assert_cmpint (never_freed_bytes, ==, 10 * 1024);
+          for (guint i = 0; i < n; i++)
+            {
+              gint64 k = tm_memory_store_get_times (store)[i] / 10;
+              gint64 expected = (id == 3 && k >= 60) || (id == 4 && k == 10) ? 512 + k : 0;
+
+              g_assert_cmpint (stack[i], ==, expected);
+            }
+        }
+    }
+}
+
 /* Hand-encoding, for shapes the fixture writer does not make. */
 static void
 put_varint (GByteArray *b,
@@ -896,6 +974,7 @@ main (int   argc,
   g_test_add_func ("/xspace/progress-and-cancel", test_progress_and_cancel);
   g_test_add_func ("/xspace/truncated-while-mapped", test_truncated_while_mapped);
   g_test_add_func ("/xspace/two-threads", test_two_threads);
+  g_test_add_func ("/xspace/narrow-columns", test_narrow_columns);
   g_test_add_func ("/xspace/metadata-id-twice", test_metadata_id_twice);
 
   return g_test_run ();

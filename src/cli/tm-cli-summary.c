@@ -52,6 +52,28 @@ print_bytes (const char *label,
   print_row (label, text);
 }
 
+/* What was never freed, per memory id: each a walk over its snapshots,
+ * shared by two threads (this one takes the even ids). */
+typedef struct
+{
+  TmProfile *profile;
+  guint      first;
+  guint     *count;
+  gint64    *bytes;
+  GError   **errors;
+} NeverFreedJob;
+
+static gpointer
+never_freed_job (gpointer data)
+{
+  NeverFreedJob *job = data;
+
+  for (guint i = job->first; i < tm_profile_get_n_memory_ids (job->profile); i += 2)
+    tm_allocations_count_never_freed (tm_profile_get_memory_store (job->profile, i),
+                                      &job->count[i], &job->bytes[i], &job->errors[i]);
+  return NULL;
+}
+
 char *
 tm_cli_make_valid (const char *text,
                    guint      *n_replaced)
@@ -118,6 +140,19 @@ tm_cli_print_summary (TmProfile *profile,
                            "Capture with host_tracer_level 2 or higher on a BFC allocator."));
     }
 
+  g_autofree guint *never_freed_counts = g_new0 (guint, MAX (n, 1));
+  g_autofree gint64 *never_freed_bytes = g_new0 (gint64, MAX (n, 1));
+  g_autofree GError **never_freed_errors = g_new0 (GError *, MAX (n, 1));
+  NeverFreedJob even = { profile, 0, never_freed_counts, never_freed_bytes, never_freed_errors };
+  NeverFreedJob odd = { profile, 1, never_freed_counts, never_freed_bytes, never_freed_errors };
+  GThread *thread = n > 1 && g_get_num_processors () >= 2 ? g_thread_new ("tidemark-count", never_freed_job, &odd) : NULL;
+
+  never_freed_job (&even);
+  if (thread != NULL)
+    g_thread_join (thread);
+  else
+    never_freed_job (&odd);
+
   for (guint i = 0; i < n; i++)
     {
       TmMemoryStore *store = tm_profile_get_memory_store (profile, i);
@@ -134,9 +169,7 @@ tm_cli_print_summary (TmProfile *profile,
                                                     tm_analysis_get_peak_step_id (analysis));
       g_autofree char *frag = tm_format_percent (s->peak_fragmentation);
       g_autofree char *nrows = g_strdup_printf ("%u", rows->len);
-      g_autoptr(GError) error = NULL;
-      guint n_never_freed = 0;
-      gint64 never_freed_bytes = 0;
+      g_autoptr(GError) error = g_steal_pointer (&never_freed_errors[i]);
       g_autofree char *never_freed = NULL;
 
       g_autofree char *id = tm_cli_make_valid (tm_memory_store_get_id (store), n_replaced);
@@ -144,11 +177,11 @@ tm_cli_print_summary (TmProfile *profile,
       g_print ("\n%s\n", id);
       print_row (_("allocations"), allocs);
       print_row (_("deallocations"), deallocs);
-      if (tm_allocations_count_never_freed (store, &n_never_freed, &never_freed_bytes, &error))
+      if (error == NULL)
         {
-          g_autofree char *count = tm_format_count (n_never_freed);
-          g_autofree char *human = tm_format_bytes (never_freed_bytes);
-          g_autofree char *exact = tm_format_bytes_exact (never_freed_bytes);
+          g_autofree char *count = tm_format_count (never_freed_counts[i]);
+          g_autofree char *human = tm_format_bytes (never_freed_bytes[i]);
+          g_autofree char *exact = tm_format_bytes_exact (never_freed_bytes[i]);
 
           /* TRANSLATORS: never freed: count of allocations, then their bytes */
           never_freed = g_strdup_printf (_("%s, %s (%s)"), count, human, exact);

@@ -60,6 +60,7 @@ static const struct { const char *name; StatKind kind; } stat_names[] = {
 typedef struct
 {
   guint8  kind;
+  guint8  scan_kind;   /* kind, or STAT_OTHER for a stat the loader leaves to later */
   TmStr   name;
 } StatInfo;
 
@@ -79,6 +80,27 @@ classify_stat_name (TmStr name)
     if (tm_str_equal (name, stat_names[i].name))
       return stat_names[i].kind;
   return STAT_OTHER;
+}
+
+/* What the loader keeps of an event (tm_host_event_scan): the memory id,
+ * the columns and the summary's figures, the step and the address. The
+ * rest (sizes, op, region, data type, shape) is decoded from the event's
+ * bytes when it is asked for. */
+static StatKind
+scan_kind (StatKind kind)
+{
+  switch (kind)
+    {
+    case STAT_REQUESTED_BYTES:
+    case STAT_ALLOCATION_BYTES:
+    case STAT_TF_OP:
+    case STAT_REGION_TYPE:
+    case STAT_DATA_TYPE:
+    case STAT_SHAPE:
+      return STAT_OTHER;
+    default:
+      return kind;
+    }
 }
 
 gboolean
@@ -108,7 +130,8 @@ tm_host_context_new (TmSource             *source,
   for (guint i = 0; i < n_stats; i++)
     {
       const TmMetadataName *e = &stats[i];
-      StatInfo info = { (guint8) classify_stat_name (e->name), e->name };
+      StatKind kind = classify_stat_name (e->name);
+      StatInfo info = { (guint8) kind, (guint8) scan_kind (kind), e->name };
 
       if (e->id >= 0 && e->id < (gint64) ctx->n_small)
         ctx->small[e->id] = info;
@@ -243,6 +266,40 @@ apply_stat (TmHostContext  *ctx,
 }
 
 
+static inline guint32
+load_le32 (const guint8 *p)
+{
+  guint32 w;
+
+  memcpy (&w, p, sizeof w);
+  return GUINT32_FROM_LE (w);
+}
+
+/* A varint of exactly len bytes (1 to 8) at p, with 8 bytes readable at p:
+ * every byte but the last has its continuation bit. Loads one word and packs
+ * its 7-bit groups in three steps instead of a loop per byte. */
+static inline __attribute__ ((always_inline)) gboolean
+read_short_varint (const guint8 *p,
+                   guint         len,
+                   guint64      *value)
+{
+  guint64 keep = len >= 8 ? G_MAXUINT64 : (G_GUINT64_CONSTANT (1) << (8 * len)) - 1;
+  guint64 x;
+
+  if (len == 0)
+    return FALSE;
+  memcpy (&x, p, sizeof x);
+  x = GUINT64_FROM_LE (x) & keep;
+  if ((x & G_GUINT64_CONSTANT (0x8080808080808080)) != (G_GUINT64_CONSTANT (0x8080808080808080) & (keep >> 8)))
+    return FALSE;
+  x &= G_GUINT64_CONSTANT (0x7f7f7f7f7f7f7f7f);
+  x = ((x & G_GUINT64_CONSTANT (0x7f007f007f007f00)) >> 1) | (x & G_GUINT64_CONSTANT (0x007f007f007f007f));
+  x = ((x & G_GUINT64_CONSTANT (0x3fff00003fff0000)) >> 2) | (x & G_GUINT64_CONSTANT (0x00003fff00003fff));
+  x = ((x & G_GUINT64_CONSTANT (0x0fffffff00000000)) >> 4) | (x & G_GUINT64_CONSTANT (0x000000000fffffff));
+  *value = x;
+  return TRUE;
+}
+
 static inline gboolean
 decode_stat (TmHostContext *ctx,
              TmWire         st,
@@ -311,11 +368,12 @@ decode_stat (TmHostContext *ctx,
   return TRUE;
 }
 
-gboolean
-tm_host_event_decode (TmHostContext  *ctx,
-                      TmWire          ev_wire,
-                      TmMemEvent     *ev,
-                      GError        **error)
+static inline __attribute__ ((always_inline)) gboolean
+decode_event (TmHostContext  *ctx,
+              TmWire          ev_wire,
+              TmMemEvent     *ev,
+              gboolean        scan,
+              GError        **error)
 {
   TmActivityKind kind = ev->kind;
 
@@ -340,8 +398,11 @@ tm_host_event_decode (TmHostContext  *ctx,
         const guint8 *p = ev_wire.p;
         const guint8 *end = ev_wire.end;
 
-        while (end - p >= 6 && p[0] == 0x22 && p[1] < 0x80 && p[2] == 0x08 && p[3] < ctx->n_small &&
-               p[3] < 0x80 && p + 2 + p[1] <= end)
+        /* The first four bytes of such a stat, as one little-endian word:
+         * 0x22 (XEvent.stats), a length below 128, 0x08 (metadata_id), an
+         * id below 128. */
+        while (end - p >= 6 && (load_le32 (p) & 0x80ff80ffu) == 0x00080022u && p[3] < ctx->n_small &&
+               p + 2 + p[1] <= end)
           {
             const guint8 *stat_end = p + 2 + p[1];
             const StatInfo *info = &ctx->small[p[3]];
@@ -352,13 +413,22 @@ tm_host_event_decode (TmHostContext  *ctx,
             TmStr str = { NULL, 0 };
             int vcase;
 
-            if (info->kind == STAT_OTHER)
+            if ((scan ? info->scan_kind : info->kind) == STAT_OTHER)
               {
                 p = stat_end;
                 continue;
               }
 
-            if (vtag == 0x18 || vtag == 0x20 || vtag == 0x38)
+            if ((vtag == 0x18 || vtag == 0x20 || vtag == 0x38) && stat_end - q <= 8 && end - q >= 8)
+              {
+                /* The varint ends the stat: its length is known, so read
+                 * it as one word (see read_short_varint). */
+                if (!read_short_varint (q, (guint) (stat_end - q), &u))
+                  goto general;
+                q = stat_end;
+                vcase = vtag == 0x18 ? VALUE_UINT64 : vtag == 0x20 ? VALUE_INT64 : VALUE_REF;
+              }
+            else if (vtag == 0x18 || vtag == 0x20 || vtag == 0x38)
               {
                 guint shift = 0;
 
@@ -439,6 +509,24 @@ tm_host_event_decode (TmHostContext  *ctx,
     }
 
   return TRUE;
+}
+
+gboolean
+tm_host_event_decode (TmHostContext  *ctx,
+                      TmWire          ev_wire,
+                      TmMemEvent     *ev,
+                      GError        **error)
+{
+  return decode_event (ctx, ev_wire, ev, FALSE, error);
+}
+
+gboolean
+tm_host_event_scan (TmHostContext  *ctx,
+                    TmWire          ev_wire,
+                    TmMemEvent     *ev,
+                    GError        **error)
+{
+  return decode_event (ctx, ev_wire, ev, TRUE, error);
 }
 
 typedef struct

@@ -68,6 +68,16 @@ gboolean tm_host_event_decode   (TmHostContext  *ctx,
                                  TmMemEvent     *event,
                                  GError        **error);
 
+/* The loader's scan: the same, but stats the loader does not keep
+ * (requested_bytes, allocation_bytes, tf_op, region_type, data_type, shape)
+ * are skipped by their length when they have the usual shape, so they may
+ * be left at their defaults. Everything the store keeps is decoded exactly
+ * as tm_host_event_decode() does. */
+gboolean tm_host_event_scan     (TmHostContext  *ctx,
+                                 TmWire          ev_wire,
+                                 TmMemEvent     *event,
+                                 GError        **error);
+
 /* Decodes the event whose length prefix is at file offset ref_offset, under
  * the source's SIGBUS guard. Set event->kind before: it is kept. */
 gboolean tm_host_context_decode (TmHostContext  *ctx,

@@ -3,25 +3,29 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Memory per snapshot beyond the mapped file (the budget is in
- * docs/performance.md):
- *   time, stack, heap, free  4 × 8 = 32 bytes
- *   fragmentation (double)           8 bytes
- *   ref (file offset | kind << 62)   8 bytes
+ * docs/performance.md), once finished:
+ *   time, heap, free     3 × 8 = 24 bytes
+ *   fragmentation (double)         8 bytes
+ *   ref (file offset | kind << 62) 8 bytes
  *   step id (int32; int64 only for a memory id whose
- *            step ids do not fit)    4 bytes
- *   partner (matching event index)   4 bytes
+ *            step ids do not fit)  4 bytes
+ *   partner (matching event index) 4 bytes
+ *   stack                          8 bytes, or none while every stack
+ *                                  value is 0 (zero pages once finished)
  *   ---------------------------------------
- *                                   56 bytes, plus the LOD (about 2.6
- *                                   bytes, tm-lod.h)
+ *                                 48 bytes (56 with a stack), plus the
+ *                                 LOD (about 2.6 bytes, tm-lod.h)
  * Everything else is decoded from the event's bytes on demand. While
- * loading, each event's address (8 bytes) is kept until allocations and
- * deallocations are matched, and a file whose events are not in time order
- * needs a 4-byte sort permutation before the partner column exists: the
- * peak stays at 64 bytes per event.
+ * loading, each event's address is kept until allocations and
+ * deallocations are matched: 4 bytes while the addresses are multiples of
+ * 256 with the same bits above bit 40, else 8. A file whose events are not
+ * in time order needs a 4-byte sort permutation, and the sort writes each
+ * 8-byte column into the previous one's memory (one spare column).
  */
 #include "config.h"
 
 #include <string.h>
+#include <sys/mman.h>
 
 #include "tm-addr-map.h"
 #include "tm-memory-store.h"
@@ -50,9 +54,17 @@ struct _TmMemoryStore
                                 * JSON: index into json_activities; kind in the top bits */
   guint32         *partner;    /* alloc: event that ends it; dealloc: allocation it copies */
   guint64         *addrs;      /* while loading only: each event's address, for matching */
+  guint32         *addrs32;    /* the same, narrow: address >> 8 under addr_high (see load_addr) */
+  guint64          addr_high;  /* address >> 40 shared by every narrow address */
+  gsize            stack_map_bytes; /* stack is a read-only mapping of zeros of this size */
 
   TmSummary        summary;
   gboolean         have_window_peak;
+
+  /* Snapshots appended (tm_memory_store_append) whose columns are copied
+   * in when finishing, which runs on two threads: counted and folded
+   * already. */
+  TmMemoryStore   *tail;
 
   TmLod           *lod;
 
@@ -73,6 +85,8 @@ struct _TmMemoryStore
 
 G_DEFINE_FINAL_TYPE (TmMemoryStore, tm_memory_store, G_TYPE_OBJECT)
 
+static void append_tail (TmMemoryStore *self);
+
 static inline gint64
 store_step (const TmMemoryStore *self,
             guint                index)
@@ -92,6 +106,7 @@ tm_memory_store_finalize (GObject *object)
   TmMemoryStore *self = (TmMemoryStore *) object;
 
   g_clear_pointer (&self->lod, tm_lod_free);
+  g_clear_object (&self->tail);
   g_clear_pointer (&self->xprof_peak_rows, g_ptr_array_unref);
   g_clear_pointer (&self->ctx, tm_host_context_unref);
   for (guint i = 0; i < self->n_json_activities; i++)
@@ -99,12 +114,16 @@ tm_memory_store_finalize (GObject *object)
   g_free (self->json_activities);
 
   g_free (self->times);
-  g_free (self->stack);
+  if (self->stack_map_bytes > 0)
+    munmap (self->stack, self->stack_map_bytes);
+  else
+    g_free (self->stack);
   g_free (self->heap);
   g_free (self->free_bytes);
   g_free (self->steps);
   g_free (self->steps_wide);
   g_free (self->addrs);
+  g_free (self->addrs32);
   g_free (self->frag);
   g_free (self->refs);
   g_free (self->partner);
@@ -150,7 +169,8 @@ resize_columns (TmMemoryStore *self,
                 guint          capacity)
 {
   self->times = g_renew (gint64, self->times, capacity);
-  self->stack = g_renew (gint64, self->stack, capacity);
+  if (self->stack != NULL)
+    self->stack = g_renew (gint64, self->stack, capacity);
   self->heap = g_renew (gint64, self->heap, capacity);
   self->free_bytes = g_renew (gint64, self->free_bytes, capacity);
   if (self->steps_wide != NULL)
@@ -159,8 +179,10 @@ resize_columns (TmMemoryStore *self,
     self->steps = g_renew (gint32, self->steps, capacity);
   self->frag = g_renew (double, self->frag, capacity);
   self->refs = g_renew (guint64, self->refs, capacity);
-  if (self->addrs != NULL || self->ctx != NULL)
+  if (self->addrs != NULL)
     self->addrs = g_renew (guint64, self->addrs, capacity);
+  else if (self->addrs32 != NULL || self->ctx != NULL)
+    self->addrs32 = g_renew (guint32, self->addrs32, capacity);
   if (self->partner != NULL)
     self->partner = g_renew (guint32, self->partner, capacity);
   self->capacity = capacity;
@@ -196,6 +218,72 @@ widen_steps (TmMemoryStore *self)
   for (guint i = 0; i < self->n; i++)
     self->steps_wide[i] = self->steps[i];
   g_clear_pointer (&self->steps, g_free);
+}
+
+/* The stack column is not kept while every value is 0 (allocators that
+ * report no stack): stack is NULL until a value is not 0, and a finished
+ * store gets a read-only mapping of zero pages, which takes no memory. */
+static void
+keep_stack (TmMemoryStore *self)
+{
+  self->stack = g_new0 (gint64, MAX (self->capacity, 1));
+}
+
+static void
+map_zero_stack (TmMemoryStore *self)
+{
+  gsize bytes = (gsize) self->n * sizeof (gint64);
+  void *zeros = mmap (NULL, bytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+  if (zeros == MAP_FAILED)
+    {
+      self->stack = g_new0 (gint64, self->n);
+      return;
+    }
+  self->stack = zeros;
+  self->stack_map_bytes = bytes;
+}
+
+/* Addresses while loading: 4 bytes each while every address is a multiple
+ * of 256 with the same bits above bit 40 (allocators hand out aligned
+ * blocks of one region), else 8 bytes. */
+static inline guint64
+load_addr (const TmMemoryStore *self,
+           guint                index)
+{
+  if (self->addrs != NULL)
+    return self->addrs[index];
+  return (self->addr_high << 40) | ((guint64) self->addrs32[index] << 8);
+}
+
+static void
+widen_addrs (TmMemoryStore *self)
+{
+  guint64 *wide = g_new (guint64, MAX (self->capacity, 1));
+
+  for (guint i = 0; i < self->n; i++)
+    wide[i] = load_addr (self, i);
+  g_clear_pointer (&self->addrs32, g_free);
+  self->addrs = wide;
+}
+
+static inline void
+set_addr (TmMemoryStore *self,
+          guint          index,
+          guint64        addr)
+{
+  if (self->addrs == NULL)
+    {
+      if (index == 0)
+        self->addr_high = addr >> 40;
+      if ((addr & 0xff) == 0 && (addr >> 40) == self->addr_high)
+        {
+          self->addrs32[index] = (guint32) (addr >> 8);
+          return;
+        }
+      widen_addrs (self);
+    }
+  self->addrs[index] = addr;
 }
 
 static inline void
@@ -261,16 +349,21 @@ tm_memory_store_add (TmMemoryStore    *self,
   g_return_if_fail (TM_IS_MEMORY_STORE (self));
   g_return_if_fail (self->partner == NULL);
 
+  if (G_UNLIKELY (self->tail != NULL))
+    append_tail (self);
   i = grow (self);
   self->times[i] = snapshot->time_ps;
-  self->stack[i] = snapshot->stack_bytes;
+  if (G_UNLIKELY (snapshot->stack_bytes != 0) && self->stack == NULL)
+    keep_stack (self);
+  if (self->stack != NULL)
+    self->stack[i] = snapshot->stack_bytes;
   self->heap[i] = snapshot->heap_bytes;
   self->free_bytes[i] = snapshot->free_bytes;
   self->frag[i] = snapshot->fragmentation;
   set_step (self, i, snapshot->step_id);
   self->refs[i] = snapshot->ref | ((guint64) snapshot->kind << TM_REF_KIND_SHIFT);
-  if (self->addrs != NULL)
-    self->addrs[i] = snapshot->address;
+  if (self->addrs != NULL || self->addrs32 != NULL)
+    set_addr (self, i, snapshot->address);
   if (i > 0 && snapshot->time_ps < self->times[i - 1])
     self->time_sorted = FALSE;
   if (snapshot->free_bytes != 0)
@@ -362,12 +455,69 @@ tm_memory_store_set_xprof_results (TmMemoryStore   *self,
     g_clear_pointer (&later->col, g_free);                                 \
   } G_STMT_END
 
+/* Copies later's columns after this store's. */
+static void
+append_columns (TmMemoryStore *self,
+                TmMemoryStore *later)
+{
+  guint n = self->n + later->n;
+
+  if (later->n == 0)
+    return;
+
+  /* Step ids: both 32-bit, or both wide. */
+  if ((self->steps_wide != NULL) != (later->steps_wide != NULL))
+    {
+      widen_steps (self->steps_wide == NULL ? self : later);
+    }
+
+  /* Kept stack columns and addresses: both narrow, or both kept or wide. */
+  if ((self->stack != NULL) != (later->stack != NULL))
+    keep_stack (self->stack == NULL ? self : later);
+  if ((self->addrs32 != NULL && later->addrs32 != NULL && self->addr_high != later->addr_high) ||
+      (self->addrs32 != NULL && later->addrs != NULL))
+    widen_addrs (self);
+  if (self->addrs != NULL && later->addrs32 != NULL)
+    widen_addrs (later);
+
+  APPEND_COLUMN (gint64, times);
+  if (self->stack != NULL)
+    APPEND_COLUMN (gint64, stack);
+  APPEND_COLUMN (gint64, heap);
+  APPEND_COLUMN (gint64, free_bytes);
+  if (self->steps_wide != NULL)
+    APPEND_COLUMN (gint64, steps_wide);
+  else
+    APPEND_COLUMN (gint32, steps);
+  APPEND_COLUMN (double, frag);
+  APPEND_COLUMN (guint64, refs);
+  if (self->addrs != NULL)
+    APPEND_COLUMN (guint64, addrs);
+  else if (self->addrs32 != NULL)
+    APPEND_COLUMN (guint32, addrs32);
+
+  self->n = n;
+  self->capacity = n;
+  later->n = 0;
+  later->capacity = 0;
+}
+
+static void
+append_tail (TmMemoryStore *self)
+{
+  TmMemoryStore *tail = g_steal_pointer (&self->tail);
+
+  if (tail != NULL)
+    {
+      append_columns (self, tail);
+      g_object_unref (tail);
+    }
+}
+
 void
 tm_memory_store_append (TmMemoryStore *self,
                         TmMemoryStore *later)
 {
-  guint n;
-
   g_return_if_fail (TM_IS_MEMORY_STORE (self));
   g_return_if_fail (TM_IS_MEMORY_STORE (later));
   g_return_if_fail (self->partner == NULL && later->partner == NULL);
@@ -375,7 +525,8 @@ tm_memory_store_append (TmMemoryStore *self,
   if (later->n == 0)
     return;
 
-  n = self->n + later->n;
+  append_tail (self);
+  append_tail (later);
 
   if (self->n > 0 && later->times[0] < self->times[self->n - 1])
     self->time_sorted = FALSE;
@@ -387,29 +538,8 @@ tm_memory_store_append (TmMemoryStore *self,
   summary_fold (&self->summary, &self->have_window_peak, self->n == 0,
                 &later->summary, later->have_window_peak);
 
-  /* Step ids: both 32-bit, or both wide. */
-  if ((self->steps_wide != NULL) != (later->steps_wide != NULL))
-    {
-      widen_steps (self->steps_wide == NULL ? self : later);
-    }
-
-  APPEND_COLUMN (gint64, times);
-  APPEND_COLUMN (gint64, stack);
-  APPEND_COLUMN (gint64, heap);
-  APPEND_COLUMN (gint64, free_bytes);
-  if (self->steps_wide != NULL)
-    APPEND_COLUMN (gint64, steps_wide);
-  else
-    APPEND_COLUMN (gint32, steps);
-  APPEND_COLUMN (double, frag);
-  APPEND_COLUMN (guint64, refs);
-  if (self->addrs != NULL)
-    APPEND_COLUMN (guint64, addrs);
-
-  self->n = n;
-  self->capacity = n;
-  later->n = 0;
-  later->capacity = 0;
+  /* The columns are copied in when finishing (append_tail). */
+  self->tail = g_object_ref (later);
 }
 
 #undef APPEND_COLUMN
@@ -445,7 +575,7 @@ match_all (TmMemoryStore  *s,
   for (guint i = 0; i < s->n; i++)
     {
       guint src = perm != NULL ? perm[i] : i;
-      guint64 addr = s->addrs[src];
+      guint64 addr = load_addr (s, src);
       guint32 other;
 
       if ((i % CANCEL_CHECK_INTERVAL) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
@@ -592,6 +722,27 @@ sort_permutation (const gint64  *times,
       }                                              \
   } G_STMT_END
 
+/* An 8-byte column (the bits of a double are copied as they are), written
+ * into spare, the previous column's old memory when there is one: its
+ * pages are already there, so only the first column faults new ones in. */
+static void
+gather_column8 (gpointer        column,
+                const guint32  *perm,
+                guint           n,
+                guint64       **spare)
+{
+  guint64 **col = column;
+  guint64 *sorted;
+
+  if (*col == NULL)
+    return;
+  sorted = *spare != NULL ? *spare : g_new (guint64, MAX (n, 1));
+  for (guint j = 0; j < n; j++)
+    sorted[j] = (*col)[perm[j]];
+  *spare = *col;
+  *col = sorted;
+}
+
 /* sorted[j] = old[perm[j]] for every column, one column at a time. The
  * reads come from a few runs, each read in order, so this is fast; a
  * column is copied whole, which costs one column (8 bytes per event) while
@@ -600,14 +751,17 @@ static void
 apply_permutation (TmMemoryStore  *s,
                    const guint32  *perm)
 {
-  GATHER_COLUMN (gint64, s->times);
-  GATHER_COLUMN (gint64, s->stack);
-  GATHER_COLUMN (gint64, s->heap);
-  GATHER_COLUMN (gint64, s->free_bytes);
+  guint64 *spare = NULL;
+
+  gather_column8 (&s->times, perm, s->n, &spare);
+  gather_column8 (&s->stack, perm, s->n, &spare);
+  gather_column8 (&s->heap, perm, s->n, &spare);
+  gather_column8 (&s->free_bytes, perm, s->n, &spare);
+  gather_column8 (&s->steps_wide, perm, s->n, &spare);
+  gather_column8 (&s->frag, perm, s->n, &spare);
+  gather_column8 (&s->refs, perm, s->n, &spare);
+  g_free (spare);
   GATHER_COLUMN (gint32, s->steps);
-  GATHER_COLUMN (gint64, s->steps_wide);
-  GATHER_COLUMN (double, s->frag);
-  GATHER_COLUMN (guint64, s->refs);
   s->capacity = s->n;
 }
 
@@ -625,6 +779,7 @@ tm_memory_store_finish (TmMemoryStore  *s,
   g_return_val_if_fail (TM_IS_MEMORY_STORE (s), FALSE);
   g_return_val_if_fail (s->partner == NULL, FALSE);
 
+  append_tail (s);
   trim (s);
 
   /* Sort by time (stable, docs/analysis.md step 2). Match allocations
@@ -638,11 +793,12 @@ tm_memory_store_finish (TmMemoryStore  *s,
         return FALSE;
     }
 
-  if (s->addrs != NULL)
+  if (s->addrs != NULL || s->addrs32 != NULL)
     ok = match_all (s, perm, cancellable, error);
   else
     alloc_partner (s);
   g_clear_pointer (&s->addrs, g_free);
+  g_clear_pointer (&s->addrs32, g_free);
 
   if (perm != NULL)
     {
@@ -670,6 +826,8 @@ tm_memory_store_finish (TmMemoryStore  *s,
     {
       s->summary.first_time_ps = s->times[0];
       s->summary.last_time_ps = s->times[s->n - 1];
+      if (s->stack == NULL)
+        map_zero_stack (s);
       s->lod = tm_lod_new (s->n, s->times, s->stack, s->heap, s->free_bytes, s->frag);
     }
 
@@ -690,7 +848,7 @@ guint
 tm_memory_store_get_n_snapshots (TmMemoryStore *self)
 {
   g_return_val_if_fail (TM_IS_MEMORY_STORE (self), 0);
-  return self->n;
+  return self->n + (self->tail != NULL ? self->tail->n : 0);
 }
 
 const gint64 *
@@ -973,7 +1131,7 @@ tm_memory_store_get_memory_size (TmMemoryStore *self)
 
   g_return_val_if_fail (TM_IS_MEMORY_STORE (self), 0);
 
-  size = sizeof *self + (gsize) self->capacity * (4 * sizeof (gint64) + sizeof (double) +
+  size = sizeof *self + (gsize) self->capacity * ((self->stack_map_bytes > 0 ? 3 : 4) * sizeof (gint64) + sizeof (double) +
                                                   sizeof (guint64) + sizeof (guint32) +
                                                   (self->steps_wide != NULL ? sizeof (gint64) : sizeof (gint32)));
   if (self->lod != NULL)

@@ -59,8 +59,11 @@ void             tm_memory_store_add                    (TmMemoryStore  *self,
 void             tm_memory_store_add_activity           (TmMemoryStore  *self,
                                                          TmActivity     *activity);
 /* Appends later's snapshots (later in the file) and folds its summary in
- * by the same rules, as if this store had read them. Both are unfinished;
- * later is left empty. */
+ * by the same rules, as if this store had read them. Both are unfinished.
+ * The summary and the count include later at once; its columns are copied
+ * in by tm_memory_store_finish() (on the finishing thread) or before the
+ * next tm_memory_store_add(), and later is left empty then: it must not
+ * be changed meanwhile. */
 void             tm_memory_store_append                 (TmMemoryStore  *self,
                                                          TmMemoryStore  *later);
 /* XProf JSON: XProf's own summary and breakdown at the peak. Its peak

@@ -31,7 +31,9 @@ struct _TmProfile
   GPtrArray       *analyses;     /* TmAnalysis, one per store, same order */
   GArray          *hlo_modules;  /* TmHloModule */
   GMutex           allocations_lock;
+  GCond            allocations_built;
   GPtrArray       *allocations;  /* TmAllocations or NULL (not built yet), same order */
+  guint8          *building;     /* per store: a thread is building its index */
 };
 
 G_DEFINE_FINAL_TYPE (TmProfile, tm_profile, G_TYPE_OBJECT)
@@ -46,7 +48,9 @@ tm_profile_finalize (GObject *object)
   g_clear_pointer (&self->stores, g_ptr_array_unref);
   g_clear_pointer (&self->hlo_modules, g_array_unref);
   g_clear_pointer (&self->allocations, g_ptr_array_unref);
+  g_free (self->building);
   g_mutex_clear (&self->allocations_lock);
+  g_cond_clear (&self->allocations_built);
 
   G_OBJECT_CLASS (tm_profile_parent_class)->finalize (object);
 }
@@ -63,6 +67,7 @@ static void
 tm_profile_init (TmProfile *self)
 {
   g_mutex_init (&self->allocations_lock);
+  g_cond_init (&self->allocations_built);
 }
 
 static int
@@ -222,30 +227,58 @@ json_job (gpointer   user_data,
   return tm_xprof_json_read (job->data, job->size, job->stores, job->hlo_modules, job->cancellable, error);
 }
 
+/* Finishing and analysing memory ids: independent, so two threads take
+ * them from one queue, the busiest first (it is known from the summary
+ * folded while reading), then the others from the most snapshots down.
+ * When the window loads, the thread that finished the busiest builds its
+ * allocation index next, while the other thread goes on with the rest. */
 typedef struct
 {
-  GPtrArray    *stores;
-  GPtrArray    *analyses;  /* filled in at this job's indices */
-  guint         first;     /* this job takes first, first + 2, ... */
+  TmProfile    *profile;
+  GPtrArray    *analyses;  /* filled in at each store's index */
+  guint        *order;     /* store indices, in the order they are taken */
+  gint          next;      /* next position in order (atomic) */
+  gint          failed;    /* a job failed: the others stop (atomic) */
+  gboolean      index_busiest;
+  guint         busiest;
   GCancellable *cancellable;
-  gboolean      ok;
-  GError       *error;
+} FinishQueue;
+
+typedef struct
+{
+  FinishQueue *queue;
+  gboolean     ok;
+  GError      *error;
 } FinishJob;
+
+static TmAllocations *get_allocations (TmProfile     *self,
+                                       guint          index,
+                                       GCancellable  *cancellable,
+                                       GError       **error);
 
 static gpointer
 finish_job (gpointer data)
 {
   FinishJob *job = data;
+  FinishQueue *q = job->queue;
+  GPtrArray *stores = q->profile->stores;
+  gint k;
 
   job->ok = TRUE;
-  for (guint i = job->first; job->ok && i < job->stores->len; i += 2)
+  while (job->ok && !g_atomic_int_get (&q->failed) &&
+         (k = g_atomic_int_add (&q->next, 1)) < (gint) stores->len)
     {
-      TmMemoryStore *store = g_ptr_array_index (job->stores, i);
+      guint i = q->order[k];
+      TmMemoryStore *store = g_ptr_array_index (stores, i);
       TmAnalysis *analysis = NULL;
 
-      job->ok = tm_memory_store_finish (store, job->cancellable, &job->error) &&
-                (analysis = tm_analysis_new (store, job->cancellable, &job->error)) != NULL;
-      job->analyses->pdata[i] = analysis;
+      job->ok = tm_memory_store_finish (store, q->cancellable, &job->error) &&
+                (analysis = tm_analysis_new (store, q->cancellable, &job->error)) != NULL;
+      q->analyses->pdata[i] = analysis;
+      if (job->ok && q->index_busiest && i == q->busiest)
+        job->ok = get_allocations (q->profile, i, q->cancellable, &job->error) != NULL;
+      if (!job->ok)
+        g_atomic_int_set (&q->failed, TRUE);
     }
   return NULL;
 }
@@ -258,42 +291,66 @@ unref_analysis (gpointer analysis)
     g_object_unref (analysis);
 }
 
-/* Memory ids are independent: finish and analyse them on two threads. */
+static int
+compare_by_size (gconstpointer a,
+                 gconstpointer b,
+                 gpointer      user_data)
+{
+  GPtrArray *stores = user_data;
+  guint na = tm_memory_store_get_n_snapshots (g_ptr_array_index (stores, *(const guint *) a));
+  guint nb = tm_memory_store_get_n_snapshots (g_ptr_array_index (stores, *(const guint *) b));
+
+  return na > nb ? -1 : na < nb;
+}
+
 static GPtrArray *
-analyse_stores (GPtrArray     *stores,
+analyse_stores (TmProfile     *self,
+                gboolean       index_busiest,
                 GCancellable  *cancellable,
                 GError       **error)
 {
+  GPtrArray *stores = self->stores;
   g_autoptr(GPtrArray) analyses = g_ptr_array_new_full (stores->len, unref_analysis);
-  FinishJob even = { stores, analyses, 0, cancellable, FALSE, NULL };
-  FinishJob odd = { stores, analyses, 1, cancellable, FALSE, NULL };
+  g_autofree guint *order = g_new (guint, MAX (stores->len, 1));
+  FinishQueue queue = { self, analyses, order, 0, FALSE, index_busiest, 0, cancellable };
+  FinishJob first = { &queue, FALSE, NULL };
+  FinishJob second = { &queue, TRUE, NULL };
   GThread *thread = NULL;
 
   g_ptr_array_set_size (analyses, stores->len);
+  if (stores->len > 0)
+    {
+      queue.busiest = tm_profile_get_busiest_index (self);
+      order[0] = queue.busiest;
+      for (guint i = 0, k = 1; i < stores->len; i++)
+        if (i != queue.busiest)
+          order[k++] = i;
+      g_qsort_with_data (order + 1, (gint) stores->len - 1, sizeof (guint), compare_by_size, stores);
+    }
+
   if (stores->len > 1 && g_get_num_processors () >= 2)
-    thread = g_thread_new ("tidemark-analyse", finish_job, &odd);
-  finish_job (&even);
+    thread = g_thread_new ("tidemark-analyse", finish_job, &second);
+  finish_job (&first);
   if (thread != NULL)
     g_thread_join (thread);
-  else
-    finish_job (&odd);
 
-  if (!even.ok || !odd.ok)
+  if (!first.ok || !second.ok)
     {
-      g_propagate_error (error, !even.ok ? g_steal_pointer (&even.error) : g_steal_pointer (&odd.error));
-      g_clear_error (&even.error);
-      g_clear_error (&odd.error);
+      g_propagate_error (error, !first.ok ? g_steal_pointer (&first.error) : g_steal_pointer (&second.error));
+      g_clear_error (&first.error);
+      g_clear_error (&second.error);
       return NULL;
     }
   return g_steal_pointer (&analyses);
 }
 
-TmProfile *
-tm_profile_load (GFile           *file,
-                 TmProgressFunc   progress,
-                 gpointer         progress_data,
-                 GCancellable    *cancellable,
-                 GError         **error)
+static TmProfile *
+profile_load (GFile           *file,
+              TmProgressFunc   progress,
+              gpointer         progress_data,
+              gboolean         index_busiest,
+              GCancellable    *cancellable,
+              GError         **error)
 {
   g_autoptr(TmProfile) self = NULL;
   g_autoptr(TmSource) source = NULL;
@@ -368,7 +425,7 @@ tm_profile_load (GFile           *file,
     }
 
   g_ptr_array_sort (self->stores, compare_stores);
-  self->analyses = analyse_stores (self->stores, cancellable, error);
+  self->analyses = analyse_stores (self, index_busiest, cancellable, error);
   if (self->analyses == NULL)
     return NULL;
 
@@ -376,6 +433,16 @@ tm_profile_load (GFile           *file,
     return NULL;
 
   return g_steal_pointer (&self);
+}
+
+TmProfile *
+tm_profile_load (GFile           *file,
+                 TmProgressFunc   progress,
+                 gpointer         progress_data,
+                 GCancellable    *cancellable,
+                 GError         **error)
+{
+  return profile_load (file, progress, progress_data, FALSE, cancellable, error);
 }
 
 /* ------------------------------------------------------------------ */
@@ -463,6 +530,18 @@ worker_progress (guint64  done,
     }
 }
 
+/* Builds the allocation indices the loader's worker left, then drops its
+ * reference: a profile closed meanwhile is freed here. */
+static gpointer
+build_rest_thread (gpointer data)
+{
+  g_autoptr(TmProfile) profile = data;
+
+  for (guint i = 0; i < profile->stores->len; i++)
+    get_allocations (profile, i, NULL, NULL);
+  return NULL;
+}
+
 static void
 load_thread (GTask        *task,
              gpointer      source_object,
@@ -474,14 +553,18 @@ load_thread (GTask        *task,
   g_autoptr(GError) error = NULL;
   TmProfile *profile;
 
-  profile = tm_profile_load (file, worker_progress, state, cancellable, &error);
-  /* The window draws the memory map: index the allocations here too. */
-  if (profile != NULL && !tm_profile_build_allocations (profile, cancellable, &error))
-    g_clear_object (&profile);
+  /* The window draws the memory map and counts what was never freed: the
+   * memory id it shows first gets its allocation index while loading, the
+   * others in a thread of their own once the profile is handed over. */
+  profile = profile_load (file, worker_progress, state, TRUE, cancellable, &error);
   if (profile == NULL)
     g_task_return_error (task, g_steal_pointer (&error));
   else if (!g_task_return_error_if_cancelled (task))
-    g_task_return_pointer (task, profile, g_object_unref);
+    {
+      if (profile->stores->len > 1)
+        g_thread_unref (g_thread_new ("tidemark-index", build_rest_thread, g_object_ref (profile)));
+      g_task_return_pointer (task, profile, g_object_unref);
+    }
   else
     g_object_unref (profile);
 }
@@ -664,25 +747,38 @@ tm_profile_get_hlo_modules (TmProfile *self)
 /* ------------------------------------------------------------------ */
 /* Allocation indices                                                   */
 
+/* The index of store index, built by the first thread that asks for it,
+ * outside the lock: a thread asking for another one does not wait, one
+ * asking for the same one waits for it. */
 static TmAllocations *
-allocations_locked (TmProfile     *self,
-                    guint          index,
-                    GCancellable  *cancellable,
-                    GError       **error)
+get_allocations (TmProfile     *self,
+                 guint          index,
+                 GCancellable  *cancellable,
+                 GError       **error)
 {
   TmAllocations *allocations;
 
+  g_mutex_lock (&self->allocations_lock);
   if (self->allocations == NULL)
     {
       self->allocations = g_ptr_array_new_with_free_func (unref_analysis);
       g_ptr_array_set_size (self->allocations, self->stores->len);
+      self->building = g_new0 (guint8, MAX (self->stores->len, 1));
     }
+  while (g_ptr_array_index (self->allocations, index) == NULL && self->building[index])
+    g_cond_wait (&self->allocations_built, &self->allocations_lock);
   allocations = g_ptr_array_index (self->allocations, index);
   if (allocations == NULL)
     {
+      self->building[index] = TRUE;
+      g_mutex_unlock (&self->allocations_lock);
       allocations = tm_allocations_new (g_ptr_array_index (self->stores, index), cancellable, error);
+      g_mutex_lock (&self->allocations_lock);
+      self->building[index] = FALSE;
       self->allocations->pdata[index] = allocations;
+      g_cond_broadcast (&self->allocations_built);
     }
+  g_mutex_unlock (&self->allocations_lock);
   return allocations;
 }
 
@@ -695,10 +791,8 @@ tm_profile_build_allocations (TmProfile     *self,
 
   g_return_val_if_fail (TM_IS_PROFILE (self), FALSE);
 
-  g_mutex_lock (&self->allocations_lock);
   for (guint i = 0; ok && i < self->stores->len; i++)
-    ok = allocations_locked (self, i, cancellable, error) != NULL;
-  g_mutex_unlock (&self->allocations_lock);
+    ok = get_allocations (self, i, cancellable, error) != NULL;
   return ok;
 }
 
@@ -711,13 +805,11 @@ tm_profile_lookup_allocations (TmProfile     *self,
   g_return_val_if_fail (TM_IS_PROFILE (self), NULL);
   g_return_val_if_fail (TM_IS_MEMORY_STORE (store), NULL);
 
-  g_mutex_lock (&self->allocations_lock);
   for (guint i = 0; i < self->stores->len; i++)
     if (g_ptr_array_index (self->stores, i) == store)
       {
-        allocations = allocations_locked (self, i, NULL, NULL);
+        allocations = get_allocations (self, i, NULL, NULL);
         break;
       }
-  g_mutex_unlock (&self->allocations_lock);
   return allocations;
 }

@@ -69,7 +69,9 @@ TmAnalysis      *tm_profile_get_analysis            (TmProfile           *self,
 TmAnalysis      *tm_profile_lookup_analysis         (TmProfile           *self,
                                                      TmMemoryStore       *store);
 /* Builds the allocation index (tm-allocations) of every memory id, if not
- * built yet; the asynchronous loader does it in its worker. */
+ * built yet. The asynchronous loader builds the busiest memory id's while
+ * loading and the others in a thread of its own once the profile is handed
+ * over; an index being built by another thread is waited for. */
 gboolean         tm_profile_build_allocations       (TmProfile           *self,
                                                      GCancellable        *cancellable,
                                                      GError             **error);

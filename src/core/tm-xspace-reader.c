@@ -298,7 +298,7 @@ read_lines (Reader        *r,
               TmMemEvent ev;
 
               ev.kind = TM_ACTIVITY_UNKNOWN;
-              if (!tm_host_event_decode (r->ctx, ev_wire, &ev, error))
+              if (!tm_host_event_scan (r->ctx, ev_wire, &ev, error))
                 return FALSE;
               ev.kind = lookup_event_kind (r, ev.metadata_id);
               if (ev.kind != TM_ACTIVITY_UNKNOWN)
@@ -317,7 +317,7 @@ read_lines (Reader        *r,
               TmMemoryStore *store;
 
               ev.kind = kind;
-              if (!tm_host_event_decode (r->ctx, ev_wire, &ev, error))
+              if (!tm_host_event_scan (r->ctx, ev_wire, &ev, error))
                 return FALSE;
               store = store_for_event (r, &ev);
               append_memory_event (store, &ev, tm_sat_add (ev.offset_ps, adjust_ps), len_offset);
