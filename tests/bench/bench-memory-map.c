@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- *   bench-memory-map [--runs R] [--cpu-time] PROFILE.xplane.pb
+ *   bench-memory-map [--runs R] [--cpu-time] [--hash] PROFILE.xplane.pb
  *
  * On the memory id with the most allocations:
  *   - index: tm_allocations_new() time and bytes per allocation;
@@ -17,6 +17,11 @@
  *     does), then its tooltip's decode from the file.
  * Needs a display (run under xvfb-run-test.sh). Figures are minima,
  * medians and maxima over R runs (default 15).
+ *
+ * --hash prints, instead of times, a checksum of what is drawn at each
+ * zoom (the core's per-pixel allocations, and the frame rendered by cairo
+ * coloured by op, by size and with never-freed highlighted): two builds
+ * that print the same lines draw the same pixels.
  */
 
 #include "config.h"
@@ -40,6 +45,7 @@
 
 static int runs = 15;
 static gboolean cpu_time = FALSE;
+static gboolean hash = FALSE;
 
 /* Wall time, or with --cpu-time the process's CPU time: every thread's,
  * so a frame drawn by two threads counts both (steadier on a shared
@@ -63,6 +69,57 @@ ignore_band (guint          x0,
              guint32        index_mask,
              gpointer       user_data)
 {
+}
+
+/* FNV-1a over bytes. */
+static guint64
+checksum (const guint8 *data,
+          gsize         n)
+{
+  guint64 h = G_GUINT64_CONSTANT (14695981039346656037);
+
+  for (gsize i = 0; i < n; i++)
+    h = (h ^ data[i]) * G_GUINT64_CONSTANT (1099511628211);
+  return h;
+}
+
+/* Checksums of what is drawn at the viewport's range: see --hash. */
+static void
+print_hashes (const char    *name,
+              TmAllocations *allocations,
+              TmViewport    *viewport,
+              TmMemoryMap   *map,
+              GskRenderer   *renderer)
+{
+  g_autofree guint32 *cells = g_new (guint32, PLOT_WIDTH * PLOT_HEIGHT);
+  g_autofree guint8 *pixels = g_new (guint8, FRAME_WIDTH * FRAME_HEIGHT * 4);
+  struct { TmMemoryMapColor color_by; gboolean never_freed; } modes[] = {
+    { TM_MEMORY_MAP_COLOR_OP, FALSE }, { TM_MEMORY_MAP_COLOR_SIZE, FALSE }, { TM_MEMORY_MAP_COLOR_OP, TRUE },
+  };
+  guint shown;
+
+  shown = tm_allocations_render (allocations, tm_viewport_get_start (viewport), tm_viewport_get_end (viewport),
+                                 0, (double) tm_allocations_get_axis_length (allocations),
+                                 PLOT_WIDTH, PLOT_HEIGHT, cells);
+  printf ("  %-12s shown %u cells %016" G_GINT64_MODIFIER "x", name, shown,
+          checksum ((const guint8 *) cells, PLOT_WIDTH * PLOT_HEIGHT * 4));
+  for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+    {
+      GskRenderNode *node;
+      GdkTexture *texture;
+
+      tm_memory_map_set_color_by (map, modes[m].color_by);
+      tm_memory_map_set_highlight_never_freed (map, modes[m].never_freed);
+      node = tm_memory_map_render_node (map, FRAME_WIDTH, FRAME_HEIGHT);
+      texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, FRAME_WIDTH, FRAME_HEIGHT));
+      gdk_texture_download (texture, pixels, FRAME_WIDTH * 4);
+      printf (" %016" G_GINT64_MODIFIER "x", checksum (pixels, FRAME_WIDTH * FRAME_HEIGHT * 4));
+      g_object_unref (texture);
+      gsk_render_node_unref (node);
+    }
+  tm_memory_map_set_color_by (map, TM_MEMORY_MAP_COLOR_OP);
+  tm_memory_map_set_highlight_never_freed (map, FALSE);
+  printf ("\n");
 }
 
 static int
@@ -90,6 +147,7 @@ main (int    argc,
   GOptionEntry entries[] = {
     { "runs", 0, 0, G_OPTION_ARG_INT, &runs, "Timed runs per figure", "R" },
     { "cpu-time", 0, 0, G_OPTION_ARG_NONE, &cpu_time, "Measure this thread's CPU time, not wall time", NULL },
+    { "hash", 0, 0, G_OPTION_ARG_NONE, &hash, "Print checksums of the drawn pixels instead of times", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("PROFILE — memory map benchmarks");
@@ -113,7 +171,7 @@ main (int    argc,
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 2)
     {
-      fprintf (stderr, "usage: bench-memory-map [--runs R] PROFILE\n");
+      fprintf (stderr, "usage: bench-memory-map [--runs R] [--cpu-time] [--hash] PROFILE\n");
       return 2;
     }
   gtk_init ();
@@ -157,6 +215,32 @@ main (int    argc,
   cairo = gsk_cairo_renderer_new ();
   gsk_renderer_realize (cairo, NULL, &error);
   g_assert_no_error (error);
+
+  if (hash)
+    {
+      span = (double) (summary->last_time_ps - summary->first_time_ps);
+      printf ("\nChecksums: %d × %d-px plot; cells, frame by op, by size, never freed\n", PLOT_WIDTH, PLOT_HEIGHT);
+      for (guint z = 0; z < G_N_ELEMENTS (zooms); z++)
+        {
+          gint64 w = MAX ((gint64) (span * zooms[z].fraction), 1000);
+
+          tm_viewport_set_range (viewport, summary->peak_time_ps - w / 2, summary->peak_time_ps + w / 2);
+          print_hashes (zooms[z].name, allocations, viewport, TM_MEMORY_MAP (map), cairo);
+        }
+      /* A quarter of the address axis, at a tenth of the time. */
+      {
+        double len = (double) tm_allocations_get_axis_length (allocations);
+        gint64 w = (gint64) (span * 0.1);
+
+        tm_viewport_set_range (viewport, summary->peak_time_ps - w / 2, summary->peak_time_ps + w / 2);
+        tm_memory_map_set_address_range (TM_MEMORY_MAP (map), len * 0.4, len * 0.65);
+        print_hashes ("1/10, 1/4 up", allocations, viewport, TM_MEMORY_MAP (map), cairo);
+        tm_memory_map_set_address_range (TM_MEMORY_MAP (map), 0, len);
+      }
+      g_object_unref (map);
+      gsk_renderer_unrealize (cairo);
+      return 0;
+    }
 
   printf ("\nFrame: %d × %d-px plot, around the peak; ms over %d runs\n", PLOT_WIDTH, PLOT_HEIGHT, runs);
   printf ("  %-12s %9s %28s %28s %28s\n", "zoom", "in view", "core (bands)", "node (image rebuilt)",
