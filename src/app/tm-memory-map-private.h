@@ -101,6 +101,10 @@ guint32  _tm_memory_map_pack             (double       r,
 void     _tm_memory_map_update_colors    (TmMemoryMap *self);
 guint32  _tm_memory_map_allocation_color (TmMemoryMap        *self,
                                           const TmAllocation *a);
+/* The colour of an allocation of that many bytes when colouring by size
+ * (the same for every byte count of the same bit length). */
+guint32  _tm_memory_map_size_color       (TmMemoryMap *self,
+                                          gint64       bytes);
 /* A quarter of color over bg (0xAARRGGBB). */
 guint32  _tm_memory_map_dim_color        (guint32      color,
                                           guint32      bg);

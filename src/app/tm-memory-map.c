@@ -219,12 +219,40 @@ _tm_memory_map_invalidate (TmMemoryMap *self)
  * read. */
 typedef struct
 {
-  TmMemoryMap        *self;
   const TmAllocation *items;
   guint32            *pixels;
   guint               width;
   guint32             dim_bg;
+  const guint32      *label_colors;  /* NULL: by size */
+  guint               n_label_colors;
+  const guint8       *in_scope;
+  gboolean            never_freed;
+  guint32             size_colors[64];  /* by size: per size rank (bits of the byte count) */
 } Painter;
+
+/* The colour of the allocation of a (non-zero) key. */
+static guint32
+owner_color (const Painter *p,
+             guint32        key,
+             guint32        index_mask)
+{
+  guint c = tm_allocations_key_index (key, index_mask);
+  const TmAllocation *a = &p->items[c];
+  guint64 bytes = (guint64) TM_ALLOCATION_BYTES (a);
+  guint32 color;
+
+  if (p->label_colors == NULL)
+    color = p->size_colors[bytes == 0 ? 0 : 64 - __builtin_clzll (bytes)];
+  else
+    color = p->label_colors[MIN (TM_ALLOCATION_LABEL (a), p->n_label_colors)];
+  if ((p->never_freed && a->end != TM_ALLOCATIONS_OPEN) || (p->in_scope != NULL && !p->in_scope[c]))
+    color = _tm_memory_map_dim_color (color, p->dim_bg);
+  return color;
+}
+
+/* Columns of keys are written into rows of pixels this many at a time:
+ * a row's pixels of a tile are one cache line. */
+#define PAINT_TILE 16
 
 static void
 paint_band (guint          x0,
@@ -234,42 +262,30 @@ paint_band (guint          x0,
             guint32        index_mask,
             gpointer       user_data)
 {
-  Painter *p = user_data;
-  TmMemoryMap *self = p->self;
-  guint last = TM_ALLOCATIONS_NONE;
-  guint32 last_color = 0;
+  const Painter *p = user_data;
+  guint32 last_key = 0, last_color = 0;
 
-  /* Keys come a column at a time, and neighbours in a column mostly
-   * share an owner; pixels go a row at a time. Walking narrow bands of
-   * columns down, the rows of a band stay in cache. */
-  for (guint xb = 0; xb < n_columns; xb += 16)
-    for (guint x = xb; x < MIN (xb + 16, n_columns); x++)
-      {
-        const guint32 *column = keys + (gsize) x * height;
-        guint32 *out = p->pixels + x0 + x;
+  /* Neighbours mostly share an owner, so the colour is looked up only
+   * when the key changes (an empty pixel, key 0, is 0). */
+  for (guint xb = 0; xb < n_columns; xb += PAINT_TILE)
+    {
+      guint nx = MIN (PAINT_TILE, n_columns - xb);
+      const guint32 *columns = keys + (gsize) xb * height;
+      guint32 *row = p->pixels + x0 + xb;
 
-        for (guint r = 0; r < height; r++, out += p->width)
+      for (guint r = 0; r < height; r++, row += p->width)
+        for (guint x = 0; x < nx; x++)
           {
-            guint c = tm_allocations_key_index (column[r], index_mask);
+            guint32 key = columns[(gsize) x * height + r];
 
-            if (c == TM_ALLOCATIONS_NONE)
-              *out = 0;
-            else if (c == last)
-              *out = last_color;
-            else
+            if (key != last_key)
               {
-                const TmAllocation *a = &p->items[c];
-                guint32 color = _tm_memory_map_allocation_color (self, a);
-
-                if ((self->highlight_never_freed && a->end != TM_ALLOCATIONS_OPEN) ||
-                    (self->in_scope != NULL && !self->in_scope[c]))
-                  color = _tm_memory_map_dim_color (color, p->dim_bg);
-                last = c;
-                last_color = color;
-                *out = color;
+                last_key = key;
+                last_color = key == 0 ? 0 : owner_color (p, key, index_mask);
               }
+            row[x] = last_color;
           }
-      }
+    }
 }
 
 static void
@@ -289,11 +305,16 @@ build_texture (TmMemoryMap *self,
       self->tex_width == width && self->tex_height == height)
     return;
 
-  p.self = self;
   p.items = tm_allocations_get_all (self->allocations, NULL);
   p.pixels = g_new (guint32, MAX (n, 1));
   p.width = width;
   p.dim_bg = _tm_memory_map_pack (background->red, background->green, background->blue, 1);
+  p.label_colors = self->color_by == TM_MEMORY_MAP_COLOR_SIZE ? NULL : self->label_colors;
+  p.n_label_colors = self->n_label_colors;
+  p.in_scope = self->in_scope;
+  p.never_freed = self->highlight_never_freed;
+  for (guint rank = 0; rank < G_N_ELEMENTS (p.size_colors); rank++)
+    p.size_colors[rank] = _tm_memory_map_size_color (self, rank == 0 ? 0 : G_GINT64_CONSTANT (1) << MIN (rank - 1, 62));
   tm_allocations_render_bands (self->allocations, t0, t1, self->y0, self->y1, width, height, paint_band, &p);
 
   bytes = g_bytes_new_take (p.pixels, n * 4);
