@@ -18,6 +18,8 @@ G_BEGIN_DECLS
 
 #define TM_MAP_MARGIN_TOP 8
 
+typedef struct _TmPixelPool TmPixelPool;
+
 struct _TmMemoryMap
 {
   GtkWidget         parent_instance;
@@ -56,6 +58,7 @@ struct _TmMemoryMap
   int               tex_width;
   int               tex_height;
   gboolean          tex_valid;
+  TmPixelPool      *pixel_pool;     /* the image's pixel buffers, reused */
   /* tm_memory_map_render_node(): the size drawn for, instead of the canvas's. */
   int               forced_width;
   int               forced_height;

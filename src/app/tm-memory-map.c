@@ -288,6 +288,83 @@ paint_band (guint          x0,
     }
 }
 
+/* The image's pixel buffers outlive the map's texture (a frame's render
+ * node holds it), so a buffer comes back to the pool when its texture is
+ * freed and the next image reuses it: a fresh buffer of a few MB would
+ * cost a page fault per 4 KiB on every frame. */
+struct _TmPixelPool
+{
+  gatomicrefcount ref;
+  GMutex          mutex;
+  gsize           size;            /* bytes of the kept buffers */
+  gpointer        spare[2];
+};
+
+typedef struct
+{
+  TmPixelPool *pool;
+  gpointer     pixels;
+  gsize        size;
+} PoolReturn;
+
+static TmPixelPool *
+pixel_pool_new (void)
+{
+  TmPixelPool *pool = g_new0 (TmPixelPool, 1);
+
+  g_atomic_ref_count_init (&pool->ref);
+  g_mutex_init (&pool->mutex);
+  return pool;
+}
+
+static void
+pixel_pool_unref (TmPixelPool *pool)
+{
+  if (!g_atomic_ref_count_dec (&pool->ref))
+    return;
+  for (guint k = 0; k < G_N_ELEMENTS (pool->spare); k++)
+    g_free (pool->spare[k]);
+  g_mutex_clear (&pool->mutex);
+  g_free (pool);
+}
+
+/* A buffer of size bytes, kept or new (not cleared). */
+static gpointer
+pixel_pool_take (TmPixelPool *pool,
+                 gsize        size)
+{
+  gpointer pixels = NULL;
+
+  g_mutex_lock (&pool->mutex);
+  if (pool->size != size)
+    {
+      for (guint k = 0; k < G_N_ELEMENTS (pool->spare); k++)
+        g_clear_pointer (&pool->spare[k], g_free);
+      pool->size = size;
+    }
+  for (guint k = 0; k < G_N_ELEMENTS (pool->spare) && pixels == NULL; k++)
+    pixels = g_steal_pointer (&pool->spare[k]);
+  g_mutex_unlock (&pool->mutex);
+  return pixels != NULL ? pixels : g_malloc (size);
+}
+
+/* GBytes' free function: the buffer goes back to the pool if it has room. */
+static void
+pixel_pool_return (gpointer data)
+{
+  PoolReturn *ret = data;
+  TmPixelPool *pool = ret->pool;
+
+  g_mutex_lock (&pool->mutex);
+  for (guint k = 0; k < G_N_ELEMENTS (pool->spare) && ret->pixels != NULL && ret->size == pool->size; k++)
+    if (pool->spare[k] == NULL)
+      pool->spare[k] = g_steal_pointer (&ret->pixels);
+  g_mutex_unlock (&pool->mutex);
+  g_free (ret->pixels);
+  pixel_pool_unref (pool);
+  g_free (ret);
+}
+
 static void
 build_texture (TmMemoryMap *self,
                int          width,
@@ -298,6 +375,7 @@ build_texture (TmMemoryMap *self,
   gint64 t1 = tm_viewport_get_end (self->viewport);
   g_autoptr(GBytes) bytes = NULL;
   gsize n = (gsize) width * height;
+  PoolReturn *ret;
   Painter p;
 
   if (self->tex_valid && self->texture != NULL && self->tex_t0 == t0 && self->tex_t1 == t1 &&
@@ -305,8 +383,10 @@ build_texture (TmMemoryMap *self,
       self->tex_width == width && self->tex_height == height)
     return;
 
+  /* The old image's buffer can serve again unless a frame still holds it. */
+  g_clear_object (&self->texture);
   p.items = tm_allocations_get_all (self->allocations, NULL);
-  p.pixels = g_new (guint32, MAX (n, 1));
+  p.pixels = pixel_pool_take (self->pixel_pool, MAX (n, 1) * 4);
   p.width = width;
   p.dim_bg = _tm_memory_map_pack (background->red, background->green, background->blue, 1);
   p.label_colors = self->color_by == TM_MEMORY_MAP_COLOR_SIZE ? NULL : self->label_colors;
@@ -317,8 +397,12 @@ build_texture (TmMemoryMap *self,
     p.size_colors[rank] = _tm_memory_map_size_color (self, rank == 0 ? 0 : G_GINT64_CONSTANT (1) << MIN (rank - 1, 62));
   tm_allocations_render_bands (self->allocations, t0, t1, self->y0, self->y1, width, height, paint_band, &p);
 
-  bytes = g_bytes_new_take (p.pixels, n * 4);
-  g_clear_object (&self->texture);
+  ret = g_new (PoolReturn, 1);
+  ret->pool = self->pixel_pool;
+  g_atomic_ref_count_inc (&ret->pool->ref);
+  ret->pixels = p.pixels;
+  ret->size = MAX (n, 1) * 4;
+  bytes = g_bytes_new_with_free_func (p.pixels, n * 4, pixel_pool_return, ret);
   /* 0xAARRGGBB in native order is B, G, R, A in memory (little endian);
    * every pixel is opaque or fully transparent, so it is premultiplied. */
   self->texture = gdk_memory_texture_new (width, height,
@@ -638,6 +722,7 @@ tm_memory_map_dispose (GObject *object)
   g_clear_object (&self->viewport);
   g_clear_object (&self->allocations);
   g_clear_object (&self->texture);
+  g_clear_pointer (&self->pixel_pool, pixel_pool_unref);
   g_clear_pointer (&self->label_colors, g_free);
   g_clear_pointer (&self->open_ended, g_array_unref);
   g_clear_pointer (&self->in_scope, g_free);
@@ -730,6 +815,7 @@ tm_memory_map_init (TmMemoryMap *self)
   GtkWidget *color_label;
   const char *modes[] = { N_("Op"), N_("Region"), N_("Data type"), N_("Size"), NULL };
   const char *translated[G_N_ELEMENTS (modes)];
+  self->pixel_pool = pixel_pool_new ();
 
   gtk_orientable_set_orientation (GTK_ORIENTABLE (box), GTK_ORIENTATION_VERTICAL);
   gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (box), 2);
