@@ -801,6 +801,11 @@ pixel_extent (double  f0,
  * second-level cache while it is filled and handed on. */
 #define BAND_BYTES (192 * 1024)
 
+/* Bands start at multiples of this many columns, when they are at least
+ * that wide: a painter's row of them is whole cache lines of 4-byte
+ * pixels. */
+#define BAND_ALIGN 16
+
 /* An allocation's pixels: columns x0..x1, rows r0..r1 (row 0 at the top). */
 typedef struct
 {
@@ -894,6 +899,9 @@ render_part (Part *part)
   Extent next;
   gboolean have_next = FALSE;
 
+  /* Bands start on multiples of BAND_ALIGN columns (parts do too). */
+  if (band >= BAND_ALIGN)
+    band -= band % BAND_ALIGN;
   band = MIN (band, (guint) (part->col1 - part->col0));
   keys = g_new (guint32, (gsize) band * height);
   if (!packed)
@@ -1045,7 +1053,11 @@ tm_allocations_render_bands (TmAllocations        *self,
   if (width >= 2 && t1_ps > t0_ps && candidates_end (self, t1_ps) >= SPLIT_MIN_CANDIDATES)
     {
       parts[1] = parts[0];
-      parts[0].col1 = parts[1].col0 = (gint) width / 2;
+      guint half = width / 2;
+
+      if (half >= BAND_ALIGN)
+        half -= half % BAND_ALIGN;
+      parts[0].col1 = parts[1].col0 = (gint) half;
       n_parts = 2;
     }
 
