@@ -896,6 +896,7 @@ render_part (Part *part)
   gint64 t0_ps = part->t0_ps;
   guint span = 0, i = 0, end = 0;
   guint32 first_end = 0;
+  gint64 cut = part->t0_ps;
   Extent next;
   gboolean have_next = FALSE;
 
@@ -909,8 +910,6 @@ render_part (Part *part)
   active = g_array_new (FALSE, FALSE, sizeof (Extent));
   if (!empty)
     {
-      gint64 cut = t0_ps;
-
       end = candidates_end (self, part->t1_ps);
       /* An allocation that ends before cut ends left of the part: it is
        * skipped by its end snapshot alone (a margin of a picosecond and a
@@ -953,8 +952,8 @@ render_part (Part *part)
 
               if (i >= end)
                 break;
-              /* Skip blocks that all end before the view. */
-              if ((i & (BLOCK_SIZE - 1)) == 0 && self->block_max_end[i >> BLOCK_SHIFT] < t0_ps)
+              /* Skip blocks that all end before the part. */
+              if ((i & (BLOCK_SIZE - 1)) == 0 && self->block_max_end[i >> BLOCK_SHIFT] < cut)
                 {
                   i += BLOCK_SIZE;
                   continue;
