@@ -825,6 +825,24 @@ draw_extent (const Extent *e,
 {
   gint xa = MAX (e->x0, bx), xb = MIN (e->x1, be - 1);
 
+  /* Most allocations of a wide view are a pixel or two: up to 2 columns
+   * of up to 4 rows are drawn without branches, the pixels outside the
+   * extent taking a maximum with 0, which changes nothing. */
+  if (G_LIKELY (ranks == NULL && xb - xa <= 1 && xa + 1 < be && e->r1 - e->r0 <= 3 && e->r0 + 3 < (gint) height))
+    {
+      guint32 *column = keys + (gsize) (xa - bx) * height + e->r0;
+      guint32 k0 = xb >= xa ? e->key : 0, k1 = xb > xa ? e->key : 0;
+      gint rows = e->r1 - e->r0;
+
+      for (gint r = 0; r < 4; r++)
+        {
+          guint32 m0 = r <= rows ? k0 : 0, m1 = r <= rows ? k1 : 0;
+
+          column[r] = MAX (column[r], m0);
+          column[height + r] = MAX (column[height + r], m1);
+        }
+      return;
+    }
   if (G_LIKELY (ranks == NULL))
     for (gint x = xa; x <= xb; x++)
       {
