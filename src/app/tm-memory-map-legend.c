@@ -359,6 +359,13 @@ _tm_memory_map_dim_color (guint32 color,
 }
 
 guint32
+_tm_memory_map_size_color (TmMemoryMap *self,
+                           gint64       bytes)
+{
+  return size_color (size_class (bytes), self->colors_dark);
+}
+
+guint32
 _tm_memory_map_allocation_color (TmMemoryMap        *self,
                                  const TmAllocation *a)
 {

@@ -18,6 +18,8 @@ G_BEGIN_DECLS
 
 #define TM_MAP_MARGIN_TOP 8
 
+typedef struct _TmPixelPool TmPixelPool;
+
 struct _TmMemoryMap
 {
   GtkWidget         parent_instance;
@@ -56,6 +58,7 @@ struct _TmMemoryMap
   int               tex_width;
   int               tex_height;
   gboolean          tex_valid;
+  TmPixelPool      *pixel_pool;     /* the image's pixel buffers, reused */
   /* tm_memory_map_render_node(): the size drawn for, instead of the canvas's. */
   int               forced_width;
   int               forced_height;
@@ -101,6 +104,10 @@ guint32  _tm_memory_map_pack             (double       r,
 void     _tm_memory_map_update_colors    (TmMemoryMap *self);
 guint32  _tm_memory_map_allocation_color (TmMemoryMap        *self,
                                           const TmAllocation *a);
+/* The colour of an allocation of that many bytes when colouring by size
+ * (the same for every byte count of the same bit length). */
+guint32  _tm_memory_map_size_color       (TmMemoryMap *self,
+                                          gint64       bytes);
 /* A quarter of color over bg (0xAARRGGBB). */
 guint32  _tm_memory_map_dim_color        (guint32      color,
                                           guint32      bg);

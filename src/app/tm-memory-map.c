@@ -14,6 +14,9 @@
 #include <math.h>
 #include <string.h>
 #include <glib/gi18n.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "tm-format.h"
 #include "tm-memory-map-private.h"
@@ -219,12 +222,55 @@ _tm_memory_map_invalidate (TmMemoryMap *self)
  * read. */
 typedef struct
 {
-  TmMemoryMap        *self;
   const TmAllocation *items;
   guint32            *pixels;
   guint               width;
   guint32             dim_bg;
+  const guint32      *label_colors;  /* NULL: by size */
+  guint               n_label_colors;
+  const guint8       *in_scope;
+  gboolean            never_freed;
+  guint32             size_colors[64];  /* by size: per size rank (bits of the byte count) */
 } Painter;
+
+/* The colour of the allocation of a (non-zero) key. */
+static guint32
+owner_color (const Painter *p,
+             guint32        key,
+             guint32        index_mask)
+{
+  guint c = tm_allocations_key_index (key, index_mask);
+  const TmAllocation *a = &p->items[c];
+  guint64 bytes = (guint64) TM_ALLOCATION_BYTES (a);
+  guint32 color;
+
+  if (p->label_colors == NULL)
+    color = p->size_colors[bytes == 0 ? 0 : 64 - __builtin_clzll (bytes)];
+  else
+    color = p->label_colors[MIN (TM_ALLOCATION_LABEL (a), p->n_label_colors)];
+  if ((p->never_freed && a->end != TM_ALLOCATIONS_OPEN) || (p->in_scope != NULL && !p->in_scope[c]))
+    color = _tm_memory_map_dim_color (color, p->dim_bg);
+  return color;
+}
+
+/* Columns of keys are written into rows of pixels this many at a time:
+ * a row's pixels of a tile are one cache line. */
+#define PAINT_TILE 16
+
+/* The pixels are written once and read by the renderer much later: a
+ * whole line of them goes straight to memory, without the line being
+ * read into the cache first (which would double the traffic). */
+static inline void
+write_line (guint32       *out,
+            const guint32 *line)
+{
+#if defined(__SSE2__)
+  for (guint k = 0; k < PAINT_TILE; k += 4)
+    _mm_stream_si128 ((__m128i *) (out + k), _mm_load_si128 ((const __m128i *) (line + k)));
+#else
+  memcpy (out, line, PAINT_TILE * sizeof (guint32));
+#endif
+}
 
 static void
 paint_band (guint          x0,
@@ -234,42 +280,120 @@ paint_band (guint          x0,
             guint32        index_mask,
             gpointer       user_data)
 {
-  Painter *p = user_data;
-  TmMemoryMap *self = p->self;
-  guint last = TM_ALLOCATIONS_NONE;
-  guint32 last_color = 0;
+  const Painter *p = user_data;
+  guint32 last_key = 0, last_color = 0;
+  guint32 line[PAINT_TILE] __attribute__ ((aligned (64)));
 
-  /* Keys come a column at a time, and neighbours in a column mostly
-   * share an owner; pixels go a row at a time. Walking narrow bands of
-   * columns down, the rows of a band stay in cache. */
-  for (guint xb = 0; xb < n_columns; xb += 16)
-    for (guint x = xb; x < MIN (xb + 16, n_columns); x++)
-      {
-        const guint32 *column = keys + (gsize) x * height;
-        guint32 *out = p->pixels + x0 + x;
+  /* Neighbours mostly share an owner, so the colour is looked up only
+   * when the key changes (an empty pixel, key 0, is 0). */
+  for (guint xb = 0; xb < n_columns; xb += PAINT_TILE)
+    {
+      guint nx = MIN (PAINT_TILE, n_columns - xb);
+      const guint32 *columns = keys + (gsize) xb * height;
+      guint32 *row = p->pixels + x0 + xb;
+      /* Whole lines: the image is 64-byte aligned and so is every row. */
+      gboolean whole = nx == PAINT_TILE && ((guintptr) row % 64) == 0 && (p->width % PAINT_TILE) == 0;
 
-        for (guint r = 0; r < height; r++, out += p->width)
-          {
-            guint c = tm_allocations_key_index (column[r], index_mask);
+      for (guint r = 0; r < height; r++, row += p->width)
+        {
+          guint32 *out = whole ? line : row;
 
-            if (c == TM_ALLOCATIONS_NONE)
-              *out = 0;
-            else if (c == last)
-              *out = last_color;
-            else
-              {
-                const TmAllocation *a = &p->items[c];
-                guint32 color = _tm_memory_map_allocation_color (self, a);
+          for (guint x = 0; x < nx; x++)
+            {
+              guint32 key = columns[(gsize) x * height + r];
 
-                if ((self->highlight_never_freed && a->end != TM_ALLOCATIONS_OPEN) ||
-                    (self->in_scope != NULL && !self->in_scope[c]))
-                  color = _tm_memory_map_dim_color (color, p->dim_bg);
-                last = c;
-                last_color = color;
-                *out = color;
-              }
-          }
-      }
+              if (key != last_key)
+                {
+                  last_key = key;
+                  last_color = key == 0 ? 0 : owner_color (p, key, index_mask);
+                }
+              out[x] = last_color;
+            }
+          if (whole)
+            write_line (row, line);
+        }
+    }
+#if defined(__SSE2__)
+  /* Streamed stores are weakly ordered: done before the band is. */
+  _mm_sfence ();
+#endif
+}
+
+/* The image's pixel buffers outlive the map's texture (a frame's render
+ * node holds it), so a buffer comes back to the pool when its texture is
+ * freed and the next image reuses it: a fresh buffer of a few MB would
+ * cost a page fault per 4 KiB on every frame. */
+struct _TmPixelPool
+{
+  gatomicrefcount ref;
+  GMutex          mutex;
+  gsize           size;            /* bytes of the kept buffers */
+  gpointer        spare[2];
+};
+
+typedef struct
+{
+  TmPixelPool *pool;
+  gpointer     pixels;
+  gsize        size;
+} PoolReturn;
+
+static TmPixelPool *
+pixel_pool_new (void)
+{
+  TmPixelPool *pool = g_new0 (TmPixelPool, 1);
+
+  g_atomic_ref_count_init (&pool->ref);
+  g_mutex_init (&pool->mutex);
+  return pool;
+}
+
+static void
+pixel_pool_unref (TmPixelPool *pool)
+{
+  if (!g_atomic_ref_count_dec (&pool->ref))
+    return;
+  for (guint k = 0; k < G_N_ELEMENTS (pool->spare); k++)
+    g_aligned_free (pool->spare[k]);
+  g_mutex_clear (&pool->mutex);
+  g_free (pool);
+}
+
+/* A buffer of size bytes, 64-byte aligned, kept or new (not cleared). */
+static gpointer
+pixel_pool_take (TmPixelPool *pool,
+                 gsize        size)
+{
+  gpointer pixels = NULL;
+
+  g_mutex_lock (&pool->mutex);
+  if (pool->size != size)
+    {
+      for (guint k = 0; k < G_N_ELEMENTS (pool->spare); k++)
+        g_clear_pointer (&pool->spare[k], g_aligned_free);
+      pool->size = size;
+    }
+  for (guint k = 0; k < G_N_ELEMENTS (pool->spare) && pixels == NULL; k++)
+    pixels = g_steal_pointer (&pool->spare[k]);
+  g_mutex_unlock (&pool->mutex);
+  return pixels != NULL ? pixels : g_aligned_alloc (size, 1, 64);
+}
+
+/* GBytes' free function: the buffer goes back to the pool if it has room. */
+static void
+pixel_pool_return (gpointer data)
+{
+  PoolReturn *ret = data;
+  TmPixelPool *pool = ret->pool;
+
+  g_mutex_lock (&pool->mutex);
+  for (guint k = 0; k < G_N_ELEMENTS (pool->spare) && ret->pixels != NULL && ret->size == pool->size; k++)
+    if (pool->spare[k] == NULL)
+      pool->spare[k] = g_steal_pointer (&ret->pixels);
+  g_mutex_unlock (&pool->mutex);
+  g_aligned_free (ret->pixels);
+  pixel_pool_unref (pool);
+  g_free (ret);
 }
 
 static void
@@ -282,6 +406,7 @@ build_texture (TmMemoryMap *self,
   gint64 t1 = tm_viewport_get_end (self->viewport);
   g_autoptr(GBytes) bytes = NULL;
   gsize n = (gsize) width * height;
+  PoolReturn *ret;
   Painter p;
 
   if (self->tex_valid && self->texture != NULL && self->tex_t0 == t0 && self->tex_t1 == t1 &&
@@ -289,15 +414,26 @@ build_texture (TmMemoryMap *self,
       self->tex_width == width && self->tex_height == height)
     return;
 
-  p.self = self;
+  /* The old image's buffer can serve again unless a frame still holds it. */
+  g_clear_object (&self->texture);
   p.items = tm_allocations_get_all (self->allocations, NULL);
-  p.pixels = g_new (guint32, MAX (n, 1));
+  p.pixels = pixel_pool_take (self->pixel_pool, MAX (n, 1) * 4);
   p.width = width;
   p.dim_bg = _tm_memory_map_pack (background->red, background->green, background->blue, 1);
+  p.label_colors = self->color_by == TM_MEMORY_MAP_COLOR_SIZE ? NULL : self->label_colors;
+  p.n_label_colors = self->n_label_colors;
+  p.in_scope = self->in_scope;
+  p.never_freed = self->highlight_never_freed;
+  for (guint rank = 0; rank < G_N_ELEMENTS (p.size_colors); rank++)
+    p.size_colors[rank] = _tm_memory_map_size_color (self, rank == 0 ? 0 : G_GINT64_CONSTANT (1) << MIN (rank - 1, 62));
   tm_allocations_render_bands (self->allocations, t0, t1, self->y0, self->y1, width, height, paint_band, &p);
 
-  bytes = g_bytes_new_take (p.pixels, n * 4);
-  g_clear_object (&self->texture);
+  ret = g_new (PoolReturn, 1);
+  ret->pool = self->pixel_pool;
+  g_atomic_ref_count_inc (&ret->pool->ref);
+  ret->pixels = p.pixels;
+  ret->size = MAX (n, 1) * 4;
+  bytes = g_bytes_new_with_free_func (p.pixels, n * 4, pixel_pool_return, ret);
   /* 0xAARRGGBB in native order is B, G, R, A in memory (little endian);
    * every pixel is opaque or fully transparent, so it is premultiplied. */
   self->texture = gdk_memory_texture_new (width, height,
@@ -617,6 +753,7 @@ tm_memory_map_dispose (GObject *object)
   g_clear_object (&self->viewport);
   g_clear_object (&self->allocations);
   g_clear_object (&self->texture);
+  g_clear_pointer (&self->pixel_pool, pixel_pool_unref);
   g_clear_pointer (&self->label_colors, g_free);
   g_clear_pointer (&self->open_ended, g_array_unref);
   g_clear_pointer (&self->in_scope, g_free);
@@ -709,6 +846,7 @@ tm_memory_map_init (TmMemoryMap *self)
   GtkWidget *color_label;
   const char *modes[] = { N_("Op"), N_("Region"), N_("Data type"), N_("Size"), NULL };
   const char *translated[G_N_ELEMENTS (modes)];
+  self->pixel_pool = pixel_pool_new ();
 
   gtk_orientable_set_orientation (GTK_ORIENTABLE (box), GTK_ORIENTATION_VERTICAL);
   gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (box), 2);

@@ -801,6 +801,11 @@ pixel_extent (double  f0,
  * second-level cache while it is filled and handed on. */
 #define BAND_BYTES (192 * 1024)
 
+/* Bands start at multiples of this many columns, when they are at least
+ * that wide: a painter's row of them is whole cache lines of 4-byte
+ * pixels. */
+#define BAND_ALIGN 16
+
 /* An allocation's pixels: columns x0..x1, rows r0..r1 (row 0 at the top). */
 typedef struct
 {
@@ -820,6 +825,24 @@ draw_extent (const Extent *e,
 {
   gint xa = MAX (e->x0, bx), xb = MIN (e->x1, be - 1);
 
+  /* Most allocations of a wide view are a pixel or two: up to 2 columns
+   * of up to 4 rows are drawn without branches, the pixels outside the
+   * extent taking a maximum with 0, which changes nothing. */
+  if (G_LIKELY (ranks == NULL && xb - xa <= 1 && xa + 1 < be && e->r1 - e->r0 <= 3 && e->r0 + 3 < (gint) height))
+    {
+      guint32 *column = keys + (gsize) (xa - bx) * height + e->r0;
+      guint32 k0 = xb >= xa ? e->key : 0, k1 = xb > xa ? e->key : 0;
+      gint rows = e->r1 - e->r0;
+
+      for (gint r = 0; r < 4; r++)
+        {
+          guint32 m0 = r <= rows ? k0 : 0, m1 = r <= rows ? k1 : 0;
+
+          column[r] = MAX (column[r], m0);
+          column[height + r] = MAX (column[height + r], m1);
+        }
+      return;
+    }
   if (G_LIKELY (ranks == NULL))
     for (gint x = xa; x <= xb; x++)
       {
@@ -891,9 +914,13 @@ render_part (Part *part)
   gint64 t0_ps = part->t0_ps;
   guint span = 0, i = 0, end = 0;
   guint32 first_end = 0;
+  gint64 cut = part->t0_ps;
   Extent next;
   gboolean have_next = FALSE;
 
+  /* Bands start on multiples of BAND_ALIGN columns (parts do too). */
+  if (band >= BAND_ALIGN)
+    band -= band % BAND_ALIGN;
   band = MIN (band, (guint) (part->col1 - part->col0));
   keys = g_new (guint32, (gsize) band * height);
   if (!packed)
@@ -901,8 +928,6 @@ render_part (Part *part)
   active = g_array_new (FALSE, FALSE, sizeof (Extent));
   if (!empty)
     {
-      gint64 cut = t0_ps;
-
       end = candidates_end (self, part->t1_ps);
       /* An allocation that ends before cut ends left of the part: it is
        * skipped by its end snapshot alone (a margin of a picosecond and a
@@ -945,8 +970,8 @@ render_part (Part *part)
 
               if (i >= end)
                 break;
-              /* Skip blocks that all end before the view. */
-              if ((i & (BLOCK_SIZE - 1)) == 0 && self->block_max_end[i >> BLOCK_SHIFT] < t0_ps)
+              /* Skip blocks that all end before the part. */
+              if ((i & (BLOCK_SIZE - 1)) == 0 && self->block_max_end[i >> BLOCK_SHIFT] < cut)
                 {
                   i += BLOCK_SIZE;
                   continue;
@@ -1045,7 +1070,11 @@ tm_allocations_render_bands (TmAllocations        *self,
   if (width >= 2 && t1_ps > t0_ps && candidates_end (self, t1_ps) >= SPLIT_MIN_CANDIDATES)
     {
       parts[1] = parts[0];
-      parts[0].col1 = parts[1].col0 = (gint) width / 2;
+      guint half = width / 2;
+
+      if (half >= BAND_ALIGN)
+        half -= half % BAND_ALIGN;
+      parts[0].col1 = parts[1].col0 = (gint) half;
       n_parts = 2;
     }
 

@@ -197,8 +197,10 @@ guint            tm_allocations_render           (TmAllocations    *self,
  * allocations is split in two halves of columns drawn by two threads (the
  * caller's and one more, joined before returning): func is then called
  * from both at once, for different columns, each half left to right. The
- * result does not depend on the split. Returns the number of allocations
- * in view. */
+ * result does not depend on the split. Bands (and halves) start at
+ * multiples of 16 columns whenever they are at least 16 columns wide, so
+ * that a band's row of 4-byte pixels is whole 64-byte lines of an aligned
+ * image. Returns the number of allocations in view. */
 typedef void (*TmAllocationsBandFunc) (guint          x0,
                                        guint          n_columns,
                                        guint          height,

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- *   bench-memory-map [--runs R] [--cpu-time] PROFILE.xplane.pb
+ *   bench-memory-map [--runs R] [--cpu-time] [--hash] PROFILE.xplane.pb
  *
  * On the memory id with the most allocations:
  *   - index: tm_allocations_new() time and bytes per allocation;
@@ -17,6 +17,11 @@
  *     does), then its tooltip's decode from the file.
  * Needs a display (run under xvfb-run-test.sh). Figures are minima,
  * medians and maxima over R runs (default 15).
+ *
+ * --hash prints, instead of times, a checksum of what is drawn at each
+ * zoom (the core's per-pixel allocations, and the frame rendered by cairo
+ * coloured by op, by size and with never-freed highlighted): two builds
+ * that print the same lines draw the same pixels.
  */
 
 #include "config.h"
@@ -40,6 +45,7 @@
 
 static int runs = 15;
 static gboolean cpu_time = FALSE;
+static gboolean hash = FALSE;
 
 /* Wall time, or with --cpu-time the process's CPU time: every thread's,
  * so a frame drawn by two threads counts both (steadier on a shared
@@ -55,6 +61,33 @@ now_ms (void)
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* CPU time of the calling thread and of the process, in ms. */
+static void
+cpu_now (double *thread,
+         double *process)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  *thread = ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  *process = ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* The busier thread's CPU time since (thread, process): the caller's
+ * thread, or the rest of the process (the frame's second thread). */
+static double
+busier_since (double thread,
+              double process)
+{
+  double t, p;
+
+  cpu_now (&t, &p);
+  t -= thread;
+  p -= process;
+  return MAX (t, p - t);
+}
+
 static void
 ignore_band (guint          x0,
              guint          n_columns,
@@ -63,6 +96,57 @@ ignore_band (guint          x0,
              guint32        index_mask,
              gpointer       user_data)
 {
+}
+
+/* FNV-1a over bytes. */
+static guint64
+checksum (const guint8 *data,
+          gsize         n)
+{
+  guint64 h = G_GUINT64_CONSTANT (14695981039346656037);
+
+  for (gsize i = 0; i < n; i++)
+    h = (h ^ data[i]) * G_GUINT64_CONSTANT (1099511628211);
+  return h;
+}
+
+/* Checksums of what is drawn at the viewport's range: see --hash. */
+static void
+print_hashes (const char    *name,
+              TmAllocations *allocations,
+              TmViewport    *viewport,
+              TmMemoryMap   *map,
+              GskRenderer   *renderer)
+{
+  g_autofree guint32 *cells = g_new (guint32, PLOT_WIDTH * PLOT_HEIGHT);
+  g_autofree guint8 *pixels = g_new (guint8, FRAME_WIDTH * FRAME_HEIGHT * 4);
+  struct { TmMemoryMapColor color_by; gboolean never_freed; } modes[] = {
+    { TM_MEMORY_MAP_COLOR_OP, FALSE }, { TM_MEMORY_MAP_COLOR_SIZE, FALSE }, { TM_MEMORY_MAP_COLOR_OP, TRUE },
+  };
+  guint shown;
+
+  shown = tm_allocations_render (allocations, tm_viewport_get_start (viewport), tm_viewport_get_end (viewport),
+                                 0, (double) tm_allocations_get_axis_length (allocations),
+                                 PLOT_WIDTH, PLOT_HEIGHT, cells);
+  printf ("  %-12s shown %u cells %016" G_GINT64_MODIFIER "x", name, shown,
+          checksum ((const guint8 *) cells, PLOT_WIDTH * PLOT_HEIGHT * 4));
+  for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+    {
+      GskRenderNode *node;
+      GdkTexture *texture;
+
+      tm_memory_map_set_color_by (map, modes[m].color_by);
+      tm_memory_map_set_highlight_never_freed (map, modes[m].never_freed);
+      node = tm_memory_map_render_node (map, FRAME_WIDTH, FRAME_HEIGHT);
+      texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, FRAME_WIDTH, FRAME_HEIGHT));
+      gdk_texture_download (texture, pixels, FRAME_WIDTH * 4);
+      printf (" %016" G_GINT64_MODIFIER "x", checksum (pixels, FRAME_WIDTH * FRAME_HEIGHT * 4));
+      g_object_unref (texture);
+      gsk_render_node_unref (node);
+    }
+  tm_memory_map_set_color_by (map, TM_MEMORY_MAP_COLOR_OP);
+  tm_memory_map_set_highlight_never_freed (map, FALSE);
+  printf ("\n");
 }
 
 static int
@@ -78,9 +162,16 @@ static void
 print_stats (GArray *samples)
 {
   g_array_sort (samples, compare_doubles);
-  printf ("   %8.3f %8.3f %8.3f", g_array_index (samples, double, 0),
+  printf ("   %6.3f %6.3f %8.3f", g_array_index (samples, double, 0),
           g_array_index (samples, double, samples->len / 2),
           g_array_index (samples, double, samples->len - 1));
+}
+
+static void
+print_min_median (GArray *samples)
+{
+  g_array_sort (samples, compare_doubles);
+  printf ("   %6.3f %6.3f", g_array_index (samples, double, 0), g_array_index (samples, double, samples->len / 2));
 }
 
 int
@@ -90,6 +181,7 @@ main (int    argc,
   GOptionEntry entries[] = {
     { "runs", 0, 0, G_OPTION_ARG_INT, &runs, "Timed runs per figure", "R" },
     { "cpu-time", 0, 0, G_OPTION_ARG_NONE, &cpu_time, "Measure this thread's CPU time, not wall time", NULL },
+    { "hash", 0, 0, G_OPTION_ARG_NONE, &hash, "Print checksums of the drawn pixels instead of times", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("PROFILE — memory map benchmarks");
@@ -113,7 +205,7 @@ main (int    argc,
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 2)
     {
-      fprintf (stderr, "usage: bench-memory-map [--runs R] PROFILE\n");
+      fprintf (stderr, "usage: bench-memory-map [--runs R] [--cpu-time] [--hash] PROFILE\n");
       return 2;
     }
   gtk_init ();
@@ -158,17 +250,46 @@ main (int    argc,
   gsk_renderer_realize (cairo, NULL, &error);
   g_assert_no_error (error);
 
-  printf ("\nFrame: %d × %d-px plot, around the peak; ms over %d runs\n", PLOT_WIDTH, PLOT_HEIGHT, runs);
-  printf ("  %-12s %9s %28s %28s %28s\n", "zoom", "in view", "core (bands)", "node (image rebuilt)",
-          "node + cairo render");
-  printf ("  %-12s %9s   %8s %8s %8s   %8s %8s %8s   %8s %8s %8s\n", "", "", "min", "median", "max",
-          "min", "median", "max", "min", "median", "max");
+  if (hash)
+    {
+      span = (double) (summary->last_time_ps - summary->first_time_ps);
+      printf ("\nChecksums: %d × %d-px plot; cells, frame by op, by size, never freed\n", PLOT_WIDTH, PLOT_HEIGHT);
+      for (guint z = 0; z < G_N_ELEMENTS (zooms); z++)
+        {
+          gint64 w = MAX ((gint64) (span * zooms[z].fraction), 1000);
+
+          tm_viewport_set_range (viewport, summary->peak_time_ps - w / 2, summary->peak_time_ps + w / 2);
+          print_hashes (zooms[z].name, allocations, viewport, TM_MEMORY_MAP (map), cairo);
+        }
+      /* A quarter of the address axis, at a tenth of the time. */
+      {
+        double len = (double) tm_allocations_get_axis_length (allocations);
+        gint64 w = (gint64) (span * 0.1);
+
+        tm_viewport_set_range (viewport, summary->peak_time_ps - w / 2, summary->peak_time_ps + w / 2);
+        tm_memory_map_set_address_range (TM_MEMORY_MAP (map), len * 0.4, len * 0.65);
+        print_hashes ("1/10, 1/4 up", allocations, viewport, TM_MEMORY_MAP (map), cairo);
+        tm_memory_map_set_address_range (TM_MEMORY_MAP (map), 0, len);
+      }
+      g_object_unref (map);
+      gsk_renderer_unrealize (cairo);
+      return 0;
+    }
+
+  printf ("\nFrame: %d × %d-px plot, around the peak; ms over %d runs (%s)\n", PLOT_WIDTH, PLOT_HEIGHT, runs,
+          cpu_time ? "CPU time of every thread" : "wall time");
+  printf ("  %-12s %9s %24s %24s %24s %15s %15s\n", "zoom", "in view", "core (bands)", "node (image rebuilt)",
+          "node + cairo render", "core busier", "node busier");
+  printf ("  %-12s %9s   %6s %6s %8s   %6s %6s %8s   %6s %6s %8s   %6s %6s   %6s %6s\n", "", "", "min", "median",
+          "max", "min", "median", "max", "min", "median", "max", "min", "median", "min", "median");
   span = (double) (summary->last_time_ps - summary->first_time_ps);
   for (guint z = 0; z < G_N_ELEMENTS (zooms); z++)
     {
       g_autoptr(GArray) core = g_array_new (FALSE, FALSE, sizeof (double));
       g_autoptr(GArray) build = g_array_new (FALSE, FALSE, sizeof (double));
       g_autoptr(GArray) total = g_array_new (FALSE, FALSE, sizeof (double));
+      g_autoptr(GArray) core_busier = g_array_new (FALSE, FALSE, sizeof (double));
+      g_autoptr(GArray) build_busier = g_array_new (FALSE, FALSE, sizeof (double));
       gint64 w = MAX ((gint64) (span * zooms[z].fraction), 1000);
       g_autoptr(GArray) in_view = NULL;
 
@@ -179,17 +300,23 @@ main (int    argc,
         {
           GskRenderNode *node;
           GdkTexture *texture;
-          double a, b, c;
+          double a, b, c, thread, process;
 
           tm_viewport_pan (viewport, (r % 2 ? 1 : -1) * MAX (w / 200, 1));
           a = now_ms ();
+          cpu_now (&thread, &process);
           tm_allocations_render_bands (allocations, tm_viewport_get_start (viewport), tm_viewport_get_end (viewport),
                                        0, (double) tm_allocations_get_axis_length (allocations),
                                        PLOT_WIDTH, PLOT_HEIGHT, ignore_band, NULL);
+          c = busier_since (thread, process);
           b = now_ms () - a;
           g_array_append_val (core, b);
+          g_array_append_val (core_busier, c);
           a = now_ms ();
+          cpu_now (&thread, &process);
           node = tm_memory_map_render_node (TM_MEMORY_MAP (map), FRAME_WIDTH, FRAME_HEIGHT);
+          c = busier_since (thread, process);
+          g_array_append_val (build_busier, c);
           b = now_ms ();
           texture = gsk_renderer_render_texture (cairo, node, &GRAPHENE_RECT_INIT (0, 0, FRAME_WIDTH, FRAME_HEIGHT));
           c = now_ms ();
@@ -204,6 +331,8 @@ main (int    argc,
       print_stats (core);
       print_stats (build);
       print_stats (total);
+      print_min_median (core_busier);
+      print_min_median (build_busier);
       printf ("\n");
     }
 
@@ -230,7 +359,7 @@ main (int    argc,
         g_array_append_val (draw, ms);
       }
     gsk_render_node_unref (node);
-    printf ("\nThe plot's texture alone, cairo renderer; ms\n  %-21s", "texture node");
+    printf ("\nThe plot's texture alone, cairo renderer; ms\n  %-25s", "texture node");
     print_stats (draw);
     printf ("\n");
   }
@@ -269,12 +398,12 @@ main (int    argc,
           }
       }
     printf ("\nPicking, whole range, 1000 random pixels (%u hits); ms\n", hits);
-    printf ("  %-21s", "pick");
+    printf ("  %-25s", "pick");
     print_stats (pick);
     printf ("\n");
     if (describe->len > 0)
       {
-        printf ("  %-21s", "decode for tooltip");
+        printf ("  %-25s", "decode for tooltip");
         print_stats (describe);
         printf ("\n");
       }
