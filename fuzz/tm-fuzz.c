@@ -26,6 +26,16 @@ remove_input (void)
   g_rmdir (dir);
 }
 
+int
+LLVMFuzzerInitialize (int    *argc,
+                      char ***argv)
+{
+  if (g_getenv ("TMPDIR") == NULL && g_file_test ("/dev/shm", G_FILE_TEST_IS_DIR) &&
+      access ("/dev/shm", W_OK) == 0)
+    g_setenv ("TMPDIR", "/dev/shm", TRUE);
+  return 0;
+}
+
 const char *
 tm_fuzz_write_input (const uint8_t *data,
                      size_t         size)

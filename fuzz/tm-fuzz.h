@@ -17,6 +17,13 @@
 
 G_BEGIN_DECLS
 
+/* libFuzzer's start-up hook, for every target: inputs are files, written
+ * (and, for the round trips, written again) once per run, so unless TMPDIR
+ * is set they go to /dev/shm when there is one: rewriting a file on a disk
+ * waits for fsync, five times slower. */
+int         LLVMFuzzerInitialize      (int           *argc,
+                                       char        ***argv);
+
 /* Writes size bytes to the input file (one per process, in a private temp
  * folder, removed at exit) and returns its path. */
 const char *tm_fuzz_write_input       (const uint8_t *data,
