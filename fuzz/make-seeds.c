@@ -5,8 +5,11 @@
  * make-seeds OUTDIR writes OUTDIR/corpus-xspace (fixtures as *.xplane.pb,
  * in the usual and the odd encodings), OUTDIR/corpus-xprof-json (their
  * XProf JSON exports, plain, gzip-compressed, and 'Z' + JSON for the gzip
- * path of fuzz-xprof-json) and OUTDIR/corpus-json-round-trip (both), then
- * touches OUTDIR/seeds.stamp.
+ * path of fuzz-xprof-json), OUTDIR/corpus-json-round-trip (both),
+ * OUTDIR/corpus-memory-only-round-trip (the XSpace seeds) and
+ * OUTDIR/corpus-summaries (their `--summary --json` lines, written by the
+ * core's exporter: one host per file, a failed host, and all in one run
+ * file), then touches OUTDIR/seeds.stamp.
  */
 #include "config.h"
 
@@ -20,6 +23,7 @@
 
 static char *outdir;
 static guint n_seeds;
+static GString *run_lines;  /* every summary line, for one run file */
 
 static void
 put (const char *corpus,
@@ -55,6 +59,31 @@ gzip (const char *data,
   return g_bytes_new_take (gz, zs.total_out);
 }
 
+/* The `--summary --json` line of a loaded profile, or of one that failed,
+ * as a seed of its own; each is also kept for the run file. */
+static void
+add_summary (const char *name,
+             GFile      *file,
+             TmProfile  *profile,
+             GError     *load_error)
+{
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *sn = g_strconcat (name, ".jsonl", NULL);
+  GMemoryOutputStream *mem = G_MEMORY_OUTPUT_STREAM (out);
+  gboolean ok;
+
+  if (profile != NULL)
+    ok = tm_export_summary_json (profile, name, out, NULL, &error);
+  else
+    ok = tm_export_summary_json_error (file, name, load_error->message, out, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (ok && g_output_stream_close (out, NULL, NULL));
+  put ("corpus-summaries", sn, g_memory_output_stream_get_data (mem), g_memory_output_stream_get_data_size (mem));
+  g_string_append_len (run_lines, g_memory_output_stream_get_data (mem),
+                       (gssize) g_memory_output_stream_get_data_size (mem));
+}
+
 /* The space as XSpace seeds, and its JSON export as JSON seeds. */
 static void
 add_space (const char     *name,
@@ -71,6 +100,7 @@ add_space (const char     *name,
 
   put ("corpus-xspace", pb, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
   put ("corpus-json-round-trip", pb, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  put ("corpus-memory-only-round-trip", pb, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
   if (odd)
     {
       const TmFixtureOddFlags flags[] = {
@@ -85,6 +115,7 @@ add_space (const char     *name,
           g_autofree char *n = g_strdup_printf ("%s-odd%u.xplane.pb", name, i);
 
           put ("corpus-xspace", n, g_bytes_get_data (b, NULL), g_bytes_get_size (b));
+          put ("corpus-memory-only-round-trip", n, g_bytes_get_data (b, NULL), g_bytes_get_size (b));
         }
     }
 
@@ -93,6 +124,7 @@ add_space (const char     *name,
   g_assert_no_error (error);
   file = g_file_new_for_path (tmp);
   profile = tm_profile_load (file, NULL, NULL, NULL, &error);
+  add_summary (name, file, profile, error);
   tm_fixture_remove (tmp);
   if (profile == NULL)
     return;  /* a seed that is meant to fail */
@@ -150,6 +182,7 @@ main (int   argc,
       return 2;
     }
   outdir = argv[1];
+  run_lines = g_string_new (NULL);
 
   {
     g_autoptr(TmFixtureSpace) space = tm_fixture_space_new_xprof_example ();
@@ -215,6 +248,16 @@ main (int   argc,
 
     put ("corpus-xprof-json", "tensorflow.json", tf, strlen (tf));
     put ("corpus-json-round-trip", "tensorflow.json", tf, strlen (tf));
+  }
+
+  {
+    /* A failed host, then every host in one run file. */
+    g_autoptr(GFile) missing = g_file_new_for_path ("/nonexistent/worker-5.xplane.pb");
+    g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "No such file or directory");
+
+    add_summary ("worker-5", missing, NULL, error);
+    put ("corpus-summaries", "run.jsonl", run_lines->str, run_lines->len);
+    g_string_free (run_lines, TRUE);
   }
 
   stamp = g_build_filename (outdir, "seeds.stamp", NULL);

@@ -12,6 +12,8 @@
 #include "tm-export.h"
 #include "tm-fuzz.h"
 #include "tm-lod.h"
+#include "tm-run-summary.h"
+#include "tm-xspace-writer.h"
 
 static char *input_path;
 
@@ -24,6 +26,33 @@ remove_input (void)
   g_rmdir (dir);
 }
 
+int
+LLVMFuzzerInitialize (int    *argc,
+                      char ***argv)
+{
+  if (g_getenv ("TMPDIR") == NULL && g_file_test ("/dev/shm", G_FILE_TEST_IS_DIR) &&
+      access ("/dev/shm", W_OK) == 0)
+    g_setenv ("TMPDIR", "/dev/shm", TRUE);
+  return 0;
+}
+
+const char *
+tm_fuzz_write_input (const uint8_t *data,
+                     size_t         size)
+{
+  if (input_path == NULL)
+    {
+      char *dir = g_dir_make_tmp ("tidemark-fuzz-XXXXXX", NULL);
+
+      tm_fuzz_check (dir != NULL);
+      input_path = g_build_filename (dir, "input", NULL);
+      g_free (dir);
+      atexit (remove_input);
+    }
+  tm_fuzz_check (g_file_set_contents (input_path, (const char *) data, (gssize) size, NULL));
+  return input_path;
+}
+
 TmProfile *
 tm_fuzz_load (const uint8_t *data,
               size_t         size)
@@ -32,18 +61,7 @@ tm_fuzz_load (const uint8_t *data,
   g_autoptr(GFile) file = NULL;
   TmProfile *profile;
 
-  if (input_path == NULL)
-    {
-      char *dir = g_dir_make_tmp ("tidemark-fuzz-XXXXXX", &error);
-
-      tm_fuzz_check (dir != NULL);
-      input_path = g_build_filename (dir, "input", NULL);
-      g_free (dir);
-      atexit (remove_input);
-    }
-  tm_fuzz_check (g_file_set_contents (input_path, (const char *) data, (gssize) size, NULL));
-
-  file = g_file_new_for_path (input_path);
+  file = g_file_new_for_path (tm_fuzz_write_input (data, size));
   profile = tm_profile_load (file, NULL, NULL, NULL, &error);
   if (profile == NULL)
     {
@@ -169,4 +187,58 @@ tm_fuzz_exercise (TmProfile *profile,
   if (n > 0)
     csv = export (profile, 2, NULL);
   return json;
+}
+
+void
+tm_fuzz_summaries (const uint8_t *data,
+                   size_t         size)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) summaries = tm_run_summaries_parse ((const char *) data, size, &error);
+
+  if (summaries == NULL)
+    {
+      tm_fuzz_check (error != NULL);
+      tm_fuzz_check (error->message != NULL && error->message[0] != '\0');
+      tm_fuzz_check (g_utf8_validate (error->message, -1, NULL));
+      return;
+    }
+  tm_fuzz_check (error == NULL);
+  tm_fuzz_check (summaries->len > 0);
+  for (guint i = 0; i < summaries->len; i++)
+    {
+      const TmHostSummary *summary = g_ptr_array_index (summaries, i);
+      int busiest = tm_host_summary_get_busiest (summary);
+
+      tm_fuzz_check (summary->host != NULL && g_utf8_validate (summary->host, -1, NULL));
+      tm_fuzz_check (summary->file == NULL || g_utf8_validate (summary->file, -1, NULL));
+      tm_fuzz_check (summary->devices != NULL);
+      tm_fuzz_check (summary->error == NULL || summary->devices->len == 0);
+      tm_fuzz_check (busiest >= -1 && busiest < (int) summary->devices->len);
+      tm_fuzz_check ((busiest == -1) == (summary->devices->len == 0));
+      for (guint d = 0; d < summary->devices->len; d++)
+        {
+          const TmRunDevice *device = g_ptr_array_index (summary->devices, d);
+
+          tm_fuzz_check (device->memory_id != NULL && g_utf8_validate (device->memory_id, -1, NULL));
+          tm_fuzz_check (d == 0 || strcmp (((const TmRunDevice *) g_ptr_array_index (summary->devices, d - 1))->memory_id,
+                                           device->memory_id) < 0);
+          tm_fuzz_check (device->peak_bytes >= 0 && device->capacity >= 0);
+          tm_fuzz_check (device->sparkline != NULL && device->sparkline->len <= TM_RUN_SPARKLINE_POINTS);
+        }
+    }
+}
+
+void
+tm_fuzz_memory_only_round_trip (const uint8_t *data,
+                                size_t         size)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!tm_xspace_writer_round_trip (tm_fuzz_write_input (data, size), &error))
+    {
+      g_printerr ("memory-only round trip: %s\n", error != NULL ? error->message : "(no message)");
+      abort ();
+    }
+  tm_fuzz_check (error == NULL);
 }

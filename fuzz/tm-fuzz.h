@@ -17,6 +17,18 @@
 
 G_BEGIN_DECLS
 
+/* libFuzzer's start-up hook, for every target: inputs are files, written
+ * (and, for the round trips, written again) once per run, so unless TMPDIR
+ * is set they go to /dev/shm when there is one: rewriting a file on a disk
+ * waits for fsync, five times slower. */
+int         LLVMFuzzerInitialize      (int           *argc,
+                                       char        ***argv);
+
+/* Writes size bytes to the input file (one per process, in a private temp
+ * folder, removed at exit) and returns its path. */
+const char *tm_fuzz_write_input       (const uint8_t *data,
+                                       size_t         size);
+
 /* Loads size bytes as a profile file. NULL when the load failed, after
  * checking that it failed with a message. */
 TmProfile *tm_fuzz_load               (const uint8_t *data,
@@ -29,6 +41,20 @@ TmProfile *tm_fuzz_load               (const uint8_t *data,
  * replaced (docs/formats.md §1.10). */
 char      *tm_fuzz_exercise           (TmProfile     *profile,
                                        guint         *n_replaced);
+
+/* fuzz-summaries: parses size bytes as JSON Lines of host summaries
+ * (docs/formats.md §3.1), straight from the buffer (no terminating NUL).
+ * A failure must carry a message; a success must hold at least one host,
+ * each with a name and either an error and no memory ids, or memory ids in
+ * strict byte order with figures in their ranges. */
+void       tm_fuzz_summaries          (const uint8_t *data,
+                                       size_t         size);
+
+/* fuzz-memory-only-round-trip: writes the memory-only profile of size
+ * bytes read as an XSpace, reads it again and aborts when the two read
+ * differently (tm_xspace_writer_round_trip(), docs/formats.md §4). */
+void       tm_fuzz_memory_only_round_trip (const uint8_t *data,
+                                           size_t         size);
 
 /* Aborts with a message when cond is false. */
 #define tm_fuzz_check(cond) \

@@ -4,7 +4,7 @@
  *
  * Opening many files quickly, closing a window while its profile is being
  * read and analysed, quitting during a load, switching hosts while one is
- * analysed. The profile is large enough that each load takes a while: the
+ * analysed, cancelling a run overview while its hosts are summarised. The profile is large enough that each load takes a while: the
  * test generates it (tests/bench/gen-large-profile, 24 MiB, about 100 000
  * memory events); the real GPU profile joins when TM_REAL_PROFILES is set.
  * What is checked: nothing crashes, the window ends in the state asked
@@ -12,9 +12,11 @@
  */
 #include "config.h"
 
+#include <unistd.h>
 #include <gtk/gtk.h>
 
 #include "tm-application.h"
+#include "tm-run-loader.h"
 #include "tm-window.h"
 #include "tm-gui-test-util.h"
 #include "tm-test-util.h"
@@ -23,6 +25,9 @@ static char *fixture_dir;
 static char *large_path;   /* the generated 24 MiB profile */
 static char *small_path;   /* XProf's example */
 static char *run_dir;      /* plugins/profile/<run>/ with two large hosts */
+static char *big_run_dir;  /* a run of BIG_RUN_HOSTS large hosts (hard links) */
+static GFile *big_run_hosts[6];
+#define BIG_RUN_HOSTS G_N_ELEMENTS (big_run_hosts)
 static TmApplication *app; /* one per process: it registers on the bus */
 
 static void
@@ -58,6 +63,17 @@ write_fixtures (void)
   host_b = g_build_filename (run_dir, "host-b.xplane.pb", NULL);
   g_assert_true (g_file_set_contents (host_a, contents, length, NULL));
   g_assert_true (g_file_set_contents (host_b, contents, length, NULL));
+
+  big_run_dir = g_build_filename (fixture_dir, "big-run", NULL);
+  g_assert_cmpint (g_mkdir (big_run_dir, 0755), ==, 0);
+  for (guint i = 0; i < BIG_RUN_HOSTS; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("worker-%u.xplane.pb", i);
+      g_autofree char *path = g_build_filename (big_run_dir, name, NULL);
+
+      g_assert_cmpint (link (large_path, path), ==, 0);
+      big_run_hosts[i] = g_file_new_for_path (path);
+    }
 }
 
 static gboolean
@@ -181,6 +197,110 @@ test_switch_hosts_during_analysis (void)
   tm_test_iterate_for (2500);
 }
 
+/* The big run opened in window, its loader watched by *loader (a weak
+ * pointer: NULL once it is finalized). */
+static void
+open_big_run (TmWindow     *window,
+              TmRunLoader **loader)
+{
+  g_autoptr(GFile) dir = g_file_new_for_path (big_run_dir);
+
+  tm_window_open_run (window, dir, big_run_hosts, BIG_RUN_HOSTS);
+  g_assert_true (tm_window_get_showing_overview (window));
+  *loader = tm_session_get_run (tm_window_get_session (window));
+  g_assert_nonnull (*loader);
+  g_assert_cmpuint (tm_run_loader_get_n_hosts (*loader), ==, BIG_RUN_HOSTS);
+  g_object_add_weak_pointer (G_OBJECT (*loader), (gpointer *) loader);
+}
+
+static gboolean
+big_run_done (gpointer data)
+{
+  TmRunLoader *loader = data;
+
+  return tm_run_loader_get_n_done (loader) == tm_run_loader_get_n_hosts (loader);
+}
+
+/* A run overview cancelled while its hosts are summarised: the window
+ * closed, another file opened in it, or a host opened and Back pressed.
+ * The loader goes at once (its workers finish on their own and find no
+ * loader), and no late update of the old run reaches the window. */
+static void
+test_cancel_run_overview (void)
+{
+  g_autoptr(GFile) small = g_file_new_for_path (small_path);
+  const guint delays_ms[] = { 0, 10, 60, 250 };
+
+  /* Closed. */
+  for (guint i = 0; i < G_N_ELEMENTS (delays_ms); i++)
+    {
+      TmWindow *window = tm_test_new_window ();
+      TmRunLoader *loader;
+
+      open_big_run (window, &loader);
+      tm_test_iterate_for (delays_ms[i]);
+      if (i == 0)
+        g_assert_cmpuint (tm_run_loader_get_n_done (loader), <, BIG_RUN_HOSTS);
+      tm_test_destroy_window (window);
+      tm_test_iterate_for (20);
+      g_assert_null (loader);
+    }
+
+  /* Another file opened in the same window. */
+  for (guint i = 0; i < G_N_ELEMENTS (delays_ms); i++)
+    {
+      TmWindow *window = tm_test_new_window ();
+      TmRunLoader *loader;
+
+      open_big_run (window, &loader);
+      tm_test_iterate_for (delays_ms[i]);
+      tm_window_open (window, small);
+      tm_test_iterate_until (tm_test_not_loading, window);
+      g_assert_null (loader);
+      g_assert_null (tm_session_get_run (tm_window_get_session (window)));
+      /* Late updates of the run change nothing. */
+      tm_test_iterate_for (300);
+      g_assert_false (tm_window_get_showing_overview (window));
+      g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
+      g_assert_true (g_file_equal (tm_window_get_file (window), small));
+      tm_test_destroy_window (window);
+    }
+
+  /* A host opened from the overview while it loads, then Back, twice; the
+   * overview goes on to the end, then the window closes. */
+  {
+    TmWindow *window = tm_test_new_window ();
+    TmRunLoader *loader;
+
+    open_big_run (window, &loader);
+    for (guint i = 0; i < 2; i++)
+      {
+        tm_test_iterate_for (20);
+        g_assert_true (tm_window_select_host (window, i == 0 ? "worker-4" : "worker-5"));
+        g_assert_false (tm_window_get_showing_overview (window));
+        tm_test_iterate_for (30);
+        tm_window_show_run_overview (window);
+        g_assert_true (tm_window_get_showing_overview (window));
+      }
+    g_assert_nonnull (loader);
+    tm_test_iterate_until (big_run_done, loader);
+    for (guint i = 0; i < BIG_RUN_HOSTS; i++)
+      g_assert_cmpint (tm_run_loader_get_host_state (loader, i), ==, TM_RUN_HOST_DONE);
+    g_assert_true (tm_window_get_showing_overview (window));
+
+    /* Back again while a host loads, then closed. */
+    g_assert_true (tm_window_select_host (window, "worker-3"));
+    tm_window_show_run_overview (window);
+    tm_test_iterate_for (10);
+    tm_test_destroy_window (window);
+    tm_test_iterate_for (20);
+    g_assert_null (loader);
+  }
+
+  /* Let every worker run to its end. */
+  tm_test_iterate_for (2500);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -205,10 +325,13 @@ main (int   argc,
   g_test_add_func ("/concurrency/close-during-analysis", test_close_during_analysis);
   g_test_add_func ("/concurrency/quit-during-load", test_quit_during_load);
   g_test_add_func ("/concurrency/switch-hosts-during-analysis", test_switch_hosts_during_analysis);
+  g_test_add_func ("/concurrency/cancel-run-overview", test_cancel_run_overview);
 
   status = g_test_run ();
   g_clear_object (&app);
 
+  for (guint i = 0; i < BIG_RUN_HOSTS; i++)
+    g_clear_object (&big_run_hosts[i]);
   tm_fixture_remove (fixture_dir);
   tm_fixture_remove (data_home);
   return status;

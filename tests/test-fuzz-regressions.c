@@ -2,11 +2,15 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Each file of tests/fuzz-regressions/ goes through what the fuzz targets
- * do with it (fuzz/tm-fuzz.c): load, and either a failure with a message,
- * or the whole analysis, every export, and the XProf JSON export read back.
+ * Each file of tests/fuzz-regressions/ goes through what every fuzz target
+ * does with it (fuzz/tm-fuzz.c), whichever target found it: load, and
+ * either a failure with a message, or the whole analysis, every export, and
+ * the XProf JSON export read back (fuzz-xspace, fuzz-xprof-json,
+ * fuzz-json-round-trip); the memory-only round trip
+ * (fuzz-memory-only-round-trip); the summaries reader (fuzz-summaries).
  * A crash, a sanitizer report or a failed check fails the test. The files
- * are named after what they broke (fuzz/README.md).
+ * are named after the target and what they broke
+ * (tests/fuzz-regressions/README).
  */
 #include "config.h"
 
@@ -33,6 +37,8 @@ test_file (gconstpointer data)
 
       g_assert_nonnull (again);
     }
+  tm_fuzz_memory_only_round_trip ((const uint8_t *) contents, size);
+  tm_fuzz_summaries ((const uint8_t *) contents, size);
 }
 
 static int

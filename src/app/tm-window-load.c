@@ -22,16 +22,18 @@
 /* Loads that finish sooner than this never show the loading page. */
 #define SHOW_LOADING_DELAY_MS 120
 
+/* A load holds its window weakly: a window closed while it loads goes at
+ * once, and its dispose cancels the load (and the run overview's hosts). */
 typedef struct
 {
-  TmWindow     *self;
+  GWeakRef      self;
   GCancellable *cancellable;
 } LoadJob;
 
 static void
 load_job_clear (LoadJob *job)
 {
-  g_clear_object (&job->self);
+  g_weak_ref_clear (&job->self);
   g_clear_object (&job->cancellable);
 }
 
@@ -111,10 +113,10 @@ load_progress_cb (guint64  done,
                   gpointer user_data)
 {
   LoadJob *job = user_data;
-  TmWindow *self = job->self;
+  g_autoptr(TmWindow) self = g_weak_ref_get (&job->self);
   g_autofree char *detail = NULL;
 
-  if (job->cancellable != self->load_cancellable)
+  if (self == NULL || job->cancellable != self->load_cancellable)
     return;
 
   if (total > 0)
@@ -300,14 +302,14 @@ load_ready_cb (GObject      *object,
                gpointer      user_data)
 {
   LoadJob *job = user_data;
-  TmWindow *self = job->self;
+  g_autoptr(TmWindow) self = g_weak_ref_get (&job->self);
   g_autoptr(TmProfile) profile = NULL;
   g_autoptr(GError) error = NULL;
 
   profile = tm_profile_load_finish (result, &error);
 
   /* Replaced by a newer load, cancelled, or the window went away. */
-  if (job->cancellable != self->load_cancellable)
+  if (self == NULL || job->cancellable != self->load_cancellable)
     goto out;
 
   if (profile == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -388,7 +390,7 @@ _tm_window_start_load (TmWindow  *self,
     self->show_loading_source = g_timeout_add (SHOW_LOADING_DELAY_MS, show_loading_timeout_cb, self);
 
   job = g_rc_box_new0 (LoadJob);
-  job->self = g_object_ref (self);
+  g_weak_ref_init (&job->self, self);
   job->cancellable = g_object_ref (self->load_cancellable);
 
   tm_profile_load_async (file,

@@ -61,6 +61,7 @@ tm_run_sparkline (TmMemoryStore *store,
   GArray *points;
   g_autofree TmLodBucket *buckets = NULL;
   gint64 last = 0;
+  gint64 start, end;
 
   g_return_val_if_fail (TM_IS_MEMORY_STORE (store), NULL);
 
@@ -71,9 +72,20 @@ tm_run_sparkline (TmMemoryStore *store,
   if (n_points == 0)
     return points;
 
+  /* A single instant still needs a span: one picosecond after it, or
+   * before it at the very end of the range (docs/formats.md §1.10). */
+  start = s->first_time_ps;
+  end = s->last_time_ps;
+  if (end <= start)
+    {
+      end = start;
+      if (start < G_MAXINT64)
+        end = start + 1;
+      else
+        start = end - 1;
+    }
   buckets = g_new0 (TmLodBucket, n_points);
-  tm_lod_query_columns (tm_memory_store_get_lod (store), s->first_time_ps,
-                        MAX (s->last_time_ps, tm_sat_add (s->first_time_ps, 1)), n_points, buckets);
+  tm_lod_query_columns (tm_memory_store_get_lod (store), start, end, n_points, buckets);
   for (guint i = 0; i < n_points; i++)
     {
       /* A slice without a snapshot of its own keeps the level before it. */
