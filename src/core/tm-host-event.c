@@ -413,7 +413,11 @@ decode_event (TmHostContext  *ctx,
             TmStr str = { NULL, 0 };
             int vcase;
 
-            if ((scan ? info->scan_kind : info->kind) == STAT_OTHER)
+            /* Stats the memory profile never reads are skipped by their
+             * length. Those the loader leaves for later (scan) are still
+             * checked here, so that a file the loader accepts decodes the
+             * same way again on demand. */
+            if (info->kind == STAT_OTHER)
               {
                 p = stat_end;
                 continue;
@@ -464,7 +468,8 @@ decode_event (TmHostContext  *ctx,
             if (q != stat_end)
               goto general;
 
-            apply_stat (ctx, ev, info, vcase, u, d, str);
+            if (!scan || info->scan_kind != STAT_OTHER)
+              apply_stat (ctx, ev, info, vcase, u, d, str);
             p = stat_end;
           }
 
