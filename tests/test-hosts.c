@@ -794,15 +794,7 @@ main (int   argc,
   g_autofree char *data_home = NULL;
   int status;
 
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-
-  /* Keep the recently-used list of whoever runs the tests clean. */
-  data_home = g_dir_make_tmp ("tidemark-test-data-XXXXXX", NULL);
-  g_assert_nonnull (data_home);
-  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
-
-  g_test_init (&argc, &argv, NULL);
-  gtk_init ();
+  data_home = tm_test_gui_init (&argc, &argv);
 
   write_fixtures ();
 

@@ -22,6 +22,7 @@
 #include "tm-test-util.h"
 #include "tm-timeline.h"
 #include "tm-window.h"
+#include "tm-gui-test-util.h"
 
 #define WIDTH  720
 #define HEIGHT 320
@@ -591,21 +592,6 @@ test_timeline_actions_selection (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-static GtkGestureClick *
-find_click_gesture (GtkWidget *widget)
-{
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
-
-      if (GTK_IS_GESTURE_CLICK (controller))
-        return GTK_GESTURE_CLICK (controller);
-    }
-  return NULL;
-}
-
 static void
 wait_ms (guint ms)
 {
@@ -627,7 +613,7 @@ test_timeline_click (void)
   TmTimeline *timeline = TM_TIMELINE (tm_timeline_new (session));
   GtkWidget *window = window_with (GTK_WIDGET (timeline), WIDTH, HEIGHT);
   TmViewport *viewport = tm_session_get_viewport (session);
-  GtkGestureClick *click = find_click_gesture (GTK_WIDGET (timeline));
+  GtkGestureClick *click = tm_test_find_click_gesture (GTK_WIDGET (timeline), FALSE);
   int double_click_ms = 400;
   TmTimelineLayout layout;
   gint64 first = 1000 * STEP_PS, second = 2000 * STEP_PS;

@@ -126,3 +126,50 @@ tm_test_count_windows (GtkApplication *app)
 {
   return g_list_length (gtk_application_get_windows (app));
 }
+
+char *
+tm_test_gui_init (int    *argc,
+                  char ***argv)
+{
+  char *data_home;
+
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  /* Keep the recently-used list of whoever runs the tests clean. */
+  data_home = g_dir_make_tmp ("tidemark-test-data-XXXXXX", NULL);
+  g_assert_nonnull (data_home);
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+
+  g_test_init (argc, argv, NULL);
+  gtk_init ();
+  return data_home;
+}
+
+void
+tm_test_open_and_wait (TmWindow   *window,
+                       const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  tm_window_open (window, file);
+  tm_test_iterate_until (tm_test_not_loading, window);
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
+}
+
+GtkGestureClick *
+tm_test_find_click_gesture (GtkWidget *widget,
+                            gboolean   capture_only)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_GESTURE_CLICK (controller) &&
+          (!capture_only ||
+           gtk_event_controller_get_propagation_phase (GTK_EVENT_CONTROLLER (controller)) == GTK_PHASE_CAPTURE))
+        return GTK_GESTURE_CLICK (controller);
+    }
+  return NULL;
+}
