@@ -4,6 +4,9 @@
  */
 #pragma once
 
+#include <stdarg.h>
+#include <string.h>
+#include <sys/wait.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 
@@ -52,4 +55,57 @@ tm_test_real_profile (const char *name)
   if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
     g_error ("TM_REAL_PROFILES is set but %s is missing", path);
   return path;
+}
+
+/* What a run of the command line printed, and its exit status. */
+typedef struct
+{
+  char *out;
+  char *err;
+  int   status;
+} TmTestRun;
+
+static inline void
+tm_test_run_clear (TmTestRun *run)
+{
+  g_free (run->out);
+  g_free (run->err);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TmTestRun, tm_test_run_clear)
+
+/* Runs tidemark (TM_TIDEMARK_EXE) with the arguments up to NULL and no
+ * display at all; language, unless NULL, is set as LANGUAGE. */
+static inline void
+tm_test_run_cli (TmTestRun  *result,
+                 const char *language,
+                 const char *first,
+                 ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_auto(GStrv) envp = g_get_environ ();
+  g_autoptr(GError) error = NULL;
+  const char *exe = g_getenv ("TM_TIDEMARK_EXE");
+  int wait_status;
+  va_list ap;
+
+  g_assert_nonnull (exe);
+  envp = g_environ_unsetenv (envp, "DISPLAY");
+  envp = g_environ_unsetenv (envp, "WAYLAND_DISPLAY");
+  if (language != NULL)
+    envp = g_environ_setenv (envp, "LANGUAGE", language, TRUE);
+
+  g_ptr_array_add (argv, (char *) exe);
+  va_start (ap, first);
+  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
+    g_ptr_array_add (argv, (char *) a);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+
+  memset (result, 0, sizeof *result);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
+                               &result->out, &result->err, &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  result->status = WEXITSTATUS (wait_status);
 }
