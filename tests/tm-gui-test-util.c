@@ -173,3 +173,65 @@ tm_test_find_click_gesture (GtkWidget *widget,
     }
   return NULL;
 }
+
+void
+tm_test_picture_free (TmTestPicture *picture)
+{
+  g_free (picture->data);
+  g_free (picture);
+}
+
+TmTestPicture *
+tm_test_render_node (GskRenderNode *node,
+                     int            width,
+                     int            height)
+{
+  g_autoptr(GskRenderer) renderer = gsk_cairo_renderer_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GskRenderNode *nodes[2];
+  GskRenderNode *container;
+  TmTestPicture *picture;
+
+  g_assert_cmpint (width, >, 0);
+  g_assert_cmpint (height, >, 0);
+  g_assert_true (gsk_renderer_realize (renderer, NULL, &error));
+  g_assert_no_error (error);
+
+  nodes[0] = gsk_color_node_new (&(GdkRGBA) { 1, 1, 1, 1 }, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  nodes[1] = node;
+  container = gsk_container_node_new (nodes, node != NULL ? 2 : 1);
+  texture = gsk_renderer_render_texture (renderer, container, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gsk_render_node_unref (container);
+  gsk_render_node_unref (nodes[0]);
+  if (node != NULL)
+    gsk_render_node_unref (node);
+  gsk_renderer_unrealize (renderer);
+
+  if (g_getenv ("TM_TEST_SAVE_DIR") != NULL)
+    {
+      static int n;
+      g_autofree char *name = g_strdelimit (g_strdup_printf ("%s-%d.png", g_test_get_path (), n++), "/", '-');
+      g_autofree char *path = g_build_filename (g_getenv ("TM_TEST_SAVE_DIR"), name, NULL);
+
+      gdk_texture_save_to_png (texture, path);
+    }
+
+  picture = g_new0 (TmTestPicture, 1);
+  picture->width = gdk_texture_get_width (texture);
+  picture->height = gdk_texture_get_height (texture);
+  picture->stride = (gsize) picture->width * 4;
+  picture->data = g_malloc (picture->stride * picture->height);
+  gdk_texture_download (texture, picture->data, picture->stride);
+  return picture;
+}
+
+guint32
+tm_test_picture_pixel (const TmTestPicture *p,
+                       double               x,
+                       double               y)
+{
+  const guchar *px = p->data + (gsize) y * p->stride + (gsize) x * 4;
+
+  return ((guint32) px[2] << 16) | ((guint32) px[1] << 8) | px[0];
+}

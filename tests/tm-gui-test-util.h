@@ -52,4 +52,27 @@ void       tm_test_open_and_wait   (TmWindow    *window,
 GtkGestureClick *tm_test_find_click_gesture (GtkWidget *widget,
                                              gboolean   capture_only);
 
+/* A rendered picture: B, G, R, A bytes (premultiplied, little endian). */
+typedef struct
+{
+  int     width;
+  int     height;
+  guchar *data;
+  gsize   stride;
+} TmTestPicture;
+
+void       tm_test_picture_free    (TmTestPicture *picture);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmTestPicture, tm_test_picture_free)
+
+/* Renders node (taken; NULL draws nothing) over white, width × height.
+ * TM_TEST_SAVE_DIR=DIR keeps the pictures there, as PNGs named after the
+ * test, for a look. */
+TmTestPicture *tm_test_render_node (GskRenderNode *node,
+                                    int            width,
+                                    int            height);
+/* The colour at x, y as 0xRRGGBB. */
+guint32    tm_test_picture_pixel   (const TmTestPicture *p,
+                                    double               x,
+                                    double               y);
+
 G_END_DECLS
