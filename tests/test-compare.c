@@ -91,17 +91,6 @@ write_profile (const char * const *ids,
   return path;
 }
 
-static TmProfile *
-load_path (const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) error = NULL;
-  TmProfile *profile = tm_profile_load (file, NULL, NULL, NULL, &error);
-
-  g_assert_no_error (error);
-  return profile;
-}
-
 static const TmCompareEntry *
 find_entry (GPtrArray  *entries,
             const char *name)
@@ -123,8 +112,8 @@ compare_fixture (TmProfile **baseline_out,
   const char *ids[] = { "GPU_0_bfc", NULL };
   g_autofree char *b = write_profile (ids, baseline_events, G_N_ELEMENTS (baseline_events), "baseline.xplane.pb");
   g_autofree char *c = write_profile (ids, current_events, G_N_ELEMENTS (current_events), "current.xplane.pb");
-  TmProfile *baseline = load_path (b);
-  TmProfile *current = load_path (c);
+  TmProfile *baseline = tm_test_load_path (b);
+  TmProfile *current = tm_test_load_path (c);
   g_autoptr(GError) error = NULL;
   TmCompare *cmp;
 
@@ -260,7 +249,7 @@ test_single_step (void)
   };
   const char *ids[] = { "GPU_0_bfc", NULL };
   g_autofree char *path = write_profile (ids, evs, G_N_ELEMENTS (evs), "one-step.xplane.pb");
-  g_autoptr(TmProfile) profile = load_path (path);
+  g_autoptr(TmProfile) profile = tm_test_load_path (path);
   TmMemoryStore *store = tm_profile_get_memory_store (profile, 0);
 
   tm_fixture_remove (path);
@@ -284,8 +273,8 @@ test_replicas_match (void)
   const char *ids[] = { "GPU_0_bfc", NULL };
   g_autofree char *a = write_profile (ids, on_4, G_N_ELEMENTS (on_4), "r4.xplane.pb");
   g_autofree char *b = write_profile (ids, on_6, G_N_ELEMENTS (on_6), "r6.xplane.pb");
-  g_autoptr(TmProfile) pa = load_path (a);
-  g_autoptr(TmProfile) pb = load_path (b);
+  g_autoptr(TmProfile) pa = tm_test_load_path (a);
+  g_autoptr(TmProfile) pb = tm_test_load_path (b);
   g_autoptr(GError) error = NULL;
   g_autoptr(TmCompare) cmp = tm_compare_new (tm_profile_get_analysis (pa, 0), NULL,
                                              tm_profile_get_analysis (pb, 0), NULL, &error);

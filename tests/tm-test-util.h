@@ -41,6 +41,18 @@ tm_test_load_space (TmFixtureSpace *space,
   return tm_test_load_bytes (bytes, "fixture.xplane.pb", error);
 }
 
+/* Loads the profile at path, asserting it loads. */
+static inline TmProfile *
+tm_test_load_path (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  TmProfile *profile = tm_profile_load (file, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  return profile;
+}
+
 /* The folder of the real profiles, or NULL (then real-profile tests skip).
  * When TM_REAL_PROFILES is set, a missing file fails the test. */
 static inline char *
