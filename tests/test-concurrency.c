@@ -66,16 +66,6 @@ is_loading (gpointer data)
   return tm_window_get_state (TM_WINDOW (data)) == TM_WINDOW_STATE_LOADING;
 }
 
-static void
-destroy_all_windows (GtkApplication *application)
-{
-  g_autoptr(GList) windows = g_list_copy (gtk_application_get_windows (application));
-
-  for (GList *l = windows; l; l = l->next)
-    gtk_window_destroy (l->data);
-  tm_test_iterate_for (50);
-}
-
 /* Many opens in a row, some of the same file, across windows: each file
  * ends in one window, shown. */
 static void
@@ -112,7 +102,7 @@ test_open_many (void)
     g_assert_true (g_file_equal (tm_window_get_file (window), small));
   }
 
-  destroy_all_windows (GTK_APPLICATION (app));
+  tm_test_destroy_all_windows (GTK_APPLICATION (app));
 }
 
 /* A window closed at several moments of its load: while reading, while

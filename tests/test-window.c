@@ -971,7 +971,6 @@ test_application_open (void)
   g_autofree char *host_a = NULL;
   g_autofree char *host_b = NULL;
   g_autoptr(GFile) run = NULL;
-  g_autoptr(GList) windows = NULL;
   g_autoptr(GList) toplevels = NULL;
   GtkAboutDialog *about = NULL;
   TmWindow *empty;
@@ -1047,10 +1046,7 @@ test_application_open (void)
   g_assert_cmpstr (gtk_about_dialog_get_version (about), ==, PACKAGE_VERSION);
   gtk_window_destroy (GTK_WINDOW (about));
 
-  windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
-  for (GList *l = windows; l; l = l->next)
-    gtk_window_destroy (l->data);
-  tm_test_iterate_for (50);
+  tm_test_destroy_all_windows (GTK_APPLICATION (app));
 
   tm_fixture_remove (log_dir);
 }

@@ -235,3 +235,13 @@ tm_test_picture_pixel (const TmTestPicture *p,
 
   return ((guint32) px[2] << 16) | ((guint32) px[1] << 8) | px[0];
 }
+
+void
+tm_test_destroy_all_windows (GtkApplication *app)
+{
+  g_autoptr(GList) windows = g_list_copy (gtk_application_get_windows (app));
+
+  for (GList *l = windows; l; l = l->next)
+    gtk_window_destroy (l->data);
+  tm_test_iterate_for (50);
+}

@@ -42,6 +42,8 @@ GtkWidget *tm_test_template_child  (gpointer     widget,
                                     const char  *name);
 
 guint      tm_test_count_windows   (GtkApplication *app);
+/* Destroys every window of app, then lets the main loop settle. */
+void       tm_test_destroy_all_windows (GtkApplication *app);
 
 /* Opens path in window and waits until it shows the profile, laid out. */
 void       tm_test_open_and_wait   (TmWindow    *window,
