@@ -41,6 +41,42 @@ tm_test_load_space (TmFixtureSpace *space,
   return tm_test_load_bytes (bytes, "fixture.xplane.pb", error);
 }
 
+/* Fills in one memory event of a test's table: m starts as zeros with
+ * allocator GPU_0_bfc. */
+typedef void (*TmTestMemoryFill) (gconstpointer    ev,
+                                  TmFixtureMemory *m,
+                                  gboolean        *allocation,
+                                  gint64          *time_ps);
+
+/* Loads a profile of one "/host:CPU" plane whose one line holds the n
+ * memory events of evs (elements of ev_size bytes), each made by fill. */
+static inline TmProfile *
+tm_test_load_memory_events (gconstpointer    evs,
+                            gsize            ev_size,
+                            guint            n,
+                            TmTestMemoryFill fill)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  TmFixtureLine *line = tm_fixture_plane_add_line (tm_fixture_space_add_plane (space, "/host:CPU"), "l", 0);
+  g_autoptr(GError) error = NULL;
+  TmProfile *profile;
+
+  for (guint i = 0; i < n; i++)
+    {
+      TmFixtureMemory m = { 0 };
+      gboolean allocation = FALSE;
+      gint64 time_ps = 0;
+
+      m.allocator_name = "GPU_0_bfc";
+      fill ((const guint8 *) evs + i * ev_size, &m, &allocation, &time_ps);
+      tm_fixture_line_add_memory_event (line, allocation, time_ps, &m);
+    }
+
+  profile = tm_test_load_space (space, &error);
+  g_assert_no_error (error);
+  return profile;
+}
+
 /* Loads the profile at path, asserting it loads. */
 static inline TmProfile *
 tm_test_load_path (const char *path)
