@@ -21,36 +21,33 @@ typedef struct
   const char *op;
 } Ev;
 
+static void
+fill_memory (gconstpointer    data,
+             TmFixtureMemory *m,
+             gboolean        *allocation,
+             gint64          *time_ps)
+{
+  const Ev *ev = data;
+
+  *allocation = ev->alloc;
+  *time_ps = ev->time;
+  m->bytes_allocated = ev->heap;
+  m->bytes_available = 1000000 - ev->heap;
+  m->peak_bytes_in_use = ev->heap;
+  m->requested_bytes = ev->bytes - 1;
+  m->allocation_bytes = ev->bytes;
+  m->addr = ev->addr;
+  m->tf_op = ev->op;
+  m->region_type = "output";
+  m->data_type = 1;
+  m->shape = "[4]";
+}
+
 static TmProfile *
 load_events (const Ev *evs,
              guint     n)
 {
-  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
-  TmFixtureLine *line = tm_fixture_plane_add_line (tm_fixture_space_add_plane (space, "/host:CPU"), "l", 0);
-  g_autoptr(GError) error = NULL;
-  TmProfile *profile;
-
-  for (guint i = 0; i < n; i++)
-    {
-      TmFixtureMemory m = { 0 };
-
-      m.allocator_name = "GPU_0_bfc";
-      m.bytes_allocated = evs[i].heap;
-      m.bytes_available = 1000000 - evs[i].heap;
-      m.peak_bytes_in_use = evs[i].heap;
-      m.requested_bytes = evs[i].bytes - 1;
-      m.allocation_bytes = evs[i].bytes;
-      m.addr = evs[i].addr;
-      m.tf_op = evs[i].op;
-      m.region_type = "output";
-      m.data_type = 1;
-      m.shape = "[4]";
-      tm_fixture_line_add_memory_event (line, evs[i].alloc, evs[i].time, &m);
-    }
-
-  profile = tm_test_load_space (space, &error);
-  g_assert_no_error (error);
-  return profile;
+  return tm_test_load_memory_events (evs, sizeof *evs, n, fill_memory);
 }
 
 /* A free before any allocation, a free, address reuse after a free, a new

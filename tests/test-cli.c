@@ -10,54 +10,6 @@
 
 #include "tm-test-util.h"
 
-typedef struct
-{
-  char *out;
-  char *err;
-  int   status;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_free (run->out);
-  g_free (run->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-/* Runs tidemark with no display at all. */
-static void
-run (Run        *result,
-     const char *first,
-     ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_auto(GStrv) envp = g_get_environ ();
-  g_autoptr(GError) error = NULL;
-  const char *exe = g_getenv ("TM_TIDEMARK_EXE");
-  int wait_status;
-  va_list ap;
-
-  g_assert_nonnull (exe);
-  envp = g_environ_unsetenv (envp, "DISPLAY");
-  envp = g_environ_unsetenv (envp, "WAYLAND_DISPLAY");
-
-  g_ptr_array_add (argv, (char *) exe);
-  va_start (ap, first);
-  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
-    g_ptr_array_add (argv, (char *) a);
-  va_end (ap);
-  g_ptr_array_add (argv, NULL);
-
-  memset (result, 0, sizeof *result);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
-                               &result->out, &result->err, &wait_status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  result->status = WEXITSTATUS (wait_status);
-}
-
 static char *
 write_example (void)
 {
@@ -84,20 +36,20 @@ static void
 test_summary (void)
 {
   g_autofree char *path = write_example ();
-  g_auto(Run) r = { 0 };
-  g_auto(Run) j = { 0 };
+  g_auto(TmTestRun) r = { 0 };
+  g_auto(TmTestRun) j = { 0 };
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
   JsonObject *mem;
 
-  run (&r, "--summary", path, NULL);
+  tm_test_run_cli (&r, NULL, "--summary", path, NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_cmpstr (r.err, ==, "");
   g_assert_nonnull (strstr (r.out, "example.xplane.pb"));
   g_assert_nonnull (strstr (r.out, "GPU_0_bfc"));
   g_assert_nonnull (strstr (r.out, "7\u202f000 bytes"));
 
-  run (&j, "--summary", "--json", path, NULL);
+  tm_test_run_cli (&j, NULL, "--summary", "--json", path, NULL);
   g_assert_cmpint (j.status, ==, 0);
   g_assert_true (json_parser_load_from_data (parser, j.out, -1, &error));
   g_assert_no_error (error);
@@ -115,28 +67,28 @@ test_export (void)
   g_autofree char *json_path = g_build_filename (dir, "out.json", NULL);
   g_autofree char *json_arg = g_strconcat ("--output=", json_path, NULL);
   g_autofree char *contents = NULL;
-  g_auto(Run) a = { 0 };
-  g_auto(Run) b = { 0 };
-  g_auto(Run) c = { 0 };
-  g_auto(Run) d = { 0 };
+  g_auto(TmTestRun) a = { 0 };
+  g_auto(TmTestRun) b = { 0 };
+  g_auto(TmTestRun) c = { 0 };
+  g_auto(TmTestRun) d = { 0 };
 
-  run (&a, "--export=xprof-json", json_arg, path, NULL);
+  tm_test_run_cli (&a, NULL, "--export=xprof-json", json_arg, path, NULL);
   g_assert_cmpint (a.status, ==, 0);
   g_assert_cmpstr (a.out, ==, "");
   g_assert_true (g_file_get_contents (json_path, &contents, NULL, NULL));
   g_assert_true (g_str_has_prefix (contents, "{\"memoryProfilePerAllocator\":{\"GPU_0_bfc\":"));
 
-  run (&b, "--export=csv", path, NULL);
+  tm_test_run_cli (&b, NULL, "--export=csv", path, NULL);
   g_assert_cmpint (b.status, ==, 0);
   g_assert_true (g_str_has_prefix (b.out, "op_name,allocation_bytes,requested_bytes,occurrences,region_type,data_type,shape,step_id,address\r\n"
                                           "unused preallocated device memory,4700,4700,1,persist/dynamic,INVALID,unknown,0,0\r\n"));
   g_assert_cmpuint (count_lines (b.out), ==, 4);
 
-  run (&c, "--export=csv", "--memory-id=GPU_0_bfc", "--output=-", path, NULL);
+  tm_test_run_cli (&c, NULL, "--export=csv", "--memory-id=GPU_0_bfc", "--output=-", path, NULL);
   g_assert_cmpint (c.status, ==, 0);
   g_assert_cmpstr (c.out, ==, b.out);
 
-  run (&d, "--export=csv", "--memory-id=GPU_9_bfc", path, NULL);
+  tm_test_run_cli (&d, NULL, "--export=csv", "--memory-id=GPU_9_bfc", path, NULL);
   g_assert_cmpint (d.status, ==, 1);
   g_assert_nonnull (strstr (d.err, "GPU_9_bfc"));
   g_assert_cmpuint (count_lines (d.err), ==, 1);
@@ -216,12 +168,12 @@ test_export_collapsed (void)
 {
   g_autofree char *path = write_example ();
   g_autofree char *real = tm_test_real_profile ("tf_gpu_multi_worker.xplane.pb");
-  g_auto(Run) a = { 0 };
-  g_auto(Run) b = { 0 };
-  g_auto(Run) c = { 0 };
-  g_auto(Run) d = { 0 };
+  g_auto(TmTestRun) a = { 0 };
+  g_auto(TmTestRun) b = { 0 };
+  g_auto(TmTestRun) c = { 0 };
+  g_auto(TmTestRun) d = { 0 };
 
-  run (&a, "--export=collapsed", path, NULL);
+  tm_test_run_cli (&a, NULL, "--export=collapsed", path, NULL);
   g_assert_cmpint (a.status, ==, 0);
   g_assert_cmpstr (a.out, ==,
                    "mul_grad;Sum 300\n"
@@ -230,7 +182,7 @@ test_export_collapsed (void)
 
   /* At 50 000 ps: the one allocation was freed; the heap left is from
    * before the profile. */
-  run (&b, "--export=collapsed", "--at=0.00005", "--memory-id=GPU_0_bfc", path, NULL);
+  tm_test_run_cli (&b, NULL, "--export=collapsed", "--at=0.00005", "--memory-id=GPU_0_bfc", path, NULL);
   g_assert_cmpint (b.status, ==, 0);
   g_assert_cmpstr (b.out, ==,
                    "memory allocated before the profile 2744\n"
@@ -240,8 +192,8 @@ test_export_collapsed (void)
   if (real == NULL)
     return;
   /* The real GPU profile at its peak: the stacks add up to the table. */
-  run (&c, "--export=collapsed", "--memory-id=GPU_4_bfc", real, NULL);
-  run (&d, "--export=csv", "--memory-id=GPU_4_bfc", real, NULL);
+  tm_test_run_cli (&c, NULL, "--export=collapsed", "--memory-id=GPU_4_bfc", real, NULL);
+  tm_test_run_cli (&d, NULL, "--export=csv", "--memory-id=GPU_4_bfc", real, NULL);
   g_assert_cmpint (c.status, ==, 0);
   g_assert_cmpint (d.status, ==, 0);
   g_assert_cmpuint (count_lines (c.out), >, 100);
@@ -267,9 +219,9 @@ test_usage (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_auto(Run) r = { 0 };
+      g_auto(TmTestRun) r = { 0 };
 
-      run (&r, cases[i][0], cases[i][1], cases[i][2], cases[i][3], NULL);
+      tm_test_run_cli (&r, NULL, cases[i][0], cases[i][1], cases[i][2], cases[i][3], NULL);
       g_assert_cmpint (r.status, ==, 2);
       g_assert_true (g_str_has_prefix (r.err, "tidemark: "));
     }
@@ -297,11 +249,11 @@ test_bad_input (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_auto(Run) r = { 0 };
+      g_auto(TmTestRun) r = { 0 };
 
       if (cases[i].path == NULL)
         continue;  /* no real profiles here */
-      run (&r, "--summary", cases[i].path, NULL);
+      tm_test_run_cli (&r, NULL, "--summary", cases[i].path, NULL);
       g_assert_cmpint (r.status, ==, 1);
       g_assert_cmpuint (count_lines (r.err), ==, 1);
       g_assert_nonnull (strstr (r.err, cases[i].says));
@@ -333,12 +285,12 @@ test_invalid_utf8 (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
     {
-      g_auto(Run) r = { 0 };
+      g_auto(TmTestRun) r = { 0 };
 
       if (modes[i][1] != NULL)
-        run (&r, modes[i][0], modes[i][1], path, NULL);
+        tm_test_run_cli (&r, NULL, modes[i][0], modes[i][1], path, NULL);
       else
-        run (&r, modes[i][0], path, NULL);
+        tm_test_run_cli (&r, NULL, modes[i][0], path, NULL);
       g_test_message ("%s: %s", modes[i][0], r.err);
       g_assert_cmpint (r.status, ==, 0);
       g_assert_true (g_utf8_validate (r.out, -1, NULL));

@@ -63,17 +63,6 @@ write_profile (const char * const *ids,
   return path;
 }
 
-static TmProfile *
-load_path (const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) error = NULL;
-  TmProfile *profile = tm_profile_load (file, NULL, NULL, NULL, &error);
-
-  g_assert_no_error (error);
-  return profile;
-}
-
 /* Pixels of the baseline's purple (#813d9c, light style) in column x of
  * the plot, and the topmost one's y (-1: none). */
 static int
@@ -137,8 +126,8 @@ test_outline (void)
   const char *ids[] = { "GPU_0_bfc", NULL };
   g_autofree char *a = write_profile (ids, 1000, "small", "current.xplane.pb");
   g_autofree char *b = write_profile (ids, 3048, "big", "baseline.xplane.pb");
-  g_autoptr(TmProfile) current = load_path (a);
-  g_autoptr(TmProfile) baseline = load_path (b);
+  g_autoptr(TmProfile) current = tm_test_load_path (a);
+  g_autoptr(TmProfile) baseline = tm_test_load_path (b);
   g_autoptr(TmSession) session = tm_session_new ();
   GtkWidget *window = gtk_window_new ();
   TmTimeline *timeline = TM_TIMELINE (tm_timeline_new (session));

@@ -91,17 +91,6 @@ write_profile (const char * const *ids,
   return path;
 }
 
-static TmProfile *
-load_path (const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) error = NULL;
-  TmProfile *profile = tm_profile_load (file, NULL, NULL, NULL, &error);
-
-  g_assert_no_error (error);
-  return profile;
-}
-
 static const TmCompareEntry *
 find_entry (GPtrArray  *entries,
             const char *name)
@@ -123,8 +112,8 @@ compare_fixture (TmProfile **baseline_out,
   const char *ids[] = { "GPU_0_bfc", NULL };
   g_autofree char *b = write_profile (ids, baseline_events, G_N_ELEMENTS (baseline_events), "baseline.xplane.pb");
   g_autofree char *c = write_profile (ids, current_events, G_N_ELEMENTS (current_events), "current.xplane.pb");
-  TmProfile *baseline = load_path (b);
-  TmProfile *current = load_path (c);
+  TmProfile *baseline = tm_test_load_path (b);
+  TmProfile *current = tm_test_load_path (c);
   g_autoptr(GError) error = NULL;
   TmCompare *cmp;
 
@@ -260,7 +249,7 @@ test_single_step (void)
   };
   const char *ids[] = { "GPU_0_bfc", NULL };
   g_autofree char *path = write_profile (ids, evs, G_N_ELEMENTS (evs), "one-step.xplane.pb");
-  g_autoptr(TmProfile) profile = load_path (path);
+  g_autoptr(TmProfile) profile = tm_test_load_path (path);
   TmMemoryStore *store = tm_profile_get_memory_store (profile, 0);
 
   tm_fixture_remove (path);
@@ -284,8 +273,8 @@ test_replicas_match (void)
   const char *ids[] = { "GPU_0_bfc", NULL };
   g_autofree char *a = write_profile (ids, on_4, G_N_ELEMENTS (on_4), "r4.xplane.pb");
   g_autofree char *b = write_profile (ids, on_6, G_N_ELEMENTS (on_6), "r6.xplane.pb");
-  g_autoptr(TmProfile) pa = load_path (a);
-  g_autoptr(TmProfile) pb = load_path (b);
+  g_autoptr(TmProfile) pa = tm_test_load_path (a);
+  g_autoptr(TmProfile) pb = tm_test_load_path (b);
   g_autoptr(GError) error = NULL;
   g_autoptr(TmCompare) cmp = tm_compare_new (tm_profile_get_analysis (pa, 0), NULL,
                                              tm_profile_get_analysis (pb, 0), NULL, &error);
@@ -328,54 +317,6 @@ test_replicas_match (void)
 /* ------------------------------------------------------------------ */
 /* The command line                                                     */
 
-typedef struct
-{
-  char *out;
-  char *err;
-  int   status;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_free (run->out);
-  g_free (run->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-static void
-run (Run        *result,
-     const char *first,
-     ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_auto(GStrv) envp = g_get_environ ();
-  g_autoptr(GError) error = NULL;
-  const char *exe = g_getenv ("TM_TIDEMARK_EXE");
-  int wait_status;
-  va_list ap;
-
-  g_assert_nonnull (exe);
-  envp = g_environ_unsetenv (envp, "DISPLAY");
-  envp = g_environ_unsetenv (envp, "WAYLAND_DISPLAY");
-  envp = g_environ_setenv (envp, "LANGUAGE", "C", TRUE);
-
-  g_ptr_array_add (argv, (char *) exe);
-  va_start (ap, first);
-  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
-    g_ptr_array_add (argv, (char *) a);
-  va_end (ap);
-  g_ptr_array_add (argv, NULL);
-
-  memset (result, 0, sizeof *result);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
-                               &result->out, &result->err, &wait_status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  result->status = WEXITSTATUS (wait_status);
-}
-
 static JsonObject *
 parse_object (JsonParser *parser,
               const char *text)
@@ -395,13 +336,13 @@ test_cli_fixture (void)
   const char *ids_after[] = { "GPU_0_bfc", "GPU_7_bfc", NULL };
   g_autofree char *b = write_profile (ids_before, baseline_events, G_N_ELEMENTS (baseline_events), "before.xplane.pb");
   g_autofree char *c = write_profile (ids_after, current_events, G_N_ELEMENTS (current_events), "after.xplane.pb");
-  g_auto(Run) text = { 0 };
-  g_auto(Run) json = { 0 };
+  g_auto(TmTestRun) text = { 0 };
+  g_auto(TmTestRun) json = { 0 };
   g_autoptr(JsonParser) parser = json_parser_new ();
   JsonObject *root, *pair, *summary, *peak;
   JsonArray *comparisons, *ops;
 
-  run (&text, "--compare", b, c, NULL);
+  tm_test_run_cli (&text, "C", "--compare", b, c, NULL);
   g_assert_cmpint (text.status, ==, 0);
   g_assert_cmpstr (text.err, ==, "");
   g_assert_nonnull (strstr (text.out, "\nGPU_0_bfc\n"));
@@ -413,7 +354,7 @@ test_cli_fixture (void)
   g_assert_true (strstr (text.out, "model/grow") < strstr (text.out, "model/gone"));
   g_assert_true (strstr (text.out, "model/gone") < strstr (text.out, "model/new"));
 
-  run (&json, "--compare", "--json", b, c, NULL);
+  tm_test_run_cli (&json, "C", "--compare", "--json", b, c, NULL);
   g_assert_cmpint (json.status, ==, 0);
   root = parse_object (parser, json.out);
   g_assert_cmpstr (json_object_get_string_member (root, "baseline"), ==, "before.xplane.pb");
@@ -448,29 +389,29 @@ test_cli_errors (void)
   const char *ids[] = { "GPU_0_bfc", NULL };
   g_autofree char *b = write_profile (ids, baseline_events, G_N_ELEMENTS (baseline_events), "e.xplane.pb");
   g_autofree char *missing = g_build_filename (g_get_tmp_dir (), "tidemark-no-such-file.xplane.pb", NULL);
-  g_auto(Run) one = { 0 };
-  g_auto(Run) absent = { 0 };
-  g_auto(Run) no_id = { 0 };
-  g_auto(Run) lone = { 0 };
-  g_auto(Run) ok = { 0 };
+  g_auto(TmTestRun) one = { 0 };
+  g_auto(TmTestRun) absent = { 0 };
+  g_auto(TmTestRun) no_id = { 0 };
+  g_auto(TmTestRun) lone = { 0 };
+  g_auto(TmTestRun) ok = { 0 };
 
-  run (&one, "--compare", b, NULL);
+  tm_test_run_cli (&one, "C", "--compare", b, NULL);
   g_assert_cmpint (one.status, ==, 2);
   g_assert_nonnull (strstr (one.err, "two profile files"));
 
-  run (&absent, "--compare", b, missing, NULL);
+  tm_test_run_cli (&absent, "C", "--compare", b, missing, NULL);
   g_assert_cmpint (absent.status, ==, 1);
   g_assert_nonnull (strstr (absent.err, "tidemark-no-such-file.xplane.pb: "));
 
-  run (&no_id, "--compare", "--memory-id=GPU_5_bfc", b, b, NULL);
+  tm_test_run_cli (&no_id, "C", "--compare", "--memory-id=GPU_5_bfc", b, b, NULL);
   g_assert_cmpint (no_id.status, ==, 1);
   g_assert_nonnull (strstr (no_id.err, "GPU_5_bfc"));
 
-  run (&lone, "--compare", "--baseline-memory-id=GPU_0_bfc", b, b, NULL);
+  tm_test_run_cli (&lone, "C", "--compare", "--baseline-memory-id=GPU_0_bfc", b, b, NULL);
   g_assert_cmpint (lone.status, ==, 2);
 
   /* A profile against itself: nothing changed. */
-  run (&ok, "--compare", "--memory-id=GPU_0_bfc", b, b, NULL);
+  tm_test_run_cli (&ok, "C", "--compare", "--memory-id=GPU_0_bfc", b, b, NULL);
   g_assert_cmpint (ok.status, ==, 0);
   g_assert_nonnull (strstr (ok.out, "none"));
 
@@ -483,8 +424,8 @@ static void
 test_real_gpu (void)
 {
   g_autofree char *path = tm_test_real_profile ("tf_gpu_multi_worker.xplane.pb");
-  g_auto(Run) summary_run = { 0 };
-  g_auto(Run) compare_run = { 0 };
+  g_auto(TmTestRun) summary_run = { 0 };
+  g_auto(TmTestRun) compare_run = { 0 };
   g_autoptr(JsonParser) summary_parser = json_parser_new ();
   g_autoptr(JsonParser) compare_parser = json_parser_new ();
   JsonObject *memory, *before, *after, *pair, *deltas;
@@ -497,13 +438,13 @@ test_real_gpu (void)
       return;
     }
 
-  run (&summary_run, "--summary", "--json", path, NULL);
+  tm_test_run_cli (&summary_run, "C", "--summary", "--json", path, NULL);
   g_assert_cmpint (summary_run.status, ==, 0);
   memory = json_object_get_object_member (parse_object (summary_parser, summary_run.out), "memory");
   before = json_object_get_object_member (memory, "GPU_4_bfc");
   after = json_object_get_object_member (memory, "GPU_6_bfc");
 
-  run (&compare_run, "--compare", "--json", "--memory-id=GPU_6_bfc", "--baseline-memory-id=GPU_4_bfc", path, path, NULL);
+  tm_test_run_cli (&compare_run, "C", "--compare", "--json", "--memory-id=GPU_6_bfc", "--baseline-memory-id=GPU_4_bfc", path, path, NULL);
   g_assert_cmpint (compare_run.status, ==, 0);
   pair = json_array_get_object_element (json_object_get_array_member (parse_object (compare_parser, compare_run.out),
                                                                       "comparisons"), 0);

@@ -82,16 +82,6 @@ is_loading (gpointer data)
   return tm_window_get_state (TM_WINDOW (data)) == TM_WINDOW_STATE_LOADING;
 }
 
-static void
-destroy_all_windows (GtkApplication *application)
-{
-  g_autoptr(GList) windows = g_list_copy (gtk_application_get_windows (application));
-
-  for (GList *l = windows; l; l = l->next)
-    gtk_window_destroy (l->data);
-  tm_test_iterate_for (50);
-}
-
 /* Many opens in a row, some of the same file, across windows: each file
  * ends in one window, shown. */
 static void
@@ -128,7 +118,7 @@ test_open_many (void)
     g_assert_true (g_file_equal (tm_window_get_file (window), small));
   }
 
-  destroy_all_windows (GTK_APPLICATION (app));
+  tm_test_destroy_all_windows (GTK_APPLICATION (app));
 }
 
 /* A window closed at several moments of its load: while reading, while
@@ -308,13 +298,7 @@ main (int   argc,
   g_autofree char *data_home = NULL;
   int status;
 
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  data_home = g_dir_make_tmp ("tidemark-test-data-XXXXXX", NULL);
-  g_assert_nonnull (data_home);
-  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
-
-  g_test_init (&argc, &argv, NULL);
-  gtk_init ();
+  data_home = tm_test_gui_init (&argc, &argv);
 
   write_fixtures ();
   app = tm_application_new ();

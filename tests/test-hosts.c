@@ -539,7 +539,6 @@ test_application (void)
   g_autoptr(GFile) logs = g_file_new_for_path (log_dir);
   g_autoptr(GFile) run = g_file_new_for_path (run_dir);
   g_autoptr(GFile) single_run = g_file_new_for_path (single_run_dir);
-  g_autoptr(GList) windows = NULL;
   g_auto(GStrv) accels = NULL;
   TmWindow *window;
   TmWindow *other;
@@ -594,10 +593,7 @@ test_application (void)
   g_assert_cmpstr (accels[0], ==, "<Shift><Control>o");
   g_assert_true (action_enabled (other, "open-folder"));
 
-  windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
-  for (GList *l = windows; l; l = l->next)
-    gtk_window_destroy (l->data);
-  tm_test_iterate_for (50);
+  tm_test_destroy_all_windows (GTK_APPLICATION (app));
 }
 
 /* Everything a cancelled load would have changed comes back: the run, its
@@ -728,7 +724,6 @@ test_open_path (void)
   g_autoptr(GFile) logs = g_file_new_for_path (log_dir);
   g_autoptr(GFile) run = g_file_new_for_path (run_dir);
   g_autoptr(GFile) single = g_file_new_for_path (worker2_path);
-  g_autoptr(GList) windows = NULL;
   GValue value = G_VALUE_INIT;
   TmWindow *window;
   gboolean dropped = FALSE;
@@ -781,10 +776,7 @@ test_open_path (void)
   leave_overview (window);
   assert_host_shown (window, 0, worker1_path);
 
-  windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
-  for (GList *l = windows; l; l = l->next)
-    gtk_window_destroy (l->data);
-  tm_test_iterate_for (50);
+  tm_test_destroy_all_windows (GTK_APPLICATION (app));
 }
 
 int
@@ -794,15 +786,7 @@ main (int   argc,
   g_autofree char *data_home = NULL;
   int status;
 
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-
-  /* Keep the recently-used list of whoever runs the tests clean. */
-  data_home = g_dir_make_tmp ("tidemark-test-data-XXXXXX", NULL);
-  g_assert_nonnull (data_home);
-  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
-
-  g_test_init (&argc, &argv, NULL);
-  gtk_init ();
+  data_home = tm_test_gui_init (&argc, &argv);
 
   write_fixtures ();
 

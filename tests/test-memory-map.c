@@ -16,38 +16,12 @@
 #include "tm-session.h"
 #include "tm-test-util.h"
 #include "tm-timeline.h"
+#include "tm-gui-test-util.h"
 
 #define WIDTH  (400 + TM_CHART_MARGIN_LEFT + TM_CHART_MARGIN_RIGHT)
 #define HEIGHT 300
 #define MIB    (G_GINT64_CONSTANT (1) << 20)
 #define BASE   G_GUINT64_CONSTANT (0x7f0000000000)
-
-typedef struct
-{
-  int     width;
-  int     height;
-  guchar *data;     /* B, G, R, A (premultiplied, little endian) */
-  gsize   stride;
-} Picture;
-
-static void
-picture_free (Picture *picture)
-{
-  g_free (picture->data);
-  g_free (picture);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Picture, picture_free)
-
-static guint32
-pixel (const Picture *p,
-       double         x,
-       double         y)
-{
-  const guchar *px = p->data + (gsize) y * p->stride + (gsize) x * 4;
-
-  return ((guint32) px[2] << 16) | ((guint32) px[1] << 8) | px[0];
-}
 
 /* Equal up to a translucent grid line drawn over the data. */
 static gboolean
@@ -58,47 +32,6 @@ near (guint32 a,
     if (ABS ((int) ((a >> shift) & 0xff) - (int) ((b >> shift) & 0xff)) > 24)
       return FALSE;
   return TRUE;
-}
-
-static Picture *
-render_node (GskRenderNode *node,
-             int            width,
-             int            height)
-{
-  g_autoptr(GskRenderer) renderer = gsk_cairo_renderer_new ();
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  GskRenderNode *nodes[2];
-  GskRenderNode *container;
-  Picture *picture;
-
-  g_assert_true (gsk_renderer_realize (renderer, NULL, &error));
-  nodes[0] = gsk_color_node_new (&(GdkRGBA) { 1, 1, 1, 1 }, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  nodes[1] = node;
-  container = gsk_container_node_new (nodes, node != NULL ? 2 : 1);
-  texture = gsk_renderer_render_texture (renderer, container, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  gsk_render_node_unref (container);
-  gsk_render_node_unref (nodes[0]);
-  if (node != NULL)
-    gsk_render_node_unref (node);
-  gsk_renderer_unrealize (renderer);
-
-  if (g_getenv ("TM_TEST_SAVE_DIR") != NULL)
-    {
-      static int n;
-      g_autofree char *name = g_strdup_printf ("memory-map-%d.png", n++);
-      g_autofree char *path = g_build_filename (g_getenv ("TM_TEST_SAVE_DIR"), name, NULL);
-
-      gdk_texture_save_to_png (texture, path);
-    }
-
-  picture = g_new0 (Picture, 1);
-  picture->width = gdk_texture_get_width (texture);
-  picture->height = gdk_texture_get_height (texture);
-  picture->stride = (gsize) picture->width * 4;
-  picture->data = g_malloc (picture->stride * picture->height);
-  gdk_texture_download (texture, picture->data, picture->stride);
-  return picture;
 }
 
 static void
@@ -185,19 +118,19 @@ test_drawn_at_time_and_address (void)
   g_autoptr(TmProfile) profile = load_profile ();
   g_autoptr(TmSession) session = session_for (profile);
   GtkWidget *map = g_object_ref_sink (tm_memory_map_new (session));
-  g_autoptr(Picture) p = render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
-  guint32 big = pixel (p, x_of (TM_MEMORY_MAP (map), 3000), y_of (TM_MEMORY_MAP (map), BASE + 4 * MIB));
-  guint32 next = pixel (p, x_of (TM_MEMORY_MAP (map), 8000), y_of (TM_MEMORY_MAP (map), BASE + 12 * MIB));
+  g_autoptr(TmTestPicture) p = tm_test_render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
+  guint32 big = tm_test_picture_pixel (p, x_of (TM_MEMORY_MAP (map), 3000), y_of (TM_MEMORY_MAP (map), BASE + 4 * MIB));
+  guint32 next = tm_test_picture_pixel (p, x_of (TM_MEMORY_MAP (map), 8000), y_of (TM_MEMORY_MAP (map), BASE + 12 * MIB));
 
   g_assert_cmphex (big, !=, 0xffffff);
   g_assert_cmphex (next, !=, 0xffffff);
   g_assert_false (near (big, next));   /* coloured by op */
   g_assert_false (near (big, 0xffffff));
   /* Same allocation further along: same colour. */
-  g_assert_true (near (pixel (p, x_of (TM_MEMORY_MAP (map), 5000), y_of (TM_MEMORY_MAP (map), BASE + 1 * MIB)), big));
+  g_assert_true (near (tm_test_picture_pixel (p, x_of (TM_MEMORY_MAP (map), 5000), y_of (TM_MEMORY_MAP (map), BASE + 1 * MIB)), big));
   /* "next" before it was allocated, "big" after it was freed: empty. */
-  g_assert_cmphex (pixel (p, x_of (TM_MEMORY_MAP (map), 2500), y_of (TM_MEMORY_MAP (map), BASE + 12 * MIB)), ==, 0xffffff);
-  g_assert_cmphex (pixel (p, x_of (TM_MEMORY_MAP (map), 8000), y_of (TM_MEMORY_MAP (map), BASE + 4 * MIB)), ==, 0xffffff);
+  g_assert_cmphex (tm_test_picture_pixel (p, x_of (TM_MEMORY_MAP (map), 2500), y_of (TM_MEMORY_MAP (map), BASE + 12 * MIB)), ==, 0xffffff);
+  g_assert_cmphex (tm_test_picture_pixel (p, x_of (TM_MEMORY_MAP (map), 8000), y_of (TM_MEMORY_MAP (map), BASE + 4 * MIB)), ==, 0xffffff);
 
   g_object_unref (map);
 }
@@ -212,25 +145,25 @@ test_selection_marks_both (void)
   GtkWidget *map = g_object_ref_sink (tm_memory_map_new (session));
   GtkWidget *timeline = g_object_ref_sink (tm_timeline_new (session));
   TmAllocations *allocations = tm_session_get_allocations (session);
-  g_autoptr(Picture) map_before = NULL, map_after = NULL, tl_before = NULL, tl_after = NULL;
+  g_autoptr(TmTestPicture) map_before = NULL, map_after = NULL, tl_before = NULL, tl_after = NULL;
   TmViewport *viewport = tm_session_get_viewport (session);
   guint big = tm_allocations_find_by_snapshot (allocations, 0);
   double x_edge, y_mid;
   int changed_in = 0, changed_out = 0;
 
   g_assert_cmpuint (big, !=, TM_ALLOCATIONS_NONE);
-  map_before = render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
-  tl_before = render_node (tm_timeline_render_node (TM_TIMELINE (timeline), WIDTH, HEIGHT), WIDTH, HEIGHT);
+  map_before = tm_test_render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
+  tl_before = tm_test_render_node (tm_timeline_render_node (TM_TIMELINE (timeline), WIDTH, HEIGHT), WIDTH, HEIGHT);
 
   tm_session_select_allocation (session, big);
   g_assert_cmpuint (tm_session_get_selected_allocation (session), ==, big);
-  map_after = render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
-  tl_after = render_node (tm_timeline_render_node (TM_TIMELINE (timeline), WIDTH, HEIGHT), WIDTH, HEIGHT);
+  map_after = tm_test_render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
+  tl_after = tm_test_render_node (tm_timeline_render_node (TM_TIMELINE (timeline), WIDTH, HEIGHT), WIDTH, HEIGHT);
 
   /* The map: the selected rectangle's left edge is outlined. */
   x_edge = x_of (TM_MEMORY_MAP (map), 1000);
   y_mid = y_of (TM_MEMORY_MAP (map), BASE + 4 * MIB);
-  g_assert_cmphex (pixel (map_before, x_edge + 8, y_mid), !=, pixel (map_after, x_edge + 8, y_mid));
+  g_assert_cmphex (tm_test_picture_pixel (map_before, x_edge + 8, y_mid), !=, tm_test_picture_pixel (map_after, x_edge + 8, y_mid));
 
   /* The timeline: its top edge over the lifetime (1000 to 6000) changes,
    * and nowhere after the allocation was freed. */
@@ -241,7 +174,7 @@ test_selection_marks_both (void)
                    (gint64) ((double) (x - TM_CHART_MARGIN_LEFT) / (WIDTH - TM_CHART_MARGIN_LEFT - TM_CHART_MARGIN_RIGHT) *
                              (double) tm_viewport_get_span (viewport));
 
-        if (pixel (tl_before, x, y) == pixel (tl_after, x, y))
+        if (tm_test_picture_pixel (tl_before, x, y) == tm_test_picture_pixel (tl_after, x, y))
           continue;
         if (t > 1000 + 200 && t < 6000 - 200)
           changed_in++;
@@ -267,44 +200,44 @@ test_scope_highlight (void)
   g_autoptr(TmProfile) profile = load_profile ();
   g_autoptr(TmSession) session = session_for (profile);
   GtkWidget *map = g_object_ref_sink (tm_memory_map_new (session));
-  g_autoptr(Picture) before = NULL, during = NULL, after = NULL;
+  g_autoptr(TmTestPicture) before = NULL, during = NULL, after = NULL;
   g_autoptr(TmScope) scope = tm_scope_new (TM_SCOPE_GROUPING_NAME, FALSE, (const char *[]) { "next", NULL });
   g_autoptr(TmScope) by_region = tm_scope_new (TM_SCOPE_GROUPING_REGION, FALSE, (const char *[]) { "temp", NULL });
   double xb = x_of (TM_MEMORY_MAP (map), 3000), yb = y_of (TM_MEMORY_MAP (map), BASE + 4 * MIB);
   double xn = x_of (TM_MEMORY_MAP (map), 8000), yn = y_of (TM_MEMORY_MAP (map), BASE + 12 * MIB);
   guint32 dimmed;
 
-  before = render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
+  before = tm_test_render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
   tm_session_set_selected_scope (session, scope);
-  during = render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
+  during = tm_test_render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
 
   /* "next" is in the scope: unchanged; "big" is not: dimmed, exactly as
    * the never-freed highlight dims it (it is freed). */
-  g_assert_cmphex (pixel (during, xn, yn), ==, pixel (before, xn, yn));
-  dimmed = pixel (during, xb, yb);
-  g_assert_cmphex (dimmed, !=, pixel (before, xb, yb));
+  g_assert_cmphex (tm_test_picture_pixel (during, xn, yn), ==, tm_test_picture_pixel (before, xn, yn));
+  dimmed = tm_test_picture_pixel (during, xb, yb);
+  g_assert_cmphex (dimmed, !=, tm_test_picture_pixel (before, xb, yb));
   {
     g_autoptr(TmSession) other = session_for (profile);
     GtkWidget *plain = g_object_ref_sink (tm_memory_map_new (other));
-    g_autoptr(Picture) never_freed = NULL;
+    g_autoptr(TmTestPicture) never_freed = NULL;
 
     tm_memory_map_set_highlight_never_freed (TM_MEMORY_MAP (plain), TRUE);
-    never_freed = render_node (tm_memory_map_render_node (TM_MEMORY_MAP (plain), WIDTH, HEIGHT), WIDTH, HEIGHT);
-    g_assert_cmphex (pixel (never_freed, xb, yb), ==, dimmed);
+    never_freed = tm_test_render_node (tm_memory_map_render_node (TM_MEMORY_MAP (plain), WIDTH, HEIGHT), WIDTH, HEIGHT);
+    g_assert_cmphex (tm_test_picture_pixel (never_freed, xb, yb), ==, dimmed);
     g_object_unref (plain);
   }
 
   /* A scope of another grouping that holds nothing here dims both. */
   tm_session_set_selected_scope (session, by_region);
-  g_clear_pointer (&during, picture_free);
-  during = render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
-  g_assert_cmphex (pixel (during, xn, yn), !=, pixel (before, xn, yn));
-  g_assert_cmphex (pixel (during, xb, yb), ==, dimmed);
+  g_clear_pointer (&during, tm_test_picture_free);
+  during = tm_test_render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
+  g_assert_cmphex (tm_test_picture_pixel (during, xn, yn), !=, tm_test_picture_pixel (before, xn, yn));
+  g_assert_cmphex (tm_test_picture_pixel (during, xb, yb), ==, dimmed);
 
   tm_session_set_selected_scope (session, NULL);
-  after = render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
-  g_assert_cmphex (pixel (after, xb, yb), ==, pixel (before, xb, yb));
-  g_assert_cmphex (pixel (after, xn, yn), ==, pixel (before, xn, yn));
+  after = tm_test_render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
+  g_assert_cmphex (tm_test_picture_pixel (after, xb, yb), ==, tm_test_picture_pixel (before, xb, yb));
+  g_assert_cmphex (tm_test_picture_pixel (after, xn, yn), ==, tm_test_picture_pixel (before, xn, yn));
 
   g_object_unref (map);
 }

@@ -85,32 +85,6 @@ write_fixture (void)
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
 
-static void
-open_and_wait (TmWindow   *window,
-               const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-
-  tm_window_open (window, file);
-  tm_test_iterate_until (tm_test_not_loading, window);
-  tm_test_wait_layout_settled (GTK_WIDGET (window));
-  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
-}
-
-/* The real profile name, or NULL without TM_REAL_PROFILES. */
-static char *
-real_profile (const char *name)
-{
-  const char *dir = g_getenv ("TM_REAL_PROFILES");
-  char *path;
-
-  if (dir == NULL)
-    return NULL;
-  path = g_build_filename (dir, name, NULL);
-  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
-  return path;
-}
-
 static GtkWidget *
 child (TmWindow   *window,
        const char *name)
@@ -148,7 +122,7 @@ assert_charts_whole (TmWindow *window)
 static void
 test_layout (void)
 {
-  g_autofree char *gpu = real_profile ("tf_gpu_multi_worker.xplane.pb");
+  g_autofree char *gpu = tm_test_real_profile ("tf_gpu_multi_worker.xplane.pb");
   TmWindow *window = tm_test_new_window ();
   GtkPaned *paned, *chart_paned;
   TmTimelineLayout layout;
@@ -156,7 +130,7 @@ test_layout (void)
 
   /* The default size (as without a window manager). */
   gtk_window_set_default_size (GTK_WINDOW (window), 1175, 785);
-  open_and_wait (window, fixture_path);
+  tm_test_open_and_wait (window, fixture_path);
   tm_test_iterate_for (400);
   paned = GTK_PANED (child (window, "paned"));
   chart_paned = GTK_PANED (child (window, "chart_paned"));
@@ -180,7 +154,7 @@ test_layout (void)
   /* Without HLO modules, both charts have room to read. */
   if (gpu != NULL)
     {
-      open_and_wait (window, gpu);
+      tm_test_open_and_wait (window, gpu);
       /* Settled: the map's room is decided in an idle after a frame. */
       tm_test_iterate_for (400);
       tm_timeline_get_layout (TM_TIMELINE (child (window, "timeline")), &layout);
@@ -226,7 +200,7 @@ test_layout_saved (void)
 
   window = tm_test_new_window ();
   gtk_window_set_default_size (GTK_WINDOW (window), 1175, 785);
-  open_and_wait (window, fixture_path);
+  tm_test_open_and_wait (window, fixture_path);
   paned = GTK_PANED (child (window, "paned"));
   paned_h = gtk_widget_get_height (GTK_WIDGET (paned));
   g_assert_cmpint (gtk_paned_get_position (paned), >=, paned_h * 62 / 100);
@@ -246,22 +220,6 @@ test_layout_saved (void)
 /* ------------------------------------------------------------------ */
 /* Legend toggles                                                      */
 
-static GtkGestureClick *
-find_capture_click (GtkWidget *widget)
-{
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
-
-      if (GTK_IS_GESTURE_CLICK (controller) &&
-          gtk_event_controller_get_propagation_phase (GTK_EVENT_CONTROLLER (controller)) == GTK_PHASE_CAPTURE)
-        return GTK_GESTURE_CLICK (controller);
-    }
-  return NULL;
-}
-
 static void
 test_legend_toggles (void)
 {
@@ -273,7 +231,7 @@ test_legend_toggles (void)
   GVariant *state;
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1175, 785);
-  open_and_wait (window, fixture_path);
+  tm_test_open_and_wait (window, fixture_path);
   session = tm_window_get_session (window);
   timeline = TM_TIMELINE (child (window, "timeline"));
 
@@ -294,7 +252,7 @@ test_legend_toggles (void)
   g_assert_cmpint (tm_timeline_legend_at (timeline, heap_x, 80), ==, TM_SERIES_FLAG_NONE);
 
   /* A click on Heap hides the heap, a second shows it. */
-  click = find_capture_click (GTK_WIDGET (timeline));
+  click = tm_test_find_click_gesture (GTK_WIDGET (timeline), TRUE);
   g_assert_nonnull (click);
   g_assert_cmpint (tm_session_get_hidden_series (session), ==, TM_SERIES_FLAG_NONE);
   g_signal_emit_by_name (click, "pressed", 1, heap_x, 14.0);
@@ -361,7 +319,7 @@ test_op_name_shortening (void)
 static void
 test_op_column (void)
 {
-  g_autofree char *gpu = real_profile ("tf_gpu_multi_worker.xplane.pb");
+  g_autofree char *gpu = tm_test_real_profile ("tf_gpu_multi_worker.xplane.pb");
   TmWindow *window = tm_test_new_window ();
   TmBreakdownView *view;
   GtkColumnView *column_view;
@@ -371,7 +329,7 @@ test_op_column (void)
   int widest = 0;
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1175, 785);
-  open_and_wait (window, fixture_path);
+  tm_test_open_and_wait (window, fixture_path);
   view = tm_window_get_breakdown_view (window);
   column_view = tm_breakdown_view_get_column_view (view);
   column = g_list_model_get_item (gtk_column_view_get_columns (column_view), 0);
@@ -401,7 +359,7 @@ test_op_column (void)
       g_autofree char *peak_tip = NULL;
       g_autofree char *time_tip = NULL;
 
-      open_and_wait (window, gpu);
+      tm_test_open_and_wait (window, gpu);
       rows = tm_breakdown_view_get_model (view);
       at_peak = g_list_model_get_item (rows, 0);
       g_assert_true (tm_allocation_row_get_special (at_peak));
@@ -464,7 +422,7 @@ test_recent_files (void)
   gtk_recent_manager_add_item (recent, gone_uri);
   first = tm_window_new (app);
   gtk_window_present (GTK_WINDOW (first));
-  open_and_wait (first, fixture_path);
+  tm_test_open_and_wait (first, fixture_path);
 
   /* A new window's start page lists both, the gone one greyed out. */
   second = tm_window_new (app);
@@ -534,7 +492,7 @@ test_hlo_filter (void)
   g_autofree char *filtered = NULL;
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1175, 785);
-  open_and_wait (window, fixture_path);
+  tm_test_open_and_wait (window, fixture_path);
   hlo = TM_HLO_VIEW (child (window, "hlo_view"));
   g_assert_cmpuint (tm_hlo_view_get_n_shown (hlo), ==, 2);
 
@@ -580,7 +538,7 @@ test_range_figures (void)
   g_autofree char *zoomed_text = NULL;
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1175, 785);
-  open_and_wait (window, fixture_path);
+  tm_test_open_and_wait (window, fixture_path);
   timeline = TM_TIMELINE (child (window, "timeline"));
   viewport = tm_session_get_viewport (tm_window_get_session (window));
 
@@ -659,7 +617,7 @@ test_export_polish (void)
 
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
   gtk_window_set_default_size (GTK_WINDOW (window), 1175, 785);
-  open_and_wait (window, fixture_path);
+  tm_test_open_and_wait (window, fixture_path);
   tm_viewport_set_range (tm_session_get_viewport (tm_window_get_session (window)), 2 * MS, 9 * MS);
 
   /* The title line: file, memory id, the range shown in ms. */
@@ -701,14 +659,7 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   int status;
 
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  /* Keep the recently-used list of whoever runs the tests clean. */
-  data_home = g_dir_make_tmp ("tidemark-test-data-XXXXXX", NULL);
-  g_assert_nonnull (data_home);
-  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
-
-  g_test_init (&argc, &argv, NULL);
-  gtk_init ();
+  data_home = tm_test_gui_init (&argc, &argv);
 
   fixture_dir = tm_fixture_make_temp_dir (&error);
   g_assert_no_error (error);

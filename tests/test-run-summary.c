@@ -15,6 +15,7 @@
 #include "tm-run.h"
 #include "tm-run-loader.h"
 #include "tm-run-summary.h"
+#include "tm-test-util.h"
 
 #define N_HOSTS 64
 #define CORRUPT_HOST 5
@@ -23,49 +24,6 @@
 static char *fixture_dir;
 static char *run_dir;
 static char **host_paths;
-
-typedef struct
-{
-  char *out;
-  char *err;
-  int   status;
-} Run;
-
-static void
-run_clear (Run *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-static void
-run (Run        *result,
-     const char *first,
-     ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  const char *exe = g_getenv ("TM_TIDEMARK_EXE");
-  g_auto(GStrv) envp = g_environ_unsetenv (g_get_environ (), "DISPLAY");
-  int wait_status;
-  va_list ap;
-
-  g_assert_nonnull (exe);
-  g_ptr_array_add (argv, (char *) exe);
-  va_start (ap, first);
-  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
-    g_ptr_array_add (argv, (char *) a);
-  va_end (ap);
-  g_ptr_array_add (argv, NULL);
-
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
-                               &result->out, &result->err, &wait_status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  result->status = WEXITSTATUS (wait_status);
-}
 
 static guint
 count_lines (const char *text)
@@ -199,11 +157,11 @@ static void
 test_json_lines (void)
 {
   g_autoptr(TmRunLoader) loader = load_run ();
-  g_auto(Run) r = { 0 };
+  g_auto(TmTestRun) r = { 0 };
   g_autoptr(GPtrArray) parsed = NULL;
   g_autoptr(GError) error = NULL;
 
-  run (&r, "--summary", "--json", run_dir, NULL);
+  tm_test_run_cli (&r, NULL, "--summary", "--json", run_dir, NULL);
   g_assert_cmpint (r.status, ==, 1);
   g_assert_cmpuint (count_lines (r.out), ==, N_HOSTS);
   g_assert_cmpuint (count_lines (r.err), ==, 1);
@@ -245,14 +203,14 @@ test_text_and_status (void)
 {
   g_autofree char *missing = g_build_filename (fixture_dir, "missing.xplane.pb", NULL);
   g_autofree char *busiest = g_strdup_printf ("  worker-%u ", TM_FIXTURE_RUN_BUSIEST);
-  g_auto(Run) a = { 0 };
-  g_auto(Run) b = { 0 };
-  g_auto(Run) c = { 0 };
-  g_auto(Run) d = { 0 };
-  g_auto(Run) e = { 0 };
+  g_auto(TmTestRun) a = { 0 };
+  g_auto(TmTestRun) b = { 0 };
+  g_auto(TmTestRun) c = { 0 };
+  g_auto(TmTestRun) d = { 0 };
+  g_auto(TmTestRun) e = { 0 };
   const char *table;
 
-  run (&a, "--summary", run_dir, NULL);
+  tm_test_run_cli (&a, NULL, "--summary", run_dir, NULL);
   g_assert_cmpint (a.status, ==, 1);
   table = strstr (a.out, "\nRun: ");
   g_assert_nonnull (table);
@@ -262,7 +220,7 @@ test_text_and_status (void)
   g_assert_nonnull (strstr (table, "worker-9: "));
 
   /* One good file and one missing: the good one prints, the status is 1. */
-  run (&b, "--summary", "--json", host_paths[0], missing, NULL);
+  tm_test_run_cli (&b, NULL, "--summary", "--json", host_paths[0], missing, NULL);
   g_assert_cmpint (b.status, ==, 1);
   g_assert_cmpuint (count_lines (b.out), ==, 2);
   g_assert_nonnull (strstr (b.out, "\"error\": "));
@@ -270,16 +228,16 @@ test_text_and_status (void)
   g_assert_nonnull (strstr (b.err, "missing.xplane.pb"));
 
   /* Two good files: status 0, a run table in text. */
-  run (&c, "--summary", host_paths[0], host_paths[1], NULL);
+  tm_test_run_cli (&c, NULL, "--summary", host_paths[0], host_paths[1], NULL);
   g_assert_cmpint (c.status, ==, 0);
   g_assert_nonnull (strstr (c.out, "\nRun: "));
   g_assert_cmpstr (c.err, ==, "");
 
   /* One file: no run table, one line of JSON. */
-  run (&d, "--summary", host_paths[0], NULL);
+  tm_test_run_cli (&d, NULL, "--summary", host_paths[0], NULL);
   g_assert_cmpint (d.status, ==, 0);
   g_assert_null (strstr (d.out, "\nRun: "));
-  run (&e, "--summary", "--json", host_paths[1], NULL);
+  tm_test_run_cli (&e, NULL, "--summary", "--json", host_paths[1], NULL);
   g_assert_cmpint (e.status, ==, 0);
   g_assert_cmpuint (count_lines (e.out), ==, 1);
   g_assert_nonnull (strstr (e.out, "\"host\": \"worker-1\""));
@@ -293,10 +251,10 @@ test_export_several (void)
   g_autofree char *arg = g_strconcat ("--output=", out_dir, NULL);
   g_autofree char *first = g_build_filename (out_dir, "worker-0.breakdown.csv", NULL);
   g_autofree char *second = g_build_filename (out_dir, "worker-1.breakdown.csv", NULL);
-  g_auto(Run) r = { 0 };
+  g_auto(TmTestRun) r = { 0 };
 
   g_assert_cmpint (g_mkdir (out_dir, 0700), ==, 0);
-  run (&r, "--export=csv", arg, host_paths[0], host_paths[1], NULL);
+  tm_test_run_cli (&r, NULL, "--export=csv", arg, host_paths[0], host_paths[1], NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_true (g_file_test (first, G_FILE_TEST_IS_REGULAR));
   g_assert_true (g_file_test (second, G_FILE_TEST_IS_REGULAR));

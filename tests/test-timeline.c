@@ -22,34 +22,18 @@
 #include "tm-test-util.h"
 #include "tm-timeline.h"
 #include "tm-window.h"
+#include "tm-gui-test-util.h"
 
 #define WIDTH  720
 #define HEIGHT 320
 
-typedef struct
-{
-  int     width;
-  int     height;
-  guchar *data;     /* B, G, R, A (premultiplied, little endian) */
-  gsize   stride;
-} Picture;
-
 static void
-picture_free (Picture *picture)
-{
-  g_free (picture->data);
-  g_free (picture);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Picture, picture_free)
-
-static void
-pixel_at (const Picture *p,
-          int            x,
-          int            y,
-          guint         *r,
-          guint         *g,
-          guint         *b)
+pixel_at (const TmTestPicture *p,
+          int                  x,
+          int                  y,
+          guint               *r,
+          guint               *g,
+          guint               *b)
 {
   const guchar *px = p->data + (gsize) y * p->stride + (gsize) x * 4;
 
@@ -60,9 +44,9 @@ pixel_at (const Picture *p,
 
 /* The heap's full-strength line colour, light style (#ff7800). */
 static gboolean
-is_heap_line (const Picture *p,
-              int            x,
-              int            y)
+is_heap_line (const TmTestPicture *p,
+              int                  x,
+              int                  y)
 {
   guint r, g, b;
 
@@ -72,7 +56,7 @@ is_heap_line (const Picture *p,
 
 /* The topmost heap line pixel of the plot in column x, or -1. */
 static int
-heap_top (const Picture          *p,
+heap_top (const TmTestPicture    *p,
           const TmTimelineLayout *layout,
           int                     x)
 {
@@ -82,49 +66,13 @@ heap_top (const Picture          *p,
   return -1;
 }
 
-static Picture *
+static TmTestPicture *
 render (TmTimeline *timeline)
 {
   int width = gtk_widget_get_width (GTK_WIDGET (timeline));
   int height = gtk_widget_get_height (GTK_WIDGET (timeline));
-  g_autoptr(GskRenderer) renderer = gsk_cairo_renderer_new ();
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  GskRenderNode *nodes[2];
-  GskRenderNode *container;
-  Picture *picture;
 
-  g_assert_cmpint (width, >, 0);
-  g_assert_cmpint (height, >, 0);
-  g_assert_true (gsk_renderer_realize (renderer, NULL, &error));
-  g_assert_no_error (error);
-
-  nodes[0] = gsk_color_node_new (&(GdkRGBA) { 1, 1, 1, 1 }, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  nodes[1] = tm_timeline_render_node (timeline, width, height);
-  container = gsk_container_node_new (nodes, 2);
-  texture = gsk_renderer_render_texture (renderer, container, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  gsk_render_node_unref (container);
-  gsk_render_node_unref (nodes[0]);
-  gsk_render_node_unref (nodes[1]);
-  gsk_renderer_unrealize (renderer);
-
-  /* TM_TEST_SAVE_DIR=DIR keeps the pictures for a look. */
-  if (g_getenv ("TM_TEST_SAVE_DIR") != NULL)
-    {
-      g_autofree char *name = g_strdelimit (g_strdup_printf ("%s.png", g_test_get_path ()), "/", '-');
-      g_autofree char *path = g_build_filename (g_getenv ("TM_TEST_SAVE_DIR"), name, NULL);
-
-      gdk_texture_save_to_png (texture, path);
-    }
-
-  picture = g_new0 (Picture, 1);
-  picture->width = gdk_texture_get_width (texture);
-  picture->height = gdk_texture_get_height (texture);
-  picture->stride = (gsize) picture->width * 4;
-  picture->data = g_malloc (picture->stride * picture->height);
-  gdk_texture_download (texture, picture->data, picture->stride);
-
-  return picture;
+  return tm_test_render_node (tm_timeline_render_node (timeline, width, height), width, height);
 }
 
 /* ------------------------------------------------------------------ */
@@ -321,7 +269,7 @@ test_timeline_spike (void)
   g_autoptr(TmSession) session = tm_session_new ();
   TmTimeline *timeline = TM_TIMELINE (tm_timeline_new (session));
   GtkWidget *window = window_with (GTK_WIDGET (timeline), WIDTH, HEIGHT);
-  g_autoptr(Picture) picture = NULL;
+  g_autoptr(TmTestPicture) picture = NULL;
   TmTimelineLayout layout;
   gint64 spike_time;
   int spike_x, y_spike, y_flat, hits = 0;
@@ -378,7 +326,7 @@ test_timeline_real_gpu (void)
   g_autoptr(GFile) file = NULL;
   g_autoptr(TmProfile) profile = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(Picture) picture = NULL;
+  g_autoptr(TmTestPicture) picture = NULL;
   g_autoptr(TmSession) session = NULL;
   TmMemoryStore *store;
   TmTimeline *timeline;
@@ -517,7 +465,7 @@ count_notify_cb (GObject    *object,
 
 /* Whether the picture shows the selection's accent line at x. */
 static gboolean
-shows_selection_at (const Picture          *picture,
+shows_selection_at (const TmTestPicture    *picture,
                     const TmTimelineLayout *layout,
                     double                  x)
 {
@@ -569,14 +517,14 @@ test_timeline_actions_selection (void)
   /* The selection line is drawn in the accent colour, and goes with the
    * session's selected time. */
     {
-      g_autoptr(Picture) picture = render (timeline);
+      g_autoptr(TmTestPicture) picture = render (timeline);
 
       g_assert_true (shows_selection_at (picture, &layout, x_before));
     }
   tm_session_clear_selected_time (session);
   g_assert_false (tm_session_get_has_selected_time (session));
     {
-      g_autoptr(Picture) picture = render (timeline);
+      g_autoptr(TmTestPicture) picture = render (timeline);
 
       g_assert_false (shows_selection_at (picture, &layout, x_before));
     }
@@ -589,21 +537,6 @@ test_timeline_actions_selection (void)
   g_assert_false (tm_viewport_is_zoomed (viewport));
 
   gtk_window_destroy (GTK_WINDOW (window));
-}
-
-static GtkGestureClick *
-find_click_gesture (GtkWidget *widget)
-{
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
-
-      if (GTK_IS_GESTURE_CLICK (controller))
-        return GTK_GESTURE_CLICK (controller);
-    }
-  return NULL;
 }
 
 static void
@@ -627,7 +560,7 @@ test_timeline_click (void)
   TmTimeline *timeline = TM_TIMELINE (tm_timeline_new (session));
   GtkWidget *window = window_with (GTK_WIDGET (timeline), WIDTH, HEIGHT);
   TmViewport *viewport = tm_session_get_viewport (session);
-  GtkGestureClick *click = find_click_gesture (GTK_WIDGET (timeline));
+  GtkGestureClick *click = tm_test_find_click_gesture (GTK_WIDGET (timeline), FALSE);
   int double_click_ms = 400;
   TmTimelineLayout layout;
   gint64 first = 1000 * STEP_PS, second = 2000 * STEP_PS;
@@ -649,7 +582,7 @@ test_timeline_click (void)
   g_signal_emit_by_name (click, "pressed", 1, x, layout.plot.origin.y + 20);
   g_signal_emit_by_name (click, "released", 1, x, layout.plot.origin.y + 20);
     {
-      g_autoptr(Picture) picture = render (timeline);
+      g_autoptr(TmTestPicture) picture = render (timeline);
 
       g_assert_true (shows_selection_at (picture, &layout, x));
     }
@@ -698,7 +631,7 @@ test_timeline_hlo (void)
   TmViewport *viewport = tm_session_get_viewport (session);
   const TmHloModule *module;
   TmTimelineLayout layout;
-  g_autoptr(Picture) picture = NULL;
+  g_autoptr(TmTestPicture) picture = NULL;
   guint band_pixels = 0;
 
   g_assert_nonnull (modules);
@@ -816,7 +749,7 @@ test_timeline_dark (void)
   GtkWidget *window = window_with (GTK_WIDGET (timeline), WIDTH, HEIGHT);
   GtkSettings *settings = gtk_settings_get_default ();
   TmTimelineLayout layout;
-  g_autoptr(Picture) picture = NULL;
+  g_autoptr(TmTestPicture) picture = NULL;
   GdkRGBA dark_heap;
   guint r, g, b;
   int x, y;

@@ -139,32 +139,6 @@ use_thai (gboolean thai)
 }
 
 static void
-open_and_wait (TmWindow   *window,
-               const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-
-  tm_window_open (window, file);
-  tm_test_iterate_until (tm_test_not_loading, window);
-  tm_test_wait_layout_settled (GTK_WIDGET (window));
-  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
-}
-
-/* The real profile name, or NULL (test skipped) without TM_REAL_PROFILES. */
-static char *
-real_profile (const char *name)
-{
-  const char *dir = g_getenv ("TM_REAL_PROFILES");
-  char *path;
-
-  if (dir == NULL)
-    return NULL;
-  path = g_build_filename (dir, name, NULL);
-  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
-  return path;
-}
-
-static void
 set_dark (gboolean dark)
 {
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", dark, NULL);
@@ -185,7 +159,7 @@ assert_fits_800_600 (const char *path,
   set_dark (dark);
   window = tm_test_new_window ();
   gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
-  open_and_wait (window, path);
+  tm_test_open_and_wait (window, path);
 
   gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &min_w, &nat, NULL, NULL);
   /* The toplevel's minimum height is the one for its minimum width. */
@@ -206,8 +180,8 @@ assert_fits_800_600 (const char *path,
 static void
 test_window_800_600 (void)
 {
-  g_autofree char *gpu = real_profile ("tf_gpu_multi_worker.xplane.pb");
-  g_autofree char *tpu = real_profile ("xprof_tpu_training.memory_profile.json");
+  g_autofree char *gpu = tm_test_real_profile ("tf_gpu_multi_worker.xplane.pb");
+  g_autofree char *tpu = tm_test_real_profile ("xprof_tpu_training.memory_profile.json");
 
   assert_fits_800_600 (fixture_path, FALSE, FALSE);
   assert_fits_800_600 (fixture_path, TRUE, FALSE);
@@ -225,21 +199,6 @@ test_window_800_600 (void)
 
 /* ------------------------------------------------------------------ */
 /* Bug 2: hover and click answer for the time under the pointer         */
-
-static GtkGestureClick *
-find_click_gesture (GtkWidget *widget)
-{
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
-
-      if (GTK_IS_GESTURE_CLICK (controller))
-        return GTK_GESTURE_CLICK (controller);
-    }
-  return NULL;
-}
 
 static gboolean
 session_has_selected_time (gpointer data)
@@ -263,7 +222,7 @@ test_pick_under_pointer (void)
   double x;
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
-  open_and_wait (window, fixture_path);
+  tm_test_open_and_wait (window, fixture_path);
   session = tm_window_get_session (window);
   timeline = TM_TIMELINE (tm_test_template_child (window, TM_TYPE_WINDOW, "timeline"));
 
@@ -283,7 +242,7 @@ test_pick_under_pointer (void)
   g_assert_nonnull (strstr (markup, "10.000 ms"));
 
   /* A click selects the time under the pointer. */
-  click = find_click_gesture (GTK_WIDGET (timeline));
+  click = tm_test_find_click_gesture (GTK_WIDGET (timeline), FALSE);
   g_assert_nonnull (click);
   g_signal_emit_by_name (click, "pressed", 1, x, layout.plot.origin.y + 20);
   g_signal_emit_by_name (click, "released", 1, x, layout.plot.origin.y + 20);
@@ -318,7 +277,7 @@ test_csv_of_shown_rows (void)
   g_autoptr(GPtrArray) all = NULL;
   GListModel *shown;
 
-  open_and_wait (window, fixture_path);
+  tm_test_open_and_wait (window, fixture_path);
   view = tm_window_get_breakdown_view (window);
   column_view = tm_breakdown_view_get_column_view (view);
   columns = gtk_column_view_get_columns (column_view);
@@ -402,7 +361,7 @@ test_keys (void)
   gint64 span;
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
-  open_and_wait (window, fixture_path);
+  tm_test_open_and_wait (window, fixture_path);
   view = tm_window_get_breakdown_view (window);
   timeline = TM_TIMELINE (tm_test_template_child (window, TM_TYPE_WINDOW, "timeline"));
   viewport = tm_session_get_viewport (tm_window_get_session (window));
@@ -469,7 +428,7 @@ test_no_invented_values (void)
   g_autofree char *tooltip = NULL;
   g_autofree char *event = NULL;
 
-  open_and_wait (window, fixture_path);
+  tm_test_open_and_wait (window, fixture_path);
   view = tm_window_get_breakdown_view (window);
   tm_breakdown_view_set_hide_small (view, FALSE);
   /* Everything live at the end (the peak table has only step 3). */
@@ -527,7 +486,7 @@ test_thai (void)
   use_thai (TRUE);
   window = tm_test_new_window ();
   gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
-  open_and_wait (window, fixture_path);
+  tm_test_open_and_wait (window, fixture_path);
   view = tm_window_get_breakdown_view (window);
 
   /* The special row at the peak is translated. */
@@ -562,7 +521,7 @@ test_y_scale (void)
   gint64 fit_all, fit_zoomed, capacity;
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
-  open_and_wait (window, fixture_path);
+  tm_test_open_and_wait (window, fixture_path);
   session = tm_window_get_session (window);
   timeline = TM_TIMELINE (tm_test_template_child (window, TM_TYPE_WINDOW, "timeline"));
 
@@ -679,14 +638,7 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   int status;
 
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  /* Keep the recently-used list of whoever runs the tests clean. */
-  data_home = g_dir_make_tmp ("tidemark-test-data-XXXXXX", NULL);
-  g_assert_nonnull (data_home);
-  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
-
-  g_test_init (&argc, &argv, NULL);
-  gtk_init ();
+  data_home = tm_test_gui_init (&argc, &argv);
 
   fixture_dir = tm_fixture_make_temp_dir (&error);
   g_assert_no_error (error);

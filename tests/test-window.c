@@ -971,7 +971,6 @@ test_application_open (void)
   g_autofree char *host_a = NULL;
   g_autofree char *host_b = NULL;
   g_autoptr(GFile) run = NULL;
-  g_autoptr(GList) windows = NULL;
   g_autoptr(GList) toplevels = NULL;
   GtkAboutDialog *about = NULL;
   TmWindow *empty;
@@ -1047,10 +1046,7 @@ test_application_open (void)
   g_assert_cmpstr (gtk_about_dialog_get_version (about), ==, PACKAGE_VERSION);
   gtk_window_destroy (GTK_WINDOW (about));
 
-  windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
-  for (GList *l = windows; l; l = l->next)
-    gtk_window_destroy (l->data);
-  tm_test_iterate_for (50);
+  tm_test_destroy_all_windows (GTK_APPLICATION (app));
 
   tm_fixture_remove (log_dir);
 }
@@ -1290,15 +1286,7 @@ main (int   argc,
       if (g_file_test (compiled, G_FILE_TEST_EXISTS) && g_getenv ("GSETTINGS_SCHEMA_DIR") == NULL)
         g_setenv ("GSETTINGS_SCHEMA_DIR", schema_dir, TRUE);
     }
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-
-  /* Keep the recently-used list of whoever runs the tests clean. */
-  data_home = g_dir_make_tmp ("tidemark-test-data-XXXXXX", NULL);
-  g_assert_nonnull (data_home);
-  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
-
-  g_test_init (&argc, &argv, NULL);
-  gtk_init ();
+  data_home = tm_test_gui_init (&argc, &argv);
 
   write_fixtures ();
 

@@ -126,3 +126,122 @@ tm_test_count_windows (GtkApplication *app)
 {
   return g_list_length (gtk_application_get_windows (app));
 }
+
+char *
+tm_test_gui_init (int    *argc,
+                  char ***argv)
+{
+  char *data_home;
+
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  /* Keep the recently-used list of whoever runs the tests clean. */
+  data_home = g_dir_make_tmp ("tidemark-test-data-XXXXXX", NULL);
+  g_assert_nonnull (data_home);
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+
+  g_test_init (argc, argv, NULL);
+  gtk_init ();
+  return data_home;
+}
+
+void
+tm_test_open_and_wait (TmWindow   *window,
+                       const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  tm_window_open (window, file);
+  tm_test_iterate_until (tm_test_not_loading, window);
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
+}
+
+GtkGestureClick *
+tm_test_find_click_gesture (GtkWidget *widget,
+                            gboolean   capture_only)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_GESTURE_CLICK (controller) &&
+          (!capture_only ||
+           gtk_event_controller_get_propagation_phase (GTK_EVENT_CONTROLLER (controller)) == GTK_PHASE_CAPTURE))
+        return GTK_GESTURE_CLICK (controller);
+    }
+  return NULL;
+}
+
+void
+tm_test_picture_free (TmTestPicture *picture)
+{
+  g_free (picture->data);
+  g_free (picture);
+}
+
+TmTestPicture *
+tm_test_render_node (GskRenderNode *node,
+                     int            width,
+                     int            height)
+{
+  g_autoptr(GskRenderer) renderer = gsk_cairo_renderer_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GskRenderNode *nodes[2];
+  GskRenderNode *container;
+  TmTestPicture *picture;
+
+  g_assert_cmpint (width, >, 0);
+  g_assert_cmpint (height, >, 0);
+  g_assert_true (gsk_renderer_realize (renderer, NULL, &error));
+  g_assert_no_error (error);
+
+  nodes[0] = gsk_color_node_new (&(GdkRGBA) { 1, 1, 1, 1 }, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  nodes[1] = node;
+  container = gsk_container_node_new (nodes, node != NULL ? 2 : 1);
+  texture = gsk_renderer_render_texture (renderer, container, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gsk_render_node_unref (container);
+  gsk_render_node_unref (nodes[0]);
+  if (node != NULL)
+    gsk_render_node_unref (node);
+  gsk_renderer_unrealize (renderer);
+
+  if (g_getenv ("TM_TEST_SAVE_DIR") != NULL)
+    {
+      static int n;
+      g_autofree char *name = g_strdelimit (g_strdup_printf ("%s-%d.png", g_test_get_path (), n++), "/", '-');
+      g_autofree char *path = g_build_filename (g_getenv ("TM_TEST_SAVE_DIR"), name, NULL);
+
+      gdk_texture_save_to_png (texture, path);
+    }
+
+  picture = g_new0 (TmTestPicture, 1);
+  picture->width = gdk_texture_get_width (texture);
+  picture->height = gdk_texture_get_height (texture);
+  picture->stride = (gsize) picture->width * 4;
+  picture->data = g_malloc (picture->stride * picture->height);
+  gdk_texture_download (texture, picture->data, picture->stride);
+  return picture;
+}
+
+guint32
+tm_test_picture_pixel (const TmTestPicture *p,
+                       double               x,
+                       double               y)
+{
+  const guchar *px = p->data + (gsize) y * p->stride + (gsize) x * 4;
+
+  return ((guint32) px[2] << 16) | ((guint32) px[1] << 8) | px[0];
+}
+
+void
+tm_test_destroy_all_windows (GtkApplication *app)
+{
+  g_autoptr(GList) windows = g_list_copy (gtk_application_get_windows (app));
+
+  for (GList *l = windows; l; l = l->next)
+    gtk_window_destroy (l->data);
+  tm_test_iterate_for (50);
+}

@@ -10,6 +10,12 @@
 
 G_BEGIN_DECLS
 
+/* Starts a window test: memory GSettings, a temporary XDG_DATA_HOME (the
+ * recently-used list of whoever runs the tests stays clean), g_test_init()
+ * and gtk_init(). Returns that folder, for tm_fixture_remove() at the end. */
+char      *tm_test_gui_init        (int         *argc,
+                                    char      ***argv);
+
 /* Runs the main loop until cond(data) holds; fails after a minute. */
 void       tm_test_iterate_until   (gboolean   (*cond) (gpointer),
                                     gpointer     data);
@@ -36,5 +42,39 @@ GtkWidget *tm_test_template_child  (gpointer     widget,
                                     const char  *name);
 
 guint      tm_test_count_windows   (GtkApplication *app);
+/* Destroys every window of app, then lets the main loop settle. */
+void       tm_test_destroy_all_windows (GtkApplication *app);
+
+/* Opens path in window and waits until it shows the profile, laid out. */
+void       tm_test_open_and_wait   (TmWindow    *window,
+                                    const char  *path);
+
+/* The first click gesture of widget; with capture_only, the first one in
+ * the capture phase. NULL if there is none. */
+GtkGestureClick *tm_test_find_click_gesture (GtkWidget *widget,
+                                             gboolean   capture_only);
+
+/* A rendered picture: B, G, R, A bytes (premultiplied, little endian). */
+typedef struct
+{
+  int     width;
+  int     height;
+  guchar *data;
+  gsize   stride;
+} TmTestPicture;
+
+void       tm_test_picture_free    (TmTestPicture *picture);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmTestPicture, tm_test_picture_free)
+
+/* Renders node (taken; NULL draws nothing) over white, width × height.
+ * TM_TEST_SAVE_DIR=DIR keeps the pictures there, as PNGs named after the
+ * test, for a look. */
+TmTestPicture *tm_test_render_node (GskRenderNode *node,
+                                    int            width,
+                                    int            height);
+/* The colour at x, y as 0xRRGGBB. */
+guint32    tm_test_picture_pixel   (const TmTestPicture *p,
+                                    double               x,
+                                    double               y);
 
 G_END_DECLS

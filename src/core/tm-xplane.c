@@ -11,6 +11,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "tm-error.h"
 #include "tm-xplane.h"
 
 enum { MAP_KEY = 1, MAP_VALUE = 2 };
@@ -232,6 +233,50 @@ tm_xline_scan (TmWire    line,
         }
       else if (!tm_wire_skip (&line, wt, error))
         return FALSE;
+    }
+
+  return TRUE;
+}
+
+gboolean
+tm_xspace_next_plane (TmWire    *space,
+                      TmWire    *plane,
+                      gboolean  *found,
+                      GError   **error)
+{
+  *found = FALSE;
+
+  while (!tm_wire_at_end (space))
+    {
+      guint32 field;
+      guint wt;
+
+      if (tm_wire_offset (space) == 0)
+        {
+          g_autoptr(GError) inner = NULL;
+
+          if (!tm_wire_read_tag (space, &field, &wt, &inner))
+            {
+              g_set_error (error, TM_ERROR, TM_ERROR_NOT_PROTOBUF,
+                           _("not a profile: the file is neither an XSpace protobuf nor a memory-profile JSON (%s)"),
+                           inner->message);
+              return FALSE;
+            }
+        }
+      else if (!tm_wire_read_tag (space, &field, &wt, error))
+        return FALSE;
+
+      if (field != TM_XSPACE_PLANES)
+        {
+          if (!tm_wire_skip (space, wt, error))
+            return FALSE;
+          continue;
+        }
+      if (!tm_wire_expect_type (space, field, wt, TM_WIRE_LEN, N_("in XSpace.planes"), error) ||
+          !tm_wire_read_len (space, plane, error))
+        return FALSE;
+      *found = TRUE;
+      return TRUE;
     }
 
   return TRUE;

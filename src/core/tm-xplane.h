@@ -4,7 +4,7 @@
  *
  * Field numbers of proto/xplane.proto and walkers over the parts of a plane
  * (docs/formats.md §1) that find where things are without decoding them;
- * strings stay in the mapped file. Uses only tm-wire.
+ * strings stay in the mapped file. Uses only tm-wire and tm-error.
  */
 #pragma once
 
@@ -24,6 +24,10 @@ enum { TM_XEVENT_METADATA_ID = 1, TM_XEVENT_OFFSET_PS = 2, TM_XEVENT_DURATION_PS
        TM_XEVENT_NUM_OCCURRENCES = 5 };
 enum { TM_XSTAT_METADATA_ID = 1, TM_XSTAT_DOUBLE = 2, TM_XSTAT_UINT64 = 3, TM_XSTAT_INT64 = 4, TM_XSTAT_STR = 5,
        TM_XSTAT_BYTES = 6, TM_XSTAT_REF = 7 };
+
+/* The planes the readers look at (docs/formats.md §1). */
+#define TM_HOST_PLANE_NAME "/host:CPU"
+#define TM_TPU_PLANE_PREFIX "/device:TPU:"
 
 /* Metadata ids below this are looked up in arrays, others in hash tables. */
 #define TM_SMALL_ID_LIMIT (1u << 20)
@@ -84,6 +88,26 @@ typedef struct
   GArray *event_md;   /* TmWire */
   GArray *stat_md;    /* TmWire */
 } TmXPlaneParts;
+
+static inline gboolean
+tm_xplane_is_host (const TmXPlaneParts *parts)
+{
+  return parts->has_name && tm_str_equal (parts->name, TM_HOST_PLANE_NAME);
+}
+
+static inline gboolean
+tm_xplane_is_tpu (const TmXPlaneParts *parts)
+{
+  return parts->has_name && tm_str_has_prefix (parts->name, TM_TPU_PLANE_PREFIX);
+}
+
+/* The next XSpace.planes field of space (a wire over the whole file), other
+ * fields skipped: FALSE on an error; else TRUE, with *found FALSE at the end.
+ * A file whose first tag does not read is not a profile at all. */
+gboolean tm_xspace_next_plane  (TmWire         *space,
+                                TmWire         *plane,
+                                gboolean       *found,
+                                GError        **error);
 
 void     tm_xplane_parts_clear (TmXPlaneParts  *parts);
 /* One pass over the plane's top-level fields; with collect, remembers where

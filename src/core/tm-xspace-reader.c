@@ -21,8 +21,6 @@
 #include "tm-xplane.h"
 #include "tm-xspace-reader.h"
 
-#define HOST_PLANE_NAME "/host:CPU"
-#define TPU_PLANE_PREFIX "/device:TPU:"
 #define DEVICE_PREFIX "/device:"
 #define XLA_MODULES_LINE "XLA Modules"
 #define CANCEL_CHECK_INTERVAL 16384
@@ -637,52 +635,27 @@ read_job (gpointer   data,
 {
   Reader *r = data;
   TmWire space;
-  gboolean first = TRUE;
 
   tm_wire_init (&space, r->base, r->size);
 
-  while (!tm_wire_at_end (&space))
+  for (;;)
     {
-      guint32 field;
-      guint wt;
       TmWire plane;
       TmXPlaneParts parts;
-      gboolean is_host, is_tpu;
+      gboolean found, is_host, is_tpu;
 
-      if (first)
-        {
-          g_autoptr(GError) inner = NULL;
-
-          if (!tm_wire_read_tag (&space, &field, &wt, &inner))
-            {
-              g_set_error (error, TM_ERROR, TM_ERROR_NOT_PROTOBUF,
-                           _("not a profile: the file is neither an XSpace protobuf nor a memory-profile JSON (%s)"),
-                           inner->message);
-              return FALSE;
-            }
-        }
-      else if (!tm_wire_read_tag (&space, &field, &wt, error))
+      if (!tm_xspace_next_plane (&space, &plane, &found, error))
         return FALSE;
-      first = FALSE;
-
-      if (field != TM_XSPACE_PLANES)
-        {
-          if (!tm_wire_skip (&space, wt, error))
-            return FALSE;
-          continue;
-        }
-
-      if (!tm_wire_expect_type (&space, field, wt, TM_WIRE_LEN, N_("in XSpace.planes"), error) ||
-          !tm_wire_read_len (&space, &plane, error))
-        return FALSE;
+      if (!found)
+        break;
 
       r->result->n_planes++;
 
       if (!tm_xplane_scan (plane, FALSE, &parts, error))
         return FALSE;
 
-      is_host = parts.has_name && tm_str_equal (parts.name, HOST_PLANE_NAME) && !r->result->has_host_plane;
-      is_tpu = parts.has_name && tm_str_has_prefix (parts.name, TPU_PLANE_PREFIX);
+      is_host = tm_xplane_is_host (&parts) && !r->result->has_host_plane;
+      is_tpu = tm_xplane_is_tpu (&parts);
 
       if (is_host || is_tpu)
         {

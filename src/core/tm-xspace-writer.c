@@ -37,8 +37,6 @@
 #include "tm-xspace-writer.h"
 #include "xplane.pb-c.h"
 
-#define HOST_PLANE_NAME "/host:CPU"
-#define TPU_PLANE_PREFIX "/device:TPU:"
 #define XLA_MODULES_LINE "XLA Modules"
 #define OUT_CHUNK (256u << 10)
 #define CHECK_INTERVAL 16384
@@ -751,47 +749,24 @@ write_job (gpointer   data,
 {
   Writer *w = data;
   TmWire space;
-  gboolean first = TRUE;
 
   tm_wire_init (&space, w->base, w->size);
-  while (!tm_wire_at_end (&space))
+  for (;;)
     {
-      guint32 field;
-      guint wt;
       TmWire plane;
       TmXPlaneParts head;
-      gboolean host, tpu;
+      gboolean found, host, tpu;
 
-      if (first)
-        {
-          g_autoptr(GError) inner = NULL;
-
-          if (!tm_wire_read_tag (&space, &field, &wt, &inner))
-            {
-              g_set_error (error, TM_ERROR, TM_ERROR_NOT_PROTOBUF,
-                           _("not a profile: the file is neither an XSpace protobuf nor a memory-profile JSON (%s)"),
-                           inner->message);
-              return FALSE;
-            }
-        }
-      else if (!tm_wire_read_tag (&space, &field, &wt, error))
+      if (!tm_xspace_next_plane (&space, &plane, &found, error))
         return FALSE;
-      first = FALSE;
-
-      if (field != TM_XSPACE_PLANES)
-        {
-          if (!tm_wire_skip (&space, wt, error))
-            return FALSE;
-          continue;
-        }
-      if (!tm_wire_expect_type (&space, field, wt, TM_WIRE_LEN, N_("in XSpace.planes"), error) ||
-          !tm_wire_read_len (&space, &plane, error) ||
-          !tm_xplane_scan (plane, FALSE, &head, error))
+      if (!found)
+        break;
+      if (!tm_xplane_scan (plane, FALSE, &head, error))
         return FALSE;
 
       /* The reader reads the first host plane only, and every TPU plane. */
-      host = head.has_name && tm_str_equal (head.name, HOST_PLANE_NAME) && !w->wrote_host;
-      tpu = head.has_name && tm_str_has_prefix (head.name, TPU_PLANE_PREFIX);
+      host = tm_xplane_is_host (&head) && !w->wrote_host;
+      tpu = tm_xplane_is_tpu (&head);
       if (host || tpu)
         {
           if (!write_plane (w, plane, host, error))

@@ -37,6 +37,7 @@
 #include "tm-memory-map.h"
 #include "tm-profile.h"
 #include "tm-session.h"
+#include "tm-bench-util.h"
 
 #define PLOT_WIDTH   1920
 #define PLOT_HEIGHT  600
@@ -149,19 +150,10 @@ print_hashes (const char    *name,
   printf ("\n");
 }
 
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 static void
 print_stats (GArray *samples)
 {
-  g_array_sort (samples, compare_doubles);
+  g_array_sort (samples, tm_bench_compare_doubles);
   printf ("   %6.3f %6.3f %8.3f", g_array_index (samples, double, 0),
           g_array_index (samples, double, samples->len / 2),
           g_array_index (samples, double, samples->len - 1));
@@ -170,7 +162,7 @@ print_stats (GArray *samples)
 static void
 print_min_median (GArray *samples)
 {
-  g_array_sort (samples, compare_doubles);
+  g_array_sort (samples, tm_bench_compare_doubles);
   printf ("   %6.3f %6.3f", g_array_index (samples, double, 0), g_array_index (samples, double, samples->len / 2));
 }
 

@@ -43,6 +43,7 @@
 #include "tm-format.h"
 #include "tm-memory-store.h"
 #include "tm-profile.h"
+#include "tm-bench-util.h"
 
 #define MIB (G_GUINT64_CONSTANT (1024) * 1024)
 
@@ -344,72 +345,21 @@ run_child (char *const  *argv,
 /* ------------------------------------------------------------------ */
 /* The profile to measure                                              */
 
-static gint64
-file_mtime (const char *path)
+/* The generator's "key: value" lines. */
+static GHashTable *
+parse_info (const char *info_text)
 {
-  GStatBuf st;
+  GHashTable *info = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_auto(GStrv) lines = g_strsplit (info_text, "\n", -1);
 
-  if (g_stat (path, &st) != 0)
-    return -1;
-  return st.st_mtime;
-}
-
-/* Ensures DIR/bench-<N>mib.xplane.pb (and its .info from the generator)
- * exists and is newer than the generator. */
-static char *
-ensure_profile (const char  *generator,
-                const char  *dir,
-                gint64       size_mib,
-                GHashTable **info)
-{
-  g_autofree char *path = g_strdup_printf ("%s/bench-%" G_GINT64_FORMAT "mib.xplane.pb", dir, size_mib);
-  g_autofree char *info_path = g_strconcat (path, ".info", NULL);
-  g_autofree char *info_text = NULL;
-  g_auto(GStrv) lines = NULL;
-  gint64 generator_time = file_mtime (generator);
-
-  if (file_mtime (path) < generator_time || file_mtime (info_path) < generator_time ||
-      !g_file_get_contents (info_path, &info_text, NULL, NULL))
-    {
-      g_autofree char *size_arg = g_strdup_printf ("%" G_GINT64_FORMAT, size_mib);
-      const char *argv[] = { generator, "--size-mib", size_arg, path, NULL };
-      g_autoptr(GError) error = NULL;
-      g_autofree char *out = NULL;
-      int wait_status = 0;
-      gint64 start = g_get_monotonic_time ();
-
-      printf ("Generating %s (%" G_GINT64_FORMAT " MiB)…\n", path, size_mib);
-      if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                         &out, NULL, &wait_status, &error) ||
-          !g_spawn_check_wait_status (wait_status, &error))
-        {
-          g_printerr ("bench-open: generator failed: %s\n", error->message);
-          return NULL;
-        }
-      printf ("  generated in %.1f s\n", (g_get_monotonic_time () - start) / 1e6);
-      if (!g_file_set_contents (info_path, out, -1, &error))
-        {
-          g_printerr ("bench-open: %s\n", error->message);
-          return NULL;
-        }
-      info_text = g_steal_pointer (&out);
-    }
-  else
-    {
-      printf ("Reusing %s\n", path);
-    }
-
-  *info = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  lines = g_strsplit (info_text, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     {
       char *colon = strchr (lines[i], ':');
 
       if (colon != NULL)
-        g_hash_table_insert (*info, g_strndup (lines[i], colon - lines[i]), g_strdup (g_strstrip (colon + 1)));
+        g_hash_table_insert (info, g_strndup (lines[i], colon - lines[i]), g_strdup (g_strstrip (colon + 1)));
     }
-
-  return g_steal_pointer (&path);
+  return info;
 }
 
 /* Reads the file once (page cache) and touches every page through mmap. */
@@ -460,19 +410,10 @@ warm_up (const char *path,
 /* ------------------------------------------------------------------ */
 /* Report                                                              */
 
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
 static double
 median (GArray *values)
 {
-  g_array_sort (values, compare_doubles);
+  g_array_sort (values, tm_bench_compare_doubles);
   if (values->len == 0)
     return -1;
   if (values->len % 2 == 1)
@@ -518,6 +459,8 @@ run_parent (const char *generator,
             gboolean    skip_unpack)
 {
   g_autoptr(GHashTable) info = NULL;
+  g_autofree char *info_text = NULL;
+  g_autoptr(GError) ensure_error = NULL;
   g_autofree char *path = NULL;
   g_autofree char *self = NULL;
   g_autofree char *cpu = cpu_model ();
@@ -538,9 +481,13 @@ run_parent (const char *generator,
       return 1;
     }
 
-  path = ensure_profile (generator, dir, size_mib, &info);
+  path = tm_bench_ensure_profile (generator, dir, size_mib, &info_text, &ensure_error);
   if (path == NULL)
-    return 1;
+    {
+      g_printerr ("bench-open: generator failed: %s\n", ensure_error->message);
+      return 1;
+    }
+  info = parse_info (info_text);
   if (g_stat (path, &st) != 0)
     {
       g_printerr ("bench-open: %s: %s\n", path, g_strerror (errno));

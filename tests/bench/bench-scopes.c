@@ -28,6 +28,7 @@
 #include "tm-fixture-writer.h"
 #include "tm-profile.h"
 #include "tm-scopes.h"
+#include "tm-bench-util.h"
 
 static int runs = 5;
 
@@ -37,15 +38,6 @@ now_ms (void)
   return g_get_monotonic_time () / 1000.0;
 }
 
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 static void
 report (const char *what,
         GArray     *samples,
@@ -53,7 +45,7 @@ report (const char *what,
 {
   double min, median, max;
 
-  g_array_sort (samples, compare_doubles);
+  g_array_sort (samples, tm_bench_compare_doubles);
   min = g_array_index (samples, double, 0);
   median = g_array_index (samples, double, samples->len / 2);
   max = g_array_index (samples, double, samples->len - 1);
@@ -210,44 +202,6 @@ bench_live (guint n_live)
 /* ------------------------------------------------------------------ */
 /* 2. A generated profile                                              */
 
-static gint64
-file_mtime (const char *path)
-{
-  GStatBuf st;
-
-  if (g_stat (path, &st) != 0)
-    return -1;
-  return st.st_mtime;
-}
-
-static char *
-ensure_profile (const char *generator,
-                const char *dir,
-                gint64      size_mib)
-{
-  g_autofree char *path = g_strdup_printf ("%s/bench-%" G_GINT64_FORMAT "mib.xplane.pb", dir, size_mib);
-  g_autofree char *info_path = g_strconcat (path, ".info", NULL);
-  gint64 generator_time = file_mtime (generator);
-
-  if (file_mtime (path) < generator_time || file_mtime (info_path) < generator_time)
-    {
-      g_autofree char *size_arg = g_strdup_printf ("%" G_GINT64_FORMAT, size_mib);
-      const char *argv[] = { generator, "--size-mib", size_arg, path, NULL };
-      g_autoptr(GError) error = NULL;
-      g_autofree char *out = NULL;
-      int wait_status = 0;
-
-      printf ("Generating %s (%" G_GINT64_FORMAT " MiB)…\n", path, size_mib);
-      fflush (stdout);
-      if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                         &out, NULL, &wait_status, &error) ||
-          !g_spawn_check_wait_status (wait_status, &error) ||
-          !g_file_set_contents (info_path, out, -1, &error))
-        g_error ("bench-scopes: generator failed: %s", error->message);
-    }
-  return g_steal_pointer (&path);
-}
-
 static void
 bench_series (const char *path)
 {
@@ -354,7 +308,9 @@ main (int   argc,
     size_mib = g_getenv ("TM_BENCH_SIZE_MIB") != NULL ? g_ascii_strtoll (g_getenv ("TM_BENCH_SIZE_MIB"), NULL, 10) : 1024;
 
   bench_live ((guint) MAX (n_live, 1));
-  path = ensure_profile (generator, dir, size_mib);
+  path = tm_bench_ensure_profile (generator, dir, size_mib, NULL, &error);
+  if (path == NULL)
+    g_error ("bench-scopes: generator failed: %s", error->message);
   bench_series (path);
   return 0;
 }

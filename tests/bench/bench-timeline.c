@@ -41,6 +41,7 @@
 #include "tm-profile.h"
 #include "tm-session.h"
 #include "tm-timeline.h"
+#include "tm-bench-util.h"
 
 #define SYNTHETIC_N   5000000u
 #define FRAME_COLUMNS 1920
@@ -53,15 +54,6 @@ static double
 now_ms (void)
 {
   return g_get_monotonic_time () / 1000.0;
-}
-
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
 }
 
 typedef struct
@@ -78,7 +70,7 @@ stats_of (GArray *samples)
 
   if (samples->len == 0)
     return s;
-  g_array_sort (samples, compare_doubles);
+  g_array_sort (samples, tm_bench_compare_doubles);
   s.min = g_array_index (samples, double, 0);
   s.median = g_array_index (samples, double, samples->len / 2);
   s.max = g_array_index (samples, double, samples->len - 1);
@@ -149,52 +141,6 @@ bench_lod (void)
 
 /* ------------------------------------------------------------------ */
 /* 2. A generated profile                                              */
-
-static gint64
-file_mtime (const char *path)
-{
-  GStatBuf st;
-
-  if (g_stat (path, &st) != 0)
-    return -1;
-  return st.st_mtime;
-}
-
-static char *
-ensure_profile (const char *generator,
-                const char *dir,
-                gint64      size_mib)
-{
-  g_autofree char *path = g_strdup_printf ("%s/bench-%" G_GINT64_FORMAT "mib.xplane.pb", dir, size_mib);
-  g_autofree char *info_path = g_strconcat (path, ".info", NULL);
-  gint64 generator_time = file_mtime (generator);
-
-  if (file_mtime (path) < generator_time || file_mtime (info_path) < generator_time)
-    {
-      g_autofree char *size_arg = g_strdup_printf ("%" G_GINT64_FORMAT, size_mib);
-      const char *argv[] = { generator, "--size-mib", size_arg, path, NULL };
-      g_autoptr(GError) error = NULL;
-      g_autofree char *out = NULL;
-      int wait_status = 0;
-      double start = now_ms ();
-
-      printf ("Generating %s (%" G_GINT64_FORMAT " MiB)…\n", path, size_mib);
-      fflush (stdout);
-      if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                         &out, NULL, &wait_status, &error) ||
-          !g_spawn_check_wait_status (wait_status, &error) ||
-          !g_file_set_contents (info_path, out, -1, &error))
-        {
-          g_printerr ("bench-timeline: generator failed: %s\n", error->message);
-          return NULL;
-        }
-      printf ("  generated in %.1f s\n", (now_ms () - start) / 1000.0);
-    }
-  else
-    printf ("Reusing %s\n", path);
-
-  return g_steal_pointer (&path);
-}
 
 static GskRenderer *
 offscreen_gl_renderer (void)
@@ -411,9 +357,12 @@ main (int   argc,
       return 0;
     }
 
-  path = ensure_profile (generator, dir, size_mib);
+  path = tm_bench_ensure_profile (generator, dir, size_mib, NULL, &error);
   if (path == NULL)
-    return 1;
+    {
+      g_printerr ("bench-timeline: generator failed: %s\n", error->message);
+      return 1;
+    }
 
   file = g_file_new_for_path (path);
   start = now_ms ();
