@@ -4,7 +4,7 @@
  *
  * Any profile that loads (XSpace or JSON) is exported as XProf's
  * memory-profile JSON and read again: the export must load, and, when no
- * name had to be replaced (docs/formats.md §1.10), with the same memory
+ * name had to be replaced (docs/formats.md, section 1.10), with the same memory
  * ids, summaries, peak steps and breakdown rows.
  */
 #include "config.h"

@@ -6,7 +6,7 @@
  * Seeds: the XSpace corpus (make-seeds.c). An input that does not load as
  * an XSpace still goes through the writer, which must cope with it; one
  * that loads must give a memory-only profile whose XProf JSON and summary
- * JSON are those of the original, byte for byte (docs/formats.md §4).
+ * JSON are those of the original, byte for byte (docs/formats.md, section 4).
  */
 #include "config.h"
 

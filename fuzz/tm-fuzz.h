@@ -38,12 +38,12 @@ TmProfile *tm_fuzz_load               (const uint8_t *data,
  * several times, the nearest snapshot, the LOD over the whole range and over
  * extreme views, sampling, and all three exports, which must be valid
  * UTF-8. Returns the XProf JSON export (free it) and its count of names
- * replaced (docs/formats.md §1.10). */
+ * replaced (docs/formats.md, section 1.10). */
 char      *tm_fuzz_exercise           (TmProfile     *profile,
                                        guint         *n_replaced);
 
 /* fuzz-summaries: parses size bytes as JSON Lines of host summaries
- * (docs/formats.md §3.1), straight from the buffer (no terminating NUL).
+ * (docs/formats.md, section 3.1), straight from the buffer (no terminating NUL).
  * A failure must carry a message; a success must hold at least one host,
  * each with a name and either an error and no memory ids, or memory ids in
  * strict byte order with figures in their ranges. */
@@ -52,7 +52,7 @@ void       tm_fuzz_summaries          (const uint8_t *data,
 
 /* fuzz-memory-only-round-trip: writes the memory-only profile of size
  * bytes read as an XSpace, reads it again and aborts when the two read
- * differently (tm_xspace_writer_round_trip(), docs/formats.md §4). */
+ * differently (tm_xspace_writer_round_trip(), docs/formats.md, section 4). */
 void       tm_fuzz_memory_only_round_trip (const uint8_t *data,
                                            size_t         size);
 

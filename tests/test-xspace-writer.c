@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * docs/formats.md §4: what the file holds (checked by decoding it with
+ * docs/formats.md, section 4: what the file holds (checked by decoding it with
  * protobuf-c), the round trip (XProf JSON and summary JSON equal byte for
  * byte), files that are not XSpace, cancelling, the command line, and the
  * real GPU profile when TM_REAL_PROFILES is set.
@@ -176,7 +176,7 @@ stat_name (const XPlane *plane,
 }
 
 /* Decodes the memory-only file with protobuf-c and checks that it holds
- * exactly what docs/formats.md §4 lists. */
+ * exactly what docs/formats.md, section 4 lists. */
 static void
 check_contents (GBytes *bytes,
                 guint   n_memory_events,

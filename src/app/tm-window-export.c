@@ -4,7 +4,7 @@
  *
  * The save dialog runs on the main thread; writing runs in a GTask thread
  * that owns a reference to the (immutable) profile and the rows it writes.
- * The memory-only profile (docs/formats.md §4) reads the file again, with a
+ * The memory-only profile (docs/formats.md, section 4) reads the file again, with a
  * progress window that can cancel it.
  * After any export a toast says where it went (tm-window-toast.c); the
  * timeline's PNG has a title line and can be light when the window is

@@ -45,7 +45,7 @@ void             tm_window_open_run             (TmWindow      *self,
                                                  GFile         *run_directory,
                                                  GFile        **host_files,
                                                  guint          n_host_files);
-/* Shows the run overview of JSON Lines summaries (docs/formats.md §3),
+/* Shows the run overview of JSON Lines summaries (docs/formats.md, section 3),
  * read from file; a row opens its host's profile when it can be reached. */
 void             tm_window_open_summaries       (TmWindow      *self,
                                                  GFile         *file);

@@ -19,7 +19,7 @@ void tm_cli_print_summary    (TmProfile *profile,
 char *tm_cli_make_valid      (const char *text,
                               guint      *n_replaced);
 /* The warning on standard error when n_replaced bytes of path's names were
- * not valid UTF-8 (docs/formats.md §1.10); nothing when 0. */
+ * not valid UTF-8 (docs/formats.md, section 1.10); nothing when 0. */
 void tm_cli_warn_replaced    (const char *path,
                               guint       n_replaced);
 /* The run table of several hosts (TmHostSummary), busiest host first,

@@ -84,7 +84,7 @@ export_suffix (const char *format)
   return ".out";
 }
 
-/* --export=memory-xplane (docs/formats.md §4): binary, so only to a file,
+/* --export=memory-xplane (docs/formats.md, section 4): binary, so only to a file,
  * or to standard output when "-o -" says so and it is not a terminal. */
 static int
 export_memory_xplane (const char *path,

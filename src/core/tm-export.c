@@ -694,7 +694,7 @@ tm_export_summary_json_full (TmProfile      *profile,
     }
 
   g_string_append_c (str, '}');
-  /* Only when names were not valid UTF-8 (docs/formats.md §1.10). */
+  /* Only when names were not valid UTF-8 (docs/formats.md, section 1.10). */
   if (bad > 0)
     g_string_append_printf (str, ", \"invalid_utf8_replaced\": %u", bad);
   g_string_append (str, "}\n");

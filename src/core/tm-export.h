@@ -48,7 +48,7 @@ gboolean tm_export_allocations_csv (TmMemoryStore *store,
                                    GError        **error);
 /* The summary of every memory id, machine-readable (exact integers), as
  * one line of JSON Lines naming the host and the profile's path, with a
- * sparkline per memory id (docs/formats.md §3). */
+ * sparkline per memory id (docs/formats.md, section 3). */
 gboolean tm_export_summary_json   (TmProfile      *profile,
                                    const char     *host,
                                    GOutputStream  *out,

@@ -16,7 +16,7 @@
 #include "tm-error.h"
 #include "tm-host-event.h"
 
-/* Stats the memory profile reads (docs/formats.md §1). */
+/* Stats the memory profile reads (docs/formats.md, section 1). */
 typedef enum
 {
   STAT_OTHER = 0,

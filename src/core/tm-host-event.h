@@ -4,7 +4,7 @@
  *
  * The host plane's stat names (which stat is "bytes_allocated", which is
  * "tf_op" ...) and the decoder of one XEvent into a TmMemEvent, with strings
- * left in the mapped file (docs/formats.md §1). Uses tm-source (the mapped
+ * left in the mapped file (docs/formats.md, section 1). Uses tm-source (the mapped
  * file and its SIGBUS guard), tm-wire and tm-xplane (field numbers,
  * strings); knows nothing of stores.
  */
@@ -31,10 +31,10 @@ void           tm_host_context_unref      (TmHostContext        *ctx);
 TmSource      *tm_host_context_get_source (TmHostContext        *ctx);
 
 /* Whether a stat metadata name is one the memory profile reads
- * (docs/formats.md §1: allocator_name, bytes_reserved, ... shape). */
+ * (docs/formats.md, section 1: allocator_name, bytes_reserved, ... shape). */
 gboolean       tm_host_event_is_memory_stat_name (TmStr             name);
 
-/* One memory event, as the host plane stores it (docs/formats.md §1).
+/* One memory event, as the host plane stores it (docs/formats.md, section 1).
  * Strings point into the mapped file. */
 typedef struct
 {

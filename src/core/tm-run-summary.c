@@ -73,7 +73,7 @@ tm_run_sparkline (TmMemoryStore *store,
     return points;
 
   /* A single instant still needs a span: one picosecond after it, or
-   * before it at the very end of the range (docs/formats.md §1.10). */
+   * before it at the very end of the range (docs/formats.md, section 1.10). */
   start = s->first_time_ps;
   end = s->last_time_ps;
   if (end <= start)

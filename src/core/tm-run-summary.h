@@ -11,7 +11,7 @@
  * overview keeps of a host; the profile itself is dropped.
  *
  * The same summaries are read back from the JSON Lines that
- * `tidemark --summary --json` writes (docs/formats.md §3), so that a run
+ * `tidemark --summary --json` writes (docs/formats.md, section 3), so that a run
  * gathered from many machines opens as one overview.
  */
 #pragma once
@@ -67,7 +67,7 @@ TmHostSummary *tm_host_summary_new_error       (const char    *host,
  * when the summary has none. */
 int            tm_host_summary_get_busiest     (const TmHostSummary *summary);
 
-/* Parses JSON Lines of host summaries (docs/formats.md §3): one object per
+/* Parses JSON Lines of host summaries (docs/formats.md, section 3): one object per
  * non-blank line. Returns a GPtrArray of TmHostSummary in file order, or
  * NULL with error (TM_ERROR_JSON, naming the line) when a line is not such
  * an object or when there is no line at all. Never reads past length;

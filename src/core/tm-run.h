@@ -50,7 +50,7 @@ GPtrArray *tm_run_expand_finish        (GAsyncResult         *result,
  * the memory-profile JSON suffix). */
 char      *tm_run_host_name            (GFile                *file);
 /* Whether file is named as JSON Lines of host summaries (*.jsonl,
- * *.ndjson; docs/formats.md §3) rather than a profile. */
+ * *.ndjson; docs/formats.md, section 3) rather than a profile. */
 gboolean   tm_run_is_summaries_file    (GFile                *file);
 /* Orders host names as a file manager does ("worker-2" before
  * "worker-10"). */

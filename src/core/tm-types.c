@@ -30,7 +30,7 @@ tm_breakdown_row_free (TmBreakdownRow *row)
   g_free (row);
 }
 
-/* TensorFlow's DataType enum, by value (docs/formats.md §1). */
+/* TensorFlow's DataType enum, by value (docs/formats.md, section 1). */
 static const char * const data_type_names[] = {
   "INVALID", "float", "double", "int32", "uint8", "int16", "int8", "string",
   "complex64", "int64", "bool", "qint8", "quint8", "qint32", "bfloat16",

@@ -150,7 +150,7 @@ typedef void (*TmProgressFunc) (guint64  done,
                                 guint64  total,
                                 gpointer user_data);
 
-/* "float", "half", "float_ref", "unknown dtype enum (77)" ... (docs/formats.md §1) */
+/* "float", "half", "float_ref", "unknown dtype enum (77)" ... (docs/formats.md, section 1) */
 char *tm_data_type_name (gint64 value);
 
 G_END_DECLS

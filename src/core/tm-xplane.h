@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Field numbers of proto/xplane.proto and walkers over the parts of a plane
- * (docs/formats.md §1) that find where things are without decoding them;
+ * (docs/formats.md, section 1) that find where things are without decoding them;
  * strings stay in the mapped file. Uses only tm-wire and tm-error.
  */
 #pragma once
@@ -25,7 +25,7 @@ enum { TM_XEVENT_METADATA_ID = 1, TM_XEVENT_OFFSET_PS = 2, TM_XEVENT_DURATION_PS
 enum { TM_XSTAT_METADATA_ID = 1, TM_XSTAT_DOUBLE = 2, TM_XSTAT_UINT64 = 3, TM_XSTAT_INT64 = 4, TM_XSTAT_STR = 5,
        TM_XSTAT_BYTES = 6, TM_XSTAT_REF = 7 };
 
-/* The planes the readers look at (docs/formats.md §1). */
+/* The planes the readers look at (docs/formats.md, section 1). */
 #define TM_HOST_PLANE_NAME "/host:CPU"
 #define TM_TPU_PLANE_PREFIX "/device:TPU:"
 

@@ -1,4 +1,4 @@
-/* tm-xprof-json.h — XProf's memory-profile JSON in (docs/formats.md §2)
+/* tm-xprof-json.h — XProf's memory-profile JSON in (docs/formats.md, section 2)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Walks planes, lines and events (docs/formats.md §1) with tm-wire, decodes
+ * Walks planes, lines and events (docs/formats.md, section 1) with tm-wire, decodes
  * memory events with tm-host-event and hands them to tm-memory-store's
  * builder. Field numbers are those of proto/xplane.proto. Any field may come in any
  * order and more than once (the later singular value wins); unknown fields
@@ -229,7 +229,7 @@ read_lines (Reader        *r,
     {
       const TmXLineInfo *info = &g_array_index (lines, TmXLineInfo, i);
       TmWire line = info->wire;
-      /* Put every line on the clock of the earliest one (docs/formats.md §1). */
+      /* Put every line on the clock of the earliest one (docs/formats.md, section 1). */
       gint64 adjust_ps = tm_sat_mul (tm_sat_sub (info->timestamp_ns, min_ts), 1000);
       const guint8 *counted = line.p;
 
@@ -465,7 +465,7 @@ read_host_plane_once (Reader      *r,
     }
 
   /* Every line's timestamp is needed before any event is placed
-   * (docs/formats.md §1). Writers put it before the events, so read what
+   * (docs/formats.md, section 1). Writers put it before the events, so read what
    * each line says before its events; if the event pass then meets a
    * different timestamp after them, the caller reads again, carefully:
    * every line whole first. */

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Reads only what the memory profile needs (docs/formats.md §1): the memory
+ * Reads only what the memory profile needs (docs/formats.md, section 1): the memory
  * events of the plane named "/host:CPU" and the "XLA Modules" lines of TPU
  * planes. Every other plane, line and event is skipped by its length
  * without being decoded; the file is never decoded whole. Uses tm-source,

@@ -2,14 +2,14 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * What is kept follows the reader exactly (docs/formats.md §1 and §4): the
+ * What is kept follows the reader exactly (docs/formats.md sections 1 and 4): the
  * first plane named "/host:CPU", its lines, the events whose last
  * metadata_id names "MemoryAllocation" or "MemoryDeallocation", their stats
  * that the memory profile reads; the "XLA Modules" lines of every
  * "/device:TPU:" plane; for each metadata id used, the entry a reader ends
  * up with (the last one).
  *
- * How it is written (docs/formats.md §4): the planes, lines, metadata
+ * How it is written (docs/formats.md, section 4): the planes, lines, metadata
  * entries and module events are messages of the protobuf-c code generated
  * from proto/xplane.proto, packed with its *_get_packed_size and
  * *_pack_to_buffer; a memory event is written field by field from the
@@ -672,7 +672,7 @@ write_plane (Writer   *w,
   /* Pass 0: which lines are kept, and their sizes. A host line is kept if
    * it has a memory event, and the first line with the plane's earliest
    * timestamp is always kept: events are put on its clock
-   * (docs/formats.md §1.6). A TPU plane keeps its "XLA Modules" lines. */
+   * (docs/formats.md, section 1.6). A TPU plane keeps its "XLA Modules" lines. */
   for (guint i = 0; i < w->lines->len; i++)
     {
       const TmXLineInfo *info = &g_array_index (w->lines, TmXLineInfo, i);

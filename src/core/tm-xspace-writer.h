@@ -6,7 +6,7 @@
  * Writes a valid *.xplane.pb that holds only the memory events of the host
  * plane (with the stats and metadata they use) and the "XLA Modules" lines
  * of TPU planes, in bounded chunks: what it holds and how it is written is
- * docs/formats.md §4. Reading it gives the same memory profile as reading
+ * docs/formats.md, section 4. Reading it gives the same memory profile as reading
  * the original. Uses tm-source, tm-wire, tm-xplane, tm-host-event and the
  * protobuf-c code generated from proto/xplane.proto; the round-trip check
  * uses tm-profile and tm-export.
