@@ -92,6 +92,25 @@ test_data_types (void)
   check (tm_data_type_name (131), "unknown dtype enum (131)");
 }
 
+/* Each byte that starts no valid UTF-8 sequence becomes U+FFFD; valid
+ * sequences, also of several bytes, stay as they are. */
+static void
+test_make_valid_utf8 (void)
+{
+  guint n = 0;
+  g_autofree char *same = tm_format_make_valid_utf8 ("layer_3/\xe0\xb8\x81/Cast", &n);
+  g_autofree char *fixed = NULL;
+
+  g_assert_cmpstr (same, ==, "layer_3/\xe0\xb8\x81/Cast");
+  g_assert_cmpuint (n, ==, 0);
+  fixed = tm_format_make_valid_utf8 ("a\xff" "b\xe0\xb8", &n);
+  g_assert_cmpstr (fixed, ==, "a\xef\xbf\xbd" "b\xef\xbf\xbd\xef\xbf\xbd");
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpint (tm_format_utf8_sequence ("\xe0\xb8\x81"), ==, 3);
+  g_assert_cmpint (tm_format_utf8_sequence ("\xe0\xb8"), ==, 0);
+  g_assert_cmpint (tm_format_utf8_sequence ("A"), ==, 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -104,6 +123,8 @@ main (int   argc,
   g_test_add_func ("/format/percent-and-counts", test_percent_and_counts);
   g_test_add_func ("/format/steps", test_steps);
   g_test_add_func ("/format/data-types", test_data_types);
+
+  g_test_add_func ("/format/make-valid-utf8", test_make_valid_utf8);
 
   return g_test_run ();
 }

@@ -14,10 +14,6 @@ G_BEGIN_DECLS
 /* The text summary of one profile, on standard output. */
 void tm_cli_print_summary    (TmProfile *profile,
                               guint     *n_replaced);
-/* Names from a file may be any bytes: each byte that starts no valid UTF-8
- * sequence becomes U+FFFD, counted in *n_replaced. */
-char *tm_cli_make_valid      (const char *text,
-                              guint      *n_replaced);
 /* The warning on standard error when n_replaced bytes of path's names were
  * not valid UTF-8 (docs/formats.md, section 1.10); nothing when 0. */
 void tm_cli_warn_replaced    (const char *path,

@@ -74,31 +74,6 @@ never_freed_job (gpointer data)
   return NULL;
 }
 
-char *
-tm_cli_make_valid (const char *text,
-                   guint      *n_replaced)
-{
-  GString *str = g_string_new (NULL);
-
-  for (const char *p = text; *p != '\0';)
-    {
-      const char *end;
-
-      if (g_utf8_validate (p, -1, &end))
-        {
-          g_string_append (str, p);
-          break;
-        }
-      g_string_append_len (str, p, end - p);
-      if (*end == '\0')
-        break;
-      g_string_append (str, "\xef\xbf\xbd");
-      (*n_replaced)++;
-      p = end + 1;
-    }
-  return g_string_free (str, FALSE);
-}
-
 void
 tm_cli_warn_replaced (const char *path,
                       guint       n_replaced)
@@ -120,7 +95,7 @@ tm_cli_print_summary (TmProfile *profile,
                       guint     *n_replaced)
 {
   g_autofree char *raw_basename = g_file_get_basename (tm_profile_get_file (profile));
-  g_autofree char *basename = tm_cli_make_valid (raw_basename, n_replaced);
+  g_autofree char *basename = tm_format_make_valid_utf8 (raw_basename, n_replaced);
   g_autofree char *size = tm_format_bytes ((gint64) tm_profile_get_file_size (profile));
   guint n = tm_profile_get_n_memory_ids (profile);
 
@@ -172,7 +147,7 @@ tm_cli_print_summary (TmProfile *profile,
       g_autoptr(GError) error = g_steal_pointer (&never_freed_errors[i]);
       g_autofree char *never_freed = NULL;
 
-      g_autofree char *id = tm_cli_make_valid (tm_memory_store_get_id (store), n_replaced);
+      g_autofree char *id = tm_format_make_valid_utf8 (tm_memory_store_get_id (store), n_replaced);
 
       g_print ("\n%s\n", id);
       print_row (_("allocations"), allocs);

@@ -16,6 +16,7 @@
 
 #include "tm-allocations.h"
 #include "tm-export.h"
+#include "tm-format.h"
 #include "tm-run-summary.h"
 
 void
@@ -77,9 +78,9 @@ tm_export_append_string (GString    *str,
             {
               /* A whole valid UTF-8 sequence as it is; each byte that
                * starts none becomes U+FFFD. */
-              int len = g_utf8_skip[*p];
+              int len = tm_format_utf8_sequence ((const char *) p);
 
-              if (len > 1 && g_utf8_validate ((const char *) p, len, NULL))
+              if (len > 1)
                 {
                   g_string_append_len (str, (const char *) p, len);
                   p += len - 1;

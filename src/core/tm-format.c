@@ -227,3 +227,39 @@ tm_format_nice_byte_step (gint64 range,
 
   return unit * 1024;
 }
+
+int
+tm_format_utf8_sequence (const char *p)
+{
+  int len;
+
+  if ((guchar) *p < 0x80)
+    return 1;
+  len = g_utf8_skip[(guchar) *p];
+  return len > 1 && g_utf8_validate (p, len, NULL) ? len : 0;
+}
+
+char *
+tm_format_make_valid_utf8 (const char *text,
+                           guint      *n_replaced)
+{
+  GString *str = g_string_new (NULL);
+
+  for (const char *p = text; *p != '\0';)
+    {
+      int len = tm_format_utf8_sequence (p);
+
+      if (len == 0)
+        {
+          g_string_append (str, "\xef\xbf\xbd");
+          (*n_replaced)++;
+          p++;
+        }
+      else
+        {
+          g_string_append_len (str, p, len);
+          p += len;
+        }
+    }
+  return g_string_free (str, FALSE);
+}

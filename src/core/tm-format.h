@@ -39,4 +39,13 @@ double      tm_format_nice_step      (double      range,
 gint64      tm_format_nice_byte_step (gint64      range,
                                       guint       max_ticks);
 
+/* Names read from a file may hold any bytes. Wherever Tidemark writes a
+ * name, a byte that starts no valid UTF-8 sequence becomes U+FFFD
+ * (docs/formats.md, section 1.10). The length of the valid sequence at p
+ * (1 to 4), or 0 when the byte at p starts none. */
+int      tm_format_utf8_sequence   (const char *p);
+/* text with that rule applied; adds the bytes replaced to *n_replaced. */
+char    *tm_format_make_valid_utf8 (const char *text,
+                                    guint      *n_replaced);
+
 G_END_DECLS
