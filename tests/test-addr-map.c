@@ -35,7 +35,8 @@ test_basic (void)
 }
 
 /* Many keys that collide in the low bits (addresses of one allocator are
- * aligned), inserted, replaced and removed at random: the map agrees with
+ * aligned), inserted, exchanged (insert or replace, returning the old
+ * value) and removed at random: the map agrees with
  * a hash table after every step, and the walk visits each entry once. */
 static void
 test_random (void)
@@ -68,7 +69,18 @@ test_random (void)
       else
         {
           value = i;
-          tm_addr_map_insert (map, addr, value);
+          if (i % 2 == 0)
+            tm_addr_map_insert (map, addr, value);
+          else
+            {
+              guint32 old = G_MAXUINT32;
+
+              g_assert_cmpint (tm_addr_map_exchange (map, addr, value, &old), ==, present);
+              if (present)
+                g_assert_cmpuint (old, ==, GPOINTER_TO_UINT (found));
+              else
+                g_assert_cmpuint (old, ==, G_MAXUINT32);
+            }
           g_hash_table_replace (want, g_memdup2 (&addr, sizeof addr), GUINT_TO_POINTER (value));
         }
 

@@ -62,6 +62,31 @@ static const Ev pairing_events[] = {
   { TRUE,  60, 80, 32, 300, "d" },   /* 5: at live 300, never freed */
 };
 
+/* Two allocations at one address before its deallocation: the first is
+ * ended by the second, the second by the deallocation, and the
+ * deallocation's partner is the first (docs/analysis.md step 4); after it,
+ * the address starts afresh. */
+static const Ev replaced_events[] = {
+  { TRUE,  10, 16, 16, 300, "a" },   /* 0: ended by 1 */
+  { TRUE,  20, 32, 16, 300, "b" },   /* 1: freed by 2 */
+  { FALSE, 30, 16, 16, 300, NULL },  /* 2: copies 0 */
+  { TRUE,  40, 32, 16, 300, "c" },   /* 3: freed by 4 */
+  { FALSE, 50, 16, 16, 300, NULL },  /* 4: copies 3 */
+};
+
+static void
+test_partners_replaced (void)
+{
+  static const guint32 expected[] = { 1, 2, 0, 4, 3 };
+  g_autoptr(TmProfile) profile = load_events (replaced_events, G_N_ELEMENTS (replaced_events));
+  TmMemoryStore *store = tm_profile_get_memory_store (profile, 0);
+  const guint32 *partners = tm_memory_store_get_partners (store);
+
+  g_assert_cmpuint (tm_memory_store_get_n_snapshots (store), ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    g_assert_cmpuint (partners[i], ==, expected[i]);
+}
+
 static void
 test_pairing (void)
 {
@@ -512,6 +537,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/allocations/pairing", test_pairing);
+  g_test_add_func ("/allocations/partners-of-a-replaced-allocation", test_partners_replaced);
   g_test_add_func ("/allocations/csv", test_csv);
   g_test_add_func ("/allocations/spans", test_spans);
   g_test_add_func ("/allocations/query-brute-force", test_query_brute_force);

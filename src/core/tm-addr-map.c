@@ -101,10 +101,11 @@ tm_addr_map_lookup (TmAddrMap *map,
   return FALSE;
 }
 
-void
-tm_addr_map_insert (TmAddrMap *map,
-                    guint64    addr,
-                    guint32    value)
+gboolean
+tm_addr_map_exchange (TmAddrMap *map,
+                      guint64    addr,
+                      guint32    value,
+                      guint32   *old)
 {
   gsize j;
 
@@ -118,8 +119,10 @@ tm_addr_map_insert (TmAddrMap *map,
     {
       if (map->slots[j].key == addr)
         {
+          if (old != NULL)
+            *old = map->slots[j].value;
           map->slots[j].value = value;
-          return;
+          return TRUE;
         }
       j = (j + 1) & map->mask;
     }
@@ -127,6 +130,15 @@ tm_addr_map_insert (TmAddrMap *map,
   map->slots[j].key = addr;
   map->slots[j].value = value;
   map->count++;
+  return FALSE;
+}
+
+void
+tm_addr_map_insert (TmAddrMap *map,
+                    guint64    addr,
+                    guint32    value)
+{
+  tm_addr_map_exchange (map, addr, value, NULL);
 }
 
 gboolean

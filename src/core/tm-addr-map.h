@@ -24,6 +24,12 @@ gboolean   tm_addr_map_lookup    (TmAddrMap  *map,
 void       tm_addr_map_insert    (TmAddrMap  *map,
                                   guint64     addr,
                                   guint32     value);
+/* Inserts or replaces addr's value, in one probe; returns whether one was
+ * there, and then sets *old (if not NULL) to it. */
+gboolean   tm_addr_map_exchange  (TmAddrMap  *map,
+                                  guint64     addr,
+                                  guint32     value,
+                                  guint32    *old);
 gboolean   tm_addr_map_remove    (TmAddrMap  *map,
                                   guint64     addr,
                                   guint32    *value);

@@ -203,7 +203,19 @@ tm_allocations_count_never_freed (TmMemoryStore  *store,
 
   g_return_val_if_fail (TM_IS_MEMORY_STORE (store), FALSE);
 
-  if (!tm_allocations_foreach (store, count_never_freed_one, &nf, NULL, error))
+  if (tm_memory_store_is_complete (store))
+    {
+      /* The same as the walk below, without its bookkeeping: an
+       * allocation nothing ends is never freed. */
+      const guint32 *partner = tm_memory_store_get_partners (store);
+      guint n = tm_memory_store_get_n_snapshots (store);
+
+      for (guint i = 0; i < n && nf.error == NULL; i++)
+        if (partner[i] == TM_MEMORY_STORE_NO_PARTNER &&
+            tm_memory_store_get_kind (store, i) == TM_ACTIVITY_ALLOCATION)
+          count_never_freed_one (store, i, TM_ALLOCATIONS_OPEN, &nf);
+    }
+  else if (!tm_allocations_foreach (store, count_never_freed_one, &nf, NULL, error))
     return FALSE;
   if (nf.error != NULL)
     {

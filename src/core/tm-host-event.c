@@ -64,12 +64,22 @@ typedef struct
   TmStr   name;
 } StatInfo;
 
+/* What decode_event's fast path does with a stat, by metadata id. */
+enum
+{
+  ACT_SKIP,    /* a stat the memory profile never reads */
+  ACT_CHECK,   /* read later, on demand: only check that its value is well formed */
+  ACT_APPLY,   /* decode it into the event */
+};
+
 struct _TmHostContext
 {
   gatomicrefcount  ref_count;
   TmSource        *source;
   guint            n_small;
   StatInfo        *small;      /* indexed by stat metadata id */
+  guint8          *decode_act; /* ACT_*, by small metadata id, for a whole decode */
+  guint8          *scan_act;   /* the same for the loader's scan */
   GHashTable      *big;        /* gint64 id → StatInfo */
 };
 
@@ -126,6 +136,8 @@ tm_host_context_new (TmSource             *source,
 
   ctx->n_small = (guint) (max_small + 1);
   ctx->small = g_new0 (StatInfo, MAX (ctx->n_small, 1));
+  ctx->decode_act = g_new0 (guint8, MAX (ctx->n_small, 1));
+  ctx->scan_act = g_new0 (guint8, MAX (ctx->n_small, 1));
 
   for (guint i = 0; i < n_stats; i++)
     {
@@ -134,7 +146,12 @@ tm_host_context_new (TmSource             *source,
       StatInfo info = { (guint8) kind, (guint8) scan_kind (kind), e->name };
 
       if (e->id >= 0 && e->id < (gint64) ctx->n_small)
-        ctx->small[e->id] = info;
+        {
+          ctx->small[e->id] = info;
+          ctx->decode_act[e->id] = kind == STAT_OTHER ? ACT_SKIP : ACT_APPLY;
+          ctx->scan_act[e->id] = kind == STAT_OTHER ? ACT_SKIP
+                                 : scan_kind (kind) == STAT_OTHER ? ACT_CHECK : ACT_APPLY;
+        }
       else
         {
           if (ctx->big == NULL)
@@ -161,6 +178,8 @@ tm_host_context_unref (TmHostContext *ctx)
       g_clear_pointer (&ctx->source, tm_source_unref);
       g_clear_pointer (&ctx->big, g_hash_table_unref);
       g_free (ctx->small);
+      g_free (ctx->decode_act);
+      g_free (ctx->scan_act);
       g_free (ctx);
     }
 }
@@ -275,29 +294,36 @@ load_le32 (const guint8 *p)
   return GUINT32_FROM_LE (w);
 }
 
-/* A varint of exactly len bytes (1 to 8) at p, with 8 bytes readable at p:
- * every byte but the last has its continuation bit. Loads one word and packs
- * its 7-bit groups in three steps instead of a loop per byte. */
+/* A varint of exactly len bytes (1 to 8) at p, with 8 bytes readable at p,
+ * is well formed when every byte but the last has its continuation bit:
+ * checked on one word, which is left in *word, masked to len bytes. */
 static inline __attribute__ ((always_inline)) gboolean
-read_short_varint (const guint8 *p,
+load_short_varint (const guint8 *p,
                    guint         len,
-                   guint64      *value)
+                   guint64      *word)
 {
-  guint64 keep = len >= 8 ? G_MAXUINT64 : (G_GUINT64_CONSTANT (1) << (8 * len)) - 1;
-  guint64 x;
+  guint shift = 64 - 8 * len;
+  guint64 x, stops;
 
-  if (len == 0)
-    return FALSE;
   memcpy (&x, p, sizeof x);
-  x = GUINT64_FROM_LE (x) & keep;
-  if ((x & G_GUINT64_CONSTANT (0x8080808080808080)) != (G_GUINT64_CONSTANT (0x8080808080808080) & (keep >> 8)))
-    return FALSE;
+  x = (GUINT64_FROM_LE (x) << shift) >> shift;
+  *word = x;
+  /* The bytes without a continuation bit, and those past the varint: the
+   * lowest must be its last byte. */
+  stops = ~x & G_GUINT64_CONSTANT (0x8080808080808080);
+  return (stops & (~stops + 1)) == G_GUINT64_CONSTANT (1) << (8 * len - 1);
+}
+
+/* The value of a word from load_short_varint(): its 7-bit groups packed in
+ * three steps instead of a loop per byte. */
+static inline __attribute__ ((always_inline)) guint64
+pack_short_varint (guint64 x)
+{
   x &= G_GUINT64_CONSTANT (0x7f7f7f7f7f7f7f7f);
   x = ((x & G_GUINT64_CONSTANT (0x7f007f007f007f00)) >> 1) | (x & G_GUINT64_CONSTANT (0x007f007f007f007f));
   x = ((x & G_GUINT64_CONSTANT (0x3fff00003fff0000)) >> 2) | (x & G_GUINT64_CONSTANT (0x00003fff00003fff));
   x = ((x & G_GUINT64_CONSTANT (0x0fffffff00000000)) >> 4) | (x & G_GUINT64_CONSTANT (0x000000000fffffff));
-  *value = x;
-  return TRUE;
+  return x;
 }
 
 static inline gboolean
@@ -397,16 +423,18 @@ decode_event (TmHostContext  *ctx,
       {
         const guint8 *p = ev_wire.p;
         const guint8 *end = ev_wire.end;
+        const guint8 *acts = scan ? ctx->scan_act : ctx->decode_act;
+        guint n_small = ctx->n_small;
 
         /* The first four bytes of such a stat, as one little-endian word:
          * 0x22 (XEvent.stats), a length below 128, 0x08 (metadata_id), an
          * id below 128. */
-        while (end - p >= 6 && (load_le32 (p) & 0x80ff80ffu) == 0x00080022u && p[3] < ctx->n_small &&
+        while (end - p >= 6 && (load_le32 (p) & 0x80ff80ffu) == 0x00080022u && p[3] < n_small &&
                p + 2 + p[1] <= end)
           {
             const guint8 *stat_end = p + 2 + p[1];
-            const StatInfo *info = &ctx->small[p[3]];
             const guint8 *q = p + 5;
+            guint act = acts[p[3]];
             guint8 vtag = p[4];
             guint64 u = 0;
             double d = 0;
@@ -414,36 +442,46 @@ decode_event (TmHostContext  *ctx,
             int vcase;
 
             /* Stats the memory profile never reads are skipped by their
-             * length. Those the loader leaves for later (scan) are still
-             * checked here, so that a file the loader accepts decodes the
-             * same way again on demand. */
-            if (info->kind == STAT_OTHER)
+             * length. Those the loader leaves for later (ACT_CHECK) are
+             * still checked here, so that a file the loader accepts
+             * decodes the same way again on demand. */
+            if (act == ACT_SKIP)
               {
                 p = stat_end;
                 continue;
               }
 
-            if ((vtag == 0x18 || vtag == 0x20 || vtag == 0x38) && stat_end - q <= 8 && end - q >= 8)
+            if (vtag == 0x18 || vtag == 0x20 || vtag == 0x38)
               {
-                /* The varint ends the stat: its length is known, so read
-                 * it as one word (see read_short_varint). */
-                if (!read_short_varint (q, (guint) (stat_end - q), &u))
-                  goto general;
-                q = stat_end;
-                vcase = vtag == 0x18 ? VALUE_UINT64 : vtag == 0x20 ? VALUE_INT64 : VALUE_REF;
-              }
-            else if (vtag == 0x18 || vtag == 0x20 || vtag == 0x38)
-              {
-                guint shift = 0;
+                gsize len = (gsize) (stat_end - q);
 
-                for (;;)
+                if (len - 1 < 8 && end - q >= 8)
                   {
-                    if (q >= stat_end || shift > 63)
+                    /* The varint ends the stat: its length is known, so
+                     * read it as one word. */
+                    if (!load_short_varint (q, (guint) len, &u))
                       goto general;
-                    u |= (guint64) (*q & 0x7f) << shift;
-                    if (*q++ < 0x80)
-                      break;
-                    shift += 7;
+                    if (act == ACT_CHECK)
+                      {
+                        p = stat_end;
+                        continue;
+                      }
+                    u = pack_short_varint (u);
+                    q = stat_end;
+                  }
+                else
+                  {
+                    guint shift = 0;
+
+                    for (;;)
+                      {
+                        if (q >= stat_end || shift > 63)
+                          goto general;
+                        u |= (guint64) (*q & 0x7f) << shift;
+                        if (*q++ < 0x80)
+                          break;
+                        shift += 7;
+                      }
                   }
                 vcase = vtag == 0x18 ? VALUE_UINT64 : vtag == 0x20 ? VALUE_INT64 : VALUE_REF;
               }
@@ -468,8 +506,8 @@ decode_event (TmHostContext  *ctx,
             if (q != stat_end)
               goto general;
 
-            if (!scan || info->scan_kind != STAT_OTHER)
-              apply_stat (ctx, ev, info, vcase, u, d, str);
+            if (act == ACT_APPLY)
+              apply_stat (ctx, ev, &ctx->small[p[3]], vcase, u, d, str);
             p = stat_end;
           }
 

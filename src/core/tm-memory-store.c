@@ -343,7 +343,7 @@ tm_memory_store_add (TmMemoryStore    *self,
                      const TmSnapshot *snapshot)
 {
   gint64 used = tm_sat_add (snapshot->stack_bytes, snapshot->heap_bytes);
-  TmSummary part;
+  TmSummary *s;
   guint i;
 
   g_return_if_fail (TM_IS_MEMORY_STORE (self));
@@ -369,20 +369,26 @@ tm_memory_store_add (TmMemoryStore    *self,
   if (snapshot->free_bytes != 0)
     self->has_free = TRUE;
 
-  /* The summary of this one snapshot, folded in. */
-  part.n_allocations = snapshot->kind == TM_ACTIVITY_ALLOCATION;
-  part.n_deallocations = snapshot->kind == TM_ACTIVITY_DEALLOCATION;
-  part.peak_bytes_usage_lifetime = snapshot->peak_bytes_in_use;
-  part.last_peak_bytes_in_use = snapshot->peak_bytes_in_use;
-  part.peak_bytes_in_use = used;
-  part.peak_stats_peak_bytes_in_use = used;
-  part.peak_time_ps = snapshot->time_ps;
-  part.peak_stack_bytes = snapshot->stack_bytes;
-  part.peak_heap_bytes = snapshot->heap_bytes;
-  part.peak_free_bytes = snapshot->free_bytes;
-  part.peak_fragmentation = snapshot->fragmentation;
-  part.memory_capacity = tm_sat_add (used, snapshot->free_bytes);
-  summary_fold (&self->summary, &self->have_window_peak, i == 0, &part, used >= 0);
+  /* The summary of this one snapshot, folded in: summary_fold() with a
+   * part of one snapshot, written out because it runs for every event. */
+  s = &self->summary;
+  if (i == 0 || snapshot->peak_bytes_in_use > s->peak_bytes_usage_lifetime)
+    s->peak_bytes_usage_lifetime = snapshot->peak_bytes_in_use;
+  s->last_peak_bytes_in_use = snapshot->peak_bytes_in_use;
+  s->n_allocations += snapshot->kind == TM_ACTIVITY_ALLOCATION;
+  s->n_deallocations += snapshot->kind == TM_ACTIVITY_DEALLOCATION;
+  if (used >= 0 && (!self->have_window_peak || used >= s->peak_bytes_in_use))
+    {
+      s->peak_bytes_in_use = used;
+      s->peak_stats_peak_bytes_in_use = used;
+      s->peak_time_ps = snapshot->time_ps;
+      s->peak_stack_bytes = snapshot->stack_bytes;
+      s->peak_heap_bytes = snapshot->heap_bytes;
+      s->peak_free_bytes = snapshot->free_bytes;
+      s->peak_fragmentation = snapshot->fragmentation;
+      s->memory_capacity = tm_sat_add (used, snapshot->free_bytes);
+      self->have_window_peak = TRUE;
+    }
 }
 
 void
@@ -557,15 +563,22 @@ alloc_partner (TmMemoryStore *self)
 }
 
 /* Matches every snapshot (time order) with earlier ones at the same
- * address; see the partner column above. */
+ * address; see the partner column above. A deallocation's partner is the
+ * first allocation at its address since the last deallocation there
+ * (docs/analysis.md step 4); an allocation's is the event that ends its
+ * lifetime: the deallocation, or a later allocation at the same address
+ * while it is live, which replaces it (as the breakdown's records do).
+ * One map holds the live allocation of each address; a second, nearly
+ * always empty, the first one where another came before any deallocation. */
 static gboolean
 match_all (TmMemoryStore  *s,
            const guint32  *perm,
            GCancellable   *cancellable,
            GError        **error)
 {
-  TmAddrMap *first = tm_addr_map_new ();
   TmAddrMap *live = tm_addr_map_new ();
+  TmAddrMap *first = tm_addr_map_new ();
+  gsize n_first = 0;
   gboolean ok = TRUE;
 
   alloc_partner (s);
@@ -586,22 +599,28 @@ match_all (TmMemoryStore  *s,
 
       if (ref_kind (s->refs[src]) == TM_ACTIVITY_ALLOCATION)
         {
-          /* docs/analysis.md step 4: remembered unless one is already remembered there. */
-          if (!tm_addr_map_lookup (first, addr, NULL))
-            tm_addr_map_insert (first, addr, i);
-
-          /* Lifetimes: a new allocation at a live address replaces the old
-           * one, as the breakdown's records do. */
-          if (tm_addr_map_lookup (live, addr, &other))
-            s->partner[other] = i;
-          tm_addr_map_insert (live, addr, i);
+          if (tm_addr_map_exchange (live, addr, i, &other))
+            {
+              s->partner[other] = i;
+              if (!tm_addr_map_lookup (first, addr, NULL))
+                {
+                  tm_addr_map_insert (first, addr, other);
+                  n_first++;
+                }
+            }
         }
-      else
+      else if (tm_addr_map_remove (live, addr, &other))
         {
-          if (tm_addr_map_remove (first, addr, &other))
+          guint32 earliest;
+
+          s->partner[other] = i;
+          if (n_first > 0 && tm_addr_map_remove (first, addr, &earliest))
+            {
+              n_first--;
+              s->partner[i] = earliest;
+            }
+          else
             s->partner[i] = other;
-          if (tm_addr_map_remove (live, addr, &other))
-            s->partner[other] = i;
         }
     }
 

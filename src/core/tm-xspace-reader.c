@@ -35,6 +35,16 @@ tm_xspace_result_clear (TmXSpaceResult *result)
 /* ------------------------------------------------------------------ */
 /* The reader                                                           */
 
+#define RECENT_STORES 8
+
+typedef struct
+{
+  TmMemoryStore *store;   /* NULL: unused */
+  gboolean       is_int;
+  gint64         id_int;
+  TmStr          id_str;
+} RecentStore;
+
 typedef struct
 {
   TmSource       *source;
@@ -58,10 +68,10 @@ typedef struct
   gint64         *host_done_a;   /* bytes of host lines done by each thread (atomic) */
   gint64         *host_done_b;
   gboolean        line_clock_changed;
-  TmMemoryStore  *last_store;
-  gboolean        last_is_int;
-  gint64          last_int;
-  TmStr           last_str;
+  /* The stores of the last few memory ids met, most recent first: thread
+   * lines interleave the events of a few allocators, so nearly every event
+   * finds its store here without building its id. */
+  RecentStore     recent[RECENT_STORES];
 } Reader;
 
 static void
@@ -153,21 +163,34 @@ load_stat_metadata (Reader      *r,
   return TRUE;
 }
 
+static inline gboolean
+recent_matches (const RecentStore *recent,
+                const TmMemEvent  *ev)
+{
+  if (recent->is_int != ev->memory_id_is_int)
+    return FALSE;
+  if (ev->memory_id_is_int)
+    return recent->id_int == ev->memory_id_int;
+  return recent->id_str.len == ev->memory_id.len &&
+         (recent->id_str.ptr == ev->memory_id.ptr || ev->memory_id.len == 0 ||
+          memcmp (recent->id_str.ptr, ev->memory_id.ptr, ev->memory_id.len) == 0);
+}
+
 static TmMemoryStore *
 store_for_event (Reader           *r,
                  const TmMemEvent *ev)
 {
   g_autofree char *id = NULL;
   TmMemoryStore *store;
+  RecentStore found;
+  guint k;
 
-  if (r->last_store != NULL && r->last_is_int == ev->memory_id_is_int)
-    {
-      if (ev->memory_id_is_int ? ev->memory_id_int == r->last_int
-                               : (ev->memory_id.len == r->last_str.len &&
-                                  (ev->memory_id.len == 0 ||
-                                   memcmp (ev->memory_id.ptr, r->last_str.ptr, ev->memory_id.len) == 0)))
-        return r->last_store;
-    }
+  for (k = 0; k < RECENT_STORES && r->recent[k].store != NULL; k++)
+    if (recent_matches (&r->recent[k], ev))
+      {
+        found = r->recent[k];
+        goto move_to_front;
+      }
 
   if (ev->memory_id_is_int)
     id = g_strdup_printf ("%" G_GINT64_FORMAT, ev->memory_id_int);
@@ -182,12 +205,17 @@ store_for_event (Reader           *r,
       g_hash_table_insert (r->stores, g_steal_pointer (&id), store);
     }
 
-  r->last_store = store;
-  r->last_is_int = ev->memory_id_is_int;
-  r->last_int = ev->memory_id_int;
-  r->last_str = ev->memory_id;
+  found.store = store;
+  found.is_int = ev->memory_id_is_int;
+  found.id_int = ev->memory_id_int;
+  found.id_str = ev->memory_id;
+  k = MIN (k, RECENT_STORES - 1);
 
-  return store;
+move_to_front:
+  if (k > 0)
+    memmove (&r->recent[1], &r->recent[0], k * sizeof (RecentStore));
+  r->recent[0] = found;
+  return found.store;
 }
 
 static inline void
@@ -503,7 +531,7 @@ read_host_plane_once (Reader      *r,
       job->reader = *r;
       job->reader.progress = NULL;
       job->reader.stores = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-      job->reader.last_store = NULL;
+      memset (job->reader.recent, 0, sizeof job->reader.recent);
       job->result.stores = g_ptr_array_new_with_free_func (g_object_unref);
       job->reader.result = &job->result;
       job->lines = lines;
@@ -559,7 +587,7 @@ read_host_plane (Reader      *r,
   /* A line's timestamp came after its events: start this plane again. */
   g_ptr_array_set_size (r->result->stores, 0);
   g_hash_table_remove_all (r->stores);
-  r->last_store = NULL;
+  memset (r->recent, 0, sizeof r->recent);
   return read_host_plane_once (r, parts, TRUE, error);
 }
 
