@@ -16,6 +16,7 @@
 #include <json-glib/json-glib.h>
 
 #include "tm-error.h"
+#include "tm-format.h"
 #include "tm-memory-store.h"
 #include "tm-xprof-json.h"
 
@@ -426,7 +427,12 @@ tm_xprof_json_read (const guint8   *data,
   parser = json_parser_new_immutable ();
   if (!json_parser_load_from_data (parser, (const char *) data, (gssize) size, &local_error))
     {
-      g_set_error (error, TM_ERROR, TM_ERROR_JSON, _("invalid JSON: %s"), local_error->message);
+      /* json-glib quotes the text around the error, which may cut a
+       * character in two or hold bytes that are not UTF-8. */
+      guint n_replaced = 0;
+      g_autofree char *message = tm_format_make_valid_utf8 (local_error->message, &n_replaced);
+
+      g_set_error (error, TM_ERROR, TM_ERROR_JSON, _("invalid JSON: %s"), message);
       return FALSE;
     }
 
