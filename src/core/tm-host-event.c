@@ -69,7 +69,34 @@ enum
 {
   ACT_SKIP,    /* a stat the memory profile never reads */
   ACT_CHECK,   /* read later, on demand: only check that its value is well formed */
-  ACT_APPLY,   /* decode it into the event */
+  ACT_INT,     /* a plain integer field of the event, at int_offset */
+  ACT_APPLY,   /* anything else: apply_stat() */
+};
+
+/* The integer fields of TmMemEvent that a stat sets as it is, by kind; 0
+ * for the others. */
+static const guint8 int_offsets[] = {
+  [STAT_BYTES_RESERVED] = G_STRUCT_OFFSET (TmMemEvent, stack),
+  [STAT_BYTES_ALLOCATED] = G_STRUCT_OFFSET (TmMemEvent, heap),
+  [STAT_BYTES_AVAILABLE] = G_STRUCT_OFFSET (TmMemEvent, free_bytes),
+  [STAT_PEAK_BYTES_IN_USE] = G_STRUCT_OFFSET (TmMemEvent, peak_bytes_in_use),
+  [STAT_REQUESTED_BYTES] = G_STRUCT_OFFSET (TmMemEvent, requested_bytes),
+  [STAT_ALLOCATION_BYTES] = G_STRUCT_OFFSET (TmMemEvent, allocation_bytes),
+  [STAT_ADDR] = G_STRUCT_OFFSET (TmMemEvent, address),
+  [STAT_GROUP_ID] = G_STRUCT_OFFSET (TmMemEvent, group_id),
+  [STAT_DATA_TYPE] = G_STRUCT_OFFSET (TmMemEvent, data_type),
+  [STAT_SHAPE] = 0,
+};
+
+/* The wire tag of a stat's value (XStat fields 2 to 7), as the fast path
+ * takes it. */
+enum { VC_OTHER, VC_UINT64, VC_INT64, VC_REF, VC_DOUBLE, VC_STR };
+static const guint8 value_class[256] = {
+  [0x11] = VC_DOUBLE,  /* double_value, fixed 64 */
+  [0x18] = VC_UINT64,  /* uint64_value */
+  [0x20] = VC_INT64,   /* int64_value */
+  [0x2a] = VC_STR,     /* str_value */
+  [0x38] = VC_REF,     /* ref_value */
 };
 
 struct _TmHostContext
@@ -80,6 +107,7 @@ struct _TmHostContext
   StatInfo        *small;      /* indexed by stat metadata id */
   guint8          *decode_act; /* ACT_*, by small metadata id, for a whole decode */
   guint8          *scan_act;   /* the same for the loader's scan */
+  guint8          *int_offset; /* for ACT_INT, by small metadata id */
   GHashTable      *big;        /* gint64 id → StatInfo */
 };
 
@@ -138,6 +166,7 @@ tm_host_context_new (TmSource             *source,
   ctx->small = g_new0 (StatInfo, MAX (ctx->n_small, 1));
   ctx->decode_act = g_new0 (guint8, MAX (ctx->n_small, 1));
   ctx->scan_act = g_new0 (guint8, MAX (ctx->n_small, 1));
+  ctx->int_offset = g_new0 (guint8, MAX (ctx->n_small, 1));
 
   for (guint i = 0; i < n_stats; i++)
     {
@@ -148,9 +177,12 @@ tm_host_context_new (TmSource             *source,
       if (e->id >= 0 && e->id < (gint64) ctx->n_small)
         {
           ctx->small[e->id] = info;
-          ctx->decode_act[e->id] = kind == STAT_OTHER ? ACT_SKIP : ACT_APPLY;
+          guint8 apply = int_offsets[kind] != 0 ? ACT_INT : ACT_APPLY;
+
+          ctx->int_offset[e->id] = int_offsets[kind];
+          ctx->decode_act[e->id] = kind == STAT_OTHER ? ACT_SKIP : apply;
           ctx->scan_act[e->id] = kind == STAT_OTHER ? ACT_SKIP
-                                 : scan_kind (kind) == STAT_OTHER ? ACT_CHECK : ACT_APPLY;
+                                 : scan_kind (kind) == STAT_OTHER ? ACT_CHECK : apply;
         }
       else
         {
@@ -180,6 +212,7 @@ tm_host_context_unref (TmHostContext *ctx)
       g_free (ctx->small);
       g_free (ctx->decode_act);
       g_free (ctx->scan_act);
+      g_free (ctx->int_offset);
       g_free (ctx);
     }
 }
@@ -425,21 +458,60 @@ decode_event (TmHostContext  *ctx,
         const guint8 *end = ev_wire.end;
         const guint8 *acts = scan ? ctx->scan_act : ctx->decode_act;
         guint n_small = ctx->n_small;
+        /* Whatever starts before stop has 16 bytes of the file from its
+         * start: a stat's header and a value word, or a varint field, are
+         * read without more checks. The last bytes of the file take the
+         * general path. */
+        const guint8 *stop = ev_wire.limit - p < 16 ? p
+                             : ev_wire.limit - 16 < end ? ev_wire.limit - 16 : end;
 
-        /* The first four bytes of such a stat, as one little-endian word:
-         * 0x22 (XEvent.stats), a length below 128, 0x08 (metadata_id), an
-         * id below 128. */
-        while (end - p >= 6 && (load_le32 (p) & 0x80ff80ffu) == 0x00080022u && p[3] < n_small &&
-               p + 2 + p[1] <= end)
+        while (p < stop)
           {
             const guint8 *stat_end = p + 2 + p[1];
             const guint8 *q = p + 5;
-            guint act = acts[p[3]];
-            guint8 vtag = p[4];
+            guint id = p[3];
+            guint act;
+            guint vclass = value_class[p[4]];
             guint64 u = 0;
             double d = 0;
             TmStr str = { NULL, 0 };
             int vcase;
+
+            /* The first four bytes of such a stat, as one little-endian
+             * word: 0x22 (XEvent.stats), a length below 128, 0x08
+             * (metadata_id), an id below 128. */
+            if ((load_le32 (p) & 0x80ff80ffu) != 0x00080022u || id >= n_small)
+              {
+                /* The event's metadata_id or offset_ps: a varint of up to
+                 * 8 bytes, read as one word. */
+                if (p[0] == ((TM_XEVENT_METADATA_ID << 3) | TM_WIRE_VARINT) ||
+                    p[0] == ((TM_XEVENT_OFFSET_PS << 3) | TM_WIRE_VARINT))
+                  {
+                    guint64 stops;
+                    guint len;
+
+                    memcpy (&u, p + 1, sizeof u);
+                    u = GUINT64_FROM_LE (u);
+                    stops = ~u & G_GUINT64_CONSTANT (0x8080808080808080);
+                    if (stops == 0)
+                      break;
+                    len = ((guint) __builtin_ctzll (stops) >> 3) + 1;
+                    if (p + 1 + len > end)
+                      break;
+                    u = pack_short_varint ((u << (64 - 8 * len)) >> (64 - 8 * len));
+                    if (p[0] == ((TM_XEVENT_METADATA_ID << 3) | TM_WIRE_VARINT))
+                      ev->metadata_id = u;
+                    else
+                      ev->offset_ps = (gint64) u;
+                    p += 1 + len;
+                    continue;
+                  }
+                break;
+              }
+
+            if (stat_end > end)
+              break;
+            act = acts[id];
 
             /* Stats the memory profile never reads are skipped by their
              * length. Those the loader leaves for later (ACT_CHECK) are
@@ -451,63 +523,79 @@ decode_event (TmHostContext  *ctx,
                 continue;
               }
 
-            if (vtag == 0x18 || vtag == 0x20 || vtag == 0x38)
+            switch (vclass)
               {
-                gsize len = (gsize) (stat_end - q);
+              case VC_UINT64:
+              case VC_INT64:
+              case VC_REF:
+                {
+                  gsize len = (gsize) (stat_end - q);
 
-                if (len - 1 < 8 && end - q >= 8)
-                  {
-                    /* The varint ends the stat: its length is known, so
-                     * read it as one word. */
-                    if (!load_short_varint (q, (guint) len, &u))
-                      goto general;
-                    if (act == ACT_CHECK)
-                      {
-                        p = stat_end;
-                        continue;
-                      }
-                    u = pack_short_varint (u);
-                    q = stat_end;
-                  }
-                else
-                  {
-                    guint shift = 0;
+                  if (len - 1 < 8)
+                    {
+                      /* The varint ends the stat: its length is known, so
+                       * read it as one word. */
+                      if (!load_short_varint (q, (guint) len, &u))
+                        goto general;
+                      if (act == ACT_CHECK)
+                        {
+                          p = stat_end;
+                          continue;
+                        }
+                      u = pack_short_varint (u);
+                      if (act == ACT_INT && vclass != VC_REF)
+                        {
+                          gint64 ival = (gint64) u;
 
-                    for (;;)
-                      {
-                        if (q >= stat_end || shift > 63)
-                          goto general;
-                        u |= (guint64) (*q & 0x7f) << shift;
-                        if (*q++ < 0x80)
-                          break;
-                        shift += 7;
-                      }
-                  }
-                vcase = vtag == 0x18 ? VALUE_UINT64 : vtag == 0x20 ? VALUE_INT64 : VALUE_REF;
-              }
-            else if (vtag == 0x11 && stat_end - q == 8)
-              {
+                          memcpy ((guint8 *) ev + ctx->int_offset[id], &ival, sizeof ival);
+                          p = stat_end;
+                          continue;
+                        }
+                      q = stat_end;
+                    }
+                  else
+                    {
+                      guint shift = 0;
+
+                      for (;;)
+                        {
+                          if (q >= stat_end || shift > 63)
+                            goto general;
+                          u |= (guint64) (*q & 0x7f) << shift;
+                          if (*q++ < 0x80)
+                            break;
+                          shift += 7;
+                        }
+                      if (q != stat_end)
+                        goto general;
+                    }
+                  vcase = vclass == VC_UINT64 ? VALUE_UINT64 : vclass == VC_INT64 ? VALUE_INT64 : VALUE_REF;
+                }
+                break;
+
+              case VC_DOUBLE:
+                if (stat_end - q != 8)
+                  goto general;
                 memcpy (&u, q, 8);
                 u = GUINT64_FROM_LE (u);
                 memcpy (&d, &u, sizeof d);
-                q += 8;
                 vcase = VALUE_DOUBLE;
-              }
-            else if (vtag == 0x2a && q < stat_end && q[0] < 0x80 && q + 1 + q[0] == stat_end)
-              {
+                break;
+
+              case VC_STR:
+                if (q >= stat_end || q[0] >= 0x80 || q + 1 + q[0] != stat_end)
+                  goto general;
                 str.ptr = q + 1;
                 str.len = q[0];
-                q = stat_end;
                 vcase = VALUE_STR;
+                break;
+
+              default:
+                goto general;
               }
-            else
-              goto general;
 
-            if (q != stat_end)
-              goto general;
-
-            if (act == ACT_APPLY)
-              apply_stat (ctx, ev, &ctx->small[p[3]], vcase, u, d, str);
+            if (act != ACT_CHECK)
+              apply_stat (ctx, ev, &ctx->small[id], vcase, u, d, str);
             p = stat_end;
           }
 

@@ -79,6 +79,7 @@ struct _TmMemoryStore
 
   /* Loading state. */
   guint            time_sorted : 1;
+  guint            finished : 1;   /* set once by a successful finish */
   guint            complete : 1;
   guint            has_free : 1;
 };
@@ -847,8 +848,10 @@ tm_memory_store_finish (TmMemoryStore  *s,
       s->summary.last_time_ps = s->times[s->n - 1];
       if (s->stack == NULL)
         map_zero_stack (s);
-      s->lod = tm_lod_new (s->n, s->times, s->stack, s->heap, s->free_bytes, s->frag);
+      /* The LOD is built on first use (tm_memory_store_get_lod): printing
+       * a summary never draws. */
     }
+  s->finished = TRUE;
 
   return TRUE;
 }
@@ -941,6 +944,14 @@ TmLod *
 tm_memory_store_get_lod (TmMemoryStore *self)
 {
   g_return_val_if_fail (TM_IS_MEMORY_STORE (self), NULL);
+
+  /* Only a finished store with snapshots has one. Any thread may ask
+   * first: one builds it, the others wait for it. */
+  if (!self->finished || self->n == 0)
+    return NULL;
+  if (g_once_init_enter (&self->lod))
+    g_once_init_leave (&self->lod, tm_lod_new (self->n, self->times, self->stack, self->heap,
+                                               self->free_bytes, self->frag));
   return self->lod;
 }
 
@@ -1153,7 +1164,7 @@ tm_memory_store_get_memory_size (TmMemoryStore *self)
   size = sizeof *self + (gsize) self->capacity * ((self->stack_map_bytes > 0 ? 3 : 4) * sizeof (gint64) + sizeof (double) +
                                                   sizeof (guint64) + sizeof (guint32) +
                                                   (self->steps_wide != NULL ? sizeof (gint64) : sizeof (gint32)));
-  if (self->lod != NULL)
+  if (g_atomic_pointer_get (&self->lod) != NULL)
     size += tm_lod_get_memory_size (self->lod);
   return size;
 }

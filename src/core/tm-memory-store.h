@@ -140,7 +140,8 @@ guint            tm_memory_store_find_nearest           (TmMemoryStore  *self,
                                                          gint64          t_ps);
 
 /* Multi-resolution min/max over the columns, for drawing (tm-lod.h): an
- * index over the store's own columns, built by finish. */
+ * index over the store's own columns, built on the first call after finish
+ * (from any thread); NULL before, or without snapshots. */
 TmLod           *tm_memory_store_get_lod                (TmMemoryStore  *self);
 
 /* Bytes of heap this store uses beyond the mapped file. */

@@ -275,6 +275,10 @@ finish_job (gpointer data)
       job->ok = tm_memory_store_finish (store, q->cancellable, &job->error) &&
                 (analysis = tm_analysis_new (store, q->cancellable, &job->error)) != NULL;
       q->analyses->pdata[i] = analysis;
+      /* The window draws every memory id's timeline from its LOD: build
+       * it here rather than on the main thread. */
+      if (job->ok && q->index_busiest)
+        tm_memory_store_get_lod (store);
       if (job->ok && q->index_busiest && i == q->busiest)
         job->ok = get_allocations (q->profile, i, q->cancellable, &job->error) != NULL;
       if (!job->ok)
