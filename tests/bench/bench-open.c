@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  *   bench-open --generator GEN --tidemark TIDEMARK --dir DIR [--size-mib N]
+ *   bench-open --generator GEN --tidemark TIDEMARK --dir DIR --growth 64,256,1024,4608
  *
  * Generates (or reuses, keyed by size) DIR/bench-<N>mib.xplane.pb, N from
  * --size-mib, else $TM_BENCH_SIZE_MIB, else 1024, and prints figures for
@@ -13,6 +14,8 @@
  *   - the baseline: read the whole file + protobuf-c
  *     tensorflow__profiler__xspace__unpack() (skip with TM_BENCH_SKIP_UNPACK=1).
  * $TM_BENCH_RUNS (default 3) sets how often the first two run.
+ * With --growth, only `tidemark --summary`, at each size: best and median
+ * time, CPU time, peak anonymous memory, per memory event.
  *
  * Each measurement runs in its own child (this program again, with a
  * --child-* mode), so peak RSS figures are separate. Timing never makes it
@@ -202,6 +205,7 @@ typedef struct
 {
   int         status;         /* exit status, or -1 if killed */
   double      wall_seconds;   /* fork to exit */
+  double      cpu_seconds;    /* user + system, getrusage */
   gint64      max_rss;        /* getrusage ru_maxrss, bytes */
   gint64      max_anon;       /* largest RssAnon seen while polling, bytes */
   GHashTable *values;         /* key=value lines of its stdout */
@@ -337,6 +341,8 @@ run_child (char *const  *argv,
 
   result->status = WIFEXITED (wstatus) ? WEXITSTATUS (wstatus) : -1;
   result->max_rss = (gint64) usage.ru_maxrss * 1024;
+  result->cpu_seconds = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 +
+                        usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
   parse_values (result);
 
   return TRUE;
@@ -658,6 +664,87 @@ run_parent (const char *generator,
   return failures > 0 ? 1 : 0;
 }
 
+/* --growth: `tidemark --summary` on one generated profile per size, a line
+ * each: time and memory per memory event, to show that both grow
+ * linearly (docs/performance.md). */
+static int
+run_growth (const char *generator,
+            const char *tidemark,
+            const char *dir,
+            const char *sizes,
+            guint       runs)
+{
+  g_auto(GStrv) list = g_strsplit (sizes, ",", -1);
+  g_autofree char *cpu = cpu_model ();
+  int failures = 0;
+
+  printf ("\nTidemark growth benchmark: tidemark --summary FILE, process start to exit\n");
+  printf ("machine %s, %ld CPUs; %u runs per size; memory is the peak RssAnon\n",
+          cpu, sysconf (_SC_NPROCESSORS_ONLN), runs);
+  printf ("%10s %11s %8s %9s %7s %14s %8s %12s %9s\n",
+          "size MiB", "mem events", "best s", "median s", "CPU s", "peak anon MiB", "B/event",
+          "B/ev >32MiB", "ns/event");
+
+  for (guint k = 0; list[k] != NULL; k++)
+    {
+      gint64 size_mib = g_ascii_strtoll (list[k], NULL, 10);
+      g_autoptr(GHashTable) info = NULL;
+      g_autofree char *info_text = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *path = NULL;
+      g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (double));
+      double read_s, mmap_s, best = G_MAXDOUBLE, best_cpu = G_MAXDOUBLE;
+      gint64 anon = 0;
+      guint64 events;
+      GStatBuf st;
+
+      if (size_mib <= 0)
+        {
+          g_printerr ("bench-open: --growth: \"%s\" is not a size in MiB\n", list[k]);
+          return 1;
+        }
+      path = tm_bench_ensure_profile (generator, dir, size_mib, &info_text, &error);
+      if (path == NULL || g_stat (path, &st) != 0)
+        {
+          g_printerr ("bench-open: generator failed: %s\n", error != NULL ? error->message : g_strerror (errno));
+          return 1;
+        }
+      info = parse_info (info_text);
+      events = g_ascii_strtoull (g_hash_table_lookup (info, "memory_events") ?: "0", NULL, 10);
+      warm_up (path, st.st_size, &read_s, &mmap_s);
+
+      for (guint r = 0; r < runs; r++)
+        {
+          char *argv[] = { (char *) tidemark, (char *) "--summary", path, NULL };
+          ChildResult result;
+
+          if (!run_child (argv, &result) || result.status != 0)
+            {
+              g_printerr ("bench-open: %s --summary %s failed (status %d)\n", tidemark, path, result.status);
+              child_result_clear (&result);
+              failures++;
+              break;
+            }
+          g_array_append_val (times, result.wall_seconds);
+          best = MIN (best, result.wall_seconds);
+          best_cpu = MIN (best_cpu, result.cpu_seconds);
+          anon = MAX (anon, result.max_anon);
+          child_result_clear (&result);
+        }
+      if (times->len == 0)
+        continue;
+
+      printf ("%10.1f %11" G_GUINT64_FORMAT " %8.3f %9.3f %7.3f %14.1f %8.1f %12.1f %9.1f\n",
+              st.st_size / (double) MIB, events, best, median (times), best_cpu, anon / (double) MIB,
+              events > 0 ? (double) anon / events : 0.0,
+              events > 0 ? (double) MAX (anon - 32 * (gint64) MIB, 0) / events : 0.0,
+              events > 0 ? best / events * 1e9 : 0.0);
+    }
+
+  printf ("targets: 1 GiB ≤ 0.5 s, 4.5 GiB ≤ 2 s; ≤ 48 bytes per memory event + 32 MiB\n");
+  return failures > 0 ? 1 : 0;
+}
+
 int
 main (int    argc,
       char **argv)
@@ -665,12 +752,14 @@ main (int    argc,
   g_autofree char *generator = NULL;
   g_autofree char *tidemark = NULL;
   g_autofree char *dir = NULL;
+  g_autofree char *growth = NULL;
   gint64 size_mib = 0;
   const GOptionEntry entries[] = {
     { "generator", 0, 0, G_OPTION_ARG_FILENAME, &generator, "The gen-large-profile executable", "PATH" },
     { "tidemark", 0, 0, G_OPTION_ARG_FILENAME, &tidemark, "The tidemark executable", "PATH" },
     { "dir", 0, 0, G_OPTION_ARG_FILENAME, &dir, "Where generated profiles are kept", "DIR" },
     { "size-mib", 0, 0, G_OPTION_ARG_INT64, &size_mib, "Profile size (default $TM_BENCH_SIZE_MIB or 1024)", "N" },
+    { "growth", 0, 0, G_OPTION_ARG_STRING, &growth, "Only tidemark --summary, at each of these sizes (e.g. 64,256,1024,4608)", "MIB,…" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = NULL;
@@ -708,6 +797,8 @@ main (int    argc,
   if (env != NULL)
     runs = CLAMP (g_ascii_strtoull (env, NULL, 10), 1, 100);
 
+  if (growth != NULL)
+    return run_growth (generator, tidemark, dir, growth, runs);
   return run_parent (generator, tidemark, dir, size_mib, runs,
                      g_strcmp0 (g_getenv ("TM_BENCH_SKIP_UNPACK"), "1") == 0);
 }
