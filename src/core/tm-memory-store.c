@@ -21,6 +21,10 @@
  * 256 with the same bits above bit 40, else 8. A file whose events are not
  * in time order needs a 4-byte sort permutation, and the sort writes each
  * 8-byte column into the previous one's memory (one spare column).
+ *
+ * Columns are tm-column's mappings of whole pages: one grows without a
+ * copy, and the part a second reading thread loaded is appended by moving
+ * its pages, not copying them (append_columns).
  */
 #include "config.h"
 
@@ -28,6 +32,7 @@
 #include <sys/mman.h>
 
 #include "tm-addr-map.h"
+#include "tm-column.h"
 #include "tm-memory-store.h"
 
 #define TM_NO_PARTNER TM_MEMORY_STORE_NO_PARTNER
@@ -101,6 +106,17 @@ ref_kind (guint64 ref)
   return (TmActivityKind) (ref >> TM_REF_KIND_SHIFT);
 }
 
+/* A new column of count elements of col's type, zero-filled. */
+#define COLUMN_NEW(col, count) \
+  ((col) = tm_column_new ((count), sizeof *(col)))
+#define COLUMN_RESIZE(col, old_count, new_count) \
+  ((col) = tm_column_resize ((col), (old_count), (new_count), sizeof *(col)))
+#define COLUMN_FREE(col, count)                                      \
+  G_STMT_START {                                                     \
+    tm_column_free ((col), (count), sizeof *(col));                  \
+    (col) = NULL;                                                    \
+  } G_STMT_END
+
 static void
 tm_memory_store_finalize (GObject *object)
 {
@@ -114,20 +130,20 @@ tm_memory_store_finalize (GObject *object)
     tm_activity_clear (&self->json_activities[i]);
   g_free (self->json_activities);
 
-  g_free (self->times);
+  COLUMN_FREE (self->times, self->capacity);
   if (self->stack_map_bytes > 0)
     munmap (self->stack, self->stack_map_bytes);
   else
-    g_free (self->stack);
-  g_free (self->heap);
-  g_free (self->free_bytes);
-  g_free (self->steps);
-  g_free (self->steps_wide);
-  g_free (self->addrs);
-  g_free (self->addrs32);
-  g_free (self->frag);
-  g_free (self->refs);
-  g_free (self->partner);
+    COLUMN_FREE (self->stack, self->capacity);
+  COLUMN_FREE (self->heap, self->capacity);
+  COLUMN_FREE (self->free_bytes, self->capacity);
+  COLUMN_FREE (self->steps, self->capacity);
+  COLUMN_FREE (self->steps_wide, self->capacity);
+  COLUMN_FREE (self->addrs, self->capacity);
+  COLUMN_FREE (self->addrs32, self->capacity);
+  COLUMN_FREE (self->frag, self->capacity);
+  COLUMN_FREE (self->refs, self->capacity);
+  COLUMN_FREE (self->partner, self->capacity);
   g_free (self->id);
 
   G_OBJECT_CLASS (tm_memory_store_parent_class)->finalize (object);
@@ -169,23 +185,25 @@ static void
 resize_columns (TmMemoryStore *self,
                 guint          capacity)
 {
-  self->times = g_renew (gint64, self->times, capacity);
+  guint old = self->capacity;
+
+  COLUMN_RESIZE (self->times, old, capacity);
   if (self->stack != NULL)
-    self->stack = g_renew (gint64, self->stack, capacity);
-  self->heap = g_renew (gint64, self->heap, capacity);
-  self->free_bytes = g_renew (gint64, self->free_bytes, capacity);
+    COLUMN_RESIZE (self->stack, old, capacity);
+  COLUMN_RESIZE (self->heap, old, capacity);
+  COLUMN_RESIZE (self->free_bytes, old, capacity);
   if (self->steps_wide != NULL)
-    self->steps_wide = g_renew (gint64, self->steps_wide, capacity);
+    COLUMN_RESIZE (self->steps_wide, old, capacity);
   else
-    self->steps = g_renew (gint32, self->steps, capacity);
-  self->frag = g_renew (double, self->frag, capacity);
-  self->refs = g_renew (guint64, self->refs, capacity);
+    COLUMN_RESIZE (self->steps, old, capacity);
+  COLUMN_RESIZE (self->frag, old, capacity);
+  COLUMN_RESIZE (self->refs, old, capacity);
   if (self->addrs != NULL)
-    self->addrs = g_renew (guint64, self->addrs, capacity);
+    COLUMN_RESIZE (self->addrs, old, capacity);
   else if (self->addrs32 != NULL || self->ctx != NULL)
-    self->addrs32 = g_renew (guint32, self->addrs32, capacity);
+    COLUMN_RESIZE (self->addrs32, old, capacity);
   if (self->partner != NULL)
-    self->partner = g_renew (guint32, self->partner, capacity);
+    COLUMN_RESIZE (self->partner, old, capacity);
   self->capacity = capacity;
 }
 
@@ -194,8 +212,8 @@ grow (TmMemoryStore *self)
 {
   if (G_UNLIKELY (self->n == self->capacity))
     {
-      /* Large blocks are mremap()ed by the allocator, so doubling costs
-       * address space, not copies or resident memory. */
+      /* Columns grow by mremap, so doubling costs address space, not
+       * copies or resident memory. */
       guint capacity = self->capacity < 64 ? 64 : self->capacity * 2;
 
       g_assert (self->capacity < TM_NO_PARTNER / 2);
@@ -215,10 +233,10 @@ trim (TmMemoryStore *self)
 static void
 widen_steps (TmMemoryStore *self)
 {
-  self->steps_wide = g_new (gint64, MAX (self->capacity, 1));
+  COLUMN_NEW (self->steps_wide, self->capacity);
   for (guint i = 0; i < self->n; i++)
     self->steps_wide[i] = self->steps[i];
-  g_clear_pointer (&self->steps, g_free);
+  COLUMN_FREE (self->steps, self->capacity);
 }
 
 /* The stack column is not kept while every value is 0 (allocators that
@@ -227,7 +245,7 @@ widen_steps (TmMemoryStore *self)
 static void
 keep_stack (TmMemoryStore *self)
 {
-  self->stack = g_new0 (gint64, MAX (self->capacity, 1));
+  COLUMN_NEW (self->stack, self->capacity);
 }
 
 static void
@@ -238,7 +256,7 @@ map_zero_stack (TmMemoryStore *self)
 
   if (zeros == MAP_FAILED)
     {
-      self->stack = g_new0 (gint64, self->n);
+      COLUMN_NEW (self->stack, self->capacity);
       return;
     }
   self->stack = zeros;
@@ -260,11 +278,12 @@ load_addr (const TmMemoryStore *self,
 static void
 widen_addrs (TmMemoryStore *self)
 {
-  guint64 *wide = g_new (guint64, MAX (self->capacity, 1));
+  guint64 *wide;
 
+  COLUMN_NEW (wide, self->capacity);
   for (guint i = 0; i < self->n; i++)
     wide[i] = load_addr (self, i);
-  g_clear_pointer (&self->addrs32, g_free);
+  COLUMN_FREE (self->addrs32, self->capacity);
   self->addrs = wide;
 }
 
@@ -455,22 +474,24 @@ tm_memory_store_set_xprof_results (TmMemoryStore   *self,
   self->xprof_peak_step_id = peak_step_id;
 }
 
-#define APPEND_COLUMN(T, col)                                              \
-  G_STMT_START {                                                           \
-    self->col = g_renew (T, self->col, MAX (n, 1));                        \
-    memcpy (self->col + self->n, later->col, (gsize) later->n * sizeof (T)); \
-    g_clear_pointer (&later->col, g_free);                                 \
+#define APPEND_COLUMN(col)                                                   \
+  G_STMT_START {                                                             \
+    self->col = tm_column_append (self->col, self->n, self->capacity,       \
+                                  later->col, later->n, later->capacity, sizeof *self->col); \
+    later->col = NULL;                                                       \
   } G_STMT_END
 
-/* Copies later's columns after this store's. */
+/* Moves later's columns after this store's. */
 static void
 append_columns (TmMemoryStore *self,
                 TmMemoryStore *later)
 {
-  guint n = self->n + later->n;
+  guint capacity = tm_column_append_capacity (self->n, later->capacity);
 
   if (later->n == 0)
     return;
+
+  g_assert (capacity < TM_NO_PARTNER);
 
   /* Step ids: both 32-bit, or both wide. */
   if ((self->steps_wide != NULL) != (later->steps_wide != NULL))
@@ -487,24 +508,26 @@ append_columns (TmMemoryStore *self,
   if (self->addrs != NULL && later->addrs32 != NULL)
     widen_addrs (later);
 
-  APPEND_COLUMN (gint64, times);
+  APPEND_COLUMN (times);
   if (self->stack != NULL)
-    APPEND_COLUMN (gint64, stack);
-  APPEND_COLUMN (gint64, heap);
-  APPEND_COLUMN (gint64, free_bytes);
+    APPEND_COLUMN (stack);
+  APPEND_COLUMN (heap);
+  APPEND_COLUMN (free_bytes);
   if (self->steps_wide != NULL)
-    APPEND_COLUMN (gint64, steps_wide);
+    APPEND_COLUMN (steps_wide);
   else
-    APPEND_COLUMN (gint32, steps);
-  APPEND_COLUMN (double, frag);
-  APPEND_COLUMN (guint64, refs);
+    APPEND_COLUMN (steps);
+  APPEND_COLUMN (frag);
+  APPEND_COLUMN (refs);
   if (self->addrs != NULL)
-    APPEND_COLUMN (guint64, addrs);
+    APPEND_COLUMN (addrs);
   else if (self->addrs32 != NULL)
-    APPEND_COLUMN (guint32, addrs32);
+    APPEND_COLUMN (addrs32);
 
-  self->n = n;
-  self->capacity = n;
+  if (self->n == 0)
+    self->addr_high = later->addr_high;
+  self->n += later->n;
+  self->capacity = capacity;
   later->n = 0;
   later->capacity = 0;
 }
@@ -558,7 +581,7 @@ static void
 alloc_partner (TmMemoryStore *self)
 {
   if (self->partner == NULL)
-    self->partner = g_new (guint32, MAX (self->capacity, 1));
+    COLUMN_NEW (self->partner, self->capacity);
   for (guint i = 0; i < self->n; i++)
     self->partner[i] = TM_NO_PARTNER;
 }
@@ -630,114 +653,16 @@ match_all (TmMemoryStore  *s,
   return ok;
 }
 
-/* Sorting by time: events of one memory id come as a few runs in time
- * order. */
-
-typedef struct
-{
-  guint pos;   /* next index of the run */
-  guint end;   /* one past its last index */
-} Run;
-
-/* Events of one memory id come as a few runs in time order (one per thread
- * line); merge them into a permutation. Ties go to the earlier run, which
- * is earlier in the file, so the sort is stable. */
-static guint32 *
-sort_permutation (const gint64  *times,
-                  guint          n,
-                  GCancellable  *cancellable,
-                  GError       **error)
-{
-  g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (Run));
-  guint32 *perm = g_new (guint32, n);
-  guint *heap;
-  guint n_heap;
-  Run *r;
-  guint out = 0;
-
-  {
-    Run run = { 0, 0 };
-
-    for (guint i = 1; i <= n; i++)
-      if (i == n || times[i] < times[i - 1])
-        {
-          run.end = i;
-          g_array_append_val (runs, run);
-          run.pos = i;
-        }
-  }
-
-  r = (Run *) (gpointer) runs->data;
-  heap = g_new (guint, runs->len);
-  n_heap = 0;
-
-#define RUN_LESS(a, b) (times[r[a].pos] < times[r[b].pos] || \
-                        (times[r[a].pos] == times[r[b].pos] && (a) < (b)))
-
-  for (guint i = 0; i < runs->len; i++)
-    {
-      guint k = n_heap++;
-
-      heap[k] = i;
-      while (k > 0 && RUN_LESS (heap[k], heap[(k - 1) / 2]))
-        {
-          guint t = heap[k];
-          heap[k] = heap[(k - 1) / 2];
-          heap[(k - 1) / 2] = t;
-          k = (k - 1) / 2;
-        }
-    }
-
-  while (n_heap > 0)
-    {
-      guint top = heap[0];
-      guint k = 0;
-
-      if ((out % CANCEL_CHECK_INTERVAL) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
-        {
-          g_free (heap);
-          g_free (perm);
-          return NULL;
-        }
-
-      perm[out++] = r[top].pos++;
-      if (r[top].pos == r[top].end)
-        heap[0] = heap[--n_heap];
-
-      for (;;)
-        {
-          guint l = 2 * k + 1, rr = l + 1, m = k;
-
-          if (l < n_heap && RUN_LESS (heap[l], heap[m]))
-            m = l;
-          if (rr < n_heap && RUN_LESS (heap[rr], heap[m]))
-            m = rr;
-          if (m == k)
-            break;
-          {
-            guint t = heap[k];
-            heap[k] = heap[m];
-            heap[m] = t;
-          }
-          k = m;
-        }
-    }
-
-#undef RUN_LESS
-
-  g_free (heap);
-  g_assert (out == n);
-  return perm;
-}
-
-#define GATHER_COLUMN(T, col)                        \
+#define GATHER_COLUMN(col)                           \
   G_STMT_START {                                     \
     if ((col) != NULL)                               \
       {                                              \
-        T *sorted = g_new (T, MAX (s->n, 1));        \
+        __typeof__ (col) sorted;                     \
+                                                     \
+        COLUMN_NEW (sorted, s->n);                   \
         for (guint j = 0; j < s->n; j++)             \
           sorted[j] = (col)[perm[j]];                \
-        g_free (col);                                \
+        COLUMN_FREE (col, s->n);                     \
         (col) = sorted;                              \
       }                                              \
   } G_STMT_END
@@ -756,7 +681,10 @@ gather_column8 (gpointer        column,
 
   if (*col == NULL)
     return;
-  sorted = *spare != NULL ? *spare : g_new (guint64, MAX (n, 1));
+  if (*spare != NULL)
+    sorted = *spare;
+  else
+    COLUMN_NEW (sorted, n);
   for (guint j = 0; j < n; j++)
     sorted[j] = (*col)[perm[j]];
   *spare = *col;
@@ -780,8 +708,8 @@ apply_permutation (TmMemoryStore  *s,
   gather_column8 (&s->steps_wide, perm, s->n, &spare);
   gather_column8 (&s->frag, perm, s->n, &spare);
   gather_column8 (&s->refs, perm, s->n, &spare);
-  g_free (spare);
-  GATHER_COLUMN (gint32, s->steps);
+  COLUMN_FREE (spare, s->n);
+  GATHER_COLUMN (s->steps);
   s->capacity = s->n;
 }
 
@@ -808,7 +736,7 @@ tm_memory_store_finish (TmMemoryStore  *s,
    * per event. */
   if (!s->time_sorted)
     {
-      perm = sort_permutation (s->times, s->n, cancellable, error);
+      perm = tm_column_sort_permutation (s->times, s->n, cancellable, error);
       if (perm == NULL)
         return FALSE;
     }
@@ -817,8 +745,8 @@ tm_memory_store_finish (TmMemoryStore  *s,
     ok = match_all (s, perm, cancellable, error);
   else
     alloc_partner (s);
-  g_clear_pointer (&s->addrs, g_free);
-  g_clear_pointer (&s->addrs32, g_free);
+  COLUMN_FREE (s->addrs, s->capacity);
+  COLUMN_FREE (s->addrs32, s->capacity);
 
   if (perm != NULL)
     {
