@@ -689,8 +689,79 @@ export_text (TmProfile *profile)
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
+/* The same memory profiles, snapshot by snapshot. */
+static void
+assert_same_profiles (TmProfile *one,
+                      TmProfile *two)
+{
+  g_autofree char *text_one = export_text (one);
+  g_autofree char *text_two = export_text (two);
+  guint n_ids = tm_profile_get_n_memory_ids (one);
+
+  g_assert_cmpuint (tm_profile_get_n_memory_ids (two), ==, n_ids);
+  g_assert_true (g_str_equal (text_one, text_two));
+
+  for (guint i = 0; i < n_ids; i++)
+    {
+      TmMemoryStore *a = tm_profile_get_memory_store (one, i);
+      TmMemoryStore *b = tm_profile_get_memory_store (two, i);
+      guint n = tm_memory_store_get_n_snapshots (a);
+
+      g_assert_cmpuint (n, ==, tm_memory_store_get_n_snapshots (b));
+      g_assert_cmpmem (tm_memory_store_get_times (a), n * 8, tm_memory_store_get_times (b), n * 8);
+      g_assert_cmpmem (tm_memory_store_get_heap (a), n * 8, tm_memory_store_get_heap (b), n * 8);
+      g_assert_cmpmem (tm_memory_store_get_partners (a), n * 4, tm_memory_store_get_partners (b), n * 4);
+      for (guint k = 0; k < n; k += 7)
+        {
+          g_autoptr(GPtrArray) ra = tm_analysis_breakdown_at (a, tm_memory_store_get_times (a)[k]);
+          g_autoptr(GPtrArray) rb = tm_analysis_breakdown_at (b, tm_memory_store_get_times (b)[k]);
+
+          g_assert_cmpint (tm_memory_store_get_step_id (a, k), ==, tm_memory_store_get_step_id (b, k));
+          g_assert_cmpuint (ra->len, ==, rb->len);
+        }
+    }
+}
+
+/* Loads bytes with one thread, then with two (TM_READ_PARALLEL_MIN_BYTES
+ * 0), then with two and the middle line cut (TM_READ_CUT_LINES): the three
+ * must be the same. expect_cut: the cut must happen without being forced
+ * too. */
+static void
+assert_same_with_two_threads (GBytes   *bytes,
+                              gboolean  expect_cut)
+{
+  g_autoptr(TmProfile) one = NULL;
+  g_autoptr(TmProfile) two = NULL;
+  g_autoptr(TmProfile) cut = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_unsetenv ("TM_READ_PARALLEL_MIN_BYTES");
+  one = tm_test_load_bytes (bytes, "one.xplane.pb", &error);
+  g_assert_no_error (error);
+
+  g_setenv ("TM_READ_PARALLEL_MIN_BYTES", "0", TRUE);
+  if (expect_cut)
+    g_test_expect_message (G_LOG_DOMAIN, G_LOG_LEVEL_DEBUG, "host plane: line * cut at byte *");
+  two = tm_test_load_bytes (bytes, "one.xplane.pb", &error);
+  g_assert_no_error (error);
+  if (expect_cut)
+    g_test_assert_expected_messages ();
+
+  g_setenv ("TM_READ_CUT_LINES", "1", TRUE);
+  g_test_expect_message (G_LOG_DOMAIN, G_LOG_LEVEL_DEBUG, "host plane: line * cut at byte *");
+  cut = tm_test_load_bytes (bytes, "one.xplane.pb", &error);
+  g_assert_no_error (error);
+  g_test_assert_expected_messages ();
+  g_unsetenv ("TM_READ_CUT_LINES");
+  g_unsetenv ("TM_READ_PARALLEL_MIN_BYTES");
+
+  assert_same_profiles (one, two);
+  assert_same_profiles (one, cut);
+}
+
 /* A large host plane is read by two threads; the result must be the same
- * as one thread's, whatever the lines hold. */
+ * as one thread's, whatever the lines hold, and wherever the lines are cut
+ * between the threads. */
 static void
 test_two_threads (void)
 {
@@ -699,11 +770,6 @@ test_two_threads (void)
   static const char * const ids[] = { "GPU_0_bfc", "GPU_1_bfc", "gpu_host_bfc" };
   GRand *rand = g_rand_new_with_seed (99);
   g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(TmProfile) one = NULL;
-  g_autoptr(TmProfile) two = NULL;
-  g_autofree char *text_one = NULL;
-  g_autofree char *text_two = NULL;
-  g_autoptr(GError) error = NULL;
   gint64 heap[3] = { 0, 0, 0 };
 
   for (guint l = 0; l < 5; l++)
@@ -733,37 +799,38 @@ test_two_threads (void)
   g_rand_free (rand);
 
   bytes = tm_fixture_space_serialize (space);
-  g_unsetenv ("TM_READ_PARALLEL_MIN_BYTES");
-  one = tm_test_load_bytes (bytes, "one.xplane.pb", &error);
-  g_assert_no_error (error);
-  g_setenv ("TM_READ_PARALLEL_MIN_BYTES", "0", TRUE);
-  two = tm_test_load_bytes (bytes, "one.xplane.pb", &error);
-  g_unsetenv ("TM_READ_PARALLEL_MIN_BYTES");
-  g_assert_no_error (error);
+  assert_same_with_two_threads (bytes, FALSE);
+}
 
-  g_assert_cmpuint (tm_profile_get_n_memory_ids (two), ==, 3);
-  text_one = export_text (one);
-  text_two = export_text (two);
-  g_assert_true (g_str_equal (text_one, text_two));
+/* All memory events in one line, as a profiler may write them: the line is
+ * cut between two events so that both threads read half of it. */
+static void
+test_one_long_line (void)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  TmFixturePlane *host = tm_fixture_space_add_plane (space, "/host:CPU");
+  TmFixtureLine *line = tm_fixture_plane_add_line (host, "allocator", 5000);
+  g_autoptr(GBytes) bytes = NULL;
+  gint64 heap[2] = { 0, 0 };
 
-  for (guint i = 0; i < 3; i++)
+  for (guint k = 0; k < 3000; k++)
     {
-      TmMemoryStore *a = tm_profile_get_memory_store (one, i);
-      TmMemoryStore *b = tm_profile_get_memory_store (two, i);
-      guint n = tm_memory_store_get_n_snapshots (a);
+      guint id = k % 3 == 0;
+      gboolean alloc = (k / 2) % 3 != 0 || heap[id] == 0;
+      TmFixtureMemory m = memory (id ? "GPU_1_bfc" : "GPU_0_bfc", 0, 0, 1 << 24, 1024,
+                                  G_GUINT64_CONSTANT (0x7f0000000000) + (guint64) (k % 40) * 4096,
+                                  alloc ? "op/a" : NULL);
 
-      g_assert_cmpuint (n, ==, tm_memory_store_get_n_snapshots (b));
-      g_assert_cmpmem (tm_memory_store_get_times (a), n * 8, tm_memory_store_get_times (b), n * 8);
-      g_assert_cmpmem (tm_memory_store_get_heap (a), n * 8, tm_memory_store_get_heap (b), n * 8);
-      for (guint k = 0; k < n; k += 7)
-        {
-          g_autoptr(GPtrArray) ra = tm_analysis_breakdown_at (a, tm_memory_store_get_times (a)[k]);
-          g_autoptr(GPtrArray) rb = tm_analysis_breakdown_at (b, tm_memory_store_get_times (b)[k]);
-
-          g_assert_cmpint (tm_memory_store_get_step_id (a, k), ==, tm_memory_store_get_step_id (b, k));
-          g_assert_cmpuint (ra->len, ==, rb->len);
-        }
+      heap[id] += alloc ? 1024 : -1024;
+      m.bytes_allocated = heap[id];
+      m.peak_bytes_in_use = heap[id];
+      m.has_group_id = TRUE;
+      m.group_id = k / 100;
+      tm_fixture_line_add_memory_event (line, alloc, 10 * (gint64) k, &m);
     }
+
+  bytes = tm_fixture_space_serialize (space);
+  assert_same_with_two_threads (bytes, TRUE);
 }
 
 /* The store keeps no stack column while every stack value is 0 and keeps
@@ -974,6 +1041,7 @@ main (int   argc,
   g_test_add_func ("/xspace/progress-and-cancel", test_progress_and_cancel);
   g_test_add_func ("/xspace/truncated-while-mapped", test_truncated_while_mapped);
   g_test_add_func ("/xspace/two-threads", test_two_threads);
+  g_test_add_func ("/xspace/one-long-line", test_one_long_line);
   g_test_add_func ("/xspace/narrow-columns", test_narrow_columns);
   g_test_add_func ("/xspace/metadata-id-twice", test_metadata_id_twice);
 

@@ -448,6 +448,15 @@ parallel_min_bytes (void)
   return env != NULL ? (gsize) g_ascii_strtoull (env, NULL, 10) : 16u << 20;
 }
 
+/* Tests set TM_READ_CUT_LINES to cut the middle line of any host plane
+ * read by two threads, however close to the middle a cut between lines
+ * would be. */
+static gboolean
+force_line_cut (void)
+{
+  return g_getenv ("TM_READ_CUT_LINES") != NULL;
+}
+
 typedef struct
 {
   TmSource      *source;
@@ -482,6 +491,40 @@ scan_job_thread (gpointer data)
   return NULL;
 }
 
+/* Where to cut line (an XLine's body) so that its first part ends at or
+ * after byte target: the start of the first field there. Returns NULL when
+ * no cut would fall strictly inside the line, or on a malformed field (the
+ * reading pass then reports it). */
+static const guint8 *
+field_boundary_after (TmWire        line,
+                      const guint8 *target)
+{
+  const guint8 *start = line.p;
+
+  while (line.p < target && !tm_wire_at_end (&line))
+    {
+      guint32 field;
+      guint wt;
+
+      /* Events: tag 0x22 and a length of one or two bytes, in a tight
+       * loop; anything else, one field at a time. */
+      if (line.end - line.p >= 3 && line.p[0] == 0x22 && line.p[1] < 0x80)
+        {
+          line.p += 2 + line.p[1];
+          continue;
+        }
+      if (line.end - line.p >= 3 && line.p[0] == 0x22 && line.p[2] < 0x80)
+        {
+          line.p += 3 + ((gsize) (line.p[1] & 0x7f) | ((gsize) line.p[2] << 7));
+          continue;
+        }
+      if (!tm_wire_read_tag (&line, &field, &wt, NULL) || !tm_wire_skip (&line, wt, NULL))
+        return NULL;
+    }
+
+  return line.p > start && line.p < line.end ? line.p : NULL;
+}
+
 static gboolean
 read_host_plane_once (Reader      *r,
                       TmXPlaneParts  *parts,
@@ -496,6 +539,7 @@ read_host_plane_once (Reader      *r,
   guint64 n_events = 0;
   HalfJob *job = NULL;
   GThread *thread = NULL;
+  gboolean parallel;
   gboolean ok;
 
   for (guint i = 0; i < parts->lines->len; i++)
@@ -509,7 +553,8 @@ read_host_plane_once (Reader      *r,
    * stores are appended to these afterwards, so file order is kept. Both
    * passes (line headers, then events) are split the same way. */
   split = parts->lines->len;
-  if (total >= parallel_min_bytes () && parts->lines->len >= 2 && g_get_num_processors () >= 2)
+  parallel = total >= parallel_min_bytes () && parts->lines->len >= 1 && g_get_num_processors () >= 2;
+  if (parallel && parts->lines->len >= 2)
     {
       for (split = 0; split < parts->lines->len - 1 && half < total / 2; split++)
         {
@@ -548,6 +593,48 @@ read_host_plane_once (Reader      *r,
 
   for (guint i = 0; i < lines->len; i++)
     min_ts = MIN (min_ts, g_array_index (lines, TmXLineInfo, i).timestamp_ns);
+
+  /* Lines can be few and long (a profile may hold all its memory events in
+   * one): when the cut between lines is far from half the bytes, cut the
+   * line that holds the middle between two of its events instead. Its two
+   * parts are read as two lines with the same clock, the first by this
+   * thread, so file order is kept. */
+  if (parallel)
+    {
+      gsize before = 0;
+      guint l;
+
+      for (l = 0; l < lines->len; l++)
+        {
+          const TmWire *w = &g_array_index (lines, TmXLineInfo, l).wire;
+          gsize size = (gsize) (w->end - w->p);
+
+          if (before + size > total / 2)
+            break;
+          before += size;
+        }
+      if (l < lines->len)
+        {
+          TmXLineInfo *info = &g_array_index (lines, TmXLineInfo, l);
+          const guint8 *middle = info->wire.p + (total / 2 - before);
+          gsize off_by = MIN ((gsize) (middle - info->wire.p), (gsize) (info->wire.end - middle));
+          const guint8 *cut = off_by > total / 64 || force_line_cut ()
+                              ? field_boundary_after (info->wire, middle) : NULL;
+
+          if (cut != NULL)
+            {
+              TmXLineInfo second = *info;
+
+              g_debug ("host plane: line %u cut at byte %" G_GSIZE_FORMAT " for two threads",
+                       l, (gsize) (cut - r->base));
+
+              info->wire.end = cut;
+              second.wire.p = cut;
+              g_array_insert_val (lines, l + 1, second);
+              split = l + 1;
+            }
+        }
+    }
 
   r->host_start = lines->len > 0 ? (gsize) (g_array_index (lines, TmXLineInfo, 0).wire.p - r->base) : 0;
   r->host_done_a = &done_a;
