@@ -1019,6 +1019,47 @@ test_metadata_id_twice (void)
   g_assert_cmpint (tm_memory_store_get_times (store)[0], ==, 20);
 }
 
+/* A stat whose first metadata_id names a stat the memory profile does not
+ * read, and whose later one (which wins) names bytes_allocated: it sets
+ * the heap, after the plain bytes_allocated stat before it. */
+static void
+test_metadata_id_twice_in_stat (void)
+{
+  GByteArray *space = g_byte_array_new ();
+  GByteArray *plane = g_byte_array_new ();
+  GByteArray *line = g_byte_array_new ();
+  GByteArray *name = g_byte_array_new ();
+  GByteArray *ev = event (1, 1, 10, 222);
+  GByteArray *st = g_byte_array_new ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmProfile) profile = NULL;
+  TmMemoryStore *store;
+
+  put_int (st, 1, 3);
+  put_int (st, 4, 5);
+  put_int (st, 1, 2);
+  put_len (ev, 4, st);
+
+  g_byte_array_append (name, (const guint8 *) "/host:CPU", 9);
+  put_len (plane, 2, name);
+  put_len (line, 4, ev);
+  put_len (plane, 3, line);
+  put_len (plane, 4, entry (1, "MemoryAllocation"));
+  put_len (plane, 5, entry (1, "allocator_name"));
+  put_len (plane, 5, entry (2, "bytes_allocated"));
+  put_len (plane, 5, entry (3, "not_read"));
+  put_len (space, 1, plane);
+  bytes = g_byte_array_free_to_bytes (space);
+
+  profile = tm_test_load_bytes (bytes, "stat-twice.xplane.pb", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tm_profile_get_n_memory_ids (profile), ==, 1);
+  store = tm_profile_get_memory_store (profile, 0);
+  g_assert_cmpuint (tm_memory_store_get_n_snapshots (store), ==, 1);
+  g_assert_cmpint (tm_memory_store_get_heap (store)[0], ==, 5);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1044,6 +1085,7 @@ main (int   argc,
   g_test_add_func ("/xspace/one-long-line", test_one_long_line);
   g_test_add_func ("/xspace/narrow-columns", test_narrow_columns);
   g_test_add_func ("/xspace/metadata-id-twice", test_metadata_id_twice);
+  g_test_add_func ("/xspace/metadata-id-twice-in-stat", test_metadata_id_twice_in_stat);
 
   return g_test_run ();
 }

@@ -67,8 +67,7 @@ typedef struct
 /* What decode_event's fast path does with a stat, by metadata id. */
 enum
 {
-  ACT_SKIP,    /* a stat the memory profile never reads */
-  ACT_CHECK,   /* read later, on demand: only check that its value is well formed */
+  ACT_CHECK,   /* never read, or read later on demand: only check its shape */
   ACT_INT,     /* a plain integer field of the event, at int_offset */
   ACT_APPLY,   /* anything else: apply_stat() */
 };
@@ -180,9 +179,8 @@ tm_host_context_new (TmSource             *source,
           guint8 apply = int_offsets[kind] != 0 ? ACT_INT : ACT_APPLY;
 
           ctx->int_offset[e->id] = int_offsets[kind];
-          ctx->decode_act[e->id] = kind == STAT_OTHER ? ACT_SKIP : apply;
-          ctx->scan_act[e->id] = kind == STAT_OTHER ? ACT_SKIP
-                                 : scan_kind (kind) == STAT_OTHER ? ACT_CHECK : apply;
+          ctx->decode_act[e->id] = kind == STAT_OTHER ? ACT_CHECK : apply;
+          ctx->scan_act[e->id] = scan_kind (kind) == STAT_OTHER ? ACT_CHECK : apply;
         }
       else
         {
@@ -513,16 +511,12 @@ decode_event (TmHostContext  *ctx,
               break;
             act = acts[id];
 
-            /* Stats the memory profile never reads are skipped by their
-             * length. Those the loader leaves for later (ACT_CHECK) are
-             * still checked here, so that a file the loader accepts
-             * decodes the same way again on demand. */
-            if (act == ACT_SKIP)
-              {
-                p = stat_end;
-                continue;
-              }
-
+            /* Stats the memory profile never reads, and those the loader
+             * leaves for later, are only checked to have the usual shape
+             * (ACT_CHECK): one value that ends the stat. Anything else may
+             * hold a later metadata_id, which wins, so it takes the general
+             * path; and a file the loader accepts decodes the same way
+             * again on demand. */
             switch (vclass)
               {
               case VC_UINT64:
