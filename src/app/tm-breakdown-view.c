@@ -5,9 +5,8 @@
  * Rows (TmAllocationRow) live in a GListStore, filtered by op name and by
  * size (GtkEveryFilter over a GtkStringFilter and a GtkCustomFilter), then
  * sorted by the column view's sorter with the core's order as the tie
- * breaker, then selected with a GtkMultiSelection. Cells are GtkInscriptions,
- * which measure and recycle cheaply, so tens of thousands of rows scroll
- * smoothly.
+ * breaker, then selected with a GtkMultiSelection. The cells are
+ * tm-breakdown-cells', so tens of thousands of rows scroll smoothly.
  */
 #include "config.h"
 
@@ -15,6 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "tm-allocation-row.h"
+#include "tm-breakdown-cells.h"
 #include "tm-breakdown-view.h"
 #include "tm-format.h"
 #include "tm-op-label.h"
@@ -81,162 +81,6 @@ static guint signals[N_SIGNALS];
 static void session_changed_cb (TmBreakdownView *self,
                                 GParamSpec      *pspec,
                                 TmSession       *session);
-
-/* ------------------------------------------------------------------ */
-/* Cells                                                               */
-
-/* The cells are GtkInscriptions built from the column factories'
- * templates in tm-breakdown-view.ui; these are the template's callbacks.
- * Tooltips are made when asked for (query-tooltip), not when a row is
- * bound: setting a tooltip on a widget queries the pointer, which would
- * make fast scrolling slow. */
-
-static char *
-format_bytes_cb (gpointer this,
-                 gint64   bytes)
-{
-  return tm_format_bytes (bytes);
-}
-
-static char *
-format_count_cb (gpointer this,
-                 guint64  count)
-{
-  return tm_format_count (count);
-}
-
-static GStrv
-special_css_classes_cb (gpointer this,
-                        gboolean special)
-{
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-
-  if (special)
-    g_strv_builder_add (builder, "tm-special-row");
-
-  return g_strv_builder_end (builder);
-}
-
-/* Lets the context menu find the row under the pointer. */
-static void
-cell_realize_cb (GtkWidget   *cell,
-                 GtkListItem *list_item)
-{
-  g_object_set_data (G_OBJECT (cell), "tm-list-item", list_item);
-}
-
-static gboolean
-text_is_cut (GtkWidget  *widget,
-             const char *text)
-{
-  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, text);
-  int width;
-
-  pango_layout_get_pixel_size (layout, &width, NULL);
-  return width > gtk_widget_get_width (widget);
-}
-
-static gboolean
-set_tooltip (GtkTooltip *tooltip,
-             char       *text)
-{
-  gtk_tooltip_set_text (tooltip, text);
-  g_free (text);
-  return TRUE;
-}
-
-static gboolean
-query_op_tooltip_cb (GtkWidget   *cell,
-                     int          x,
-                     int          y,
-                     gboolean     keyboard,
-                     GtkTooltip  *tooltip,
-                     GtkListItem *list_item)
-{
-  TmAllocationRow *row = gtk_list_item_get_item (list_item);
-
-  if (row == NULL)
-    return FALSE;
-
-  return set_tooltip (tooltip, tm_allocation_row_describe (row));
-}
-
-static gboolean
-query_allocation_tooltip_cb (GtkWidget   *cell,
-                             int          x,
-                             int          y,
-                             gboolean     keyboard,
-                             GtkTooltip  *tooltip,
-                             GtkListItem *list_item)
-{
-  TmAllocationRow *row = gtk_list_item_get_item (list_item);
-
-  if (row == NULL)
-    return FALSE;
-
-  return set_tooltip (tooltip, tm_format_bytes_exact (tm_allocation_row_get_allocation_bytes (row)));
-}
-
-static gboolean
-query_requested_tooltip_cb (GtkWidget   *cell,
-                            int          x,
-                            int          y,
-                            gboolean     keyboard,
-                            GtkTooltip  *tooltip,
-                            GtkListItem *list_item)
-{
-  TmAllocationRow *row = gtk_list_item_get_item (list_item);
-
-  if (row == NULL)
-    return FALSE;
-
-  return set_tooltip (tooltip, tm_format_bytes_exact (tm_allocation_row_get_requested_bytes (row)));
-}
-
-static gboolean
-query_occurrences_tooltip_cb (GtkWidget   *cell,
-                              int          x,
-                              int          y,
-                              gboolean     keyboard,
-                              GtkTooltip  *tooltip,
-                              GtkListItem *list_item)
-{
-  TmAllocationRow *row = gtk_list_item_get_item (list_item);
-  g_autofree char *count = NULL;
-  guint64 n;
-
-  if (row == NULL)
-    return FALSE;
-
-  n = tm_allocation_row_get_occurrences (row);
-  count = tm_format_count (n);
-  /* Translators: tooltip of the occurrences column */
-  return set_tooltip (tooltip,
-                      g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                    "%s allocation of this op, size, region, type and shape",
-                                                    "%s allocations of this op, size, region, type and shape",
-                                                    n),
-                                       count));
-}
-
-/* Region, data type and shape: the whole text, when the column is too
- * narrow for it. */
-static gboolean
-query_text_tooltip_cb (GtkWidget   *cell,
-                       int          x,
-                       int          y,
-                       gboolean     keyboard,
-                       GtkTooltip  *tooltip,
-                       GtkListItem *list_item)
-{
-  const char *shown = gtk_inscription_get_text (GTK_INSCRIPTION (cell));
-
-  if (gtk_list_item_get_item (list_item) == NULL ||
-      shown == NULL || shown[0] == '\0' || !text_is_cut (cell, shown))
-    return FALSE;
-
-  return set_tooltip (tooltip, g_strdup (shown));
-}
 
 /* ------------------------------------------------------------------ */
 /* Filtering, counts, headings                                         */
@@ -678,27 +522,6 @@ search_action (GtkWidget  *widget,
   tm_breakdown_view_focus_search (TM_BREAKDOWN_VIEW (widget));
 }
 
-static GtkListItem *
-find_list_item (GtkWidget *picked,
-                GtkWidget *stop)
-{
-  for (GtkWidget *w = picked; w != NULL && w != stop; w = gtk_widget_get_parent (w))
-    {
-      GtkWidget *child;
-      GtkListItem *item;
-
-      if ((item = g_object_get_data (G_OBJECT (w), "tm-list-item")))
-        return item;
-
-      /* Over a cell's padding, the cell is picked: look at its child. */
-      child = gtk_widget_get_first_child (w);
-      if (child != NULL && (item = g_object_get_data (G_OBJECT (child), "tm-list-item")))
-        return item;
-    }
-
-  return NULL;
-}
-
 static void
 context_click_pressed_cb (TmBreakdownView *self,
                           int              n_press,
@@ -708,7 +531,7 @@ context_click_pressed_cb (TmBreakdownView *self,
 {
   GtkWidget *column_view = GTK_WIDGET (self->column_view);
   GtkWidget *picked = gtk_widget_pick (column_view, x, y, GTK_PICK_DEFAULT);
-  GtkListItem *list_item = find_list_item (picked, column_view);
+  GtkListItem *list_item = tm_breakdown_cell_find_item (picked, column_view);
   graphene_point_t point;
 
   if (list_item != NULL && gtk_list_item_get_item (list_item) != NULL)
@@ -893,17 +716,7 @@ tm_breakdown_view_class_init (TmBreakdownViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmBreakdownView, allocation_column);
   gtk_widget_class_bind_template_child (widget_class, TmBreakdownView, empty_title);
   gtk_widget_class_bind_template_child (widget_class, TmBreakdownView, empty_description);
-  gtk_widget_class_bind_template_callback (widget_class, format_bytes_cb);
-  gtk_widget_class_bind_template_callback (widget_class, format_count_cb);
-  gtk_widget_class_bind_template_callback (widget_class, special_css_classes_cb);
-  g_type_ensure (TM_TYPE_OP_LABEL);
   gtk_widget_class_install_action (widget_class, "breakdown.fit-op-column", NULL, tm_op_label_fit_action);
-  gtk_widget_class_bind_template_callback (widget_class, cell_realize_cb);
-  gtk_widget_class_bind_template_callback (widget_class, query_op_tooltip_cb);
-  gtk_widget_class_bind_template_callback (widget_class, query_allocation_tooltip_cb);
-  gtk_widget_class_bind_template_callback (widget_class, query_requested_tooltip_cb);
-  gtk_widget_class_bind_template_callback (widget_class, query_occurrences_tooltip_cb);
-  gtk_widget_class_bind_template_callback (widget_class, query_text_tooltip_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, stop_search_cb);
   gtk_widget_class_bind_template_callback (widget_class, back_to_peak_clicked_cb);
@@ -931,6 +744,20 @@ tm_breakdown_view_init (TmBreakdownView *self)
   self->hide_small = TRUE;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* The columns, in the template's order, are the cells' order. */
+  {
+    GListModel *columns = gtk_column_view_get_columns (self->column_view);
+
+    g_assert (g_list_model_get_n_items (columns) == TM_BREAKDOWN_N_CELLS);
+    for (guint i = 0; i < TM_BREAKDOWN_N_CELLS; i++)
+      {
+        g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+        g_autoptr(GtkListItemFactory) factory = tm_breakdown_cell_factory_new (i);
+
+        gtk_column_view_column_set_factory (column, factory);
+      }
+  }
 
   self->rows = g_list_store_new (TM_TYPE_ALLOCATION_ROW);
 
