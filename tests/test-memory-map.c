@@ -87,6 +87,7 @@ session_for (TmProfile *profile)
 
   tm_session_set_profile (session, profile);
   tm_session_set_memory_store (session, tm_profile_get_memory_store (profile, 0));
+  tm_test_wait_allocations (session);
   return session;
 }
 

@@ -77,7 +77,20 @@ tm_test_wait_layout_settled (GtkWidget *widget)
 gboolean
 tm_test_not_loading (gpointer data)
 {
-  return tm_window_get_state (TM_WINDOW (data)) != TM_WINDOW_STATE_LOADING;
+  return tm_window_get_state (TM_WINDOW (data)) != TM_WINDOW_STATE_LOADING &&
+         !tm_session_get_allocations_pending (tm_window_get_session (TM_WINDOW (data)));
+}
+
+static gboolean
+allocations_settled (gpointer data)
+{
+  return !tm_session_get_allocations_pending (data);
+}
+
+void
+tm_test_wait_allocations (TmSession *session)
+{
+  tm_test_iterate_until (allocations_settled, session);
 }
 
 gboolean
@@ -87,7 +100,7 @@ tm_test_all_loaded (gpointer data)
     return FALSE;
 
   for (GList *l = gtk_application_get_windows (data); l; l = l->next)
-    if (TM_IS_WINDOW (l->data) && tm_window_get_state (l->data) == TM_WINDOW_STATE_LOADING)
+    if (TM_IS_WINDOW (l->data) && !tm_test_not_loading (l->data))
       return FALSE;
 
   return TRUE;

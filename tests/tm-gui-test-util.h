@@ -26,10 +26,14 @@ void       tm_test_iterate_for     (guint        ms);
  * frames, more on a slow machine or under a sanitizer). */
 void       tm_test_wait_layout_settled (GtkWidget *widget);
 
-/* The window (data) is not loading. */
+/* The window (data) is not loading, and the allocation index of the
+ * memory id it shows is not pending. */
 gboolean   tm_test_not_loading     (gpointer     data);
+/* Runs the main loop until session's allocation index is no longer
+ * pending (built, or failed). */
+void       tm_test_wait_allocations (TmSession  *session);
 /* The application (data) has no folder being listed (it is not busy) and
- * no window loading. */
+ * no window loading (as tm_test_not_loading). */
 gboolean   tm_test_all_loaded      (gpointer     data);
 
 /* A window without an application, presented; owned by the caller. */

@@ -157,7 +157,18 @@ tm_breakdown_view_update_counts (TmBreakdownView *self)
 
       gtk_label_set_label (self->empty_title, _("No Matching Allocations"));
 
-      if (search[0] != '\0' && self->hide_small)
+      if (gtk_check_button_get_active (self->never_freed_check) && self->session != NULL &&
+          tm_session_get_allocations_pending (self->session))
+        {
+          gtk_label_set_label (self->empty_title, _("Indexing Allocations…"));
+          description = g_strdup (_("The allocations never freed show here in a moment, once every allocation "
+                                    "of this memory id is indexed."));
+        }
+      else if (gtk_check_button_get_active (self->never_freed_check) && search[0] == '\0')
+        description = g_strdup (self->hide_small
+                                ? _("No allocation here of 1 MiB or more is still live at the end of the profile.")
+                                : _("No allocation here is still live at the end of the profile."));
+      else if (search[0] != '\0' && self->hide_small)
         description = g_strdup_printf (_("No op name of 1 MiB or more contains “%s”."), search);
       else if (search[0] != '\0')
         description = g_strdup_printf (_("No op name contains “%s”."), search);
@@ -244,6 +255,16 @@ never_freed_filter_func (gpointer item,
   index = row_allocation (self, item);
   return index != TM_ALLOCATIONS_NONE &&
          tm_allocations_get (tm_session_get_allocations (self->session), index)->end == TM_ALLOCATIONS_OPEN;
+}
+
+/* The allocation index arrived (or is awaited): the never-freed filter
+ * can tell rows apart only from then on. */
+static void
+allocations_changed_cb (TmBreakdownView *self)
+{
+  if (gtk_check_button_get_active (self->never_freed_check))
+    gtk_filter_changed (GTK_FILTER (self->never_freed_filter), GTK_FILTER_CHANGE_DIFFERENT);
+  tm_breakdown_view_update_counts (self);
 }
 
 static void
@@ -873,6 +894,7 @@ tm_breakdown_view_set_session (TmBreakdownView *self,
     {
       g_signal_handlers_disconnect_by_func (self->session, session_changed_cb, self);
       g_signal_handlers_disconnect_by_func (self->session, selected_allocation_changed_cb, self);
+      g_signal_handlers_disconnect_by_func (self->session, allocations_changed_cb, self);
     }
   g_set_object (&self->session, session);
   if (session != NULL)
@@ -887,6 +909,10 @@ tm_breakdown_view_set_session (TmBreakdownView *self,
                                G_CALLBACK (selected_scope_changed_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (session, "notify::selected-allocation",
                                G_CALLBACK (selected_allocation_changed_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::allocations",
+                               G_CALLBACK (allocations_changed_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::allocations-pending",
+                               G_CALLBACK (allocations_changed_cb), self, G_CONNECT_SWAPPED);
     }
 
   session_changed_cb (self, NULL, session);

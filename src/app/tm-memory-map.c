@@ -607,7 +607,17 @@ draw_empty (TmMemoryMap           *self,
 
   if (self->session == NULL || tm_session_get_memory_store (self->session) == NULL)
     return;
-  if (self->allocations == NULL)
+  /* The index comes a moment after the rest of the window: the time axis
+   * is already where the map will be, with a quiet word in the plot. */
+  if (self->allocations == NULL && tm_session_get_allocations_pending (self->session))
+    {
+      tm_axis_append_rect (snapshot, &palette->grid, plot->origin.x, plot->origin.y + plot->size.height,
+                           plot->size.width, 1);
+      tm_axis_draw_time_ruler (snapshot, layout, self->viewport, plot,
+                               plot->origin.y + plot->size.height + 4, palette);
+      text = _("Indexing allocations…");
+    }
+  else if (self->allocations == NULL)
     text = _("The allocations could not be read: the file changed on disk");
   else
     text = _("No allocations in this memory id");
@@ -903,6 +913,8 @@ tm_memory_map_init (TmMemoryMap *self)
   self->session_signals = g_signal_group_new (TM_TYPE_SESSION);
   g_signal_group_connect_swapped (self->session_signals, "notify::memory-store", G_CALLBACK (sync_store), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::profile", G_CALLBACK (sync_store), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::allocations", G_CALLBACK (sync_store), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::allocations-pending", G_CALLBACK (redraw), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::selected-allocation", G_CALLBACK (redraw), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::selected-scope", G_CALLBACK (_tm_memory_map_sync_scope), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::selected-time", G_CALLBACK (redraw), self);

@@ -32,6 +32,10 @@ struct _TmSession
   GCancellable  *scope_index_cancellable;
   TmScopeGrouping scope_index_grouping;
   guint          selected_allocation;  /* index in the memory id's allocations, or TM_ALLOCATIONS_NONE */
+  /* The memory store's allocation index once it is built, and the
+   * request for it while it is being built. */
+  TmAllocations *allocations;
+  GCancellable  *allocations_cancellable;
 
   /* Comparing: the baseline, and what is made from it on demand. */
   TmProfile     *baseline_profile;
@@ -78,6 +82,8 @@ enum {
   PROP_SCOPE_INDEX,
   PROP_SCOPE_INDEX_PENDING,
   PROP_HIDDEN_SERIES,
+  PROP_ALLOCATIONS,
+  PROP_ALLOCATIONS_PENDING,
   N_PROPS
 };
 
@@ -90,6 +96,8 @@ enum {
 
 static guint signals[N_SIGNALS];
 static void drop_scope_index (TmSession *self);
+static void drop_allocations (TmSession *self);
+static void request_allocations (TmSession *self);
 
 /* The viewport's limits: the memory id's first to last snapshot, widened to
  * the HLO modules so that every module can be reached. */
@@ -141,6 +149,9 @@ tm_session_dispose (GObject *object)
   g_cancellable_cancel (self->scope_index_cancellable);
   g_clear_object (&self->scope_index_cancellable);
   g_clear_object (&self->scope_index);
+  g_cancellable_cancel (self->allocations_cancellable);
+  g_clear_object (&self->allocations_cancellable);
+  g_clear_object (&self->allocations);
   g_clear_object (&self->baseline_tree);
   g_clear_object (&self->comparison);
   g_clear_object (&self->baseline);
@@ -190,6 +201,14 @@ tm_session_get_property (GObject    *object,
 
     case PROP_SCOPE_INDEX_PENDING:
       g_value_set_boolean (value, self->scope_index_cancellable != NULL);
+      break;
+
+    case PROP_ALLOCATIONS:
+      g_value_set_object (value, self->allocations);
+      break;
+
+    case PROP_ALLOCATIONS_PENDING:
+      g_value_set_boolean (value, self->allocations_cancellable != NULL);
       break;
 
     case PROP_HAS_SELECTED_TIME:
@@ -341,6 +360,15 @@ tm_session_class_init (TmSessionClass *klass)
                           FALSE,
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
+  properties[PROP_ALLOCATIONS] =
+    g_param_spec_object ("allocations", NULL, NULL,
+                         TM_TYPE_ALLOCATIONS,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_ALLOCATIONS_PENDING] =
+    g_param_spec_boolean ("allocations-pending", NULL, NULL,
+                          FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* A view asks for one host of the run and one of its memory ids (NULL:
@@ -414,10 +442,12 @@ tm_session_set_memory_store (TmSession     *self,
   tm_session_set_selected_scope (self, NULL);
   drop_scope_index (self);
   tm_session_select_allocation (self, TM_ALLOCATIONS_NONE);
+  drop_allocations (self);
   g_set_object (&self->memory_store, store);
   g_clear_object (&self->comparison);
   g_clear_object (&self->baseline_tree);
   update_limits (self);
+  request_allocations (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MEMORY_STORE]);
   g_object_thaw_notify (G_OBJECT (self));
 }
@@ -670,14 +700,132 @@ tm_session_get_selected_scope_series (TmSession *self)
   return self->scope_series;
 }
 
+/* Forgets the allocation index and stops waiting for one. */
+static void
+drop_allocations (TmSession *self)
+{
+  gboolean had = self->allocations != NULL, pending = self->allocations_cancellable != NULL;
+
+  g_cancellable_cancel (self->allocations_cancellable);
+  g_clear_object (&self->allocations_cancellable);
+  g_clear_object (&self->allocations);
+  if (had)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOCATIONS]);
+  if (pending)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOCATIONS_PENDING]);
+}
+
+/* A request holds its session weakly: a session that goes (its window
+ * closed) cancels it, and its profile is not kept for it. */
+typedef struct
+{
+  GWeakRef      session;
+  GCancellable *cancellable;
+} AllocationsRequest;
+
+static void
+allocations_request_free (AllocationsRequest *request)
+{
+  g_weak_ref_clear (&request->session);
+  g_object_unref (request->cancellable);
+  g_free (request);
+}
+
+/* The session the request is still for, or NULL (replaced, cancelled). */
+static TmSession *
+allocations_request_get_session (AllocationsRequest *request)
+{
+  TmSession *self = g_weak_ref_get (&request->session);
+
+  if (self != NULL && request->cancellable != self->allocations_cancellable)
+    g_clear_object (&self);
+  return self;
+}
+
+static void
+allocations_done (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  AllocationsRequest *request = user_data;
+  g_autoptr(TmSession) self = allocations_request_get_session (request);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmAllocations) allocations = tm_profile_lookup_allocations_finish (TM_PROFILE (source), result, &error);
+
+  if (self != NULL)
+    {
+      g_object_freeze_notify (G_OBJECT (self));
+      g_clear_object (&self->allocations_cancellable);
+      if (allocations == NULL)
+        g_debug ("allocation index: %s", error->message);
+      else
+        {
+          self->allocations = g_steal_pointer (&allocations);
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOCATIONS]);
+        }
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOCATIONS_PENDING]);
+      g_object_thaw_notify (G_OBJECT (self));
+    }
+  allocations_request_free (request);
+}
+
+static gboolean
+allocations_request_start (gpointer data)
+{
+  AllocationsRequest *request = data;
+  g_autoptr(TmSession) self = allocations_request_get_session (request);
+
+  if (self == NULL)
+    allocations_request_free (request);
+  else
+    tm_profile_lookup_allocations_async (self->profile, self->memory_store, request->cancellable,
+                                         allocations_done, request);
+  return G_SOURCE_REMOVE;
+}
+
+/* The memory store's allocation index: at once when it is built, else
+ * from a worker that builds it (or waits for a build in progress). The
+ * worker starts from an idle of low priority, after the frame that shows
+ * the memory store: building the index takes a core for about a quarter
+ * of a second on 1 GiB, which that frame's drawing needs more. */
+static void
+request_allocations (TmSession *self)
+{
+  AllocationsRequest *request;
+
+  if (self->profile == NULL || self->memory_store == NULL)
+    return;
+
+  self->allocations = tm_profile_peek_allocations (self->profile, self->memory_store);
+  if (self->allocations != NULL)
+    {
+      g_object_ref (self->allocations);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOCATIONS]);
+      return;
+    }
+
+  self->allocations_cancellable = g_cancellable_new ();
+  request = g_new0 (AllocationsRequest, 1);
+  g_weak_ref_init (&request->session, self);
+  request->cancellable = g_object_ref (self->allocations_cancellable);
+  g_idle_add_full (G_PRIORITY_LOW, allocations_request_start, request, NULL);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOCATIONS_PENDING]);
+}
+
 TmAllocations *
 tm_session_get_allocations (TmSession *self)
 {
   g_return_val_if_fail (TM_IS_SESSION (self), NULL);
 
-  if (self->profile == NULL || self->memory_store == NULL)
-    return NULL;
-  return tm_profile_lookup_allocations (self->profile, self->memory_store);
+  return self->allocations;
+}
+
+gboolean
+tm_session_get_allocations_pending (TmSession *self)
+{
+  g_return_val_if_fail (TM_IS_SESSION (self), FALSE);
+
+  return self->allocations_cancellable != NULL;
 }
 
 guint
@@ -789,10 +937,12 @@ tm_session_get_comparison (TmSession *self)
     return NULL;
   if (self->comparison == NULL)
     {
+      /* Indices still being built are not waited for: the comparison
+       * then counts what was never freed from the stores. */
       self->comparison = tm_compare_new (tm_session_get_baseline_analysis (self),
-                                         tm_profile_lookup_allocations (self->baseline_profile, self->baseline),
+                                         tm_profile_peek_allocations (self->baseline_profile, self->baseline),
                                          tm_session_get_analysis (self),
-                                         tm_session_get_allocations (self),
+                                         self->allocations,
                                          &error);
       if (self->comparison == NULL)
         g_debug ("comparison: %s", error->message);

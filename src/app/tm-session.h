@@ -35,10 +35,17 @@
  *                  whoever shows the session (the window) answers the
  *                  "open-host" signal
  *
+ *   allocations, allocations-pending
+ *                  the memory id's allocation index (tm-allocations), for
+ *                  the memory map, what was never freed and picking
+ *                  allocations (read-only). The profile builds it after
+ *                  it is shown, in a thread: until it is there
+ *                  "allocations" is NULL and "allocations-pending" TRUE,
+ *                  and the views that need it show that they wait
  *   selected-allocation
  *                  an allocation the user picked: its index in the memory
- *                  id's allocation index (tm-allocations), or
- *                  TM_ALLOCATIONS_NONE
+ *                  id's allocation index, or TM_ALLOCATIONS_NONE (always,
+ *                  while that index is pending)
  *   baseline       a memory id to compare with (NULL: no comparison), of
  *                  the baseline profile (another file, another host of the
  *                  run, or the shown profile itself); with it the
@@ -152,8 +159,12 @@ gboolean       tm_session_get_scope_index_pending (TmSession    *self);
  * while the scope index is being built (the "scope-index" notification
  * says when it is there). */
 const gint64  *tm_session_get_selected_scope_series (TmSession  *self);
-/* The profile's allocation index of the memory store (NULL without one). */
+/* The profile's allocation index of the memory store: NULL without a
+ * store, while it is pending and when it could not be built (the file
+ * changed on disk). "allocations" notifies when it arrives. */
 TmAllocations *tm_session_get_allocations        (TmSession     *self);
+/* TRUE while the memory store's allocation index is being built. */
+gboolean       tm_session_get_allocations_pending (TmSession    *self);
 guint          tm_session_get_selected_allocation (TmSession    *self);
 /* Selects allocation index of tm_session_get_allocations(), or none with
  * TM_ALLOCATIONS_NONE (also for an index out of range). */

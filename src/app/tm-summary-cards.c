@@ -187,6 +187,44 @@ tm_summary_cards_clear (TmSummaryCards *self)
 static void show_comparison (TmSummaryCards *self,
                              TmCompare      *compare);
 
+/* What was never freed comes from the allocation index, which the session
+ * may still be waiting for: until then the line says so, in its place. */
+static void
+update_never_freed (TmSummaryCards *self)
+{
+  TmAllocations *allocations = self->store != NULL ? tm_session_get_allocations (self->session) : NULL;
+  const char *title = _("Never Freed");
+  const char *explanation = _("Allocations still live at the end of the profile, and their bytes. Memory allocated "
+                              "before the profile started and never freed is not among them: the heap at the end "
+                              "is these bytes plus that memory.");
+
+  gtk_widget_remove_css_class (GTK_WIDGET (self->never_freed_value), "dim-label");
+  if (allocations != NULL)
+    {
+      guint n = tm_allocations_get_n_never_freed (allocations);
+      gint64 bytes = tm_allocations_get_never_freed_bytes (allocations);
+      g_autofree char *count = tm_format_count (n);
+      g_autofree char *human = tm_format_bytes (bytes);
+      g_autofree char *exact_bytes = tm_format_bytes_exact (bytes);
+      /* TRANSLATORS: the bytes, then the count of allocations never freed */
+      g_autofree char *value = g_strdup_printf (_("%s never freed (%s)"), human, count);
+
+      gtk_label_set_label (self->never_freed_value, value);
+      set_tooltip (GTK_WIDGET (self->never_freed_value), NULL, title, explanation, exact_bytes);
+    }
+  else if (self->store != NULL && tm_session_get_allocations_pending (self->session))
+    {
+      gtk_label_set_label (self->never_freed_value, _("Never freed: counting…"));
+      gtk_widget_add_css_class (GTK_WIDGET (self->never_freed_value), "dim-label");
+      set_tooltip (GTK_WIDGET (self->never_freed_value), NULL, title, explanation, NULL);
+    }
+  else
+    {
+      gtk_label_set_label (self->never_freed_value, "");
+      gtk_widget_set_tooltip_markup (GTK_WIDGET (self->never_freed_value), NULL);
+    }
+}
+
 static void
 tm_summary_cards_update (TmSummaryCards *self)
 {
@@ -327,28 +365,7 @@ tm_summary_cards_update (TmSummaryCards *self)
                _("The step (group id) in which memory use peaked. The table at the peak holds the allocations made in this step."),
                NULL);
 
-  {
-    TmAllocations *allocations = tm_session_get_allocations (self->session);
-
-    if (allocations != NULL)
-      {
-        guint n = tm_allocations_get_n_never_freed (allocations);
-        gint64 bytes = tm_allocations_get_never_freed_bytes (allocations);
-        g_autofree char *count = tm_format_count (n);
-        g_autofree char *human = tm_format_bytes (bytes);
-        g_autofree char *exact_bytes = tm_format_bytes_exact (bytes);
-        /* TRANSLATORS: the bytes, then the count of allocations never freed */
-        g_autofree char *value = g_strdup_printf (_("%s never freed (%s)"), human, count);
-
-        gtk_label_set_label (self->never_freed_value, value);
-        set_tooltip (GTK_WIDGET (self->never_freed_value), NULL,
-                     _("Never Freed"),
-                     _("Allocations still live at the end of the profile, and their bytes. Memory allocated before "
-                       "the profile started and never freed is not among them: the heap at the end is these bytes "
-                       "plus that memory."),
-                     exact_bytes);
-      }
-  }
+  update_never_freed (self);
 
   if (tm_session_get_comparison (self->session) != NULL)
     show_comparison (self, tm_session_get_comparison (self->session));
@@ -796,6 +813,7 @@ tm_summary_cards_set_session (TmSummaryCards *self,
     {
       g_signal_handlers_disconnect_by_func (self->session, session_memory_store_cb, self);
       g_signal_handlers_disconnect_by_func (self->session, session_baseline_cb, self);
+      g_signal_handlers_disconnect_by_func (self->session, update_never_freed, self);
     }
   g_set_object (&self->session, session);
   if (session != NULL)
@@ -804,6 +822,10 @@ tm_summary_cards_set_session (TmSummaryCards *self,
                                G_CALLBACK (session_memory_store_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (session, "notify::baseline",
                                G_CALLBACK (session_baseline_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::allocations",
+                               G_CALLBACK (update_never_freed), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::allocations-pending",
+                               G_CALLBACK (update_never_freed), self, G_CONNECT_SWAPPED);
     }
 
   session_memory_store_cb (self, NULL, session);

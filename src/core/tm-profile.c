@@ -229,9 +229,7 @@ json_job (gpointer   user_data,
 
 /* Finishing and analysing memory ids: independent, so two threads take
  * them from one queue, the busiest first (it is known from the summary
- * folded while reading), then the others from the most snapshots down.
- * When the window loads, the thread that finished the busiest builds its
- * allocation index next, while the other thread goes on with the rest. */
+ * folded while reading), then the others from the most snapshots down. */
 typedef struct
 {
   TmProfile    *profile;
@@ -239,7 +237,7 @@ typedef struct
   guint        *order;     /* store indices, in the order they are taken */
   gint          next;      /* next position in order (atomic) */
   gint          failed;    /* a job failed: the others stop (atomic) */
-  gboolean      index_busiest;
+  gboolean      for_window;
   guint         busiest;
   GCancellable *cancellable;
 } FinishQueue;
@@ -250,11 +248,6 @@ typedef struct
   gboolean     ok;
   GError      *error;
 } FinishJob;
-
-static TmAllocations *get_allocations (TmProfile     *self,
-                                       guint          index,
-                                       GCancellable  *cancellable,
-                                       GError       **error);
 
 static gpointer
 finish_job (gpointer data)
@@ -277,10 +270,8 @@ finish_job (gpointer data)
       q->analyses->pdata[i] = analysis;
       /* The window draws every memory id's timeline from its LOD: build
        * it here rather than on the main thread. */
-      if (job->ok && q->index_busiest)
+      if (job->ok && q->for_window)
         tm_memory_store_get_lod (store);
-      if (job->ok && q->index_busiest && i == q->busiest)
-        job->ok = get_allocations (q->profile, i, q->cancellable, &job->error) != NULL;
       if (!job->ok)
         g_atomic_int_set (&q->failed, TRUE);
     }
@@ -309,14 +300,14 @@ compare_by_size (gconstpointer a,
 
 static GPtrArray *
 analyse_stores (TmProfile     *self,
-                gboolean       index_busiest,
+                gboolean       for_window,
                 GCancellable  *cancellable,
                 GError       **error)
 {
   GPtrArray *stores = self->stores;
   g_autoptr(GPtrArray) analyses = g_ptr_array_new_full (stores->len, unref_analysis);
   g_autofree guint *order = g_new (guint, MAX (stores->len, 1));
-  FinishQueue queue = { self, analyses, order, 0, FALSE, index_busiest, 0, cancellable };
+  FinishQueue queue = { self, analyses, order, 0, FALSE, for_window, 0, cancellable };
   FinishJob first = { &queue, FALSE, NULL };
   FinishJob second = { &queue, TRUE, NULL };
   GThread *thread = NULL;
@@ -352,7 +343,7 @@ static TmProfile *
 profile_load (GFile           *file,
               TmProgressFunc   progress,
               gpointer         progress_data,
-              gboolean         index_busiest,
+              gboolean         for_window,
               GCancellable    *cancellable,
               GError         **error)
 {
@@ -429,7 +420,7 @@ profile_load (GFile           *file,
     }
 
   g_ptr_array_sort (self->stores, compare_stores);
-  self->analyses = analyse_stores (self, index_busiest, cancellable, error);
+  self->analyses = analyse_stores (self, for_window, cancellable, error);
   if (self->analyses == NULL)
     return NULL;
 
@@ -534,18 +525,6 @@ worker_progress (guint64  done,
     }
 }
 
-/* Builds the allocation indices the loader's worker left, then drops its
- * reference: a profile closed meanwhile is freed here. */
-static gpointer
-build_rest_thread (gpointer data)
-{
-  g_autoptr(TmProfile) profile = data;
-
-  for (guint i = 0; i < profile->stores->len; i++)
-    get_allocations (profile, i, NULL, NULL);
-  return NULL;
-}
-
 static void
 load_thread (GTask        *task,
              gpointer      source_object,
@@ -557,18 +536,15 @@ load_thread (GTask        *task,
   g_autoptr(GError) error = NULL;
   TmProfile *profile;
 
-  /* The window draws the memory map and counts what was never freed: the
-   * memory id it shows first gets its allocation index while loading, the
-   * others in a thread of their own once the profile is handed over. */
+  /* The window shows the profile as soon as it is analysed: the
+   * allocation index of the memory id it shows (the memory map, what was
+   * never freed) follows (tm_profile_lookup_allocations_async), the
+   * others' when they are shown. */
   profile = profile_load (file, worker_progress, state, TRUE, cancellable, &error);
   if (profile == NULL)
     g_task_return_error (task, g_steal_pointer (&error));
   else if (!g_task_return_error_if_cancelled (task))
-    {
-      if (profile->stores->len > 1)
-        g_thread_unref (g_thread_new ("tidemark-index", build_rest_thread, g_object_ref (profile)));
-      g_task_return_pointer (task, profile, g_object_unref);
-    }
+    g_task_return_pointer (task, profile, g_object_unref);
   else
     g_object_unref (profile);
 }
@@ -751,9 +727,22 @@ tm_profile_get_hlo_modules (TmProfile *self)
 /* ------------------------------------------------------------------ */
 /* Allocation indices                                                   */
 
+static void
+wake_waiters (GCancellable *cancellable,
+              gpointer      user_data)
+{
+  TmProfile *self = user_data;
+
+  g_mutex_lock (&self->allocations_lock);
+  g_cond_broadcast (&self->allocations_built);
+  g_mutex_unlock (&self->allocations_lock);
+}
+
 /* The index of store index, built by the first thread that asks for it,
  * outside the lock: a thread asking for another one does not wait, one
- * asking for the same one waits for it. */
+ * asking for the same one waits for it (and stops waiting when its
+ * cancellable is cancelled). A build that fails leaves it to the next
+ * thread that asks. */
 static TmAllocations *
 get_allocations (TmProfile     *self,
                  guint          index,
@@ -761,6 +750,11 @@ get_allocations (TmProfile     *self,
                  GError       **error)
 {
   TmAllocations *allocations;
+  gulong handler = 0;
+  gboolean build;
+
+  if (cancellable != NULL)
+    handler = g_cancellable_connect (cancellable, G_CALLBACK (wake_waiters), self, NULL);
 
   g_mutex_lock (&self->allocations_lock);
   if (self->allocations == NULL)
@@ -769,20 +763,27 @@ get_allocations (TmProfile     *self,
       g_ptr_array_set_size (self->allocations, self->stores->len);
       self->building = g_new0 (guint8, MAX (self->stores->len, 1));
     }
-  while (g_ptr_array_index (self->allocations, index) == NULL && self->building[index])
+  while (g_ptr_array_index (self->allocations, index) == NULL && self->building[index] &&
+         !g_cancellable_is_cancelled (cancellable))
     g_cond_wait (&self->allocations_built, &self->allocations_lock);
   allocations = g_ptr_array_index (self->allocations, index);
-  if (allocations == NULL)
+  build = allocations == NULL && !self->building[index] && !g_cancellable_is_cancelled (cancellable);
+  if (build)
+    self->building[index] = TRUE;
+  g_mutex_unlock (&self->allocations_lock);
+  g_cancellable_disconnect (cancellable, handler);
+
+  if (build)
     {
-      self->building[index] = TRUE;
-      g_mutex_unlock (&self->allocations_lock);
       allocations = tm_allocations_new (g_ptr_array_index (self->stores, index), cancellable, error);
       g_mutex_lock (&self->allocations_lock);
       self->building[index] = FALSE;
       self->allocations->pdata[index] = allocations;
       g_cond_broadcast (&self->allocations_built);
+      g_mutex_unlock (&self->allocations_lock);
     }
-  g_mutex_unlock (&self->allocations_lock);
+  else if (allocations == NULL)
+    g_cancellable_set_error_if_cancelled (cancellable, error);
   return allocations;
 }
 
@@ -800,20 +801,101 @@ tm_profile_build_allocations (TmProfile     *self,
   return ok;
 }
 
+/* The position of store among the profile's, or -1. */
+static int
+store_position (TmProfile     *self,
+                TmMemoryStore *store)
+{
+  for (guint i = 0; i < self->stores->len; i++)
+    if (g_ptr_array_index (self->stores, i) == store)
+      return (int) i;
+  return -1;
+}
+
 TmAllocations *
 tm_profile_lookup_allocations (TmProfile     *self,
                                TmMemoryStore *store)
 {
-  TmAllocations *allocations = NULL;
+  int i;
 
   g_return_val_if_fail (TM_IS_PROFILE (self), NULL);
   g_return_val_if_fail (TM_IS_MEMORY_STORE (store), NULL);
 
-  for (guint i = 0; i < self->stores->len; i++)
-    if (g_ptr_array_index (self->stores, i) == store)
-      {
-        allocations = get_allocations (self, i, NULL, NULL);
-        break;
-      }
+  i = store_position (self, store);
+  return i >= 0 ? get_allocations (self, (guint) i, NULL, NULL) : NULL;
+}
+
+TmAllocations *
+tm_profile_peek_allocations (TmProfile     *self,
+                             TmMemoryStore *store)
+{
+  TmAllocations *allocations = NULL;
+  int i;
+
+  g_return_val_if_fail (TM_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (TM_IS_MEMORY_STORE (store), NULL);
+
+  i = store_position (self, store);
+  g_mutex_lock (&self->allocations_lock);
+  if (i >= 0 && self->allocations != NULL)
+    allocations = g_ptr_array_index (self->allocations, i);
+  g_mutex_unlock (&self->allocations_lock);
   return allocations;
+}
+
+static void
+lookup_allocations_thread (GTask        *task,
+                           gpointer      source_object,
+                           gpointer      task_data,
+                           GCancellable *cancellable)
+{
+  TmProfile *self = source_object;
+  GError *error = NULL;
+  int i = store_position (self, task_data);
+  TmAllocations *allocations;
+
+  if (i < 0)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                               "the memory store is not one of the profile's");
+      return;
+    }
+  allocations = get_allocations (self, (guint) i, cancellable, &error);
+  if (allocations != NULL)
+    g_task_return_pointer (task, g_object_ref (allocations), g_object_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+tm_profile_lookup_allocations_async (TmProfile           *self,
+                                     TmMemoryStore       *store,
+                                     GCancellable        *cancellable,
+                                     GAsyncReadyCallback  callback,
+                                     gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (TM_IS_PROFILE (self));
+  g_return_if_fail (TM_IS_MEMORY_STORE (store));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tm_profile_lookup_allocations_async);
+  g_task_set_name (task, "[tidemark] allocation index");
+  g_task_set_task_data (task, g_object_ref (store), g_object_unref);
+  g_task_set_return_on_cancel (task, FALSE);
+  g_task_run_in_thread (task, lookup_allocations_thread);
+}
+
+TmAllocations *
+tm_profile_lookup_allocations_finish (TmProfile     *self,
+                                      GAsyncResult  *result,
+                                      GError       **error)
+{
+  g_return_val_if_fail (TM_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == tm_profile_lookup_allocations_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
 }

@@ -69,17 +69,33 @@ TmAnalysis      *tm_profile_get_analysis            (TmProfile           *self,
 TmAnalysis      *tm_profile_lookup_analysis         (TmProfile           *self,
                                                      TmMemoryStore       *store);
 /* Builds the allocation index (tm-allocations) of every memory id, if not
- * built yet. The asynchronous loader builds the busiest memory id's while
- * loading and the others in a thread of its own once the profile is handed
- * over; an index being built by another thread is waited for. */
+ * built yet; an index being built by another thread is waited for. No
+ * loader builds them: each is built on first use (the window asks for the
+ * shown memory id's with tm_profile_lookup_allocations_async). */
 gboolean         tm_profile_build_allocations       (TmProfile           *self,
                                                      GCancellable        *cancellable,
                                                      GError             **error);
 /* The allocation index of one of this profile's stores (NULL if store is
  * not one of them, or if the mapped file changed); built on first use
- * when the loader did not build it. Owned by the profile. */
+ * when no thread built it yet, waited for while one builds it. Owned by
+ * the profile. */
 TmAllocations   *tm_profile_lookup_allocations      (TmProfile           *self,
                                                      TmMemoryStore       *store);
+/* The same, only if it is built already (NULL otherwise): never waits. */
+TmAllocations   *tm_profile_peek_allocations        (TmProfile           *self,
+                                                     TmMemoryStore       *store);
+/* The same in a worker thread, for the main thread: the index of store,
+ * built or waited for there (a new reference; an error if the file
+ * changed, or G_IO_ERROR_CANCELLED). callback runs on the caller's
+ * thread-default main context. */
+void             tm_profile_lookup_allocations_async (TmProfile          *self,
+                                                     TmMemoryStore       *store,
+                                                     GCancellable        *cancellable,
+                                                     GAsyncReadyCallback  callback,
+                                                     gpointer             user_data);
+TmAllocations   *tm_profile_lookup_allocations_finish (TmProfile         *self,
+                                                     GAsyncResult        *result,
+                                                     GError             **error);
 /* The index of the memory id with the highest window peak (first of equals). */
 guint            tm_profile_get_busiest_index       (TmProfile           *self);
 

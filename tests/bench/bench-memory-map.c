@@ -235,7 +235,11 @@ main (int    argc,
   session = tm_session_new ();
   tm_session_set_profile (session, profile);
   tm_session_set_memory_store (session, store);
+  /* The session builds (or waits for) the index in a worker. */
+  while (tm_session_get_allocations_pending (session))
+    g_main_context_iteration (NULL, TRUE);
   allocations = tm_session_get_allocations (session);
+  g_assert_nonnull (allocations);
   viewport = tm_session_get_viewport (session);
   map = g_object_ref_sink (tm_memory_map_new (session));
   cairo = gsk_cairo_renderer_new ();
