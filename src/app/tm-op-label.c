@@ -18,6 +18,13 @@ struct _TmOpLabel
   char        *shown;          /* text as it fits the last width */
   int          shown_width;    /* -1: to be made */
   PangoLayout *layout;
+  /* Measured once per text and font (-1: to be measured): the column view
+   * measures every cell several times for a frame, and shaping the
+   * names of a table's rows again each time was most of that. */
+  int          text_width;
+  int          text_height;
+  int          ellipsis_width;
+  int          line_height;
 };
 
 G_DEFINE_FINAL_TYPE (TmOpLabel, tm_op_label, GTK_TYPE_WIDGET)
@@ -115,6 +122,7 @@ invalidate (TmOpLabel *self,
 {
   g_clear_pointer (&self->shown, g_free);
   self->shown_width = -1;
+  self->text_width = self->text_height = -1;
   if (resize)
     gtk_widget_queue_resize (GTK_WIDGET (self));
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -131,29 +139,33 @@ tm_op_label_measure (GtkWidget      *widget,
 {
   TmOpLabel *self = TM_OP_LABEL (widget);
   PangoLayout *layout = get_layout (self);
-  int w, h;
 
-  pango_layout_set_text (layout, self->text ? self->text : "", -1);
-  pango_layout_get_pixel_size (layout, &w, &h);
+  if (self->text_width < 0)
+    {
+      pango_layout_set_text (layout, self->text ? self->text : "", -1);
+      pango_layout_get_pixel_size (layout, &self->text_width, &self->text_height);
+    }
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
-      int ellipsis_w;
-
-      pango_layout_set_text (layout, ELLIPSIS "Cast", -1);
-      pango_layout_get_pixel_size (layout, &ellipsis_w, NULL);
-      *minimum = MIN (w, ellipsis_w);
-      *natural = w;
+      if (self->ellipsis_width < 0)
+        {
+          pango_layout_set_text (layout, ELLIPSIS "Cast", -1);
+          pango_layout_get_pixel_size (layout, &self->ellipsis_width, NULL);
+        }
+      *minimum = MIN (self->text_width, self->ellipsis_width);
+      *natural = self->text_width;
     }
   else
     {
-      PangoFontMetrics *metrics = pango_context_get_metrics (pango_layout_get_context (layout), NULL, NULL);
-      int line = PANGO_PIXELS_CEIL (pango_font_metrics_get_height (metrics));
+      if (self->line_height < 0)
+        {
+          PangoFontMetrics *metrics = pango_context_get_metrics (pango_layout_get_context (layout), NULL, NULL);
 
-      pango_font_metrics_unref (metrics);
-      *minimum = *natural = MAX (h, line);
+          self->line_height = PANGO_PIXELS_CEIL (pango_font_metrics_get_height (metrics));
+          pango_font_metrics_unref (metrics);
+        }
+      *minimum = *natural = MAX (self->text_height, self->line_height);
     }
-  /* The shown text is remade for the allocated width. */
-  self->shown_width = -1;
 }
 
 static void
@@ -196,6 +208,7 @@ tm_op_label_css_changed (GtkWidget         *widget,
 
   /* The font may have changed (the special rows are italic). */
   g_clear_object (&self->layout);
+  self->ellipsis_width = self->line_height = -1;
   invalidate (self, TRUE);
 }
 
@@ -278,6 +291,8 @@ static void
 tm_op_label_init (TmOpLabel *self)
 {
   self->shown_width = -1;
+  self->text_width = self->text_height = -1;
+  self->ellipsis_width = self->line_height = -1;
 }
 
 GtkWidget *
