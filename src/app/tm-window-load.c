@@ -22,6 +22,11 @@
 /* Loads that finish sooner than this never show the loading page. */
 #define SHOW_LOADING_DELAY_MS 120
 
+/* The loading page's progress changes at most this often: each change is
+ * a frame of the window, whose CPU (tens of milliseconds with software
+ * rendering) the loader's threads would otherwise have. */
+#define PROGRESS_INTERVAL_US (200 * G_TIME_SPAN_MILLISECOND)
+
 /* A load holds its window weakly: a window closed while it loads goes at
  * once, and its dispose cancels the load (and the run overview's hosts). */
 typedef struct
@@ -118,6 +123,12 @@ load_progress_cb (guint64  done,
 
   if (self == NULL || job->cancellable != self->load_cancellable)
     return;
+
+  /* Reading ends with done = total ("Analysing…"), never skipped. */
+  if ((total == 0 || done < total) &&
+      g_get_monotonic_time () - self->progress_shown_us < PROGRESS_INTERVAL_US)
+    return;
+  self->progress_shown_us = g_get_monotonic_time ();
 
   if (total > 0)
     {
@@ -382,11 +393,20 @@ _tm_window_start_load (TmWindow  *self,
   gtk_label_set_label (self->loading_title, title);
   gtk_label_set_label (self->loading_detail, _("Reading…"));
   gtk_progress_bar_set_fraction (self->loading_progress, 0.0);
+  self->progress_shown_us = g_get_monotonic_time ();
 
   _tm_window_update (self, old_state, old_file);
 
-  if (self->show_loading_source == 0 &&
-      g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "loading") != 0)
+  /* The delay keeps what is shown while a quick load runs; a window that
+   * shows nothing yet (its start page) says what it opens at once, and
+   * never paints its start page for a file opened with it. */
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "empty") == 0 && !self->showing_overview)
+    {
+      g_clear_handle_id (&self->show_loading_source, g_source_remove);
+      gtk_stack_set_visible_child_name (self->main_stack, "loading");
+    }
+  else if (self->show_loading_source == 0 &&
+           g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "loading") != 0)
     self->show_loading_source = g_timeout_add (SHOW_LOADING_DELAY_MS, show_loading_timeout_cb, self);
 
   job = g_rc_box_new0 (LoadJob);

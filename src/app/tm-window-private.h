@@ -113,6 +113,7 @@ struct _TmWindow
   TmWindowContent       loading;
   GCancellable         *load_cancellable;
   guint                 show_loading_source;
+  gint64                progress_shown_us;  /* when the loading page's progress last changed */
 
   /* The selected memory id of the shown profile. */
   TmMemoryStore        *memory_store;
