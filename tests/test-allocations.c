@@ -159,6 +159,71 @@ test_pairing (void)
 }
 
 static void
+lookup_ready_cb (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+static TmAllocations *
+lookup_and_wait (TmProfile     *profile,
+                 TmMemoryStore *store,
+                 GCancellable  *cancellable,
+                 GError       **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  tm_profile_lookup_allocations_async (profile, store, cancellable, lookup_ready_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return tm_profile_lookup_allocations_finish (profile, result, error);
+}
+
+/* The window's way to an index: peeking never builds one; the worker
+ * builds it once (two asking at once get the same), and a request
+ * cancelled before it starts builds nothing. */
+static void
+test_lookup_async (void)
+{
+  g_autoptr(TmProfile) profile = load_events (pairing_events, G_N_ELEMENTS (pairing_events));
+  TmMemoryStore *store = tm_profile_get_memory_store (profile, 0);
+  g_autoptr(GCancellable) cancelled = g_cancellable_new ();
+  g_autoptr(GAsyncResult) first = NULL, second = NULL;
+  g_autoptr(TmAllocations) a = NULL, b = NULL, c = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_null (tm_profile_peek_allocations (profile, store));
+
+  g_cancellable_cancel (cancelled);
+  g_assert_null (lookup_and_wait (profile, store, cancelled, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  g_assert_null (tm_profile_peek_allocations (profile, store));
+
+  tm_profile_lookup_allocations_async (profile, store, NULL, lookup_ready_cb, &first);
+  tm_profile_lookup_allocations_async (profile, store, NULL, lookup_ready_cb, &second);
+  while (first == NULL || second == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  a = tm_profile_lookup_allocations_finish (profile, first, &error);
+  g_assert_no_error (error);
+  b = tm_profile_lookup_allocations_finish (profile, second, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (a);
+  g_assert_true (a == b);
+  g_assert_cmpuint (tm_allocations_get_n (a), ==, 5);
+  g_assert_true (tm_profile_peek_allocations (profile, store) == a);
+  g_assert_true (tm_profile_lookup_allocations (profile, store) == a);
+
+  /* Built, it is there at once. */
+  c = lookup_and_wait (profile, store, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (c == a);
+}
+
+static void
 test_csv (void)
 {
   g_autoptr(TmProfile) profile = load_events (pairing_events, G_N_ELEMENTS (pairing_events));
@@ -538,6 +603,7 @@ main (int    argc,
 
   g_test_add_func ("/allocations/pairing", test_pairing);
   g_test_add_func ("/allocations/partners-of-a-replaced-allocation", test_partners_replaced);
+  g_test_add_func ("/allocations/lookup-async", test_lookup_async);
   g_test_add_func ("/allocations/csv", test_csv);
   g_test_add_func ("/allocations/spans", test_spans);
   g_test_add_func ("/allocations/query-brute-force", test_query_brute_force);

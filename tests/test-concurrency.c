@@ -3,8 +3,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Opening many files quickly, closing a window while its profile is being
- * read and analysed, quitting during a load, switching hosts while one is
- * analysed, cancelling a run overview while its hosts are summarised. The profile is large enough that each load takes a while: the
+ * read and analysed (or its allocation index built), quitting during a
+ * load, switching hosts while one is analysed, cancelling a run overview
+ * while its hosts are summarised. The profile is large enough that each load takes a while: the
  * test generates it (tests/bench/gen-large-profile, 24 MiB, about 100 000
  * memory events); the real GPU profile joins when TM_REAL_PROFILES is set.
  * What is checked: nothing crashes, the window ends in the state asked
@@ -187,6 +188,86 @@ test_switch_hosts_during_analysis (void)
   tm_test_iterate_for (2500);
 }
 
+static gboolean
+is_shown (gpointer data)
+{
+  return tm_window_get_state (TM_WINDOW (data)) == TM_WINDOW_STATE_PROFILE;
+}
+
+static gboolean
+is_null (gpointer pointer_to_pointer)
+{
+  return *(gpointer *) pointer_to_pointer == NULL;
+}
+
+/* The allocation index is built after the profile is shown. A window
+ * closed at several moments of that goes with its profile (nothing keeps
+ * it for the index); memory ids and hosts switched while indices are built
+ * end with the index of the one shown last. */
+static void
+test_close_while_indexing (void)
+{
+  g_autoptr(GFile) large = g_file_new_for_path (large_path);
+  const guint delays_ms[] = { 0, 1, 3, 10, 30 };
+  g_autoptr(GFile) dir = g_file_new_for_path (run_dir);
+  g_autofree char *a_path = g_build_filename (run_dir, "host-a.xplane.pb", NULL);
+  g_autofree char *b_path = g_build_filename (run_dir, "host-b.xplane.pb", NULL);
+  g_autoptr(GFile) a = g_file_new_for_path (a_path);
+  g_autoptr(GFile) b = g_file_new_for_path (b_path);
+  TmWindow *window;
+  TmSession *session;
+
+  for (guint i = 0; i < G_N_ELEMENTS (delays_ms); i++)
+    {
+      TmProfile *profile;
+
+      window = tm_test_new_window ();
+      tm_window_open (window, large);
+      tm_test_iterate_until (is_shown, window);
+      profile = tm_window_get_profile (window);
+      g_object_add_weak_pointer (G_OBJECT (profile), (gpointer *) &profile);
+      tm_test_iterate_for (delays_ms[i]);
+      tm_test_destroy_window (window);
+      tm_test_iterate_until (is_null, &profile);
+    }
+
+  /* Memory ids switched as soon as each is shown, then left to settle. */
+  window = tm_test_new_window ();
+  session = tm_window_get_session (window);
+  tm_window_open (window, large);
+  tm_test_iterate_until (is_shown, window);
+  for (guint i = 0; i < 12; i++)
+    {
+      g_assert_true (tm_window_select_memory_id (window, i % 3 == 0 ? "GPU_0_bfc" : i % 3 == 1 ? "GPU_2_bfc" : "gpu_host_bfc"));
+      tm_test_iterate_for (i % 4);
+    }
+  g_assert_true (tm_window_select_memory_id (window, "GPU_1_bfc"));
+  tm_test_iterate_until (tm_test_not_loading, window);
+  g_assert_nonnull (tm_session_get_allocations (session));
+  g_assert_true (tm_allocations_get_store (tm_session_get_allocations (session)) == tm_window_get_memory_store (window));
+  g_assert_cmpstr (tm_memory_store_get_id (tm_window_get_memory_store (window)), ==, "GPU_1_bfc");
+
+  /* Hosts switched as soon as each is shown. */
+  tm_window_open_run (window, dir, (GFile *[]) { a, b }, 2);
+  tm_test_iterate_until (is_shown, window);
+  for (guint i = 0; i < 6; i++)
+    {
+      g_assert_true (tm_window_select_host (window, i % 2 == 0 ? "host-b" : "host-a"));
+      tm_test_iterate_until (is_shown, window);
+      tm_test_iterate_for (i % 3);
+    }
+  tm_test_iterate_until (tm_test_not_loading, window);
+  g_assert_true (g_file_equal (tm_window_get_file (window), a));
+  g_assert_nonnull (tm_session_get_allocations (session));
+  g_assert_true (tm_allocations_get_store (tm_session_get_allocations (session)) == tm_window_get_memory_store (window));
+
+  /* And closed while the last one's index may still be built. */
+  g_assert_true (tm_window_select_host (window, "host-b"));
+  tm_test_iterate_until (is_shown, window);
+  tm_test_destroy_window (window);
+  tm_test_iterate_for (300);
+}
+
 /* The big run opened in window, its loader watched by *loader (a weak
  * pointer: NULL once it is finalized). */
 static void
@@ -309,6 +390,7 @@ main (int   argc,
   g_test_add_func ("/concurrency/close-during-analysis", test_close_during_analysis);
   g_test_add_func ("/concurrency/quit-during-load", test_quit_during_load);
   g_test_add_func ("/concurrency/switch-hosts-during-analysis", test_switch_hosts_during_analysis);
+  g_test_add_func ("/concurrency/close-while-indexing", test_close_while_indexing);
   g_test_add_func ("/concurrency/cancel-run-overview", test_cancel_run_overview);
 
   status = g_test_run ();

@@ -193,6 +193,99 @@ test_selection_marks_both (void)
   g_object_unref (map);
 }
 
+static GtkEventController *
+find_motion (GtkWidget *widget)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_MOTION (controller))
+        return GTK_EVENT_CONTROLLER (controller);
+    }
+  return NULL;
+}
+
+/* Until the session has the allocation index (a worker builds it after
+ * the memory id is shown), the map draws its time axis and says it is
+ * indexing, and the pointer and clicks over it do nothing; then it fills
+ * in, and a click selects. */
+static void
+test_pending_then_ready (void)
+{
+  g_autoptr(TmProfile) profile = load_profile ();
+  g_autoptr(TmSession) session = tm_session_new ();
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *map = tm_memory_map_new (session);
+  GtkWidget *canvas = tm_memory_map_get_canvas (TM_MEMORY_MAP (map));
+  GtkGestureClick *click = tm_test_find_click_gesture (canvas, FALSE);
+  GtkEventController *motion = find_motion (canvas);
+  TmViewport *viewport = tm_session_get_viewport (session);
+  g_autoptr(TmTestPicture) pending = NULL, ready = NULL;
+  TmAllocations *allocations;
+  graphene_rect_t plot;
+  double x, y, y0, y1;
+  int ruler_pixels = 0, text_pixels = 0;
+  guint big;
+
+  g_assert_nonnull (click);
+  g_assert_nonnull (motion);
+  gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT + 60);
+  gtk_window_set_child (GTK_WINDOW (window), map);
+  gtk_window_present (GTK_WINDOW (window));
+  tm_session_set_profile (session, profile);
+  tm_test_wait_layout_settled (window);
+
+  /* Shown: pending until the main loop runs the request. */
+  tm_session_set_memory_store (session, tm_profile_get_memory_store (profile, 0));
+  g_assert_true (tm_session_get_allocations_pending (session));
+  pending = tm_test_render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
+  for (int py = HEIGHT - TM_CHART_MARGIN_BOTTOM + 2; py < HEIGHT; py++)
+    for (int px = TM_CHART_MARGIN_LEFT; px < WIDTH - TM_CHART_MARGIN_RIGHT; px++)
+      ruler_pixels += tm_test_picture_pixel (pending, px, py) != 0xffffff;
+  for (int py = HEIGHT / 2 - 20; py < HEIGHT / 2 + 10; py++)
+    for (int px = WIDTH / 2 - 60; px < WIDTH / 2 + 60; px++)
+      text_pixels += tm_test_picture_pixel (pending, px, py) != 0xffffff;
+  g_assert_cmpint (ruler_pixels, >, 20);
+  g_assert_cmpint (text_pixels, >, 20);
+
+  tm_memory_map_get_plot (TM_MEMORY_MAP (map), &plot);
+  g_assert_cmpfloat (plot.size.width, >, 100);
+  x = plot.origin.x + plot.size.width / 3;
+  y = plot.origin.y + plot.size.height * 3 / 4;
+  g_signal_emit_by_name (motion, "motion", x, y);
+  g_signal_emit_by_name (click, "pressed", 1, x, y);
+  g_signal_emit_by_name (click, "released", 1, x, y);
+  g_assert_cmpuint (tm_session_get_selected_allocation (session), ==, TM_ALLOCATIONS_NONE);
+  g_assert_true (tm_session_get_allocations_pending (session));
+
+  /* Ready: every allocation where the core puts it, none drawn before. */
+  tm_test_wait_allocations (session);
+  allocations = tm_session_get_allocations (session);
+  g_assert_nonnull (allocations);
+  ready = tm_test_render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
+  g_assert_cmphex (tm_test_picture_pixel (ready, x_of (TM_MEMORY_MAP (map), 3000), y_of (TM_MEMORY_MAP (map), BASE + 4 * MIB)), !=, 0xffffff);
+  g_assert_cmphex (tm_test_picture_pixel (pending, x_of (TM_MEMORY_MAP (map), 3000), y_of (TM_MEMORY_MAP (map), BASE + 4 * MIB)), ==, 0xffffff);
+  g_assert_cmphex (tm_test_picture_pixel (ready, x_of (TM_MEMORY_MAP (map), 8000), y_of (TM_MEMORY_MAP (map), BASE + 12 * MIB)), !=, 0xffffff);
+  g_assert_cmphex (tm_test_picture_pixel (pending, x_of (TM_MEMORY_MAP (map), 8000), y_of (TM_MEMORY_MAP (map), BASE + 12 * MIB)), ==, 0xffffff);
+
+  /* A click on "big" on the canvas selects it. */
+  big = tm_allocations_find_by_snapshot (allocations, 0);
+  tm_memory_map_get_plot (TM_MEMORY_MAP (map), &plot);
+  tm_memory_map_get_address_range (TM_MEMORY_MAP (map), &y0, &y1);
+  x = plot.origin.x + tm_viewport_time_to_x (viewport, 3000, plot.size.width);
+  y = plot.origin.y + (y1 - tm_allocations_address_to_axis (allocations, BASE + 4 * MIB)) / (y1 - y0) * plot.size.height;
+  g_signal_emit_by_name (motion, "motion", x, y);
+  g_signal_emit_by_name (click, "pressed", 1, x, y);
+  g_signal_emit_by_name (click, "released", 1, x, y);
+  g_assert_cmpuint (big, !=, TM_ALLOCATIONS_NONE);
+  g_assert_cmpuint (tm_session_get_selected_allocation (session), ==, big);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Selecting a scope keeps its allocations' colours and dims the others;
  * clearing it brings every colour back. */
 static void
@@ -344,6 +437,7 @@ main (int    argc,
 
   g_test_add_func ("/memory-map/drawn-at-time-and-address", test_drawn_at_time_and_address);
   g_test_add_func ("/memory-map/selection-marks-both", test_selection_marks_both);
+  g_test_add_func ("/memory-map/pending-then-ready", test_pending_then_ready);
   g_test_add_func ("/memory-map/one-pixel-among-a-million", test_one_pixel_among_a_million);
   g_test_add_func ("/memory-map/scope-highlight", test_scope_highlight);
   g_test_add_func ("/memory-map/legend-names", test_legend_names);

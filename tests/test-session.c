@@ -60,6 +60,8 @@ typedef struct
   guint has_selected_time;
   guint selected_time;
   guint viewport_changed;
+  guint allocations;
+  guint allocations_pending;
 } Counts;
 
 static void
@@ -77,6 +79,10 @@ notify_cb (GObject    *object,
     counts->has_selected_time++;
   else if (g_str_equal (name, "selected-time"))
     counts->selected_time++;
+  else if (g_str_equal (name, "allocations"))
+    counts->allocations++;
+  else if (g_str_equal (name, "allocations-pending"))
+    counts->allocations_pending++;
 }
 
 static void
@@ -274,6 +280,125 @@ test_session_zoom_to (void)
   g_assert_cmpint (tm_viewport_get_span (viewport), ==, 108 * STEP_PS);
 }
 
+/* Runs the main loop until cond (data), or fails after a minute. */
+static void
+iterate_until (gboolean (*cond) (gpointer),
+               gpointer   data)
+{
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  while (!cond (data))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+}
+
+static gboolean
+not_pending (gpointer session)
+{
+  return !tm_session_get_allocations_pending (session);
+}
+
+static gboolean
+is_null (gpointer pointer_to_pointer)
+{
+  return *(gpointer *) pointer_to_pointer == NULL;
+}
+
+/* The allocation index comes after the memory store: pending (no index,
+ * no allocation can be selected) until a worker has built it, then there,
+ * each change notified once. A store shown again has it at once; a request
+ * for a store no longer shown is dropped. */
+static void
+test_session_allocations (void)
+{
+  g_autoptr(TmProfile) profile = load_profile (FALSE);
+  TmMemoryStore *gpu0 = tm_profile_lookup_memory_store (profile, "GPU_0_bfc");
+  TmMemoryStore *gpu1 = tm_profile_lookup_memory_store (profile, "GPU_1_bfc");
+  Counts counts = { 0 };
+  g_autoptr(TmSession) session = session_new_counted (&counts);
+  TmAllocations *allocations;
+
+  tm_session_set_profile (session, profile);
+  g_assert_false (tm_session_get_allocations_pending (session));
+  tm_session_set_memory_store (session, gpu0);
+  g_assert_true (tm_session_get_allocations_pending (session));
+  g_assert_null (tm_session_get_allocations (session));
+  g_assert_cmpuint (counts.allocations_pending, ==, 1);
+  g_assert_cmpuint (counts.allocations, ==, 0);
+  tm_session_select_allocation (session, 0);
+  g_assert_cmpuint (tm_session_get_selected_allocation (session), ==, TM_ALLOCATIONS_NONE);
+
+  iterate_until (not_pending, session);
+  allocations = tm_session_get_allocations (session);
+  g_assert_nonnull (allocations);
+  g_assert_true (tm_allocations_get_store (allocations) == gpu0);
+  g_assert_cmpuint (tm_allocations_get_n (allocations), ==, 100);
+  g_assert_cmpuint (counts.allocations_pending, ==, 2);
+  g_assert_cmpuint (counts.allocations, ==, 1);
+  tm_session_select_allocation (session, 7);
+  g_assert_cmpuint (tm_session_get_selected_allocation (session), ==, 7);
+
+  /* Another store: pending again; back to the first before its index is
+   * there: the first's at once, and the other's request says nothing. */
+  counts = (Counts) { 0 };
+  tm_session_set_memory_store (session, gpu1);
+  g_assert_true (tm_session_get_allocations_pending (session));
+  g_assert_null (tm_session_get_allocations (session));
+  g_assert_cmpuint (tm_session_get_selected_allocation (session), ==, TM_ALLOCATIONS_NONE);
+  tm_session_set_memory_store (session, gpu0);
+  g_assert_false (tm_session_get_allocations_pending (session));
+  g_assert_true (tm_session_get_allocations (session) == allocations);
+  counts = (Counts) { 0 };
+  for (guint i = 0; i < 50; i++)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  g_assert_true (tm_session_get_allocations (session) == allocations);
+  g_assert_cmpuint (counts.allocations, ==, 0);
+  g_assert_cmpuint (counts.allocations_pending, ==, 0);
+
+  /* The second store's own index, once asked for and waited for. */
+  tm_session_set_memory_store (session, gpu1);
+  iterate_until (not_pending, session);
+  g_assert_nonnull (tm_session_get_allocations (session));
+  g_assert_true (tm_allocations_get_store (tm_session_get_allocations (session)) == gpu1);
+  g_assert_cmpuint (tm_allocations_get_n (tm_session_get_allocations (session)), ==, 10);
+
+  /* No profile: no index, nothing pending. */
+  tm_session_set_profile (session, NULL);
+  g_assert_null (tm_session_get_allocations (session));
+  g_assert_false (tm_session_get_allocations_pending (session));
+}
+
+/* A session dropped while its index is pending (before its worker starts,
+ * or while it runs) keeps neither itself nor the profile alive. */
+static void
+test_session_allocations_dropped (void)
+{
+  for (guint iterations = 0; iterations < 4; iterations++)
+    {
+      TmProfile *profile = load_profile (FALSE);
+      TmSession *session = tm_session_new ();
+
+      g_object_add_weak_pointer (G_OBJECT (profile), (gpointer *) &profile);
+      g_object_add_weak_pointer (G_OBJECT (session), (gpointer *) &session);
+      tm_session_set_profile (session, profile);
+      tm_session_set_memory_store (session, tm_profile_get_memory_store (profile, 0));
+      g_assert_true (tm_session_get_allocations_pending (session));
+      for (guint i = 0; i < iterations; i++)
+        g_main_context_iteration (NULL, FALSE);
+
+      g_object_unref (session);
+      g_assert_null (session);
+      g_object_unref (profile);
+      iterate_until (is_null, &profile);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -285,6 +410,8 @@ main (int   argc,
   g_test_add_func ("/session/modules", test_session_modules);
   g_test_add_func ("/session/selection", test_session_selection);
   g_test_add_func ("/session/zoom-to", test_session_zoom_to);
+  g_test_add_func ("/session/allocations", test_session_allocations);
+  g_test_add_func ("/session/allocations-dropped", test_session_allocations_dropped);
 
   return g_test_run ();
 }

@@ -539,6 +539,63 @@ test_two_memory_ids (void)
   tm_test_destroy_window (window);
 }
 
+static GtkCheckButton *
+find_check_button (GtkWidget  *widget,
+                   const char *label)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkCheckButton *found;
+
+      if (GTK_IS_CHECK_BUTTON (child) && g_strcmp0 (gtk_check_button_get_label (GTK_CHECK_BUTTON (child)), label) == 0)
+        return GTK_CHECK_BUTTON (child);
+      if ((found = find_check_button (child, label)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* What was never freed needs the allocation index, which comes after the
+ * rest: until then the lifetime card says it is counting and the table's
+ * never-freed filter says it is indexing; both fill in when it is there. */
+static void
+test_never_freed_pending (void)
+{
+  g_autoptr(TmProfile) profile = tm_test_load_path (two_ids_path);
+  g_autoptr(TmSession) session = tm_session_new ();
+  GtkWidget *cards = g_object_ref_sink (tm_summary_cards_new (session));
+  GtkWidget *table = g_object_ref_sink (tm_breakdown_view_new (session));
+  GtkCheckButton *never_freed = find_check_button (table, "_Never freed");
+  GtkLabel *value = GTK_LABEL (tm_test_template_child (cards, TM_TYPE_SUMMARY_CARDS, "never_freed_value"));
+  GtkLabel *empty_title = GTK_LABEL (tm_test_template_child (table, TM_TYPE_BREAKDOWN_VIEW, "empty_title"));
+  GListModel *rows = tm_breakdown_view_get_model (TM_BREAKDOWN_VIEW (table));
+  g_autofree char *bytes = tm_format_bytes (96 * MIB);
+  g_autofree char *figure = g_strdup_printf ("%s never freed (2)", bytes);
+  guint n_all;
+
+  g_assert_nonnull (never_freed);
+  tm_session_set_profile (session, profile);
+  tm_session_set_memory_store (session, tm_profile_lookup_memory_store (profile, "GPU_1_bfc"));
+  g_assert_true (tm_session_get_allocations_pending (session));
+  g_assert_cmpstr (gtk_label_get_label (value), ==, "Never freed: counting…");
+  n_all = g_list_model_get_n_items (rows);
+  g_assert_cmpuint (n_all, >=, 2);
+  gtk_check_button_set_active (never_freed, TRUE);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 0);
+  g_assert_cmpstr (gtk_label_get_label (empty_title), ==, "Indexing Allocations…");
+
+  tm_test_wait_allocations (session);
+  g_assert_nonnull (tm_session_get_allocations (session));
+  g_assert_cmpstr (gtk_label_get_label (value), ==, figure);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 2);
+  gtk_check_button_set_active (never_freed, FALSE);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, n_all);
+
+  g_object_unref (table);
+  g_object_unref (cards);
+}
+
+
 static void
 test_hide_small_rows (void)
 {
@@ -1297,6 +1354,7 @@ main (int   argc,
   g_test_add_func ("/window/no-data-state", test_no_data_state);
   g_test_add_func ("/window/two-memory-ids", test_two_memory_ids);
   g_test_add_func ("/window/hide-small-rows", test_hide_small_rows);
+  g_test_add_func ("/window/never-freed-pending", test_never_freed_pending);
   g_test_add_func ("/window/live-at-time", test_live_at_time);
   g_test_add_func ("/window/copy-rows", test_copy_rows);
   g_test_add_func ("/window/many-rows", test_many_rows);
