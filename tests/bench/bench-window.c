@@ -7,11 +7,12 @@
  * Needs a display (run it under Xvfb, e.g. tests/xvfb-run-test.sh). Each
  * run starts `TIDEMARK PROFILE` with TM_BENCH_SHOWN set: the window prints
  * the monotonic clock when the first frame after the profile is shown has
- * been painted (summary cards, timeline and table with their data). The
- * window is then left running until its memory has not grown for 2 s (the
- * allocation indices of the other memory ids are built after the first
- * frame) and ended. Prints, per run, the time from the launch to that
- * frame, the peak anonymous memory (RssAnon, polled every 2 ms) up to then
+ * been painted (summary cards, timeline and table with their data), and
+ * again when the first frame with the memory map (the shown memory id's
+ * allocation index, built after the first frame) has been painted. The
+ * window is then left running until its memory has not grown for 2 s and
+ * ended. Prints, per run, the time from the launch to those two frames,
+ * the peak anonymous memory (RssAnon, polled every 2 ms) up to the first
  * and in all; then the same peak for `TIDEMARK --summary PROFILE` and the
  * ratio of the two, and bytes per memory event beyond 32 MiB
  * (docs/performance.md).
@@ -40,6 +41,7 @@ typedef struct
 {
   gint64   start_us;
   gint64   shown_us;      /* the clock the window printed, or 0 */
+  gint64   indexed_us;    /* the same for the first frame with the memory map, or 0 */
   gint64   anon_shown;    /* peak RssAnon up to the first frame, bytes */
   gint64   anon_peak;     /* peak RssAnon until exit, bytes */
   int      status;
@@ -119,6 +121,9 @@ run_once (char *const *argv,
               run->shown_us = g_ascii_strtoll (line + strlen ("tidemark-bench shown-us="), NULL, 10);
               run->anon_shown = run->anon_peak;
             }
+          line = strstr (output->str, "tidemark-bench indexed-us=");
+          if (run->indexed_us == 0 && line != NULL && strchr (line, '\n') != NULL)
+            run->indexed_us = g_ascii_strtoll (line + strlen ("tidemark-bench indexed-us="), NULL, 10);
         }
       anon = rss_anon (pid);
       if (anon > run->anon_peak)
@@ -171,6 +176,7 @@ main (int   argc,
   g_autoptr(GFile) file = NULL;
   g_autoptr(TmProfile) profile = NULL;
   g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) map_times = g_array_new (FALSE, FALSE, sizeof (double));
   guint64 events = 0;
   gint64 window_anon = 0, window_anon_shown = 0, cli_anon = 0;
   double budget;
@@ -212,8 +218,16 @@ main (int   argc,
       g_array_append_val (times, seconds);
       window_anon = MAX (window_anon, run.anon_peak);
       window_anon_shown = MAX (window_anon_shown, run.anon_shown);
-      printf ("  run %d: launch → first frame with data %.3f s; peak anon %.1f MiB at the frame, %.1f MiB in all\n",
-              r + 1, seconds, run.anon_shown / MIB, run.anon_peak / MIB);
+      printf ("  run %d: launch → first frame with data %.3f s", r + 1, seconds);
+      if (run.indexed_us != 0)
+        {
+          double map_seconds = (run.indexed_us - run.start_us) / 1e6;
+
+          g_array_append_val (map_times, map_seconds);
+          printf (", with the memory map %.3f s", map_seconds);
+        }
+      printf ("; peak anon %.1f MiB at the first frame, %.1f MiB in all\n",
+              run.anon_shown / MIB, run.anon_peak / MIB);
     }
 
   for (int r = 0; r < MAX (runs / 2, 1); r++)
@@ -230,10 +244,14 @@ main (int   argc,
     }
 
   g_array_sort (times, compare_double);
+  g_array_sort (map_times, compare_double);
   budget = 48.0 * (double) events + 32 * MIB;
   printf ("window            best %.3f s, median %.3f s (target ≤ 1.0 s for 1 GiB: %s)\n",
           g_array_index (times, double, 0), g_array_index (times, double, times->len / 2),
           g_array_index (times, double, 0) <= 1.0 ? "met" : "MISSED");
+  if (map_times->len > 0)
+    printf ("  with the memory map  best %.3f s, median %.3f s (no target: the map may come after)\n",
+            g_array_index (map_times, double, 0), g_array_index (map_times, double, map_times->len / 2));
   printf ("memory, command line  peak anon %.1f MiB = %.1f bytes per event + 32 MiB (target ≤ 48: %s)\n",
           cli_anon / MIB, events > 0 ? (cli_anon - 32 * MIB) / (double) events : 0.0,
           cli_anon <= budget ? "met" : "MISSED");
