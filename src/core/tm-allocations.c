@@ -288,13 +288,47 @@ typedef struct
   guint64 end;
 } Range;
 
-static int
-compare_ranges (gconstpointer a,
-                gconstpointer b)
+/* Heap sort by address, in place: there are as many ranges as
+ * allocations, and a merge sort's buffer of as many again was most of the
+ * memory the index took while it was built (and kept in the builder
+ * thread's malloc arena after). */
+static void
+sift_down (Range *r,
+           gsize  root,
+           gsize  n)
 {
-  const Range *x = a, *y = b;
+  Range v = r[root];
 
-  return x->address < y->address ? -1 : x->address > y->address;
+  for (;;)
+    {
+      gsize child = 2 * root + 1;
+
+      if (child >= n)
+        break;
+      if (child + 1 < n && r[child + 1].address > r[child].address)
+        child++;
+      if (r[child].address <= v.address)
+        break;
+      r[root] = r[child];
+      root = child;
+    }
+  r[root] = v;
+}
+
+static void
+sort_ranges (Range *r,
+             gsize  n)
+{
+  for (gsize i = n / 2; i-- > 0;)
+    sift_down (r, i, n);
+  for (gsize end = n; end-- > 1;)
+    {
+      Range top = r[0];
+
+      r[0] = r[end];
+      r[end] = top;
+      sift_down (r, 0, end);
+    }
 }
 
 static guint64
@@ -312,9 +346,9 @@ static void
 build_spans (TmAllocations *self)
 {
   g_autofree Range *r = g_new (Range, MAX (self->n, 1));
-  g_autoptr(GArray) merged = g_array_new (FALSE, FALSE, sizeof (Range));
   g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (TmAddressSpan));
   guint64 used = 0, cut, brk, offset = 0;
+  guint n_merged = 0;
 
   if (self->n == 0)
     return;
@@ -324,25 +358,24 @@ build_spans (TmAllocations *self)
       r[i].address = self->items[i].address;
       r[i].end = alloc_end_address (&self->items[i]);
     }
-  qsort (r, self->n, sizeof *r, compare_ranges);
+  sort_ranges (r, self->n);
 
+  /* Overlapping and touching ranges merged, into the start of r. */
   for (guint i = 0; i < self->n; i++)
     {
-      Range *last = merged->len > 0 ? &g_array_index (merged, Range, merged->len - 1) : NULL;
-
-      if (last != NULL && r[i].address <= last->end)
-        last->end = MAX (last->end, r[i].end);
+      if (n_merged > 0 && r[i].address <= r[n_merged - 1].end)
+        r[n_merged - 1].end = MAX (r[n_merged - 1].end, r[i].end);
       else
-        g_array_append_val (merged, r[i]);
+        r[n_merged++] = r[i];
     }
-  for (guint i = 0; i < merged->len; i++)
-    used += g_array_index (merged, Range, i).end - g_array_index (merged, Range, i).address;
+  for (guint i = 0; i < n_merged; i++)
+    used += r[i].end - r[i].address;
 
   cut = MAX (used / 16, 1024 * 1024);
   brk = MAX (used / 50, 1);
-  for (guint i = 0; i < merged->len; i++)
+  for (guint i = 0; i < n_merged; i++)
     {
-      const Range *m = &g_array_index (merged, Range, i);
+      const Range *m = &r[i];
       TmAddressSpan *last = spans->len > 0 ? &g_array_index (spans, TmAddressSpan, spans->len - 1) : NULL;
 
       if (last != NULL && m->address - last->end <= cut)
