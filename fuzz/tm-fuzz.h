@@ -56,6 +56,10 @@ void       tm_fuzz_summaries          (const uint8_t *data,
 void       tm_fuzz_memory_only_round_trip (const uint8_t *data,
                                            size_t         size);
 
+/* Load, export as XProf JSON, load the export: the same figures. */
+void       tm_fuzz_json_round_trip    (const uint8_t *data,
+                                       size_t         size);
+
 /* Aborts with a message when cond is false. */
 #define tm_fuzz_check(cond) \
   G_STMT_START { if (!(cond)) { g_printerr ("fuzz check failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__); abort (); } } G_STMT_END

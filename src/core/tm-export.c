@@ -224,8 +224,9 @@ write_allocator (GString        *str,
   const TmSummary *s = tm_memory_store_get_summary (store);
   GPtrArray *rows = tm_analysis_get_peak_breakdown (analysis);
   g_autoptr(GArray) sampled = NULL;
-  const TmBreakdownRow *specials[8];
-  guint n_snapshots = 0, n_special = 0;
+  g_autoptr(GPtrArray) specials = g_ptr_array_new ();  /* TmBreakdownRow, borrowed */
+  gboolean swapped;
+  guint n_snapshots = 0;
   gboolean first;
 
   /* memoryProfileSnapshots: the snapshots of the breakdown rows, in row
@@ -280,24 +281,29 @@ write_allocator (GString        *str,
     {
       const TmBreakdownRow *row = g_ptr_array_index (rows, r);
 
-      if (row->special && n_special < G_N_ELEMENTS (specials))
-        specials[n_special++] = row;
+      if (row->special)
+        g_ptr_array_add (specials, (gpointer) row);
     }
-  if (n_special == 2 && is_stack_row (specials[0]))
+  swapped = specials->len == 2 && is_stack_row (g_ptr_array_index (specials, 0));
+  if (swapped)
     {
-      const TmBreakdownRow *t = specials[0];
-      specials[0] = specials[1];
-      specials[1] = t;
+      gpointer t = specials->pdata[0];
+      specials->pdata[0] = specials->pdata[1];
+      specials->pdata[1] = t;
     }
 
-  for (guint r = 0; r < rows->len; r++)
+  /* Any number of special rows (a hand-made file may hold many), each
+   * named by its index in specialAllocations. */
+  for (guint r = 0, k = 0; r < rows->len; r++)
     {
       const TmBreakdownRow *row = g_ptr_array_index (rows, r);
       gint64 special_index = -1;
 
-      for (guint k = 0; row->special && k < n_special; k++)
-        if (specials[k] == row)
-          special_index = k;
+      if (row->special)
+        {
+          special_index = swapped ? 1 - k : k;
+          k++;
+        }
 
       if (r > 0)
         g_string_append_c (str, ',');
@@ -312,9 +318,9 @@ write_allocator (GString        *str,
     }
 
   g_string_append (str, "],\"specialAllocations\":[");
-  for (guint k = 0; k < n_special; k++)
+  for (guint k = 0; k < specials->len; k++)
     {
-      const TmBreakdownRow *row = specials[k];
+      const TmBreakdownRow *row = g_ptr_array_index (specials, k);
 
       if (k > 0)
         g_string_append_c (str, ',');
