@@ -787,20 +787,6 @@ get_allocations (TmProfile     *self,
   return allocations;
 }
 
-gboolean
-tm_profile_build_allocations (TmProfile     *self,
-                              GCancellable  *cancellable,
-                              GError       **error)
-{
-  gboolean ok = TRUE;
-
-  g_return_val_if_fail (TM_IS_PROFILE (self), FALSE);
-
-  for (guint i = 0; ok && i < self->stores->len; i++)
-    ok = get_allocations (self, i, cancellable, error) != NULL;
-  return ok;
-}
-
 /* The position of store among the profile's, or -1. */
 static int
 store_position (TmProfile     *self,

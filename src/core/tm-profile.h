@@ -68,17 +68,12 @@ TmAnalysis      *tm_profile_get_analysis            (TmProfile           *self,
                                                      guint                index);
 TmAnalysis      *tm_profile_lookup_analysis         (TmProfile           *self,
                                                      TmMemoryStore       *store);
-/* Builds the allocation index (tm-allocations) of every memory id, if not
- * built yet; an index being built by another thread is waited for. No
- * loader builds them: each is built on first use (the window asks for the
- * shown memory id's with tm_profile_lookup_allocations_async). */
-gboolean         tm_profile_build_allocations       (TmProfile           *self,
-                                                     GCancellable        *cancellable,
-                                                     GError             **error);
-/* The allocation index of one of this profile's stores (NULL if store is
- * not one of them, or if the mapped file changed); built on first use
- * when no thread built it yet, waited for while one builds it. Owned by
- * the profile. */
+/* The allocation index (tm-allocations) of one of this profile's stores
+ * (NULL if store is not one of them, or if the mapped file changed). No
+ * loader builds them: each is built on first use, by the first thread to
+ * ask (the window asks for the shown memory id's with
+ * tm_profile_lookup_allocations_async); others wait for it. Owned by the
+ * profile. */
 TmAllocations   *tm_profile_lookup_allocations      (TmProfile           *self,
                                                      TmMemoryStore       *store);
 /* The same, only if it is built already (NULL otherwise): never waits. */
