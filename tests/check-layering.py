@@ -8,8 +8,8 @@
   the core and the drawing helpers;
 - no file in src/ is longer than the line limit;
 - nothing cites a document outside the repository, and nothing uses the
-  old specification's "§" numbers: comments cite a page of docs/ and its
-  section by name or number ("docs/formats.md, section 1.6").
+  old specification's section signs (U+00A7): comments cite a page of
+  docs/ and its section by name or number ("docs/formats.md, section 1.6").
 
 A file's functions are the non-static functions defined in its .c and the
 static inline functions of its headers; tm-foo-private.h belongs to
