@@ -73,8 +73,9 @@ enum
 };
 
 /* The integer fields of TmMemEvent that a stat sets as it is, by kind; 0
- * for the others. */
-static const guint8 int_offsets[] = {
+ * for the others (no such field is at offset 0). Sized to the last kind. */
+G_STATIC_ASSERT (sizeof (TmMemEvent) <= G_MAXUINT8);
+static const guint8 int_offsets[STAT_SHAPE + 1] = {
   [STAT_BYTES_RESERVED] = G_STRUCT_OFFSET (TmMemEvent, stack),
   [STAT_BYTES_ALLOCATED] = G_STRUCT_OFFSET (TmMemEvent, heap),
   [STAT_BYTES_AVAILABLE] = G_STRUCT_OFFSET (TmMemEvent, free_bytes),
@@ -84,7 +85,6 @@ static const guint8 int_offsets[] = {
   [STAT_ADDR] = G_STRUCT_OFFSET (TmMemEvent, address),
   [STAT_GROUP_ID] = G_STRUCT_OFFSET (TmMemEvent, group_id),
   [STAT_DATA_TYPE] = G_STRUCT_OFFSET (TmMemEvent, data_type),
-  [STAT_SHAPE] = 0,
 };
 
 /* The wire tag of a stat's value (XStat fields 2 to 7), as the fast path
@@ -280,6 +280,13 @@ apply_stat (TmHostContext  *ctx,
       s.len = 0;
     }
 
+  /* The plain integer fields, where the fast path writes them too. */
+  if (int_offsets[info->kind] != 0)
+    {
+      memcpy ((guint8 *) ev + int_offsets[info->kind], &ival, sizeof ival);
+      return;
+    }
+
   switch ((StatKind) info->kind)
     {
     case STAT_ALLOCATOR_NAME:
@@ -291,25 +298,15 @@ apply_stat (TmHostContext  *ctx,
       ev->memory_id_int = ival;
       ev->memory_id_is_int = TRUE;
       break;
-    case STAT_BYTES_RESERVED: ev->stack = ival; break;
-    case STAT_BYTES_ALLOCATED: ev->heap = ival; break;
-    case STAT_BYTES_AVAILABLE: ev->free_bytes = ival; break;
     case STAT_FRAGMENTATION:
       ev->fragmentation = vcase == VALUE_DOUBLE ? d
                           : vcase == VALUE_UINT64 ? (double) u
                           : vcase == VALUE_INT64 ? (double) (gint64) u
                           : 0.0;
       break;
-    case STAT_PEAK_BYTES_IN_USE: ev->peak_bytes_in_use = ival; break;
-    case STAT_REQUESTED_BYTES: ev->requested_bytes = ival; break;
-    case STAT_ALLOCATION_BYTES: ev->allocation_bytes = ival; break;
-    case STAT_ADDR: ev->address = (guint64) ival; break;
     case STAT_TF_OP: ev->op = s; break;
-    case STAT_GROUP_ID: ev->group_id = ival; break;
     case STAT_REGION_TYPE: ev->region = s; break;
-    case STAT_DATA_TYPE: ev->data_type = ival; break;
     case STAT_SHAPE: ev->shape = s; break;
-    case STAT_OTHER:
     default:
       break;
     }

@@ -332,6 +332,21 @@ set_step (TmMemoryStore *self,
  * peak is the later part's when it is at least as high (a snapshot is a
  * candidate when stack + heap >= 0: the fold starts from 0), with the
  * capacity stack + heap + free at that snapshot. */
+/* The window peak's figures of part become s's. */
+static inline void
+take_window_peak (TmSummary       *s,
+                  const TmSummary *part)
+{
+  s->peak_bytes_in_use = part->peak_bytes_in_use;
+  s->peak_stats_peak_bytes_in_use = part->peak_stats_peak_bytes_in_use;
+  s->peak_time_ps = part->peak_time_ps;
+  s->peak_stack_bytes = part->peak_stack_bytes;
+  s->peak_heap_bytes = part->peak_heap_bytes;
+  s->peak_free_bytes = part->peak_free_bytes;
+  s->peak_fragmentation = part->peak_fragmentation;
+  s->memory_capacity = part->memory_capacity;
+}
+
 static inline __attribute__ ((always_inline)) void
 summary_fold (TmSummary       *s,
               gboolean        *s_has_window_peak,
@@ -346,14 +361,7 @@ summary_fold (TmSummary       *s,
   s->n_deallocations += part->n_deallocations;
   if (part_has_window_peak && (!*s_has_window_peak || part->peak_bytes_in_use >= s->peak_bytes_in_use))
     {
-      s->peak_bytes_in_use = part->peak_bytes_in_use;
-      s->peak_stats_peak_bytes_in_use = part->peak_stats_peak_bytes_in_use;
-      s->peak_time_ps = part->peak_time_ps;
-      s->peak_stack_bytes = part->peak_stack_bytes;
-      s->peak_heap_bytes = part->peak_heap_bytes;
-      s->peak_free_bytes = part->peak_free_bytes;
-      s->peak_fragmentation = part->peak_fragmentation;
-      s->memory_capacity = part->memory_capacity;
+      take_window_peak (s, part);
       *s_has_window_peak = TRUE;
     }
 }
@@ -390,7 +398,8 @@ tm_memory_store_add (TmMemoryStore    *self,
     self->has_free = TRUE;
 
   /* The summary of this one snapshot, folded in: summary_fold() with a
-   * part of one snapshot, written out because it runs for every event. */
+   * part of one snapshot, whose window peak is only made when it wins
+   * (this runs for every event). */
   s = &self->summary;
   if (i == 0 || snapshot->peak_bytes_in_use > s->peak_bytes_usage_lifetime)
     s->peak_bytes_usage_lifetime = snapshot->peak_bytes_in_use;
@@ -399,14 +408,17 @@ tm_memory_store_add (TmMemoryStore    *self,
   s->n_deallocations += snapshot->kind == TM_ACTIVITY_DEALLOCATION;
   if (used >= 0 && (!self->have_window_peak || used >= s->peak_bytes_in_use))
     {
-      s->peak_bytes_in_use = used;
-      s->peak_stats_peak_bytes_in_use = used;
-      s->peak_time_ps = snapshot->time_ps;
-      s->peak_stack_bytes = snapshot->stack_bytes;
-      s->peak_heap_bytes = snapshot->heap_bytes;
-      s->peak_free_bytes = snapshot->free_bytes;
-      s->peak_fragmentation = snapshot->fragmentation;
-      s->memory_capacity = tm_sat_add (used, snapshot->free_bytes);
+      TmSummary part;
+
+      part.peak_bytes_in_use = used;
+      part.peak_stats_peak_bytes_in_use = used;
+      part.peak_time_ps = snapshot->time_ps;
+      part.peak_stack_bytes = snapshot->stack_bytes;
+      part.peak_heap_bytes = snapshot->heap_bytes;
+      part.peak_free_bytes = snapshot->free_bytes;
+      part.peak_fragmentation = snapshot->fragmentation;
+      part.memory_capacity = tm_sat_add (used, snapshot->free_bytes);
+      take_window_peak (s, &part);
       self->have_window_peak = TRUE;
     }
 }
