@@ -69,6 +69,86 @@ test_step_ids (void)
     g_assert_cmpint (tm_memory_store_get_step_id (store, i), ==, expected[i]);
 }
 
+/* Step ids are kept as runs, built in file order and rebuilt in time order:
+ * events out of time order, step ids beyond 32 bits, and runs that end at
+ * every event. */
+static void
+test_step_runs_out_of_order (void)
+{
+  static const Ev evs[] = {
+    { TRUE, 50, 0, 5, 1, 5, "a", 9 },
+    { TRUE, 10, 0, 1, 1, 1, "a", -1 },
+    { TRUE, 20, 0, 2, 1, 2, "a", G_GINT64_CONSTANT (5000000000) },
+    { TRUE, 60, 0, 6, 1, 6, "a", 9 },
+    { TRUE, 30, 0, 3, 1, 3, "a", G_GINT64_CONSTANT (5000000000) },
+    { TRUE, 40, 0, 4, 1, 4, "a", -1 },
+    { TRUE, 70, 0, 7, 1, 7, "a", -1 },
+  };
+  static const gint64 expected[] = {
+    0, G_GINT64_CONSTANT (5000000000), G_GINT64_CONSTANT (5000000000),
+    G_GINT64_CONSTANT (5000000001), 9, 9, 10,
+  };
+  static const guint expected_end[] = { 1, 3, 3, 4, 6, 6, 7 };
+  g_autoptr(TmProfile) profile = load_events (evs, G_N_ELEMENTS (evs));
+  TmMemoryStore *store = tm_profile_get_memory_store (profile, 0);
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      guint end = 0;
+
+      g_assert_cmpint (tm_memory_store_get_times (store)[i], ==, (i + 1) * 10);
+      g_assert_cmpint (tm_memory_store_get_step_id (store, i), ==, expected[i]);
+      g_assert_cmpint (tm_memory_store_get_step_run (store, i, &end), ==, expected[i]);
+      g_assert_cmpuint (end, ==, expected_end[i]);
+    }
+}
+
+/* Twelve time-ordered stretches of the file that take turns in time order:
+ * more places than the run lookup remembers. */
+static void
+test_step_runs_many_places (void)
+{
+  enum { N_PLACES = 12, PER_PLACE = 40 };
+  g_autofree Ev *evs = g_new0 (Ev, N_PLACES * PER_PLACE);
+  g_autoptr(TmProfile) profile = NULL;
+  TmMemoryStore *store;
+
+  for (guint r = 0; r < N_PLACES; r++)
+    for (guint k = 0; k < PER_PLACE; k++)
+      {
+        Ev *ev = &evs[r * PER_PLACE + k];
+
+        ev->alloc = TRUE;
+        ev->time = (gint64) k * N_PLACES + r + 1;
+        ev->heap = 1;
+        ev->bytes = 1;
+        ev->addr = (guint64) (r * PER_PLACE + k + 1) * 256;
+        ev->op = "a";
+        /* Runs of 3 in each place; a place without a step now and then. */
+        ev->group = k % 11 == 5 ? -1 : (gint64) r * 1000 + k / 3;
+      }
+  profile = load_events (evs, N_PLACES * PER_PLACE);
+  store = tm_profile_get_memory_store (profile, 0);
+  g_assert_cmpuint (tm_memory_store_get_n_snapshots (store), ==, N_PLACES * PER_PLACE);
+
+  {
+    gint64 last_valid = -1;
+
+    for (guint i = 0; i < N_PLACES * PER_PLACE; i++)
+      {
+        /* Snapshot i in time order is event k of place r. */
+        guint r = i % N_PLACES, k = i / N_PLACES;
+        gint64 group = evs[r * PER_PLACE + k].group;
+        gint64 expected = group == -1 ? last_valid + 1 : group;
+
+        if (group != -1)
+          last_valid = group;
+        g_assert_cmpint (tm_memory_store_get_times (store)[i], ==, (gint64) i + 1);
+        g_assert_cmpint (tm_memory_store_get_step_id (store, i), ==, expected);
+      }
+  }
+}
+
 /* The peak step is that of the LAST snapshot at the peak; only its events
  * count; identical allocations merge with occurrences. */
 static void
@@ -229,6 +309,8 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/analysis/step-ids", test_step_ids);
+  g_test_add_func ("/analysis/step-runs-out-of-order", test_step_runs_out_of_order);
+  g_test_add_func ("/analysis/step-runs-many-places", test_step_runs_many_places);
   g_test_add_func ("/analysis/peak-step-and-merge", test_peak_step_and_merge);
   g_test_add_func ("/analysis/live-at", test_live_at);
   g_test_add_func ("/analysis/find", test_find);

@@ -186,7 +186,7 @@ compute_peak_breakdown (TmMemoryStore  *s,
   gsize pos = 0;
   guint32 index;
 
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0, run_end = 0; i < n; i++)
     {
       guint64 addr;
       gint64 bytes;
@@ -195,8 +195,12 @@ compute_peak_breakdown (TmMemoryStore  *s,
         break;
       if ((i % CANCEL_CHECK_INTERVAL) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
-      if (tm_memory_store_get_step_id (s, i) != step)
-        continue;
+      if (i >= run_end && tm_memory_store_get_step_run (s, i, &run_end) != step)
+        {
+          /* Not this step up to the run's end. */
+          i = run_end - 1;
+          continue;
+        }
 
       if (!tm_memory_store_get_event_sizes (s, i, &addr, &bytes, error))
         return NULL;

@@ -372,9 +372,18 @@ tm_compare_anchor_of (TmMemoryStore      *store,
       /* docs/compare.md, "Alignment": the first snapshot whose step id
        * (docs/analysis.md step 3) differs from the first snapshot's. */
       times = tm_memory_store_get_times (store);
-      for (guint i = 1; i < n; i++)
-        if (tm_memory_store_get_step_id (store, i) != tm_memory_store_get_step_id (store, 0))
-          return times[i];
+      {
+        guint end = 0;
+        gint64 first = tm_memory_store_get_step_run (store, 0, &end);
+
+        while (end < n)
+          {
+            guint i = end;
+
+            if (tm_memory_store_get_step_run (store, i, &end) != first)
+              return times[i];
+          }
+      }
       return times[0];
 
     case TM_COMPARE_ALIGN_START:

@@ -7,14 +7,14 @@
  *   time, heap, free     3 × 8 = 24 bytes
  *   fragmentation (double)         8 bytes
  *   ref (file offset | kind << 62) 8 bytes
- *   step id (int32; int64 only for a memory id whose
- *            step ids do not fit)  4 bytes
  *   partner (matching event index) 4 bytes
  *   stack                          8 bytes, or none while every stack
  *                                  value is 0 (zero pages once finished)
  *   ---------------------------------------
- *                                 48 bytes (56 with a stack), plus the
+ *                                 44 bytes (52 with a stack), plus the
  *                                 LOD (about 2.6 bytes, tm-lod.h)
+ *   step ids, as runs: 12 bytes per run of equal step ids (a step has
+ *   hundreds of events), so a fraction of a byte per snapshot
  * Everything else is decoded from the event's bytes on demand. While
  * loading, each event's address is kept until allocations and
  * deallocations are matched: 4 bytes while the addresses are multiples of
@@ -52,8 +52,14 @@ struct _TmMemoryStore
   gint64          *stack;
   gint64          *heap;
   gint64          *free_bytes;
-  gint32          *steps;      /* raw group_id (-1 none) while loading; filled in after */
-  gint64          *steps_wide; /* replaces steps when a step id does not fit in 32 bits */
+  /* Step ids as runs: run r covers the snapshots from run_starts[r] up to
+   * the next run's start, all of step run_steps[r]. Raw group_id (-1 none)
+   * in file order while loading; in time order and filled in once
+   * finished. */
+  guint32         *run_starts;
+  gint64          *run_steps;
+  guint            n_runs;
+  guint            runs_capacity;
   double          *frag;
   guint64         *refs;       /* XSpace: file offset of the event's length prefix;
                                 * JSON: index into json_activities; kind in the top bits */
@@ -93,11 +99,39 @@ G_DEFINE_FINAL_TYPE (TmMemoryStore, tm_memory_store, G_TYPE_OBJECT)
 
 static void append_tail (TmMemoryStore *self);
 
+/* The run that holds snapshot index: the last one starting at or before
+ * it. */
+static inline guint
+find_run_in (const guint32 *starts,
+             guint          n_runs,
+             guint          index)
+{
+  guint lo = 0, hi = n_runs;
+
+  while (hi - lo > 1)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (starts[mid] <= index)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static inline guint
+find_run (const TmMemoryStore *self,
+          guint                index)
+{
+  return find_run_in (self->run_starts, self->n_runs, index);
+}
+
 static inline gint64
 store_step (const TmMemoryStore *self,
             guint                index)
 {
-  return self->steps_wide != NULL ? self->steps_wide[index] : self->steps[index];
+  return self->run_steps[find_run (self, index)];
 }
 
 static inline TmActivityKind
@@ -137,8 +171,8 @@ tm_memory_store_finalize (GObject *object)
     COLUMN_FREE (self->stack, self->capacity);
   COLUMN_FREE (self->heap, self->capacity);
   COLUMN_FREE (self->free_bytes, self->capacity);
-  COLUMN_FREE (self->steps, self->capacity);
-  COLUMN_FREE (self->steps_wide, self->capacity);
+  g_free (self->run_starts);
+  g_free (self->run_steps);
   COLUMN_FREE (self->addrs, self->capacity);
   COLUMN_FREE (self->addrs32, self->capacity);
   COLUMN_FREE (self->frag, self->capacity);
@@ -192,10 +226,6 @@ resize_columns (TmMemoryStore *self,
     COLUMN_RESIZE (self->stack, old, capacity);
   COLUMN_RESIZE (self->heap, old, capacity);
   COLUMN_RESIZE (self->free_bytes, old, capacity);
-  if (self->steps_wide != NULL)
-    COLUMN_RESIZE (self->steps_wide, old, capacity);
-  else
-    COLUMN_RESIZE (self->steps, old, capacity);
   COLUMN_RESIZE (self->frag, old, capacity);
   COLUMN_RESIZE (self->refs, old, capacity);
   if (self->addrs != NULL)
@@ -228,15 +258,6 @@ trim (TmMemoryStore *self)
 {
   if (self->n != self->capacity && self->n > 0)
     resize_columns (self, self->n);
-}
-
-static void
-widen_steps (TmMemoryStore *self)
-{
-  COLUMN_NEW (self->steps_wide, self->capacity);
-  for (guint i = 0; i < self->n; i++)
-    self->steps_wide[i] = self->steps[i];
-  COLUMN_FREE (self->steps, self->capacity);
 }
 
 /* The stack column is not kept while every value is 0 (allocators that
@@ -306,24 +327,25 @@ set_addr (TmMemoryStore *self,
   self->addrs[index] = addr;
 }
 
+/* Snapshot index (the next one) has this step id. */
 static inline void
-set_step (TmMemoryStore *self,
-          guint          index,
-          gint64         step)
+push_step (TmMemoryStore *self,
+           guint          index,
+           gint64         step)
 {
-  if (self->steps_wide == NULL)
+  guint r = self->n_runs;
+
+  if (r > 0 && self->run_steps[r - 1] == step)
+    return;
+  if (G_UNLIKELY (r == self->runs_capacity))
     {
-      if (step >= G_MININT32 && step <= G_MAXINT32)
-        {
-          self->steps[index] = (gint32) step;
-          return;
-        }
-
-      /* Rare: a step id beyond 32 bits. Widen this memory id's column. */
-      widen_steps (self);
+      self->runs_capacity = MAX (64, self->runs_capacity * 2);
+      self->run_starts = g_renew (guint32, self->run_starts, self->runs_capacity);
+      self->run_steps = g_renew (gint64, self->run_steps, self->runs_capacity);
     }
-
-  self->steps_wide[index] = step;
+  self->run_starts[r] = index;
+  self->run_steps[r] = step;
+  self->n_runs = r + 1;
 }
 
 /* docs/analysis.md step 1, in file order: folds part (the summary of
@@ -388,7 +410,7 @@ tm_memory_store_add (TmMemoryStore    *self,
   self->heap[i] = snapshot->heap_bytes;
   self->free_bytes[i] = snapshot->free_bytes;
   self->frag[i] = snapshot->fragmentation;
-  set_step (self, i, snapshot->step_id);
+  push_step (self, i, snapshot->step_id);
   self->refs[i] = snapshot->ref | ((guint64) snapshot->kind << TM_REF_KIND_SHIFT);
   if (self->addrs != NULL || self->addrs32 != NULL)
     set_addr (self, i, snapshot->address);
@@ -505,12 +527,6 @@ append_columns (TmMemoryStore *self,
 
   g_assert (capacity < TM_NO_PARTNER);
 
-  /* Step ids: both 32-bit, or both wide. */
-  if ((self->steps_wide != NULL) != (later->steps_wide != NULL))
-    {
-      widen_steps (self->steps_wide == NULL ? self : later);
-    }
-
   /* Kept stack columns and addresses: both narrow, or both kept or wide. */
   if ((self->stack != NULL) != (later->stack != NULL))
     keep_stack (self->stack == NULL ? self : later);
@@ -525,11 +541,10 @@ append_columns (TmMemoryStore *self,
     APPEND_COLUMN (stack);
   APPEND_COLUMN (heap);
   APPEND_COLUMN (free_bytes);
-  if (self->steps_wide != NULL)
-    APPEND_COLUMN (steps_wide);
-  else
-    APPEND_COLUMN (steps);
   APPEND_COLUMN (frag);
+  for (guint r = 0; r < later->n_runs; r++)
+    push_step (self, self->n + later->run_starts[r], later->run_steps[r]);
+  later->n_runs = 0;
   APPEND_COLUMN (refs);
   if (self->addrs != NULL)
     APPEND_COLUMN (addrs);
@@ -665,20 +680,6 @@ match_all (TmMemoryStore  *s,
   return ok;
 }
 
-#define GATHER_COLUMN(col)                           \
-  G_STMT_START {                                     \
-    if ((col) != NULL)                               \
-      {                                              \
-        __typeof__ (col) sorted;                     \
-                                                     \
-        COLUMN_NEW (sorted, s->n);                   \
-        for (guint j = 0; j < s->n; j++)             \
-          sorted[j] = (col)[perm[j]];                \
-        COLUMN_FREE (col, s->n);                     \
-        (col) = sorted;                              \
-      }                                              \
-  } G_STMT_END
-
 /* An 8-byte column (the bits of a double are copied as they are), written
  * into spare, the previous column's old memory when there is one: its
  * pages are already there, so only the first column faults new ones in. */
@@ -703,6 +704,77 @@ gather_column8 (gpointer        column,
   *col = sorted;
 }
 
+/* Joins neighbouring runs of the same step id. */
+static void
+merge_runs (TmMemoryStore *s)
+{
+  guint out = 0;
+
+  for (guint r = 0; r < s->n_runs; r++)
+    {
+      if (out > 0 && s->run_steps[out - 1] == s->run_steps[r])
+        continue;
+      s->run_starts[out] = s->run_starts[r];
+      s->run_steps[out] = s->run_steps[r];
+      out++;
+    }
+  s->n_runs = out;
+}
+
+/* The step runs in time order: snapshot j is snapshot perm[j] of file
+ * order. Events not in time order come from a few lines of the file read
+ * one after the other, so perm takes turns between a few places in file
+ * order, each moving forward: the last runs used are remembered, one per
+ * place, and a run is looked up only when none of them holds the next
+ * snapshot. */
+#define RUN_HINTS 8
+
+static void
+permute_runs (TmMemoryStore  *s,
+              const guint32  *perm)
+{
+  g_autofree guint32 *old_starts = g_steal_pointer (&s->run_starts);
+  g_autofree gint64 *old_steps = g_steal_pointer (&s->run_steps);
+  guint n_old = s->n_runs;
+  guint hints[RUN_HINTS] = { 0 };
+  guint next_hint = 0;
+
+  s->n_runs = 0;
+  s->runs_capacity = 0;
+  for (guint j = 0; j < s->n; j++)
+    {
+      guint src = perm[j];
+      guint r = G_MAXUINT;
+
+      for (guint h = 0; h < RUN_HINTS; h++)
+        {
+          guint c = hints[h];
+
+          /* The hinted run, or the one after it. */
+          if (old_starts[c] <= src)
+            {
+              if (c + 1 == n_old || src < old_starts[c + 1])
+                r = c;
+              else if (c + 2 == n_old || src < old_starts[c + 2])
+                r = c + 1;
+              else
+                continue;
+              hints[h] = r;
+              break;
+            }
+        }
+      if (r == G_MAXUINT)
+        {
+          r = find_run_in (old_starts, n_old, src);
+          hints[next_hint] = r;
+          next_hint = (next_hint + 1) % RUN_HINTS;
+        }
+      push_step (s, j, old_steps[r]);
+    }
+}
+
+#undef RUN_HINTS
+
 /* sorted[j] = old[perm[j]] for every column, one column at a time. The
  * reads come from a few runs, each read in order, so this is fast; a
  * column is copied whole, which costs one column (8 bytes per event) while
@@ -717,15 +789,11 @@ apply_permutation (TmMemoryStore  *s,
   gather_column8 (&s->stack, perm, s->n, &spare);
   gather_column8 (&s->heap, perm, s->n, &spare);
   gather_column8 (&s->free_bytes, perm, s->n, &spare);
-  gather_column8 (&s->steps_wide, perm, s->n, &spare);
   gather_column8 (&s->frag, perm, s->n, &spare);
   gather_column8 (&s->refs, perm, s->n, &spare);
   COLUMN_FREE (spare, s->n);
-  GATHER_COLUMN (s->steps);
   s->capacity = s->n;
 }
-
-#undef GATHER_COLUMN
 
 gboolean
 tm_memory_store_finish (TmMemoryStore  *s,
@@ -763,23 +831,26 @@ tm_memory_store_finish (TmMemoryStore  *s,
   if (perm != NULL)
     {
       if (ok)
-        apply_permutation (s, perm);
+        {
+          apply_permutation (s, perm);
+          permute_runs (s, perm);
+        }
       g_free (perm);
       s->time_sorted = TRUE;
     }
   if (!ok)
     return FALSE;
 
-  /* docs/analysis.md step 3 */
-  for (guint i = 0; i < s->n; i++)
+  /* docs/analysis.md step 3, on runs (in time order now): a snapshot
+   * without a step gets the one after the last step before it. */
+  for (guint r = 0; r < s->n_runs; r++)
     {
-      gint64 step = store_step (s, i);
-
-      if (step == -1)
-        set_step (s, i, tm_sat_add (last_valid_step, 1));
+      if (s->run_steps[r] == -1)
+        s->run_steps[r] = tm_sat_add (last_valid_step, 1);
       else
-        last_valid_step = step;
+        last_valid_step = s->run_steps[r];
     }
+  merge_runs (s);
 
   s->summary.n_snapshots = s->n;
   if (s->n > 0)
@@ -864,6 +935,22 @@ tm_memory_store_get_step_id (TmMemoryStore *self,
   g_return_val_if_fail (TM_IS_MEMORY_STORE (self), -1);
   g_return_val_if_fail (index < self->n, -1);
   return store_step (self, index);
+}
+
+gint64
+tm_memory_store_get_step_run (TmMemoryStore *self,
+                              guint          index,
+                              guint         *run_end)
+{
+  guint r;
+
+  g_return_val_if_fail (TM_IS_MEMORY_STORE (self), -1);
+  g_return_val_if_fail (index < self->n, -1);
+  g_return_val_if_fail (run_end != NULL, -1);
+
+  r = find_run (self, index);
+  *run_end = r + 1 < self->n_runs ? self->run_starts[r + 1] : self->n;
+  return self->run_steps[r];
 }
 
 gboolean
@@ -1102,8 +1189,8 @@ tm_memory_store_get_memory_size (TmMemoryStore *self)
   g_return_val_if_fail (TM_IS_MEMORY_STORE (self), 0);
 
   size = sizeof *self + (gsize) self->capacity * ((self->stack_map_bytes > 0 ? 3 : 4) * sizeof (gint64) + sizeof (double) +
-                                                  sizeof (guint64) + sizeof (guint32) +
-                                                  (self->steps_wide != NULL ? sizeof (gint64) : sizeof (gint32)));
+                                                  sizeof (guint64) + sizeof (guint32)) +
+         (gsize) self->runs_capacity * (sizeof (guint32) + sizeof (gint64));
   if (g_atomic_pointer_get (&self->lod) != NULL)
     size += tm_lod_get_memory_size (self->lod);
   return size;

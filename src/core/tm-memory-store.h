@@ -105,6 +105,12 @@ TmActivityKind   tm_memory_store_get_kind               (TmMemoryStore  *self,
                                                          guint           index);
 gint64           tm_memory_store_get_step_id            (TmMemoryStore  *self,
                                                          guint           index);
+/* The step id of snapshot index, and in run_end the first snapshot after
+ * it whose step id may differ: for walking snapshots run by run (a lookup
+ * costs a search over the runs). */
+gint64           tm_memory_store_get_step_run           (TmMemoryStore  *self,
+                                                         guint           index,
+                                                         guint          *run_end);
 /* FALSE when every snapshot has zero free memory (XProf then hides "free"). */
 gboolean         tm_memory_store_has_free_data          (TmMemoryStore  *self);
 /* FALSE when the store came from XProf JSON: only XProf's sampled points. */
