@@ -710,6 +710,8 @@ assert_same_profiles (TmProfile *one,
       g_assert_cmpuint (n, ==, tm_memory_store_get_n_snapshots (b));
       g_assert_cmpmem (tm_memory_store_get_times (a), n * 8, tm_memory_store_get_times (b), n * 8);
       g_assert_cmpmem (tm_memory_store_get_heap (a), n * 8, tm_memory_store_get_heap (b), n * 8);
+      g_assert_cmpmem (tm_memory_store_get_stack (a), n * 8, tm_memory_store_get_stack (b), n * 8);
+      g_assert_cmpmem (tm_memory_store_get_free (a), n * 8, tm_memory_store_get_free (b), n * 8);
       g_assert_cmpmem (tm_memory_store_get_partners (a), n * 4, tm_memory_store_get_partners (b), n * 4);
       for (guint k = 0; k < n; k += 7)
         {
@@ -778,7 +780,10 @@ test_two_threads (void)
       gint64 t = g_rand_int_range (rand, 0, 1000);
 
       /* The last line is the only one of gpu_host_bfc (only the second
-       * thread sees it); GPU_1_bfc is only in the first line. */
+       * thread sees it); GPU_1_bfc is only in the first line. Free memory
+       * is the rest of one capacity in gpu_host_bfc, of one capacity in
+       * the first two lines of GPU_0_bfc and of another after them, and
+       * the same amount at every snapshot of GPU_1_bfc. */
       for (guint k = 0; k < 400; k++)
         {
           guint id = l == 4 ? 2 : l == 0 ? g_rand_int_range (rand, 0, 2) : 0;
@@ -789,6 +794,9 @@ test_two_threads (void)
 
           heap[id] += alloc ? bytes_k : -bytes_k;
           m.bytes_allocated = heap[id];
+          if (id != 1)
+            m.bytes_available = (G_GINT64_CONSTANT (1) << 30) + (id == 0 && l >= 2 ? 4096 : 0) -
+                                m.bytes_reserved - heap[id];
           m.peak_bytes_in_use = heap[id];
           m.has_group_id = g_rand_int_range (rand, 0, 4) != 0;
           m.group_id = k / 50;

@@ -75,7 +75,9 @@ struct _TmLod
   const gint64  *times;
   const gint64  *stack;
   const gint64  *heap;
-  const gint64  *free_bytes;   /* may be NULL: all zero */
+  const gint64  *free_bytes;   /* may be NULL: see total_capacity */
+  gboolean       has_capacity; /* free_bytes NULL: every total is capacity; else 0 free */
+  gint64         capacity;
   const double  *frag;         /* may be NULL: all zero */
 
   /* levels[1 .. n_levels]; levels[0] is unused (the columns themselves). */
@@ -131,7 +133,8 @@ summary_add_raw (Summary     *s,
     {
       gint64 stack = lod->stack[i];
       gint64 used = tm_sat_add (stack, lod->heap[i]);
-      gint64 total = tm_sat_add (used, lod->free_bytes != NULL ? lod->free_bytes[i] : 0);
+      gint64 total = lod->free_bytes != NULL ? tm_sat_add (used, lod->free_bytes[i])
+                     : lod->has_capacity ? lod->capacity : used;
       double frag = lod->frag != NULL ? lod->frag[i] : 0.0;
 
       if (isnan (frag))
@@ -184,6 +187,8 @@ summary_add_range (Summary     *s,
     }
 }
 
+static TmLod *lod_build (TmLod *lod);
+
 TmLod *
 tm_lod_new (guint         n,
             const gint64 *times,
@@ -205,6 +210,39 @@ tm_lod_new (guint         n,
   lod->heap = heap;
   lod->free_bytes = free_bytes;
   lod->frag = fragmentation;
+  return lod_build (lod);
+}
+
+TmLod *
+tm_lod_new_with_capacity (guint         n,
+                          const gint64 *times,
+                          const gint64 *stack,
+                          const gint64 *heap,
+                          gint64        capacity,
+                          const double *fragmentation)
+{
+  TmLod *lod;
+
+  g_return_val_if_fail (n == 0 || times != NULL, NULL);
+  g_return_val_if_fail (n == 0 || stack != NULL, NULL);
+  g_return_val_if_fail (n == 0 || heap != NULL, NULL);
+
+  lod = g_new0 (TmLod, 1);
+  lod->n = n;
+  lod->times = times;
+  lod->stack = stack;
+  lod->heap = heap;
+  lod->has_capacity = TRUE;
+  lod->capacity = capacity;
+  lod->frag = fragmentation;
+  return lod_build (lod);
+}
+
+/* Builds the levels over lod's columns. */
+static TmLod *
+lod_build (TmLod *lod)
+{
+  gsize n = lod->n;
 
   /* Level 1 from the columns. */
   if (n / LEAF > 0)
@@ -251,7 +289,7 @@ tm_lod_new (guint         n,
   lod->n_leaf_times = (n + LEAF - 1) / LEAF;
   lod->leaf_times = g_new (gint64, MAX (lod->n_leaf_times, 1));
   for (gsize k = 0; k < lod->n_leaf_times; k++)
-    lod->leaf_times[k] = times[k * LEAF];
+    lod->leaf_times[k] = lod->times[k * LEAF];
 
   summary_init (&lod->all);
   summary_add_range (&lod->all, lod, 0, n);

@@ -55,6 +55,14 @@ TmLod    *tm_lod_new                 (guint           n,
                                       const gint64   *heap,
                                       const gint64   *free_bytes,
                                       const double   *fragmentation);
+/* The same, for snapshots whose stack + heap + free is capacity at every
+ * one (no column of free memory is needed). */
+TmLod    *tm_lod_new_with_capacity   (guint           n,
+                                      const gint64   *times,
+                                      const gint64   *stack,
+                                      const gint64   *heap,
+                                      gint64          capacity,
+                                      const double   *fragmentation);
 void      tm_lod_free                (TmLod          *lod);
 
 guint     tm_lod_get_n_snapshots     (const TmLod    *lod);

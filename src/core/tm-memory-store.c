@@ -4,15 +4,19 @@
  *
  * Memory per snapshot beyond the mapped file (the budget is in
  * docs/performance.md), once finished:
- *   time, heap, free     3 × 8 = 24 bytes
+ *   time, heap           2 × 8 = 16 bytes
  *   fragmentation (double)         8 bytes
  *   ref (file offset | kind << 62) 8 bytes
  *   partner (matching event index) 4 bytes
  *   stack                          8 bytes, or none while every stack
  *                                  value is 0 (zero pages once finished)
+ *   free                           8 bytes, or none while stack + heap +
+ *                                  free is the same at every snapshot (the
+ *                                  allocator's limit): free is the rest
  *   ---------------------------------------
- *                                 44 bytes (52 with a stack), plus the
- *                                 LOD (about 2.6 bytes, tm-lod.h)
+ *                                 36 bytes (44 with a stack, 44 or 52
+ *                                 with free), plus the LOD (about 2.6
+ *                                 bytes, tm-lod.h)
  *   step ids, as runs: 12 bytes per run of equal step ids (a step has
  *   hundreds of events), so a fraction of a byte per snapshot
  * Everything else is decoded from the event's bytes on demand. While
@@ -31,125 +35,11 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "tm-addr-map.h"
-#include "tm-column.h"
-#include "tm-memory-store.h"
-
-#define TM_NO_PARTNER TM_MEMORY_STORE_NO_PARTNER
-#define TM_REF_KIND_SHIFT 62
-#define TM_REF_OFFSET_MASK ((G_GUINT64_CONSTANT (1) << TM_REF_KIND_SHIFT) - 1)
-#define CANCEL_CHECK_INTERVAL 65536
-
-struct _TmMemoryStore
-{
-  GObject          parent_instance;
-
-  char            *id;
-
-  guint            n;
-  guint            capacity;
-  gint64          *times;
-  gint64          *stack;
-  gint64          *heap;
-  gint64          *free_bytes;
-  /* Step ids as runs: run r covers the snapshots from run_starts[r] up to
-   * the next run's start, all of step run_steps[r]. Raw group_id (-1 none)
-   * in file order while loading; in time order and filled in once
-   * finished. */
-  guint32         *run_starts;
-  gint64          *run_steps;
-  guint            n_runs;
-  guint            runs_capacity;
-  double          *frag;
-  guint64         *refs;       /* XSpace: file offset of the event's length prefix;
-                                * JSON: index into json_activities; kind in the top bits */
-  guint32         *partner;    /* alloc: event that ends it; dealloc: allocation it copies */
-  guint64         *addrs;      /* while loading only: each event's address, for matching */
-  guint32         *addrs32;    /* the same, narrow: address >> 8 under addr_high (see load_addr) */
-  guint64          addr_high;  /* address >> 40 shared by every narrow address */
-  gsize            stack_map_bytes; /* stack is a read-only mapping of zeros of this size */
-
-  TmSummary        summary;
-  gboolean         have_window_peak;
-
-  /* Snapshots appended (tm_memory_store_append) whose columns are copied
-   * in when finishing, which runs on two threads: counted and folded
-   * already. */
-  TmMemoryStore   *tail;
-
-  TmLod           *lod;
-
-  /* XSpace stores decode from the host plane. */
-  TmHostContext   *ctx;
-  /* XProf JSON stores keep XProf's metadata per point, and its results. */
-  TmActivity      *json_activities;
-  guint            n_json_activities;
-  guint            json_capacity;
-  GPtrArray       *xprof_peak_rows;  /* TmBreakdownRow */
-  gint64           xprof_peak_step_id;
-
-  /* Loading state. */
-  guint            time_sorted : 1;
-  guint            finished : 1;   /* set once by a successful finish */
-  guint            complete : 1;
-  guint            has_free : 1;
-};
+#include "tm-memory-store-private.h"
 
 G_DEFINE_FINAL_TYPE (TmMemoryStore, tm_memory_store, G_TYPE_OBJECT)
 
 static void append_tail (TmMemoryStore *self);
-
-/* The run that holds snapshot index: the last one starting at or before
- * it. */
-static inline guint
-find_run_in (const guint32 *starts,
-             guint          n_runs,
-             guint          index)
-{
-  guint lo = 0, hi = n_runs;
-
-  while (hi - lo > 1)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (starts[mid] <= index)
-        lo = mid;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
-static inline guint
-find_run (const TmMemoryStore *self,
-          guint                index)
-{
-  return find_run_in (self->run_starts, self->n_runs, index);
-}
-
-static inline gint64
-store_step (const TmMemoryStore *self,
-            guint                index)
-{
-  return self->run_steps[find_run (self, index)];
-}
-
-static inline TmActivityKind
-ref_kind (guint64 ref)
-{
-  return (TmActivityKind) (ref >> TM_REF_KIND_SHIFT);
-}
-
-/* A new column of count elements of col's type, zero-filled. */
-#define COLUMN_NEW(col, count) \
-  ((col) = tm_column_new ((count), sizeof *(col)))
-#define COLUMN_RESIZE(col, old_count, new_count) \
-  ((col) = tm_column_resize ((col), (old_count), (new_count), sizeof *(col)))
-#define COLUMN_FREE(col, count)                                      \
-  G_STMT_START {                                                     \
-    tm_column_free ((col), (count), sizeof *(col));                  \
-    (col) = NULL;                                                    \
-  } G_STMT_END
 
 static void
 tm_memory_store_finalize (GObject *object)
@@ -171,6 +61,7 @@ tm_memory_store_finalize (GObject *object)
     COLUMN_FREE (self->stack, self->capacity);
   COLUMN_FREE (self->heap, self->capacity);
   COLUMN_FREE (self->free_bytes, self->capacity);
+  COLUMN_FREE (self->free_lazy, self->n);
   g_free (self->run_starts);
   g_free (self->run_steps);
   COLUMN_FREE (self->addrs, self->capacity);
@@ -225,7 +116,8 @@ resize_columns (TmMemoryStore *self,
   if (self->stack != NULL)
     COLUMN_RESIZE (self->stack, old, capacity);
   COLUMN_RESIZE (self->heap, old, capacity);
-  COLUMN_RESIZE (self->free_bytes, old, capacity);
+  if (self->free_bytes != NULL)
+    COLUMN_RESIZE (self->free_bytes, old, capacity);
   COLUMN_RESIZE (self->frag, old, capacity);
   COLUMN_RESIZE (self->refs, old, capacity);
   if (self->addrs != NULL)
@@ -269,6 +161,61 @@ keep_stack (TmMemoryStore *self)
   COLUMN_NEW (self->stack, self->capacity);
 }
 
+/* Free memory while stack + heap + free is the same at every snapshot:
+ * capacity - stack - heap, when that holds exactly. */
+static inline gboolean
+rest_of_capacity (gint64  capacity,
+                  gint64  stack,
+                  gint64  heap,
+                  gint64 *rest)
+{
+  return !__builtin_sub_overflow (capacity, stack, rest) &&
+         !__builtin_sub_overflow (*rest, heap, rest);
+}
+
+static inline gint64
+store_free (const TmMemoryStore *self,
+            guint                index)
+{
+  gint64 rest = 0;
+
+  if (self->free_bytes != NULL)
+    return self->free_bytes[index];
+  rest_of_capacity (self->free_capacity, self->stack != NULL ? self->stack[index] : 0,
+                    self->heap[index], &rest);
+  return rest;
+}
+
+/* Whether free memory stays the rest of one capacity at snapshot index
+ * (the first one sets it). */
+static inline gboolean
+free_is_rest (TmMemoryStore    *self,
+              guint             index,
+              const TmSnapshot *snapshot)
+{
+  gint64 rest;
+
+  if (index == 0)
+    return !__builtin_add_overflow (snapshot->stack_bytes, snapshot->heap_bytes, &rest) &&
+           !__builtin_add_overflow (rest, snapshot->free_bytes, &self->free_capacity);
+  return rest_of_capacity (self->free_capacity, snapshot->stack_bytes, snapshot->heap_bytes, &rest) &&
+         rest == snapshot->free_bytes;
+}
+
+/* Free memory stops being the rest of one capacity: the column, with the
+ * first count values. */
+static void
+keep_free (TmMemoryStore *self,
+           guint          count)
+{
+  gint64 *column;
+
+  COLUMN_NEW (column, self->capacity);
+  for (guint i = 0; i < count; i++)
+    column[i] = store_free (self, i);
+  self->free_bytes = column;
+}
+
 static void
 map_zero_stack (TmMemoryStore *self)
 {
@@ -282,18 +229,6 @@ map_zero_stack (TmMemoryStore *self)
     }
   self->stack = zeros;
   self->stack_map_bytes = bytes;
-}
-
-/* Addresses while loading: 4 bytes each while every address is a multiple
- * of 256 with the same bits above bit 40 (allocators hand out aligned
- * blocks of one region), else 8 bytes. */
-static inline guint64
-load_addr (const TmMemoryStore *self,
-           guint                index)
-{
-  if (self->addrs != NULL)
-    return self->addrs[index];
-  return (self->addr_high << 40) | ((guint64) self->addrs32[index] << 8);
 }
 
 static void
@@ -325,27 +260,6 @@ set_addr (TmMemoryStore *self,
       widen_addrs (self);
     }
   self->addrs[index] = addr;
-}
-
-/* Snapshot index (the next one) has this step id. */
-static inline void
-push_step (TmMemoryStore *self,
-           guint          index,
-           gint64         step)
-{
-  guint r = self->n_runs;
-
-  if (r > 0 && self->run_steps[r - 1] == step)
-    return;
-  if (G_UNLIKELY (r == self->runs_capacity))
-    {
-      self->runs_capacity = MAX (64, self->runs_capacity * 2);
-      self->run_starts = g_renew (guint32, self->run_starts, self->runs_capacity);
-      self->run_steps = g_renew (gint64, self->run_steps, self->runs_capacity);
-    }
-  self->run_starts[r] = index;
-  self->run_steps[r] = step;
-  self->n_runs = r + 1;
 }
 
 /* docs/analysis.md step 1, in file order: folds part (the summary of
@@ -408,7 +322,10 @@ tm_memory_store_add (TmMemoryStore    *self,
   if (self->stack != NULL)
     self->stack[i] = snapshot->stack_bytes;
   self->heap[i] = snapshot->heap_bytes;
-  self->free_bytes[i] = snapshot->free_bytes;
+  if (self->free_bytes == NULL && !free_is_rest (self, i, snapshot))
+    keep_free (self, i);
+  if (self->free_bytes != NULL)
+    self->free_bytes[i] = snapshot->free_bytes;
   self->frag[i] = snapshot->fragmentation;
   push_step (self, i, snapshot->step_id);
   self->refs[i] = snapshot->ref | ((guint64) snapshot->kind << TM_REF_KIND_SHIFT);
@@ -530,6 +447,14 @@ append_columns (TmMemoryStore *self,
   /* Kept stack columns and addresses: both narrow, or both kept or wide. */
   if ((self->stack != NULL) != (later->stack != NULL))
     keep_stack (self->stack == NULL ? self : later);
+  /* Free memory: the rest of the same capacity in both, or both columns. */
+  if (self->free_bytes == NULL && later->free_bytes == NULL && self->n > 0 &&
+      self->free_capacity != later->free_capacity)
+    keep_free (self, self->n);
+  if (self->free_bytes != NULL && later->free_bytes == NULL)
+    keep_free (later, later->n);
+  if (self->free_bytes == NULL && later->free_bytes != NULL)
+    keep_free (self, self->n);
   if ((self->addrs32 != NULL && later->addrs32 != NULL && self->addr_high != later->addr_high) ||
       (self->addrs32 != NULL && later->addrs != NULL))
     widen_addrs (self);
@@ -540,7 +465,10 @@ append_columns (TmMemoryStore *self,
   if (self->stack != NULL)
     APPEND_COLUMN (stack);
   APPEND_COLUMN (heap);
-  APPEND_COLUMN (free_bytes);
+  if (self->free_bytes != NULL)
+    APPEND_COLUMN (free_bytes);
+  else if (self->n == 0)
+    self->free_capacity = later->free_capacity;
   APPEND_COLUMN (frag);
   for (guint r = 0; r < later->n_runs; r++)
     push_step (self, self->n + later->run_starts[r], later->run_steps[r]);
@@ -604,203 +532,11 @@ tm_memory_store_append (TmMemoryStore *self,
 /* ------------------------------------------------------------------ */
 /* Finishing                                                            */
 
-static void
-alloc_partner (TmMemoryStore *self)
-{
-  if (self->partner == NULL)
-    COLUMN_NEW (self->partner, self->capacity);
-  for (guint i = 0; i < self->n; i++)
-    self->partner[i] = TM_NO_PARTNER;
-}
-
-/* Matches every snapshot (time order) with earlier ones at the same
- * address; see the partner column above. A deallocation's partner is the
- * first allocation at its address since the last deallocation there
- * (docs/analysis.md step 4); an allocation's is the event that ends its
- * lifetime: the deallocation, or a later allocation at the same address
- * while it is live, which replaces it (as the breakdown's records do).
- * One map holds the live allocation of each address; a second, nearly
- * always empty, the first one where another came before any deallocation. */
-static gboolean
-match_all (TmMemoryStore  *s,
-           const guint32  *perm,
-           GCancellable   *cancellable,
-           GError        **error)
-{
-  TmAddrMap *live = tm_addr_map_new ();
-  TmAddrMap *first = tm_addr_map_new ();
-  gsize n_first = 0;
-  gboolean ok = TRUE;
-
-  alloc_partner (s);
-
-  /* i is the index in time order; perm (if any) maps it to file order,
-   * where the addresses still are. */
-  for (guint i = 0; i < s->n; i++)
-    {
-      guint src = perm != NULL ? perm[i] : i;
-      guint64 addr = load_addr (s, src);
-      guint32 other;
-
-      if ((i % CANCEL_CHECK_INTERVAL) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
-        {
-          ok = FALSE;
-          break;
-        }
-
-      if (ref_kind (s->refs[src]) == TM_ACTIVITY_ALLOCATION)
-        {
-          if (tm_addr_map_exchange (live, addr, i, &other))
-            {
-              s->partner[other] = i;
-              if (!tm_addr_map_lookup (first, addr, NULL))
-                {
-                  tm_addr_map_insert (first, addr, other);
-                  n_first++;
-                }
-            }
-        }
-      else if (tm_addr_map_remove (live, addr, &other))
-        {
-          guint32 earliest;
-
-          s->partner[other] = i;
-          if (n_first > 0 && tm_addr_map_remove (first, addr, &earliest))
-            {
-              n_first--;
-              s->partner[i] = earliest;
-            }
-          else
-            s->partner[i] = other;
-        }
-    }
-
-  tm_addr_map_free (first);
-  tm_addr_map_free (live);
-  return ok;
-}
-
-/* An 8-byte column (the bits of a double are copied as they are), written
- * into spare, the previous column's old memory when there is one: its
- * pages are already there, so only the first column faults new ones in. */
-static void
-gather_column8 (gpointer        column,
-                const guint32  *perm,
-                guint           n,
-                guint64       **spare)
-{
-  guint64 **col = column;
-  guint64 *sorted;
-
-  if (*col == NULL)
-    return;
-  if (*spare != NULL)
-    sorted = *spare;
-  else
-    COLUMN_NEW (sorted, n);
-  for (guint j = 0; j < n; j++)
-    sorted[j] = (*col)[perm[j]];
-  *spare = *col;
-  *col = sorted;
-}
-
-/* Joins neighbouring runs of the same step id. */
-static void
-merge_runs (TmMemoryStore *s)
-{
-  guint out = 0;
-
-  for (guint r = 0; r < s->n_runs; r++)
-    {
-      if (out > 0 && s->run_steps[out - 1] == s->run_steps[r])
-        continue;
-      s->run_starts[out] = s->run_starts[r];
-      s->run_steps[out] = s->run_steps[r];
-      out++;
-    }
-  s->n_runs = out;
-}
-
-/* The step runs in time order: snapshot j is snapshot perm[j] of file
- * order. Events not in time order come from a few lines of the file read
- * one after the other, so perm takes turns between a few places in file
- * order, each moving forward: the last runs used are remembered, one per
- * place, and a run is looked up only when none of them holds the next
- * snapshot. */
-#define RUN_HINTS 8
-
-static void
-permute_runs (TmMemoryStore  *s,
-              const guint32  *perm)
-{
-  g_autofree guint32 *old_starts = g_steal_pointer (&s->run_starts);
-  g_autofree gint64 *old_steps = g_steal_pointer (&s->run_steps);
-  guint n_old = s->n_runs;
-  guint hints[RUN_HINTS] = { 0 };
-  guint next_hint = 0;
-
-  s->n_runs = 0;
-  s->runs_capacity = 0;
-  for (guint j = 0; j < s->n; j++)
-    {
-      guint src = perm[j];
-      guint r = G_MAXUINT;
-
-      for (guint h = 0; h < RUN_HINTS; h++)
-        {
-          guint c = hints[h];
-
-          /* The hinted run, or the one after it. */
-          if (old_starts[c] <= src)
-            {
-              if (c + 1 == n_old || src < old_starts[c + 1])
-                r = c;
-              else if (c + 2 == n_old || src < old_starts[c + 2])
-                r = c + 1;
-              else
-                continue;
-              hints[h] = r;
-              break;
-            }
-        }
-      if (r == G_MAXUINT)
-        {
-          r = find_run_in (old_starts, n_old, src);
-          hints[next_hint] = r;
-          next_hint = (next_hint + 1) % RUN_HINTS;
-        }
-      push_step (s, j, old_steps[r]);
-    }
-}
-
-#undef RUN_HINTS
-
-/* sorted[j] = old[perm[j]] for every column, one column at a time. The
- * reads come from a few runs, each read in order, so this is fast; a
- * column is copied whole, which costs one column (8 bytes per event) while
- * it happens. */
-static void
-apply_permutation (TmMemoryStore  *s,
-                   const guint32  *perm)
-{
-  guint64 *spare = NULL;
-
-  gather_column8 (&s->times, perm, s->n, &spare);
-  gather_column8 (&s->stack, perm, s->n, &spare);
-  gather_column8 (&s->heap, perm, s->n, &spare);
-  gather_column8 (&s->free_bytes, perm, s->n, &spare);
-  gather_column8 (&s->frag, perm, s->n, &spare);
-  gather_column8 (&s->refs, perm, s->n, &spare);
-  COLUMN_FREE (spare, s->n);
-  s->capacity = s->n;
-}
-
 gboolean
 tm_memory_store_finish (TmMemoryStore  *s,
                         GCancellable   *cancellable,
                         GError        **error)
 {
-  gint64 last_valid_step = -1;
   guint32 *perm = NULL;
   gboolean ok = TRUE;
 
@@ -821,36 +557,21 @@ tm_memory_store_finish (TmMemoryStore  *s,
         return FALSE;
     }
 
-  if (s->addrs != NULL || s->addrs32 != NULL)
-    ok = match_all (s, perm, cancellable, error);
-  else
-    alloc_partner (s);
+  ok = _tm_memory_store_match (s, perm, cancellable, error);
   COLUMN_FREE (s->addrs, s->capacity);
   COLUMN_FREE (s->addrs32, s->capacity);
 
   if (perm != NULL)
     {
       if (ok)
-        {
-          apply_permutation (s, perm);
-          permute_runs (s, perm);
-        }
+        _tm_memory_store_sort_columns (s, perm);
       g_free (perm);
       s->time_sorted = TRUE;
     }
   if (!ok)
     return FALSE;
 
-  /* docs/analysis.md step 3, on runs (in time order now): a snapshot
-   * without a step gets the one after the last step before it. */
-  for (guint r = 0; r < s->n_runs; r++)
-    {
-      if (s->run_steps[r] == -1)
-        s->run_steps[r] = tm_sat_add (last_valid_step, 1);
-      else
-        last_valid_step = s->run_steps[r];
-    }
-  merge_runs (s);
+  _tm_memory_store_fill_steps (s);
 
   s->summary.n_snapshots = s->n;
   if (s->n > 0)
@@ -909,7 +630,24 @@ const gint64 *
 tm_memory_store_get_free (TmMemoryStore *self)
 {
   g_return_val_if_fail (TM_IS_MEMORY_STORE (self), NULL);
-  return self->free_bytes;
+
+  if (self->free_bytes != NULL || self->n == 0)
+    return self->free_bytes;
+
+  /* Free memory is the rest of one capacity: the column is made for who
+   * asks (any thread; the others wait), once the store is finished.
+   * Drawing does not ask: the LOD takes the capacity. */
+  g_return_val_if_fail (self->finished, NULL);
+  if (g_once_init_enter (&self->free_lazy))
+    {
+      gint64 *column;
+
+      COLUMN_NEW (column, self->n);
+      for (guint i = 0; i < self->n; i++)
+        column[i] = store_free (self, i);
+      g_once_init_leave (&self->free_lazy, column);
+    }
+  return self->free_lazy;
 }
 
 const double *
@@ -977,8 +715,11 @@ tm_memory_store_get_lod (TmMemoryStore *self)
   if (!self->finished || self->n == 0)
     return NULL;
   if (g_once_init_enter (&self->lod))
-    g_once_init_leave (&self->lod, tm_lod_new (self->n, self->times, self->stack, self->heap,
-                                               self->free_bytes, self->frag));
+    g_once_init_leave (&self->lod,
+                       self->free_bytes != NULL
+                       ? tm_lod_new (self->n, self->times, self->stack, self->heap, self->free_bytes, self->frag)
+                       : tm_lod_new_with_capacity (self->n, self->times, self->stack, self->heap,
+                                                   self->free_capacity, self->frag));
   return self->lod;
 }
 
@@ -1053,7 +794,7 @@ tm_memory_store_get_activity (TmMemoryStore  *self,
   activity->step_id = store_step (self, index);
   activity->stack_bytes = self->stack[index];
   activity->heap_bytes = self->heap[index];
-  activity->free_bytes = self->free_bytes[index];
+  activity->free_bytes = store_free (self, index);
   activity->fragmentation = self->frag[index];
 
   return TRUE;
@@ -1188,9 +929,13 @@ tm_memory_store_get_memory_size (TmMemoryStore *self)
 
   g_return_val_if_fail (TM_IS_MEMORY_STORE (self), 0);
 
-  size = sizeof *self + (gsize) self->capacity * ((self->stack_map_bytes > 0 ? 3 : 4) * sizeof (gint64) + sizeof (double) +
+  size = sizeof *self + (gsize) self->capacity * ((self->stack_map_bytes > 0 ? 2 : 3) * sizeof (gint64) + sizeof (double) +
                                                   sizeof (guint64) + sizeof (guint32)) +
          (gsize) self->runs_capacity * (sizeof (guint32) + sizeof (gint64));
+  if (self->free_bytes != NULL)
+    size += (gsize) self->capacity * sizeof (gint64);
+  if (g_atomic_pointer_get (&self->free_lazy) != NULL)
+    size += (gsize) self->n * sizeof (gint64);
   if (g_atomic_pointer_get (&self->lod) != NULL)
     size += tm_lod_get_memory_size (self->lod);
   return size;
