@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "tm-application.h"
+#include "tm-renderer.h"
 #include "tm-run.h"
 #include "tm-window.h"
 
@@ -444,6 +445,9 @@ tm_application_startup (GApplication *application)
   };
 
   G_APPLICATION_CLASS (tm_application_parent_class)->startup (application);
+
+  /* Before any window is realized: GTK picks a window's renderer then. */
+  tm_renderer_choose (gdk_display_get_default ());
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions, G_N_ELEMENTS (app_actions), self);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
