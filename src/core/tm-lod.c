@@ -75,7 +75,7 @@ struct _TmLod
   const gint64  *times;
   const gint64  *stack;
   const gint64  *heap;
-  const gint64  *free_bytes;   /* may be NULL: see total_capacity */
+  const gint64  *free_bytes;   /* may be NULL: see has_capacity */
   gboolean       has_capacity; /* free_bytes NULL: every total is capacity; else 0 free */
   gint64         capacity;
   const double  *frag;         /* may be NULL: all zero */
@@ -189,13 +189,13 @@ summary_add_range (Summary     *s,
 
 static TmLod *lod_build (TmLod *lod);
 
-TmLod *
-tm_lod_new (guint         n,
-            const gint64 *times,
-            const gint64 *stack,
-            const gint64 *heap,
-            const gint64 *free_bytes,
-            const double *fragmentation)
+/* A LOD over the columns, its levels not built yet. */
+static TmLod *
+lod_alloc (guint         n,
+           const gint64 *times,
+           const gint64 *stack,
+           const gint64 *heap,
+           const double *fragmentation)
 {
   TmLod *lod;
 
@@ -208,8 +208,23 @@ tm_lod_new (guint         n,
   lod->times = times;
   lod->stack = stack;
   lod->heap = heap;
-  lod->free_bytes = free_bytes;
   lod->frag = fragmentation;
+  return lod;
+}
+
+TmLod *
+tm_lod_new (guint         n,
+            const gint64 *times,
+            const gint64 *stack,
+            const gint64 *heap,
+            const gint64 *free_bytes,
+            const double *fragmentation)
+{
+  TmLod *lod = lod_alloc (n, times, stack, heap, fragmentation);
+
+  if (lod == NULL)
+    return NULL;
+  lod->free_bytes = free_bytes;
   return lod_build (lod);
 }
 
@@ -221,20 +236,12 @@ tm_lod_new_with_capacity (guint         n,
                           gint64        capacity,
                           const double *fragmentation)
 {
-  TmLod *lod;
+  TmLod *lod = lod_alloc (n, times, stack, heap, fragmentation);
 
-  g_return_val_if_fail (n == 0 || times != NULL, NULL);
-  g_return_val_if_fail (n == 0 || stack != NULL, NULL);
-  g_return_val_if_fail (n == 0 || heap != NULL, NULL);
-
-  lod = g_new0 (TmLod, 1);
-  lod->n = n;
-  lod->times = times;
-  lod->stack = stack;
-  lod->heap = heap;
+  if (lod == NULL)
+    return NULL;
   lod->has_capacity = TRUE;
   lod->capacity = capacity;
-  lod->frag = fragmentation;
   return lod_build (lod);
 }
 
