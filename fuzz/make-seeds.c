@@ -6,7 +6,8 @@
  * in the usual and the odd encodings), OUTDIR/corpus-xprof-json (their
  * XProf JSON exports, plain, gzip-compressed, and 'Z' + JSON for the gzip
  * path of fuzz-xprof-json), OUTDIR/corpus-json-round-trip (both),
- * OUTDIR/corpus-memory-only-round-trip (the XSpace seeds) and
+ * OUTDIR/corpus-memory-only-round-trip and OUTDIR/corpus-two-threads
+ * (the XSpace seeds) and
  * OUTDIR/corpus-summaries (their `--summary --json` lines, written by the
  * core's exporter: one host per file, a failed host, and all in one run
  * file), then touches OUTDIR/seeds.stamp.
@@ -101,6 +102,7 @@ add_space (const char     *name,
   put ("corpus-xspace", pb, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
   put ("corpus-json-round-trip", pb, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
   put ("corpus-memory-only-round-trip", pb, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  put ("corpus-two-threads", pb, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
   if (odd)
     {
       const TmFixtureOddFlags flags[] = {
@@ -116,6 +118,7 @@ add_space (const char     *name,
 
           put ("corpus-xspace", n, g_bytes_get_data (b, NULL), g_bytes_get_size (b));
           put ("corpus-memory-only-round-trip", n, g_bytes_get_data (b, NULL), g_bytes_get_size (b));
+          put ("corpus-two-threads", n, g_bytes_get_data (b, NULL), g_bytes_get_size (b));
         }
     }
 

@@ -310,3 +310,92 @@ tm_fuzz_json_round_trip (const uint8_t *data,
   if (n_replaced == 0)
     compare_round_trip (profile, again);
 }
+
+/* Loads path with TM_READ_PARALLEL_MIN_BYTES and TM_READ_CUT_LINES as
+ * given (NULL: unset). */
+static TmProfile *
+load_with (const char *path,
+           const char *parallel_min_bytes,
+           const char *cut_lines)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  TmProfile *profile;
+
+  if (parallel_min_bytes != NULL)
+    g_setenv ("TM_READ_PARALLEL_MIN_BYTES", parallel_min_bytes, TRUE);
+  else
+    g_unsetenv ("TM_READ_PARALLEL_MIN_BYTES");
+  if (cut_lines != NULL)
+    g_setenv ("TM_READ_CUT_LINES", cut_lines, TRUE);
+  else
+    g_unsetenv ("TM_READ_CUT_LINES");
+
+  file = g_file_new_for_path (path);
+  profile = tm_profile_load (file, NULL, NULL, NULL, &error);
+  tm_fuzz_check (profile != NULL || (error != NULL && error->message[0] != '\0'));
+
+  g_unsetenv ("TM_READ_PARALLEL_MIN_BYTES");
+  g_unsetenv ("TM_READ_CUT_LINES");
+  return profile;
+}
+
+/* The same snapshots, column by column, and the same exports. */
+static void
+compare_loads (TmProfile *a,
+               TmProfile *b)
+{
+  g_autofree char *summary_a = export (a, 1, NULL);
+  g_autofree char *summary_b = export (b, 1, NULL);
+  g_autofree char *xprof_a = export (a, 0, NULL);
+  g_autofree char *xprof_b = export (b, 0, NULL);
+
+  tm_fuzz_check (strcmp (summary_a, summary_b) == 0);
+  tm_fuzz_check (strcmp (xprof_a, xprof_b) == 0);
+  tm_fuzz_check (tm_profile_get_n_memory_ids (a) == tm_profile_get_n_memory_ids (b));
+  for (guint i = 0; i < tm_profile_get_n_memory_ids (a); i++)
+    {
+      TmMemoryStore *sa = tm_profile_get_memory_store (a, i);
+      TmMemoryStore *sb = tm_profile_get_memory_store (b, i);
+      guint n = tm_memory_store_get_n_snapshots (sa);
+      gsize bytes8 = (gsize) n * sizeof (gint64);
+
+      tm_fuzz_check (n == tm_memory_store_get_n_snapshots (sb));
+      if (n == 0)
+        continue;
+      tm_fuzz_check (memcmp (tm_memory_store_get_times (sa), tm_memory_store_get_times (sb), bytes8) == 0);
+      tm_fuzz_check (memcmp (tm_memory_store_get_stack (sa), tm_memory_store_get_stack (sb), bytes8) == 0);
+      tm_fuzz_check (memcmp (tm_memory_store_get_heap (sa), tm_memory_store_get_heap (sb), bytes8) == 0);
+      tm_fuzz_check (memcmp (tm_memory_store_get_free (sa), tm_memory_store_get_free (sb), bytes8) == 0);
+      tm_fuzz_check (memcmp (tm_memory_store_get_fragmentation (sa), tm_memory_store_get_fragmentation (sb), bytes8) == 0);
+      tm_fuzz_check (memcmp (tm_memory_store_get_partners (sa), tm_memory_store_get_partners (sb),
+                             (gsize) n * sizeof (guint32)) == 0);
+      for (guint k = 0; k < n; k++)
+        {
+          tm_fuzz_check (tm_memory_store_get_kind (sa, k) == tm_memory_store_get_kind (sb, k));
+          tm_fuzz_check (tm_memory_store_get_step_id (sa, k) == tm_memory_store_get_step_id (sb, k));
+        }
+    }
+}
+
+void
+tm_fuzz_two_threads (const uint8_t *data,
+                     size_t         size)
+{
+  g_autoptr(TmProfile) one = NULL;
+  g_autoptr(TmProfile) two = NULL;
+  g_autoptr(TmProfile) cut = NULL;
+  const char *path = tm_fuzz_write_input (data, size);
+
+  one = load_with (path, NULL, NULL);
+  two = load_with (path, "0", NULL);
+  cut = load_with (path, "0", "1");
+
+  /* The file reads the same, or fails, whichever way it is split. */
+  tm_fuzz_check ((one != NULL) == (two != NULL));
+  tm_fuzz_check ((one != NULL) == (cut != NULL));
+  if (one == NULL)
+    return;
+  compare_loads (one, two);
+  compare_loads (one, cut);
+}

@@ -60,6 +60,14 @@ void       tm_fuzz_memory_only_round_trip (const uint8_t *data,
 void       tm_fuzz_json_round_trip    (const uint8_t *data,
                                        size_t         size);
 
+/* fuzz-two-threads: loads size bytes as a file with one reading thread,
+ * with two, and with two and a line cut between them (as
+ * TM_READ_PARALLEL_MIN_BYTES=0 and TM_READ_CUT_LINES force on any size):
+ * all three fail, or all three give the same snapshots, column by column,
+ * and the same exports. */
+void       tm_fuzz_two_threads        (const uint8_t *data,
+                                       size_t         size);
+
 /* Aborts with a message when cond is false. */
 #define tm_fuzz_check(cond) \
   G_STMT_START { if (!(cond)) { g_printerr ("fuzz check failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__); abort (); } } G_STMT_END

@@ -7,7 +7,9 @@
  * either a failure with a message, or the whole analysis, every export, and
  * the XProf JSON export read back with the same figures (fuzz-xspace,
  * fuzz-xprof-json, fuzz-json-round-trip); the memory-only round trip
- * (fuzz-memory-only-round-trip); the summaries reader (fuzz-summaries).
+ * (fuzz-memory-only-round-trip); the summaries reader (fuzz-summaries);
+ * one reading thread against two, and two with a line cut
+ * (fuzz-two-threads).
  * A crash, a sanitizer report or a failed check fails the test. The files
  * are named after the target and what they broke
  * (tests/fuzz-regressions/README).
@@ -31,6 +33,7 @@ test_file (gconstpointer data)
   tm_fuzz_json_round_trip ((const uint8_t *) contents, size);
   tm_fuzz_memory_only_round_trip ((const uint8_t *) contents, size);
   tm_fuzz_summaries ((const uint8_t *) contents, size);
+  tm_fuzz_two_threads ((const uint8_t *) contents, size);
 }
 
 static int
