@@ -219,6 +219,44 @@ main (int   argc,
   }
 
   {
+    /* Three host lines that take turns in time, two allocators, a step
+     * every few events and some without one: the two reading threads of
+     * fuzz-two-threads each get several runs of steps, and free memory
+     * that is the rest of one capacity in one allocator, not in the
+     * other. */
+    g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+    TmFixturePlane *host = tm_fixture_space_get_plane (space, "/host:CPU");
+    gint64 heap[2] = { 0, 0 };
+
+    for (guint l = 0; l < 3; l++)
+      {
+        TmFixtureLine *line = tm_fixture_plane_add_line (host, "Memory", 1000 + l);
+
+        for (guint k = 0; k < 24; k++)
+          {
+            guint a = (k / 4) % 2;
+            gboolean alloc = k % 4 < 2;
+            TmFixtureMemory m = {
+              .id_kind = TM_FIXTURE_MEMORY_ID_ALLOCATOR_NAME,
+              .allocator_name = a == 0 ? "GPU_0_bfc" : "GPU_1_bfc",
+              .bytes_reserved = a == 0 ? 0 : 256 * (k % 3), .fragmentation = 0.125 * (k % 5),
+              .requested_bytes = 256, .allocation_bytes = 256,
+              .addr = 4096 * (1 + l * 8 + k % 2), .tf_op = alloc ? "op/x" : NULL,
+              .has_group_id = k % 7 != 3, .group_id = k / 3, .region_type = "output",
+              .data_type = 1, .shape = "[64]",
+            };
+
+            heap[a] += alloc ? 256 : -256;
+            m.bytes_allocated = heap[a];
+            m.peak_bytes_in_use = MAX (heap[a], 0);
+            m.bytes_available = a == 0 ? (1 << 20) - heap[a] : 1 << 20;
+            tm_fixture_line_add_memory_event (line, alloc, 10 * k + l, &m);
+          }
+      }
+    add_space ("lines-and-steps", space, TRUE);
+  }
+
+  {
     /* Names that are not UTF-8 and extreme values. */
     g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
 
