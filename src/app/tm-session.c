@@ -588,20 +588,35 @@ tm_session_set_selected_scope (TmSession     *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_SCOPE]);
 }
 
+/* Forgets what a worker built (*built, a GObject) and cancels a build in
+ * progress (*cancellable), telling those who listen to built_prop and
+ * pending_prop. */
+static void
+drop_built (TmSession     *self,
+            gpointer       built,
+            GCancellable **cancellable,
+            guint          built_prop,
+            guint          pending_prop)
+{
+  GObject **object = built;
+  gboolean had = *object != NULL, pending = *cancellable != NULL;
+
+  g_cancellable_cancel (*cancellable);
+  g_clear_object (cancellable);
+  g_clear_object (object);
+  if (had)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[built_prop]);
+  if (pending)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[pending_prop]);
+}
+
 /* Forgets the scope index and cancels a build in progress. */
 static void
 drop_scope_index (TmSession *self)
 {
-  gboolean had = self->scope_index != NULL, pending = self->scope_index_cancellable != NULL;
-
-  g_cancellable_cancel (self->scope_index_cancellable);
-  g_clear_object (&self->scope_index_cancellable);
-  g_clear_object (&self->scope_index);
   g_clear_pointer (&self->scope_series, g_free);
-  if (had)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCOPE_INDEX]);
-  if (pending)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCOPE_INDEX_PENDING]);
+  drop_built (self, &self->scope_index, &self->scope_index_cancellable,
+              PROP_SCOPE_INDEX, PROP_SCOPE_INDEX_PENDING);
 }
 
 static void
@@ -704,15 +719,8 @@ tm_session_get_selected_scope_series (TmSession *self)
 static void
 drop_allocations (TmSession *self)
 {
-  gboolean had = self->allocations != NULL, pending = self->allocations_cancellable != NULL;
-
-  g_cancellable_cancel (self->allocations_cancellable);
-  g_clear_object (&self->allocations_cancellable);
-  g_clear_object (&self->allocations);
-  if (had)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOCATIONS]);
-  if (pending)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOCATIONS_PENDING]);
+  drop_built (self, &self->allocations, &self->allocations_cancellable,
+              PROP_ALLOCATIONS, PROP_ALLOCATIONS_PENDING);
 }
 
 /* A request holds its session weakly: a session that goes (its window

@@ -17,7 +17,7 @@ alloc_partner (TmMemoryStore *self)
 }
 
 /* Matches every snapshot (time order) with earlier ones at the same
- * address; see the partner column above. A deallocation's partner is the
+ * address (the partner column, tm-memory-store-private.h). A deallocation's partner is the
  * first allocation at its address since the last deallocation there
  * (docs/analysis.md step 4); an allocation's is the event that ends its
  * lifetime: the deallocation, or a later allocation at the same address
