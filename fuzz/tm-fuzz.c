@@ -12,6 +12,7 @@
 #include "tm-export.h"
 #include "tm-fuzz.h"
 #include "tm-lod.h"
+#include "tm-profile-private.h"
 #include "tm-run-summary.h"
 #include "tm-xspace-writer.h"
 
@@ -311,32 +312,18 @@ tm_fuzz_json_round_trip (const uint8_t *data,
     compare_round_trip (profile, again);
 }
 
-/* Loads path with TM_READ_PARALLEL_MIN_BYTES and TM_READ_CUT_LINES as
- * given (NULL: unset). */
+/* Loads path with the XSpace reader's options (tm-xspace-reader-private.h). */
 static TmProfile *
-load_with (const char *path,
-           const char *parallel_min_bytes,
-           const char *cut_lines)
+load_with (const char                *path,
+           const TmXSpaceReadOptions *options)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GFile) file = NULL;
   TmProfile *profile;
 
-  if (parallel_min_bytes != NULL)
-    g_setenv ("TM_READ_PARALLEL_MIN_BYTES", parallel_min_bytes, TRUE);
-  else
-    g_unsetenv ("TM_READ_PARALLEL_MIN_BYTES");
-  if (cut_lines != NULL)
-    g_setenv ("TM_READ_CUT_LINES", cut_lines, TRUE);
-  else
-    g_unsetenv ("TM_READ_CUT_LINES");
-
   file = g_file_new_for_path (path);
-  profile = tm_profile_load (file, NULL, NULL, NULL, &error);
+  profile = tm_profile_load_with_options (file, options, NULL, &error);
   tm_fuzz_check (profile != NULL || (error != NULL && error->message[0] != '\0'));
-
-  g_unsetenv ("TM_READ_PARALLEL_MIN_BYTES");
-  g_unsetenv ("TM_READ_CUT_LINES");
   return profile;
 }
 
@@ -385,11 +372,14 @@ tm_fuzz_two_threads (const uint8_t *data,
   g_autoptr(TmProfile) one = NULL;
   g_autoptr(TmProfile) two = NULL;
   g_autoptr(TmProfile) cut = NULL;
+  const TmXSpaceReadOptions one_thread = { G_MAXSIZE, FALSE };
+  const TmXSpaceReadOptions two_threads = { 0, FALSE };
+  const TmXSpaceReadOptions two_cut = { 0, TRUE };
   const char *path = tm_fuzz_write_input (data, size);
 
-  one = load_with (path, NULL, NULL);
-  two = load_with (path, "0", NULL);
-  cut = load_with (path, "0", "1");
+  one = load_with (path, &one_thread);
+  two = load_with (path, &two_threads);
+  cut = load_with (path, &two_cut);
 
   /* The file reads the same, or fails, whichever way it is split. */
   tm_fuzz_check ((one != NULL) == (two != NULL));

@@ -61,8 +61,8 @@ void       tm_fuzz_json_round_trip    (const uint8_t *data,
                                        size_t         size);
 
 /* fuzz-two-threads: loads size bytes as a file with one reading thread,
- * with two, and with two and a line cut between them (as
- * TM_READ_PARALLEL_MIN_BYTES=0 and TM_READ_CUT_LINES force on any size):
+ * with two, and with two and a line cut between them (forced on any size
+ * through the reader's options, tm-xspace-reader-private.h):
  * all three fail, or all three give the same snapshots, column by column,
  * and the same exports. */
 void       tm_fuzz_two_threads        (const uint8_t *data,

@@ -4,6 +4,8 @@
 
 - in src/core, no two files call each other, directly or through others:
   the graph of "file A calls a function defined in file B" has no cycle;
+  more than that, each file uses only files above it in CORE_CHAIN, the
+  order docs/architecture.md lists them in, and every file is in it;
 - in src/app, no view calls another view: a view only talks to the session,
   the core and the drawing helpers;
 - no file in src/ is longer than the line limit;
@@ -23,6 +25,35 @@ import re
 import sys
 
 MAX_LINES = 1200
+
+# The core in the order of the chain (docs/architecture.md, "Core"): each
+# unit may use only units before it. A new file goes in where it belongs.
+CORE_CHAIN = [
+    'tm-error', 'tm-types', 'tm-format',
+    'tm-source',
+    'tm-wire',
+    'tm-xplane',
+    'tm-host-event',
+    'tm-addr-map',
+    'tm-column',
+    'tm-lod',
+    'tm-viewport',
+    'tm-memory-store',
+    # what every reader delivers, the readers, the one place that picks them
+    'tm-input',
+    'tm-xspace-reader', 'tm-xprof-json', 'tm-summaries-reader',
+    'tm-input-picker',
+    'tm-analysis',
+    'tm-scopes',
+    'tm-allocations',
+    'tm-compare',
+    'tm-profile',
+    'tm-run',
+    'tm-run-summary',
+    'tm-export',
+    'tm-xspace-writer',
+    'tm-run-loader',
+]
 
 # The views of the profile page: each takes a session and nothing else.
 VIEWS = {
@@ -170,6 +201,16 @@ def main():
     for comp in cycles(core):
         detail = '; '.join(f'{a} → {b}' for a in comp for b in sorted(core[a]) if b in comp)
         problems.append(f'src/core: files call each other: {detail}')
+
+    rank = {u: i for i, u in enumerate(CORE_CHAIN)}
+    for unit, targets in sorted(core.items()):
+        if unit not in rank:
+            problems.append(f'src/core: {unit} is not in CORE_CHAIN of tests/check-layering.py '
+                            f'(nor in the chain of docs/architecture.md)')
+            continue
+        for t in sorted(targets):
+            if t in rank and rank[t] > rank[unit]:
+                problems.append(f'src/core: {unit} uses {t}, which comes after it in the chain')
 
     app = scan(os.path.join(src, 'app'))
     for unit, targets in sorted(app.items()):

@@ -302,7 +302,7 @@ test_tpu_json (void)
       return;
     }
 
-  g_assert_cmpint (tm_profile_get_format (profile), ==, TM_PROFILE_FORMAT_XPROF_JSON);
+  g_assert_cmpint (tm_profile_get_format (profile), ==, TM_INPUT_FORMAT_XPROF_JSON);
   g_assert_cmpuint (tm_profile_get_n_memory_ids (profile), ==, 4);
   for (guint i = 0; i < 4; i++)
     {

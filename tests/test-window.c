@@ -1307,7 +1307,7 @@ test_real_xprof_json (void)
   open_and_wait (window, path);
 
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
-  g_assert_cmpint (tm_profile_get_format (tm_window_get_profile (window)), ==, TM_PROFILE_FORMAT_XPROF_JSON);
+  g_assert_cmpint (tm_profile_get_format (tm_window_get_profile (window)), ==, TM_INPUT_FORMAT_XPROF_JSON);
   g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (dropdown)), ==, 4);
   for (guint i = 0; i < 4; i++)
     {

@@ -121,7 +121,7 @@ test_round_trip (void)
   GPtrArray *ra, *rb;
 
   g_assert_no_error (error);
-  g_assert_cmpint (tm_profile_get_format (again), ==, TM_PROFILE_FORMAT_XPROF_JSON);
+  g_assert_cmpint (tm_profile_get_format (again), ==, TM_INPUT_FORMAT_XPROF_JSON);
   a = tm_profile_get_memory_store (profile, 0);
   b = tm_profile_get_memory_store (again, 0);
   g_assert_false (tm_memory_store_is_complete (b));

@@ -104,7 +104,7 @@ test_xprof_example (void)
   g_assert_no_error (error);
   assert_xprof_example (profile);
   g_assert_true (tm_profile_has_host_plane (profile));
-  g_assert_cmpint (tm_profile_get_format (profile), ==, TM_PROFILE_FORMAT_XSPACE);
+  g_assert_cmpint (tm_profile_get_format (profile), ==, TM_INPUT_FORMAT_XSPACE);
 
   /* The deallocation shows its allocation's op (docs/analysis.md, step 4). */
   store = tm_profile_get_memory_store (profile, 0);
@@ -724,38 +724,36 @@ assert_same_profiles (TmProfile *one,
     }
 }
 
-/* Loads bytes with one thread, then with two (TM_READ_PARALLEL_MIN_BYTES
- * 0), then with two and the middle line cut (TM_READ_CUT_LINES): the three
- * must be the same. expect_cut: the cut must happen without being forced
- * too. */
+/* Loads bytes with one thread, then with two (the reader's
+ * parallel_min_bytes 0), then with two and the middle line cut
+ * (cut_lines): the three must be the same. expect_cut: the cut must
+ * happen without being forced too. */
 static void
 assert_same_with_two_threads (GBytes   *bytes,
                               gboolean  expect_cut)
 {
+  const TmXSpaceReadOptions one_thread = { G_MAXSIZE, FALSE };
+  const TmXSpaceReadOptions two_threads = { 0, FALSE };
+  const TmXSpaceReadOptions two_cut = { 0, TRUE };
   g_autoptr(TmProfile) one = NULL;
   g_autoptr(TmProfile) two = NULL;
   g_autoptr(TmProfile) cut = NULL;
   g_autoptr(GError) error = NULL;
 
-  g_unsetenv ("TM_READ_PARALLEL_MIN_BYTES");
-  one = tm_test_load_bytes (bytes, "one.xplane.pb", &error);
+  one = tm_test_load_bytes_with_options (bytes, "one.xplane.pb", &one_thread, &error);
   g_assert_no_error (error);
 
-  g_setenv ("TM_READ_PARALLEL_MIN_BYTES", "0", TRUE);
   if (expect_cut)
     g_test_expect_message (G_LOG_DOMAIN, G_LOG_LEVEL_DEBUG, "host plane: line * cut at byte *");
-  two = tm_test_load_bytes (bytes, "one.xplane.pb", &error);
+  two = tm_test_load_bytes_with_options (bytes, "one.xplane.pb", &two_threads, &error);
   g_assert_no_error (error);
   if (expect_cut)
     g_test_assert_expected_messages ();
 
-  g_setenv ("TM_READ_CUT_LINES", "1", TRUE);
   g_test_expect_message (G_LOG_DOMAIN, G_LOG_LEVEL_DEBUG, "host plane: line * cut at byte *");
-  cut = tm_test_load_bytes (bytes, "one.xplane.pb", &error);
+  cut = tm_test_load_bytes_with_options (bytes, "one.xplane.pb", &two_cut, &error);
   g_assert_no_error (error);
   g_test_assert_expected_messages ();
-  g_unsetenv ("TM_READ_CUT_LINES");
-  g_unsetenv ("TM_READ_PARALLEL_MIN_BYTES");
 
   assert_same_profiles (one, two);
   assert_same_profiles (one, cut);
@@ -887,10 +885,9 @@ test_narrow_columns (void)
       g_autoptr(TmProfile) profile = NULL;
       g_autoptr(GError) error = NULL;
 
-      if (threads == 2)
-        g_setenv ("TM_READ_PARALLEL_MIN_BYTES", "0", TRUE);
-      profile = tm_test_load_bytes (bytes, "narrow.xplane.pb", &error);
-      g_unsetenv ("TM_READ_PARALLEL_MIN_BYTES");
+      const TmXSpaceReadOptions options = { threads == 2 ? 0 : G_MAXSIZE, FALSE };
+
+      profile = tm_test_load_bytes_with_options (bytes, "narrow.xplane.pb", &options, &error);
       g_assert_no_error (error);
       g_assert_cmpuint (tm_profile_get_n_memory_ids (profile), ==, G_N_ELEMENTS (ids));
 

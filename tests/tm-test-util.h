@@ -11,7 +11,7 @@
 #include <glib/gstdio.h>
 
 #include "tm-fixture-writer.h"
-#include "tm-profile.h"
+#include "tm-profile-private.h"
 
 /* Writes bytes to a temp file, loads it, removes the file. */
 static inline TmProfile *
@@ -28,6 +28,26 @@ tm_test_load_bytes (GBytes     *bytes,
     return NULL;
   file = g_file_new_for_path (path);
   profile = tm_profile_load (file, NULL, NULL, NULL, error);
+  tm_fixture_remove (path);
+  return profile;
+}
+
+/* The same with the XSpace reader's options (tm-xspace-reader-private.h). */
+static inline TmProfile *
+tm_test_load_bytes_with_options (GBytes                    *bytes,
+                                 const char                *basename,
+                                 const TmXSpaceReadOptions *options,
+                                 GError                   **error)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *path = NULL;
+  TmProfile *profile;
+
+  path = tm_fixture_write_bytes (bytes, NULL, basename, error);
+  if (path == NULL)
+    return NULL;
+  file = g_file_new_for_path (path);
+  profile = tm_profile_load_with_options (file, options, NULL, error);
   tm_fixture_remove (path);
   return profile;
 }

@@ -225,7 +225,7 @@ open_item_in (TmWindow  *window,
 {
   if (item->hosts != NULL)
     tm_window_open_run (window, item->run_directory, (GFile **) item->hosts->pdata, item->hosts->len);
-  else if (tm_run_is_summaries_file (item->file))
+  else if (item->summaries)
     tm_window_open_summaries (window, item->file);
   else
     tm_window_open (window, item->file);

@@ -406,7 +406,7 @@ _tm_window_actions_update (TmWindow *self)
   set_enabled (self, "export-collapsed", profile && self->memory_store != NULL);
   set_enabled (self, "export-timeline-png", profile && self->memory_store != NULL);
   set_enabled (self, "save-memory-only", profile && self->shown.profile != NULL &&
-               tm_profile_get_format (self->shown.profile) == TM_PROFILE_FORMAT_XSPACE);
+               (tm_profile_get_features (self->shown.profile) & TM_INPUT_HAS_MEMORY_ONLY_EXPORT));
   set_enabled (self, "zoom-in", profile && self->memory_store != NULL);
   set_enabled (self, "zoom-out", profile && self->memory_store != NULL);
   set_enabled (self, "zoom-reset", profile && self->memory_store != NULL);

@@ -631,7 +631,7 @@ _tm_window_save_memory_only (TmWindow *self)
   ExportJob *job;
 
   g_return_if_fail (TM_IS_WINDOW (self));
-  if (self->shown.profile == NULL || tm_profile_get_format (self->shown.profile) != TM_PROFILE_FORMAT_XSPACE)
+  if (self->shown.profile == NULL || !(tm_profile_get_features (self->shown.profile) & TM_INPUT_HAS_MEMORY_ONLY_EXPORT))
     return;
 
   stem = profile_stem (self);

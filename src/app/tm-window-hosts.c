@@ -432,17 +432,20 @@ summaries_loaded_cb (GObject      *source,
 {
   g_autoptr(TmWindow) self = user_data;
   GFile *file = G_FILE (source);
-  g_autofree char *contents = NULL;
+  char *contents = NULL;
   gsize length = 0;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) summaries = NULL;
   g_autoptr(TmRunLoader) run = NULL;
   TmWindowContent *current;
 
   if (g_file_load_contents_finish (file, result, &contents, &length, NULL, &error))
-    summaries = tm_run_summaries_parse (contents, length, &error);
+    {
+      g_autoptr(GBytes) bytes = g_bytes_new_take (contents, length);
 
-  if (summaries == NULL)
+      run = tm_run_loader_new_for_gathered (file, bytes, &error);
+    }
+
+  if (run == NULL)
     {
       TmWindowContent content = { 0 };
 
@@ -454,7 +457,6 @@ summaries_loaded_cb (GObject      *source,
       return;
     }
 
-  run = tm_run_loader_new_for_summaries (file, g_steal_pointer (&summaries));
   g_clear_pointer (&self->wanted_memory_id, g_free);
   tm_session_set_run (self->session, run);
   self->showing_overview = TRUE;

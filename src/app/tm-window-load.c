@@ -156,7 +156,7 @@ tm_window_update_no_data (TmWindow *self)
 {
   const char *message;
 
-  if (tm_profile_get_format (self->shown.profile) == TM_PROFILE_FORMAT_XPROF_JSON)
+  if (tm_profile_get_format (self->shown.profile) == TM_INPUT_FORMAT_XPROF_JSON)
     message = _("This memory-profile JSON lists no memory ids, so there is nothing to show.");
   else if (!tm_profile_has_host_plane (self->shown.profile))
     message = _("This profile has no host trace (no <tt>/host:CPU</tt> plane), which is where the profiler records memory allocations and deallocations.\n\n"
@@ -247,7 +247,7 @@ _tm_window_show (TmWindow        *self,
   for (guint i = 0; i < n; i++)
     complete &= tm_memory_store_is_complete (tm_profile_get_memory_store (self->shown.profile, i));
   gtk_widget_set_visible (self->sampled_banner,
-                          tm_profile_get_format (self->shown.profile) == TM_PROFILE_FORMAT_XPROF_JSON || !complete);
+                          !(tm_profile_get_features (self->shown.profile) & TM_INPUT_COMPLETE) || !complete);
 
   _tm_window_fill_memory_ids (self, keep_id);
 

@@ -102,13 +102,12 @@ tm_cli_print_summary (TmProfile *profile,
   g_autofree char *ids = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u memory id", "%u memory ids", n), n);
 
   g_print ("%s — %s, %s, %s\n", basename,
-           tm_profile_get_format (profile) == TM_PROFILE_FORMAT_XSPACE
-           ? "XSpace" : _("XProf memory-profile JSON (sampled points only)"),
+           _(tm_input_format_get_info (tm_profile_get_format (profile))->name),
            size, ids);
 
   if (n == 0)
     {
-      if (tm_profile_get_format (profile) == TM_PROFILE_FORMAT_XSPACE && !tm_profile_has_host_plane (profile))
+      if (!tm_profile_has_host_plane (profile))
         g_print ("%s\n", _("No memory data: the profile has no host plane (/host:CPU)."));
       else
         g_print ("%s\n", _("No memory data: the host plane has no MemoryAllocation or MemoryDeallocation events. "
@@ -285,3 +284,4 @@ tm_cli_print_run_table (GPtrArray *summaries)
         g_print ("  %s: %s\n", summary->host, _("no memory data"));
     }
 }
+

@@ -612,8 +612,8 @@ tm_export_summary_json_full (TmProfile      *profile,
   bad += tm_export_append_string (str, basename);
   bad += append_host_and_file (str, host, tm_profile_get_file (profile));
   g_string_append_printf (str, ", \"format\": \"%s\", \"complete\": %s, \"max_snapshots\": %d, \"num_hosts\": 1, \"version\": 1, \"memory_ids\": [",
-                          tm_profile_get_format (profile) == TM_PROFILE_FORMAT_XSPACE ? "xspace" : "xprof-json",
-                          tm_profile_get_format (profile) == TM_PROFILE_FORMAT_XSPACE ? "true" : "false",
+                          tm_input_format_get_info (tm_profile_get_format (profile))->id,
+                          tm_profile_get_features (profile) & TM_INPUT_COMPLETE ? "true" : "false",
                           TM_XPROF_MAX_SNAPSHOTS);
   for (guint i = 0; i < n; i++)
     {

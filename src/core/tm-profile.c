@@ -2,31 +2,32 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The loader reads the file (tm-xspace-reader or tm-xprof-json), finishes
- * each store and analyses it (tm-analysis) on two worker threads.
+ * The loader reads the file with the reader tm-input-picker picks,
+ * finishes each store and analyses it (tm-analysis) on two worker
+ * threads.
  */
 #include "config.h"
 
 #include <string.h>
-#include <zlib.h>
 #include <glib/gi18n.h>
 
 #include "tm-allocations.h"
 #include "tm-analysis.h"
 #include "tm-error.h"
-#include "tm-profile.h"
+#include "tm-input-picker-private.h"
+#include "tm-profile-private.h"
 #include "tm-source.h"
-#include "tm-xprof-json.h"
-#include "tm-xspace-reader.h"
 
 struct _TmProfile
 {
   GObject          parent_instance;
 
   GFile           *file;
-  TmProfileFormat  format;
+  TmInputFormat    format;
   guint64          file_size;
   gboolean         has_host_plane;
+  gboolean         has_clock_origin;
+  gint64           clock_origin_ns;
   GPtrArray       *stores;       /* TmMemoryStore, sorted by id */
   GPtrArray       *analyses;     /* TmAnalysis, one per store, same order */
   GArray          *hlo_modules;  /* TmHloModule */
@@ -79,152 +80,6 @@ compare_stores (gconstpointer a,
 
   /* Byte-wise, as XProf sorts memory ids. */
   return strcmp (tm_memory_store_get_id (x), tm_memory_store_get_id (y));
-}
-
-/* What a .json.gz may inflate to (docs/formats.md "Hostile input"): an XProf
- * memory-profile JSON compresses about 25:1, so 64 times the compressed
- * size, at least 8 MiB, never more than 256 MiB of text (json-glib's tree
- * takes some 26 times the text). */
-#define GZIP_MAX_RATIO 64
-#define GZIP_MIN_CAP   ((gsize) 8 << 20)
-#define GZIP_MAX_CAP   ((gsize) 256 << 20)
-
-static gsize
-gzip_cap (gsize compressed_size)
-{
-  if (compressed_size >= GZIP_MAX_CAP / GZIP_MAX_RATIO)
-    return GZIP_MAX_CAP;
-  return MAX (GZIP_MIN_CAP, compressed_size * GZIP_MAX_RATIO);
-}
-
-/* FALSE once the inflated text so far cannot start a JSON object; sets
- * *decided when it has seen its first byte that is not white space. */
-static gboolean
-looks_like_json (const guint8 *data,
-                 gsize         size,
-                 gboolean     *decided)
-{
-  gsize i = 0;
-
-  if (size >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf)
-    i = 3;
-  else if (size < 3 && size > 0 && data[0] == 0xef)
-    return TRUE;  /* maybe a byte order mark: wait for more */
-  for (; i < size; i++)
-    {
-      if (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r')
-        continue;
-      *decided = TRUE;
-      return data[i] == '{';
-    }
-  /* Only white space so far: fine for a while, not for ever. */
-  return size < 65536;
-}
-
-static GBytes *
-gunzip (const guint8  *data,
-        gsize          size,
-        GError       **error)
-{
-  z_stream zs;
-  GByteArray *out = g_byte_array_new ();
-  gsize cap = gzip_cap (size);
-  gboolean decided = FALSE;
-  gsize rest;
-  int ret;
-
-  memset (&zs, 0, sizeof zs);
-  if (inflateInit2 (&zs, 16 + MAX_WBITS) != Z_OK)
-    {
-      g_byte_array_unref (out);
-      g_set_error (error, TM_ERROR, TM_ERROR_READ, _("cannot decompress: zlib failed to start"));
-      return NULL;
-    }
-
-  zs.next_in = (Bytef *) data;
-  do
-    {
-      guint8 buf[65536];
-      gsize chunk = MIN (size - (gsize) ((const guint8 *) zs.next_in - data), (gsize) G_MAXUINT32);
-
-      zs.avail_in = (uInt) chunk;
-      zs.next_out = buf;
-      zs.avail_out = sizeof buf;
-      ret = inflate (&zs, Z_NO_FLUSH);
-      if (ret != Z_OK && ret != Z_STREAM_END)
-        {
-          g_set_error (error, TM_ERROR, TM_ERROR_TRUNCATED,
-                       ret == Z_BUF_ERROR
-                       ? _("truncated at byte %lu: the gzip stream ends early")
-                       : _("corrupt gzip data at byte %lu"),
-                       zs.total_in);
-          goto fail;
-        }
-      g_byte_array_append (out, buf, sizeof buf - zs.avail_out);
-      if (!decided && !looks_like_json (out->data, out->len, &decided))
-        {
-          g_set_error (error, TM_ERROR, TM_ERROR_NOT_PROTOBUF,
-                       _("not a profile: the compressed file does not hold a memory-profile JSON"));
-          goto fail;
-        }
-      if (out->len > cap)
-        {
-          g_autofree char *limit = g_format_size_full (cap, G_FORMAT_SIZE_IEC_UNITS);
-
-          g_set_error (error, TM_ERROR, TM_ERROR_TOO_LARGE,
-                       _("too large: the compressed file inflates to more than %s, "
-                         "more than a memory-profile JSON of its size can hold"), limit);
-          goto fail;
-        }
-      if (ret != Z_STREAM_END && zs.avail_in == 0 && sizeof buf - zs.avail_out == 0)
-        {
-          g_set_error (error, TM_ERROR, TM_ERROR_TRUNCATED,
-                       _("truncated at byte %lu: the gzip stream ends early"), zs.total_in);
-          goto fail;
-        }
-    }
-  while (ret != Z_STREAM_END);
-
-  /* One gzip member and nothing after it. */
-  rest = size - (gsize) ((const guint8 *) zs.next_in - data);
-  if (rest > 0)
-    {
-      gsize at = size - rest;
-
-      if (rest >= 2 && zs.next_in[0] == 0x1f && zs.next_in[1] == 0x8b)
-        g_set_error (error, TM_ERROR, TM_ERROR_INVALID,
-                     _("a second gzip member starts at byte %zu: Tidemark reads files of one member"), at);
-      else
-        g_set_error (error, TM_ERROR, TM_ERROR_INVALID,
-                     _("%zu bytes of trailing data after the gzip stream, from byte %zu"), rest, at);
-      goto fail;
-    }
-
-  inflateEnd (&zs);
-  return g_byte_array_free_to_bytes (out);
-
-fail:
-  inflateEnd (&zs);
-  g_byte_array_unref (out);
-  return NULL;
-}
-
-typedef struct
-{
-  const guint8  *data;
-  gsize          size;
-  GPtrArray    **stores;
-  GArray       **hlo_modules;
-  GCancellable  *cancellable;
-} JsonJob;
-
-static gboolean
-json_job (gpointer   user_data,
-          GError   **error)
-{
-  JsonJob *job = user_data;
-
-  return tm_xprof_json_read (job->data, job->size, job->stores, job->hlo_modules, job->cancellable, error);
 }
 
 /* Finishing and analysing memory ids: independent, so two threads take
@@ -340,18 +195,18 @@ analyse_stores (TmProfile     *self,
 }
 
 static TmProfile *
-profile_load (GFile           *file,
-              TmProgressFunc   progress,
-              gpointer         progress_data,
-              gboolean         for_window,
-              GCancellable    *cancellable,
-              GError         **error)
+profile_load (GFile                     *file,
+              const TmXSpaceReadOptions *options,
+              TmProgressFunc             progress,
+              gpointer                   progress_data,
+              gboolean                   for_window,
+              GCancellable              *cancellable,
+              GError                   **error)
 {
   g_autoptr(TmProfile) self = NULL;
   g_autoptr(TmSource) source = NULL;
   g_autofree char *path = NULL;
-  const guint8 *data;
-  gsize size;
+  TmInput input;
 
   g_return_val_if_fail (G_IS_FILE (file), NULL);
 
@@ -370,54 +225,25 @@ profile_load (GFile           *file,
   self = g_object_new (TM_TYPE_PROFILE, NULL);
   self->file = g_object_ref (file);
   self->file_size = tm_source_get_size (source);
-  data = tm_source_get_data (source);
-  size = tm_source_get_size (source);
 
-  if (size >= 2 && data[0] == 0x1f && data[1] == 0x8b)
+  if (!tm_input_picker_read_with_options (source, options, &input, progress, progress_data, cancellable, error))
+    return NULL;
+  if (!(tm_input_format_get_info (input.format)->features & TM_INPUT_HAS_PROFILE))
     {
-      g_autoptr(GBytes) plain = NULL;
-
-      plain = gunzip (data, size, error);
-      if (plain == NULL)
-        return NULL;
-      g_clear_pointer (&source, tm_source_unref);
-      source = tm_source_new_from_bytes (plain, path);
-      data = tm_source_get_data (source);
-      size = tm_source_get_size (source);
-      if (!tm_xprof_json_sniff (data, size))
-        {
-          g_set_error (error, TM_ERROR, TM_ERROR_NOT_PROTOBUF,
-                       _("not a profile: the compressed file does not hold a memory-profile JSON"));
-          return NULL;
-        }
+      g_set_error (error, TM_ERROR, TM_ERROR_INVALID,
+                   _("holds gathered host summaries (JSON Lines), not a profile: "
+                     "open it as a run, or print its run table with tidemark --summary"));
+      tm_input_clear (&input);
+      return NULL;
     }
 
-  if (tm_xprof_json_sniff (data, size))
-    {
-      JsonJob job = { data, size, &self->stores, &self->hlo_modules, cancellable };
-
-      self->format = TM_PROFILE_FORMAT_XPROF_JSON;
-      self->has_host_plane = TRUE;
-      if (progress != NULL)
-        progress (0, size, progress_data);
-      if (!tm_source_run_guarded (source, json_job, &job, error))
-        return NULL;
-      if (progress != NULL)
-        progress (size, size, progress_data);
-    }
-  else
-    {
-      TmXSpaceResult result;
-
-      self->format = TM_PROFILE_FORMAT_XSPACE;
-      if (!tm_xspace_read (source, &result, progress, progress_data, cancellable, error))
-        return NULL;
-
-      self->has_host_plane = result.has_host_plane;
-      self->stores = g_steal_pointer (&result.stores);
-      self->hlo_modules = g_steal_pointer (&result.hlo_modules);
-      tm_xspace_result_clear (&result);
-    }
+  self->format = input.format;
+  self->has_host_plane = input.has_memory_trace;
+  self->has_clock_origin = input.has_clock_origin;
+  self->clock_origin_ns = input.clock_origin_ns;
+  self->stores = g_steal_pointer (&input.stores);
+  self->hlo_modules = g_steal_pointer (&input.hlo_modules);
+  tm_input_clear (&input);
 
   g_ptr_array_sort (self->stores, compare_stores);
   self->analyses = analyse_stores (self, for_window, cancellable, error);
@@ -437,7 +263,18 @@ tm_profile_load (GFile           *file,
                  GCancellable    *cancellable,
                  GError         **error)
 {
-  return profile_load (file, progress, progress_data, FALSE, cancellable, error);
+  return profile_load (file, NULL, progress, progress_data, FALSE, cancellable, error);
+}
+
+TmProfile *
+tm_profile_load_with_options (GFile                     *file,
+                              const TmXSpaceReadOptions *options,
+                              GCancellable              *cancellable,
+                              GError                   **error)
+{
+  g_return_val_if_fail (options != NULL, NULL);
+
+  return profile_load (file, options, NULL, NULL, FALSE, cancellable, error);
 }
 
 /* ------------------------------------------------------------------ */
@@ -540,7 +377,7 @@ load_thread (GTask        *task,
    * allocation index of the memory id it shows (the memory map, what was
    * never freed) follows (tm_profile_lookup_allocations_async), the
    * others' when they are shown. */
-  profile = profile_load (file, worker_progress, state, TRUE, cancellable, &error);
+  profile = profile_load (file, NULL, worker_progress, state, TRUE, cancellable, &error);
   if (profile == NULL)
     g_task_return_error (task, g_steal_pointer (&error));
   else if (!g_task_return_error_if_cancelled (task))
@@ -617,11 +454,29 @@ tm_profile_get_file (TmProfile *self)
   return self->file;
 }
 
-TmProfileFormat
+TmInputFormat
 tm_profile_get_format (TmProfile *self)
 {
-  g_return_val_if_fail (TM_IS_PROFILE (self), TM_PROFILE_FORMAT_XSPACE);
+  g_return_val_if_fail (TM_IS_PROFILE (self), TM_INPUT_FORMAT_XSPACE);
   return self->format;
+}
+
+TmInputFeatures
+tm_profile_get_features (TmProfile *self)
+{
+  g_return_val_if_fail (TM_IS_PROFILE (self), 0);
+  return tm_input_format_get_info (self->format)->features;
+}
+
+gboolean
+tm_profile_get_clock_origin (TmProfile *self,
+                             gint64    *origin_ns)
+{
+  g_return_val_if_fail (TM_IS_PROFILE (self), FALSE);
+
+  if (origin_ns != NULL)
+    *origin_ns = self->clock_origin_ns;
+  return self->has_clock_origin;
 }
 
 guint64

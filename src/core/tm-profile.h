@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Per memory id a finished store (tm-memory-store, with its LOD) and its
- * analysis (tm-analysis); the loader that makes them from a file with
- * tm-xspace-reader or tm-xprof-json. Immutable after loading; the loader
+ * analysis (tm-analysis); the loader that makes them from a file with the
+ * reader tm-input-picker picks by its content. Immutable after loading; the loader
  * builds it in a worker thread and hands it to the main thread, which only
  * reads it.
  */
@@ -14,6 +14,7 @@
 
 #include "tm-allocations.h"
 #include "tm-analysis.h"
+#include "tm-input.h"
 #include "tm-memory-store.h"
 #include "tm-types.h"
 
@@ -23,14 +24,10 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (TmProfile, tm_profile, TM, PROFILE, GObject)
 
-typedef enum
-{
-  TM_PROFILE_FORMAT_XSPACE,      /* *.xplane.pb */
-  TM_PROFILE_FORMAT_XPROF_JSON,  /* XProf memory-profile JSON (or .json.gz): sampled points only */
-} TmProfileFormat;
-
 /* Synchronous load (the CLI, tests, and the worker of the async variant).
- * progress is called from the calling thread with bytes scanned. */
+ * progress is called from the calling thread with bytes scanned. A file
+ * whose format has no profile (gathered summaries: TM_INPUT_HAS_PROFILE
+ * unset) fails with TM_ERROR_INVALID. */
 TmProfile       *tm_profile_load                    (GFile               *file,
                                                      TmProgressFunc       progress,
                                                      gpointer             progress_data,
@@ -51,7 +48,12 @@ TmProfile       *tm_profile_load_finish             (GAsyncResult        *result
                                                      GError             **error);
 
 GFile           *tm_profile_get_file                (TmProfile           *self);
-TmProfileFormat  tm_profile_get_format              (TmProfile           *self);
+/* The format the file was read as, and what it allows (tm-input). */
+TmInputFormat    tm_profile_get_format              (TmProfile           *self);
+TmInputFeatures  tm_profile_get_features            (TmProfile           *self);
+/* Time 0 as the profiler's timestamp_ns, when the file says. */
+gboolean         tm_profile_get_clock_origin        (TmProfile           *self,
+                                                     gint64              *origin_ns);
 guint64          tm_profile_get_file_size           (TmProfile           *self);
 /* Whether the XSpace had a "/host:CPU" plane (FALSE: no host trace at all). */
 gboolean         tm_profile_has_host_plane          (TmProfile           *self);

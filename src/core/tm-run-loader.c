@@ -4,6 +4,10 @@
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
+
+#include "tm-error.h"
+#include "tm-input-picker.h"
 #include "tm-profile.h"
 #include "tm-run.h"
 #include "tm-run-loader.h"
@@ -388,6 +392,48 @@ tm_run_loader_new_for_summaries (GFile     *source,
     }
   self->n_done = summaries->len;
   g_ptr_array_unref (summaries);
+  return self;
+}
+
+TmRunLoader *
+tm_run_loader_new_for_gathered (GFile   *source,
+                                GBytes  *contents,
+                                GError **error)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(TmSource) bytes = NULL;
+  TmRunLoader *self;
+  TmInputFormat format;
+  TmInput input;
+
+  g_return_val_if_fail (G_IS_FILE (source), NULL);
+  g_return_val_if_fail (contents != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  path = g_file_get_parse_name (source);
+  bytes = tm_source_new_from_bytes (contents, path);
+  if (!tm_input_picker_sniff_source (bytes, &format, error))
+    return NULL;
+  if (format != TM_INPUT_FORMAT_SUMMARIES)
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_JSON,
+                   /* TRANSLATORS: %s is a file format, such as "XSpace" */
+                   _("holds %s, not gathered host summaries (JSON Lines)"),
+                   _(tm_input_format_get_info (format)->name));
+      return NULL;
+    }
+  if (!tm_input_picker_read (bytes, &input, NULL, NULL, NULL, error))
+    return NULL;
+  /* The overview shows a whole run or none: the first bad line fails it. */
+  if (input.problems->len > 0)
+    {
+      g_set_error_literal (error, TM_ERROR, TM_ERROR_JSON, g_ptr_array_index (input.problems, 0));
+      tm_input_clear (&input);
+      return NULL;
+    }
+
+  self = tm_run_loader_new_for_summaries (source, g_steal_pointer (&input.hosts));
+  tm_input_clear (&input);
   return self;
 }
 

@@ -43,6 +43,12 @@ TmRunLoader         *tm_run_loader_new                (GFile          *run_direc
 /* Summaries read from source (a JSON Lines file); takes them. */
 TmRunLoader         *tm_run_loader_new_for_summaries  (GFile          *source,
                                                        GPtrArray      *summaries);
+/* The gathered summaries of source, whose contents are given, read through
+ * tm-input-picker; fails (TM_ERROR_JSON) when they are not summaries, or
+ * with the message of the first bad line ("line N of the summaries …"). */
+TmRunLoader         *tm_run_loader_new_for_gathered   (GFile          *source,
+                                                       GBytes         *contents,
+                                                       GError        **error);
 
 /* Starts loading on at most max_threads threads (0: one per core). */
 void                 tm_run_loader_start              (TmRunLoader    *self,

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "tm-input-picker.h"
 #include "tm-run.h"
 
 static const char * const profile_suffixes[] = {
@@ -48,17 +49,6 @@ tm_run_host_name (GFile *file)
     }
 
   return g_steal_pointer (&basename);
-}
-
-gboolean
-tm_run_is_summaries_file (GFile *file)
-{
-  g_autofree char *basename = NULL;
-
-  g_return_val_if_fail (G_IS_FILE (file), FALSE);
-
-  basename = g_file_get_basename (file);
-  return basename != NULL && (g_str_has_suffix (basename, ".jsonl") || g_str_has_suffix (basename, ".ndjson"));
 }
 
 int
@@ -197,9 +187,13 @@ expand_one (GFile        *file,
     }
 
   /* A plain file, or a directory without profiles (the core then says
-   * what is wrong with it). */
+   * what is wrong with it). A file given by itself may hold gathered
+   * summaries: its content says so, not its name. */
   if (item->file == NULL && item->hosts == NULL)
-    item->file = g_object_ref (file);
+    {
+      item->file = g_object_ref (file);
+      item->summaries = tm_input_picker_sniff_file (file, cancellable) == TM_INPUT_FORMAT_SUMMARIES;
+    }
 
   return item;
 }

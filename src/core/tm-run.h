@@ -10,7 +10,9 @@
  * with one host opens as that file; a directory without profiles stays
  * itself (loading it then says what is wrong).
  *
- * Expanding only lists directories (GIO); it reads no profile. The async
+ * Expanding lists directories (GIO) and reads no profile; of a file given
+ * by itself it reads the first bytes, to tell gathered summaries from a
+ * profile by content (tm-input-picker). The async
  * variant does it in a GTask worker so that slow file systems never block
  * the main thread.
  */
@@ -26,6 +28,7 @@ typedef struct
   GFile     *file;           /* a single profile, else NULL */
   GFile     *run_directory;  /* the directory of a run of several hosts, else NULL */
   GPtrArray *hosts;          /* the hosts' files (GFile), sorted by host name, else NULL */
+  gboolean   summaries;      /* file holds JSON Lines of gathered host summaries (a run) */
 } TmRunItem;
 
 void       tm_run_item_free            (TmRunItem            *item);
@@ -49,9 +52,6 @@ GPtrArray *tm_run_expand_finish        (GAsyncResult         *result,
 /* A host's name: its file name, for display, without .xplane.pb (or
  * the memory-profile JSON suffix). */
 char      *tm_run_host_name            (GFile                *file);
-/* Whether file is named as JSON Lines of host summaries (*.jsonl,
- * *.ndjson; docs/formats.md, section 3) rather than a profile. */
-gboolean   tm_run_is_summaries_file    (GFile                *file);
 /* Orders host names as a file manager does ("worker-2" before
  * "worker-10"). */
 int        tm_run_compare_host_names   (const char           *a,

@@ -23,25 +23,6 @@
 #define MAX_DEPTH 64
 #define CANCEL_CHECK_INTERVAL 4096
 
-gboolean
-tm_xprof_json_sniff (const guint8 *data,
-                     gsize         size)
-{
-  for (gsize i = 0; i < size; i++)
-    {
-      if (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r')
-        continue;
-      /* A UTF-8 byte order mark. */
-      if (i == 0 && size >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf)
-        {
-          i += 2;
-          continue;
-        }
-      return data[i] == '{';
-    }
-  return FALSE;
-}
-
 /* json-glib recurses per nesting level: refuse deep input before parsing.
  * json-glib 1.6 also keeps the first of several values and ignores the
  * rest: refuse anything but white space after the first object or array. */

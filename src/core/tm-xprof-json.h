@@ -2,17 +2,14 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * JSON → memory stores (tm-memory-store) and HLO modules.
+ * JSON → memory stores (tm-memory-store) and HLO modules; one of the
+ * readers behind tm-input-picker, which tells this JSON from others.
  */
 #pragma once
 
 #include <gio/gio.h>
 
 G_BEGIN_DECLS
-
-/* TRUE if data looks like JSON (first non-blank byte is '{'). */
-gboolean tm_xprof_json_sniff (const guint8  *data,
-                              gsize          size);
 
 /* Parses XProf's JSON (version 1, or TensorFlow's older variant without
  * "version"; camelCase or snake_case names; integers as strings or numbers;

@@ -19,7 +19,7 @@
 #include "tm-memory-store.h"
 #include "tm-wire.h"
 #include "tm-xplane.h"
-#include "tm-xspace-reader.h"
+#include "tm-xspace-reader-private.h"
 
 #define DEVICE_PREFIX "/device:"
 #define XLA_MODULES_LINE "XLA Modules"
@@ -48,6 +48,7 @@ typedef struct
 typedef struct
 {
   TmSource       *source;
+  const TmXSpaceReadOptions *options;
   const guint8   *base;
   gsize           size;
   TmXSpaceResult *result;
@@ -438,25 +439,6 @@ merge_half (Reader         *r,
     }
 }
 
-/* Host planes below this size are read by one thread; tests lower it with
- * TM_READ_PARALLEL_MIN_BYTES to check that both ways give the same. */
-static gsize
-parallel_min_bytes (void)
-{
-  const char *env = g_getenv ("TM_READ_PARALLEL_MIN_BYTES");
-
-  return env != NULL ? (gsize) g_ascii_strtoull (env, NULL, 10) : 16u << 20;
-}
-
-/* Tests set TM_READ_CUT_LINES to cut the middle line of any host plane
- * read by two threads, however close to the middle a cut between lines
- * would be. */
-static gboolean
-force_line_cut (void)
-{
-  return g_getenv ("TM_READ_CUT_LINES") != NULL;
-}
-
 typedef struct
 {
   TmSource      *source;
@@ -553,7 +535,7 @@ read_host_plane_once (Reader      *r,
    * stores are appended to these afterwards, so file order is kept. Both
    * passes (line headers, then events) are split the same way. */
   split = parts->lines->len;
-  parallel = total >= parallel_min_bytes () && parts->lines->len >= 1 && g_get_num_processors () >= 2;
+  parallel = total >= r->options->parallel_min_bytes && parts->lines->len >= 1 && g_get_num_processors () >= 2;
   if (parallel && parts->lines->len >= 2)
     {
       for (split = 0; split < parts->lines->len - 1 && half < total / 2; split++)
@@ -593,6 +575,11 @@ read_host_plane_once (Reader      *r,
 
   for (guint i = 0; i < lines->len; i++)
     min_ts = MIN (min_ts, g_array_index (lines, TmXLineInfo, i).timestamp_ns);
+  if (lines->len > 0)
+    {
+      r->result->has_clock_origin = TRUE;
+      r->result->clock_origin_ns = min_ts;
+    }
 
   /* Lines can be few and long (a profile may hold all its memory events in
    * one): when the cut between lines is far from half the bytes, cut the
@@ -618,7 +605,7 @@ read_host_plane_once (Reader      *r,
           TmXLineInfo *info = &g_array_index (lines, TmXLineInfo, l);
           const guint8 *middle = info->wire.p + (total / 2 - before);
           gsize off_by = MIN ((gsize) (middle - info->wire.p), (gsize) (info->wire.end - middle));
-          const guint8 *cut = off_by > total / 64 || force_line_cut ()
+          const guint8 *cut = off_by > total / 64 || r->options->cut_lines
                               ? field_boundary_after (info->wire, middle) : NULL;
 
           if (cut != NULL)
@@ -832,17 +819,19 @@ read_job (gpointer   data,
 }
 
 gboolean
-tm_xspace_read (TmSource        *source,
-                TmXSpaceResult  *result,
-                TmProgressFunc   progress,
-                gpointer         progress_data,
-                GCancellable    *cancellable,
-                GError         **error)
+tm_xspace_read_with_options (TmSource                  *source,
+                             const TmXSpaceReadOptions *options,
+                             TmXSpaceResult            *result,
+                             TmProgressFunc             progress,
+                             gpointer                   progress_data,
+                             GCancellable              *cancellable,
+                             GError                   **error)
 {
   Reader r = { 0 };
   gboolean ok;
 
   g_return_val_if_fail (source != NULL, FALSE);
+  g_return_val_if_fail (options != NULL, FALSE);
   g_return_val_if_fail (result != NULL, FALSE);
 
   memset (result, 0, sizeof *result);
@@ -851,6 +840,7 @@ tm_xspace_read (TmSource        *source,
   g_array_set_clear_func (result->hlo_modules, (GDestroyNotify) tm_hlo_module_clear);
 
   r.source = source;
+  r.options = options;
   r.base = tm_source_get_data (source);
   r.size = tm_source_get_size (source);
   r.result = result;
@@ -873,4 +863,17 @@ tm_xspace_read (TmSource        *source,
 
   report_progress (&r, r.size);
   return TRUE;
+}
+
+gboolean
+tm_xspace_read (TmSource        *source,
+                TmXSpaceResult  *result,
+                TmProgressFunc   progress,
+                gpointer         progress_data,
+                GCancellable    *cancellable,
+                GError         **error)
+{
+  static const TmXSpaceReadOptions defaults = { TM_XSPACE_READ_PARALLEL_MIN_BYTES, FALSE };
+
+  return tm_xspace_read_with_options (source, &defaults, result, progress, progress_data, cancellable, error);
 }

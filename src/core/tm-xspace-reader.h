@@ -25,6 +25,10 @@ typedef struct
   gboolean   has_host_plane;
   guint      n_planes;
   guint64    n_host_events;  /* every event of the host plane */
+  /* Time 0 of the stores: the smallest timestamp_ns of the host plane's
+   * lines (docs/formats.md, section 1.6), when it has lines. */
+  gboolean   has_clock_origin;
+  gint64     clock_origin_ns;
 } TmXSpaceResult;
 
 void     tm_xspace_result_clear (TmXSpaceResult *result);

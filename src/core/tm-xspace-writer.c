@@ -33,7 +33,7 @@
 #include "tm-profile.h"
 #include "tm-wire.h"
 #include "tm-xplane.h"
-#include "tm-xprof-json.h"
+#include "tm-input-picker.h"
 #include "tm-xspace-writer.h"
 #include "xplane.pb-c.h"
 
@@ -799,6 +799,7 @@ tm_xspace_write_memory_only (TmSource        *source,
                              GError         **error)
 {
   Writer w = { 0 };
+  TmInputFormat format;
   gboolean ok;
 
   g_return_val_if_fail (source != NULL, FALSE);
@@ -807,10 +808,18 @@ tm_xspace_write_memory_only (TmSource        *source,
   w.source = source;
   w.base = tm_source_get_data (source);
   w.size = tm_source_get_size (source);
-  if ((w.size >= 2 && w.base[0] == 0x1f && w.base[1] == 0x8b) || tm_xprof_json_sniff (w.base, w.size))
+  if (!tm_input_picker_sniff_source (source, &format, error))
+    return FALSE;
+  if (!(tm_input_format_get_info (format)->features & TM_INPUT_HAS_MEMORY_ONLY_EXPORT))
     {
-      g_set_error (error, TM_ERROR, TM_ERROR_INVALID,
-                   _("is an XProf memory-profile JSON: only an XSpace profile (*.xplane.pb) can be saved memory-only"));
+      if (format == TM_INPUT_FORMAT_XPROF_JSON)
+        g_set_error (error, TM_ERROR, TM_ERROR_INVALID,
+                     _("is an XProf memory-profile JSON: only an XSpace profile (*.xplane.pb) can be saved memory-only"));
+      else
+        g_set_error (error, TM_ERROR, TM_ERROR_INVALID,
+                     /* TRANSLATORS: %s is a file format, such as "gathered host summaries (JSON Lines)" */
+                     _("holds %s: only an XSpace profile (*.xplane.pb) can be saved memory-only"),
+                     _(tm_input_format_get_info (format)->name));
       return FALSE;
     }
 
@@ -964,7 +973,7 @@ tm_xspace_writer_round_trip (const char  *path,
   dest = g_file_new_for_path (dest_path);
 
   original = tm_profile_load (file, NULL, NULL, NULL, NULL);
-  if (original == NULL || tm_profile_get_format (original) != TM_PROFILE_FORMAT_XSPACE)
+  if (original == NULL || !(tm_profile_get_features (original) & TM_INPUT_HAS_MEMORY_ONLY_EXPORT))
     {
       /* Nothing to compare; the writer must still cope with the file. */
       tm_xspace_save_memory_only (file, dest, NULL, NULL, NULL, NULL);

@@ -1,0 +1,566 @@
+/* tm-input-picker.c — the one place that picks a file's reader
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+#include <zlib.h>
+#include <glib/gi18n.h>
+
+#include "tm-error.h"
+#include "tm-input-picker-private.h"
+#include "tm-summaries-reader.h"
+#include "tm-xprof-json.h"
+#include "tm-xspace-reader-private.h"
+
+/* How much of a file tm_input_picker_sniff_file() reads, and how much of a
+ * gzip stream's start tm_input_picker_sniff() inflates. */
+#define SNIFF_BYTES 65536
+
+static gboolean
+is_gzip (const guint8 *data,
+         gsize         size)
+{
+  return size >= 2 && data[0] == 0x1f && data[1] == 0x8b;
+}
+
+static gboolean
+is_blank (guint8 c)
+{
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* The offset of the first byte that is not white space (after a UTF-8
+ * byte order mark), or size. */
+static gsize
+first_byte (const guint8 *data,
+            gsize         size)
+{
+  gsize i = 0;
+
+  if (size >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf)
+    i = 3;
+  while (i < size && is_blank (data[i]))
+    i++;
+  return i;
+}
+
+/* Top-level members that only one of the two JSON formats has: the first
+ * of them met in the first value decides. Others ("version", "memory_ids",
+ * "num_hosts" are in both) do not. */
+static const char * const summary_members[] = {
+  "input", "host", "file", "error", "memory", "sparkline",
+};
+static const char * const xprof_members[] = {
+  "memoryProfilePerAllocator", "memory_profile_per_allocator", "memoryIds", "numHosts",
+  "hloModules", "hlo_modules",
+};
+
+static gboolean
+member_decides (const guint8  *name,
+                gsize          len,
+                TmInputFormat *format)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (summary_members); i++)
+    if (strlen (summary_members[i]) == len && memcmp (summary_members[i], name, len) == 0)
+      {
+        *format = TM_INPUT_FORMAT_SUMMARIES;
+        return TRUE;
+      }
+  for (guint i = 0; i < G_N_ELEMENTS (xprof_members); i++)
+    if (strlen (xprof_members[i]) == len && memcmp (xprof_members[i], name, len) == 0)
+      {
+        *format = TM_INPUT_FORMAT_XPROF_JSON;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* JSON from data[i] == '{': XProf's memory-profile JSON is one object;
+ * summaries are one object per line. The first value's top-level member
+ * names decide when one of them belongs to one format only; else a second
+ * value after the first means JSON Lines. The walk only counts brackets
+ * outside strings (no recursion, no tree), so any depth is safe; a first
+ * value the bytes do not finish is left to the JSON reader, which says
+ * where it ends. */
+static TmInputFormat
+sniff_json (const guint8 *data,
+            gsize         size,
+            gsize         i)
+{
+  guint64 depth = 0;
+  gboolean expect_name = FALSE;
+  TmInputFormat format;
+
+  for (; i < size; i++)
+    {
+      guint8 c = data[i];
+
+      if (c == '"')
+        {
+          gsize start = i + 1, j = start;
+
+          while (j < size && data[j] != '"')
+            j += data[j] == '\\' ? 2 : 1;
+          if (j >= size)
+            return TM_INPUT_FORMAT_XPROF_JSON;
+          if (depth == 1 && expect_name && member_decides (data + start, j - start, &format))
+            return format;
+          expect_name = FALSE;
+          i = j;
+          continue;
+        }
+      if (c == '{' || c == '[')
+        {
+          depth++;
+          expect_name = c == '{' && depth == 1;
+        }
+      else if (c == '}' || c == ']')
+        {
+          if (--depth == 0)
+            break;
+        }
+      else if (c == ',' && depth == 1)
+        expect_name = TRUE;
+    }
+  if (i >= size)
+    return TM_INPUT_FORMAT_XPROF_JSON;
+
+  for (i++; i < size; i++)
+    if (!is_blank (data[i]))
+      return TM_INPUT_FORMAT_SUMMARIES;
+  return TM_INPUT_FORMAT_XPROF_JSON;
+}
+
+/* Uncompressed bytes: JSON of one kind or the other, else XSpace. */
+static TmInputFormat
+sniff_plain (const guint8 *data,
+             gsize         size)
+{
+  gsize i = first_byte (data, size);
+
+  if (i < size && data[i] == '{')
+    return sniff_json (data, size, i);
+  return TM_INPUT_FORMAT_XSPACE;
+}
+
+TmInputFormat
+tm_input_picker_sniff (const guint8 *data,
+                       gsize         size)
+{
+  g_autofree guint8 *start = NULL;
+  z_stream zs;
+  gsize n;
+
+  g_return_val_if_fail (data != NULL || size == 0, TM_INPUT_FORMAT_XSPACE);
+
+  if (!is_gzip (data, size))
+    return sniff_plain (data, size);
+
+  /* What the stream's start inflates to; an error or the end of the bytes
+   * only ends it early (the full read reports them). */
+  start = g_malloc (SNIFF_BYTES);
+  memset (&zs, 0, sizeof zs);
+  if (inflateInit2 (&zs, 16 + MAX_WBITS) != Z_OK)
+    return TM_INPUT_FORMAT_XPROF_JSON;
+  zs.next_in = (Bytef *) data;
+  zs.avail_in = (uInt) MIN (size, (gsize) G_MAXUINT32);
+  zs.next_out = start;
+  zs.avail_out = SNIFF_BYTES;
+  inflate (&zs, Z_SYNC_FLUSH);
+  n = SNIFF_BYTES - zs.avail_out;
+  inflateEnd (&zs);
+
+  /* Inside gzip only JSON is read; anything else is the JSON path's
+   * error. */
+  if (sniff_plain (start, n) == TM_INPUT_FORMAT_SUMMARIES)
+    return TM_INPUT_FORMAT_SUMMARIES;
+  return TM_INPUT_FORMAT_XPROF_JSON;
+}
+
+typedef struct
+{
+  const guint8  *data;
+  gsize          size;
+  TmInputFormat  format;
+} SniffJob;
+
+static gboolean
+sniff_job (gpointer   user_data,
+           GError   **error)
+{
+  SniffJob *job = user_data;
+
+  job->format = tm_input_picker_sniff (job->data, job->size);
+  return TRUE;
+}
+
+gboolean
+tm_input_picker_sniff_source (TmSource      *source,
+                              TmInputFormat *format,
+                              GError       **error)
+{
+  SniffJob job = { 0 };
+
+  g_return_val_if_fail (source != NULL, FALSE);
+  g_return_val_if_fail (format != NULL, FALSE);
+
+  job.data = tm_source_get_data (source);
+  job.size = tm_source_get_size (source);
+  if (!tm_source_run_guarded (source, sniff_job, &job, error))
+    return FALSE;
+  *format = job.format;
+  return TRUE;
+}
+
+TmInputFormat
+tm_input_picker_sniff_file (GFile        *file,
+                            GCancellable *cancellable)
+{
+  g_autoptr(GFileInputStream) in = NULL;
+  g_autofree guint8 *start = NULL;
+  gsize n = 0;
+
+  g_return_val_if_fail (G_IS_FILE (file), TM_INPUT_FORMAT_XSPACE);
+
+  in = g_file_read (file, cancellable, NULL);
+  if (in == NULL)
+    return TM_INPUT_FORMAT_XSPACE;
+  start = g_malloc (SNIFF_BYTES);
+  if (!g_input_stream_read_all (G_INPUT_STREAM (in), start, SNIFF_BYTES, &n, cancellable, NULL))
+    return TM_INPUT_FORMAT_XSPACE;
+  return tm_input_picker_sniff (start, n);
+}
+
+/* ------------------------------------------------------------------ */
+/* Gzip                                                                 */
+
+/* What a .json.gz may inflate to (docs/formats.md "Hostile input"): an XProf
+ * memory-profile JSON compresses about 25:1, so 64 times the compressed
+ * size, at least 8 MiB, never more than 256 MiB of text (json-glib's tree
+ * takes some 26 times the text). */
+#define GZIP_MAX_RATIO 64
+#define GZIP_MIN_CAP   ((gsize) 8 << 20)
+#define GZIP_MAX_CAP   ((gsize) 256 << 20)
+
+static gsize
+gzip_cap (gsize compressed_size)
+{
+  if (compressed_size >= GZIP_MAX_CAP / GZIP_MAX_RATIO)
+    return GZIP_MAX_CAP;
+  return MAX (GZIP_MIN_CAP, compressed_size * GZIP_MAX_RATIO);
+}
+
+/* FALSE once the inflated text so far cannot start a JSON object; sets
+ * *decided when it has seen its first byte that is not white space. */
+static gboolean
+looks_like_json (const guint8 *data,
+                 gsize         size,
+                 gboolean     *decided)
+{
+  gsize i = 0;
+
+  if (size >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf)
+    i = 3;
+  else if (size < 3 && size > 0 && data[0] == 0xef)
+    return TRUE;  /* maybe a byte order mark: wait for more */
+  for (; i < size; i++)
+    {
+      if (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r')
+        continue;
+      *decided = TRUE;
+      return data[i] == '{';
+    }
+  /* Only white space so far: fine for a while, not for ever. */
+  return size < 65536;
+}
+
+static GBytes *
+gunzip (const guint8  *data,
+        gsize          size,
+        GError       **error)
+{
+  z_stream zs;
+  GByteArray *out = g_byte_array_new ();
+  gsize cap = gzip_cap (size);
+  gboolean decided = FALSE;
+  gsize rest;
+  int ret;
+
+  memset (&zs, 0, sizeof zs);
+  if (inflateInit2 (&zs, 16 + MAX_WBITS) != Z_OK)
+    {
+      g_byte_array_unref (out);
+      g_set_error (error, TM_ERROR, TM_ERROR_READ, _("cannot decompress: zlib failed to start"));
+      return NULL;
+    }
+
+  zs.next_in = (Bytef *) data;
+  do
+    {
+      guint8 buf[65536];
+      gsize chunk = MIN (size - (gsize) ((const guint8 *) zs.next_in - data), (gsize) G_MAXUINT32);
+
+      zs.avail_in = (uInt) chunk;
+      zs.next_out = buf;
+      zs.avail_out = sizeof buf;
+      ret = inflate (&zs, Z_NO_FLUSH);
+      if (ret != Z_OK && ret != Z_STREAM_END)
+        {
+          g_set_error (error, TM_ERROR, TM_ERROR_TRUNCATED,
+                       ret == Z_BUF_ERROR
+                       ? _("truncated at byte %lu: the gzip stream ends early")
+                       : _("corrupt gzip data at byte %lu"),
+                       zs.total_in);
+          goto fail;
+        }
+      g_byte_array_append (out, buf, sizeof buf - zs.avail_out);
+      if (!decided && !looks_like_json (out->data, out->len, &decided))
+        {
+          g_set_error (error, TM_ERROR, TM_ERROR_NOT_PROTOBUF,
+                       _("not a profile: the compressed file does not hold a memory-profile JSON"));
+          goto fail;
+        }
+      if (out->len > cap)
+        {
+          g_autofree char *limit = g_format_size_full (cap, G_FORMAT_SIZE_IEC_UNITS);
+
+          g_set_error (error, TM_ERROR, TM_ERROR_TOO_LARGE,
+                       _("too large: the compressed file inflates to more than %s, "
+                         "more than a memory-profile JSON of its size can hold"), limit);
+          goto fail;
+        }
+      if (ret != Z_STREAM_END && zs.avail_in == 0 && sizeof buf - zs.avail_out == 0)
+        {
+          g_set_error (error, TM_ERROR, TM_ERROR_TRUNCATED,
+                       _("truncated at byte %lu: the gzip stream ends early"), zs.total_in);
+          goto fail;
+        }
+    }
+  while (ret != Z_STREAM_END);
+
+  /* One gzip member and nothing after it. */
+  rest = size - (gsize) ((const guint8 *) zs.next_in - data);
+  if (rest > 0)
+    {
+      gsize at = size - rest;
+
+      if (rest >= 2 && zs.next_in[0] == 0x1f && zs.next_in[1] == 0x8b)
+        g_set_error (error, TM_ERROR, TM_ERROR_INVALID,
+                     _("a second gzip member starts at byte %zu: Tidemark reads files of one member"), at);
+      else
+        g_set_error (error, TM_ERROR, TM_ERROR_INVALID,
+                     _("%zu bytes of trailing data after the gzip stream, from byte %zu"), rest, at);
+      goto fail;
+    }
+
+  inflateEnd (&zs);
+  return g_byte_array_free_to_bytes (out);
+
+fail:
+  inflateEnd (&zs);
+  g_byte_array_unref (out);
+  return NULL;
+}
+
+typedef struct
+{
+  const guint8  *data;
+  gsize          size;
+  GBytes        *plain;
+} GunzipJob;
+
+static gboolean
+gunzip_job (gpointer   user_data,
+            GError   **error)
+{
+  GunzipJob *job = user_data;
+
+  job->plain = gunzip (job->data, job->size, error);
+  return job->plain != NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* The readers                                                          */
+
+typedef gboolean (*ReadFunc) (TmSource                  *source,
+                              const TmXSpaceReadOptions *options,
+                              TmInput                   *input,
+                              TmProgressFunc             progress,
+                              gpointer                   progress_data,
+                              GCancellable              *cancellable,
+                              GError                   **error);
+
+static gboolean
+read_xspace (TmSource                  *source,
+             const TmXSpaceReadOptions *options,
+             TmInput                   *input,
+             TmProgressFunc             progress,
+             gpointer                   progress_data,
+             GCancellable              *cancellable,
+             GError                   **error)
+{
+  static const TmXSpaceReadOptions defaults = { TM_XSPACE_READ_PARALLEL_MIN_BYTES, FALSE };
+  TmXSpaceResult result;
+
+  if (!tm_xspace_read_with_options (source, options != NULL ? options : &defaults, &result,
+                                    progress, progress_data, cancellable, error))
+    return FALSE;
+
+  g_ptr_array_unref (input->stores);
+  input->stores = g_steal_pointer (&result.stores);
+  g_array_unref (input->hlo_modules);
+  input->hlo_modules = g_steal_pointer (&result.hlo_modules);
+  input->has_memory_trace = result.has_host_plane;
+  input->has_clock_origin = result.has_clock_origin;
+  input->clock_origin_ns = result.clock_origin_ns;
+  tm_xspace_result_clear (&result);
+  return TRUE;
+}
+
+typedef struct
+{
+  const guint8  *data;
+  gsize          size;
+  TmInput       *input;
+  GCancellable  *cancellable;
+} JsonJob;
+
+static gboolean
+xprof_json_job (gpointer   user_data,
+                GError   **error)
+{
+  JsonJob *job = user_data;
+  g_autoptr(GPtrArray) stores = NULL;
+  g_autoptr(GArray) hlo_modules = NULL;
+
+  if (!tm_xprof_json_read (job->data, job->size, &stores, &hlo_modules, job->cancellable, error))
+    return FALSE;
+  g_ptr_array_unref (job->input->stores);
+  job->input->stores = g_steal_pointer (&stores);
+  g_array_unref (job->input->hlo_modules);
+  job->input->hlo_modules = g_steal_pointer (&hlo_modules);
+  return TRUE;
+}
+
+static gboolean
+read_xprof_json (TmSource                  *source,
+                 const TmXSpaceReadOptions *options,
+                 TmInput                   *input,
+                 TmProgressFunc             progress,
+                 gpointer                   progress_data,
+                 GCancellable              *cancellable,
+                 GError                   **error)
+{
+  JsonJob job = { tm_source_get_data (source), tm_source_get_size (source), input, cancellable };
+
+  if (progress != NULL)
+    progress (0, job.size, progress_data);
+  if (!tm_source_run_guarded (source, xprof_json_job, &job, error))
+    return FALSE;
+  if (progress != NULL)
+    progress (job.size, job.size, progress_data);
+  return TRUE;
+}
+
+static gboolean
+summaries_job (gpointer   user_data,
+               GError   **error)
+{
+  JsonJob *job = user_data;
+
+  job->input->hosts = tm_summaries_read ((const char *) job->data, job->size, job->input->problems, error);
+  return job->input->hosts != NULL;
+}
+
+static gboolean
+read_summaries (TmSource                  *source,
+                const TmXSpaceReadOptions *options,
+                TmInput                   *input,
+                TmProgressFunc             progress,
+                gpointer                   progress_data,
+                GCancellable              *cancellable,
+                GError                   **error)
+{
+  JsonJob job = { tm_source_get_data (source), tm_source_get_size (source), input, cancellable };
+
+  if (progress != NULL)
+    progress (0, job.size, progress_data);
+  if (!tm_source_run_guarded (source, summaries_job, &job, error))
+    return FALSE;
+  if (progress != NULL)
+    progress (job.size, job.size, progress_data);
+  return TRUE;
+}
+
+/* In the order of TmInputFormat. */
+static const ReadFunc readers[TM_INPUT_N_FORMATS] = {
+  read_xspace,
+  read_xprof_json,
+  read_summaries,
+};
+
+gboolean
+tm_input_picker_read_with_options (TmSource                  *source,
+                                   const TmXSpaceReadOptions *options,
+                                   TmInput                   *input,
+                                   TmProgressFunc             progress,
+                                   gpointer                   progress_data,
+                                   GCancellable              *cancellable,
+                                   GError                   **error)
+{
+  g_autoptr(TmSource) plain = NULL;
+  TmInputFormat format;
+
+  g_return_val_if_fail (source != NULL, FALSE);
+  g_return_val_if_fail (input != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  memset (input, 0, sizeof *input);
+
+  if (is_gzip (tm_source_get_data (source), tm_source_get_size (source)))
+    {
+      GunzipJob job = { tm_source_get_data (source), tm_source_get_size (source), NULL };
+      g_autoptr(GBytes) bytes = NULL;
+      gsize at;
+
+      if (!tm_source_run_guarded (source, gunzip_job, &job, error))
+        {
+          g_clear_pointer (&job.plain, g_bytes_unref);
+          return FALSE;
+        }
+      bytes = job.plain;
+      plain = tm_source_new_from_bytes (bytes, tm_source_get_path (source));
+      source = plain;
+      at = first_byte (tm_source_get_data (source), tm_source_get_size (source));
+      if (at >= tm_source_get_size (source) || tm_source_get_data (source)[at] != '{')
+        {
+          g_set_error (error, TM_ERROR, TM_ERROR_NOT_PROTOBUF,
+                       _("not a profile: the compressed file does not hold a memory-profile JSON"));
+          return FALSE;
+        }
+    }
+
+  if (!tm_input_picker_sniff_source (source, &format, error))
+    return FALSE;
+
+  tm_input_init (input, format);
+  if (!readers[format] (source, options, input, progress, progress_data, cancellable, error))
+    {
+      tm_input_clear (input);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+tm_input_picker_read (TmSource        *source,
+                      TmInput         *input,
+                      TmProgressFunc   progress,
+                      gpointer         progress_data,
+                      GCancellable    *cancellable,
+                      GError         **error)
+{
+  return tm_input_picker_read_with_options (source, NULL, input, progress, progress_data, cancellable, error);
+}
