@@ -302,6 +302,68 @@ test_invalid_utf8 (void)
   tm_fixture_remove (path);
 }
 
+/* --summary of gathered summaries (JSON Lines, told by content): the run
+ * table of the hosts it holds, each bad line named by its number; with
+ * --json, the lines read back, one per host; no export. */
+static void
+test_gathered_summaries (void)
+{
+  g_autofree char *first = write_example ();
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new_xprof_example ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *second = tm_fixture_space_write (space, NULL, "other.xplane.pb", &error);
+  g_autofree char *dir = tm_fixture_make_temp_dir (&error);
+  g_autofree char *gathered = g_build_filename (dir, "run.jsonl", NULL);
+  const char *failed = "{\"input\": \"w9.xplane.pb\", \"host\": \"w9\", \"file\": \"/x/w9.xplane.pb\", \"error\": \"file is empty\"}";
+  g_auto(TmTestRun) a = { 0 };
+  g_auto(TmTestRun) b = { 0 };
+  g_auto(TmTestRun) text = { 0 };
+  g_auto(TmTestRun) json = { 0 };
+  g_auto(TmTestRun) csv = { 0 };
+  g_autofree char *contents = NULL;
+  g_autofree char *expected = NULL;
+
+  g_assert_no_error (error);
+  tm_test_run_cli (&a, NULL, "--summary", "--json", first, NULL);
+  tm_test_run_cli (&b, NULL, "--summary", "--json", second, NULL);
+  g_assert_cmpint (a.status, ==, 0);
+  g_assert_cmpint (b.status, ==, 0);
+  g_assert_cmpuint (count_lines (a.out), ==, 1);
+  g_assert_cmpuint (count_lines (b.out), ==, 1);
+
+  /* Line 2 is blank, 3 and 5 are bad, 6 is a host that failed. */
+  contents = g_strconcat (a.out, "   \n", "9{}\n", b.out, "{\"host\": \"w3\"}\n", failed, "\n", NULL);
+  g_assert_true (g_file_set_contents (gathered, contents, -1, &error));
+
+  tm_test_run_cli (&text, NULL, "--summary", gathered, NULL);
+  g_test_message ("%s%s", text.out, text.err);
+  g_assert_cmpint (text.status, ==, 1);
+  g_assert_cmpuint (count_lines (text.err), ==, 2);
+  g_assert_nonnull (strstr (text.err, "run.jsonl: line 3 of the summaries "));
+  g_assert_nonnull (strstr (text.err, "run.jsonl: line 5 of the summaries "));
+  g_assert_true (g_str_has_prefix (text.out, "run.jsonl — gathered host summaries (JSON Lines), 3 hosts\n"));
+  g_assert_nonnull (strstr (text.out, "Run: each host's busiest memory id, the busiest host first\n"));
+  g_assert_nonnull (strstr (text.out, "  example  GPU_0_bfc"));
+  g_assert_nonnull (strstr (text.out, "  other    GPU_0_bfc"));
+  g_assert_nonnull (strstr (text.out, "  w9: file is empty\n"));
+
+  tm_test_run_cli (&json, NULL, "--summary", "--json", gathered, NULL);
+  g_assert_cmpint (json.status, ==, 1);
+  g_assert_cmpuint (count_lines (json.err), ==, 2);
+  expected = g_strconcat (a.out, b.out, failed, "\n", NULL);
+  g_assert_cmpstr (json.out, ==, expected);
+
+  tm_test_run_cli (&csv, NULL, "--export=csv", gathered, NULL);
+  g_assert_cmpint (csv.status, ==, 1);
+  g_assert_cmpstr (csv.out, ==, "");
+  g_assert_nonnull (strstr (csv.err, "holds gathered host summaries (JSON Lines), not a profile"));
+
+  tm_fixture_remove (gathered);
+  tm_fixture_remove (dir);
+  tm_fixture_remove (first);
+  tm_fixture_remove (second);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -314,6 +376,7 @@ main (int   argc,
   g_test_add_func ("/cli/usage", test_usage);
   g_test_add_func ("/cli/bad-input", test_bad_input);
   g_test_add_func ("/cli/invalid-utf8", test_invalid_utf8);
+  g_test_add_func ("/cli/gathered-summaries", test_gathered_summaries);
 
   return g_test_run ();
 }

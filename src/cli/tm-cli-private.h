@@ -18,6 +18,15 @@ void tm_cli_print_summary    (TmProfile *profile,
  * not valid UTF-8 (docs/formats.md, section 1.10); nothing when 0. */
 void tm_cli_warn_replaced    (const char *path,
                               guint       n_replaced);
+/* --summary of file (named path on the command line), which holds
+ * gathered host summaries: with json its lines read back, one per host,
+ * on standard output; else a heading, and its hosts appended to summaries
+ * for the run table. Each bad line is named by its number on standard
+ * error. Returns the exit status: 1 when the file or a line failed. */
+int  tm_cli_summary_gathered (GFile      *file,
+                              const char *path,
+                              gboolean    json,
+                              GPtrArray  *summaries);
 /* The run table of several hosts (TmHostSummary), busiest host first,
  * failed hosts last, on standard output. */
 void tm_cli_print_run_table  (GPtrArray *summaries);

@@ -7,11 +7,16 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 #include <glib/gi18n.h>
+#include <gio/gunixoutputstream.h>
 
 #include "tm-allocations.h"
 #include "tm-cli-private.h"
+#include "tm-error.h"
 #include "tm-format.h"
+#include "tm-input-picker.h"
 
 /* Characters that take no column of their own (Thai vowel and tone marks
  * above and below the line, and other combining marks). */
@@ -285,3 +290,113 @@ tm_cli_print_run_table (GPtrArray *summaries)
     }
 }
 
+/* ------------------------------------------------------------------ */
+/* Gathered summaries                                                   */
+
+typedef struct
+{
+  const char    *data;
+  gsize          size;
+  GPtrArray     *hosts;  /* TmHostSummary, in line order */
+  GOutputStream *out;
+} EchoJob;
+
+/* Writes each host's line, without the white space around it. */
+static gboolean
+echo_job (gpointer   user_data,
+          GError   **error)
+{
+  EchoJob *job = user_data;
+  gsize at = 0;
+  guint line = 1;
+
+  for (guint i = 0; i < job->hosts->len; i++)
+    {
+      const TmHostSummary *host = g_ptr_array_index (job->hosts, i);
+      const char *nl;
+      gsize end;
+
+      for (; line < host->line && at < job->size; line++)
+        {
+          nl = memchr (job->data + at, '\n', job->size - at);
+          at = nl != NULL ? (gsize) (nl - job->data) + 1 : job->size;
+        }
+      nl = memchr (job->data + at, '\n', job->size - at);
+      end = nl != NULL ? (gsize) (nl - job->data) : job->size;
+      while (at < end && g_ascii_isspace (job->data[at]))
+        at++;
+      while (end > at && g_ascii_isspace (job->data[end - 1]))
+        end--;
+      if (!g_output_stream_write_all (job->out, job->data + at, end - at, NULL, NULL, error) ||
+          !g_output_stream_write_all (job->out, "\n", 1, NULL, NULL, error))
+        return FALSE;
+      at = end;
+    }
+  return TRUE;
+}
+
+int
+tm_cli_summary_gathered (GFile      *file,
+                         const char *path,
+                         gboolean    json,
+                         GPtrArray  *summaries)
+{
+  g_autofree char *display = g_filename_display_name (path);
+  g_autofree char *local = g_file_get_path (file);
+  g_autoptr(TmSource) source = NULL;
+  g_autoptr(GError) error = NULL;
+  TmInput input;
+  int status = 0;
+
+  g_return_val_if_fail (json || summaries != NULL, 1);
+
+  source = local != NULL ? tm_source_open (local, &error) : NULL;
+  if (source == NULL && error == NULL)
+    g_set_error (&error, TM_ERROR, TM_ERROR_READ, _("cannot be read: only local files can be opened"));
+  if (source == NULL || !tm_input_picker_read (source, &input, NULL, NULL, NULL, &error))
+    {
+      g_printerr ("tidemark: %s: %s\n", display, error->message);
+      return 1;
+    }
+  if (input.format != TM_INPUT_FORMAT_SUMMARIES)
+    {
+      /* It was replaced since it was looked at. */
+      g_printerr ("tidemark: %s: %s\n", display, _("changed while reading"));
+      tm_input_clear (&input);
+      return 1;
+    }
+
+  for (guint i = 0; i < input.problems->len; i++)
+    {
+      g_printerr ("tidemark: %s: %s\n", display, (const char *) g_ptr_array_index (input.problems, i));
+      status = 1;
+    }
+
+  if (json)
+    {
+      g_autoptr(GOutputStream) out = g_unix_output_stream_new (STDOUT_FILENO, FALSE);
+      EchoJob job = { (const char *) tm_source_get_data (source), tm_source_get_size (source), input.hosts, out };
+
+      if (!tm_source_run_guarded (source, echo_job, &job, &error))
+        {
+          g_printerr ("tidemark: %s: %s\n", error->domain == G_IO_ERROR ? "-" : display, error->message);
+          status = 1;
+        }
+    }
+  else
+    {
+      g_autofree char *raw_basename = g_file_get_basename (file);
+      g_autofree char *basename = tm_format_make_valid_utf8 (raw_basename, NULL);
+      guint n = input.hosts->len;
+      g_autofree char *hosts = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u host", "%u hosts", n), n);
+
+      g_print ("%s — %s, %s\n", basename, _(tm_input_format_get_info (input.format)->name), hosts);
+      /* The run table takes them. */
+      g_ptr_array_set_free_func (input.hosts, NULL);
+      for (guint i = 0; i < n; i++)
+        g_ptr_array_add (summaries, g_ptr_array_index (input.hosts, i));
+    }
+
+  tm_input_clear (&input);
+  return status;
+}

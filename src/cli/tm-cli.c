@@ -204,10 +204,12 @@ tm_cli_run (int    argc,
   g_autoptr(GPtrArray) items = NULL;
   g_autoptr(GPtrArray) hosts = NULL;
   g_autoptr(GPtrArray) paths = NULL;
+  g_autoptr(GArray) gathered = NULL;
   g_autoptr(GPtrArray) summaries = NULL;
   g_autoptr(GFile) output_dir = NULL;
   g_autoptr(TmProfile) profile = NULL;
   gboolean several;
+  gboolean any_gathered = FALSE;
   int status = 0;
   g_autoptr(GOutputStream) out = NULL;
   gint64 at_ps = 0;
@@ -263,14 +265,19 @@ tm_cli_run (int    argc,
    * for a file, or by its path in a run folder. */
   hosts = g_ptr_array_new_with_free_func (g_object_unref);
   paths = g_ptr_array_new_with_free_func (g_free);
+  /* Per host: a file of gathered summaries (by content: tm-run), a run of its own. */
+  gathered = g_array_new (FALSE, TRUE, sizeof (gboolean));
   for (guint f = 0; f < items->len; f++)
     {
       TmRunItem *item = g_ptr_array_index (items, f);
+      gboolean no = FALSE;
 
       if (item->file != NULL)
         {
           g_ptr_array_add (hosts, g_object_ref (item->file));
           g_ptr_array_add (paths, g_strdup (files[f]));
+          g_array_append_val (gathered, item->summaries);
+          any_gathered |= item->summaries;
         }
       for (guint h = 0; item->hosts != NULL && h < item->hosts->len; h++)
         {
@@ -278,6 +285,7 @@ tm_cli_run (int    argc,
 
           g_ptr_array_add (hosts, g_object_ref (host));
           g_ptr_array_add (paths, g_file_get_parse_name (host));
+          g_array_append_val (gathered, no);
         }
     }
 
@@ -288,7 +296,7 @@ tm_cli_run (int    argc,
       if (g_file_query_file_type (output_dir, G_FILE_QUERY_INFO_NONE, NULL) != G_FILE_TYPE_DIRECTORY)
         return usage (context, _("with several profiles, --output is a folder"));
     }
-  if (summary && !json && several)
+  if (summary && !json && (several || any_gathered))
     summaries = g_ptr_array_new_with_free_func ((GDestroyNotify) tm_host_summary_free);
 
   for (guint f = 0; f < hosts->len; f++)
@@ -301,6 +309,17 @@ tm_cli_run (int    argc,
       g_clear_object (&profile);
       g_clear_object (&out);
       g_clear_error (&error);
+
+      /* Gathered summaries have no profile to export; --summary reads
+       * them back (the exports say why they cannot). */
+      if (summary && g_array_index (gathered, gboolean, f))
+        {
+          if (!json && f > 0)
+            g_print ("\n");
+          if (tm_cli_summary_gathered (file, path, json, summaries) != 0)
+            status = 1;
+          continue;
+        }
 
       profile = tm_profile_load (file, NULL, NULL, NULL, &error);
       if (profile == NULL)
