@@ -376,8 +376,16 @@ tm_cli_summary_gathered (GFile      *file,
     {
       g_autoptr(GOutputStream) out = g_unix_output_stream_new (STDOUT_FILENO, FALSE);
       EchoJob job = { (const char *) tm_source_get_data (source), tm_source_get_size (source), input.hosts, out };
+      gboolean ok;
 
-      if (!tm_source_run_guarded (source, echo_job, &job, &error))
+      if (input.inflated != NULL)
+        {
+          job.data = g_bytes_get_data (input.inflated, &job.size);
+          ok = echo_job (&job, &error);
+        }
+      else
+        ok = tm_source_run_guarded (source, echo_job, &job, &error);
+      if (!ok)
         {
           g_printerr ("tidemark: %s: %s\n", error->domain == G_IO_ERROR ? "-" : display, error->message);
           status = 1;

@@ -511,6 +511,7 @@ tm_input_picker_read_with_options (TmSource                  *source,
                                    GError                   **error)
 {
   g_autoptr(TmSource) plain = NULL;
+  g_autoptr(GBytes) bytes = NULL;
   TmInputFormat format;
 
   g_return_val_if_fail (source != NULL, FALSE);
@@ -522,7 +523,6 @@ tm_input_picker_read_with_options (TmSource                  *source,
   if (is_gzip (tm_source_get_data (source), tm_source_get_size (source)))
     {
       GunzipJob job = { tm_source_get_data (source), tm_source_get_size (source), NULL };
-      g_autoptr(GBytes) bytes = NULL;
       gsize at;
 
       if (!tm_source_run_guarded (source, gunzip_job, &job, error))
@@ -546,6 +546,8 @@ tm_input_picker_read_with_options (TmSource                  *source,
     return FALSE;
 
   tm_input_init (input, format);
+  if (plain != NULL)
+    input->inflated = g_bytes_ref (bytes);
   if (!readers[format] (source, options, input, progress, progress_data, cancellable, error))
     {
       tm_input_clear (input);

@@ -85,6 +85,9 @@ typedef struct
   /* FALSE only when the file cannot hold memory events at all (an XSpace
    * without a "/host:CPU" plane), to say why there are no memory ids. */
   gboolean       has_memory_trace;
+  /* What a gzip file inflated to, which the reader read; NULL when it
+   * read the file's own bytes. */
+  GBytes        *inflated;
 } TmInput;
 
 /* Empties input for format: empty arrays, no clock, a memory trace. */

@@ -1,0 +1,241 @@
+/* test-input.c — the input interface: each file's reader picked by its
+ * content, never by its name, and what every reader delivers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+#include <zlib.h>
+#include <glib/gstdio.h>
+
+#include "tm-error.h"
+#include "tm-export.h"
+#include "tm-input-picker.h"
+#include "tm-run.h"
+#include "tm-summaries-reader.h"
+#include "tm-test-util.h"
+
+static GBytes *
+gzip_bytes (const char *text,
+            gsize       size)
+{
+  uLongf len = compressBound (size) + 64;
+  guint8 *gz = g_malloc (len);
+  z_stream zs = { 0 };
+  GBytes *bytes;
+
+  g_assert_cmpint (deflateInit2 (&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), ==, Z_OK);
+  zs.next_in = (Bytef *) text;
+  zs.avail_in = size;
+  zs.next_out = gz;
+  zs.avail_out = len;
+  g_assert_cmpint (deflate (&zs, Z_FINISH), ==, Z_STREAM_END);
+  bytes = g_bytes_new (gz, zs.total_out);
+  deflateEnd (&zs);
+  g_free (gz);
+  return bytes;
+}
+
+static TmInputFormat
+sniff (const char *text)
+{
+  return tm_input_picker_sniff ((const guint8 *) text, strlen (text));
+}
+
+/* Magic bytes, then the structure of the first JSON value. */
+static void
+test_sniff (void)
+{
+  static const guint8 xspace[] = { 0x0a, 0x05, 0x12, 0x03, 'a', 'b', 'c' };
+  g_autofree char *deep = NULL;
+  g_autoptr(GBytes) gz_lines = NULL;
+  g_autoptr(GBytes) gz_profile = NULL;
+  GString *nested = g_string_new ("{\"a\": ");
+
+  g_assert_cmpint (tm_input_picker_sniff (xspace, sizeof xspace), ==, TM_INPUT_FORMAT_XSPACE);
+  g_assert_cmpint (sniff (""), ==, TM_INPUT_FORMAT_XSPACE);
+  g_assert_cmpint (sniff ("  \n"), ==, TM_INPUT_FORMAT_XSPACE);
+  g_assert_cmpint (sniff ("[{\"host\": \"a\"}]"), ==, TM_INPUT_FORMAT_XSPACE);
+
+  /* XProf JSON: its own members, or one value of no telling. */
+  g_assert_cmpint (sniff ("{\"memoryIds\": [\"0\"]}"), ==, TM_INPUT_FORMAT_XPROF_JSON);
+  g_assert_cmpint (sniff ("\xef\xbb\xbf \n{\"memoryProfilePerAllocator\": {}}"), ==, TM_INPUT_FORMAT_XPROF_JSON);
+  g_assert_cmpint (sniff ("{\"version\": 1, \"memory_profile_per_allocator\": {}}\n{\"host\": \"a\"}"), ==,
+                   TM_INPUT_FORMAT_XPROF_JSON);
+  g_assert_cmpint (sniff ("{}"), ==, TM_INPUT_FORMAT_XPROF_JSON);
+  g_assert_cmpint (sniff ("{\"version\": 1}\n\n"), ==, TM_INPUT_FORMAT_XPROF_JSON);
+  /* A member named like a summary's, but inside a value or a string. */
+  g_assert_cmpint (sniff ("{\"a\": \"\\\"}, \\\"host\", \"b\": [{\"host\": 1}], \"c\": {\"input\": 2}}"), ==,
+                   TM_INPUT_FORMAT_XPROF_JSON);
+  /* Ends inside the first value: the JSON reader says where. */
+  g_assert_cmpint (sniff ("{\"version\": 1, \"memory_ids\": [\"0\""), ==, TM_INPUT_FORMAT_XPROF_JSON);
+  g_assert_cmpint (sniff ("{\"hos"), ==, TM_INPUT_FORMAT_XPROF_JSON);
+
+  /* Summaries: a member only they have, or a second value. */
+  g_assert_cmpint (sniff ("{\"input\": \"w.xplane.pb\", \"host\": \"w\"}\n"), ==, TM_INPUT_FORMAT_SUMMARIES);
+  g_assert_cmpint (sniff ("{\"version\": 1, \"memory_ids\": [], \"host\": \"w\""), ==, TM_INPUT_FORMAT_SUMMARIES);
+  g_assert_cmpint (sniff ("{\"version\": 1}\n{\"version\": 1}\n"), ==, TM_INPUT_FORMAT_SUMMARIES);
+  g_assert_cmpint (sniff ("{\"a\": {\"b\": [1, {\"c\": \"}\"}]}}\n9{}\n"), ==, TM_INPUT_FORMAT_SUMMARIES);
+
+  /* Nesting of any depth is only counted. */
+  for (guint i = 0; i < 200000; i++)
+    g_string_append_c (nested, '[');
+  deep = g_string_free (nested, FALSE);
+  g_assert_cmpint (sniff (deep), ==, TM_INPUT_FORMAT_XPROF_JSON);
+
+  /* Gzip: what it holds. */
+  gz_lines = gzip_bytes ("{\"host\": \"w\", \"error\": \"x\"}\n", 29);
+  gz_profile = gzip_bytes ("{\"memoryIds\": []}", 17);
+  g_assert_cmpint (tm_input_picker_sniff (g_bytes_get_data (gz_lines, NULL), g_bytes_get_size (gz_lines)), ==,
+                   TM_INPUT_FORMAT_SUMMARIES);
+  g_assert_cmpint (tm_input_picker_sniff (g_bytes_get_data (gz_profile, NULL), g_bytes_get_size (gz_profile)), ==,
+                   TM_INPUT_FORMAT_XPROF_JSON);
+  /* Only its first bytes. */
+  g_assert_cmpint (tm_input_picker_sniff (g_bytes_get_data (gz_profile, NULL), 12), ==, TM_INPUT_FORMAT_XPROF_JSON);
+}
+
+static void
+test_format_info (void)
+{
+  const TmInputFormatInfo *xspace = tm_input_format_get_info (TM_INPUT_FORMAT_XSPACE);
+  const TmInputFormatInfo *json = tm_input_format_get_info (TM_INPUT_FORMAT_XPROF_JSON);
+  const TmInputFormatInfo *lines = tm_input_format_get_info (TM_INPUT_FORMAT_SUMMARIES);
+
+  for (guint f = 0; f < TM_INPUT_N_FORMATS; f++)
+    {
+      const TmInputFormatInfo *info = tm_input_format_get_info (f);
+
+      g_assert_cmpint (info->format, ==, f);
+      g_assert_nonnull (info->id);
+      g_assert_nonnull (info->name);
+      /* Opens as a profile or as a run, not both. */
+      g_assert_true (!(info->features & TM_INPUT_HAS_PROFILE) != !(info->features & TM_INPUT_HAS_RUN));
+    }
+  g_assert_cmpstr (xspace->id, ==, "xspace");
+  g_assert_cmpstr (json->id, ==, "xprof-json");
+  g_assert_cmpint (xspace->axis, ==, TM_INPUT_AXIS_TIME);
+  g_assert_true (xspace->features & TM_INPUT_HAS_MEMORY_ONLY_EXPORT);
+  g_assert_true (xspace->features & TM_INPUT_COMPLETE);
+  g_assert_false (json->features & TM_INPUT_HAS_MEMORY_ONLY_EXPORT);
+  g_assert_false (json->features & TM_INPUT_COMPLETE);
+  g_assert_true (json->features & TM_INPUT_HAS_XPROF_JSON_EXPORT);
+  g_assert_true (lines->features & TM_INPUT_HAS_RUN);
+  g_assert_cmpint (lines->axis, ==, TM_INPUT_AXIS_NONE);
+}
+
+/* Names lie; content does not: an XProf JSON named .jsonl opens as a
+ * profile, summaries named .xplane.pb as a run (and not as a profile). */
+static void
+test_names_do_not_count (void)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new_xprof_example ();
+  g_autoptr(TmProfile) profile = NULL;
+  g_autoptr(TmProfile) again = NULL;
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr(GBytes) json = NULL;
+  g_autoptr(GBytes) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *lines_path = NULL;
+  g_autoptr(GFile) lines_file = NULL;
+  g_autoptr(GPtrArray) items = NULL;
+  const char *text = "{\"host\": \"w1\", \"error\": \"file is empty\"}\n{\"host\": \"w2\", \"error\": \"x\"}\n";
+
+  profile = tm_test_load_space (space, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (tm_profile_get_format (profile), ==, TM_INPUT_FORMAT_XSPACE);
+  g_assert_true (tm_export_xprof_json (profile, out, NULL, &error));
+  g_assert_true (g_output_stream_close (out, NULL, &error));
+  json = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+
+  again = tm_test_load_bytes (json, "gathered.jsonl", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (tm_profile_get_format (again), ==, TM_INPUT_FORMAT_XPROF_JSON);
+  g_assert_cmpuint (tm_profile_get_n_memory_ids (again), ==, tm_profile_get_n_memory_ids (profile));
+  g_assert_false (tm_profile_get_features (again) & TM_INPUT_HAS_MEMORY_ONLY_EXPORT);
+
+  lines = g_bytes_new_static (text, strlen (text));
+  g_assert_null (tm_test_load_bytes (lines, "worker.xplane.pb", &error));
+  g_assert_error (error, TM_ERROR, TM_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "gathered host summaries"));
+  g_clear_error (&error);
+
+  lines_path = tm_fixture_write_bytes (lines, NULL, "worker.xplane.pb", &error);
+  g_assert_no_error (error);
+  lines_file = g_file_new_for_path (lines_path);
+  items = tm_run_expand (&lines_file, 1, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (((TmRunItem *) g_ptr_array_index (items, 0))->summaries);
+  tm_fixture_remove (lines_path);
+}
+
+/* What the readers deliver through the picker. */
+static void
+test_read (void)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  TmFixturePlane *plane = tm_fixture_space_add_plane (space, "/host:CPU");
+  TmFixtureMemory m = {
+    .id_kind = TM_FIXTURE_MEMORY_ID_ALLOCATOR_NAME, .allocator_name = "GPU_0_bfc",
+    .bytes_allocated = 100, .peak_bytes_in_use = 100, .requested_bytes = 100, .allocation_bytes = 100, .addr = 64,
+  };
+  const char *text = "{\"host\": \"w1\", \"error\": \"file is empty\"}\n[]\n{\"host\": \"w2\", \"error\": \"x\"}\n";
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GBytes) gz = NULL;
+  g_autoptr(TmSource) source = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmProfile) profile = NULL;
+  TmInput input;
+  gint64 origin = 0;
+
+  /* The clock starts at the earliest line's timestamp. */
+  tm_fixture_line_add_memory_event (tm_fixture_plane_add_line (plane, "a", 5000), TRUE, 10, &m);
+  tm_fixture_line_add_memory_event (tm_fixture_plane_add_line (plane, "b", 3000), TRUE, 20, &m);
+  bytes = tm_fixture_space_serialize (space);
+  source = tm_source_new_from_bytes (bytes, "space.xplane.pb");
+  g_assert_true (tm_input_picker_read (source, &input, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (input.format, ==, TM_INPUT_FORMAT_XSPACE);
+  g_assert_cmpuint (input.stores->len, ==, 1);
+  g_assert_null (input.hosts);
+  g_assert_true (input.has_clock_origin);
+  g_assert_cmpint (input.clock_origin_ns, ==, 3000);
+  g_assert_true (input.has_memory_trace);
+  g_assert_null (input.inflated);
+  tm_input_clear (&input);
+  g_clear_pointer (&source, tm_source_unref);
+
+  profile = tm_test_load_bytes (bytes, "space.xplane.pb", &error);
+  g_assert_no_error (error);
+  g_assert_true (tm_profile_get_clock_origin (profile, &origin));
+  g_assert_cmpint (origin, ==, 3000);
+
+  /* Gzipped summaries; the bad line is named, the others kept. */
+  gz = gzip_bytes (text, strlen (text));
+  source = tm_source_new_from_bytes (gz, "run.gz");
+  g_assert_true (tm_input_picker_read (source, &input, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (input.format, ==, TM_INPUT_FORMAT_SUMMARIES);
+  g_assert_cmpuint (input.stores->len, ==, 0);
+  g_assert_cmpuint (input.hosts->len, ==, 2);
+  g_assert_cmpuint (((TmHostSummary *) g_ptr_array_index (input.hosts, 1))->line, ==, 3);
+  g_assert_cmpuint (input.problems->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (input.problems, 0), ==, "line 2 of the summaries is not a JSON object");
+  g_assert_nonnull (input.inflated);
+  g_assert_cmpuint (g_bytes_get_size (input.inflated), ==, strlen (text));
+  tm_input_clear (&input);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/input/sniff", test_sniff);
+  g_test_add_func ("/input/format-info", test_format_info);
+  g_test_add_func ("/input/names-do-not-count", test_names_do_not_count);
+  g_test_add_func ("/input/read", test_read);
+
+  return g_test_run ();
+}
