@@ -195,7 +195,21 @@ tm_fuzz_summaries (const uint8_t *data,
                    size_t         size)
 {
   g_autoptr(GError) error = NULL;
+  g_autoptr(GError) lenient_error = NULL;
   g_autoptr(GPtrArray) summaries = tm_run_summaries_parse ((const char *) data, size, &error);
+  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) lenient = tm_summaries_read ((const char *) data, size, problems, &lenient_error);
+
+  /* Going on past bad lines: the same hosts when there is none, else the
+   * first bad line's message first; hosts in line order. */
+  tm_fuzz_check ((lenient == NULL) == (lenient_error != NULL));
+  if (summaries != NULL)
+    tm_fuzz_check (lenient != NULL && lenient->len == summaries->len && problems->len == 0);
+  else if (lenient != NULL)
+    tm_fuzz_check (problems->len > 0 && g_str_equal (g_ptr_array_index (problems, 0), error->message));
+  for (guint i = 0; lenient != NULL && i < lenient->len; i++)
+    tm_fuzz_check (i == 0 || ((const TmHostSummary *) g_ptr_array_index (lenient, i - 1))->line <
+                             ((const TmHostSummary *) g_ptr_array_index (lenient, i))->line);
 
   if (summaries == NULL)
     {

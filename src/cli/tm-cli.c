@@ -84,6 +84,33 @@ export_suffix (const char *format)
   return ".out";
 }
 
+/* Whether the profile's format has what the export writes (tm-input's
+ * features); --at needs a time axis. */
+static gboolean
+export_allowed (TmProfile   *profile,
+                const char  *format,
+                gboolean     at,
+                GError     **error)
+{
+  TmInputFeatures features = tm_profile_get_features (profile);
+  TmInputFeatures needs = 0;
+
+  if (g_str_equal (format, "xprof-json"))
+    needs = TM_INPUT_HAS_XPROF_JSON_EXPORT;
+  else if (g_str_equal (format, "allocations"))
+    needs = TM_INPUT_HAS_ALLOCATIONS;
+  else if (g_str_equal (format, "collapsed"))
+    needs = TM_INPUT_HAS_SCOPES | (at ? TM_INPUT_HAS_TIME_AXIS : 0);
+  if ((features & needs) == needs)
+    return TRUE;
+
+  g_set_error (error, TM_ERROR, TM_ERROR_INVALID,
+               /* TRANSLATORS: the first %s is a file format, the second an export (--export=...) */
+               _("is %s, which has no %s export"),
+               _(tm_input_format_get_info (tm_profile_get_format (profile))->name), format);
+  return FALSE;
+}
+
 /* --export=memory-xplane (docs/formats.md, section 4): binary, so only to a file,
  * or to standard output when "-o -" says so and it is not a terminal. */
 static int
@@ -336,6 +363,12 @@ tm_cli_run (int    argc,
               if (!tm_export_summary_json_error (file, host, error->message, err_out, NULL, &write_error))
                 return fail ("-", write_error);
             }
+          continue;
+        }
+
+      if (export_format != NULL && !export_allowed (profile, export_format, at != NULL, &error))
+        {
+          status = fail (path, error);
           continue;
         }
 
