@@ -6,6 +6,8 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 #include <glib/gstdio.h>
 
@@ -169,6 +171,31 @@ test_names_do_not_count (void)
   tm_fixture_remove (lines_path);
 }
 
+/* Looking at what a file given by itself holds never waits on a FIFO. */
+static void
+test_fifo (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = tm_fixture_make_temp_dir (&error);
+  g_autofree char *path = g_build_filename (dir, "pipe.jsonl", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GPtrArray) items = NULL;
+  TmRunItem *item;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (mkfifo (path, 0600), ==, 0);
+  /* The test's own deadline ends a hang. */
+  alarm (20);
+  items = tm_run_expand (&file, 1, NULL, &error);
+  alarm (0);
+  g_assert_no_error (error);
+  item = g_ptr_array_index (items, 0);
+  g_assert_false (item->summaries);
+  g_assert_true (g_file_equal (item->file, file));
+  g_assert_cmpint (tm_input_picker_sniff_file (file, NULL), ==, TM_INPUT_FORMAT_XSPACE);
+  tm_fixture_remove (dir);
+}
+
 /* What the readers deliver through the picker. */
 static void
 test_read (void)
@@ -235,6 +262,7 @@ main (int   argc,
   g_test_add_func ("/input/sniff", test_sniff);
   g_test_add_func ("/input/format-info", test_format_info);
   g_test_add_func ("/input/names-do-not-count", test_names_do_not_count);
+  g_test_add_func ("/input/fifo", test_fifo);
   g_test_add_func ("/input/read", test_read);
 
   return g_test_run ();

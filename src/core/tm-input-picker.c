@@ -4,9 +4,14 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 
 #include "tm-error.h"
 #include "tm-input-picker-private.h"
@@ -218,18 +223,40 @@ TmInputFormat
 tm_input_picker_sniff_file (GFile        *file,
                             GCancellable *cancellable)
 {
-  g_autoptr(GFileInputStream) in = NULL;
+  g_autofree char *path = NULL;
   g_autofree guint8 *start = NULL;
+  struct stat st;
   gsize n = 0;
+  int fd;
 
   g_return_val_if_fail (G_IS_FILE (file), TM_INPUT_FORMAT_XSPACE);
 
-  in = g_file_read (file, cancellable, NULL);
-  if (in == NULL)
+  /* Opened without blocking, and read only when it is a regular file: a
+   * FIFO or a device is never waited for (opening then fails with its own
+   * message). */
+  path = g_file_get_path (file);
+  if (path == NULL || g_cancellable_is_cancelled (cancellable))
     return TM_INPUT_FORMAT_XSPACE;
+  fd = g_open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
+  if (fd < 0)
+    return TM_INPUT_FORMAT_XSPACE;
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      close (fd);
+      return TM_INPUT_FORMAT_XSPACE;
+    }
   start = g_malloc (SNIFF_BYTES);
-  if (!g_input_stream_read_all (G_INPUT_STREAM (in), start, SNIFF_BYTES, &n, cancellable, NULL))
-    return TM_INPUT_FORMAT_XSPACE;
+  while (n < SNIFF_BYTES)
+    {
+      gssize got = read (fd, start + n, SNIFF_BYTES - n);
+
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got <= 0)
+        break;
+      n += (gsize) got;
+    }
+  close (fd);
   return tm_input_picker_sniff (start, n);
 }
 
