@@ -361,7 +361,7 @@ tm_cli_summary_gathered (GFile      *file,
   if (input.format != TM_INPUT_FORMAT_SUMMARIES)
     {
       /* It was replaced since it was looked at. */
-      g_printerr ("tidemark: %s: %s\n", display, _("changed while reading"));
+      g_printerr ("tidemark: %s: %s\n", display, _("changed while reading: the file was modified by another program"));
       tm_input_clear (&input);
       return 1;
     }
