@@ -123,6 +123,14 @@ test_display_folder_local (void)
   g_assert_cmpstr (folder, ==, "~/runs");
   g_assert_null (none);
   g_assert_cmpstr (data, ==, "/data");
+
+  {
+    g_autofree char *shown = tm_portal_display_path (file);
+    g_autofree char *shown_root = tm_portal_display_path (root);
+
+    g_assert_cmpstr (shown, ==, "~/runs/h.xplane.pb");
+    g_assert_cmpstr (shown_root, ==, "/");
+  }
 }
 
 /* ------------------------------------------------------------------ */
@@ -270,6 +278,9 @@ test_display_folder_portal (void)
   folder = tm_portal_display_folder (file, count_notify, window);
   g_assert_cmpstr (folder, ==, "~/logs");
   g_free (folder);
+  folder = tm_portal_display_path (file);
+  g_assert_cmpstr (folder, ==, "~/logs/h1.xplane.pb");
+  g_free (folder);
 
   /* A file in a run folder that came through the portal, and the folder. */
   folder = tm_portal_display_folder (in_run, count_notify, window);
@@ -288,6 +299,9 @@ test_display_folder_portal (void)
   iterate_until_seen (&seen, 3);
   folder = tm_portal_display_folder (unknown, count_notify, window);
   g_assert_null (folder);
+  folder = tm_portal_display_path (unknown);
+  g_assert_cmpstr (folder, ==, "x.xplane.pb");
+  g_free (folder);
 
   /* The mount's own folder has no document to ask about. */
   folder = tm_portal_display_folder (mount, count_notify, window);

@@ -370,6 +370,33 @@ tm_portal_display_folder (GFile          *file,
 }
 
 /**
+ * tm_portal_display_path:
+ * @file: a file or folder that was opened
+ *
+ * For tooltips. Main thread only; does not ask the portal.
+ *
+ * Returns: (transfer full): "~/runs/host.xplane.pb" (the folder as
+ * tm_portal_display_folder() shows it, and the name), or the name alone
+ * when the folder is not known.
+ */
+char *
+tm_portal_display_path (GFile *file)
+{
+  g_autofree char *folder = NULL;
+  g_autofree char *name = NULL;
+
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  folder = tm_portal_display_folder (file, NULL, NULL);
+  name = g_file_get_basename (file);
+  if (name == NULL || g_strcmp0 (name, "/") == 0)
+    return g_file_get_parse_name (file);
+  if (folder == NULL)
+    return g_steal_pointer (&name);
+  return g_build_filename (folder, name, NULL);
+}
+
+/**
  * tm_portal_forget:
  *
  * Drops what the portal said; the next question asks it again. For tests.

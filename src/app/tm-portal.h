@@ -30,6 +30,7 @@ char       *tm_portal_folder_for_display  (const char  *path,
 char       *tm_portal_display_folder      (GFile       *file,
                                            TmPortalNotify notify,
                                            GObject     *object);
+char       *tm_portal_display_path        (GFile       *file);
 void        tm_portal_forget              (void);
 
 G_END_DECLS

@@ -196,7 +196,7 @@ make_row (TmWindow      *self,
 
   g_object_set_data_full (G_OBJECT (row), "tm-uri", g_strdup (gtk_recent_info_get_uri (info)), g_free);
   {
-    g_autofree char *path = g_file_get_parse_name (file);
+    g_autofree char *path = tm_portal_display_path (file);
 
     gtk_widget_set_tooltip_text (row, path);
   }
