@@ -38,6 +38,7 @@ need gsettings libglib2.0-bin
 need glib-compile-schemas libglib2.0-bin
 need msgunfmt gettext
 need gzip gzip
+need python3 python3
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -140,6 +141,99 @@ check_type ()
 check_type "$tmp/files/host1.xplane.pb" application/x-xplane+protobuf
 check_type "$tmp/files/run.memory_profile.json" application/x-xprof-memory-profile+json
 check_type "$tmp/files/run.memory_profile.json.gz" application/x-xprof-memory-profile+gzip
+
+# The HLO sidecars, by name; PyTorch snapshots by content (pickled by
+# Python's own pickle at the protocols the writers use: 2 for the C++
+# writer, 4 and 5 for Python's); gzipped snapshots by name.
+printf '\n\x04main' > "$tmp/files/module_0001.jit_step.hlo_proto.pb"
+python3 - "$tmp/files" <<'PY' || fail "python3 could not write the pickles"
+import gzip, pickle, sys
+d = sys.argv[1]
+snapshot = {'segments': [{'device': 0, 'address': 1 << 40, 'total_size': 2 << 20, 'blocks': []}],
+            'device_traces': [[]]}
+for protocol in (2, 4, 5):
+    with open(f'{d}/memory-p{protocol}.pickle', 'wb') as f:
+        pickle.dump(snapshot, f, protocol=protocol)
+with open(f'{d}/traces-first.pkl', 'wb') as f:
+    pickle.dump({'device_traces': [[]], 'segments': []}, f, protocol=4)
+with open(f'{d}/weights.pickle', 'wb') as f:
+    pickle.dump({'layers': [1, 2, 3], 'note': 'segments come later' * 8}, f, protocol=4)
+with open(f'{d}/plain.pickle', 'wb') as f:
+    f.write(b'segments device_traces, but no pickle header\n')
+with open(f'{d}/memory_snapshot.pickle', 'wb') as f:
+    pickle.dump(snapshot, f, protocol=4)
+with gzip.open(f'{d}/train_snapshot.pickle.gz', 'wb') as f:
+    pickle.dump(snapshot, f, protocol=4)
+with gzip.open(f'{d}/weights.pickle.gz', 'wb') as f:
+    pickle.dump({'layers': [1]}, f, protocol=4)
+with gzip.open(f'{d}/snapshot_3.pickle.gz', 'wb') as f:
+    pickle.dump(snapshot, f, protocol=4)
+PY
+check_type "$tmp/files/module_0001.jit_step.hlo_proto.pb" application/x-xla-hlo+protobuf
+check_type "$tmp/files/memory-p2.pickle" application/x-pytorch-memory-snapshot
+check_type "$tmp/files/memory-p4.pickle" application/x-pytorch-memory-snapshot
+check_type "$tmp/files/memory-p5.pickle" application/x-pytorch-memory-snapshot
+check_type "$tmp/files/traces-first.pkl" application/x-pytorch-memory-snapshot
+check_type "$tmp/files/memory_snapshot.pickle" application/x-pytorch-memory-snapshot
+check_type "$tmp/files/train_snapshot.pickle.gz" application/x-pytorch-memory-snapshot+gzip
+
+# Other pickles, and gzips, are not claimed.
+check_not_ours ()
+{
+  local file=$1 got
+  got=$(xdg-mime query filetype "$file")
+  case "$got" in
+    application/x-pytorch-memory-snapshot*|application/x-xla-hlo+protobuf)
+      fail "xdg-mime query filetype ${file##*/} gives $got: not a snapshot" ;;
+  esac
+  echo "ok: ${file##*/} is $got, not ours"
+}
+check_not_ours "$tmp/files/weights.pickle"
+check_not_ours "$tmp/files/plain.pickle"
+check_not_ours "$tmp/files/weights.pickle.gz"
+check_not_ours "$tmp/files/snapshot_3.pickle.gz"   # a gzip is told by its name only
+
+# As Flatpak exports the package: without its magic rules, every glob at
+# weight 5 (flatpak's export rewrites it so). The names still work where no
+# glob of the host's competes; a snapshot is then known by its name only,
+# and the host's *.json and *.gz (weight 50) win over our JSON and
+# gzip-compressed types.
+mkdir -p "$tmp/flatpak-export/mime/packages"
+python3 - "$mime_package" "$tmp/flatpak-export/mime/packages/$app_id.xml" <<'PY' || fail "cannot rewrite the MIME package as Flatpak exports it"
+import sys
+import xml.etree.ElementTree as ET
+NS = '{http://www.freedesktop.org/standards/shared-mime-info}'
+ET.register_namespace('', NS[1:-1])
+tree = ET.parse(sys.argv[1])
+for mime_type in tree.getroot():
+    for magic in mime_type.findall(NS + 'magic'):
+        mime_type.remove(magic)
+    for glob in mime_type.findall(NS + 'glob'):
+        glob.set('weight', '5')
+tree.write(sys.argv[2], xml_declaration=True, encoding='UTF-8')
+PY
+update-mime-database "$tmp/flatpak-export/mime" || fail "update-mime-database failed on the package as Flatpak exports it"
+check_exported ()
+{
+  local file=$1 expected=$2 got
+  got=$(XDG_DATA_DIRS=$tmp/flatpak-export:/usr/share xdg-mime query filetype "$file")
+  [ "$got" = "$expected" ] || fail "exported by Flatpak, ${file##*/} is '$got', not $expected"
+  echo "ok: exported by Flatpak, ${file##*/} is $expected"
+}
+check_exported "$tmp/files/host1.xplane.pb" application/x-xplane+protobuf
+check_exported "$tmp/files/run.memory_profile.json" application/json
+check_exported "$tmp/files/module_0001.jit_step.hlo_proto.pb" application/x-xla-hlo+protobuf
+check_exported "$tmp/files/memory_snapshot.pickle" application/x-pytorch-memory-snapshot
+check_exported "$tmp/files/run.memory_profile.json.gz" application/gzip
+check_exported "$tmp/files/train_snapshot.pickle.gz" application/gzip
+
+# The real snapshots, when the suite has them: a missing one is a failure.
+if [ -n "${TM_REAL_PROFILES:-}" ]; then
+  for name in pytorch_cs336_memory_snapshot.pickle pytorch_select_n_snapshot.pickle; do
+    [ -f "$TM_REAL_PROFILES/$name" ] || fail "TM_REAL_PROFILES has no $name"
+    check_type "$TM_REAL_PROFILES/$name" application/x-pytorch-memory-snapshot
+  done
+fi
 
 # `gio open` launches Exec from the installed desktop file through PATH. The
 # launcher first on PATH records the arguments and runs the installed binary

@@ -11,6 +11,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tm-portal.h"
 #include "tm-window-private.h"
 
 #define TOAST_SECONDS 6
@@ -48,7 +49,7 @@ tm_window_show_saved (TmWindow *self,
                       GFile    *file)
 {
   g_autofree char *name = _tm_window_display_basename (file);
-  g_autofree char *path = g_file_get_parse_name (file);
+  g_autofree char *path = tm_portal_display_path (file);
   g_autofree char *text = NULL;
 
   g_return_if_fail (TM_IS_WINDOW (self));

@@ -15,6 +15,7 @@
 #include <glib/gi18n.h>
 
 #include "tm-format.h"
+#include "tm-portal.h"
 #include "tm-run.h"
 #include "tm-window-private.h"
 
@@ -74,23 +75,22 @@ _tm_window_display_basename (GFile *file)
   return g_path_get_basename (parse_name);
 }
 
-static char *
-display_dirname (GFile *file)
+static void tm_window_update_title (TmWindow *self);
+
+static void
+portal_answered_cb (gpointer object)
 {
-  g_autoptr(GFile) parent = g_file_get_parent (file);
-  g_autoptr(GFile) home = g_file_new_for_path (g_get_home_dir ());
-  g_autofree char *relative = NULL;
+  tm_window_update_title (TM_WINDOW (object));
+}
 
-  if (parent == NULL)
-    return NULL;
-
-  if (g_file_equal (parent, home))
-    return g_strdup ("~");
-
-  if ((relative = g_file_get_relative_path (home, parent)))
-    return g_build_filename ("~", relative, NULL);
-
-  return g_file_get_parse_name (parent);
+/* The folder of file for the subtitle; for a file that came through the
+ * document portal, the folder on the host once the portal has told it
+ * (the title is updated then), never the portal's own path. */
+static char *
+display_dirname (TmWindow *self,
+                 GFile    *file)
+{
+  return tm_portal_display_folder (file, portal_answered_cb, G_OBJECT (self));
 }
 
 static void
@@ -114,7 +114,7 @@ tm_window_update_title (TmWindow *self)
   if (current->run_directory != NULL)
     {
       g_autofree char *run_name = _tm_window_display_basename (current->run_directory);
-      g_autofree char *run_dirname = display_dirname (current->run_directory);
+      g_autofree char *run_dirname = display_dirname (self, current->run_directory);
       g_autofree char *tooltip = run_dirname ? g_build_filename (run_dirname, run_name, NULL) : g_strdup (run_name);
 
       gtk_label_set_label (self->title_label, run_name);
@@ -125,7 +125,7 @@ tm_window_update_title (TmWindow *self)
       return;
     }
 
-  dirname = display_dirname (current->file);
+  dirname = display_dirname (self, current->file);
 
   gtk_label_set_label (self->title_label, basename);
   gtk_window_set_title (GTK_WINDOW (self), basename);
