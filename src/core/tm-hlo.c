@@ -49,53 +49,50 @@ has_entry (GArray     *entries,
   return FALSE;
 }
 
-/* The hlo_module.name of a serialized HloProto, read on the wire; "" when
- * there is none. */
+/* The hlo_module.name of a serialized HloProto, read on the wire as far as
+ * it reads: a proto broken further on is still listed, under this name,
+ * and says what is wrong when it is decoded. */
 static gboolean
-read_module_name (TmWire    proto,
-                  char    **name,
-                  GError  **error)
+read_module_name (TmWire  proto,
+                  TmStr  *found)
 {
-  TmStr found = { NULL, 0 };
-
   while (!tm_wire_at_end (&proto))
     {
       guint32 field;
       guint wt;
       TmWire module;
 
-      if (!tm_wire_read_tag (&proto, &field, &wt, error))
-        return FALSE;
+      if (!tm_wire_read_tag (&proto, &field, &wt, NULL))
+        break;
       if (field != HLO_PROTO_MODULE || wt != TM_WIRE_LEN)
         {
-          if (!tm_wire_skip (&proto, wt, error))
-            return FALSE;
+          if (!tm_wire_skip (&proto, wt, NULL))
+            break;
           continue;
         }
-      if (!tm_wire_read_len (&proto, &module, error))
-        return FALSE;
+      if (!tm_wire_read_len (&proto, &module, NULL))
+        break;
       /* Occurrences of a message merge: a later name wins. */
       while (!tm_wire_at_end (&module))
         {
-          if (!tm_wire_read_tag (&module, &field, &wt, error))
-            return FALSE;
+          if (!tm_wire_read_tag (&module, &field, &wt, NULL))
+            break;
           if (field == HLO_MODULE_NAME && wt == TM_WIRE_LEN)
             {
-              if (!tm_str_read (&module, &found, error))
-                return FALSE;
+              if (!tm_str_read (&module, found, NULL))
+                break;
             }
-          else if (!tm_wire_skip (&module, wt, error))
-            return FALSE;
+          else if (!tm_wire_skip (&module, wt, NULL))
+            break;
         }
     }
-
-  *name = found.ptr != NULL ? g_strndup ((const char *) found.ptr, found.len) : g_strdup ("");
-  return TRUE;
+  return found->ptr != NULL;
 }
 
 typedef struct
 {
   gint64  id;
+  TmStr   name;
   gboolean has_hlo;
   TmWire  hlo;
   gboolean has_program_id;
@@ -200,6 +197,11 @@ read_event_metadata (TmWire          entry,
                 return FALSE;
               md->id = (gint64) v;
             }
+          else if (field == EVENT_MD_NAME && wt == TM_WIRE_LEN)
+            {
+              if (!tm_str_read (&value, &md->name, error))
+                return FALSE;
+            }
           else if (field == EVENT_MD_STATS && wt == TM_WIRE_LEN)
             {
               if (!tm_wire_read_len (&value, &stat, error) ||
@@ -245,8 +247,7 @@ tm_hlo_read_metadata_plane (TmSource            *source,
   for (guint i = 0; i < parts->event_md->len; i++)
     {
       EventMetadata md;
-      g_autofree char *module_name = NULL;
-      g_autoptr(GError) local = NULL;
+      TmStr name = { NULL, 0 };
       TmHloEntry entry = { 0 };
       gint64 program_id;
 
@@ -255,13 +256,14 @@ tm_hlo_read_metadata_plane (TmSource            *source,
         return FALSE;
       if (!md.has_hlo)
         continue;
-      /* An HloProto whose module name does not even read on the wire is
-       * one XProf cannot parse either: it skips it, and so do we. */
-      if (!read_module_name (md.hlo, &module_name, &local))
-        continue;
+      /* XProf names a module after its HloProto; one that does not even
+       * say its name goes by the event metadata's. */
+      if (!read_module_name (md.hlo, &name))
+        name = md.name;
 
       program_id = md.has_program_id ? md.program_id : md.id;
-      entry.name = g_strdup_printf ("%s(%" G_GUINT64_FORMAT ")", module_name, (guint64) program_id);
+      entry.name = g_strdup_printf ("%.*s(%" G_GUINT64_FORMAT ")", (int) MIN (name.len, (gsize) G_MAXINT),
+                                    name.ptr != NULL ? (const char *) name.ptr : "", (guint64) program_id);
       if (has_entry (entries, entry.name))
         {
           g_free (entry.name);
