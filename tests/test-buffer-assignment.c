@@ -861,7 +861,7 @@ test_real_profile (void)
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = NULL;
-  JsonArray *expected;
+  JsonArray *expected, *module_list;
 
   if (path == NULL)
     {
@@ -878,6 +878,7 @@ test_real_profile (void)
   g_assert_no_error (error);
   expected = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "modules");
   g_assert_cmpuint (json_array_get_length (expected), ==, 8);
+  module_list = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "moduleList");
 
   dir = tm_fixture_make_temp_dir (&error);
   g_assert_no_error (error);
@@ -898,6 +899,16 @@ test_real_profile (void)
                          entry->name))
           want = json_array_get_element (expected, k);
       g_assert_nonnull (want);
+      /* Which module to show first: the reference lists each one's events. */
+      for (guint k = 0; k < json_array_get_length (module_list); k++)
+        {
+          JsonObject *m = json_array_get_object_element (module_list, k);
+
+          if (g_str_equal (json_object_get_string_member (m, "module"), entry->name))
+            g_assert_cmpint (tm_buffer_assignment_count_trace_events (proto, 0), ==,
+                             json_object_get_int_member (m, "heapSimulatorTraceEvents"));
+        }
+      g_assert_cmpint (tm_buffer_assignment_count_trace_events (proto, 0), ==, r->n_trace_events);
       json_object_set_string_member (json_node_get_object (want), "module", "x");
       json_object_remove_member (json_node_get_object (want), "memorySpace");
       json_parser_load_from_data (ours, json, -1, &error);

@@ -909,6 +909,49 @@ chart (Ctx *ctx)
 
 /* ------------------------------------------------------------------ */
 
+static void
+ctx_init (Ctx              *ctx,
+          const TmHloProto *hlo,
+          const char       *module_name,
+          gint64            memory_space,
+          gint64            small_buffer_size)
+{
+  ctx->proto = hlo->proto;
+  ctx->module_name = module_name;
+  ctx->color = memory_space;
+  ctx->small_buffer_size = small_buffer_size;
+  ctx->instructions = g_hash_table_new (g_int64_hash, g_int64_equal);
+  ctx->buffers = g_hash_table_new (g_int64_hash, g_int64_equal);
+  ctx->allocs = g_hash_table_new (g_int64_hash, g_int64_equal);
+  ctx->alloc_order = g_ptr_array_new ();
+  ctx->color_allocs = g_ptr_array_new ();
+  ctx->live = g_array_new (FALSE, FALSE, sizeof (LiveNode));
+  ctx->display_log = g_array_new (FALSE, FALSE, sizeof (DisplayChange));
+  ctx->seen_allocs = g_hash_table_new (NULL, NULL);
+  ctx->seen_buffers = g_ptr_array_new ();
+  ctx->buffer_color = g_hash_table_new (g_int64_hash, g_int64_equal);
+  ctx->peak_event = -1;
+}
+
+static void
+ctx_clear (Ctx *ctx)
+{
+  for (gsize i = 0; i < ctx->n_buffer_store; i++)
+    g_free (ctx->buffer_store[i].shape_string);
+  g_free (ctx->buffer_store);
+  g_free (ctx->alloc_store);
+  g_hash_table_unref (ctx->instructions);
+  g_hash_table_unref (ctx->buffers);
+  g_hash_table_unref (ctx->allocs);
+  g_ptr_array_unref (ctx->alloc_order);
+  g_ptr_array_unref (ctx->color_allocs);
+  g_array_unref (ctx->live);
+  g_array_unref (ctx->display_log);
+  g_hash_table_unref (ctx->seen_allocs);
+  g_ptr_array_unref (ctx->seen_buffers);
+  g_hash_table_unref (ctx->buffer_color);
+}
+
 TmBufferAssignment *
 tm_buffer_assignment_compute (const TmHloProto  *hlo,
                               const char        *module_name,
@@ -926,21 +969,7 @@ tm_buffer_assignment_compute (const TmHloProto  *hlo,
   g_return_val_if_fail (hlo->proto->hlo_module != NULL && hlo->proto->buffer_assignment != NULL, NULL);
   g_return_val_if_fail (module_name != NULL, NULL);
 
-  ctx.proto = hlo->proto;
-  ctx.module_name = module_name;
-  ctx.color = memory_space;
-  ctx.small_buffer_size = small_buffer_size;
-  ctx.instructions = g_hash_table_new (g_int64_hash, g_int64_equal);
-  ctx.buffers = g_hash_table_new (g_int64_hash, g_int64_equal);
-  ctx.allocs = g_hash_table_new (g_int64_hash, g_int64_equal);
-  ctx.alloc_order = g_ptr_array_new ();
-  ctx.color_allocs = g_ptr_array_new ();
-  ctx.live = g_array_new (FALSE, FALSE, sizeof (LiveNode));
-  ctx.display_log = g_array_new (FALSE, FALSE, sizeof (DisplayChange));
-  ctx.seen_allocs = g_hash_table_new (NULL, NULL);
-  ctx.seen_buffers = g_ptr_array_new ();
-  ctx.buffer_color = g_hash_table_new (g_int64_hash, g_int64_equal);
-  ctx.peak_event = -1;
+  ctx_init (&ctx, hlo, module_name, memory_space, small_buffer_size);
   ctx.result = r = result_new ();
 
   r->module_name = g_strdup (hlo->proto->hlo_module->name != NULL ? hlo->proto->hlo_module->name : "");
@@ -965,20 +994,7 @@ tm_buffer_assignment_compute (const TmHloProto  *hlo,
       chart (&ctx);
     }
 
-  for (gsize i = 0; i < ctx.n_buffer_store; i++)
-    g_free (ctx.buffer_store[i].shape_string);
-  g_free (ctx.buffer_store);
-  g_free (ctx.alloc_store);
-  g_hash_table_unref (ctx.instructions);
-  g_hash_table_unref (ctx.buffers);
-  g_hash_table_unref (ctx.allocs);
-  g_ptr_array_unref (ctx.alloc_order);
-  g_ptr_array_unref (ctx.color_allocs);
-  g_array_unref (ctx.live);
-  g_array_unref (ctx.display_log);
-  g_hash_table_unref (ctx.seen_allocs);
-  g_ptr_array_unref (ctx.seen_buffers);
-  g_hash_table_unref (ctx.buffer_color);
+  ctx_clear (&ctx);
 
   if (!ok)
     {
@@ -1018,4 +1034,23 @@ tm_buffer_assignment_memory_spaces (const TmHloProto *hlo)
     }
   g_array_sort (spaces, compare_int64);
   return spaces;
+}
+
+gint64
+tm_buffer_assignment_count_trace_events (const TmHloProto *hlo,
+                                         gint64            memory_space)
+{
+  Ctx ctx = { 0 };
+  gint64 trace, n = 0;
+
+  g_return_val_if_fail (hlo != NULL && hlo->proto != NULL, 0);
+  g_return_val_if_fail (hlo->proto->hlo_module != NULL && hlo->proto->buffer_assignment != NULL, 0);
+
+  ctx_init (&ctx, hlo, "", memory_space, 0);
+  index_module (&ctx);
+  trace = pick_trace (&ctx);
+  if (trace >= 0 && (gsize) trace < hlo->proto->buffer_assignment->n_heap_simulator_traces)
+    n = (gint64) hlo->proto->buffer_assignment->heap_simulator_traces[trace]->n_events;
+  ctx_clear (&ctx);
+  return n;
 }

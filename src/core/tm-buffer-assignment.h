@@ -136,6 +136,12 @@ TmBufferAssignment *tm_buffer_assignment_compute       (const TmHloProto    *pro
                                                         GError             **error);
 void                tm_buffer_assignment_free          (TmBufferAssignment  *self);
 
+/* The events of the heap simulator trace the view of memory_space would
+ * replay (0 when none), without computing it: the module with the most in
+ * memory space 0 is the one to show first (docs/memory-viewer.md). */
+gint64              tm_buffer_assignment_count_trace_events (const TmHloProto *proto,
+                                                             gint64            memory_space);
+
 /* The memory spaces (colours) the module's allocations use, ascending
  * (gint64). */
 GArray             *tm_buffer_assignment_memory_spaces (const TmHloProto    *proto);
