@@ -61,6 +61,7 @@ typedef struct
   const Xla__BufferAllocationProto *proto;
   gboolean                          has_trace;
   gint64                            trace;
+  gboolean                          seen;       /* in the replayed trace */
 } Alloc;
 
 typedef struct Buffer Buffer;
@@ -123,7 +124,7 @@ typedef struct
   gint64                     heap;
   gint64                     unpadded_heap;
   gint64                     peak_event;     /* -1 */
-  GHashTable                *seen_allocs;
+  guint                      n_seen_allocs;
   GPtrArray                 *seen_buffers;
 
   TmBufferAssignment        *result;
@@ -159,9 +160,6 @@ indefinite_allocation_clear (TmIndefiniteAllocation *a)
 static void
 block_clear (TmBufferBlock *b)
 {
-  g_free (b->name);
-  g_free (b->tf_op_name);
-  g_free (b->shape);
   tm_hlo_source_info_clear (&b->source);
 }
 
@@ -182,6 +180,7 @@ tm_buffer_assignment_free (TmBufferAssignment *self)
   g_clear_pointer (&self->spans, g_array_unref);
   g_clear_pointer (&self->indefinite, g_array_unref);
   g_clear_pointer (&self->blocks, g_array_unref);
+  g_clear_pointer (&self->strings, g_string_chunk_free);
   g_free (self);
 }
 
@@ -192,7 +191,8 @@ result_new (void)
 
   r->heap_sizes = g_array_new (FALSE, FALSE, sizeof (gint64));
   r->unpadded_heap_sizes = g_array_new (FALSE, FALSE, sizeof (gint64));
-  r->instruction_names = g_ptr_array_new_with_free_func (g_free);
+  r->instruction_names = g_ptr_array_new ();
+  r->strings = g_string_chunk_new (64 * 1024);
   r->max_heap = g_array_new (FALSE, TRUE, sizeof (TmHeapObject));
   g_array_set_clear_func (r->max_heap, (GDestroyNotify) heap_object_clear);
   r->by_size = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -256,6 +256,17 @@ name_with_shape_index (const Buffer *b)
     g_string_append_printf (str, "%s%" G_GINT64_FORMAT, i > 0 ? "," : "", at->shape_index[i]);
   g_string_append_c (str, '}');
   return g_string_free (str, FALSE);
+}
+
+/* Moves a string into the chunk. */
+static char *
+chunk_take (GStringChunk *chunk,
+            char         *s)
+{
+  char *copy = g_string_chunk_insert (chunk, s);
+
+  g_free (s);
+  return copy;
 }
 
 static const char *
@@ -507,7 +518,9 @@ replay (Ctx           *ctx,
 
       g_array_append_val (r->heap_sizes, ctx->heap);
       g_array_append_val (r->unpadded_heap_sizes, ctx->unpadded_heap);
-      g_ptr_array_add (r->instruction_names, g_strdup (ev->instruction_name != NULL ? ev->instruction_name : ""));
+      g_ptr_array_add (r->instruction_names,
+                       ev->instruction_name == NULL || ev->instruction_name[0] == '\0'
+                       ? (char *) "" : g_string_chunk_insert_const (r->strings, ev->instruction_name));
       b = lookup_buffer (ctx, ev->buffer_id);
       if (b == NULL)
         continue;
@@ -516,7 +529,12 @@ replay (Ctx           *ctx,
           b->seen = TRUE;
           g_ptr_array_add (ctx->seen_buffers, b);
         }
-      g_hash_table_add (ctx->seen_allocs, (gpointer) b->alloc->proto);
+      /* Counted by proto: two allocations of one index are two. */
+      if (!b->alloc->seen)
+        {
+          ((Alloc *) b->alloc)->seen = TRUE;
+          ctx->n_seen_allocs++;
+        }
 
       if (ev->kind == EVENT_ALLOC)
         {
@@ -591,13 +609,13 @@ replay (Ctx           *ctx,
 
   g_array_append_val (r->heap_sizes, ctx->heap);
   g_array_append_val (r->unpadded_heap_sizes, ctx->unpadded_heap);
-  g_ptr_array_add (r->instruction_names, g_strdup (""));
+  g_ptr_array_add (r->instruction_names, (char *) "");
 
-  if (g_hash_table_size (ctx->seen_allocs) != 1)
+  if (ctx->n_seen_allocs != 1)
     {
       g_set_error (error, TM_ERROR, TM_ERROR_INVALID,
                    _("module “%s”: Failed to process heap simulator trace: All heap simulation should work out of a single buffer allocation, actual seen_buffer_allocations.size():%u"),
-                   ctx->module_name, g_hash_table_size (ctx->seen_allocs));
+                   ctx->module_name, ctx->n_seen_allocs);
       return FALSE;
     }
   return TRUE;
@@ -798,30 +816,33 @@ static void
 spans (Ctx *ctx)
 {
   TmBufferAssignment *r = ctx->result;
-  g_autoptr(GHashTable) done = g_hash_table_new (NULL, NULL);
+  guint n = 0;
 
   for (guint i = 0; i < ctx->seen_buffers->len; i++)
     {
       Buffer *b = g_ptr_array_index (ctx->seen_buffers, i);
       TmBufferSpan span;
-      gpointer key;
 
       if (!b->has_span)
         continue;
-      /* Keyed by the id as a 32-bit integer: a later one replaces. */
       span.id = (gint32) b->proto->id;
       span.start = (gint32) b->span_start;
       span.limit = (gint32) b->span_end;
-      key = GINT_TO_POINTER (span.id);
-      if (g_hash_table_contains (done, key))
-        g_array_index (r->spans, TmBufferSpan, GPOINTER_TO_UINT (g_hash_table_lookup (done, key)) - 1) = span;
-      else
-        {
-          g_array_append_val (r->spans, span);
-          g_hash_table_insert (done, key, GUINT_TO_POINTER (r->spans->len));
-        }
+      g_array_append_val (r->spans, span);
     }
+  /* Keyed by the id as a 32-bit integer: of two with one key (ids that
+   * differ above 32 bits) the later one stays. The sort is stable. */
   g_array_sort (r->spans, compare_spans);
+  for (guint i = 0; i < r->spans->len; i++)
+    {
+      TmBufferSpan *s = &g_array_index (r->spans, TmBufferSpan, i);
+
+      if (n > 0 && g_array_index (r->spans, TmBufferSpan, n - 1).id == s->id)
+        g_array_index (r->spans, TmBufferSpan, n - 1) = *s;
+      else
+        g_array_index (r->spans, TmBufferSpan, n++) = *s;
+    }
+  g_array_set_size (r->spans, n);
 }
 
 static void
@@ -861,7 +882,7 @@ chart (Ctx *ctx)
       TmBufferBlock container = { 0 };
 
       container.logical_buffer_id = -1;
-      container.name = g_strdup (alloc_category (a));
+      container.name = g_string_chunk_insert_const (r->strings, alloc_category (a));
       container.offset = base;
       container.size = a->proto->size;
       container.start_step = 0;
@@ -884,14 +905,14 @@ chart (Ctx *ctx)
             continue;
           width = b->span_end - b->span_start;
           block.logical_buffer_id = (gint32) b->proto->id;
-          block.name = name_with_shape_index (b);
+          block.name = chunk_take (r->strings, name_with_shape_index (b));
           block.offset = base + b->offset;
           block.size = b->proto->size;
           block.start_step = (gint32) b->span_start;
           block.end_step = (gint32) b->span_end;
-          block.tf_op_name = g_strdup (op_name (b->inst));
+          block.tf_op_name = g_string_chunk_insert_const (r->strings, op_name (b->inst));
           block.category = alloc_category (b->alloc);
-          block.shape = g_strdup (buffer_shape_string (b));
+          block.shape = g_string_chunk_insert (r->strings, buffer_shape_string (b));
           block.unpadded_size = b->unpadded;
           tm_hlo_source_info (ctx->proto->hlo_module, b->inst, &block.source);
           if (g_hash_table_lookup_extended (ctx->buffer_color, &b->proto->id, NULL, &color))
@@ -927,7 +948,6 @@ ctx_init (Ctx              *ctx,
   ctx->color_allocs = g_ptr_array_new ();
   ctx->live = g_array_new (FALSE, FALSE, sizeof (LiveNode));
   ctx->display_log = g_array_new (FALSE, FALSE, sizeof (DisplayChange));
-  ctx->seen_allocs = g_hash_table_new (NULL, NULL);
   ctx->seen_buffers = g_ptr_array_new ();
   ctx->buffer_color = g_hash_table_new (g_int64_hash, g_int64_equal);
   ctx->peak_event = -1;
@@ -947,7 +967,6 @@ ctx_clear (Ctx *ctx)
   g_ptr_array_unref (ctx->color_allocs);
   g_array_unref (ctx->live);
   g_array_unref (ctx->display_log);
-  g_hash_table_unref (ctx->seen_allocs);
   g_ptr_array_unref (ctx->seen_buffers);
   g_hash_table_unref (ctx->buffer_color);
 }

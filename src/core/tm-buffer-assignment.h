@@ -97,7 +97,7 @@ typedef struct
    * instruction_names has the same length, the last one "". */
   GArray     *heap_sizes;          /* gint64 */
   GArray     *unpadded_heap_sizes; /* gint64 */
-  GPtrArray  *instruction_names;   /* char * */
+  GPtrArray  *instruction_names;   /* const char *, in strings */
   /* What every point and both peaks have on top: the allocations that live
    * through the whole module. */
   gint64      indefinite_bytes;
@@ -119,6 +119,10 @@ typedef struct
   GArray     *spans;               /* TmBufferSpan, by id */
   GArray     *indefinite;          /* TmIndefiniteAllocation, by id */
   GArray     *blocks;              /* TmBufferBlock */
+
+  /* Holds the strings of instruction_names and of the blocks' name,
+   * tf_op_name and shape (there can be hundreds of thousands). */
+  GStringChunk *strings;
 } TmBufferAssignment;
 
 /* Computes the view of memory_space (XLA's colour, 0 for device memory).

@@ -273,8 +273,12 @@ static char *
 stack_frames (const Xla__StackFrameIndexProto *index,
               gint32                           frame_id)
 {
-  GString *str = g_string_new (NULL);
+  GString *str;
   gsize steps = 0;
+
+  if (index == NULL || frame_id <= 0 || (gsize) frame_id > index->n_stack_frames)
+    return NULL;
+  str = g_string_new (NULL);
 
   while (index != NULL && frame_id > 0 && (gsize) frame_id <= index->n_stack_frames &&
          steps++ < index->n_stack_frames)
@@ -323,7 +327,7 @@ tm_hlo_source_info (const Xla__HloModuleProto      *module,
       out->stack_frame = g_steal_pointer (&stack);
       return;
     }
-  if (stack[0] != '\0')
+  if (stack != NULL && stack[0] != '\0')
     {
       const char *nl = strchr (stack, '\n');
       g_autofree char *first = g_strndup (stack, nl != NULL ? (gsize) (nl - stack) : strlen (stack));

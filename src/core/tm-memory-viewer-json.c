@@ -10,6 +10,8 @@
  */
 #include "config.h"
 
+#include <math.h>
+
 #include "tm-export.h"
 #include "tm-memory-viewer-json.h"
 
@@ -17,6 +19,38 @@ static double
 mib (gint64 bytes)
 {
   return (double) bytes / (double) (1 << 20);
+}
+
+/* A double as the shortest decimal that reads back as the same double
+ * (what protobuf's printer writes, up to the notation): whole numbers
+ * below 2^53 as integers; otherwise the first of 15, 16, 17 significant
+ * digits that reads back, which is the shortest, since a shorter one that
+ * read back would also be what 15 digits give. A million figures take a
+ * fraction of a second this way, where trying every precision takes tens
+ * of seconds. */
+static void
+append_double (GString *str,
+               double   value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (value))
+    {
+      tm_export_append_double (str, value);
+      return;
+    }
+  if (value == floor (value) && fabs (value) < 9007199254740992.0)
+    {
+      g_string_append_printf (str, "%" G_GINT64_FORMAT, (gint64) value);
+      return;
+    }
+  for (int precision = 15; precision <= 17; precision++)
+    {
+      g_ascii_formatd (buf, sizeof buf, precision == 15 ? "%.15g" : precision == 16 ? "%.16g" : "%.17g", value);
+      if (precision == 17 || g_ascii_strtod (buf, NULL) == value)
+        break;
+    }
+  g_string_append (str, buf);
 }
 
 typedef struct
@@ -63,7 +97,7 @@ double_field (Out        *o,
   if (value == 0.0)
     return;
   key (o, name);
-  tm_export_append_double (o->str, value);
+  append_double (o->str, value);
 }
 
 static void
@@ -175,7 +209,7 @@ heap_sizes (Out                      *o,
     {
       if (i > 0)
         g_string_append_c (o->str, ',');
-      tm_export_append_double (o->str, mib (g_array_index (sizes, gint64, i)) + add);
+      append_double (o->str, mib (g_array_index (sizes, gint64, i)) + add);
     }
   g_string_append_c (o->str, ']');
 }
@@ -196,7 +230,7 @@ indefinite (Out                          *o,
     {
       SEP ();
       g_string_append (str, "\"sizeMib\":");
-      tm_export_append_double (str, mib (a->size));
+      append_double (str, mib (a->size));
     }
   if (a->entry_parameter || a->maybe_live_out || a->reusable)
     {
@@ -239,7 +273,7 @@ indefinite (Out                          *o,
               if (str->len > bstart)
                 g_string_append_c (str, ',');
               g_string_append (str, "\"sizeMib\":");
-              tm_export_append_double (str, mib (b->size));
+              append_double (str, mib (b->size));
             }
           if (b->hlo_name != NULL && b->hlo_name[0] != '\0')
             {
