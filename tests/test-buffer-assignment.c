@@ -701,6 +701,71 @@ test_bad_module_in_profile (void)
     }
 }
 
+/* Names as XProf makes them: the program_id stat wins over the event
+ * metadata's id, prints as an unsigned 64-bit number, and of two modules
+ * with one name the first is kept. */
+static void
+test_module_names (void)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  TmFixturePlane *plane = tm_fixture_space_add_plane (space, "/host:metadata");
+  g_autoptr(TmHloFixture) f = tm_hlo_fixture_new_base ();
+  g_autoptr(GBytes) bytes = tm_hlo_fixture_serialize (f);
+  g_autoptr(TmProfile) profile = NULL;
+  g_autoptr(GArray) entries = NULL;
+  g_autoptr(GError) error = NULL;
+  TmFixtureStat stat = { .name = "Hlo Proto", .kind = TM_FIXTURE_STAT_BYTES };
+  TmFixtureStat minus_two = TM_FIXTURE_INT64 ("program_id", -2);
+  TmFixtureStat five = TM_FIXTURE_INT64 ("program_id", 5);
+  const char *names[] = { "first", "second", "third" };
+
+  stat.str = g_bytes_get_data (bytes, &stat.n_bytes);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      tm_fixture_plane_add_event_metadata_stat (plane, names[i], &stat);
+      tm_fixture_plane_add_event_metadata_stat (plane, names[i], i == 0 ? &minus_two : &five);
+    }
+  tm_fixture_plane_add_line (tm_fixture_space_add_plane (space, "/host:CPU"), "l", 0);
+  profile = tm_test_load_space (space, &error);
+  g_assert_no_error (error);
+  entries = tm_profile_list_hlo_entries (profile);
+  g_assert_cmpuint (entries->len, ==, 2);
+  g_assert_cmpstr (g_array_index (entries, TmHloEntry, 0).name, ==, "test_module(18446744073709551614)");
+  g_assert_cmpint (g_array_index (entries, TmHloEntry, 0).program_id, ==, -2);
+  g_assert_cmpstr (g_array_index (entries, TmHloEntry, 1).name, ==, "test_module(5)");
+}
+
+/* Sizes near the 64-bit limit wrap instead of overflowing, and still give
+ * a result (UndefinedBehaviorSanitizer builds report an overflow). */
+static void
+test_huge_sizes (void)
+{
+  g_autoptr(TmHloFixture) f = tm_hlo_fixture_new ("test_module", "test_computation");
+  g_autoptr(TmBufferAssignment) r = NULL;
+  g_autofree char *json = NULL;
+  Xla__BufferAllocationProto *a;
+  TmMemoryViewerModule m = { "test_module(1)", 0, NULL, NULL };
+
+  tm_hlo_fixture_add_instruction (f, "fusion.1", 0);
+  tm_hlo_fixture_add_instruction (f, "fusion.2", 1);
+  a = tm_hlo_fixture_add_allocation (f, 0, G_MAXINT64, 0, 0);
+  tm_hlo_fixture_assign (f, a, 1, 0, G_MAXINT64);
+  tm_hlo_fixture_assign (f, a, 2, G_MAXINT64, G_MAXINT64);
+  tm_hlo_fixture_add_logical_buffer (f, 1, G_MAXINT64, 0, 0);
+  tm_hlo_fixture_add_logical_buffer (f, 2, G_MAXINT64, 0, 1);
+  a = tm_hlo_fixture_add_allocation (f, 1, G_MAXINT64, 0, TM_HLO_ALLOC_PARAMETER | TM_HLO_ALLOC_TUPLE);
+  tm_hlo_fixture_add_event (f, TM_HLO_ALLOC, 1, 0);
+  tm_hlo_fixture_add_event (f, TM_HLO_ALLOC, 2, 0);
+  tm_hlo_fixture_add_event (f, TM_HLO_FREE, 2, 0);
+  tm_hlo_fixture_add_event (f, TM_HLO_FREE, 1, 0);
+  r = compute (f, 0, 0);
+  g_assert_cmpint (r->peak_heap, ==, G_MAXINT64);
+  g_assert_cmpint (r->total_allocation, ==, -2);
+  m.result = r;
+  json = tm_memory_viewer_json ("f", &m, 1, NULL);
+  g_assert_true (g_str_has_prefix (json, "{\"file\":\"f\""));
+}
+
 static JsonObject *
 parse_object (JsonParser *parser,
               const char *text)
@@ -1132,6 +1197,8 @@ main (int    argc,
   g_test_add_func ("/buffer-assignment/bad/no-buffer-assignment", test_bad_no_buffer_assignment);
   g_test_add_func ("/buffer-assignment/bad/traces", test_bad_traces);
   g_test_add_func ("/buffer-assignment/bad/module-in-profile", test_bad_module_in_profile);
+  g_test_add_func ("/buffer-assignment/module-names", test_module_names);
+  g_test_add_func ("/buffer-assignment/huge-sizes", test_huge_sizes);
   g_test_add_func ("/buffer-assignment/cli", test_cli);
   g_test_add_func ("/buffer-assignment/cli-summary-without-modules", test_cli_summary_without_modules);
   g_test_add_func ("/buffer-assignment/real-profile", test_real_profile);

@@ -212,7 +212,8 @@ std_sort (const Sorter *s,
 static gint64
 padding_of (const TmHeapObject *o)
 {
-  return o->size != 0 && o->unpadded_size != 0 ? o->size - o->unpadded_size : 0;
+  /* In unsigned arithmetic: sizes from the file may be anything. */
+  return o->size != 0 && o->unpadded_size != 0 ? (gint64) ((guint64) o->size - (guint64) o->unpadded_size) : 0;
 }
 
 static gint

@@ -56,6 +56,22 @@ G_STATIC_ASSERT (G_N_ELEMENTS (buffer_colors) == 209);
  * move the colour index on. */
 #define CHART_POINTS 4096.0
 
+/* Sizes come from the file and may be anything: sums wrap, as the
+ * unsigned arithmetic they are done in, instead of overflowing. */
+static inline gint64
+add (gint64 a,
+     gint64 b)
+{
+  return (gint64) ((guint64) a + (guint64) b);
+}
+
+static inline gint64
+sub (gint64 a,
+     gint64 b)
+{
+  return (gint64) ((guint64) a - (guint64) b);
+}
+
 typedef struct
 {
   const Xla__BufferAllocationProto *proto;
@@ -480,8 +496,8 @@ increase (Ctx    *ctx,
   gint64 point = (gint64) r->heap_sizes->len - 1;
 
   live_push (ctx, b, event);
-  ctx->heap += b->proto->size;
-  ctx->unpadded_heap += b->unpadded;
+  ctx->heap = add (ctx->heap, b->proto->size);
+  ctx->unpadded_heap = add (ctx->unpadded_heap, b->unpadded);
   if (ctx->heap > r->peak_heap)
     {
       r->peak_heap = ctx->heap;
@@ -555,7 +571,7 @@ replay (Ctx           *ctx,
           if (root->ref_count == 0)
             {
               live_remove_all (ctx, root, e);
-              ctx->heap -= root->proto->size;
+              ctx->heap = sub (ctx->heap, root->proto->size);
               if (ctx->heap < 0)
                 {
                   g_set_error (error, TM_ERROR, TM_ERROR_INVALID,
@@ -563,7 +579,7 @@ replay (Ctx           *ctx,
                                ctx->module_name, ctx->heap);
                   return FALSE;
                 }
-              ctx->unpadded_heap -= root->unpadded;
+              ctx->unpadded_heap = sub (ctx->unpadded_heap, root->unpadded);
               if (root->has_span)
                 root->span_end = r->heap_sizes->len - 1;
             }
@@ -635,7 +651,7 @@ add_heap_object (Ctx      *ctx,
 
   if (b->proto->size < ctx->small_buffer_size)
     {
-      *small_total += b->proto->size;
+      *small_total = add (*small_total, b->proto->size);
       return;
     }
   g_hash_table_insert (ctx->buffer_color, (gpointer) &b->proto->id, GINT_TO_POINTER (*colorno));
@@ -680,7 +696,7 @@ peak_snapshot (Ctx *ctx)
         }
       if (best == NULL)
         continue;
-      ctx->result->indefinite_bytes += best->alloc->proto->size;
+      ctx->result->indefinite_bytes = add (ctx->result->indefinite_bytes, best->alloc->proto->size);
       /* Only device memory shows them at the peak. */
       if (ctx->color == 0)
         add_heap_object (ctx, best, &small_total, &colorno);
@@ -738,11 +754,11 @@ special_allocations (Ctx *ctx)
       TmIndefiniteAllocation ia = { 0 };
 
       if (ap->is_entry_computation_parameter)
-        r->entry_parameters += ap->size;
+        r->entry_parameters = add (r->entry_parameters, ap->size);
       if (!alloc_is_reusable (ap))
-        r->non_reusable += ap->size;
+        r->non_reusable = add (r->non_reusable, ap->size);
       if (ap->maybe_live_out)
-        r->maybe_live_out += ap->size;
+        r->maybe_live_out = add (r->maybe_live_out, ap->size);
       if (!alloc_is_indefinite (a))
         continue;
 
@@ -793,9 +809,9 @@ special_allocations (Ctx *ctx)
 
       if (ap->color != ctx->color)
         continue;
-      r->total_allocation += ap->size;
+      r->total_allocation = add (r->total_allocation, ap->size);
       if (ap->is_thread_local || ap->is_entry_computation_parameter || ap->is_constant || ap->maybe_live_out)
-        r->indefinite_allocation += ap->size;
+        r->indefinite_allocation = add (r->indefinite_allocation, ap->size);
     }
 }
 

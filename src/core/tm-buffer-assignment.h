@@ -154,7 +154,8 @@ GArray             *tm_buffer_assignment_memory_spaces (const TmHloProto    *pro
 static inline gint64
 tm_buffer_assignment_get_peak (const TmBufferAssignment *self)
 {
-  return self->peak_heap + self->indefinite_bytes;
+  /* Sizes come from the file: wrap rather than overflow. */
+  return (gint64) ((guint64) self->peak_heap + (guint64) self->indefinite_bytes);
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmBufferAssignment, tm_buffer_assignment_free)

@@ -39,14 +39,15 @@ tm_hlo_entries_new (void)
   return entries;
 }
 
-static gboolean
-has_entry (GArray     *entries,
-           const char *name)
+/* The names already in entries, to drop repeats in O(1) each. */
+static GHashTable *
+entry_names (GArray *entries)
 {
+  GHashTable *names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
   for (guint i = 0; i < entries->len; i++)
-    if (g_str_equal (g_array_index (entries, TmHloEntry, i).name, name))
-      return TRUE;
-  return FALSE;
+    g_hash_table_add (names, g_strdup (g_array_index (entries, TmHloEntry, i).name));
+  return names;
 }
 
 /* The hlo_module.name of a serialized HloProto, read on the wire as far as
@@ -222,6 +223,7 @@ tm_hlo_read_metadata_plane (TmSource            *source,
                             GError             **error)
 {
   g_autoptr(GArray) names = g_array_new (FALSE, FALSE, sizeof (TmMetadataName));
+  g_autoptr(GHashTable) seen = NULL;
   gint64 hlo_stat_id = G_MININT64, program_id_stat_id = G_MININT64;
   gboolean found_hlo = FALSE;
   gint64 max_small;
@@ -243,6 +245,7 @@ tm_hlo_read_metadata_plane (TmSource            *source,
     }
   if (!found_hlo)
     return TRUE;
+  seen = entry_names (entries);
 
   for (guint i = 0; i < parts->event_md->len; i++)
     {
@@ -264,11 +267,12 @@ tm_hlo_read_metadata_plane (TmSource            *source,
       program_id = md.has_program_id ? md.program_id : md.id;
       entry.name = g_strdup_printf ("%.*s(%" G_GUINT64_FORMAT ")", (int) MIN (name.len, (gsize) G_MAXINT),
                                     name.ptr != NULL ? (const char *) name.ptr : "", (guint64) program_id);
-      if (has_entry (entries, entry.name))
+      if (g_hash_table_contains (seen, entry.name))
         {
           g_free (entry.name);
           continue;
         }
+      g_hash_table_add (seen, g_strdup (entry.name));
       entry.source = tm_source_ref (source);
       entry.offset = (gsize) (md.hlo.p - base);
       entry.size = (gsize) (md.hlo.end - md.hlo.p);
@@ -315,10 +319,12 @@ tm_hlo_add_sidecars (const char *dir,
 {
   g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GHashTable) seen = NULL;
   const char *name;
 
   if (d == NULL)
     return;
+  seen = entry_names (entries);
   while ((name = g_dir_read_name (d)) != NULL)
     if (g_str_has_suffix (name, TM_HLO_SIDECAR_SUFFIX) && strlen (name) > strlen (TM_HLO_SIDECAR_SUFFIX))
       g_ptr_array_add (names, g_strdup (name));
@@ -331,10 +337,13 @@ tm_hlo_add_sidecars (const char *dir,
 
       if (!g_file_test (path, G_FILE_TEST_IS_REGULAR) || !tm_hlo_open_sidecar (path, &entry, NULL))
         continue;
-      if (has_entry (entries, entry.name))
+      if (g_hash_table_contains (seen, entry.name))
         tm_hlo_entry_clear (&entry);
       else
-        g_array_append_val (entries, entry);
+        {
+          g_hash_table_add (seen, g_strdup (entry.name));
+          g_array_append_val (entries, entry);
+        }
     }
 }
 
