@@ -244,6 +244,9 @@ tm_buffer_assignment_sort_orders (TmBufferAssignment *r)
   Sorter s = { NULL, (const TmHeapObject *) (gpointer) r->max_heap->data };
   guint n = r->max_heap->len;
 
+  /* Nothing at the peak: the arrays have no data to point into. */
+  if (n == 0)
+    return;
   g_array_set_size (r->by_size, n);
   g_array_set_size (r->by_padding, n);
   for (guint i = 0; i < n; i++)
