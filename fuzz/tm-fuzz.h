@@ -74,7 +74,7 @@ void       tm_fuzz_two_threads        (const uint8_t *data,
 
 /* fuzz-hlo: decodes size bytes as an xla.HloProto (a failure must name
  * the module), then computes the Memory Viewer of every memory space it
- * uses and of 0 and 1 (docs/memory-viewer.md): a failure must name the
+ * uses and of 0 and 1 (docs/buffer-assignment.md): a failure must name the
  * module; a result must have its peak as the largest heap point, orders
  * that are permutations, and valid JSON. */
 void       tm_fuzz_hlo                (const uint8_t *data,

@@ -1,5 +1,5 @@
 /* test-buffer-assignment.c — XProf's Memory Viewer: decoding HloProtos and
- * the computation (docs/memory-viewer.md)
+ * the computation (docs/buffer-assignment.md)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -939,7 +939,7 @@ json_number (JsonNode *node,
     }
 }
 
-/* The comparison of docs/memory-viewer.md: numbers as doubles, an absent
+/* The comparison of docs/buffer-assignment.md: numbers as doubles, an absent
  * member equals its default, int64 as strings or numbers. */
 static gboolean
 json_same (JsonNode   *a,

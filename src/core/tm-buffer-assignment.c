@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The steps and their quirks are those of docs/memory-viewer.md, in its
+ * The steps and their quirks are those of docs/buffer-assignment.md, in its
  * order: index the module, replay the heap simulator trace, take what is
  * live at the peak, the totals, the indefinite allocations, the chart.
  * Where XProf walks a hash map of allocations we go by ascending index.

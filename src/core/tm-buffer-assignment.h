@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The compiler's static plan for one module and one memory space, computed
- * exactly as XProf's Memory Viewer computes it (docs/memory-viewer.md):
+ * exactly as XProf's Memory Viewer computes it (docs/buffer-assignment.md):
  * the heap at each point of the heap simulator's trace, the peak and the
  * buffers live there, the totals, the indefinite allocations and the
  * allocation chart. Everything is kept in bytes (64-bit integers) and
@@ -127,7 +127,7 @@ typedef struct
 
 /* Computes the view of memory_space (XLA's colour, 0 for device memory).
  * Allocations are visited by ascending index wherever XProf's order is a
- * hash map's (docs/memory-viewer.md). Fails, naming the module, where
+ * hash map's (docs/buffer-assignment.md). Fails, naming the module, where
  * XProf's conversion fails (a trace that frees a buffer twice, a negative
  * heap, events from several allocations, an unknown event kind) and where
  * XProf would loop or crash (a buffer that shares with itself).
@@ -142,7 +142,7 @@ void                tm_buffer_assignment_free          (TmBufferAssignment  *sel
 
 /* The events of the heap simulator trace the view of memory_space would
  * replay (0 when none), without computing it: the module with the most in
- * memory space 0 is the one to show first (docs/memory-viewer.md). */
+ * memory space 0 is the one to show first (docs/buffer-assignment.md). */
 gint64              tm_buffer_assignment_count_trace_events (const TmHloProto *proto,
                                                              gint64            memory_space);
 

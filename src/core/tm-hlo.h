@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * An XSpace carries one serialized xla.HloProto per XLA module in its
- * "/host:metadata" plane (docs/memory-viewer.md, "Where the modules come
+ * "/host:metadata" plane (docs/buffer-assignment.md, "Where the modules come
  * from"); a run folder may also hold sidecar "<module>.hlo_proto.pb" files.
  * Listing the modules only notes where each one's bytes are (and reads the
  * module's name from them); decoding one, with protobuf-c's code generated
