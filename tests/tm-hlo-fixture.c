@@ -6,6 +6,7 @@
  * with the fixture.
  */
 #include "tm-hlo-fixture.h"
+#include "tm-fixture-writer.h"
 
 struct _TmHloFixture
 {
@@ -286,4 +287,25 @@ tm_hlo_fixture_new_display (void)
   tm_hlo_fixture_add_logical_buffer (f, 4, 524288, 1, 3);
   tm_hlo_fixture_add_trace (f);
   return f;
+}
+
+TmFixtureSpace *
+tm_hlo_fixture_new_two_module_space (GBytes **keep)
+{
+  TmFixtureSpace *space = tm_fixture_space_new ();
+  TmFixturePlane *plane = tm_fixture_space_add_plane (space, "/host:metadata");
+  g_autoptr(TmHloFixture) good = tm_hlo_fixture_new_base ();
+  static const char bad[] = { 0x0a, 0x03, 0x0a, 0x01, 'b', 0x1a, 0x7f };
+  TmFixtureStat stat = { .name = "Hlo Proto", .kind = TM_FIXTURE_STAT_BYTES };
+
+  tm_hlo_fixture_add_event (good, TM_HLO_ALLOC, 1, 0);
+  tm_hlo_fixture_add_event (good, TM_HLO_FREE, 1, 0);
+  *keep = tm_hlo_fixture_serialize (good);
+  stat.str = g_bytes_get_data (*keep, &stat.n_bytes);
+  tm_fixture_plane_add_event_metadata_stat (plane, "test_module", &stat);
+  stat.str = bad;
+  stat.n_bytes = sizeof bad;
+  tm_fixture_plane_add_event_metadata_stat (plane, "b", &stat);
+  tm_fixture_plane_add_line (tm_fixture_space_add_plane (space, "/host:CPU"), "l", 0);
+  return space;
 }

@@ -73,6 +73,13 @@ TmHloFixture                *tm_hlo_fixture_new_base         (void);
 TmHloFixture                *tm_hlo_fixture_new_chain        (void);
 TmHloFixture                *tm_hlo_fixture_new_display      (void);
 
+/* An XSpace whose "/host:metadata" plane holds the base module with one
+ * ALLOC and FREE of buffer 1 ("test_module") and a module whose HloProto
+ * is cut short ("b"), and an empty "/host:CPU" plane. *keep holds the good
+ * module's bytes, which the space points to. */
+struct _TmFixtureSpace;
+struct _TmFixtureSpace      *tm_hlo_fixture_new_two_module_space (GBytes **keep);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmHloFixture, tm_hlo_fixture_free)
 
 G_END_DECLS

@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <glib/gi18n.h>
@@ -233,7 +234,7 @@ tm_cli_memory_viewer_print_modules (TmProfile *profile)
       g_print ("  %s\n", entry->name);
       if (ba->n_trace_events > 0)
         /* TRANSLATORS: the static peak, its exact bytes, the event of the heap trace that raised it (from 1) and the number of events */
-        g_print (_("    static peak %s (%s), reached at event %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT "\n"),
+        g_print (_("    static peak %s (%s), reached at event %" PRId64 " of %" PRId64 "\n"),
                  peak, exact, ba->peak_position + 1, ba->n_trace_events);
       else
         g_print (_("    static peak %s (%s), no heap trace\n"), peak, exact);

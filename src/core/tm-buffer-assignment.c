@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
@@ -564,7 +565,7 @@ replay (Ctx           *ctx,
           if (--root->ref_count < 0)
             {
               g_set_error (error, TM_ERROR, TM_ERROR_INVALID,
-                           _("module “%s”: Failed to process heap simulator trace: Buffer %" G_GINT64_FORMAT "is freed multiple times."),
+                           _("module “%s”: Failed to process heap simulator trace: Buffer %" PRId64 "is freed multiple times."),
                            ctx->module_name, b->proto->id);
               return FALSE;
             }
@@ -575,7 +576,7 @@ replay (Ctx           *ctx,
               if (ctx->heap < 0)
                 {
                   g_set_error (error, TM_ERROR, TM_ERROR_INVALID,
-                               _("module “%s”: Failed to process heap simulator trace: Heap size should be non-negative, but get: %" G_GINT64_FORMAT),
+                               _("module “%s”: Failed to process heap simulator trace: Heap size should be non-negative, but get: %" PRId64),
                                ctx->module_name, ctx->heap);
                   return FALSE;
                 }
@@ -598,7 +599,7 @@ replay (Ctx           *ctx,
           if (on_chain (canonical, b))
             {
               g_set_error (error, TM_ERROR, TM_ERROR_INVALID,
-                           _("module “%s”: Failed to process heap simulator trace: buffer %" G_GINT64_FORMAT " shares with buffer %" G_GINT64_FORMAT ", which already shares with it"),
+                           _("module “%s”: Failed to process heap simulator trace: buffer %" PRId64 " shares with buffer %" PRId64 ", which already shares with it"),
                            ctx->module_name, b->proto->id, canonical->proto->id);
               return FALSE;
             }

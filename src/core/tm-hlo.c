@@ -482,7 +482,7 @@ check_wire (TmWire                              wire,
             if (depth == TM_HLO_MAX_DEPTH)
               {
                 g_set_error (error, TM_ERROR, TM_ERROR_TOO_DEEP,
-                             _("module “%s”: the HloProto is nested too deep (more than %d levels) at byte %" G_GSIZE_FORMAT),
+                             _("module “%s”: the HloProto is nested too deep (more than %d levels) at byte %zu"),
                              module_name, TM_HLO_MAX_DEPTH, at);
                 return FALSE;
               }
@@ -574,7 +574,7 @@ decode (const guint8  *base,
     {
       if (self->budget.exceeded)
         g_set_error (error, TM_ERROR, TM_ERROR_TOO_LARGE,
-                     _("module “%s”: the HloProto would take more than %" G_GSIZE_FORMAT " MiB to decode"),
+                     _("module “%s”: the HloProto would take more than %zu MiB to decode"),
                      module_name, self->budget.limit >> 20);
       else
         g_set_error (error, TM_ERROR, TM_ERROR_INVALID,
