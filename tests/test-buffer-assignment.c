@@ -799,8 +799,9 @@ json_number (JsonNode *node,
     }
 }
 
-/* The comparison of docs/buffer-assignment.md: numbers as doubles, an absent
- * member equals its default, int64 as strings or numbers. */
+/* Results compared as XProf's JSON reads: numbers as doubles, an absent
+ * member equals its default, int64 as strings or numbers; the members the
+ * reference's writer adds of its own are left out. */
 static gboolean
 json_same (JsonNode   *a,
            JsonNode   *b,

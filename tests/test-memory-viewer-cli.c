@@ -1,5 +1,5 @@
 /* test-memory-viewer-cli.c — tidemark --export=memory-viewer-json and the
- * modules in --summary (docs/buffer-assignment.md, "On the command line")
+ * modules in --summary (docs/buffer-assignment.md, section 5)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The JSON contract is docs/buffer-assignment.md, "On the command line". The
+ * The JSON contract is docs/buffer-assignment.md, section 5. The
  * modules come from the profile (tm_profile_list_hlo_entries: the ones it
  * holds, then sidecars beside it) or from one sidecar given directly; each
  * is decoded and computed in turn, and dropped before the next.

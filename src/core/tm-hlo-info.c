@@ -4,7 +4,7 @@
  *
  * Shape strings as XLA prints them, sizes without padding, source lines
  * from the module's stack frame index and scoped memory from backend
- * configurations (docs/buffer-assignment.md, "Shapes and sources").
+ * configurations (docs/buffer-assignment.md, section 2).
  */
 #include "config.h"
 

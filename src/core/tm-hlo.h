@@ -3,8 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * An XSpace carries one serialized xla.HloProto per XLA module in its
- * "/host:metadata" plane (docs/buffer-assignment.md, "Where the modules come
- * from"); a run folder may also hold sidecar "<module>.hlo_proto.pb" files.
+ * "/host:metadata" plane (docs/buffer-assignment.md, section 1); a run folder may also hold sidecar "<module>.hlo_proto.pb" files.
  * Listing the modules only notes where each one's bytes are (and reads the
  * module's name from them); decoding one, with protobuf-c's code generated
  * from proto/hlo.proto, happens on first use and is bounded in nesting and

@@ -2,8 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * What --export=memory-viewer-json writes (docs/buffer-assignment.md, "The
- * JSON"): per module XProf's PreprocessResult fields under XProf's JSON
+ * What --export=memory-viewer-json writes (docs/buffer-assignment.md,
+ * section 5): per module XProf's PreprocessResult fields under XProf's JSON
  * names, in its field order, with its defaults left out. Bytes become MiB
  * here and only here. Uses tm-buffer-assignment and tm-export's number and
  * string printers.
