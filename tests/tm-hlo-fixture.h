@@ -29,7 +29,7 @@ enum { TM_HLO_ALLOC = 0, TM_HLO_FREE = 1, TM_HLO_SHARE_WITH = 2 };
 TmHloFixture                *tm_hlo_fixture_new              (const char   *module_name,
                                                               const char   *entry_computation_name);
 void                         tm_hlo_fixture_free             (TmHloFixture *self);
-/* The proto being built, to set what the helpers do not. */
+/* The proto being built, to set what the functions here do not. */
 Xla__HloProto               *tm_hlo_fixture_get_proto        (TmHloFixture *self);
 
 /* An instruction of the one computation whose shape is a tuple of one u64,

@@ -803,7 +803,7 @@ special_allocations (Ctx *ctx)
       g_array_append_val (r->indefinite, ia);
     }
 
-  /* Over the proto's list, as XLA's own helpers count. */
+  /* Over the proto's list, as XLA's own functions count. */
   for (gsize i = 0; i < ba->n_buffer_allocations; i++)
     {
       const Xla__BufferAllocationProto *ap = ba->buffer_allocations[i];
