@@ -20,6 +20,7 @@
 
 #include "tm-export.h"
 #include "tm-fixture-writer.h"
+#include "tm-hlo-fixture.h"
 #include "tm-profile.h"
 
 static char *outdir;
@@ -299,6 +300,30 @@ main (int   argc,
     add_summary ("worker-5", missing, NULL, error);
     put ("corpus-summaries", "run.jsonl", run_lines->str, run_lines->len);
     g_string_free (run_lines, TRUE);
+  }
+
+  /* fuzz-hlo: the modules of XProf's Memory Viewer tests, with traces that
+   * share, chain and free. */
+  {
+    static const int base_events[] = { 0, 1, 0, 2, 2, 1, 1, 1, 0, 1, 2, 0 };
+    static const int chain_events[] = { 0, 1, 0, 2, 2, 1, 1, 1, 0, 1, 2, 0, 2, 3, 2, 1, 3, 0 };
+    static const int display_events[] = { 0, 1, 0, 2, 2, 1, 1, 1, 0, 1, 2, 0, 0, 4, 0, 2, 3, 2, 1, 3, 0, 1, 4, 0 };
+    struct { const char *name; TmHloFixture *(*make) (void); const int *events; guint n; } hlo[] = {
+      { "base.hlo_proto.pb", tm_hlo_fixture_new_base, base_events, G_N_ELEMENTS (base_events) },
+      { "chain.hlo_proto.pb", tm_hlo_fixture_new_chain, chain_events, G_N_ELEMENTS (chain_events) },
+      { "display.hlo_proto.pb", tm_hlo_fixture_new_display, display_events, G_N_ELEMENTS (display_events) },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (hlo); i++)
+      {
+        g_autoptr(TmHloFixture) f = hlo[i].make ();
+        g_autoptr(GBytes) bytes = NULL;
+
+        for (guint k = 0; k < hlo[i].n; k += 3)
+          tm_hlo_fixture_add_event (f, hlo[i].events[k], hlo[i].events[k + 1], hlo[i].events[k + 2]);
+        bytes = tm_hlo_fixture_serialize (f);
+        put ("corpus-hlo", hlo[i].name, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+      }
   }
 
   stamp = g_build_filename (outdir, "seeds.stamp", NULL);

@@ -8,11 +8,15 @@
 #include <unistd.h>
 #include <glib/gstdio.h>
 
+#include <json-glib/json-glib.h>
+
 #include "tm-analysis.h"
+#include "tm-buffer-assignment.h"
 #include "tm-export.h"
 #include "tm-fuzz.h"
 #include "tm-lod.h"
 #include "tm-profile-private.h"
+#include "tm-memory-viewer-json.h"
 #include "tm-run-summary.h"
 #include "tm-xspace-writer.h"
 
@@ -402,4 +406,79 @@ tm_fuzz_two_threads (const uint8_t *data,
     return;
   compare_loads (one, two);
   compare_loads (one, cut);
+}
+
+/* ------------------------------------------------------------------ */
+/* fuzz-hlo                                                           */
+/* ------------------------------------------------------------------ */
+
+static void
+check_buffer_assignment (const TmBufferAssignment *r)
+{
+  gint64 max = 0;
+  g_autofree guint8 *seen = g_malloc0 (r->max_heap->len + 1);
+  g_autofree char *json = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  TmMemoryViewerModule m = { "m", r->memory_space, r, NULL };
+
+  if (r->heap_sizes->len != r->unpadded_heap_sizes->len || r->heap_sizes->len != r->instruction_names->len)
+    abort ();
+  if (r->heap_sizes->len != 0 && r->heap_sizes->len != (guint) r->n_trace_events + 1)
+    abort ();
+  for (guint i = 0; i < r->heap_sizes->len; i++)
+    max = MAX (max, g_array_index (r->heap_sizes, gint64, i));
+  if (max != r->peak_heap)
+    abort ();
+  /* The orders are permutations of the objects at the peak. */
+  for (guint i = 0; i < r->by_size->len; i++)
+    {
+      guint k = g_array_index (r->by_size, guint, i);
+
+      if (k >= r->max_heap->len || seen[k]++)
+        abort ();
+    }
+  if (r->by_size->len != r->max_heap->len || r->by_padding->len != r->max_heap->len)
+    abort ();
+
+  json = tm_memory_viewer_json ("f", &m, 1, NULL);
+  if (!g_utf8_validate (json, -1, NULL) || !json_parser_load_from_data (parser, json, -1, NULL))
+    abort ();
+}
+
+void
+tm_fuzz_hlo (const uint8_t *data,
+             size_t         size)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmHloProto) proto = tm_hlo_proto_decode (data, size, "fuzzed(1)", &error);
+  g_autoptr(GArray) spaces = NULL;
+
+  if (proto == NULL)
+    {
+      if (error == NULL || strstr (error->message, "fuzzed(1)") == NULL)
+        abort ();
+      return;
+    }
+
+  spaces = tm_buffer_assignment_memory_spaces (proto);
+  for (gint64 extra = 0; extra <= 1; extra++)
+    g_array_append_val (spaces, extra);
+  for (guint i = 0; i < spaces->len && i < 8; i++)
+    {
+      g_autoptr(GError) local = NULL;
+      gint64 space = g_array_index (spaces, gint64, i);
+      g_autoptr(TmBufferAssignment) r =
+        tm_buffer_assignment_compute (proto, "fuzzed(1)", space, TM_BUFFER_ASSIGNMENT_SMALL_BUFFER_SIZE,
+                                      NULL, &local);
+
+      if (r == NULL)
+        {
+          if (local == NULL || strstr (local->message, "fuzzed(1)") == NULL)
+            abort ();
+          continue;
+        }
+      if (tm_buffer_assignment_count_trace_events (proto, space) != r->n_trace_events)
+        abort ();
+      check_buffer_assignment (r);
+    }
 }

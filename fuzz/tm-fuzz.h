@@ -72,4 +72,12 @@ void       tm_fuzz_two_threads        (const uint8_t *data,
 #define tm_fuzz_check(cond) \
   G_STMT_START { if (!(cond)) { g_printerr ("fuzz check failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__); abort (); } } G_STMT_END
 
+/* fuzz-hlo: decodes size bytes as an xla.HloProto (a failure must name
+ * the module), then computes the Memory Viewer of every memory space it
+ * uses and of 0 and 1 (docs/buffer-assignment.md): a failure must name the
+ * module; a result must have its peak as the largest heap point, orders
+ * that are permutations, and valid JSON. */
+void       tm_fuzz_hlo                (const uint8_t *data,
+                                       size_t         size);
+
 G_END_DECLS

@@ -33,6 +33,8 @@ CORE_CHAIN = [
     'tm-source',
     'tm-wire',
     'tm-xplane',
+    # serialized HloProtos: where they are, decoded on first use
+    'tm-hlo-info', 'tm-hlo',
     'tm-host-event',
     'tm-addr-map',
     'tm-column',
@@ -47,10 +49,12 @@ CORE_CHAIN = [
     'tm-scopes',
     'tm-allocations',
     'tm-compare',
+    'tm-buffer-assignment',
     'tm-profile',
     'tm-run',
     'tm-run-summary',
     'tm-export',
+    'tm-memory-viewer-json',
     'tm-xspace-writer',
     'tm-run-loader',
 ]

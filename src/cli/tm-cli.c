@@ -14,6 +14,7 @@
 
 #include "tm-cli.h"
 #include "tm-cli-compare.h"
+#include "tm-cli-memory-viewer.h"
 #include "tm-cli-private.h"
 #include "tm-error.h"
 #include "tm-allocations.h"
@@ -245,6 +246,9 @@ tm_cli_run (int    argc,
   /* --compare has options and arguments of its own (tm-cli-compare.c). */
   if (tm_cli_compare_wants (argc, argv))
     return tm_cli_compare_run (argc, argv);
+  /* So does --export=memory-viewer-json (tm-cli-memory-viewer.c). */
+  if (tm_cli_memory_viewer_wants (argc, argv))
+    return tm_cli_memory_viewer_run (argc, argv);
 
   context = g_option_context_new (_("FILE — show or export a memory profile without a window"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
@@ -378,6 +382,7 @@ tm_cli_run (int    argc,
             g_print ("\n");
           n_replaced = 0;
           tm_cli_print_summary (profile, &n_replaced);
+          tm_cli_memory_viewer_print_modules (profile);
           tm_cli_warn_replaced (path, n_replaced);
           if (summaries != NULL)
             g_ptr_array_add (summaries, tm_host_summary_new_for_profile (profile, host));

@@ -439,6 +439,7 @@ read_xspace (TmSource                  *source,
   input->stores = g_steal_pointer (&result.stores);
   g_array_unref (input->hlo_modules);
   input->hlo_modules = g_steal_pointer (&result.hlo_modules);
+  input->hlo_entries = g_steal_pointer (&result.hlo_entries);
   input->has_memory_trace = result.has_host_plane;
   input->has_clock_origin = result.has_clock_origin;
   input->clock_origin_ns = result.clock_origin_ns;

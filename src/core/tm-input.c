@@ -55,6 +55,7 @@ tm_input_clear (TmInput *input)
 
   g_clear_pointer (&input->stores, g_ptr_array_unref);
   g_clear_pointer (&input->hlo_modules, g_array_unref);
+  g_clear_pointer (&input->hlo_entries, g_array_unref);
   g_clear_pointer (&input->hosts, g_ptr_array_unref);
   g_clear_pointer (&input->problems, g_ptr_array_unref);
   g_clear_pointer (&input->inflated, g_bytes_unref);

@@ -69,6 +69,9 @@ typedef struct
    * with the store's builder, not finished: see tm_memory_store_finish(). */
   GPtrArray     *stores;
   GArray        *hlo_modules;       /* TmHloModule, may be empty */
+  /* TmHloEntry (tm-hlo): where the file holds serialized HloProtos, to be
+   * decoded on first use; NULL when the format holds none. */
+  GArray        *hlo_entries;
   /* TmHostSummary (tm-summaries-reader) of a run's hosts, for a format
    * with TM_INPUT_HAS_RUN; NULL otherwise (one file is one host, named
    * after the file: tm_run_host_name()). */

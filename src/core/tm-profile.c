@@ -31,6 +31,7 @@ struct _TmProfile
   GPtrArray       *stores;       /* TmMemoryStore, sorted by id */
   GPtrArray       *analyses;     /* TmAnalysis, one per store, same order */
   GArray          *hlo_modules;  /* TmHloModule */
+  GArray          *hlo_entries;  /* TmHloEntry of the file itself */
   GMutex           allocations_lock;
   GCond            allocations_built;
   GPtrArray       *allocations;  /* TmAllocations or NULL (not built yet), same order */
@@ -48,6 +49,7 @@ tm_profile_finalize (GObject *object)
   g_clear_pointer (&self->analyses, g_ptr_array_unref);
   g_clear_pointer (&self->stores, g_ptr_array_unref);
   g_clear_pointer (&self->hlo_modules, g_array_unref);
+  g_clear_pointer (&self->hlo_entries, g_array_unref);
   g_clear_pointer (&self->allocations, g_ptr_array_unref);
   g_free (self->building);
   g_mutex_clear (&self->allocations_lock);
@@ -243,8 +245,11 @@ profile_load (GFile                     *file,
   self->clock_origin_ns = input.clock_origin_ns;
   self->stores = g_steal_pointer (&input.stores);
   self->hlo_modules = g_steal_pointer (&input.hlo_modules);
+  self->hlo_entries = g_steal_pointer (&input.hlo_entries);
   tm_input_clear (&input);
 
+  if (self->hlo_entries == NULL)
+    self->hlo_entries = tm_hlo_entries_new ();
   g_ptr_array_sort (self->stores, compare_stores);
   self->analyses = analyse_stores (self, for_window, cancellable, error);
   if (self->analyses == NULL)
@@ -739,4 +744,30 @@ tm_profile_lookup_allocations_finish (TmProfile     *self,
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == tm_profile_lookup_allocations_async, NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+GArray *
+tm_profile_list_hlo_entries (TmProfile *self)
+{
+  GArray *entries;
+  g_autoptr(GFile) dir = NULL;
+  g_autofree char *dir_path = NULL;
+
+  g_return_val_if_fail (TM_IS_PROFILE (self), NULL);
+
+  entries = tm_hlo_entries_new ();
+  for (guint i = 0; i < self->hlo_entries->len; i++)
+    {
+      TmHloEntry entry = g_array_index (self->hlo_entries, TmHloEntry, i);
+
+      entry.source = tm_source_ref (entry.source);
+      entry.name = g_strdup (entry.name);
+      g_array_append_val (entries, entry);
+    }
+
+  dir = g_file_get_parent (self->file);
+  dir_path = dir != NULL ? g_file_get_path (dir) : NULL;
+  if (dir_path != NULL)
+    tm_hlo_add_sidecars (dir_path, entries);
+  return entries;
 }

@@ -15,6 +15,7 @@
 #include "tm-allocations.h"
 #include "tm-analysis.h"
 #include "tm-input.h"
+#include "tm-hlo.h"
 #include "tm-memory-store.h"
 #include "tm-types.h"
 
@@ -98,5 +99,12 @@ guint            tm_profile_get_busiest_index       (TmProfile           *self);
 
 /* TmHloModule elements, in id order (may be empty). */
 GArray          *tm_profile_get_hlo_modules         (TmProfile           *self);
+
+/* The XLA modules whose HloProto the profile holds (tm-hlo; none for a
+ * memory-profile JSON), then the sidecar "*.hlo_proto.pb" files beside
+ * it whose names are not among them: a new array of TmHloEntry, made on
+ * each call (the folder is listed then, never at open). Decode one with
+ * tm_hlo_entry_decode(). */
+GArray          *tm_profile_list_hlo_entries        (TmProfile           *self);
 
 G_END_DECLS

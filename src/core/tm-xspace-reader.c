@@ -30,6 +30,7 @@ tm_xspace_result_clear (TmXSpaceResult *result)
 {
   g_clear_pointer (&result->stores, g_ptr_array_unref);
   g_clear_pointer (&result->hlo_modules, g_array_unref);
+  g_clear_pointer (&result->hlo_entries, g_array_unref);
 }
 
 /* ------------------------------------------------------------------ */
@@ -772,7 +773,7 @@ read_job (gpointer   data,
     {
       TmWire plane;
       TmXPlaneParts parts;
-      gboolean found, is_host, is_tpu;
+      gboolean found, is_host, is_tpu, is_metadata;
 
       if (!tm_xspace_next_plane (&space, &plane, &found, error))
         return FALSE;
@@ -786,8 +787,9 @@ read_job (gpointer   data,
 
       is_host = tm_xplane_is_host (&parts) && !r->result->has_host_plane;
       is_tpu = tm_xplane_is_tpu (&parts);
+      is_metadata = tm_xplane_is_hlo_metadata (&parts);
 
-      if (is_host || is_tpu)
+      if (is_host || is_tpu || is_metadata)
         {
           gboolean ok;
 
@@ -802,8 +804,10 @@ read_job (gpointer   data,
               r->result->has_host_plane = TRUE;
               ok = read_host_plane (r, &parts, error);
             }
-          else
+          else if (is_tpu)
             ok = read_tpu_plane (r, &parts, error);
+          else
+            ok = tm_hlo_read_metadata_plane (r->source, &parts, r->result->hlo_entries, error);
 
           tm_xplane_parts_clear (&parts);
           if (!ok)
@@ -838,6 +842,7 @@ tm_xspace_read_with_options (TmSource                  *source,
   result->stores = g_ptr_array_new_with_free_func (g_object_unref);
   result->hlo_modules = g_array_new (FALSE, FALSE, sizeof (TmHloModule));
   g_array_set_clear_func (result->hlo_modules, (GDestroyNotify) tm_hlo_module_clear);
+  result->hlo_entries = tm_hlo_entries_new ();
 
   r.source = source;
   r.options = options;

@@ -4,7 +4,8 @@
  *
  * Reads only what the memory profile needs (docs/formats.md, section 1): the memory
  * events of the plane named "/host:CPU" and the "XLA Modules" lines of TPU
- * planes. Every other plane, line and event is skipped by its length
+ * planes, and where the "/host:metadata" plane keeps each module's HloProto
+ * (tm-hlo; not decoded here). Every other plane, line and event is skipped by its length
  * without being decoded; the file is never decoded whole. Uses tm-source,
  * tm-wire, tm-host-event and tm-memory-store.
  */
@@ -12,6 +13,7 @@
 
 #include <gio/gio.h>
 
+#include "tm-hlo.h"
 #include "tm-memory-store.h"
 #include "tm-source.h"
 #include "tm-types.h"
@@ -22,6 +24,7 @@ typedef struct
 {
   GPtrArray *stores;         /* TmMemoryStore, in order of first appearance */
   GArray    *hlo_modules;    /* TmHloModule */
+  GArray    *hlo_entries;    /* TmHloEntry: the HloProtos of "/host:metadata" (tm-hlo) */
   gboolean   has_host_plane;
   guint      n_planes;
   guint64    n_host_events;  /* every event of the host plane */

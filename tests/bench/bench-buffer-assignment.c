@@ -1,0 +1,129 @@
+/* bench-buffer-assignment.c — XProf's Memory Viewer of a large module
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A made-up module of 100 000 logical buffers (docs/performance.md): one
+ * temporary allocation whose trace allocates every buffer, keeps a window
+ * of a thousand live, shares every tenth with the one before, and frees
+ * them all; plus a thousand parameters. Times decoding the HloProto, the
+ * computation (target: 200 ms) and the JSON, best of TM_BENCH_RUNS (5), in
+ * CPU time of this process, which a busy machine disturbs less than the
+ * wall clock.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "tm-buffer-assignment.h"
+#include "tm-hlo-fixture.h"
+#include "tm-memory-viewer-json.h"
+
+#define N_BUFFERS 100000
+#define N_PARAMETERS 1000
+#define WINDOW 1000
+
+static GBytes *
+make_module (void)
+{
+  g_autoptr(TmHloFixture) f = tm_hlo_fixture_new ("bench_module", "main");
+  Xla__BufferAllocationProto *temp = tm_hlo_fixture_add_allocation (f, 0, (gint64) WINDOW << 20, 0, 0);
+
+  for (gint64 i = 0; i < N_BUFFERS + N_PARAMETERS; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("fusion.%" G_GINT64_FORMAT, i);
+
+      tm_hlo_fixture_add_instruction (f, name, i);
+    }
+  for (gint64 i = 0; i < N_BUFFERS; i++)
+    {
+      gint64 size = ((i * 7919) % 64 + 1) << 14;
+
+      tm_hlo_fixture_assign (f, temp, i + 1, (i % WINDOW) << 20, size);
+      tm_hlo_fixture_add_logical_buffer (f, i + 1, size, 0, i);
+    }
+  for (gint64 p = 0; p < N_PARAMETERS; p++)
+    {
+      Xla__BufferAllocationProto *a = tm_hlo_fixture_add_allocation (f, p + 1, 1 << 20, 0, TM_HLO_ALLOC_PARAMETER);
+      gint64 id = N_BUFFERS + p + 1;
+
+      tm_hlo_fixture_assign (f, a, id, 0, 1 << 20);
+      tm_hlo_fixture_add_logical_buffer (f, id, 1 << 20, 0, N_BUFFERS + p);
+    }
+
+  tm_hlo_fixture_add_trace (f);
+  for (gint64 i = 0; i < N_BUFFERS; i++)
+    {
+      if (i % 10 == 9)
+        tm_hlo_fixture_add_event (f, TM_HLO_SHARE_WITH, i + 1, i);
+      else
+        tm_hlo_fixture_add_event (f, TM_HLO_ALLOC, i + 1, 0);
+      if (i >= WINDOW)
+        tm_hlo_fixture_add_event (f, TM_HLO_FREE, i + 1 - WINDOW, 0);
+    }
+  for (gint64 i = MAX (0, N_BUFFERS - WINDOW); i < N_BUFFERS; i++)
+    tm_hlo_fixture_add_event (f, TM_HLO_FREE, i + 1, 0);
+  return tm_hlo_fixture_serialize (f);
+}
+
+static gint64
+cpu_us (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (gint64) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GBytes) bytes = make_module ();
+  const char *runs_env = g_getenv ("TM_BENCH_RUNS");
+  int runs = runs_env != NULL ? MAX (1, atoi (runs_env)) : 5;
+  double best_decode = G_MAXDOUBLE, best_compute = G_MAXDOUBLE, best_json = G_MAXDOUBLE;
+  gint64 peak = 0;
+  guint n_objects = 0;
+  gsize size;
+  const guint8 *data = g_bytes_get_data (bytes, &size);
+
+  for (int run = 0; run < runs; run++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TmHloProto) proto = NULL;
+      g_autoptr(TmBufferAssignment) r = NULL;
+      g_autofree char *json = NULL;
+      TmMemoryViewerModule m = { "bench_module(1)", 0, NULL, NULL };
+      gint64 t0, t1, t2, t3;
+
+      t0 = cpu_us ();
+      proto = tm_hlo_proto_decode (data, size, "bench_module(1)", &error);
+      t1 = cpu_us ();
+      if (proto == NULL)
+        g_error ("%s", error->message);
+      r = tm_buffer_assignment_compute (proto, "bench_module(1)", 0, TM_BUFFER_ASSIGNMENT_SMALL_BUFFER_SIZE,
+                                        NULL, &error);
+      t2 = cpu_us ();
+      if (r == NULL)
+        g_error ("%s", error->message);
+      m.result = r;
+      json = tm_memory_viewer_json ("bench", &m, 1, NULL);
+      t3 = cpu_us ();
+
+      best_decode = MIN (best_decode, (t1 - t0) / 1000.0);
+      best_compute = MIN (best_compute, (t2 - t1) / 1000.0);
+      best_json = MIN (best_json, (t3 - t2) / 1000.0);
+      peak = tm_buffer_assignment_get_peak (r);
+      n_objects = r->max_heap->len;
+    }
+
+  printf ("module: %d logical buffers, %d parameters, HloProto %.1f MiB; peak %" G_GINT64_FORMAT " bytes, %u objects at the peak\n",
+          N_BUFFERS, N_PARAMETERS, size / 1048576.0, peak, n_objects);
+  printf ("CPU time, best of %d:\n", runs);
+  printf ("decode   %8.1f ms\n", best_decode);
+  printf ("compute  %8.1f ms   (target 200 ms: %s)\n", best_compute, best_compute <= 200 ? "met" : "MISSED");
+  printf ("json     %8.1f ms\n", best_json);
+  return 0;
+}

@@ -1,0 +1,142 @@
+/* test-memory-viewer-cli.c — tidemark --export=memory-viewer-json and the
+ * modules in --summary (docs/buffer-assignment.md, section 5)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+#include <json-glib/json-glib.h>
+
+#include "tm-hlo-fixture.h"
+#include "tm-test-util.h"
+
+static JsonObject *
+parse_object (JsonParser *parser,
+              const char *text)
+{
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_data (parser, text, -1, &error);
+  g_assert_no_error (error);
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+/* --export=memory-viewer-json: every module by name, a sidecar beside the
+ * profile among them, the bad one with its error; --module, --output,
+ * --memory-space; and the modules in --summary. */
+static void
+test_cli (void)
+{
+  g_autoptr(GBytes) keep = NULL;
+  g_autoptr(TmFixtureSpace) space = tm_hlo_fixture_new_two_module_space (&keep);
+  g_autoptr(TmHloFixture) side = tm_hlo_fixture_new_chain ();
+  g_autoptr(GBytes) side_bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = tm_fixture_make_temp_dir (&error);
+  g_autofree char *path = NULL;
+  g_autofree char *side_path = NULL;
+  g_autofree char *out_path = NULL;
+  g_autofree char *written = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonParser) parser_one = json_parser_new ();
+  g_auto(TmTestRun) all = { 0 };
+  g_auto(TmTestRun) one = { 0 };
+  g_auto(TmTestRun) missing = { 0 };
+  g_auto(TmTestRun) bad_space = { 0 };
+  g_auto(TmTestRun) to_file = { 0 };
+  g_auto(TmTestRun) summary = { 0 };
+  g_auto(TmTestRun) direct = { 0 };
+  JsonObject *doc;
+  JsonArray *modules;
+
+  g_assert_no_error (error);
+  path = tm_fixture_space_write (space, dir, "host.xplane.pb", &error);
+  g_assert_no_error (error);
+  tm_hlo_fixture_add_event (side, TM_HLO_ALLOC, 1, 0);
+  tm_hlo_fixture_add_event (side, TM_HLO_FREE, 1, 0);
+  side_bytes = tm_hlo_fixture_serialize (side);
+  side_path = tm_fixture_write_bytes (side_bytes, dir, "side_module.hlo_proto.pb", &error);
+  g_assert_no_error (error);
+
+  tm_test_run_cli (&all, NULL, "--export=memory-viewer-json", path, NULL);
+  g_assert_cmpint (all.status, ==, 0);
+  doc = parse_object (parser, all.out);
+  g_assert_cmpstr (json_object_get_string_member (doc, "file"), ==, "host.xplane.pb");
+  modules = json_object_get_array_member (doc, "modules");
+  g_assert_cmpuint (json_array_get_length (modules), ==, 3);
+  {
+    JsonObject *b = json_array_get_object_element (modules, 0);
+    JsonObject *s = json_array_get_object_element (modules, 1);
+    JsonObject *t = json_array_get_object_element (modules, 2);
+
+    g_assert_true (g_str_has_prefix (json_object_get_string_member (b, "module"), "b("));
+    g_assert_nonnull (strstr (json_object_get_string_member (b, "error"), "b("));
+    g_assert_false (json_object_has_member (b, "peakHeapMib"));
+    g_assert_cmpstr (json_object_get_string_member (s, "module"), ==, "side_module");
+    g_assert_cmpfloat (json_object_get_double_member (s, "peakHeapMib"), ==, 0.5);
+    g_assert_true (g_str_has_prefix (json_object_get_string_member (t, "module"), "test_module("));
+    g_assert_cmpint (json_object_get_int_member (t, "memorySpace"), ==, 0);
+    g_assert_cmpfloat (json_object_get_double_member (t, "peakHeapMib"), ==, 1.5);
+    g_assert_cmpstr (json_object_get_string_member (t, "moduleName"), ==, "test_module");
+  }
+
+  tm_test_run_cli (&one, NULL, "--export=memory-viewer-json", "--module=side_module", "--memory-space=0", path, NULL);
+  g_assert_cmpint (one.status, ==, 0);
+  doc = parse_object (parser_one, one.out);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (doc, "modules")), ==, 1);
+
+  tm_test_run_cli (&missing, NULL, "--export=memory-viewer-json", "--module=nothing(1)", path, NULL);
+  g_assert_cmpint (missing.status, ==, 1);
+  g_assert_nonnull (strstr (missing.err, "nothing(1)"));
+
+  tm_test_run_cli (&bad_space, NULL, "--export=memory-viewer-json", "--memory-space=HBM", path, NULL);
+  g_assert_cmpint (bad_space.status, ==, 2);
+
+  out_path = g_build_filename (dir, "out.json", NULL);
+  tm_test_run_cli (&to_file, NULL, "--export", "memory-viewer-json", "--output", out_path, path, NULL);
+  g_assert_cmpint (to_file.status, ==, 0);
+  g_assert_cmpstr (to_file.out, ==, "");
+  g_assert_true (g_file_get_contents (out_path, &written, NULL, &error));
+  g_assert_cmpstr (written, ==, all.out);
+
+  tm_test_run_cli (&direct, NULL, "--export=memory-viewer-json", side_path, NULL);
+  g_assert_cmpint (direct.status, ==, 0);
+  g_assert_nonnull (strstr (direct.out, "\"module\":\"side_module\""));
+
+  tm_test_run_cli (&summary, NULL, "--summary", path, NULL);
+  g_assert_cmpint (summary.status, ==, 0);
+  g_assert_nonnull (strstr (summary.out, "XLA modules (static plan, memory space 0)"));
+  g_assert_nonnull (strstr (summary.out, "  side_module\n    static peak 512 KiB ("));
+  g_assert_nonnull (strstr (summary.out, " bytes), reached at event 1 of 2\n  test_module("));
+
+  tm_fixture_remove (dir);
+}
+
+/* A profile without HloProtos prints no module section at all. */
+static void
+test_cli_summary_without_modules (void)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new_xprof_example ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = tm_fixture_space_write (space, NULL, "plain.xplane.pb", &error);
+  g_auto(TmTestRun) summary = { 0 };
+
+  g_assert_no_error (error);
+  tm_test_run_cli (&summary, NULL, "--summary", path, NULL);
+  g_assert_cmpint (summary.status, ==, 0);
+  g_assert_null (strstr (summary.out, "XLA modules"));
+  tm_fixture_remove (path);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/memory-viewer-cli/export", test_cli);
+  g_test_add_func ("/memory-viewer-cli/summary-without-modules", test_cli_summary_without_modules);
+
+  return g_test_run ();
+}
