@@ -704,7 +704,7 @@ _tm_window_compare_init (TmWindow *self)
   gtk_widget_set_margin_end (GTK_WIDGET (diff), 12);
   gtk_widget_set_margin_top (GTK_WIDGET (diff), 8);
   gtk_widget_set_margin_bottom (GTK_WIDGET (diff), 12);
-  tm_op_diff_view_set_session (diff, self->session);
+  tm_view_set_session (TM_VIEW (diff), self->session);
   /* Translators: the page of the op diff, next to "Table" and "Scopes" */
   c->diff_page = gtk_stack_add_titled (self->lower_stack, GTK_WIDGET (diff), "difference", _("Difference"));
   gtk_stack_page_set_visible (c->diff_page, FALSE);
