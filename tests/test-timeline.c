@@ -636,7 +636,7 @@ test_timeline_hlo (void)
 
   g_assert_nonnull (modules);
   g_assert_cmpuint (modules->len, ==, 6);
-  g_assert_true (tm_hlo_view_get_session (view) == session);
+  g_assert_true (tm_view_get_session (TM_VIEW (view)) == session);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (view)));
 
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (timeline));
@@ -815,7 +815,7 @@ test_timeline_in_window (void)
   g_assert_true (TM_IS_TIMELINE (timeline));
   g_assert_true (tm_timeline_get_session (timeline) == session);
   g_assert_true (tm_overview_get_session (overview) == session);
-  g_assert_true (tm_hlo_view_get_session (hlo_view) == session);
+  g_assert_true (tm_view_get_session (TM_VIEW (hlo_view)) == session);
   g_assert_true (gtk_widget_is_ancestor (GTK_WIDGET (timeline), GTK_WIDGET (tm_window_get_timeline_area (window))));
 
   file = g_file_new_for_path (path);
