@@ -703,8 +703,8 @@ test_timeline_overview (void)
 
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (timeline));
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (overview));
-  tm_overview_set_session (overview, session);
-  g_assert_true (tm_overview_get_session (overview) == session);
+  tm_view_set_session (TM_VIEW (overview), session);
+  g_assert_true (tm_view_get_session (TM_VIEW (overview)) == session);
   window = window_with (box, WIDTH, HEIGHT + 60);
   tm_session_set_profile (session, profile);
   tm_session_set_memory_store (session, store);
@@ -730,8 +730,8 @@ test_timeline_overview (void)
   g_assert_cmpfloat (x1 - x0, >=, 6.0);
 
   /* Following no session is fine. */
-  tm_overview_set_session (overview, NULL);
-  g_assert_null (tm_overview_get_session (overview));
+  tm_view_set_session (TM_VIEW (overview), NULL);
+  g_assert_null (tm_view_get_session (TM_VIEW (overview)));
   while (g_main_context_iteration (NULL, FALSE))
     ;
 
@@ -814,7 +814,7 @@ test_timeline_in_window (void)
   session = tm_window_get_session (window);
   g_assert_true (TM_IS_TIMELINE (timeline));
   g_assert_true (tm_timeline_get_session (timeline) == session);
-  g_assert_true (tm_overview_get_session (overview) == session);
+  g_assert_true (tm_view_get_session (TM_VIEW (overview)) == session);
   g_assert_true (tm_view_get_session (TM_VIEW (hlo_view)) == session);
   g_assert_true (gtk_widget_is_ancestor (GTK_WIDGET (timeline), GTK_WIDGET (tm_window_get_timeline_area (window))));
 

@@ -615,7 +615,7 @@ tm_window_init (TmWindow *self)
   tm_summary_cards_set_session (self->summary_cards, self->session);
   tm_breakdown_view_set_session (self->breakdown_view, self->session);
   tm_timeline_set_session (self->timeline, self->session);
-  tm_overview_set_session (self->overview, self->session);
+  tm_view_set_session (TM_VIEW (self->overview), self->session);
   tm_view_set_session (TM_VIEW (self->hlo_view), self->session);
   tm_scope_view_set_session (self->scope_view, self->session);
   tm_memory_map_set_session (self->memory_map, self->session);
