@@ -262,7 +262,7 @@ test_view_and_session (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 600, 400);
   gtk_window_set_child (GTK_WINDOW (window), view);
-  tm_scope_view_set_session (TM_SCOPE_VIEW (view), session);
+  tm_view_set_session (TM_VIEW (view), session);
   tm_session_set_profile (session, profile);
   tm_session_set_memory_store (session, tm_profile_get_memory_store (profile, 0));
   gtk_window_present (GTK_WINDOW (window));

@@ -617,7 +617,7 @@ tm_window_init (TmWindow *self)
   tm_timeline_set_session (self->timeline, self->session);
   tm_view_set_session (TM_VIEW (self->overview), self->session);
   tm_view_set_session (TM_VIEW (self->hlo_view), self->session);
-  tm_scope_view_set_session (self->scope_view, self->session);
+  tm_view_set_session (TM_VIEW (self->scope_view), self->session);
   tm_memory_map_set_session (self->memory_map, self->session);
 
   /* The charts get 60 % of the paned, the usage timeline 55 % of that
