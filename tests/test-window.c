@@ -477,7 +477,7 @@ test_two_memory_ids (void)
   g_assert_cmpstr (dropdown_item (window, 1), ==, item1);
   g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 1);
   g_assert_cmpstr (tm_memory_store_get_id (tm_window_get_memory_store (window)), ==, "GPU_1_bfc");
-  g_assert_true (tm_breakdown_view_get_session (view) == tm_window_get_session (window));
+  g_assert_true (tm_view_get_session (TM_VIEW (view)) == tm_window_get_session (window));
   g_assert_true (tm_view_get_session (TM_VIEW (tm_window_get_summary_cards (window))) == tm_window_get_session (window));
   g_assert_true (tm_session_get_memory_store (tm_window_get_session (window)) == tm_window_get_memory_store (window));
   g_assert_cmpuint (tm_breakdown_view_get_n_rows (view), ==,

@@ -613,7 +613,7 @@ tm_window_init (TmWindow *self)
   /* Every view of the profile page shows the session and changes it; a
    * click on the timeline selects a time, Back to Peak drops it. */
   tm_view_set_session (TM_VIEW (self->summary_cards), self->session);
-  tm_breakdown_view_set_session (self->breakdown_view, self->session);
+  tm_view_set_session (TM_VIEW (self->breakdown_view), self->session);
   tm_timeline_set_session (self->timeline, self->session);
   tm_view_set_session (TM_VIEW (self->overview), self->session);
   tm_view_set_session (TM_VIEW (self->hlo_view), self->session);
