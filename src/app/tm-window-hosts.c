@@ -383,7 +383,7 @@ open_host_cb (TmWindow   *self,
     }
 
   /* The host shown: only the memory id changes. */
-  if (self->load_cancellable == NULL && self->shown.profile != NULL && memory_id != NULL)
+  if (self->load_cancellable == NULL && tm_session_get_profile (self->session) != NULL && memory_id != NULL)
     _tm_window_fill_memory_ids (self, memory_id);
   _tm_window_update (self, current->state, current->file);
 }

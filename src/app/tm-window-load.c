@@ -154,11 +154,12 @@ load_progress_cb (guint64  done,
 static void
 tm_window_update_no_data (TmWindow *self)
 {
+  TmProfile *profile = tm_session_get_profile (self->session);
   const char *message;
 
-  if (tm_profile_get_format (self->shown.profile) == TM_PROFILE_FORMAT_XPROF_JSON)
+  if (tm_profile_get_format (profile) == TM_PROFILE_FORMAT_XPROF_JSON)
     message = _("This memory-profile JSON lists no memory ids, so there is nothing to show.");
-  else if (!tm_profile_has_host_plane (self->shown.profile))
+  else if (!tm_profile_has_host_plane (profile))
     message = _("This profile has no host trace (no <tt>/host:CPU</tt> plane), which is where the profiler records memory allocations and deallocations.\n\n"
                 "Capture the profile again with host tracing on, with <tt>host_tracer_level</tt> set to 2 or higher.");
   else
@@ -208,8 +209,8 @@ _tm_window_show (TmWindow        *self,
   TmWindowContent *current = _tm_window_current (self);
   TmWindowState old_state = current->state;
   g_autoptr(GFile) old_file = current->file != NULL ? g_object_ref (current->file) : NULL;
-  g_autoptr(TmProfile) old_profile = self->shown.profile != NULL ? g_object_ref (self->shown.profile) : NULL;
   TmWindowContent next = *content;
+  g_autoptr(TmProfile) profile = g_steal_pointer (&next.profile);
   g_autofree char *keep_id = NULL;
   gboolean complete = TRUE;
   guint n;
@@ -222,19 +223,18 @@ _tm_window_show (TmWindow        *self,
    * going to another host of a run, when it has that memory id. */
   if (next.hosts != NULL)
     keep_id = g_strdup (self->wanted_memory_id);
-  else if (self->memory_store != NULL && self->shown.file != NULL &&
+  else if (tm_session_get_memory_store (self->session) != NULL && self->shown.file != NULL &&
            g_file_equal (self->shown.file, next.file))
-    keep_id = g_strdup (tm_memory_store_get_id (self->memory_store));
+    keep_id = g_strdup (tm_memory_store_get_id (tm_session_get_memory_store (self->session)));
 
   tm_window_stop_load (self);
   _tm_window_set_memory_store (self, NULL);
   _tm_window_content_clear (&self->shown);
   self->shown = next;
+  /* The profile is the session's, not the content's. */
+  tm_session_set_profile (self->session, profile);
 
-  if (self->shown.profile != old_profile)
-    _tm_window_notify_profile (self);
-
-  if (self->shown.profile == NULL)
+  if (profile == NULL)
     {
       self->shown.state = TM_WINDOW_STATE_ERROR;
       tm_window_show_error_page (self);
@@ -243,11 +243,11 @@ _tm_window_show (TmWindow        *self,
       return;
     }
 
-  n = tm_profile_get_n_memory_ids (self->shown.profile);
+  n = tm_profile_get_n_memory_ids (profile);
   for (guint i = 0; i < n; i++)
-    complete &= tm_memory_store_is_complete (tm_profile_get_memory_store (self->shown.profile, i));
+    complete &= tm_memory_store_is_complete (tm_profile_get_memory_store (profile, i));
   gtk_widget_set_visible (self->sampled_banner,
-                          tm_profile_get_format (self->shown.profile) == TM_PROFILE_FORMAT_XPROF_JSON || !complete);
+                          tm_profile_get_format (profile) == TM_PROFILE_FORMAT_XPROF_JSON || !complete);
 
   _tm_window_fill_memory_ids (self, keep_id);
 

@@ -40,6 +40,8 @@ typedef struct
   GPtrArray            *hosts;
   guint                 host_index;
   TmWindowState         state;
+  /* What loading gave, until the content is shown: then the profile is
+   * the session's (tm_session_get_profile) and this is NULL. */
   TmProfile            *profile;
   char                 *error_message;
   /* The file on disk when it was loaded, to tell when it changed. */
@@ -115,8 +117,6 @@ struct _TmWindow
   guint                 show_loading_source;
   gint64                progress_shown_us;  /* when the loading page's progress last changed */
 
-  /* The selected memory id of the shown profile. */
-  TmMemoryStore        *memory_store;
   /* The memory id the user last had selected, kept across hosts. */
   char                 *wanted_memory_id;
 
@@ -151,7 +151,6 @@ void _tm_window_set_memory_store   (TmWindow      *self,
                                     TmMemoryStore *store);
 void _tm_window_fill_memory_ids    (TmWindow      *self,
                                     const char    *keep_id);
-void _tm_window_notify_profile     (TmWindow      *self);
 char *_tm_window_display_basename  (GFile         *file);
 
 /* tm-window-load.c */
