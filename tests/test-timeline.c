@@ -816,7 +816,7 @@ test_timeline_in_window (void)
   g_assert_true (tm_timeline_get_session (timeline) == session);
   g_assert_true (tm_view_get_session (TM_VIEW (overview)) == session);
   g_assert_true (tm_view_get_session (TM_VIEW (hlo_view)) == session);
-  g_assert_true (gtk_widget_is_ancestor (GTK_WIDGET (timeline), GTK_WIDGET (tm_window_get_timeline_area (window))));
+  g_assert_true (gtk_widget_is_ancestor (GTK_WIDGET (timeline), GTK_WIDGET (GTK_BOX (tm_test_find_widget (window, "timeline_area")))));
 
   file = g_file_new_for_path (path);
   tm_window_open (window, file);
@@ -837,7 +837,7 @@ test_timeline_in_window (void)
 
   /* A selected time (what a click gives the session) shows what was live
    * at that time. */
-  breakdown = tm_window_get_breakdown_view (window);
+  breakdown = TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"));
   t = tm_memory_store_get_times (tm_window_get_memory_store (window))[10];
   tm_session_select_time (session, t);
   g_assert_false (tm_breakdown_view_get_at_peak (breakdown));

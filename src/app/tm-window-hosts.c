@@ -409,14 +409,6 @@ tm_window_show_run_overview (TmWindow *self)
   _tm_window_update (self, current->state, current->file);
 }
 
-GtkWidget *
-tm_window_get_run_overview (TmWindow *self)
-{
-  g_return_val_if_fail (TM_IS_WINDOW (self), NULL);
-
-  return self->run_overview;
-}
-
 gboolean
 tm_window_get_showing_overview (TmWindow *self)
 {
