@@ -1,6 +1,12 @@
-/* tm-window-private.h — what tm-window.c, -actions.c and -dnd.c share
+/* tm-window-private.h — what the window's nine files share
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * TmWindow is one class split by concern: tm-window.c (states, header bar,
+ * layout, memory ids), -load.c (the shown and loading contents), -hosts.c
+ * (a run's hosts and the run overview), -actions.c, -dnd.c, -export.c,
+ * -recent.c, -toast.c and -compare.c. What is shown (profile, memory id,
+ * selections) is the session's; the window keeps no copy of it.
  */
 #pragma once
 
