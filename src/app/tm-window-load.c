@@ -282,58 +282,6 @@ _tm_window_cancel_load (TmWindow *self)
   _tm_window_update (self, old_state, old_file);
 }
 
-/* For bench-window (docs/performance.md): with TM_BENCH_SHOWN set, the
- * first frame painted after a profile is shown prints the monotonic clock
- * ("tidemark-bench shown-us=N") and, when it is "quit", ends the app; the
- * first frame painted once the shown memory id's allocation index is
- * there prints it again ("tidemark-bench indexed-us=N"). */
-static void
-bench_indexed_paint_cb (GdkFrameClock *clock,
-                        gpointer       user_data)
-{
-  g_signal_handlers_disconnect_by_func (clock, bench_indexed_paint_cb, user_data);
-  g_print ("tidemark-bench indexed-us=%" G_GINT64_FORMAT "\n", g_get_monotonic_time ());
-  fflush (stdout);
-}
-
-static void
-bench_allocations_cb (TmWindow   *self,
-                      GParamSpec *pspec,
-                      TmSession  *session)
-{
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
-
-  if (tm_session_get_allocations (session) == NULL || clock == NULL)
-    return;
-  g_signal_handlers_disconnect_by_func (session, bench_allocations_cb, self);
-  g_signal_connect (clock, "after-paint", G_CALLBACK (bench_indexed_paint_cb), NULL);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-bench_after_paint_cb (GdkFrameClock *clock,
-                      gpointer       user_data)
-{
-  g_signal_handlers_disconnect_by_func (clock, bench_after_paint_cb, user_data);
-  g_print ("tidemark-bench shown-us=%" G_GINT64_FORMAT "\n", g_get_monotonic_time ());
-  fflush (stdout);
-  if (g_strcmp0 (g_getenv ("TM_BENCH_SHOWN"), "quit") == 0)
-    g_application_quit (g_application_get_default ());
-}
-
-static void
-bench_report_first_frame (TmWindow *self)
-{
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
-
-  if (clock == NULL)
-    return;
-  g_signal_connect (clock, "after-paint", G_CALLBACK (bench_after_paint_cb), NULL);
-  g_signal_connect_object (self->session, "notify::allocations",
-                           G_CALLBACK (bench_allocations_cb), self, G_CONNECT_SWAPPED);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
 static void
 load_ready_cb (GObject      *object,
                GAsyncResult *result,
@@ -373,8 +321,6 @@ load_ready_cb (GObject      *object,
     }
 
   /* Profile or error, the content loaded becomes the shown one. */
-  if (self->loading.profile != NULL && g_getenv ("TM_BENCH_SHOWN") != NULL)
-    bench_report_first_frame (self);
   _tm_window_show (self, &self->loading);
 
 out:
