@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tm-comparison-query.h"
 #include "tm-format.h"
 #include "tm-op-diff-view.h"
 
@@ -72,7 +73,7 @@ static void
 rebuild (TmOpDiffView *self)
 {
   TmSession *session = tm_view_get_session (TM_VIEW (self));
-  TmCompare *compare = session != NULL ? tm_session_get_comparison (session) : NULL;
+  TmCompare *compare = session != NULL ? tm_comparison_query_get_comparison (tm_comparison_query_get_for_session (session)) : NULL;
   g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
   GPtrArray *ops;
   g_autofree char *heading = NULL;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "tm-comparison-query.h"
 #include "tm-format.h"
 #include "tm-palette.h"
 #include "tm-scope-view.h"
@@ -498,7 +499,8 @@ format_scope_delta (TmScopeView *self,
   g_autofree char *change = NULL;
 
   if (session == NULL || item->node->depth == 0 ||
-      (baseline = tm_session_get_baseline_scope_tree (session, tm_scope_tree_get_grouping (item->tree))) == NULL)
+      (baseline = tm_comparison_query_get_baseline_scope_tree (tm_comparison_query_get_for_session (session),
+                                                                  tm_scope_tree_get_grouping (item->tree))) == NULL)
     return NULL;
   scope = tm_scope_tree_get_scope (item->tree, item->node);
   before = tm_compare_match_scope (baseline, scope);

@@ -37,13 +37,11 @@ struct _TmSession
   TmAllocations *allocations;
   GCancellable  *allocations_cancellable;
 
-  /* Comparing: the baseline, and what is made from it on demand. */
+  /* Comparing: the baseline and the alignment (tm-comparison-query
+   * makes the comparison from them). */
   TmProfile     *baseline_profile;
   TmMemoryStore *baseline;
   TmCompareAlignment alignment;
-  TmCompare     *comparison;
-  TmScopeTree   *baseline_tree;
-  gint64         baseline_tree_time;   /* G_MININT64: at the peak */
   /* The run of several hosts the window came from (tm-run-loader), if any. */
   TmRunLoader   *run;
 };
@@ -152,8 +150,6 @@ tm_session_dispose (GObject *object)
   g_cancellable_cancel (self->allocations_cancellable);
   g_clear_object (&self->allocations_cancellable);
   g_clear_object (&self->allocations);
-  g_clear_object (&self->baseline_tree);
-  g_clear_object (&self->comparison);
   g_clear_object (&self->baseline);
   g_clear_object (&self->baseline_profile);
   g_clear_object (&self->memory_store);
@@ -444,8 +440,6 @@ tm_session_set_memory_store (TmSession     *self,
   tm_session_select_allocation (self, TM_ALLOCATIONS_NONE);
   drop_allocations (self);
   g_set_object (&self->memory_store, store);
-  g_clear_object (&self->comparison);
-  g_clear_object (&self->baseline_tree);
   update_limits (self);
   request_allocations (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MEMORY_STORE]);
@@ -902,8 +896,6 @@ tm_session_set_baseline (TmSession     *self,
 
   g_set_object (&self->baseline_profile, profile);
   g_set_object (&self->baseline, store);
-  g_clear_object (&self->comparison);
-  g_clear_object (&self->baseline_tree);
   update_limits (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BASELINE]);
 }
@@ -934,30 +926,6 @@ tm_session_get_baseline_analysis (TmSession *self)
   return tm_profile_lookup_analysis (self->baseline_profile, self->baseline);
 }
 
-TmCompare *
-tm_session_get_comparison (TmSession *self)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
-
-  if (self->baseline == NULL || self->memory_store == NULL)
-    return NULL;
-  if (self->comparison == NULL)
-    {
-      /* Indices still being built are not waited for: the comparison
-       * then counts what was never freed from the stores. */
-      self->comparison = tm_compare_new (tm_session_get_baseline_analysis (self),
-                                         tm_profile_peek_allocations (self->baseline_profile, self->baseline),
-                                         tm_session_get_analysis (self),
-                                         self->allocations,
-                                         &error);
-      if (self->comparison == NULL)
-        g_debug ("comparison: %s", error->message);
-    }
-  return self->comparison;
-}
-
 TmCompareAlignment
 tm_session_get_alignment (TmSession *self)
 {
@@ -977,7 +945,6 @@ tm_session_set_alignment (TmSession          *self,
     return;
 
   self->alignment = alignment;
-  g_clear_object (&self->baseline_tree);
   if (self->baseline != NULL)
     update_limits (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALIGNMENT]);
@@ -992,30 +959,6 @@ tm_session_get_baseline_shift (TmSession *self)
     return 0;
   return tm_compare_anchor_of (self->memory_store, self->alignment) -
          tm_compare_anchor_of (self->baseline, self->alignment);
-}
-
-TmScopeTree *
-tm_session_get_baseline_scope_tree (TmSession       *self,
-                                    TmScopeGrouping  grouping)
-{
-  TmAnalysis *analysis;
-  gint64 t;
-
-  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
-
-  analysis = tm_session_get_baseline_analysis (self);
-  if (analysis == NULL)
-    return NULL;
-
-  t = self->has_selected_time ? self->selected_time - tm_session_get_baseline_shift (self) : G_MININT64;
-  if (self->baseline_tree != NULL && self->baseline_tree_time == t &&
-      tm_scope_tree_get_grouping (self->baseline_tree) == grouping)
-    return self->baseline_tree;
-
-  g_clear_object (&self->baseline_tree);
-  self->baseline_tree = tm_scope_tree_new_at (analysis, t == G_MININT64, t, grouping);
-  self->baseline_tree_time = t;
-  return self->baseline_tree;
 }
 
 TmRunLoader *

@@ -48,8 +48,8 @@
  *                  while that index is pending)
  *   baseline       a memory id to compare with (NULL: no comparison), of
  *                  the baseline profile (another file, another host of the
- *                  run, or the shown profile itself); with it the
- *                  comparison (tm-compare) of the memory store against it
+ *                  run, or the shown profile itself); the comparison made
+ *                  from it is tm-comparison-query's
  *   alignment      where the baseline's time axis is pinned to the memory
  *                  store's: start, peak or first step (docs/compare.md)
  *
@@ -188,20 +188,12 @@ void           tm_session_set_baseline           (TmSession     *self,
 TmMemoryStore *tm_session_get_baseline           (TmSession     *self);
 TmProfile     *tm_session_get_baseline_profile   (TmSession     *self);
 TmAnalysis    *tm_session_get_baseline_analysis  (TmSession     *self);
-/* The memory store compared with the baseline, made on first use and kept
- * until either changes; NULL without both. */
-TmCompare     *tm_session_get_comparison         (TmSession     *self);
 TmCompareAlignment tm_session_get_alignment      (TmSession     *self);
 void           tm_session_set_alignment          (TmSession     *self,
                                                   TmCompareAlignment alignment);
 /* What to add to a baseline time to place it on the memory store's time
  * axis for the alignment (0 without a baseline). */
 gint64         tm_session_get_baseline_shift     (TmSession     *self);
-/* The baseline's scope tree at the moment the views show: at its peak
- * when no time is selected, else live at the selected time minus the
- * shift. Kept until that changes; NULL without a baseline. */
-TmScopeTree   *tm_session_get_baseline_scope_tree (TmSession    *self,
-                                                   TmScopeGrouping grouping);
 TmRunLoader   *tm_session_get_run                (TmSession     *self);
 void           tm_session_set_run                (TmSession     *self,
                                                   TmRunLoader   *run);

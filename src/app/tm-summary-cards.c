@@ -9,6 +9,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tm-comparison-query.h"
 #include "tm-format.h"
 #include "tm-summary-cards.h"
 
@@ -221,6 +222,7 @@ static void
 tm_summary_cards_update (TmSummaryCards *self)
 {
   TmSession *session = tm_view_get_session (TM_VIEW (self));
+  TmCompare *comparison;
   const TmSummary *summary;
   gboolean complete;
   g_autofree char *text = NULL;
@@ -360,8 +362,9 @@ tm_summary_cards_update (TmSummaryCards *self)
 
   update_never_freed (self);
 
-  if (tm_session_get_comparison (session) != NULL)
-    show_comparison (self, tm_session_get_comparison (session));
+  comparison = tm_comparison_query_get_comparison (tm_comparison_query_get_for_session (session));
+  if (comparison != NULL)
+    show_comparison (self, comparison);
 }
 
 /* ------------------------------------------------------------------ */

@@ -11,6 +11,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tm-comparison-query.h"
 #include "tm-format.h"
 #include "tm-op-diff-view.h"
 #include "tm-window-compare.h"
@@ -108,7 +109,7 @@ update_bar (TmWindow *self)
 {
   TmWindowCompare *c = self->compare;
   TmMemoryStore *baseline = tm_session_get_baseline (self->session);
-  TmCompare *compare = tm_session_get_comparison (self->session);
+  TmCompare *compare = tm_comparison_query_get_comparison (tm_comparison_query_get_for_session (self->session));
   g_autofree char *message = NULL;
 
   gtk_stack_page_set_visible (c->diff_page, baseline != NULL);
