@@ -16,6 +16,7 @@
 #include "tm-comparison-query.h"
 #include "tm-format.h"
 #include "tm-palette.h"
+#include "tm-scope-index-query.h"
 #include "tm-scope-view.h"
 
 /* ------------------------------------------------------------------ */
@@ -101,6 +102,8 @@ struct _TmScopeView
 {
   TmView              parent_instance;
 
+  /* On the session's scope index query: a rebuild when an index arrives. */
+  GSignalGroup       *index_signals;
   TmScopeGrouping     grouping;
   TmScopeTree        *tree;
   gboolean            dirty;
@@ -252,13 +255,14 @@ rebuild (TmScopeView *self)
       else
         {
           /* The index is built in a worker; until it is there the view
-           * says so (and rebuilds on "scope-index"). Only if it cannot be
+           * says so (and rebuilds on its "index"). Only if it cannot be
            * built do the rows of the table give the tree. */
-          TmScopeIndex *index = tm_session_get_scope_index (session, self->grouping);
+          TmScopeIndexQuery *query = tm_scope_index_query_get_for_session (session);
+          TmScopeIndex *index = tm_scope_index_query_get_index (query, self->grouping);
 
           if (index != NULL)
             tree = tm_scope_index_tree_at (index, tm_session_get_shown_time (session));
-          else if (!tm_session_get_scope_index_pending (session))
+          else if (!tm_scope_index_query_get_pending (query))
             tree = tm_scope_tree_new_at (analysis, FALSE, tm_session_get_shown_time (session), self->grouping);
         }
     }
@@ -299,6 +303,16 @@ queue_rebuild (TmScopeView *self)
     rebuild (self);
   else
     self->dirty = TRUE;
+}
+
+/* Only the tree at a selected time comes from the index. */
+static void
+index_changed_cb (TmScopeView *self)
+{
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+
+  if (session != NULL && tm_session_get_has_selected_time (session))
+    queue_rebuild (self);
 }
 
 static void
@@ -651,7 +665,12 @@ static void
 tm_scope_view_session_changed (TmView    *view,
                                TmSession *old_session)
 {
-  baseline_changed (TM_SCOPE_VIEW (view));
+  TmScopeView *self = TM_SCOPE_VIEW (view);
+  TmSession *session = tm_view_get_session (view);
+
+  g_signal_group_set_target (self->index_signals,
+                             session != NULL ? tm_scope_index_query_get_for_session (session) : NULL);
+  baseline_changed (self);
 }
 
 static void
@@ -664,6 +683,7 @@ tm_scope_view_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (gtk_column_view_get_sorter (self->column_view), self);
   self->column_view = NULL;
   g_clear_pointer (&self->box, gtk_widget_unparent);
+  g_clear_object (&self->index_signals);
   g_clear_object (&self->tree);
   g_clear_object (&self->tree_model);
   g_clear_object (&self->selection);
@@ -823,10 +843,11 @@ tm_scope_view_init (TmScopeView *self)
   g_signal_group_connect_swapped (session_signals, "notify::memory-store", G_CALLBACK (queue_rebuild), self);
   g_signal_group_connect_swapped (session_signals, "notify::has-selected-time", G_CALLBACK (queue_rebuild), self);
   g_signal_group_connect_swapped (session_signals, "notify::selected-time", G_CALLBACK (queue_rebuild), self);
-  g_signal_group_connect_swapped (session_signals, "notify::scope-index", G_CALLBACK (queue_rebuild), self);
   g_signal_group_connect_swapped (session_signals, "notify::selected-scope", G_CALLBACK (sync_selection), self);
   g_signal_group_connect_swapped (session_signals, "notify::baseline", G_CALLBACK (baseline_changed), self);
   g_signal_group_connect_swapped (session_signals, "notify::alignment", G_CALLBACK (queue_rebuild), self);
+  self->index_signals = g_signal_group_new (TM_TYPE_SCOPE_INDEX_QUERY);
+  g_signal_group_connect_swapped (self->index_signals, "notify::index", G_CALLBACK (index_changed_cb), self);
 
   self->dirty = TRUE;
   update_heading (self);

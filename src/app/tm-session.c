@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "tm-session.h"
+#include "tm-session-private.h"
 
 /* tm_session_zoom_to() leaves this share of the span free on each side. */
 #define ZOOM_TO_MARGIN 0.04
@@ -22,15 +23,12 @@ struct _TmSession
   TmSeriesFlags  hidden_series;
   guint          has_selected_time : 1;
 
-  /* Scopes (tm-scopes): the selected one, and what is built on demand
-   * for the memory store: the index of one grouping, the selected scope's
-   * series. */
   TmScope       *selected_scope;
+  /* Transitional, for the timeline until it asks tm-scope-index-query:
+   * the index that query handed over, and the selected scope's series
+   * made from it on first use. */
   TmScopeIndex  *scope_index;
   gint64        *scope_series;
-  /* The scope index being built in a worker, and for which grouping. */
-  GCancellable  *scope_index_cancellable;
-  TmScopeGrouping scope_index_grouping;
   guint          selected_allocation;  /* index in the memory id's allocations, or TM_ALLOCATIONS_NONE */
   /* The memory store's allocation index once it is built, and the
    * request for it while it is being built. */
@@ -78,7 +76,6 @@ enum {
   PROP_ALIGNMENT,
   PROP_RUN,
   PROP_SCOPE_INDEX,
-  PROP_SCOPE_INDEX_PENDING,
   PROP_HIDDEN_SERIES,
   PROP_ALLOCATIONS,
   PROP_ALLOCATIONS_PENDING,
@@ -93,7 +90,6 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
-static void drop_scope_index (TmSession *self);
 static void drop_allocations (TmSession *self);
 static void request_allocations (TmSession *self);
 
@@ -144,8 +140,6 @@ tm_session_dispose (GObject *object)
 
   g_clear_pointer (&self->selected_scope, tm_scope_free);
   g_clear_pointer (&self->scope_series, g_free);
-  g_cancellable_cancel (self->scope_index_cancellable);
-  g_clear_object (&self->scope_index_cancellable);
   g_clear_object (&self->scope_index);
   g_cancellable_cancel (self->allocations_cancellable);
   g_clear_object (&self->allocations_cancellable);
@@ -193,10 +187,6 @@ tm_session_get_property (GObject    *object,
 
     case PROP_SCOPE_INDEX:
       g_value_set_object (value, self->scope_index);
-      break;
-
-    case PROP_SCOPE_INDEX_PENDING:
-      g_value_set_boolean (value, self->scope_index_cancellable != NULL);
       break;
 
     case PROP_ALLOCATIONS:
@@ -351,10 +341,6 @@ tm_session_class_init (TmSessionClass *klass)
     g_param_spec_object ("scope-index", NULL, NULL,
                          TM_TYPE_SCOPE_INDEX,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_SCOPE_INDEX_PENDING] =
-    g_param_spec_boolean ("scope-index-pending", NULL, NULL,
-                          FALSE,
-                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   properties[PROP_ALLOCATIONS] =
     g_param_spec_object ("allocations", NULL, NULL,
@@ -436,7 +422,7 @@ tm_session_set_memory_store (TmSession     *self,
   g_object_freeze_notify (G_OBJECT (self));
   tm_session_clear_selected_time (self);
   tm_session_set_selected_scope (self, NULL);
-  drop_scope_index (self);
+  _tm_session_set_scope_index (self, NULL);
   tm_session_select_allocation (self, TM_ALLOCATIONS_NONE);
   drop_allocations (self);
   g_set_object (&self->memory_store, store);
@@ -604,108 +590,29 @@ drop_built (TmSession     *self,
     g_object_notify_by_pspec (G_OBJECT (self), properties[pending_prop]);
 }
 
-/* Forgets the scope index and cancels a build in progress. */
-static void
-drop_scope_index (TmSession *self)
+void
+_tm_session_set_scope_index (TmSession    *self,
+                             TmScopeIndex *index)
 {
-  g_clear_pointer (&self->scope_series, g_free);
-  drop_built (self, &self->scope_index, &self->scope_index_cancellable,
-              PROP_SCOPE_INDEX, PROP_SCOPE_INDEX_PENDING);
-}
+  g_return_if_fail (TM_IS_SESSION (self));
 
-static void
-scope_index_thread (GTask        *task,
-                    gpointer      source_object,
-                    gpointer      task_data,
-                    GCancellable *cancellable)
-{
-  TmMemoryStore *store = task_data;
-  TmScopeGrouping grouping = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (task), "tm-grouping"));
-  GError *error = NULL;
-  TmScopeIndex *index = tm_scope_index_new (store, grouping, cancellable, &error);
-
-  if (index != NULL)
-    g_task_return_pointer (task, index, g_object_unref);
-  else
-    g_task_return_error (task, error);
-}
-
-static void
-scope_index_done (GObject      *source,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  g_autoptr(TmSession) self = user_data;
-  GCancellable *cancellable = g_task_get_cancellable (G_TASK (result));
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TmScopeIndex) index = g_task_propagate_pointer (G_TASK (result), &error);
-
-  /* A build that was replaced or cancelled says nothing. */
-  if (cancellable != self->scope_index_cancellable)
+  if (self->scope_index == index)
     return;
-  g_clear_object (&self->scope_index_cancellable);
-  if (index == NULL)
-    g_debug ("scope index: %s", error->message);
-  else
-    {
-      g_clear_pointer (&self->scope_series, g_free);
-      g_set_object (&self->scope_index, index);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCOPE_INDEX]);
-    }
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCOPE_INDEX_PENDING]);
-}
-
-TmScopeIndex *
-tm_session_get_scope_index (TmSession       *self,
-                            TmScopeGrouping  grouping)
-{
-  g_autoptr(GTask) task = NULL;
-
-  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
-
-  if (self->memory_store == NULL)
-    return NULL;
-  if (self->scope_index != NULL && tm_scope_index_get_grouping (self->scope_index) == grouping)
-    return self->scope_index;
-  if (self->scope_index_cancellable != NULL && self->scope_index_grouping == grouping)
-    return NULL;
-
-  drop_scope_index (self);
-  self->scope_index_cancellable = g_cancellable_new ();
-  self->scope_index_grouping = grouping;
-  task = g_task_new (NULL, self->scope_index_cancellable, scope_index_done, g_object_ref (self));
-  g_task_set_source_tag (task, tm_session_get_scope_index);
-  g_task_set_task_data (task, g_object_ref (self->memory_store), g_object_unref);
-  g_object_set_data (G_OBJECT (task), "tm-grouping", GINT_TO_POINTER (grouping));
-  g_task_set_return_on_cancel (task, FALSE);
-  g_task_run_in_thread (task, scope_index_thread);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCOPE_INDEX_PENDING]);
-  return NULL;
-}
-
-gboolean
-tm_session_get_scope_index_pending (TmSession *self)
-{
-  g_return_val_if_fail (TM_IS_SESSION (self), FALSE);
-
-  return self->scope_index_cancellable != NULL;
+  g_clear_pointer (&self->scope_series, g_free);
+  g_set_object (&self->scope_index, index);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCOPE_INDEX]);
 }
 
 const gint64 *
 tm_session_get_selected_scope_series (TmSession *self)
 {
-  TmScopeIndex *index;
-
   g_return_val_if_fail (TM_IS_SESSION (self), NULL);
 
-  if (self->selected_scope == NULL || self->memory_store == NULL)
+  if (self->selected_scope == NULL || self->scope_index == NULL ||
+      tm_scope_index_get_grouping (self->scope_index) != self->selected_scope->grouping)
     return NULL;
-  if (self->scope_series != NULL)
-    return self->scope_series;
-
-  index = tm_session_get_scope_index (self, self->selected_scope->grouping);
-  if (index != NULL)
-    self->scope_series = tm_scope_index_series (index, self->selected_scope);
+  if (self->scope_series == NULL)
+    self->scope_series = tm_scope_index_series (self->scope_index, self->selected_scope);
   return self->scope_series;
 }
 

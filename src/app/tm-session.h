@@ -19,10 +19,10 @@
  *   selected-scope a scope the user picked (tm-scopes; NULL: none): the
  *                  breakdown table filters to it, the timeline draws its
  *                  bytes over time, other views highlight its allocations
- *   scope-index, scope-index-pending
- *                  the scope index behind the scope view's tree at a
- *                  selected time and the selected scope's series, built
- *                  in a worker on first use (read-only)
+ *   scope-index    transitional (read-only): the scope index behind the
+ *                  selected scope's series, which tm-scope-index-query
+ *                  builds and hands over; the timeline reads it until it
+ *                  asks that query itself
  *   hidden-series  the usage timeline's series the user turned off in its
  *                  legend (TmSeriesFlags; none by default)
  *   y-scale        how tall the timeline's byte axis is: fit to the memory
@@ -144,20 +144,11 @@ gint64         tm_session_get_shown_time         (TmSession     *self);
 const TmScope *tm_session_get_selected_scope     (TmSession     *self);
 void           tm_session_set_selected_scope     (TmSession     *self,
                                                   const TmScope *scope);
-/* The scope index of the memory store for grouping, or NULL while it is
- * being built. The first call for a grouping starts building it in a
- * worker (one pass over the file; about a quarter of a second for a
- * 1 GiB profile) and returns NULL; "scope-index-pending" is TRUE until it
- * is done, then "scope-index" notifies. It is kept until the memory store
- * or the grouping changes (a build for another grouping or store is
- * cancelled). NULL without a store. */
-TmScopeIndex  *tm_session_get_scope_index        (TmSession     *self,
-                                                  TmScopeGrouping grouping);
-gboolean       tm_session_get_scope_index_pending (TmSession    *self);
-/* The selected scope's bytes at every snapshot of the memory store
- * (tm_scope_index_series), computed on first use; NULL without one, and
- * while the scope index is being built (the "scope-index" notification
- * says when it is there). */
+/* Transitional, for the timeline until it asks tm-scope-index-query
+ * itself: the selected scope's bytes at every snapshot of the memory
+ * store (tm_scope_index_series), made on first use from the index that
+ * query hands over ("scope-index" notifies then); NULL without a selected
+ * scope and until its grouping's index is there. */
 const gint64  *tm_session_get_selected_scope_series (TmSession  *self);
 /* The profile's allocation index of the memory store: NULL without a
  * store, while it is pending and when it could not be built (the file
