@@ -3,9 +3,14 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Every view of the profile page (summary cards, timeline, memory map,
- * overview strip, HLO table, breakdown table, scope view) takes a session and nothing else. A view reads
+ * overview strip, HLO table, breakdown table, scope view) takes a session
+ * and nothing else (TmView, tm-view.h, holds it). A view reads
  * the state from the session, changes it only through the session's setters
  * and redraws when the session notifies; no view calls another view.
+ *
+ * The session says what is shown, nothing derived: what is made from it
+ * (the comparison, the scope index) comes from query objects that each
+ * view asks (tm-comparison-query, tm-scope-index-query).
  *
  * The state:
  *   profile        the shown profile (NULL: none)
