@@ -12,7 +12,8 @@ struct _TmScopeIndexQuery
 {
   GObject          parent_instance;
 
-  TmSession       *session;        /* unowned: the session owns the query */
+  TmSession       *session;        /* unowned: the session owns the query;
+                                    * NULL once the session is gone */
 
   /* The index built for the session's memory store, or the build in
    * progress: its cancellable, the store and grouping it is for. */
@@ -78,7 +79,7 @@ build_done (GObject      *source,
   g_autoptr(TmScopeIndex) index = g_task_propagate_pointer (G_TASK (result), &error);
 
   /* A build that was replaced or cancelled says nothing. */
-  if (cancellable != self->cancellable)
+  if (cancellable != self->cancellable || self->session == NULL)
     return;
   g_clear_object (&self->cancellable);
   g_clear_object (&self->building_store);
@@ -163,6 +164,19 @@ tm_scope_index_query_init (TmScopeIndexQuery *self)
 {
 }
 
+/* The session is finalized: a build still running (which holds the
+ * query) must not hand its index to it. */
+static void
+session_gone (gpointer data)
+{
+  TmScopeIndexQuery *self = data;
+
+  self->session = NULL;
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_object_unref (self);
+}
+
 TmScopeIndexQuery *
 tm_scope_index_query_get_for_session (TmSession *session)
 {
@@ -181,7 +195,7 @@ tm_scope_index_query_get_for_session (TmSession *session)
       /* The session owns the query, so these handlers go with it. */
       g_signal_connect_swapped (session, "notify::memory-store", G_CALLBACK (drop_index), self);
       g_signal_connect_swapped (session, "notify::selected-scope", G_CALLBACK (selected_scope_cb), self);
-      g_object_set_qdata_full (G_OBJECT (session), quark, self, g_object_unref);
+      g_object_set_qdata_full (G_OBJECT (session), quark, self, session_gone);
       selected_scope_cb (self);
     }
   return self;
@@ -196,6 +210,8 @@ tm_scope_index_query_get_index (TmScopeIndexQuery *self,
 
   g_return_val_if_fail (TM_IS_SCOPE_INDEX_QUERY (self), NULL);
 
+  if (self->session == NULL)
+    return NULL;
   store = tm_session_get_memory_store (self->session);
   if (store == NULL)
     return NULL;
@@ -224,6 +240,6 @@ tm_scope_index_query_get_pending (TmScopeIndexQuery *self)
 {
   g_return_val_if_fail (TM_IS_SCOPE_INDEX_QUERY (self), FALSE);
 
-  return self->cancellable != NULL &&
+  return self->cancellable != NULL && self->session != NULL &&
          self->building_store == tm_session_get_memory_store (self->session);
 }
