@@ -46,8 +46,8 @@ GtkWidget *tm_test_template_child  (gpointer     widget,
                                     const char  *name);
 
 /* The widget under root (root itself included) whose buildable id (its
- * id in a .ui file or template) is id, searched depth first; asserted to
- * exist and to be the only one. */
+ * id in a .ui file or template) is id: a child of root's own template, or
+ * else searched depth first, asserted to exist and to be the only one. */
 GtkWidget *tm_test_find_widget     (gpointer     root,
                                     const char  *id);
 /* The widget under root whose accessible label is label; asserted to
