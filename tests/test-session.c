@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include "tm-allocations-query.h"
 #include "tm-comparison-query.h"
 #include "tm-scope-index-query.h"
 #include "tm-session.h"
@@ -99,6 +100,8 @@ session_new_counted (Counts *counts)
 {
   TmSession *session = tm_session_new ();
 
+  /* What asks for the allocation index (the window makes it too). */
+  tm_allocations_query_get_for_session (session);
   g_signal_connect (session, "notify", G_CALLBACK (notify_cb), counts);
   g_signal_connect (tm_session_get_viewport (session), "changed", G_CALLBACK (viewport_changed_cb), counts);
   return session;
@@ -386,6 +389,7 @@ test_session_allocations_dropped (void)
       TmProfile *profile = load_profile (FALSE);
       TmSession *session = tm_session_new ();
 
+      tm_allocations_query_get_for_session (session);
       g_object_add_weak_pointer (G_OBJECT (profile), (gpointer *) &profile);
       g_object_add_weak_pointer (G_OBJECT (session), (gpointer *) &session);
       tm_session_set_profile (session, profile);

@@ -16,6 +16,7 @@
 #include "tm-allocation-row.h"
 #include "tm-breakdown-cells.h"
 #include "tm-breakdown-view.h"
+#include "tm-allocations-query.h"
 #include "tm-format.h"
 #include "tm-op-label.h"
 
@@ -52,6 +53,8 @@ struct _TmBreakdownView
    * when at_peak). */
   TmMemoryStore       *store;
   gint64               time_ps;
+  /* On the session's allocations query: the never-freed filter. */
+  GSignalGroup        *allocations_signals;
 
   guint                at_peak : 1;
   guint                hide_small : 1;
@@ -158,7 +161,7 @@ tm_breakdown_view_update_counts (TmBreakdownView *self)
       gtk_label_set_label (self->empty_title, _("No Matching Allocations"));
 
       if (gtk_check_button_get_active (self->never_freed_check) && session != NULL &&
-          tm_session_get_allocations_pending (session))
+          tm_allocations_query_get_pending (tm_allocations_query_get_for_session (session)))
         {
           gtk_label_set_label (self->empty_title, _("Indexing Allocations…"));
           description = g_strdup (_("The allocations never freed show here in a moment, once every allocation "
@@ -237,7 +240,7 @@ row_allocation (TmBreakdownView *self,
                 TmAllocationRow *row)
 {
   TmSession *session = tm_view_get_session (TM_VIEW (self));
-  TmAllocations *allocations = session != NULL ? tm_session_get_allocations (session) : NULL;
+  TmAllocations *allocations = session != NULL ? tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session)) : NULL;
   guint snapshot = tm_allocation_row_get_snapshot_index (row);
 
   if (allocations == NULL || tm_allocation_row_get_special (row) || snapshot == G_MAXUINT)
@@ -258,7 +261,7 @@ never_freed_filter_func (gpointer item,
     return TRUE;
   index = row_allocation (self, item);
   return index != TM_ALLOCATIONS_NONE &&
-         tm_allocations_get (tm_session_get_allocations (session), index)->end == TM_ALLOCATIONS_OPEN;
+         tm_allocations_get (tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session)), index)->end == TM_ALLOCATIONS_OPEN;
 }
 
 /* The allocation index arrived (or is awaited): the never-freed filter
@@ -314,7 +317,7 @@ static void
 selected_allocation_changed_cb (TmBreakdownView *self)
 {
   TmSession *session = tm_view_get_session (TM_VIEW (self));
-  TmAllocations *allocations = tm_session_get_allocations (session);
+  TmAllocations *allocations = tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session));
   guint index = tm_session_get_selected_allocation (session);
   GListModel *model = G_LIST_MODEL (self->sort_model);
   gint64 t = tm_session_get_shown_time (session);
@@ -607,6 +610,7 @@ tm_breakdown_view_dispose (GObject *object)
   g_clear_object (&self->never_freed_filter);
   g_clear_object (&self->rows);
   g_clear_object (&self->store);
+  g_clear_object (&self->allocations_signals);
 
   G_OBJECT_CLASS (tm_breakdown_view_parent_class)->dispose (object);
 }
@@ -682,7 +686,12 @@ static void
 tm_breakdown_view_session_changed (TmView    *view,
                                    TmSession *old_session)
 {
-  session_changed_cb (TM_BREAKDOWN_VIEW (view), NULL, tm_view_get_session (view));
+  TmBreakdownView *self = TM_BREAKDOWN_VIEW (view);
+  TmSession *session = tm_view_get_session (view);
+
+  g_signal_group_set_target (self->allocations_signals,
+                             session != NULL ? tm_allocations_query_get_for_session (session) : NULL);
+  session_changed_cb (self, NULL, session);
 }
 
 static void
@@ -784,9 +793,10 @@ tm_breakdown_view_init (TmBreakdownView *self)
                                   G_CALLBACK (selected_scope_changed_cb), self);
   g_signal_group_connect_swapped (session_signals, "notify::selected-allocation",
                                   G_CALLBACK (selected_allocation_changed_cb), self);
-  g_signal_group_connect_swapped (session_signals, "notify::allocations",
+  self->allocations_signals = g_signal_group_new (TM_TYPE_ALLOCATIONS_QUERY);
+  g_signal_group_connect_swapped (self->allocations_signals, "notify::allocations",
                                   G_CALLBACK (allocations_changed_cb), self);
-  g_signal_group_connect_swapped (session_signals, "notify::allocations-pending",
+  g_signal_group_connect_swapped (self->allocations_signals, "notify::pending",
                                   G_CALLBACK (allocations_changed_cb), self);
 
   /* The columns, in the template's order, are the cells' order. */

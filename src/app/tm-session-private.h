@@ -4,7 +4,9 @@
  *
  * Transitional: the timeline reads the selected scope's series from the
  * session (tm_session_get_selected_scope_series, "scope-index") until it
- * asks tm-scope-index-query itself; that query hands its index over here.
+ * asks tm-scope-index-query itself, and the timeline and the memory map
+ * read the allocation index from it ("allocations", "allocations-pending")
+ * until they ask tm-allocations-query; those queries hand them over here.
  */
 #pragma once
 
@@ -12,7 +14,10 @@
 
 G_BEGIN_DECLS
 
-void _tm_session_set_scope_index (TmSession    *self,
-                                  TmScopeIndex *index);
+void _tm_session_set_scope_index (TmSession     *self,
+                                  TmScopeIndex  *index);
+void _tm_session_set_allocations (TmSession     *self,
+                                  TmAllocations *allocations,
+                                  gboolean       pending);
 
 G_END_DECLS

@@ -30,10 +30,10 @@ struct _TmSession
   TmScopeIndex  *scope_index;
   gint64        *scope_series;
   guint          selected_allocation;  /* index in the memory id's allocations, or TM_ALLOCATIONS_NONE */
-  /* The memory store's allocation index once it is built, and the
-   * request for it while it is being built. */
+  /* Transitional, for the timeline and the memory map until they ask
+   * tm-allocations-query: what that query handed over. */
   TmAllocations *allocations;
-  GCancellable  *allocations_cancellable;
+  gboolean       allocations_pending;
 
   /* Comparing: the baseline and the alignment (tm-comparison-query
    * makes the comparison from them). */
@@ -90,8 +90,6 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
-static void drop_allocations (TmSession *self);
-static void request_allocations (TmSession *self);
 
 /* The viewport's limits: the memory id's first to last snapshot, widened to
  * the HLO modules so that every module can be reached. */
@@ -141,8 +139,6 @@ tm_session_dispose (GObject *object)
   g_clear_pointer (&self->selected_scope, tm_scope_free);
   g_clear_pointer (&self->scope_series, g_free);
   g_clear_object (&self->scope_index);
-  g_cancellable_cancel (self->allocations_cancellable);
-  g_clear_object (&self->allocations_cancellable);
   g_clear_object (&self->allocations);
   g_clear_object (&self->baseline);
   g_clear_object (&self->baseline_profile);
@@ -194,7 +190,7 @@ tm_session_get_property (GObject    *object,
       break;
 
     case PROP_ALLOCATIONS_PENDING:
-      g_value_set_boolean (value, self->allocations_cancellable != NULL);
+      g_value_set_boolean (value, self->allocations_pending);
       break;
 
     case PROP_HAS_SELECTED_TIME:
@@ -424,10 +420,9 @@ tm_session_set_memory_store (TmSession     *self,
   tm_session_set_selected_scope (self, NULL);
   _tm_session_set_scope_index (self, NULL);
   tm_session_select_allocation (self, TM_ALLOCATIONS_NONE);
-  drop_allocations (self);
+  _tm_session_set_allocations (self, NULL, FALSE);
   g_set_object (&self->memory_store, store);
   update_limits (self);
-  request_allocations (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MEMORY_STORE]);
   g_object_thaw_notify (G_OBJECT (self));
 }
@@ -568,28 +563,6 @@ tm_session_set_selected_scope (TmSession     *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_SCOPE]);
 }
 
-/* Forgets what a worker built (*built, a GObject) and cancels a build in
- * progress (*cancellable), telling those who listen to built_prop and
- * pending_prop. */
-static void
-drop_built (TmSession     *self,
-            gpointer       built,
-            GCancellable **cancellable,
-            guint          built_prop,
-            guint          pending_prop)
-{
-  GObject **object = built;
-  gboolean had = *object != NULL, pending = *cancellable != NULL;
-
-  g_cancellable_cancel (*cancellable);
-  g_clear_object (cancellable);
-  g_clear_object (object);
-  if (had)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[built_prop]);
-  if (pending)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[pending_prop]);
-}
-
 void
 _tm_session_set_scope_index (TmSession    *self,
                              TmScopeIndex *index)
@@ -616,109 +589,22 @@ tm_session_get_selected_scope_series (TmSession *self)
   return self->scope_series;
 }
 
-/* Forgets the allocation index and stops waiting for one. */
-static void
-drop_allocations (TmSession *self)
+void
+_tm_session_set_allocations (TmSession     *self,
+                             TmAllocations *allocations,
+                             gboolean       pending)
 {
-  drop_built (self, &self->allocations, &self->allocations_cancellable,
-              PROP_ALLOCATIONS, PROP_ALLOCATIONS_PENDING);
-}
+  g_return_if_fail (TM_IS_SESSION (self));
 
-/* A request holds its session weakly: a session that goes (its window
- * closed) cancels it, and its profile is not kept for it. */
-typedef struct
-{
-  GWeakRef      session;
-  GCancellable *cancellable;
-} AllocationsRequest;
-
-static void
-allocations_request_free (AllocationsRequest *request)
-{
-  g_weak_ref_clear (&request->session);
-  g_object_unref (request->cancellable);
-  g_free (request);
-}
-
-/* The session the request is still for, or NULL (replaced, cancelled). */
-static TmSession *
-allocations_request_get_session (AllocationsRequest *request)
-{
-  TmSession *self = g_weak_ref_get (&request->session);
-
-  if (self != NULL && request->cancellable != self->allocations_cancellable)
-    g_clear_object (&self);
-  return self;
-}
-
-static void
-allocations_done (GObject      *source,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  AllocationsRequest *request = user_data;
-  g_autoptr(TmSession) self = allocations_request_get_session (request);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TmAllocations) allocations = tm_profile_lookup_allocations_finish (TM_PROFILE (source), result, &error);
-
-  if (self != NULL)
+  g_object_freeze_notify (G_OBJECT (self));
+  if (g_set_object (&self->allocations, allocations))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOCATIONS]);
+  if (self->allocations_pending != !!pending)
     {
-      g_object_freeze_notify (G_OBJECT (self));
-      g_clear_object (&self->allocations_cancellable);
-      if (allocations == NULL)
-        g_debug ("allocation index: %s", error->message);
-      else
-        {
-          self->allocations = g_steal_pointer (&allocations);
-          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOCATIONS]);
-        }
+      self->allocations_pending = !!pending;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOCATIONS_PENDING]);
-      g_object_thaw_notify (G_OBJECT (self));
     }
-  allocations_request_free (request);
-}
-
-static gboolean
-allocations_request_start (gpointer data)
-{
-  AllocationsRequest *request = data;
-  g_autoptr(TmSession) self = allocations_request_get_session (request);
-
-  if (self == NULL)
-    allocations_request_free (request);
-  else
-    tm_profile_lookup_allocations_async (self->profile, self->memory_store, request->cancellable,
-                                         allocations_done, request);
-  return G_SOURCE_REMOVE;
-}
-
-/* The memory store's allocation index: at once when it is built, else
- * from a worker that builds it (or waits for a build in progress). The
- * worker starts from an idle of low priority, after the frame that shows
- * the memory store: building the index takes a core for about a quarter
- * of a second on 1 GiB, which that frame's drawing needs more. */
-static void
-request_allocations (TmSession *self)
-{
-  AllocationsRequest *request;
-
-  if (self->profile == NULL || self->memory_store == NULL)
-    return;
-
-  self->allocations = tm_profile_peek_allocations (self->profile, self->memory_store);
-  if (self->allocations != NULL)
-    {
-      g_object_ref (self->allocations);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOCATIONS]);
-      return;
-    }
-
-  self->allocations_cancellable = g_cancellable_new ();
-  request = g_new0 (AllocationsRequest, 1);
-  g_weak_ref_init (&request->session, self);
-  request->cancellable = g_object_ref (self->allocations_cancellable);
-  g_idle_add_full (G_PRIORITY_LOW, allocations_request_start, request, NULL);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOCATIONS_PENDING]);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 TmAllocations *
@@ -734,7 +620,7 @@ tm_session_get_allocations_pending (TmSession *self)
 {
   g_return_val_if_fail (TM_IS_SESSION (self), FALSE);
 
-  return self->allocations_cancellable != NULL;
+  return self->allocations_pending;
 }
 
 guint

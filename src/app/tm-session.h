@@ -10,7 +10,8 @@
  *
  * The session says what is shown, nothing derived: what is made from it
  * (the comparison, the scope index) comes from query objects that each
- * view asks (tm-comparison-query, tm-scope-index-query).
+ * view asks (tm-comparison-query, tm-scope-index-query,
+ * tm-allocations-query).
  *
  * The state:
  *   profile        the shown profile (NULL: none)
@@ -41,12 +42,10 @@
  *                  "open-host" signal
  *
  *   allocations, allocations-pending
- *                  the memory id's allocation index (tm-allocations), for
- *                  the memory map, what was never freed and picking
- *                  allocations (read-only). The profile builds it after
- *                  it is shown, in a thread: until it is there
- *                  "allocations" is NULL and "allocations-pending" TRUE,
- *                  and the views that need it show that they wait
+ *                  transitional (read-only): the memory id's allocation
+ *                  index as tm-allocations-query, which asks for it,
+ *                  hands it over; the timeline and the memory map read it
+ *                  here until they ask that query themselves
  *   selected-allocation
  *                  an allocation the user picked: its index in the memory
  *                  id's allocation index, or TM_ALLOCATIONS_NONE (always,
@@ -155,11 +154,12 @@ void           tm_session_set_selected_scope     (TmSession     *self,
  * query hands over ("scope-index" notifies then); NULL without a selected
  * scope and until its grouping's index is there. */
 const gint64  *tm_session_get_selected_scope_series (TmSession  *self);
-/* The profile's allocation index of the memory store: NULL without a
- * store, while it is pending and when it could not be built (the file
- * changed on disk). "allocations" notifies when it arrives. */
+/* Transitional, until the timeline and the memory map ask
+ * tm-allocations-query: the allocation index that query handed over (NULL
+ * without a store, while it is pending and when it could not be built);
+ * "allocations" notifies when it arrives. */
 TmAllocations *tm_session_get_allocations        (TmSession     *self);
-/* TRUE while the memory store's allocation index is being built. */
+/* Transitional: TRUE while that query waits for the index. */
 gboolean       tm_session_get_allocations_pending (TmSession    *self);
 guint          tm_session_get_selected_allocation (TmSession    *self);
 /* Selects allocation index of tm_session_get_allocations(), or none with

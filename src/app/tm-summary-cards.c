@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "tm-comparison-query.h"
+#include "tm-allocations-query.h"
 #include "tm-format.h"
 #include "tm-summary-cards.h"
 
@@ -45,6 +46,8 @@ struct _TmSummaryCards
   GtkLabel      *never_freed_value;
 
   TmMemoryStore *store;
+  /* On the session's allocations query: the never-freed count. */
+  GSignalGroup  *allocations_signals;
 };
 
 G_DEFINE_FINAL_TYPE (TmSummaryCards, tm_summary_cards, TM_TYPE_VIEW)
@@ -185,7 +188,7 @@ static void
 update_never_freed (TmSummaryCards *self)
 {
   TmSession *session = tm_view_get_session (TM_VIEW (self));
-  TmAllocations *allocations = self->store != NULL ? tm_session_get_allocations (session) : NULL;
+  TmAllocations *allocations = self->store != NULL ? tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session)) : NULL;
   const char *title = _("Never Freed");
   const char *explanation = _("Allocations still live at the end of the profile, and their bytes. Memory allocated "
                               "before the profile started and never freed is not among them: the heap at the end "
@@ -205,7 +208,7 @@ update_never_freed (TmSummaryCards *self)
       gtk_label_set_label (self->never_freed_value, value);
       set_tooltip (GTK_WIDGET (self->never_freed_value), NULL, title, explanation, exact_bytes);
     }
-  else if (self->store != NULL && tm_session_get_allocations_pending (session))
+  else if (self->store != NULL && tm_allocations_query_get_pending (tm_allocations_query_get_for_session (session)))
     {
       gtk_label_set_label (self->never_freed_value, _("Never freed: counting…"));
       gtk_widget_add_css_class (GTK_WIDGET (self->never_freed_value), "dim-label");
@@ -643,6 +646,7 @@ tm_summary_cards_dispose (GObject *object)
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))))
     gtk_widget_unparent (child);
   g_clear_object (&self->store);
+  g_clear_object (&self->allocations_signals);
 
   G_OBJECT_CLASS (tm_summary_cards_parent_class)->dispose (object);
 }
@@ -651,7 +655,12 @@ static void
 tm_summary_cards_session_changed (TmView    *view,
                                   TmSession *old_session)
 {
-  session_memory_store_cb (TM_SUMMARY_CARDS (view), NULL, tm_view_get_session (view));
+  TmSummaryCards *self = TM_SUMMARY_CARDS (view);
+  TmSession *session = tm_view_get_session (view);
+
+  g_signal_group_set_target (self->allocations_signals,
+                             session != NULL ? tm_allocations_query_get_for_session (session) : NULL);
+  session_memory_store_cb (self, NULL, session);
 }
 
 static void
@@ -713,9 +722,10 @@ tm_summary_cards_init (TmSummaryCards *self)
                                   G_CALLBACK (session_memory_store_cb), self);
   g_signal_group_connect_swapped (session_signals, "notify::baseline",
                                   G_CALLBACK (session_baseline_cb), self);
-  g_signal_group_connect_swapped (session_signals, "notify::allocations",
+  self->allocations_signals = g_signal_group_new (TM_TYPE_ALLOCATIONS_QUERY);
+  g_signal_group_connect_swapped (self->allocations_signals, "notify::allocations",
                                   G_CALLBACK (update_never_freed), self);
-  g_signal_group_connect_swapped (session_signals, "notify::allocations-pending",
+  g_signal_group_connect_swapped (self->allocations_signals, "notify::pending",
                                   G_CALLBACK (update_never_freed), self);
 
   {

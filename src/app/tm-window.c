@@ -14,6 +14,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "tm-allocations-query.h"
 #include "tm-format.h"
 #include "tm-run.h"
 #include "tm-window-private.h"
@@ -592,6 +593,9 @@ tm_window_init (TmWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   self->session = tm_session_new ();
+  /* The allocation index of each memory id shown is asked for after its
+   * first frame. */
+  tm_allocations_query_get_for_session (self->session);
   g_signal_connect_object (self->session, "notify::profile",
                            G_CALLBACK (session_profile_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "notify::memory-store",
