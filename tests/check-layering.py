@@ -7,7 +7,10 @@
   more than that, each file uses only files above it in CORE_CHAIN, the
   order docs/architecture.md lists them in, and every file is in it;
 - in src/app, no view calls another view: a view only talks to the session,
-  the core and the drawing helpers;
+  the core and the drawing helpers. The views are found by their type: a
+  type whose parent is TM_TYPE_VIEW (tm-view.h), or a subclass of one,
+  and, until every view derives from it, any other unit that installs a
+  "session" property of its own, so a new view cannot escape the rule;
 - no file in src/ is longer than the line limit;
 - nothing cites a document outside the repository, and nothing uses the
   old specification's section signs (U+00A7): comments cite a page of
@@ -17,7 +20,8 @@ A file's functions are the non-static functions defined in its .c and the
 static inline functions of its headers; tm-foo-private.h belongs to
 tm-foo.c, and files named tm-foo-*.c that share a tm-foo-private.h are one
 unit with tm-foo.c (a class split by concern). Usage:
-check-layering.py REPOSITORY_ROOT
+check-layering.py REPOSITORY_ROOT, or check-layering.py --self-test
+(the rules on a small made-up tree: a view that calls another is found).
 """
 
 import os
@@ -59,17 +63,16 @@ CORE_CHAIN = [
     'tm-run-loader',
 ]
 
-# The views of the profile page: each takes a session and nothing else.
-VIEWS = {
-    'tm-summary-cards', 'tm-timeline', 'tm-overview', 'tm-hlo-view',
-    'tm-breakdown-view', 'tm-memory-map', 'tm-scope-view', 'tm-run-overview',
-    'tm-op-diff-view',
-}
+# The base every view derives from (src/app/tm-view.h); not a view itself.
+VIEW_BASE = 'tm-view'
+VIEW_BASE_TYPE = 'TM_TYPE_VIEW'
 
 DEF_RE = re.compile(r'^(tm_[a-z0-9_]+)\s*\(', re.M)
 INLINE_RE = re.compile(r'^static inline[^\n;]*\n(?:[^\n;{]*\n)?(tm_[a-z0-9_]+)\s*\(', re.M)
 INLINE_ONE_LINE_RE = re.compile(r'^static inline [^\n(;]*?\b(tm_[a-z0-9_]+)\s*\(', re.M)
 TYPE_RE = re.compile(r'G_DEFINE_[A-Z_]*TYPE[A-Z_]*\s*\(\s*Tm(\w+)\s*,\s*(tm_[a-z0-9_]+)')
+PARENT_RE = re.compile(r'G_DEFINE_[A-Z_]*TYPE[A-Z_]*\s*\(\s*Tm\w+\s*,\s*(tm_[a-z0-9_]+)\s*,\s*(\w+)')
+SESSION_PROP_RE = re.compile(r'g_param_spec_object\s*\(\s*"session"')
 CALL_RE = re.compile(r'\b(tm_[a-z0-9_]+)\s*\(')
 TYPE_USE_RE = re.compile(r'\bTM_(?:TYPE|IS)_([A-Z0-9_]+)\b')
 COMMENT_RE = re.compile(r'/\*.*?\*/|//[^\n]*', re.S)
@@ -99,14 +102,21 @@ def scan(directory):
     stems = {re.sub(r'\.[ch]$', '', f) for f in files}
     defined = {}   # function -> unit
     types = {}     # TYPE_NAME -> unit
+    parents = {}   # TM_TYPE_NAME -> (unit, the parent type's macro)
+    session_props = set()
     texts = {}
     for f in files:
         path = os.path.join(directory, f)
         with open(path, encoding='utf-8') as fh:
-            text = strip(fh.read())
+            raw = fh.read()
+        text = strip(raw)
         unit = unit_of(path, stems)
         texts.setdefault(unit, []).append(text)
         if f.endswith('.c'):
+            for m in PARENT_RE.finditer(text):
+                parents['TM_TYPE_' + m.group(1)[3:].upper()] = (unit, m.group(2))
+            if SESSION_PROP_RE.search(raw):
+                session_props.add(unit)
             for m in DEF_RE.finditer(text):
                 defined.setdefault(m.group(1), unit)
             for m in TYPE_RE.finditer(text):
@@ -124,11 +134,28 @@ def scan(directory):
             target = defined.get(m.group(1))
             if target is not None and target != unit:
                 edges[unit].add(target)
+        # A subclass names its parent type; that alone is no call.
+        own_parents = {p for u, p in parents.values() if u == unit}
         for m in TYPE_USE_RE.finditer(text):
             target = types.get(m.group(1))
-            if target is not None and target != unit:
+            if target is not None and target != unit and 'TM_TYPE_' + m.group(1) not in own_parents:
                 edges[unit].add(target)
-    return edges
+    return edges, views_of(parents, session_props)
+
+
+def views_of(parents, session_props):
+    """The units that hold a view: a type derived from TmView, directly or
+    through another type, or a unit with a "session" property of its own."""
+    views = set(session_props)
+    for unit, parent in parents.values():
+        seen = set()
+        while parent in parents and parent not in seen and parent != VIEW_BASE_TYPE:
+            seen.add(parent)
+            parent = parents[parent][1]
+        if parent == VIEW_BASE_TYPE:
+            views.add(unit)
+    views.discard(VIEW_BASE)
+    return views
 
 
 def cycles(edges):
@@ -196,12 +223,12 @@ def citations(root):
     return out
 
 
-def main():
-    root = sys.argv[1]
+def check(root):
+    """Every problem of the tree at root, and a line of figures."""
     src = os.path.join(root, 'src')
     problems = citations(root)
 
-    core = scan(os.path.join(src, 'core'))
+    core, _ = scan(os.path.join(src, 'core'))
     for comp in cycles(core):
         detail = '; '.join(f'{a} → {b}' for a in comp for b in sorted(core[a]) if b in comp)
         problems.append(f'src/core: files call each other: {detail}')
@@ -216,10 +243,10 @@ def main():
             if t in rank and rank[t] > rank[unit]:
                 problems.append(f'src/core: {unit} uses {t}, which comes after it in the chain')
 
-    app = scan(os.path.join(src, 'app'))
+    app, views = scan(os.path.join(src, 'app'))
     for unit, targets in sorted(app.items()):
-        if unit in VIEWS:
-            for t in sorted(targets & VIEWS):
+        if unit in views:
+            for t in sorted(targets & views):
                 problems.append(f'src/app: view {unit} calls view {t}')
 
     for root, _, names in os.walk(src):
@@ -231,11 +258,57 @@ def main():
                 if n > MAX_LINES:
                     problems.append(f'{os.path.relpath(path, src)}: {n} lines (limit {MAX_LINES})')
 
+    n_core = sum(len(v) for v in core.values())
+    figures = (f'{len(core)} core units, {n_core} dependencies; {len(app)} app units, '
+               f'{len(views)} views ({", ".join(sorted(views))}); {len(problems)} problem(s)')
+    return problems, figures
+
+
+SELF_TEST_TREE = {
+    'src/core/tm-error.c': 'void\ntm_error_quark (void)\n{\n}\n',
+    'src/app/tm-view.c': 'G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (TmView, tm_view, GTK_TYPE_WIDGET)\n'
+                         'void\ntm_view_set_session (void)\n{\n}\n',
+    # Two views on the base, one through a subclass of it.
+    'src/app/tm-one-view.c': 'G_DEFINE_FINAL_TYPE (TmOneView, tm_one_view, TM_TYPE_VIEW)\n'
+                             'void\ntm_one_view_poke (void)\n{\n  tm_view_set_session ();\n  tm_two_view_poke ();\n}\n',
+    'src/app/tm-chart-view.c': 'G_DEFINE_TYPE (TmChartView, tm_chart_view, TM_TYPE_VIEW)\n',
+    'src/app/tm-two-view.c': 'G_DEFINE_FINAL_TYPE (TmTwoView, tm_two_view, TM_TYPE_CHART_VIEW)\n'
+                             'void\ntm_two_view_poke (void)\n{\n}\n',
+    # A widget with a session property of its own is a view too.
+    'src/app/tm-old.c': 'G_DEFINE_FINAL_TYPE (TmOld, tm_old, GTK_TYPE_WIDGET)\n'
+                        'static void\nf (void)\n{\n  g_param_spec_object ("session", NULL, NULL, 0, 0);\n'
+                        '  tm_one_view_poke ();\n}\n',
+    # Not a view: the window may call views.
+    'src/app/tm-window.c': 'G_DEFINE_FINAL_TYPE (TmWindow, tm_window, GTK_TYPE_APPLICATION_WINDOW)\n'
+                           'static void\ng (void)\n{\n  tm_one_view_poke ();\n}\n',
+}
+
+
+def self_test():
+    import tempfile
+    with tempfile.TemporaryDirectory() as root:
+        for rel, text in SELF_TEST_TREE.items():
+            os.makedirs(os.path.dirname(os.path.join(root, rel)), exist_ok=True)
+            with open(os.path.join(root, rel), 'w', encoding='utf-8') as fh:
+                fh.write(text)
+        problems, figures = check(root)
+    print(figures)
+    expected = ['src/app: view tm-old calls view tm-one-view',
+                'src/app: view tm-one-view calls view tm-two-view']
+    if sorted(problems) != expected:
+        print('self-test: expected', expected, 'got', problems)
+        return 1
+    print('self-test: ok')
+    return 0
+
+
+def main():
+    if sys.argv[1:] == ['--self-test']:
+        return self_test()
+    problems, figures = check(sys.argv[1])
     for p in problems:
         print(p)
-    n_core = sum(len(v) for v in core.values())
-    print(f'{len(core)} core units, {n_core} dependencies; {len(app)} app units; '
-          f'{len(problems)} problem(s)')
+    print(figures)
     return 1 if problems else 0
 
 

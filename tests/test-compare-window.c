@@ -11,6 +11,7 @@
 #include <gtk/gtk.h>
 
 #include "tm-axis.h"
+#include "tm-comparison-query.h"
 #include "tm-gui-test-util.h"
 #include "tm-op-diff-view.h"
 #include "tm-session.h"
@@ -154,7 +155,7 @@ test_outline (void)
   g_assert_cmpint (purple_top (before, x, 0, 320, &count), ==, -1);
 
   tm_session_set_baseline (session, baseline, tm_profile_get_memory_store (baseline, 0));
-  g_assert_nonnull (tm_session_get_comparison (session));
+  g_assert_nonnull (tm_comparison_query_get_comparison (tm_comparison_query_get_for_session (session)));
   tm_test_iterate_for (100);
   tm_timeline_get_layout (timeline, &layout);
   during = render (timeline);
@@ -171,7 +172,7 @@ test_outline (void)
   g_assert_cmpint (tm_session_get_baseline_shift (session), ==, 0);
 
   tm_session_set_baseline (session, NULL, NULL);
-  g_assert_null (tm_session_get_comparison (session));
+  g_assert_null (tm_comparison_query_get_comparison (tm_comparison_query_get_for_session (session)));
   tm_test_iterate_for (100);
   after = render (timeline);
   g_assert_cmpint (purple_top (after, x, 0, 320, &count), ==, -1);

@@ -195,7 +195,7 @@ leave_overview (TmWindow *window)
 {
   g_assert_true (tm_window_get_showing_overview (window));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (tm_test_template_child (window, TM_TYPE_WINDOW, "main_stack"))), ==, "run");
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (tm_window_get_host_dropdown (window))));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (GTK_DROP_DOWN (tm_test_find_widget (window, "host_dropdown")))));
   tm_session_open_host (tm_window_get_session (window), 0, NULL);
   g_assert_false (tm_window_get_showing_overview (window));
 }
@@ -218,7 +218,7 @@ static const char *
 host_item (TmWindow *window,
            guint     index)
 {
-  GListModel *model = gtk_drop_down_get_model (tm_window_get_host_dropdown (window));
+  GListModel *model = gtk_drop_down_get_model (GTK_DROP_DOWN (tm_test_find_widget (window, "host_dropdown")));
 
   return gtk_string_list_get_string (GTK_STRING_LIST (model), index);
 }
@@ -239,7 +239,7 @@ assert_host_item (TmWindow   *window,
 static guint
 n_host_items (TmWindow *window)
 {
-  return g_list_model_get_n_items (gtk_drop_down_get_model (tm_window_get_host_dropdown (window)));
+  return g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (tm_test_find_widget (window, "host_dropdown"))));
 }
 
 static void
@@ -247,7 +247,7 @@ assert_memory_ids (TmWindow   *window,
                    const char *first,
                    const char *second)
 {
-  GListModel *model = gtk_drop_down_get_model (tm_window_get_memory_dropdown (window));
+  GListModel *model = gtk_drop_down_get_model (GTK_DROP_DOWN (tm_test_find_widget (window, "memory_dropdown")));
 
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
   g_assert_true (g_str_has_prefix (gtk_string_list_get_string (GTK_STRING_LIST (model), 0), first));
@@ -267,7 +267,7 @@ static void
 assert_peak (TmWindow *window,
              gint64    bytes)
 {
-  TmSummaryCards *cards = tm_window_get_summary_cards (window);
+  TmSummaryCards *cards = TM_SUMMARY_CARDS (tm_test_find_widget (window, "summary_cards"));
   g_autofree char *text = tm_format_bytes (bytes);
 
   g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (tm_test_template_child (cards, TM_TYPE_SUMMARY_CARDS, "peak_value"))), ==, text);
@@ -277,7 +277,7 @@ static void
 assert_first_row (TmWindow   *window,
                   const char *op)
 {
-  GListModel *model = tm_breakdown_view_get_model (tm_window_get_breakdown_view (window));
+  GListModel *model = tm_breakdown_view_get_model (TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view")));
   g_autoptr(TmAllocationRow) row = g_list_model_get_item (model, 0);
 
   g_assert_nonnull (row);
@@ -299,7 +299,7 @@ assert_host_shown (TmWindow   *window,
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autofree char *basename = g_file_get_basename (file);
 
-  g_assert_cmpuint (gtk_drop_down_get_selected (tm_window_get_host_dropdown (window)), ==, index);
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (tm_test_find_widget (window, "host_dropdown"))), ==, index);
   g_assert_true (g_file_equal (tm_window_get_file (window), file));
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, RUN_NAME);
   g_assert_cmpstr (label_text (window, "title_label"), ==, RUN_NAME);
@@ -334,7 +334,7 @@ static void
 test_run_window (void)
 {
   TmWindow *window = tm_test_new_window ();
-  GtkDropDown *hosts = tm_window_get_host_dropdown (window);
+  GtkDropDown *hosts = GTK_DROP_DOWN (tm_test_find_widget (window, "host_dropdown"));
   g_autoptr(GFile) dir = g_file_new_for_path (run_dir);
   g_autofree char *corrupt_message = core_error (worker10_path);
   TmProfile *worker1_profile;
@@ -365,7 +365,7 @@ test_run_window (void)
    * their names. */
   assert_host_item (window, 0, "worker-1", 96 * MIB);
   g_assert_cmpstr (host_item (window, 1), ==, "worker-2");
-  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (tm_window_get_memory_dropdown (window))));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (GTK_DROP_DOWN (tm_test_find_widget (window, "memory_dropdown")))));
   g_assert_false (action_enabled (window, "previous-host"));
   g_assert_true (action_enabled (window, "next-host"));
   worker1_profile = tm_window_get_profile (window);
@@ -409,7 +409,7 @@ test_run_window (void)
   /* No peak made up for a host that failed. */
   g_assert_cmpstr (host_item (window, 2), ==, "worker-10");
   g_assert_null (tm_window_get_memory_store (window));
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (tm_window_get_memory_dropdown (window))));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (GTK_DROP_DOWN (tm_test_find_widget (window, "memory_dropdown")))));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (hosts)));
   g_assert_true (gtk_widget_is_sensitive (GTK_WIDGET (hosts)));
   g_assert_true (action_enabled (window, "previous-host"));
@@ -456,7 +456,7 @@ static void
 test_cancel_host (void)
 {
   TmWindow *window = tm_test_new_window ();
-  GtkDropDown *hosts = tm_window_get_host_dropdown (window);
+  GtkDropDown *hosts = GTK_DROP_DOWN (tm_test_find_widget (window, "host_dropdown"));
   GtkWidget *cancel = tm_test_template_child (window, TM_TYPE_WINDOW, "cancel_button");
   g_autoptr(GFile) single = g_file_new_for_path (worker2_path);
 
@@ -499,7 +499,7 @@ static void
 test_single_file (void)
 {
   TmWindow *window = tm_test_new_window ();
-  GtkDropDown *hosts = tm_window_get_host_dropdown (window);
+  GtkDropDown *hosts = GTK_DROP_DOWN (tm_test_find_widget (window, "host_dropdown"));
   g_autoptr(GFile) file = g_file_new_for_path (worker2_path);
 
   /* A single file: no host dropdown, the file name as title. */
@@ -555,7 +555,7 @@ test_application (void)
   g_assert_true (g_file_equal (tm_window_get_run_directory (window), run));
   g_assert_cmpuint (n_host_items (window), ==, 3);
   leave_overview (window);
-  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (tm_window_get_host_dropdown (window))));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (GTK_DROP_DOWN (tm_test_find_widget (window, "host_dropdown")))));
   assert_host_shown (window, 0, worker1_path);
 
   /* The run directory itself: the same window. */
@@ -570,7 +570,7 @@ test_application (void)
   other = TM_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
   g_assert_true (other != window);
   g_assert_null (tm_window_get_run_directory (other));
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (tm_window_get_host_dropdown (other))));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (GTK_DROP_DOWN (tm_test_find_widget (other, "host_dropdown")))));
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (other)), ==, "only-host.xplane.pb");
 
   /* A run dropped on (or chosen in) a window opens in it. */
@@ -579,7 +579,7 @@ test_application (void)
   g_assert_cmpuint (tm_test_count_windows (GTK_APPLICATION (app)), ==, 2);
   g_assert_true (g_file_equal (tm_window_get_run_directory (other), run));
   leave_overview (other);
-  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (tm_window_get_host_dropdown (other))));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (GTK_DROP_DOWN (tm_test_find_widget (other, "host_dropdown")))));
 
   /* Alt+Page Up / Alt+Page Down switch hosts. */
   accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "win.previous-host");
@@ -663,7 +663,7 @@ static void
 test_failed_host (void)
 {
   TmWindow *window = tm_test_new_window ();
-  GtkDropDown *hosts = tm_window_get_host_dropdown (window);
+  GtkDropDown *hosts = GTK_DROP_DOWN (tm_test_find_widget (window, "host_dropdown"));
   TmProfile *worker1_profile;
   TmProfile *worker2_profile;
 

@@ -11,6 +11,7 @@
 #include <gtk/gtk.h>
 
 #include "tm-allocations.h"
+#include "tm-allocations-query.h"
 #include "tm-axis.h"
 #include "tm-memory-map.h"
 #include "tm-session.h"
@@ -85,6 +86,8 @@ session_for (TmProfile *profile)
 {
   TmSession *session = tm_session_new ();
 
+  /* The memory map reads the allocation index the query hands over. */
+  tm_allocations_query_get_for_session (session);
   tm_session_set_profile (session, profile);
   tm_session_set_memory_store (session, tm_profile_get_memory_store (profile, 0));
   tm_test_wait_allocations (session);
@@ -217,6 +220,7 @@ test_pending_then_ready (void)
 {
   g_autoptr(TmProfile) profile = load_profile ();
   g_autoptr(TmSession) session = tm_session_new ();
+  TmAllocationsQuery *query = tm_allocations_query_get_for_session (session);
   GtkWidget *window = gtk_window_new ();
   GtkWidget *map = tm_memory_map_new (session);
   GtkWidget *canvas = tm_memory_map_get_canvas (TM_MEMORY_MAP (map));
@@ -241,6 +245,7 @@ test_pending_then_ready (void)
   /* Shown: pending until the main loop runs the request. */
   tm_session_set_memory_store (session, tm_profile_get_memory_store (profile, 0));
   g_assert_true (tm_session_get_allocations_pending (session));
+  g_assert_true (tm_allocations_query_get_pending (query));
   pending = tm_test_render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
   for (int py = HEIGHT - TM_CHART_MARGIN_BOTTOM + 2; py < HEIGHT; py++)
     for (int px = TM_CHART_MARGIN_LEFT; px < WIDTH - TM_CHART_MARGIN_RIGHT; px++)
@@ -264,6 +269,7 @@ test_pending_then_ready (void)
   /* Ready: every allocation where the core puts it, none drawn before. */
   tm_test_wait_allocations (session);
   allocations = tm_session_get_allocations (session);
+  g_assert_true (tm_allocations_query_get_allocations (query) == allocations);
   g_assert_nonnull (allocations);
   ready = tm_test_render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
   g_assert_cmphex (tm_test_picture_pixel (ready, x_of (TM_MEMORY_MAP (map), 3000), y_of (TM_MEMORY_MAP (map), BASE + 4 * MIB)), !=, 0xffffff);

@@ -330,7 +330,7 @@ test_op_column (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1175, 785);
   tm_test_open_and_wait (window, fixture_path);
-  view = tm_window_get_breakdown_view (window);
+  view = TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"));
   column_view = tm_breakdown_view_get_column_view (view);
   column = g_list_model_get_item (gtk_column_view_get_columns (column_view), 0);
   rows = tm_breakdown_view_get_model (view);

@@ -94,7 +94,7 @@ static void
 test_folder (void)
 {
   TmWindow *window = tm_test_new_window ();
-  TmRunOverview *overview = TM_RUN_OVERVIEW (tm_window_get_run_overview (window));
+  TmRunOverview *overview = TM_RUN_OVERVIEW (gtk_stack_get_child_by_name (GTK_STACK (tm_test_find_widget (window, "main_stack")), "run"));
   GtkColumnView *view = tm_run_overview_get_column_view (overview);
   TmProfile *first_profile;
   g_autofree char *busiest = g_strdup_printf ("worker-%u.xplane.pb", TM_FIXTURE_RUN_BUSIEST);
@@ -119,7 +119,7 @@ test_folder (void)
     g_assert_cmpstr (basename, ==, busiest);
   }
   g_assert_cmpstr (tm_memory_store_get_id (tm_window_get_memory_store (window)), ==, "TPU_0_bfc");
-  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (tm_window_get_host_dropdown (window))));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (GTK_DROP_DOWN (tm_test_find_widget (window, "host_dropdown")))));
 
   /* Back: the overview again, as it was. */
   tm_window_show_run_overview (window);
@@ -160,7 +160,7 @@ test_summaries (void)
   g_autoptr(GFile) file = g_file_new_for_path (jsonl);
   g_autoptr(GString) gathered = g_string_new (NULL);
   TmWindow *window = tm_test_new_window ();
-  TmRunOverview *overview = TM_RUN_OVERVIEW (tm_window_get_run_overview (window));
+  TmRunOverview *overview = TM_RUN_OVERVIEW (gtk_stack_get_child_by_name (GTK_STACK (tm_test_find_widget (window, "main_stack")), "run"));
   int status = 0;
 
   /* As the recipe gathers them: one command per host, lines concatenated. */

@@ -6,6 +6,9 @@
 
 #include "config.h"
 
+#include "tm-allocations-query.h"
+#include "tm-comparison-query.h"
+#include "tm-scope-index-query.h"
 #include "tm-session.h"
 #include "tm-test-util.h"
 
@@ -97,6 +100,8 @@ session_new_counted (Counts *counts)
 {
   TmSession *session = tm_session_new ();
 
+  /* What asks for the allocation index (the window makes it too). */
+  tm_allocations_query_get_for_session (session);
   g_signal_connect (session, "notify", G_CALLBACK (notify_cb), counts);
   g_signal_connect (tm_session_get_viewport (session), "changed", G_CALLBACK (viewport_changed_cb), counts);
   return session;
@@ -384,6 +389,7 @@ test_session_allocations_dropped (void)
       TmProfile *profile = load_profile (FALSE);
       TmSession *session = tm_session_new ();
 
+      tm_allocations_query_get_for_session (session);
       g_object_add_weak_pointer (G_OBJECT (profile), (gpointer *) &profile);
       g_object_add_weak_pointer (G_OBJECT (session), (gpointer *) &session);
       tm_session_set_profile (session, profile);
@@ -396,6 +402,99 @@ test_session_allocations_dropped (void)
       g_assert_null (session);
       g_object_unref (profile);
       iterate_until (is_null, &profile);
+    }
+}
+
+/* The comparison is made once for the stores it compares and again when
+ * either changes, whatever order the notifications came in; the
+ * baseline's tree follows the selected time. */
+static void
+test_comparison_query (void)
+{
+  g_autoptr(TmProfile) profile = load_profile (FALSE);
+  TmMemoryStore *gpu0 = tm_profile_lookup_memory_store (profile, "GPU_0_bfc");
+  TmMemoryStore *gpu1 = tm_profile_lookup_memory_store (profile, "GPU_1_bfc");
+  g_autoptr(TmSession) session = tm_session_new ();
+  TmComparisonQuery *query = tm_comparison_query_get_for_session (session);
+  g_autoptr(TmCompare) first = NULL;
+  TmScopeTree *tree;
+
+  g_assert_true (tm_comparison_query_get_for_session (session) == query);
+  tm_session_set_profile (session, profile);
+  tm_session_set_memory_store (session, gpu0);
+  g_assert_null (tm_comparison_query_get_comparison (query));
+  g_assert_null (tm_comparison_query_get_baseline_scope_tree (query, TM_SCOPE_GROUPING_NAME));
+
+  tm_session_set_baseline (session, profile, gpu1);
+  first = g_object_ref (tm_comparison_query_get_comparison (query));
+  g_assert_nonnull (first);
+  g_assert_true (tm_comparison_query_get_comparison (query) == first);
+
+  /* The baseline's tree at its peak, then at the selected time. */
+  tree = tm_comparison_query_get_baseline_scope_tree (query, TM_SCOPE_GROUPING_NAME);
+  g_assert_nonnull (tree);
+  g_assert_cmpint (tm_scope_tree_get_root (tree)->bytes, ==, 10 * 1024);
+  tm_session_select_time (session, 0);
+  tree = tm_comparison_query_get_baseline_scope_tree (query, TM_SCOPE_GROUPING_NAME);
+  g_assert_cmpint (tm_scope_tree_get_root (tree)->bytes, ==, 1024);
+
+  /* Swapped: another comparison, not the one kept. */
+  tm_session_set_baseline (session, NULL, NULL);
+  g_assert_null (tm_comparison_query_get_comparison (query));
+  tm_session_set_memory_store (session, gpu1);
+  tm_session_set_baseline (session, profile, gpu0);
+  g_assert_nonnull (tm_comparison_query_get_comparison (query));
+  g_assert_true (tm_comparison_query_get_comparison (query) != first);
+}
+
+static gboolean
+scope_index_ready (gpointer query)
+{
+  return !tm_scope_index_query_get_pending (query);
+}
+
+/* A selected scope has its grouping's index built in a worker and its
+ * series handed to the session; another memory store drops both, and a
+ * session that goes while a build runs is left alone by it. */
+static void
+test_scope_index_query (void)
+{
+  g_autoptr(TmProfile) profile = load_profile (FALSE);
+  TmMemoryStore *gpu0 = tm_profile_lookup_memory_store (profile, "GPU_0_bfc");
+  TmMemoryStore *gpu1 = tm_profile_lookup_memory_store (profile, "GPU_1_bfc");
+  g_autoptr(TmSession) session = tm_session_new ();
+  TmScopeIndexQuery *query = tm_scope_index_query_get_for_session (session);
+  g_autoptr(TmScope) scope = tm_scope_new (TM_SCOPE_GROUPING_NAME, FALSE, (const char *[]) { "session", NULL });
+  TmScopeIndex *index;
+
+  tm_session_set_profile (session, profile);
+  tm_session_set_memory_store (session, gpu0);
+  g_assert_false (tm_scope_index_query_get_pending (query));
+  tm_session_set_selected_scope (session, scope);
+  g_assert_true (tm_scope_index_query_get_pending (query));
+  g_assert_null (tm_session_get_selected_scope_series (session));
+  iterate_until (scope_index_ready, query);
+  index = tm_scope_index_query_get_index (query, TM_SCOPE_GROUPING_NAME);
+  g_assert_nonnull (index);
+  g_assert_true (tm_scope_index_get_store (index) == gpu0);
+  g_assert_nonnull (tm_session_get_selected_scope_series (session));
+  /* The heap at event 60 is 61 MiB, of which 61 allocations of 1 KiB are
+   * of the scope. */
+  g_assert_cmpint (tm_session_get_selected_scope_series (session)[60], ==, 61 * 1024);
+
+  /* Another memory store: no index, no series, until asked again. */
+  tm_session_set_memory_store (session, gpu1);
+  g_assert_false (tm_scope_index_query_get_pending (query));
+  g_assert_null (tm_session_get_selected_scope_series (session));
+  g_assert_null (tm_scope_index_query_get_index (query, TM_SCOPE_GROUPING_NAME));
+  g_assert_true (tm_scope_index_query_get_pending (query));
+
+  /* The session goes while that build runs. */
+  g_clear_object (&session);
+  for (guint i = 0; i < 200; i++)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
     }
 }
 
@@ -412,6 +511,8 @@ main (int   argc,
   g_test_add_func ("/session/zoom-to", test_session_zoom_to);
   g_test_add_func ("/session/allocations", test_session_allocations);
   g_test_add_func ("/session/allocations-dropped", test_session_allocations_dropped);
+  g_test_add_func ("/session/comparison-query", test_comparison_query);
+  g_test_add_func ("/session/scope-index-query", test_scope_index_query);
 
   return g_test_run ();
 }

@@ -636,7 +636,7 @@ test_timeline_hlo (void)
 
   g_assert_nonnull (modules);
   g_assert_cmpuint (modules->len, ==, 6);
-  g_assert_true (tm_hlo_view_get_session (view) == session);
+  g_assert_true (tm_view_get_session (TM_VIEW (view)) == session);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (view)));
 
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (timeline));
@@ -703,8 +703,8 @@ test_timeline_overview (void)
 
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (timeline));
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (overview));
-  tm_overview_set_session (overview, session);
-  g_assert_true (tm_overview_get_session (overview) == session);
+  tm_view_set_session (TM_VIEW (overview), session);
+  g_assert_true (tm_view_get_session (TM_VIEW (overview)) == session);
   window = window_with (box, WIDTH, HEIGHT + 60);
   tm_session_set_profile (session, profile);
   tm_session_set_memory_store (session, store);
@@ -730,8 +730,8 @@ test_timeline_overview (void)
   g_assert_cmpfloat (x1 - x0, >=, 6.0);
 
   /* Following no session is fine. */
-  tm_overview_set_session (overview, NULL);
-  g_assert_null (tm_overview_get_session (overview));
+  tm_view_set_session (TM_VIEW (overview), NULL);
+  g_assert_null (tm_view_get_session (TM_VIEW (overview)));
   while (g_main_context_iteration (NULL, FALSE))
     ;
 
@@ -814,9 +814,9 @@ test_timeline_in_window (void)
   session = tm_window_get_session (window);
   g_assert_true (TM_IS_TIMELINE (timeline));
   g_assert_true (tm_timeline_get_session (timeline) == session);
-  g_assert_true (tm_overview_get_session (overview) == session);
-  g_assert_true (tm_hlo_view_get_session (hlo_view) == session);
-  g_assert_true (gtk_widget_is_ancestor (GTK_WIDGET (timeline), GTK_WIDGET (tm_window_get_timeline_area (window))));
+  g_assert_true (tm_view_get_session (TM_VIEW (overview)) == session);
+  g_assert_true (tm_view_get_session (TM_VIEW (hlo_view)) == session);
+  g_assert_true (gtk_widget_is_ancestor (GTK_WIDGET (timeline), GTK_WIDGET (GTK_BOX (tm_test_find_widget (window, "timeline_area")))));
 
   file = g_file_new_for_path (path);
   tm_window_open (window, file);
@@ -837,7 +837,7 @@ test_timeline_in_window (void)
 
   /* A selected time (what a click gives the session) shows what was live
    * at that time. */
-  breakdown = tm_window_get_breakdown_view (window);
+  breakdown = TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"));
   t = tm_memory_store_get_times (tm_window_get_memory_store (window))[10];
   tm_session_select_time (session, t);
   g_assert_false (tm_breakdown_view_get_at_peak (breakdown));

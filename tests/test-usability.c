@@ -254,10 +254,10 @@ test_pick_under_pointer (void)
   g_assert_cmpint (llabs (tm_session_get_selected_time (session) - t), <=, pixel_ps);
 
   /* "Live at" that time: the breakdown is the one at 55 ms, exact. */
-  g_assert_false (tm_breakdown_view_get_at_peak (tm_window_get_breakdown_view (window)));
-  g_assert_cmpint (tm_breakdown_view_get_time_ps (tm_window_get_breakdown_view (window)), ==,
+  g_assert_false (tm_breakdown_view_get_at_peak (TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"))));
+  g_assert_cmpint (tm_breakdown_view_get_time_ps (TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"))), ==,
                    tm_session_get_selected_time (session));
-  g_assert_cmpuint (tm_breakdown_view_get_n_rows (tm_window_get_breakdown_view (window)), ==, 10);
+  g_assert_cmpuint (tm_breakdown_view_get_n_rows (TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"))), ==, 10);
 
   tm_test_destroy_window (window);
 }
@@ -278,7 +278,7 @@ test_csv_of_shown_rows (void)
   GListModel *shown;
 
   tm_test_open_and_wait (window, fixture_path);
-  view = tm_window_get_breakdown_view (window);
+  view = TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"));
   column_view = tm_breakdown_view_get_column_view (view);
   columns = gtk_column_view_get_columns (column_view);
   occurrences = g_list_model_get_item (columns, 3);
@@ -362,7 +362,7 @@ test_keys (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
   tm_test_open_and_wait (window, fixture_path);
-  view = tm_window_get_breakdown_view (window);
+  view = TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"));
   timeline = TM_TIMELINE (tm_test_template_child (window, TM_TYPE_WINDOW, "timeline"));
   viewport = tm_session_get_viewport (tm_window_get_session (window));
 
@@ -429,7 +429,7 @@ test_no_invented_values (void)
   g_autofree char *event = NULL;
 
   tm_test_open_and_wait (window, fixture_path);
-  view = tm_window_get_breakdown_view (window);
+  view = TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"));
   tm_breakdown_view_set_hide_small (view, FALSE);
   /* Everything live at the end (the peak table has only step 3). */
   tm_session_select_time (tm_window_get_session (window), 93 * G_GINT64_CONSTANT (1000000000));
@@ -487,7 +487,7 @@ test_thai (void)
   window = tm_test_new_window ();
   gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
   tm_test_open_and_wait (window, fixture_path);
-  view = tm_window_get_breakdown_view (window);
+  view = TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"));
 
   /* The special row at the peak is translated. */
   row = find_row (view, is_unused_preallocated);
@@ -501,7 +501,7 @@ test_thai (void)
 
   /* The Lifetime Peak Heap subtitle is whole at 800 × 600. */
   tm_test_iterate_for (100);
-  detail = tm_test_template_child (tm_window_get_summary_cards (window), g_type_from_name ("TmSummaryCards"), "lifetime_detail");
+  detail = tm_test_template_child (TM_SUMMARY_CARDS (tm_test_find_widget (window, "summary_cards")), g_type_from_name ("TmSummaryCards"), "lifetime_detail");
   g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (detail))));
 
   tm_test_destroy_window (window);

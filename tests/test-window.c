@@ -214,7 +214,7 @@ static const char *
 card_text (TmWindow   *window,
            const char *name)
 {
-  TmSummaryCards *cards = tm_window_get_summary_cards (window);
+  TmSummaryCards *cards = TM_SUMMARY_CARDS (tm_test_find_widget (window, "summary_cards"));
 
   return gtk_label_get_label (GTK_LABEL (tm_test_template_child (cards, TM_TYPE_SUMMARY_CARDS, name)));
 }
@@ -223,7 +223,7 @@ static const char *
 card_tooltip (TmWindow   *window,
               const char *name)
 {
-  TmSummaryCards *cards = tm_window_get_summary_cards (window);
+  TmSummaryCards *cards = TM_SUMMARY_CARDS (tm_test_find_widget (window, "summary_cards"));
 
   return gtk_widget_get_tooltip_markup (tm_test_template_child (cards, TM_TYPE_SUMMARY_CARDS, name));
 }
@@ -258,7 +258,7 @@ static TmAllocationRow *
 shown_row (TmWindow *window,
            guint     position)
 {
-  GListModel *model = tm_breakdown_view_get_model (tm_window_get_breakdown_view (window));
+  GListModel *model = tm_breakdown_view_get_model (TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view")));
   TmAllocationRow *row = g_list_model_get_item (model, position);
 
   g_assert_nonnull (row);
@@ -269,14 +269,14 @@ shown_row (TmWindow *window,
 static guint
 n_shown (TmWindow *window)
 {
-  return g_list_model_get_n_items (tm_breakdown_view_get_model (tm_window_get_breakdown_view (window)));
+  return g_list_model_get_n_items (tm_breakdown_view_get_model (TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"))));
 }
 
 static GtkColumnViewColumn *
 column (TmWindow *window,
         guint     index)
 {
-  GtkColumnView *view = tm_breakdown_view_get_column_view (tm_window_get_breakdown_view (window));
+  GtkColumnView *view = tm_breakdown_view_get_column_view (TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view")));
   GListModel *columns = gtk_column_view_get_columns (view);
   GtkColumnViewColumn *col = g_list_model_get_item (columns, index);
 
@@ -289,7 +289,7 @@ sort_by (TmWindow    *window,
          guint        index,
          GtkSortType  order)
 {
-  GtkColumnView *view = tm_breakdown_view_get_column_view (tm_window_get_breakdown_view (window));
+  GtkColumnView *view = tm_breakdown_view_get_column_view (TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view")));
 
   gtk_column_view_sort_by_column (view, column (window, index), order);
 }
@@ -298,7 +298,7 @@ static const char *
 dropdown_item (TmWindow *window,
                guint     index)
 {
-  GListModel *model = gtk_drop_down_get_model (tm_window_get_memory_dropdown (window));
+  GListModel *model = gtk_drop_down_get_model (GTK_DROP_DOWN (tm_test_find_widget (window, "memory_dropdown")));
 
   return gtk_string_list_get_string (GTK_STRING_LIST (model), index);
 }
@@ -341,11 +341,11 @@ test_empty_state (void)
   g_assert_null (tm_window_get_file (window));
   g_assert_null (tm_window_get_profile (window));
   g_assert_null (tm_window_get_memory_store (window));
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (tm_window_get_memory_dropdown (window))));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (GTK_DROP_DOWN (tm_test_find_widget (window, "memory_dropdown")))));
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "Tidemark");
   /* The timeline area is there, empty, for the timeline widget. */
-  g_assert_true (GTK_IS_BOX (tm_window_get_timeline_area (window)));
-  g_assert_true (gtk_widget_get_vexpand (GTK_WIDGET (tm_window_get_timeline_area (window))));
+  g_assert_true (GTK_IS_BOX (GTK_BOX (tm_test_find_widget (window, "timeline_area"))));
+  g_assert_true (gtk_widget_get_vexpand (GTK_WIDGET (GTK_BOX (tm_test_find_widget (window, "timeline_area")))));
 
   tm_test_destroy_window (window);
 }
@@ -371,7 +371,7 @@ test_error_state_fixture (void)
   message = tm_test_template_child (window, TM_TYPE_WINDOW, "error_message");
   g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (message)), ==, error->message);
   g_assert_null (tm_window_get_memory_store (window));
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (tm_window_get_memory_dropdown (window))));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (GTK_DROP_DOWN (tm_test_find_widget (window, "memory_dropdown")))));
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "corrupt.xplane.pb");
 
   /* The window stays usable: a good file opens in it. */
@@ -434,7 +434,7 @@ test_no_data_state (void)
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_NO_DATA);
   g_assert_cmpstr (visible_page (window), ==, "no-data");
   g_assert_null (tm_window_get_memory_store (window));
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (tm_window_get_memory_dropdown (window))));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (GTK_DROP_DOWN (tm_test_find_widget (window, "memory_dropdown")))));
   message = tm_test_template_child (window, TM_TYPE_WINDOW, "no_data_message");
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (message)), "host_tracer_level"));
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (message)), "MemoryAllocation"));
@@ -455,8 +455,8 @@ static void
 test_two_memory_ids (void)
 {
   TmWindow *window = tm_test_new_window ();
-  TmBreakdownView *view = tm_window_get_breakdown_view (window);
-  GtkDropDown *dropdown = tm_window_get_memory_dropdown (window);
+  TmBreakdownView *view = TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"));
+  GtkDropDown *dropdown = GTK_DROP_DOWN (tm_test_find_widget (window, "memory_dropdown"));
   g_autofree char *item0 = expected_item ("GPU_0_bfc", 14 * MIB + 512 * KIB);
   g_autofree char *item1 = expected_item ("GPU_1_bfc", 96 * MIB);
   g_autofree char *exact = tm_format_bytes_exact (96 * MIB);
@@ -477,8 +477,8 @@ test_two_memory_ids (void)
   g_assert_cmpstr (dropdown_item (window, 1), ==, item1);
   g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 1);
   g_assert_cmpstr (tm_memory_store_get_id (tm_window_get_memory_store (window)), ==, "GPU_1_bfc");
-  g_assert_true (tm_breakdown_view_get_session (view) == tm_window_get_session (window));
-  g_assert_true (tm_summary_cards_get_session (tm_window_get_summary_cards (window)) == tm_window_get_session (window));
+  g_assert_true (tm_view_get_session (TM_VIEW (view)) == tm_window_get_session (window));
+  g_assert_true (tm_view_get_session (TM_VIEW (TM_SUMMARY_CARDS (tm_test_find_widget (window, "summary_cards")))) == tm_window_get_session (window));
   g_assert_true (tm_session_get_memory_store (tm_window_get_session (window)) == tm_window_get_memory_store (window));
   g_assert_cmpuint (tm_breakdown_view_get_n_rows (view), ==,
                     tm_analysis_get_peak_breakdown (tm_session_get_analysis (tm_window_get_session (window)))->len);
@@ -600,7 +600,7 @@ static void
 test_hide_small_rows (void)
 {
   TmWindow *window = tm_test_new_window ();
-  TmBreakdownView *view = tm_window_get_breakdown_view (window);
+  TmBreakdownView *view = TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"));
   GtkWidget *table_stack = tm_test_template_child (view, TM_TYPE_BREAKDOWN_VIEW, "table_stack");
   GtkWidget *count_label = tm_test_template_child (view, TM_TYPE_BREAKDOWN_VIEW, "count_label");
 
@@ -674,7 +674,7 @@ static void
 test_live_at_time (void)
 {
   TmWindow *window = tm_test_new_window ();
-  TmBreakdownView *view = tm_window_get_breakdown_view (window);
+  TmBreakdownView *view = TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"));
   GtkWidget *back = tm_test_template_child (view, TM_TYPE_BREAKDOWN_VIEW, "back_to_peak_button");
   GtkWidget *heading = tm_test_template_child (view, TM_TYPE_BREAKDOWN_VIEW, "heading_label");
   g_autoptr(GPtrArray) rows = NULL;
@@ -753,7 +753,7 @@ static void
 test_copy_rows (void)
 {
   TmWindow *window = tm_test_new_window ();
-  TmBreakdownView *view = tm_window_get_breakdown_view (window);
+  TmBreakdownView *view = TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"));
   GtkSelectionModel *selection = tm_breakdown_view_get_selection (view);
   const char *header = "Op name\tAllocation bytes\tRequested bytes\tOccurrences\tRegion type\tData type\tShape\n";
   g_autofree char *expected = NULL;
@@ -788,7 +788,7 @@ static void
 test_many_rows (void)
 {
   TmWindow *window = tm_test_new_window ();
-  TmBreakdownView *view = tm_window_get_breakdown_view (window);
+  TmBreakdownView *view = TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"));
   GtkScrolledWindow *scroller = GTK_SCROLLED_WINDOW (tm_test_template_child (view, TM_TYPE_BREAKDOWN_VIEW, "scroller"));
   GtkAdjustment *vadj = gtk_scrolled_window_get_vadjustment (scroller);
   g_autofree char *last_key = NULL;
@@ -962,7 +962,7 @@ test_settings (void)
   g_settings_set_string (settings, "last-folder", "");
 
   window = tm_test_new_window ();
-  view = tm_window_get_breakdown_view (window);
+  view = TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"));
   {
     int width, height;
 
@@ -1132,7 +1132,7 @@ assert_rows_match (TmWindow   *window,
   guint n = json_array_get_length (breakdown);
   guint position = 0;
 
-  g_assert_cmpuint (tm_breakdown_view_get_n_rows (tm_window_get_breakdown_view (window)), ==,
+  g_assert_cmpuint (tm_breakdown_view_get_n_rows (TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"))), ==,
                     json_object_get_int_member (expected_id, "num_breakdown_rows"));
 
   /* Shown (>= 1 MiB), in XProf's order */
@@ -1204,8 +1204,8 @@ test_real_gpu_profile (void)
 
   memory = read_expected (&parser);
   window = tm_test_new_window ();
-  view = tm_window_get_breakdown_view (window);
-  dropdown = tm_window_get_memory_dropdown (window);
+  view = TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"));
+  dropdown = GTK_DROP_DOWN (tm_test_find_widget (window, "memory_dropdown"));
 
   open_and_wait (window, path);
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
@@ -1303,7 +1303,7 @@ test_real_xprof_json (void)
     }
 
   window = tm_test_new_window ();
-  dropdown = tm_window_get_memory_dropdown (window);
+  dropdown = GTK_DROP_DOWN (tm_test_find_widget (window, "memory_dropdown"));
   open_and_wait (window, path);
 
   g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);

@@ -134,6 +134,78 @@ tm_test_template_child (gpointer    widget,
   return GTK_WIDGET (child);
 }
 
+typedef gboolean (*WidgetMatch) (GtkWidget  *widget,
+                                 const char *key);
+
+static void
+collect_widgets (GtkWidget   *widget,
+                 WidgetMatch  match,
+                 const char  *key,
+                 GPtrArray   *found)
+{
+  if (match (widget, key))
+    g_ptr_array_add (found, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_widgets (child, match, key, found);
+}
+
+static GtkWidget *
+find_one (gpointer     root,
+          WidgetMatch  match,
+          const char  *key)
+{
+  g_autoptr(GPtrArray) found = g_ptr_array_new ();
+
+  g_assert_true (GTK_IS_WIDGET (root));
+  collect_widgets (GTK_WIDGET (root), match, key, found);
+  if (found->len != 1)
+    g_error ("%u widgets match “%s”, not one", found->len, key);
+  return g_ptr_array_index (found, 0);
+}
+
+static gboolean
+has_buildable_id (GtkWidget  *widget,
+                  const char *id)
+{
+  return g_strcmp0 (gtk_buildable_get_buildable_id (GTK_BUILDABLE (widget)), id) == 0;
+}
+
+static gboolean
+has_accessible_label (GtkWidget  *widget,
+                      const char *label)
+{
+  g_autofree char *mismatch = gtk_test_accessible_check_property (GTK_ACCESSIBLE (widget),
+                                                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                                                  label);
+
+  return gtk_test_accessible_has_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL) &&
+         mismatch == NULL;
+}
+
+GtkWidget *
+tm_test_find_widget (gpointer    root,
+                     const char *id)
+{
+  GObject *child;
+
+  /* An id of root's own template is unique: no walk (tests ask for the
+   * window's table per row). */
+  g_assert_true (GTK_IS_WIDGET (root));
+  child = gtk_widget_get_template_child (GTK_WIDGET (root), G_OBJECT_TYPE (root), id);
+  if (GTK_IS_WIDGET (child))
+    return GTK_WIDGET (child);
+  return find_one (root, has_buildable_id, id);
+}
+
+GtkWidget *
+tm_test_find_labelled (gpointer    root,
+                       const char *label)
+{
+  return find_one (root, has_accessible_label, label);
+}
+
 guint
 tm_test_count_windows (GtkApplication *app)
 {

@@ -45,6 +45,15 @@ GtkWidget *tm_test_template_child  (gpointer     widget,
                                     GType        type,
                                     const char  *name);
 
+/* The widget under root (root itself included) whose buildable id (its
+ * id in a .ui file or template) is id: a child of root's own template, or
+ * else searched depth first, asserted to exist and to be the only one. */
+GtkWidget *tm_test_find_widget     (gpointer     root,
+                                    const char  *id);
+/* The widget under root whose accessible label is label; asserted to
+ * exist and to be the only one. */
+GtkWidget *tm_test_find_labelled   (gpointer     root,
+                                    const char  *label);
 guint      tm_test_count_windows   (GtkApplication *app);
 /* Destroys every window of app, then lets the main loop settle. */
 void       tm_test_destroy_all_windows (GtkApplication *app);

@@ -16,6 +16,7 @@
 #include "tm-allocation-row.h"
 #include "tm-breakdown-cells.h"
 #include "tm-breakdown-view.h"
+#include "tm-allocations-query.h"
 #include "tm-format.h"
 #include "tm-op-label.h"
 
@@ -48,22 +49,22 @@ struct _TmBreakdownView
   GtkSortListModel    *sort_model;
   GtkMultiSelection   *selection;
 
-  TmSession           *session;
   /* What the rows show: the session's memory store at time_ps (the peak
    * when at_peak). */
   TmMemoryStore       *store;
   gint64               time_ps;
+  /* On the session's allocations query: the never-freed filter. */
+  GSignalGroup        *allocations_signals;
 
   guint                at_peak : 1;
   guint                hide_small : 1;
   guint                syncing_selection : 1;
 };
 
-G_DEFINE_FINAL_TYPE (TmBreakdownView, tm_breakdown_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (TmBreakdownView, tm_breakdown_view, TM_TYPE_VIEW)
 
 enum {
   PROP_0,
-  PROP_SESSION,
   PROP_AT_PEAK,
   PROP_TIME_PS,
   PROP_HIDE_SMALL,
@@ -90,7 +91,8 @@ size_filter_func (gpointer item,
                   gpointer user_data)
 {
   TmBreakdownView *self = user_data;
-  const TmScope *scope = self->session != NULL ? tm_session_get_selected_scope (self->session) : NULL;
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+  const TmScope *scope = session != NULL ? tm_session_get_selected_scope (session) : NULL;
 
   /* The selected scope (tm-scopes) keeps only its rows. */
   if (scope != NULL &&
@@ -108,6 +110,7 @@ size_filter_func (gpointer item,
 static void
 tm_breakdown_view_update_counts (TmBreakdownView *self)
 {
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
   guint n_total = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
   guint n_shown = g_list_model_get_n_items (G_LIST_MODEL (self->filter_model));
   g_autofree char *total = tm_format_count (n_total);
@@ -157,8 +160,8 @@ tm_breakdown_view_update_counts (TmBreakdownView *self)
 
       gtk_label_set_label (self->empty_title, _("No Matching Allocations"));
 
-      if (gtk_check_button_get_active (self->never_freed_check) && self->session != NULL &&
-          tm_session_get_allocations_pending (self->session))
+      if (gtk_check_button_get_active (self->never_freed_check) && session != NULL &&
+          tm_allocations_query_get_pending (tm_allocations_query_get_for_session (session)))
         {
           gtk_label_set_label (self->empty_title, _("Indexing Allocations…"));
           description = g_strdup (_("The allocations never freed show here in a moment, once every allocation "
@@ -184,6 +187,8 @@ tm_breakdown_view_update_counts (TmBreakdownView *self)
 static void
 tm_breakdown_view_update_heading (TmBreakdownView *self)
 {
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+
   g_autofree char *heading = NULL;
 
   if (self->store == NULL)
@@ -202,9 +207,9 @@ tm_breakdown_view_update_heading (TmBreakdownView *self)
         heading = g_strdup_printf (_("Live at %s"), time);
     }
 
-  if (self->session != NULL && tm_session_get_selected_scope (self->session) != NULL)
+  if (session != NULL && tm_session_get_selected_scope (session) != NULL)
     {
-      g_autofree char *path = g_strjoinv (" / ", tm_session_get_selected_scope (self->session)->parts);
+      g_autofree char *path = g_strjoinv (" / ", tm_session_get_selected_scope (session)->parts);
       char *with_scope;
 
       /* Translators: the table's heading, then the selected scope, such as
@@ -234,7 +239,8 @@ static guint
 row_allocation (TmBreakdownView *self,
                 TmAllocationRow *row)
 {
-  TmAllocations *allocations = self->session != NULL ? tm_session_get_allocations (self->session) : NULL;
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+  TmAllocations *allocations = session != NULL ? tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session)) : NULL;
   guint snapshot = tm_allocation_row_get_snapshot_index (row);
 
   if (allocations == NULL || tm_allocation_row_get_special (row) || snapshot == G_MAXUINT)
@@ -248,13 +254,14 @@ never_freed_filter_func (gpointer item,
                          gpointer user_data)
 {
   TmBreakdownView *self = user_data;
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
   guint index;
 
   if (!gtk_check_button_get_active (self->never_freed_check))
     return TRUE;
   index = row_allocation (self, item);
   return index != TM_ALLOCATIONS_NONE &&
-         tm_allocations_get (tm_session_get_allocations (self->session), index)->end == TM_ALLOCATIONS_OPEN;
+         tm_allocations_get (tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session)), index)->end == TM_ALLOCATIONS_OPEN;
 }
 
 /* The allocation index arrived (or is awaited): the never-freed filter
@@ -282,12 +289,14 @@ selection_changed_cb (TmBreakdownView   *self,
                       guint              n_items,
                       GtkSelectionModel *selection)
 {
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+
   g_autoptr(GtkBitset) set = gtk_selection_model_get_selection (selection);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "breakdown.copy", !gtk_bitset_is_empty (set));
 
   /* One row picked by the user selects its allocation (memory map). */
-  if (!self->syncing_selection && self->session != NULL && gtk_bitset_get_size (set) == 1)
+  if (!self->syncing_selection && session != NULL && gtk_bitset_get_size (set) == 1)
     {
       g_autoptr(TmAllocationRow) row = g_list_model_get_item (G_LIST_MODEL (self->sort_model),
                                                               gtk_bitset_get_nth (set, 0));
@@ -295,7 +304,7 @@ selection_changed_cb (TmBreakdownView   *self,
       if (row != NULL && row_allocation (self, row) != TM_ALLOCATIONS_NONE)
         {
           self->syncing_selection = TRUE;
-          tm_session_select_allocation (self->session, row_allocation (self, row));
+          tm_session_select_allocation (session, row_allocation (self, row));
           self->syncing_selection = FALSE;
         }
     }
@@ -307,10 +316,11 @@ selection_changed_cb (TmBreakdownView   *self,
 static void
 selected_allocation_changed_cb (TmBreakdownView *self)
 {
-  TmAllocations *allocations = tm_session_get_allocations (self->session);
-  guint index = tm_session_get_selected_allocation (self->session);
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+  TmAllocations *allocations = tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session));
+  guint index = tm_session_get_selected_allocation (session);
   GListModel *model = G_LIST_MODEL (self->sort_model);
-  gint64 t = tm_session_get_shown_time (self->session);
+  gint64 t = tm_session_get_shown_time (session);
   TmActivity act;
   guint found = GTK_INVALID_LIST_POSITION;
 
@@ -374,8 +384,10 @@ static void
 back_to_peak_clicked_cb (TmBreakdownView *self,
                          GtkButton       *button)
 {
-  if (self->session != NULL)
-    tm_session_clear_selected_time (self->session);
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+
+  if (session != NULL)
+    tm_session_clear_selected_time (session);
 }
 
 static void
@@ -460,7 +472,7 @@ session_changed_cb (TmBreakdownView *self,
   if (store == NULL)
     tm_breakdown_view_set_rows (self, NULL);
   else if (at_peak)
-    tm_breakdown_view_set_rows (self, tm_analysis_get_peak_breakdown (tm_session_get_analysis (self->session)));
+    tm_breakdown_view_set_rows (self, tm_analysis_get_peak_breakdown (tm_session_get_analysis (session)));
   else
     {
       g_autoptr(GPtrArray) rows = tm_analysis_breakdown_at (store, time_ps);
@@ -469,7 +481,7 @@ session_changed_cb (TmBreakdownView *self,
     }
 
   tm_breakdown_view_set_at_peak (self, at_peak, time_ps);
-  if (self->session != NULL)
+  if (session != NULL)
     selected_allocation_changed_cb (self);
 }
 
@@ -597,10 +609,8 @@ tm_breakdown_view_dispose (GObject *object)
   g_clear_object (&self->size_filter);
   g_clear_object (&self->never_freed_filter);
   g_clear_object (&self->rows);
-  if (self->session != NULL)
-    g_signal_handlers_disconnect_by_func (self->session, session_changed_cb, self);
-  g_clear_object (&self->session);
   g_clear_object (&self->store);
+  g_clear_object (&self->allocations_signals);
 
   G_OBJECT_CLASS (tm_breakdown_view_parent_class)->dispose (object);
 }
@@ -629,10 +639,6 @@ tm_breakdown_view_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_SESSION:
-      g_value_set_object (value, self->session);
-      break;
-
     case PROP_AT_PEAK:
       g_value_set_boolean (value, self->at_peak);
       break;
@@ -660,10 +666,6 @@ tm_breakdown_view_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_SESSION:
-      tm_breakdown_view_set_session (self, g_value_get_object (value));
-      break;
-
     case PROP_HIDE_SMALL:
       tm_breakdown_view_set_hide_small (self, g_value_get_boolean (value));
       break;
@@ -674,27 +676,40 @@ tm_breakdown_view_set_property (GObject      *object,
 }
 
 static void
+selected_scope_changed_cb (TmBreakdownView *self)
+{
+  gtk_filter_changed (GTK_FILTER (self->size_filter), GTK_FILTER_CHANGE_DIFFERENT);
+  tm_breakdown_view_update_heading (self);
+}
+
+static void
+tm_breakdown_view_session_changed (TmView    *view,
+                                   TmSession *old_session)
+{
+  TmBreakdownView *self = TM_BREAKDOWN_VIEW (view);
+  TmSession *session = tm_view_get_session (view);
+
+  g_signal_group_set_target (self->allocations_signals,
+                             session != NULL ? tm_allocations_query_get_for_session (session) : NULL);
+  session_changed_cb (self, NULL, session);
+}
+
+static void
 tm_breakdown_view_class_init (TmBreakdownViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  TmViewClass *view_class = TM_VIEW_CLASS (klass);
 
   object_class->dispose = tm_breakdown_view_dispose;
   object_class->get_property = tm_breakdown_view_get_property;
   object_class->set_property = tm_breakdown_view_set_property;
 
   widget_class->size_allocate = tm_breakdown_view_size_allocate;
+  /* The session: whose memory store the table shows, the allocations
+   * live at its selected time, or at the peak without one. */
+  view_class->session_changed = tm_breakdown_view_session_changed;
 
-  /**
-   * TmBreakdownView:session:
-   *
-   * The session whose memory store the table shows: the allocations live
-   * at its selected time, or at the peak without one.
-   */
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL,
-                         TM_TYPE_SESSION,
-                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   properties[PROP_AT_PEAK] =
     g_param_spec_boolean ("at-peak", NULL, NULL,
                           TRUE,
@@ -758,6 +773,7 @@ tm_breakdown_view_init (TmBreakdownView *self)
   g_autoptr(GtkEveryFilter) filter = NULL;
   g_autoptr(GtkMultiSorter) sorter = NULL;
   g_autoptr(GMenu) menu = NULL;
+  GSignalGroup *session_signals;
   GtkGesture *click;
   GtkSorter *index_sorter;
 
@@ -765,6 +781,23 @@ tm_breakdown_view_init (TmBreakdownView *self)
   self->hide_small = TRUE;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  session_signals = tm_view_get_session_signals (TM_VIEW (self));
+  g_signal_group_connect_swapped (session_signals, "notify::memory-store",
+                                  G_CALLBACK (session_changed_cb), self);
+  g_signal_group_connect_swapped (session_signals, "notify::has-selected-time",
+                                  G_CALLBACK (session_changed_cb), self);
+  g_signal_group_connect_swapped (session_signals, "notify::selected-time",
+                                  G_CALLBACK (session_changed_cb), self);
+  g_signal_group_connect_swapped (session_signals, "notify::selected-scope",
+                                  G_CALLBACK (selected_scope_changed_cb), self);
+  g_signal_group_connect_swapped (session_signals, "notify::selected-allocation",
+                                  G_CALLBACK (selected_allocation_changed_cb), self);
+  self->allocations_signals = g_signal_group_new (TM_TYPE_ALLOCATIONS_QUERY);
+  g_signal_group_connect_swapped (self->allocations_signals, "notify::allocations",
+                                  G_CALLBACK (allocations_changed_cb), self);
+  g_signal_group_connect_swapped (self->allocations_signals, "notify::pending",
+                                  G_CALLBACK (allocations_changed_cb), self);
 
   /* The columns, in the template's order, are the cells' order. */
   {
@@ -863,60 +896,6 @@ tm_breakdown_view_new (TmSession *session)
   return g_object_new (TM_TYPE_BREAKDOWN_VIEW,
                        "session", session,
                        NULL);
-}
-
-TmSession *
-tm_breakdown_view_get_session (TmBreakdownView *self)
-{
-  g_return_val_if_fail (TM_IS_BREAKDOWN_VIEW (self), NULL);
-
-  return self->session;
-}
-
-static void
-selected_scope_changed_cb (TmBreakdownView *self)
-{
-  gtk_filter_changed (GTK_FILTER (self->size_filter), GTK_FILTER_CHANGE_DIFFERENT);
-  tm_breakdown_view_update_heading (self);
-}
-
-void
-tm_breakdown_view_set_session (TmBreakdownView *self,
-                               TmSession       *session)
-{
-  g_return_if_fail (TM_IS_BREAKDOWN_VIEW (self));
-  g_return_if_fail (session == NULL || TM_IS_SESSION (session));
-
-  if (self->session == session)
-    return;
-
-  if (self->session != NULL)
-    {
-      g_signal_handlers_disconnect_by_func (self->session, session_changed_cb, self);
-      g_signal_handlers_disconnect_by_func (self->session, selected_allocation_changed_cb, self);
-      g_signal_handlers_disconnect_by_func (self->session, allocations_changed_cb, self);
-    }
-  g_set_object (&self->session, session);
-  if (session != NULL)
-    {
-      g_signal_connect_object (session, "notify::memory-store",
-                               G_CALLBACK (session_changed_cb), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (session, "notify::has-selected-time",
-                               G_CALLBACK (session_changed_cb), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (session, "notify::selected-time",
-                               G_CALLBACK (session_changed_cb), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (session, "notify::selected-scope",
-                               G_CALLBACK (selected_scope_changed_cb), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (session, "notify::selected-allocation",
-                               G_CALLBACK (selected_allocation_changed_cb), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (session, "notify::allocations",
-                               G_CALLBACK (allocations_changed_cb), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (session, "notify::allocations-pending",
-                               G_CALLBACK (allocations_changed_cb), self, G_CONNECT_SWAPPED);
-    }
-
-  session_changed_cb (self, NULL, session);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
 gboolean

@@ -6,13 +6,13 @@
 
 #include <gtk/gtk.h>
 
-#include "tm-session.h"
+#include "tm-view.h"
 
 G_BEGIN_DECLS
 
 #define TM_TYPE_BREAKDOWN_VIEW (tm_breakdown_view_get_type ())
 
-G_DECLARE_FINAL_TYPE (TmBreakdownView, tm_breakdown_view, TM, BREAKDOWN_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (TmBreakdownView, tm_breakdown_view, TM, BREAKDOWN_VIEW, TmView)
 
 /* Allocations smaller than this are hidden while "hide-small" is set. */
 #define TM_BREAKDOWN_SMALL_BYTES (G_GINT64_CONSTANT (1) << 20)
@@ -21,9 +21,6 @@ G_DECLARE_FINAL_TYPE (TmBreakdownView, tm_breakdown_view, TM, BREAKDOWN_VIEW, Gt
  * its selected time ("Live at 1 234.567 ms", with a "Back to Peak" button
  * that clears the selected time), or at the peak without one. */
 GtkWidget     *tm_breakdown_view_new              (TmSession       *session);
-TmSession     *tm_breakdown_view_get_session      (TmBreakdownView *self);
-void           tm_breakdown_view_set_session      (TmBreakdownView *self,
-                                                   TmSession       *session);
 
 /* FALSE while the table shows a selected time. */
 gboolean       tm_breakdown_view_get_at_peak      (TmBreakdownView *self);

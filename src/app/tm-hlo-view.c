@@ -182,19 +182,9 @@ struct _TmHloView
   GtkSingleSelection *selection;
 
   GArray             *modules;
-  TmSession          *session;
-  GSignalGroup       *session_signals;
 };
 
-G_DEFINE_FINAL_TYPE (TmHloView, tm_hlo_view, GTK_TYPE_WIDGET)
-
-enum {
-  PROP_0,
-  PROP_SESSION,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
+G_DEFINE_FINAL_TYPE (TmHloView, tm_hlo_view, TM_TYPE_VIEW)
 
 static void
 setup_cell_cb (GtkSignalListItemFactory *factory,
@@ -317,16 +307,18 @@ static void
 selection_changed_cb (TmHloView *self)
 {
   TmHloItem *item = gtk_single_selection_get_selected_item (self->selection);
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
 
-  if (item != NULL && self->session != NULL)
-    tm_session_zoom_to (self->session, item->start_ps, item->end_ps);
+  if (item != NULL && session != NULL)
+    tm_session_zoom_to (session, item->start_ps, item->end_ps);
 }
 
 /* Lists the HLO modules of the session's profile. */
 static void
 sync_modules (TmHloView *self)
 {
-  GArray *modules = self->session != NULL ? tm_session_get_hlo_modules (self->session) : NULL;
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+  GArray *modules = session != NULL ? tm_session_get_hlo_modules (session) : NULL;
   g_autoptr(GPtrArray) items = NULL;
   guint n;
 
@@ -349,13 +341,17 @@ sync_modules (TmHloView *self)
 }
 
 static void
+session_changed (TmView    *view,
+                 TmSession *old_session)
+{
+  sync_modules (TM_HLO_VIEW (view));
+}
+
+static void
 tm_hlo_view_dispose (GObject *object)
 {
   TmHloView *self = TM_HLO_VIEW (object);
   GtkWidget *child;
-
-  g_clear_object (&self->session_signals);
-  g_clear_object (&self->session);
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
@@ -372,65 +368,16 @@ tm_hlo_view_dispose (GObject *object)
 }
 
 static void
-tm_hlo_view_get_property (GObject    *object,
-                          guint       prop_id,
-                          GValue     *value,
-                          GParamSpec *pspec)
-{
-  TmHloView *self = TM_HLO_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      g_value_set_object (value, self->session);
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-tm_hlo_view_set_property (GObject      *object,
-                          guint         prop_id,
-                          const GValue *value,
-                          GParamSpec   *pspec)
-{
-  TmHloView *self = TM_HLO_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      tm_hlo_view_set_session (self, g_value_get_object (value));
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 tm_hlo_view_class_init (TmHloViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  TmViewClass *view_class = TM_VIEW_CLASS (klass);
 
   object_class->dispose = tm_hlo_view_dispose;
-  object_class->get_property = tm_hlo_view_get_property;
-  object_class->set_property = tm_hlo_view_set_property;
-
-  /**
-   * TmHloView:session:
-   *
-   * The session whose profile's HLO modules the table lists and whose
-   * viewport selecting a module zooms.
-   */
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL,
-                         TM_TYPE_SESSION,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  /* The session: whose profile's HLO modules the table lists and whose
+   * viewport selecting a module zooms. */
+  view_class->session_changed = session_changed;
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "hloview");
@@ -547,8 +494,8 @@ tm_hlo_view_init (TmHloView *self)
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), GTK_WIDGET (self->column_view));
   gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
 
-  self->session_signals = g_signal_group_new (TM_TYPE_SESSION);
-  g_signal_group_connect_swapped (self->session_signals, "notify::profile", G_CALLBACK (sync_modules), self);
+  g_signal_group_connect_swapped (tm_view_get_session_signals (TM_VIEW (self)), "notify::profile",
+                                  G_CALLBACK (sync_modules), self);
 
   gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
 }
@@ -559,30 +506,6 @@ tm_hlo_view_new (TmSession *session)
   g_return_val_if_fail (session == NULL || TM_IS_SESSION (session), NULL);
 
   return g_object_new (TM_TYPE_HLO_VIEW, "session", session, NULL);
-}
-
-TmSession *
-tm_hlo_view_get_session (TmHloView *self)
-{
-  g_return_val_if_fail (TM_IS_HLO_VIEW (self), NULL);
-
-  return self->session;
-}
-
-void
-tm_hlo_view_set_session (TmHloView *self,
-                         TmSession *session)
-{
-  g_return_if_fail (TM_IS_HLO_VIEW (self));
-  g_return_if_fail (session == NULL || TM_IS_SESSION (session));
-
-  if (!g_set_object (&self->session, session))
-    return;
-
-  g_signal_group_set_target (self->session_signals, session);
-  sync_modules (self);
-
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
 guint

@@ -11,20 +11,15 @@
 
 #include <gtk/gtk.h>
 
-#include "tm-session.h"
+#include "tm-view.h"
 
 G_BEGIN_DECLS
 
 #define TM_TYPE_HLO_VIEW (tm_hlo_view_get_type ())
 
-G_DECLARE_FINAL_TYPE (TmHloView, tm_hlo_view, TM, HLO_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (TmHloView, tm_hlo_view, TM, HLO_VIEW, TmView)
 
 GtkWidget  *tm_hlo_view_new            (TmSession *session);
-
-/* The session shown (NULL: no modules). */
-TmSession  *tm_hlo_view_get_session    (TmHloView *self);
-void        tm_hlo_view_set_session    (TmHloView *self,
-                                        TmSession *session);
 
 guint       tm_hlo_view_get_n_modules  (TmHloView *self);
 

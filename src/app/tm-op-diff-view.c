@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tm-comparison-query.h"
 #include "tm-format.h"
 #include "tm-op-diff-view.h"
 
@@ -58,30 +59,21 @@ typedef enum
 
 struct _TmOpDiffView
 {
-  GtkWidget      parent_instance;
+  TmView         parent_instance;
 
-  TmSession     *session;
-  GSignalGroup  *session_signals;
   GtkWidget     *box;
   GtkLabel      *heading;
   GtkColumnView *column_view;
   GListStore    *rows;
 };
 
-G_DEFINE_FINAL_TYPE (TmOpDiffView, tm_op_diff_view, GTK_TYPE_WIDGET)
-
-enum {
-  PROP_0,
-  PROP_SESSION,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
+G_DEFINE_FINAL_TYPE (TmOpDiffView, tm_op_diff_view, TM_TYPE_VIEW)
 
 static void
 rebuild (TmOpDiffView *self)
 {
-  TmCompare *compare = self->session != NULL ? tm_session_get_comparison (self->session) : NULL;
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+  TmCompare *compare = session != NULL ? tm_comparison_query_get_comparison (tm_comparison_query_get_for_session (session)) : NULL;
   g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
   GPtrArray *ops;
   g_autofree char *heading = NULL;
@@ -189,52 +181,21 @@ add_column (TmOpDiffView *self,
 }
 
 static void
+session_changed (TmView    *view,
+                 TmSession *old_session)
+{
+  rebuild (TM_OP_DIFF_VIEW (view));
+}
+
+static void
 tm_op_diff_view_dispose (GObject *object)
 {
   TmOpDiffView *self = TM_OP_DIFF_VIEW (object);
 
   g_clear_pointer (&self->box, gtk_widget_unparent);
-  g_clear_object (&self->session_signals);
-  g_clear_object (&self->session);
   g_clear_object (&self->rows);
 
   G_OBJECT_CLASS (tm_op_diff_view_parent_class)->dispose (object);
-}
-
-static void
-tm_op_diff_view_get_property (GObject    *object,
-                              guint       prop_id,
-                              GValue     *value,
-                              GParamSpec *pspec)
-{
-  TmOpDiffView *self = TM_OP_DIFF_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      g_value_set_object (value, self->session);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-tm_op_diff_view_set_property (GObject      *object,
-                              guint         prop_id,
-                              const GValue *value,
-                              GParamSpec   *pspec)
-{
-  TmOpDiffView *self = TM_OP_DIFF_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      tm_op_diff_view_set_session (self, g_value_get_object (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 static void
@@ -242,16 +203,10 @@ tm_op_diff_view_class_init (TmOpDiffViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  TmViewClass *view_class = TM_VIEW_CLASS (klass);
 
   object_class->dispose = tm_op_diff_view_dispose;
-  object_class->get_property = tm_op_diff_view_get_property;
-  object_class->set_property = tm_op_diff_view_set_property;
-
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL,
-                         TM_TYPE_SESSION,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  view_class->session_changed = session_changed;
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "tm-op-diff-view");
@@ -260,6 +215,7 @@ tm_op_diff_view_class_init (TmOpDiffViewClass *klass)
 static void
 tm_op_diff_view_init (TmOpDiffView *self)
 {
+  GSignalGroup *signals;
   GtkWidget *scrolled;
 
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
@@ -289,9 +245,9 @@ tm_op_diff_view_init (TmOpDiffView *self)
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->column_view));
   gtk_box_append (GTK_BOX (self->box), scrolled);
 
-  self->session_signals = g_signal_group_new (TM_TYPE_SESSION);
-  g_signal_group_connect_swapped (self->session_signals, "notify::memory-store", G_CALLBACK (rebuild), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::baseline", G_CALLBACK (rebuild), self);
+  signals = tm_view_get_session_signals (TM_VIEW (self));
+  g_signal_group_connect_swapped (signals, "notify::memory-store", G_CALLBACK (rebuild), self);
+  g_signal_group_connect_swapped (signals, "notify::baseline", G_CALLBACK (rebuild), self);
   rebuild (self);
 }
 
@@ -299,27 +255,6 @@ GtkWidget *
 tm_op_diff_view_new (void)
 {
   return g_object_new (TM_TYPE_OP_DIFF_VIEW, NULL);
-}
-
-TmSession *
-tm_op_diff_view_get_session (TmOpDiffView *self)
-{
-  g_return_val_if_fail (TM_IS_OP_DIFF_VIEW (self), NULL);
-  return self->session;
-}
-
-void
-tm_op_diff_view_set_session (TmOpDiffView *self,
-                             TmSession    *session)
-{
-  g_return_if_fail (TM_IS_OP_DIFF_VIEW (self));
-  g_return_if_fail (session == NULL || TM_IS_SESSION (session));
-
-  if (!g_set_object (&self->session, session))
-    return;
-  g_signal_group_set_target (self->session_signals, session);
-  rebuild (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
 GtkColumnView *

@@ -11,18 +11,15 @@
 
 #include <gtk/gtk.h>
 
-#include "tm-session.h"
+#include "tm-view.h"
 
 G_BEGIN_DECLS
 
 #define TM_TYPE_OP_DIFF_VIEW (tm_op_diff_view_get_type ())
 
-G_DECLARE_FINAL_TYPE (TmOpDiffView, tm_op_diff_view, TM, OP_DIFF_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (TmOpDiffView, tm_op_diff_view, TM, OP_DIFF_VIEW, TmView)
 
 GtkWidget     *tm_op_diff_view_new             (void);
-TmSession     *tm_op_diff_view_get_session     (TmOpDiffView *self);
-void           tm_op_diff_view_set_session     (TmOpDiffView *self,
-                                                TmSession    *session);
 /* For tests: the table, one row per op. */
 GtkColumnView *tm_op_diff_view_get_column_view (TmOpDiffView *self);
 

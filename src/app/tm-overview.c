@@ -25,11 +25,9 @@
 
 struct _TmOverview
 {
-  GtkWidget      parent_instance;
+  TmView         parent_instance;
 
-  TmSession     *session;
   TmViewport    *viewport;   /* the session's */
-  GSignalGroup  *session_signals;
   GSignalGroup  *viewport_signals;
 
   GskRenderNode *data_node;
@@ -46,20 +44,14 @@ struct _TmOverview
   guint          dragging : 1;
 };
 
-G_DEFINE_FINAL_TYPE (TmOverview, tm_overview, GTK_TYPE_WIDGET)
-
-enum {
-  PROP_0,
-  PROP_SESSION,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
+G_DEFINE_FINAL_TYPE (TmOverview, tm_overview, TM_TYPE_VIEW)
 
 static TmMemoryStore *
 get_store (TmOverview *self)
 {
-  return self->session != NULL ? tm_session_get_memory_store (self->session) : NULL;
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+
+  return session != NULL ? tm_session_get_memory_store (session) : NULL;
 }
 
 /* The strip's rectangle: within the chart margins, so that it lines up
@@ -235,9 +227,9 @@ tm_overview_snapshot (GtkWidget   *widget,
   peak.alpha = 0.6f;
   px = round (time_to_x (self, &strip, tm_memory_store_get_summary (store)->peak_time_ps));
   gtk_snapshot_append_color (snapshot, &peak, &GRAPHENE_RECT_INIT (px - 0.5, strip.origin.y, 1, strip.size.height));
-  if (tm_session_get_has_selected_time (self->session))
+  if (tm_session_get_has_selected_time (tm_view_get_session (TM_VIEW (self))))
     {
-      double sx = round (time_to_x (self, &strip, tm_session_get_selected_time (self->session)));
+      double sx = round (time_to_x (self, &strip, tm_session_get_selected_time (tm_view_get_session (TM_VIEW (self)))));
 
       gtk_snapshot_append_color (snapshot, &accent, &GRAPHENE_RECT_INIT (sx - 1, strip.origin.y, 2, strip.size.height));
     }
@@ -423,14 +415,28 @@ tm_overview_css_changed (GtkWidget         *widget,
   invalidate (TM_OVERVIEW (widget));
 }
 
+/* The viewport follows the session's. */
+static void
+tm_overview_session_changed (TmView    *view,
+                             TmSession *old_session)
+{
+  TmOverview *self = TM_OVERVIEW (view);
+  TmSession *session = tm_view_get_session (view);
+
+  if (session != NULL)
+    g_set_object (&self->viewport, tm_session_get_viewport (session));
+  else
+    g_clear_object (&self->viewport);
+  g_signal_group_set_target (self->viewport_signals, self->viewport);
+  invalidate (self);
+}
+
 static void
 tm_overview_dispose (GObject *object)
 {
   TmOverview *self = TM_OVERVIEW (object);
 
-  g_clear_object (&self->session_signals);
   g_clear_object (&self->viewport_signals);
-  g_clear_object (&self->session);
   g_clear_object (&self->viewport);
   g_clear_pointer (&self->data_node, gsk_render_node_unref);
   g_clear_pointer (&self->buckets, g_free);
@@ -439,69 +445,20 @@ tm_overview_dispose (GObject *object)
 }
 
 static void
-tm_overview_get_property (GObject    *object,
-                          guint       prop_id,
-                          GValue     *value,
-                          GParamSpec *pspec)
-{
-  TmOverview *self = TM_OVERVIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      g_value_set_object (value, self->session);
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-tm_overview_set_property (GObject      *object,
-                          guint         prop_id,
-                          const GValue *value,
-                          GParamSpec   *pspec)
-{
-  TmOverview *self = TM_OVERVIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      tm_overview_set_session (self, g_value_get_object (value));
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 tm_overview_class_init (TmOverviewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  TmViewClass *view_class = TM_VIEW_CLASS (klass);
 
   object_class->dispose = tm_overview_dispose;
-  object_class->get_property = tm_overview_get_property;
-  object_class->set_property = tm_overview_set_property;
 
   widget_class->snapshot = tm_overview_snapshot;
   widget_class->measure = tm_overview_measure;
   widget_class->css_changed = tm_overview_css_changed;
-
-  /**
-   * TmOverview:session:
-   *
-   * The session whose memory store, viewport and selected time the strip
-   * shows.
-   */
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL,
-                         TM_TYPE_SESSION,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  /* The session: whose memory store, viewport and selected time the
+   * strip shows. */
+  view_class->session_changed = tm_overview_session_changed;
 
   gtk_widget_class_set_css_name (widget_class, "overview");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
@@ -530,6 +487,7 @@ static void
 tm_overview_init (TmOverview *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
+  GSignalGroup *session_signals;
   GtkEventController *controller;
   GtkGesture *gesture;
 
@@ -540,10 +498,10 @@ tm_overview_init (TmOverview *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Timeline overview"),
                                   -1);
 
-  self->session_signals = g_signal_group_new (TM_TYPE_SESSION);
-  g_signal_group_connect_swapped (self->session_signals, "notify::memory-store", G_CALLBACK (store_changed_cb), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::has-selected-time", G_CALLBACK (selection_changed_cb), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::selected-time", G_CALLBACK (selection_changed_cb), self);
+  session_signals = tm_view_get_session_signals (TM_VIEW (self));
+  g_signal_group_connect_swapped (session_signals, "notify::memory-store", G_CALLBACK (store_changed_cb), self);
+  g_signal_group_connect_swapped (session_signals, "notify::has-selected-time", G_CALLBACK (selection_changed_cb), self);
+  g_signal_group_connect_swapped (session_signals, "notify::selected-time", G_CALLBACK (selection_changed_cb), self);
 
   self->viewport_signals = g_signal_group_new (TM_TYPE_VIEWPORT);
   g_signal_group_connect_swapped (self->viewport_signals, "changed", G_CALLBACK (viewport_changed_cb), self);
@@ -569,33 +527,4 @@ tm_overview_new (TmSession *session)
   g_return_val_if_fail (session == NULL || TM_IS_SESSION (session), NULL);
 
   return g_object_new (TM_TYPE_OVERVIEW, "session", session, NULL);
-}
-
-void
-tm_overview_set_session (TmOverview *self,
-                         TmSession  *session)
-{
-  g_return_if_fail (TM_IS_OVERVIEW (self));
-  g_return_if_fail (session == NULL || TM_IS_SESSION (session));
-
-  if (!g_set_object (&self->session, session))
-    return;
-
-  if (session != NULL)
-    g_set_object (&self->viewport, tm_session_get_viewport (session));
-  else
-    g_clear_object (&self->viewport);
-  g_signal_group_set_target (self->session_signals, session);
-  g_signal_group_set_target (self->viewport_signals, self->viewport);
-
-  invalidate (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
-}
-
-TmSession *
-tm_overview_get_session (TmOverview *self)
-{
-  g_return_val_if_fail (TM_IS_OVERVIEW (self), NULL);
-
-  return self->session;
 }

@@ -11,20 +11,15 @@
 
 #include <gtk/gtk.h>
 
-#include "tm-session.h"
+#include "tm-view.h"
 
 G_BEGIN_DECLS
 
 #define TM_TYPE_OVERVIEW (tm_overview_get_type ())
 
-G_DECLARE_FINAL_TYPE (TmOverview, tm_overview, TM, OVERVIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (TmOverview, tm_overview, TM, OVERVIEW, TmView)
 
 GtkWidget  *tm_overview_new          (TmSession  *session);
-
-/* The session shown (NULL: nothing). */
-TmSession  *tm_overview_get_session  (TmOverview *self);
-void        tm_overview_set_session  (TmOverview *self,
-                                      TmSession  *session);
 
 /* The x range of the visible window in widget coordinates, for tests. */
 void        tm_overview_get_window   (TmOverview *self,

@@ -119,12 +119,10 @@ typedef enum
 
 struct _TmRunOverview
 {
-  GtkWidget           parent_instance;
+  TmView              parent_instance;
 
-  TmSession          *session;
   TmRunLoader        *run;
   gulong              host_changed_handler;
-  gulong              run_handler;
 
   GtkWidget          *box;
   GtkLabel           *headline;
@@ -140,16 +138,7 @@ struct _TmRunOverview
   TmRunRow           *busiest;
 };
 
-G_DEFINE_FINAL_TYPE (TmRunOverview, tm_run_overview, GTK_TYPE_WIDGET)
-
-enum
-{
-  PROP_0,
-  PROP_SESSION,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
+G_DEFINE_FINAL_TYPE (TmRunOverview, tm_run_overview, TM_TYPE_VIEW)
 
 static double
 row_share (TmRunRow *row)
@@ -347,7 +336,8 @@ host_changed_cb (TmRunOverview *self,
 static void
 rebuild (TmRunOverview *self)
 {
-  TmRunLoader *run = self->session != NULL ? tm_session_get_run (self->session) : NULL;
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+  TmRunLoader *run = session != NULL ? tm_session_get_run (session) : NULL;
   g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
 
   if (self->run != NULL)
@@ -656,10 +646,12 @@ activate_cb (TmRunOverview *self,
              guint          position,
              GtkColumnView *column_view)
 {
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+
   g_autoptr(TmRunRow) row = g_list_model_get_item (G_LIST_MODEL (self->sorted), position);
   GFile *file;
 
-  if (row == NULL || self->session == NULL || tm_session_get_run (self->session) != row->run)
+  if (row == NULL || session == NULL || tm_session_get_run (session) != row->run)
     return;
 
   file = tm_run_loader_get_host_file (row->run, row->host_index);
@@ -675,7 +667,7 @@ activate_cb (TmRunOverview *self,
       return;
     }
 
-  tm_session_open_host (self->session, row->host_index,
+  tm_session_open_host (session, row->host_index,
                         row->device != NULL ? row->device->memory_id : NULL);
 }
 
@@ -712,17 +704,21 @@ add_column (TmRunOverview *self,
 /* ------------------------------------------------------------------ */
 
 static void
+tm_run_overview_session_changed (TmView    *view,
+                                 TmSession *old_session)
+{
+  rebuild (TM_RUN_OVERVIEW (view));
+}
+
+static void
 tm_run_overview_dispose (GObject *object)
 {
   TmRunOverview *self = TM_RUN_OVERVIEW (object);
 
   if (self->run != NULL)
     g_clear_signal_handler (&self->host_changed_handler, self->run);
-  if (self->session != NULL)
-    g_clear_signal_handler (&self->run_handler, self->session);
   g_clear_object (&self->busiest);
   g_clear_object (&self->run);
-  g_clear_object (&self->session);
   g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_handle_id (&self->keep_top_source, g_source_remove);
   g_clear_object (&self->selection);
@@ -733,58 +729,14 @@ tm_run_overview_dispose (GObject *object)
 }
 
 static void
-tm_run_overview_get_property (GObject    *object,
-                              guint       prop_id,
-                              GValue     *value,
-                              GParamSpec *pspec)
-{
-  TmRunOverview *self = TM_RUN_OVERVIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      g_value_set_object (value, self->session);
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-tm_run_overview_set_property (GObject      *object,
-                              guint         prop_id,
-                              const GValue *value,
-                              GParamSpec   *pspec)
-{
-  TmRunOverview *self = TM_RUN_OVERVIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      tm_run_overview_set_session (self, g_value_get_object (value));
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 tm_run_overview_class_init (TmRunOverviewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  TmViewClass *view_class = TM_VIEW_CLASS (klass);
 
   object_class->dispose = tm_run_overview_dispose;
-  object_class->get_property = tm_run_overview_get_property;
-  object_class->set_property = tm_run_overview_set_property;
-
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL,
-                         TM_TYPE_SESSION,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  view_class->session_changed = tm_run_overview_session_changed;
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "tmrunoverview");
@@ -794,6 +746,9 @@ static void
 tm_run_overview_init (TmRunOverview *self)
 {
   GtkWidget *scrolled;
+
+  g_signal_group_connect_swapped (tm_view_get_session_signals (TM_VIEW (self)), "notify::run",
+                                  G_CALLBACK (session_run_cb), self);
 
   self->store = g_list_store_new (TM_TYPE_RUN_ROW);
 
@@ -868,34 +823,6 @@ tm_run_overview_new (TmSession *session)
   g_return_val_if_fail (session == NULL || TM_IS_SESSION (session), NULL);
 
   return g_object_new (TM_TYPE_RUN_OVERVIEW, "session", session, NULL);
-}
-
-TmSession *
-tm_run_overview_get_session (TmRunOverview *self)
-{
-  g_return_val_if_fail (TM_IS_RUN_OVERVIEW (self), NULL);
-
-  return self->session;
-}
-
-void
-tm_run_overview_set_session (TmRunOverview *self,
-                             TmSession     *session)
-{
-  g_return_if_fail (TM_IS_RUN_OVERVIEW (self));
-  g_return_if_fail (session == NULL || TM_IS_SESSION (session));
-
-  if (self->session == session)
-    return;
-
-  if (self->session != NULL)
-    g_clear_signal_handler (&self->run_handler, self->session);
-  g_set_object (&self->session, session);
-  if (session != NULL)
-    self->run_handler = g_signal_connect_object (session, "notify::run",
-                                                 G_CALLBACK (session_run_cb), self, G_CONNECT_SWAPPED);
-  rebuild (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
 GListModel *

@@ -15,18 +15,15 @@
 
 #include <gtk/gtk.h>
 
-#include "tm-session.h"
+#include "tm-view.h"
 
 G_BEGIN_DECLS
 
 #define TM_TYPE_RUN_OVERVIEW (tm_run_overview_get_type ())
 
-G_DECLARE_FINAL_TYPE (TmRunOverview, tm_run_overview, TM, RUN_OVERVIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (TmRunOverview, tm_run_overview, TM, RUN_OVERVIEW, TmView)
 
 GtkWidget     *tm_run_overview_new             (TmSession     *session);
-TmSession     *tm_run_overview_get_session     (TmRunOverview *self);
-void           tm_run_overview_set_session     (TmRunOverview *self,
-                                                TmSession     *session);
 
 /* For tests: the rows as shown (sorted), and the column view. */
 GListModel    *tm_run_overview_get_model       (TmRunOverview *self);

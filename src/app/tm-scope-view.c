@@ -13,8 +13,10 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "tm-comparison-query.h"
 #include "tm-format.h"
 #include "tm-palette.h"
+#include "tm-scope-index-query.h"
 #include "tm-scope-view.h"
 
 /* ------------------------------------------------------------------ */
@@ -98,10 +100,10 @@ create_children (gpointer item,
 
 struct _TmScopeView
 {
-  GtkWidget           parent_instance;
+  TmView              parent_instance;
 
-  TmSession          *session;
-  GSignalGroup       *session_signals;
+  /* On the session's scope index query: a rebuild when an index arrives. */
+  GSignalGroup       *index_signals;
   TmScopeGrouping     grouping;
   TmScopeTree        *tree;
   gboolean            dirty;
@@ -119,11 +121,10 @@ struct _TmScopeView
   GtkSingleSelection *selection;
 };
 
-G_DEFINE_FINAL_TYPE (TmScopeView, tm_scope_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (TmScopeView, tm_scope_view, TM_TYPE_VIEW)
 
 enum {
   PROP_0,
-  PROP_SESSION,
   PROP_GROUPING,
   N_PROPS
 };
@@ -137,13 +138,15 @@ static void
 set_selected_node (TmScopeView       *self,
                    const TmScopeNode *node)
 {
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+
   g_autoptr(TmScope) scope = NULL;
 
-  if (self->session == NULL || self->tree == NULL)
+  if (session == NULL || self->tree == NULL)
     return;
   if (node != NULL && node->depth > 0)
     scope = tm_scope_tree_get_scope (self->tree, node);
-  tm_session_set_selected_scope (self->session, scope);
+  tm_session_set_selected_scope (session, scope);
 }
 
 /* The table's row of node, expanding its ancestors; G_MAXUINT if none. */
@@ -188,7 +191,8 @@ reveal_row (TmScopeView       *self,
 static void
 sync_selection (TmScopeView *self)
 {
-  const TmScope *scope = self->session != NULL ? tm_session_get_selected_scope (self->session) : NULL;
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+  const TmScope *scope = session != NULL ? tm_session_get_selected_scope (session) : NULL;
   const TmScopeNode *node = NULL;
   guint position;
 
@@ -209,16 +213,17 @@ sync_selection (TmScopeView *self)
 static void
 update_heading (TmScopeView *self)
 {
-  TmMemoryStore *store = self->session != NULL ? tm_session_get_memory_store (self->session) : NULL;
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+  TmMemoryStore *store = session != NULL ? tm_session_get_memory_store (session) : NULL;
   g_autofree char *text = NULL;
 
   if (store == NULL)
     text = g_strdup (_("Scopes"));
   else
     {
-      g_autofree char *time = tm_format_time_ms (tm_session_get_shown_time (self->session));
+      g_autofree char *time = tm_format_time_ms (tm_session_get_shown_time (session));
 
-      if (!tm_session_get_has_selected_time (self->session))
+      if (!tm_session_get_has_selected_time (session))
         /* Translators: heading of the scope view; %s is a time such as "1 938.413 ms" */
         text = g_strdup_printf (_("Scopes at peak — %s"), time);
       else
@@ -231,7 +236,8 @@ update_heading (TmScopeView *self)
 static void
 rebuild (TmScopeView *self)
 {
-  TmAnalysis *analysis = self->session != NULL ? tm_session_get_analysis (self->session) : NULL;
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+  TmAnalysis *analysis = session != NULL ? tm_session_get_analysis (session) : NULL;
   g_autoptr(TmScope) focus_scope = NULL;
   g_autoptr(TmScopeTree) tree = NULL;
   const TmScopeNode *focus = tm_icicle_get_focus (self->icicle);
@@ -244,19 +250,20 @@ rebuild (TmScopeView *self)
 
   if (analysis != NULL)
     {
-      if (!tm_session_get_has_selected_time (self->session))
+      if (!tm_session_get_has_selected_time (session))
         tree = tm_scope_tree_new_at (analysis, TRUE, 0, self->grouping);
       else
         {
           /* The index is built in a worker; until it is there the view
-           * says so (and rebuilds on "scope-index"). Only if it cannot be
+           * says so (and rebuilds on its "index"). Only if it cannot be
            * built do the rows of the table give the tree. */
-          TmScopeIndex *index = tm_session_get_scope_index (self->session, self->grouping);
+          TmScopeIndexQuery *query = tm_scope_index_query_get_for_session (session);
+          TmScopeIndex *index = tm_scope_index_query_get_index (query, self->grouping);
 
           if (index != NULL)
-            tree = tm_scope_index_tree_at (index, tm_session_get_shown_time (self->session));
-          else if (!tm_session_get_scope_index_pending (self->session))
-            tree = tm_scope_tree_new_at (analysis, FALSE, tm_session_get_shown_time (self->session), self->grouping);
+            tree = tm_scope_index_tree_at (index, tm_session_get_shown_time (session));
+          else if (!tm_scope_index_query_get_pending (query))
+            tree = tm_scope_tree_new_at (analysis, FALSE, tm_session_get_shown_time (session), self->grouping);
         }
     }
   gtk_widget_set_visible (self->computing, analysis != NULL && tree == NULL);
@@ -296,6 +303,16 @@ queue_rebuild (TmScopeView *self)
     rebuild (self);
   else
     self->dirty = TRUE;
+}
+
+/* Only the tree at a selected time comes from the index. */
+static void
+index_changed_cb (TmScopeView *self)
+{
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+
+  if (session != NULL && tm_session_get_has_selected_time (session))
+    queue_rebuild (self);
 }
 
 static void
@@ -487,6 +504,7 @@ format_scope_delta (TmScopeView *self,
                     TmScopeItem *item,
                     char       **exact)
 {
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
   TmScopeTree *baseline;
   g_autoptr(TmScope) scope = NULL;
   const TmScopeNode *before;
@@ -494,8 +512,9 @@ format_scope_delta (TmScopeView *self,
   g_autofree char *bytes = NULL;
   g_autofree char *change = NULL;
 
-  if (self->session == NULL || item->node->depth == 0 ||
-      (baseline = tm_session_get_baseline_scope_tree (self->session, tm_scope_tree_get_grouping (item->tree))) == NULL)
+  if (session == NULL || item->node->depth == 0 ||
+      (baseline = tm_comparison_query_get_baseline_scope_tree (tm_comparison_query_get_for_session (session),
+                                                                  tm_scope_tree_get_grouping (item->tree))) == NULL)
     return NULL;
   scope = tm_scope_tree_get_scope (item->tree, item->node);
   before = tm_compare_match_scope (baseline, scope);
@@ -626,8 +645,10 @@ add_column (TmScopeView  *self,
 static void
 baseline_changed (TmScopeView *self)
 {
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+
   gtk_column_view_column_set_visible (self->delta_column,
-                                      self->session != NULL && tm_session_get_baseline (self->session) != NULL);
+                                      session != NULL && tm_session_get_baseline (session) != NULL);
   queue_rebuild (self);
 }
 
@@ -641,6 +662,18 @@ grouping_selected_cb (TmScopeView *self)
 }
 
 static void
+tm_scope_view_session_changed (TmView    *view,
+                               TmSession *old_session)
+{
+  TmScopeView *self = TM_SCOPE_VIEW (view);
+  TmSession *session = tm_view_get_session (view);
+
+  g_signal_group_set_target (self->index_signals,
+                             session != NULL ? tm_scope_index_query_get_for_session (session) : NULL);
+  baseline_changed (self);
+}
+
+static void
 tm_scope_view_dispose (GObject *object)
 {
   TmScopeView *self = TM_SCOPE_VIEW (object);
@@ -650,8 +683,7 @@ tm_scope_view_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (gtk_column_view_get_sorter (self->column_view), self);
   self->column_view = NULL;
   g_clear_pointer (&self->box, gtk_widget_unparent);
-  g_clear_object (&self->session_signals);
-  g_clear_object (&self->session);
+  g_clear_object (&self->index_signals);
   g_clear_object (&self->tree);
   g_clear_object (&self->tree_model);
   g_clear_object (&self->selection);
@@ -669,9 +701,6 @@ tm_scope_view_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_SESSION:
-      g_value_set_object (value, self->session);
-      break;
     case PROP_GROUPING:
       g_value_set_int (value, self->grouping);
       break;
@@ -690,9 +719,6 @@ tm_scope_view_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_SESSION:
-      tm_scope_view_set_session (self, g_value_get_object (value));
-      break;
     case PROP_GROUPING:
       tm_scope_view_set_grouping (self, g_value_get_int (value));
       break;
@@ -706,15 +732,14 @@ tm_scope_view_class_init (TmScopeViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  TmViewClass *view_class = TM_VIEW_CLASS (klass);
 
   object_class->dispose = tm_scope_view_dispose;
   object_class->get_property = tm_scope_view_get_property;
   object_class->set_property = tm_scope_view_set_property;
   widget_class->map = tm_scope_view_map;
+  view_class->session_changed = tm_scope_view_session_changed;
 
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL, TM_TYPE_SESSION,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_GROUPING] =
     g_param_spec_int ("grouping", NULL, NULL, 0, TM_SCOPE_N_GROUPINGS - 1, TM_SCOPE_GROUPING_NAME,
                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -729,6 +754,7 @@ tm_scope_view_init (TmScopeView *self)
 {
   const char *groupings[] = { N_("Name scope"), N_("Region type"), N_("Data type"), N_("Shape"), NULL };
   const char *translated[G_N_ELEMENTS (groupings)];
+  GSignalGroup *session_signals;
   GtkWidget *header, *paned, *scrolled, *label;
 
   for (guint i = 0; i < G_N_ELEMENTS (groupings); i++)
@@ -813,14 +839,15 @@ tm_scope_view_init (TmScopeView *self)
   gtk_paned_set_position (GTK_PANED (paned), 6 * TM_ICICLE_ROW_HEIGHT);
   gtk_box_append (GTK_BOX (self->box), paned);
 
-  self->session_signals = g_signal_group_new (TM_TYPE_SESSION);
-  g_signal_group_connect_swapped (self->session_signals, "notify::memory-store", G_CALLBACK (queue_rebuild), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::has-selected-time", G_CALLBACK (queue_rebuild), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::selected-time", G_CALLBACK (queue_rebuild), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::scope-index", G_CALLBACK (queue_rebuild), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::selected-scope", G_CALLBACK (sync_selection), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::baseline", G_CALLBACK (baseline_changed), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::alignment", G_CALLBACK (queue_rebuild), self);
+  session_signals = tm_view_get_session_signals (TM_VIEW (self));
+  g_signal_group_connect_swapped (session_signals, "notify::memory-store", G_CALLBACK (queue_rebuild), self);
+  g_signal_group_connect_swapped (session_signals, "notify::has-selected-time", G_CALLBACK (queue_rebuild), self);
+  g_signal_group_connect_swapped (session_signals, "notify::selected-time", G_CALLBACK (queue_rebuild), self);
+  g_signal_group_connect_swapped (session_signals, "notify::selected-scope", G_CALLBACK (sync_selection), self);
+  g_signal_group_connect_swapped (session_signals, "notify::baseline", G_CALLBACK (baseline_changed), self);
+  g_signal_group_connect_swapped (session_signals, "notify::alignment", G_CALLBACK (queue_rebuild), self);
+  self->index_signals = g_signal_group_new (TM_TYPE_SCOPE_INDEX_QUERY);
+  g_signal_group_connect_swapped (self->index_signals, "notify::index", G_CALLBACK (index_changed_cb), self);
 
   self->dirty = TRUE;
   update_heading (self);
@@ -830,27 +857,6 @@ GtkWidget *
 tm_scope_view_new (void)
 {
   return g_object_new (TM_TYPE_SCOPE_VIEW, NULL);
-}
-
-TmSession *
-tm_scope_view_get_session (TmScopeView *self)
-{
-  g_return_val_if_fail (TM_IS_SCOPE_VIEW (self), NULL);
-  return self->session;
-}
-
-void
-tm_scope_view_set_session (TmScopeView *self,
-                           TmSession   *session)
-{
-  g_return_if_fail (TM_IS_SCOPE_VIEW (self));
-  g_return_if_fail (session == NULL || TM_IS_SESSION (session));
-
-  if (!g_set_object (&self->session, session))
-    return;
-  g_signal_group_set_target (self->session_signals, session);
-  baseline_changed (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
 TmScopeGrouping
@@ -864,19 +870,22 @@ void
 tm_scope_view_set_grouping (TmScopeView     *self,
                             TmScopeGrouping  grouping)
 {
+  TmSession *session;
   const TmScope *selected;
 
   g_return_if_fail (TM_IS_SCOPE_VIEW (self));
   g_return_if_fail (grouping < TM_SCOPE_N_GROUPINGS);
+
+  session = tm_view_get_session (TM_VIEW (self));
 
   if (self->grouping == grouping)
     return;
   self->grouping = grouping;
   gtk_drop_down_set_selected (self->grouping_dropdown, grouping);
   /* A scope of another grouping is not in the new tree. */
-  selected = self->session != NULL ? tm_session_get_selected_scope (self->session) : NULL;
+  selected = session != NULL ? tm_session_get_selected_scope (session) : NULL;
   if (selected != NULL && selected->grouping != grouping)
-    tm_session_set_selected_scope (self->session, NULL);
+    tm_session_set_selected_scope (session, NULL);
   tm_icicle_set_tree (self->icicle, NULL);
   g_clear_object (&self->tree);
   queue_rebuild (self);

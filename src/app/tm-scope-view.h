@@ -14,18 +14,15 @@
 #include <gtk/gtk.h>
 
 #include "tm-icicle.h"
-#include "tm-session.h"
+#include "tm-view.h"
 
 G_BEGIN_DECLS
 
 #define TM_TYPE_SCOPE_VIEW (tm_scope_view_get_type ())
 
-G_DECLARE_FINAL_TYPE (TmScopeView, tm_scope_view, TM, SCOPE_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (TmScopeView, tm_scope_view, TM, SCOPE_VIEW, TmView)
 
 GtkWidget       *tm_scope_view_new            (void);
-TmSession       *tm_scope_view_get_session    (TmScopeView     *self);
-void             tm_scope_view_set_session    (TmScopeView     *self,
-                                               TmSession       *session);
 TmScopeGrouping  tm_scope_view_get_grouping   (TmScopeView     *self);
 void             tm_scope_view_set_grouping   (TmScopeView     *self,
                                                TmScopeGrouping  grouping);

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "tm-session.h"
+#include "tm-session-private.h"
 
 /* tm_session_zoom_to() leaves this share of the span free on each side. */
 #define ZOOM_TO_MARGIN 0.04
@@ -22,28 +23,23 @@ struct _TmSession
   TmSeriesFlags  hidden_series;
   guint          has_selected_time : 1;
 
-  /* Scopes (tm-scopes): the selected one, and what is built on demand
-   * for the memory store: the index of one grouping, the selected scope's
-   * series. */
   TmScope       *selected_scope;
+  /* Transitional, for the timeline until it asks tm-scope-index-query:
+   * the index that query handed over, and the selected scope's series
+   * made from it on first use. */
   TmScopeIndex  *scope_index;
   gint64        *scope_series;
-  /* The scope index being built in a worker, and for which grouping. */
-  GCancellable  *scope_index_cancellable;
-  TmScopeGrouping scope_index_grouping;
   guint          selected_allocation;  /* index in the memory id's allocations, or TM_ALLOCATIONS_NONE */
-  /* The memory store's allocation index once it is built, and the
-   * request for it while it is being built. */
+  /* Transitional, for the timeline and the memory map until they ask
+   * tm-allocations-query: what that query handed over. */
   TmAllocations *allocations;
-  GCancellable  *allocations_cancellable;
+  gboolean       allocations_pending;
 
-  /* Comparing: the baseline, and what is made from it on demand. */
+  /* Comparing: the baseline and the alignment (tm-comparison-query
+   * makes the comparison from them). */
   TmProfile     *baseline_profile;
   TmMemoryStore *baseline;
   TmCompareAlignment alignment;
-  TmCompare     *comparison;
-  TmScopeTree   *baseline_tree;
-  gint64         baseline_tree_time;   /* G_MININT64: at the peak */
   /* The run of several hosts the window came from (tm-run-loader), if any. */
   TmRunLoader   *run;
 };
@@ -80,7 +76,6 @@ enum {
   PROP_ALIGNMENT,
   PROP_RUN,
   PROP_SCOPE_INDEX,
-  PROP_SCOPE_INDEX_PENDING,
   PROP_HIDDEN_SERIES,
   PROP_ALLOCATIONS,
   PROP_ALLOCATIONS_PENDING,
@@ -95,9 +90,6 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
-static void drop_scope_index (TmSession *self);
-static void drop_allocations (TmSession *self);
-static void request_allocations (TmSession *self);
 
 /* The viewport's limits: the memory id's first to last snapshot, widened to
  * the HLO modules so that every module can be reached. */
@@ -146,14 +138,8 @@ tm_session_dispose (GObject *object)
 
   g_clear_pointer (&self->selected_scope, tm_scope_free);
   g_clear_pointer (&self->scope_series, g_free);
-  g_cancellable_cancel (self->scope_index_cancellable);
-  g_clear_object (&self->scope_index_cancellable);
   g_clear_object (&self->scope_index);
-  g_cancellable_cancel (self->allocations_cancellable);
-  g_clear_object (&self->allocations_cancellable);
   g_clear_object (&self->allocations);
-  g_clear_object (&self->baseline_tree);
-  g_clear_object (&self->comparison);
   g_clear_object (&self->baseline);
   g_clear_object (&self->baseline_profile);
   g_clear_object (&self->memory_store);
@@ -199,16 +185,12 @@ tm_session_get_property (GObject    *object,
       g_value_set_object (value, self->scope_index);
       break;
 
-    case PROP_SCOPE_INDEX_PENDING:
-      g_value_set_boolean (value, self->scope_index_cancellable != NULL);
-      break;
-
     case PROP_ALLOCATIONS:
       g_value_set_object (value, self->allocations);
       break;
 
     case PROP_ALLOCATIONS_PENDING:
-      g_value_set_boolean (value, self->allocations_cancellable != NULL);
+      g_value_set_boolean (value, self->allocations_pending);
       break;
 
     case PROP_HAS_SELECTED_TIME:
@@ -355,10 +337,6 @@ tm_session_class_init (TmSessionClass *klass)
     g_param_spec_object ("scope-index", NULL, NULL,
                          TM_TYPE_SCOPE_INDEX,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_SCOPE_INDEX_PENDING] =
-    g_param_spec_boolean ("scope-index-pending", NULL, NULL,
-                          FALSE,
-                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   properties[PROP_ALLOCATIONS] =
     g_param_spec_object ("allocations", NULL, NULL,
@@ -440,14 +418,11 @@ tm_session_set_memory_store (TmSession     *self,
   g_object_freeze_notify (G_OBJECT (self));
   tm_session_clear_selected_time (self);
   tm_session_set_selected_scope (self, NULL);
-  drop_scope_index (self);
+  _tm_session_set_scope_index (self, NULL);
   tm_session_select_allocation (self, TM_ALLOCATIONS_NONE);
-  drop_allocations (self);
+  _tm_session_set_allocations (self, NULL, FALSE);
   g_set_object (&self->memory_store, store);
-  g_clear_object (&self->comparison);
-  g_clear_object (&self->baseline_tree);
   update_limits (self);
-  request_allocations (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MEMORY_STORE]);
   g_object_thaw_notify (G_OBJECT (self));
 }
@@ -588,236 +563,48 @@ tm_session_set_selected_scope (TmSession     *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_SCOPE]);
 }
 
-/* Forgets what a worker built (*built, a GObject) and cancels a build in
- * progress (*cancellable), telling those who listen to built_prop and
- * pending_prop. */
-static void
-drop_built (TmSession     *self,
-            gpointer       built,
-            GCancellable **cancellable,
-            guint          built_prop,
-            guint          pending_prop)
+void
+_tm_session_set_scope_index (TmSession    *self,
+                             TmScopeIndex *index)
 {
-  GObject **object = built;
-  gboolean had = *object != NULL, pending = *cancellable != NULL;
+  g_return_if_fail (TM_IS_SESSION (self));
 
-  g_cancellable_cancel (*cancellable);
-  g_clear_object (cancellable);
-  g_clear_object (object);
-  if (had)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[built_prop]);
-  if (pending)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[pending_prop]);
-}
-
-/* Forgets the scope index and cancels a build in progress. */
-static void
-drop_scope_index (TmSession *self)
-{
-  g_clear_pointer (&self->scope_series, g_free);
-  drop_built (self, &self->scope_index, &self->scope_index_cancellable,
-              PROP_SCOPE_INDEX, PROP_SCOPE_INDEX_PENDING);
-}
-
-static void
-scope_index_thread (GTask        *task,
-                    gpointer      source_object,
-                    gpointer      task_data,
-                    GCancellable *cancellable)
-{
-  TmMemoryStore *store = task_data;
-  TmScopeGrouping grouping = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (task), "tm-grouping"));
-  GError *error = NULL;
-  TmScopeIndex *index = tm_scope_index_new (store, grouping, cancellable, &error);
-
-  if (index != NULL)
-    g_task_return_pointer (task, index, g_object_unref);
-  else
-    g_task_return_error (task, error);
-}
-
-static void
-scope_index_done (GObject      *source,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  g_autoptr(TmSession) self = user_data;
-  GCancellable *cancellable = g_task_get_cancellable (G_TASK (result));
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TmScopeIndex) index = g_task_propagate_pointer (G_TASK (result), &error);
-
-  /* A build that was replaced or cancelled says nothing. */
-  if (cancellable != self->scope_index_cancellable)
+  if (self->scope_index == index)
     return;
-  g_clear_object (&self->scope_index_cancellable);
-  if (index == NULL)
-    g_debug ("scope index: %s", error->message);
-  else
-    {
-      g_clear_pointer (&self->scope_series, g_free);
-      g_set_object (&self->scope_index, index);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCOPE_INDEX]);
-    }
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCOPE_INDEX_PENDING]);
-}
-
-TmScopeIndex *
-tm_session_get_scope_index (TmSession       *self,
-                            TmScopeGrouping  grouping)
-{
-  g_autoptr(GTask) task = NULL;
-
-  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
-
-  if (self->memory_store == NULL)
-    return NULL;
-  if (self->scope_index != NULL && tm_scope_index_get_grouping (self->scope_index) == grouping)
-    return self->scope_index;
-  if (self->scope_index_cancellable != NULL && self->scope_index_grouping == grouping)
-    return NULL;
-
-  drop_scope_index (self);
-  self->scope_index_cancellable = g_cancellable_new ();
-  self->scope_index_grouping = grouping;
-  task = g_task_new (NULL, self->scope_index_cancellable, scope_index_done, g_object_ref (self));
-  g_task_set_source_tag (task, tm_session_get_scope_index);
-  g_task_set_task_data (task, g_object_ref (self->memory_store), g_object_unref);
-  g_object_set_data (G_OBJECT (task), "tm-grouping", GINT_TO_POINTER (grouping));
-  g_task_set_return_on_cancel (task, FALSE);
-  g_task_run_in_thread (task, scope_index_thread);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCOPE_INDEX_PENDING]);
-  return NULL;
-}
-
-gboolean
-tm_session_get_scope_index_pending (TmSession *self)
-{
-  g_return_val_if_fail (TM_IS_SESSION (self), FALSE);
-
-  return self->scope_index_cancellable != NULL;
+  g_clear_pointer (&self->scope_series, g_free);
+  g_set_object (&self->scope_index, index);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCOPE_INDEX]);
 }
 
 const gint64 *
 tm_session_get_selected_scope_series (TmSession *self)
 {
-  TmScopeIndex *index;
-
   g_return_val_if_fail (TM_IS_SESSION (self), NULL);
 
-  if (self->selected_scope == NULL || self->memory_store == NULL)
+  if (self->selected_scope == NULL || self->scope_index == NULL ||
+      tm_scope_index_get_grouping (self->scope_index) != self->selected_scope->grouping)
     return NULL;
-  if (self->scope_series != NULL)
-    return self->scope_series;
-
-  index = tm_session_get_scope_index (self, self->selected_scope->grouping);
-  if (index != NULL)
-    self->scope_series = tm_scope_index_series (index, self->selected_scope);
+  if (self->scope_series == NULL)
+    self->scope_series = tm_scope_index_series (self->scope_index, self->selected_scope);
   return self->scope_series;
 }
 
-/* Forgets the allocation index and stops waiting for one. */
-static void
-drop_allocations (TmSession *self)
+void
+_tm_session_set_allocations (TmSession     *self,
+                             TmAllocations *allocations,
+                             gboolean       pending)
 {
-  drop_built (self, &self->allocations, &self->allocations_cancellable,
-              PROP_ALLOCATIONS, PROP_ALLOCATIONS_PENDING);
-}
+  g_return_if_fail (TM_IS_SESSION (self));
 
-/* A request holds its session weakly: a session that goes (its window
- * closed) cancels it, and its profile is not kept for it. */
-typedef struct
-{
-  GWeakRef      session;
-  GCancellable *cancellable;
-} AllocationsRequest;
-
-static void
-allocations_request_free (AllocationsRequest *request)
-{
-  g_weak_ref_clear (&request->session);
-  g_object_unref (request->cancellable);
-  g_free (request);
-}
-
-/* The session the request is still for, or NULL (replaced, cancelled). */
-static TmSession *
-allocations_request_get_session (AllocationsRequest *request)
-{
-  TmSession *self = g_weak_ref_get (&request->session);
-
-  if (self != NULL && request->cancellable != self->allocations_cancellable)
-    g_clear_object (&self);
-  return self;
-}
-
-static void
-allocations_done (GObject      *source,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  AllocationsRequest *request = user_data;
-  g_autoptr(TmSession) self = allocations_request_get_session (request);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TmAllocations) allocations = tm_profile_lookup_allocations_finish (TM_PROFILE (source), result, &error);
-
-  if (self != NULL)
+  g_object_freeze_notify (G_OBJECT (self));
+  if (g_set_object (&self->allocations, allocations))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOCATIONS]);
+  if (self->allocations_pending != !!pending)
     {
-      g_object_freeze_notify (G_OBJECT (self));
-      g_clear_object (&self->allocations_cancellable);
-      if (allocations == NULL)
-        g_debug ("allocation index: %s", error->message);
-      else
-        {
-          self->allocations = g_steal_pointer (&allocations);
-          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOCATIONS]);
-        }
+      self->allocations_pending = !!pending;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOCATIONS_PENDING]);
-      g_object_thaw_notify (G_OBJECT (self));
     }
-  allocations_request_free (request);
-}
-
-static gboolean
-allocations_request_start (gpointer data)
-{
-  AllocationsRequest *request = data;
-  g_autoptr(TmSession) self = allocations_request_get_session (request);
-
-  if (self == NULL)
-    allocations_request_free (request);
-  else
-    tm_profile_lookup_allocations_async (self->profile, self->memory_store, request->cancellable,
-                                         allocations_done, request);
-  return G_SOURCE_REMOVE;
-}
-
-/* The memory store's allocation index: at once when it is built, else
- * from a worker that builds it (or waits for a build in progress). The
- * worker starts from an idle of low priority, after the frame that shows
- * the memory store: building the index takes a core for about a quarter
- * of a second on 1 GiB, which that frame's drawing needs more. */
-static void
-request_allocations (TmSession *self)
-{
-  AllocationsRequest *request;
-
-  if (self->profile == NULL || self->memory_store == NULL)
-    return;
-
-  self->allocations = tm_profile_peek_allocations (self->profile, self->memory_store);
-  if (self->allocations != NULL)
-    {
-      g_object_ref (self->allocations);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOCATIONS]);
-      return;
-    }
-
-  self->allocations_cancellable = g_cancellable_new ();
-  request = g_new0 (AllocationsRequest, 1);
-  g_weak_ref_init (&request->session, self);
-  request->cancellable = g_object_ref (self->allocations_cancellable);
-  g_idle_add_full (G_PRIORITY_LOW, allocations_request_start, request, NULL);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOCATIONS_PENDING]);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 TmAllocations *
@@ -833,7 +620,7 @@ tm_session_get_allocations_pending (TmSession *self)
 {
   g_return_val_if_fail (TM_IS_SESSION (self), FALSE);
 
-  return self->allocations_cancellable != NULL;
+  return self->allocations_pending;
 }
 
 guint
@@ -902,8 +689,6 @@ tm_session_set_baseline (TmSession     *self,
 
   g_set_object (&self->baseline_profile, profile);
   g_set_object (&self->baseline, store);
-  g_clear_object (&self->comparison);
-  g_clear_object (&self->baseline_tree);
   update_limits (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BASELINE]);
 }
@@ -934,30 +719,6 @@ tm_session_get_baseline_analysis (TmSession *self)
   return tm_profile_lookup_analysis (self->baseline_profile, self->baseline);
 }
 
-TmCompare *
-tm_session_get_comparison (TmSession *self)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
-
-  if (self->baseline == NULL || self->memory_store == NULL)
-    return NULL;
-  if (self->comparison == NULL)
-    {
-      /* Indices still being built are not waited for: the comparison
-       * then counts what was never freed from the stores. */
-      self->comparison = tm_compare_new (tm_session_get_baseline_analysis (self),
-                                         tm_profile_peek_allocations (self->baseline_profile, self->baseline),
-                                         tm_session_get_analysis (self),
-                                         self->allocations,
-                                         &error);
-      if (self->comparison == NULL)
-        g_debug ("comparison: %s", error->message);
-    }
-  return self->comparison;
-}
-
 TmCompareAlignment
 tm_session_get_alignment (TmSession *self)
 {
@@ -977,7 +738,6 @@ tm_session_set_alignment (TmSession          *self,
     return;
 
   self->alignment = alignment;
-  g_clear_object (&self->baseline_tree);
   if (self->baseline != NULL)
     update_limits (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALIGNMENT]);
@@ -992,30 +752,6 @@ tm_session_get_baseline_shift (TmSession *self)
     return 0;
   return tm_compare_anchor_of (self->memory_store, self->alignment) -
          tm_compare_anchor_of (self->baseline, self->alignment);
-}
-
-TmScopeTree *
-tm_session_get_baseline_scope_tree (TmSession       *self,
-                                    TmScopeGrouping  grouping)
-{
-  TmAnalysis *analysis;
-  gint64 t;
-
-  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
-
-  analysis = tm_session_get_baseline_analysis (self);
-  if (analysis == NULL)
-    return NULL;
-
-  t = self->has_selected_time ? self->selected_time - tm_session_get_baseline_shift (self) : G_MININT64;
-  if (self->baseline_tree != NULL && self->baseline_tree_time == t &&
-      tm_scope_tree_get_grouping (self->baseline_tree) == grouping)
-    return self->baseline_tree;
-
-  g_clear_object (&self->baseline_tree);
-  self->baseline_tree = tm_scope_tree_new_at (analysis, t == G_MININT64, t, grouping);
-  self->baseline_tree_time = t;
-  return self->baseline_tree;
 }
 
 TmRunLoader *

@@ -3,9 +3,15 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Every view of the profile page (summary cards, timeline, memory map,
- * overview strip, HLO table, breakdown table, scope view) takes a session and nothing else. A view reads
+ * overview strip, HLO table, breakdown table, scope view) takes a session
+ * and nothing else (TmView, tm-view.h, holds it). A view reads
  * the state from the session, changes it only through the session's setters
  * and redraws when the session notifies; no view calls another view.
+ *
+ * The session says what is shown, nothing derived: what is made from it
+ * (the comparison, the scope index) comes from query objects that each
+ * view asks (tm-comparison-query, tm-scope-index-query,
+ * tm-allocations-query).
  *
  * The state:
  *   profile        the shown profile (NULL: none)
@@ -19,10 +25,10 @@
  *   selected-scope a scope the user picked (tm-scopes; NULL: none): the
  *                  breakdown table filters to it, the timeline draws its
  *                  bytes over time, other views highlight its allocations
- *   scope-index, scope-index-pending
- *                  the scope index behind the scope view's tree at a
- *                  selected time and the selected scope's series, built
- *                  in a worker on first use (read-only)
+ *   scope-index    transitional (read-only): the scope index behind the
+ *                  selected scope's series, which tm-scope-index-query
+ *                  builds and hands over; the timeline reads it until it
+ *                  asks that query itself
  *   hidden-series  the usage timeline's series the user turned off in its
  *                  legend (TmSeriesFlags; none by default)
  *   y-scale        how tall the timeline's byte axis is: fit to the memory
@@ -36,20 +42,18 @@
  *                  "open-host" signal
  *
  *   allocations, allocations-pending
- *                  the memory id's allocation index (tm-allocations), for
- *                  the memory map, what was never freed and picking
- *                  allocations (read-only). The profile builds it after
- *                  it is shown, in a thread: until it is there
- *                  "allocations" is NULL and "allocations-pending" TRUE,
- *                  and the views that need it show that they wait
+ *                  transitional (read-only): the memory id's allocation
+ *                  index as tm-allocations-query, which asks for it,
+ *                  hands it over; the timeline and the memory map read it
+ *                  here until they ask that query themselves
  *   selected-allocation
  *                  an allocation the user picked: its index in the memory
  *                  id's allocation index, or TM_ALLOCATIONS_NONE (always,
  *                  while that index is pending)
  *   baseline       a memory id to compare with (NULL: no comparison), of
  *                  the baseline profile (another file, another host of the
- *                  run, or the shown profile itself); with it the
- *                  comparison (tm-compare) of the memory store against it
+ *                  run, or the shown profile itself); the comparison made
+ *                  from it is tm-comparison-query's
  *   alignment      where the baseline's time axis is pinned to the memory
  *                  store's: start, peak or first step (docs/compare.md)
  *
@@ -144,26 +148,18 @@ gint64         tm_session_get_shown_time         (TmSession     *self);
 const TmScope *tm_session_get_selected_scope     (TmSession     *self);
 void           tm_session_set_selected_scope     (TmSession     *self,
                                                   const TmScope *scope);
-/* The scope index of the memory store for grouping, or NULL while it is
- * being built. The first call for a grouping starts building it in a
- * worker (one pass over the file; about a quarter of a second for a
- * 1 GiB profile) and returns NULL; "scope-index-pending" is TRUE until it
- * is done, then "scope-index" notifies. It is kept until the memory store
- * or the grouping changes (a build for another grouping or store is
- * cancelled). NULL without a store. */
-TmScopeIndex  *tm_session_get_scope_index        (TmSession     *self,
-                                                  TmScopeGrouping grouping);
-gboolean       tm_session_get_scope_index_pending (TmSession    *self);
-/* The selected scope's bytes at every snapshot of the memory store
- * (tm_scope_index_series), computed on first use; NULL without one, and
- * while the scope index is being built (the "scope-index" notification
- * says when it is there). */
+/* Transitional, for the timeline until it asks tm-scope-index-query
+ * itself: the selected scope's bytes at every snapshot of the memory
+ * store (tm_scope_index_series), made on first use from the index that
+ * query hands over ("scope-index" notifies then); NULL without a selected
+ * scope and until its grouping's index is there. */
 const gint64  *tm_session_get_selected_scope_series (TmSession  *self);
-/* The profile's allocation index of the memory store: NULL without a
- * store, while it is pending and when it could not be built (the file
- * changed on disk). "allocations" notifies when it arrives. */
+/* Transitional, until the timeline and the memory map ask
+ * tm-allocations-query: the allocation index that query handed over (NULL
+ * without a store, while it is pending and when it could not be built);
+ * "allocations" notifies when it arrives. */
 TmAllocations *tm_session_get_allocations        (TmSession     *self);
-/* TRUE while the memory store's allocation index is being built. */
+/* Transitional: TRUE while that query waits for the index. */
 gboolean       tm_session_get_allocations_pending (TmSession    *self);
 guint          tm_session_get_selected_allocation (TmSession    *self);
 /* Selects allocation index of tm_session_get_allocations(), or none with
@@ -188,20 +184,12 @@ void           tm_session_set_baseline           (TmSession     *self,
 TmMemoryStore *tm_session_get_baseline           (TmSession     *self);
 TmProfile     *tm_session_get_baseline_profile   (TmSession     *self);
 TmAnalysis    *tm_session_get_baseline_analysis  (TmSession     *self);
-/* The memory store compared with the baseline, made on first use and kept
- * until either changes; NULL without both. */
-TmCompare     *tm_session_get_comparison         (TmSession     *self);
 TmCompareAlignment tm_session_get_alignment      (TmSession     *self);
 void           tm_session_set_alignment          (TmSession     *self,
                                                   TmCompareAlignment alignment);
 /* What to add to a baseline time to place it on the memory store's time
  * axis for the alignment (0 without a baseline). */
 gint64         tm_session_get_baseline_shift     (TmSession     *self);
-/* The baseline's scope tree at the moment the views show: at its peak
- * when no time is selected, else live at the selected time minus the
- * shift. Kept until that changes; NULL without a baseline. */
-TmScopeTree   *tm_session_get_baseline_scope_tree (TmSession    *self,
-                                                   TmScopeGrouping grouping);
 TmRunLoader   *tm_session_get_run                (TmSession     *self);
 void           tm_session_set_run                (TmSession     *self,
                                                   TmRunLoader   *run);

@@ -9,6 +9,8 @@
 
 #include <glib/gi18n.h>
 
+#include "tm-comparison-query.h"
+#include "tm-allocations-query.h"
 #include "tm-format.h"
 #include "tm-summary-cards.h"
 
@@ -43,19 +45,12 @@ struct _TmSummaryCards
   GtkLabel      *peak_step_value;
   GtkLabel      *never_freed_value;
 
-  TmSession     *session;
   TmMemoryStore *store;
+  /* On the session's allocations query: the never-freed count. */
+  GSignalGroup  *allocations_signals;
 };
 
-G_DEFINE_FINAL_TYPE (TmSummaryCards, tm_summary_cards, GTK_TYPE_WIDGET)
-
-enum {
-  PROP_0,
-  PROP_SESSION,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
+G_DEFINE_FINAL_TYPE (TmSummaryCards, tm_summary_cards, TM_TYPE_VIEW)
 
 static void session_memory_store_cb (TmSummaryCards *self,
                                      GParamSpec     *pspec,
@@ -192,7 +187,8 @@ static void show_comparison (TmSummaryCards *self,
 static void
 update_never_freed (TmSummaryCards *self)
 {
-  TmAllocations *allocations = self->store != NULL ? tm_session_get_allocations (self->session) : NULL;
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+  TmAllocations *allocations = self->store != NULL ? tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session)) : NULL;
   const char *title = _("Never Freed");
   const char *explanation = _("Allocations still live at the end of the profile, and their bytes. Memory allocated "
                               "before the profile started and never freed is not among them: the heap at the end "
@@ -212,7 +208,7 @@ update_never_freed (TmSummaryCards *self)
       gtk_label_set_label (self->never_freed_value, value);
       set_tooltip (GTK_WIDGET (self->never_freed_value), NULL, title, explanation, exact_bytes);
     }
-  else if (self->store != NULL && tm_session_get_allocations_pending (self->session))
+  else if (self->store != NULL && tm_allocations_query_get_pending (tm_allocations_query_get_for_session (session)))
     {
       gtk_label_set_label (self->never_freed_value, _("Never freed: counting…"));
       gtk_widget_add_css_class (GTK_WIDGET (self->never_freed_value), "dim-label");
@@ -228,6 +224,8 @@ update_never_freed (TmSummaryCards *self)
 static void
 tm_summary_cards_update (TmSummaryCards *self)
 {
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+  TmCompare *comparison;
   const TmSummary *summary;
   gboolean complete;
   g_autofree char *text = NULL;
@@ -358,7 +356,7 @@ tm_summary_cards_update (TmSummaryCards *self)
   }
   g_clear_pointer (&text, g_free);
 
-  text = g_strdup_printf ("%" G_GINT64_FORMAT, tm_analysis_get_peak_step_id (tm_session_get_analysis (self->session)));
+  text = g_strdup_printf ("%" G_GINT64_FORMAT, tm_analysis_get_peak_step_id (tm_session_get_analysis (session)));
   gtk_label_set_label (self->peak_step_value, text);
   set_tooltip (GTK_WIDGET (self->peak_step_label), GTK_WIDGET (self->peak_step_value),
                _("Peak Step"),
@@ -367,8 +365,9 @@ tm_summary_cards_update (TmSummaryCards *self)
 
   update_never_freed (self);
 
-  if (tm_session_get_comparison (self->session) != NULL)
-    show_comparison (self, tm_session_get_comparison (self->session));
+  comparison = tm_comparison_query_get_comparison (tm_comparison_query_get_for_session (session));
+  if (comparison != NULL)
+    show_comparison (self, comparison);
 }
 
 /* ------------------------------------------------------------------ */
@@ -646,50 +645,22 @@ tm_summary_cards_dispose (GObject *object)
   /* Children without a bound template id are ours to unparent. */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))))
     gtk_widget_unparent (child);
-  if (self->session != NULL)
-    g_signal_handlers_disconnect_by_func (self->session, session_memory_store_cb, self);
-  g_clear_object (&self->session);
   g_clear_object (&self->store);
+  g_clear_object (&self->allocations_signals);
 
   G_OBJECT_CLASS (tm_summary_cards_parent_class)->dispose (object);
 }
 
 static void
-tm_summary_cards_get_property (GObject    *object,
-                               guint       prop_id,
-                               GValue     *value,
-                               GParamSpec *pspec)
+tm_summary_cards_session_changed (TmView    *view,
+                                  TmSession *old_session)
 {
-  TmSummaryCards *self = TM_SUMMARY_CARDS (object);
+  TmSummaryCards *self = TM_SUMMARY_CARDS (view);
+  TmSession *session = tm_view_get_session (view);
 
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      g_value_set_object (value, self->session);
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-tm_summary_cards_set_property (GObject      *object,
-                               guint         prop_id,
-                               const GValue *value,
-                               GParamSpec   *pspec)
-{
-  TmSummaryCards *self = TM_SUMMARY_CARDS (object);
-
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      tm_summary_cards_set_session (self, g_value_get_object (value));
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  g_signal_group_set_target (self->allocations_signals,
+                             session != NULL ? tm_allocations_query_get_for_session (session) : NULL);
+  session_memory_store_cb (self, NULL, session);
 }
 
 static void
@@ -697,26 +668,15 @@ tm_summary_cards_class_init (TmSummaryCardsClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  TmViewClass *view_class = TM_VIEW_CLASS (klass);
 
   object_class->dispose = tm_summary_cards_dispose;
-  object_class->get_property = tm_summary_cards_get_property;
-  object_class->set_property = tm_summary_cards_set_property;
 
   widget_class->measure = tm_summary_cards_measure;
   widget_class->size_allocate = tm_summary_cards_size_allocate;
   widget_class->get_request_mode = tm_summary_cards_get_request_mode;
-
-  /**
-   * TmSummaryCards:session:
-   *
-   * The session whose memory store the cards show (NULL: dashes).
-   */
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL,
-                         TM_TYPE_SESSION,
-                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  /* The session: whose memory store the cards show (NULL: dashes). */
+  view_class->session_changed = tm_summary_cards_session_changed;
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_PREFIX "/tm-summary-cards.ui");
   gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, peak_card);
@@ -753,7 +713,20 @@ tm_summary_cards_class_init (TmSummaryCardsClass *klass)
 static void
 tm_summary_cards_init (TmSummaryCards *self)
 {
+  GSignalGroup *session_signals;
+
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  session_signals = tm_view_get_session_signals (TM_VIEW (self));
+  g_signal_group_connect_swapped (session_signals, "notify::memory-store",
+                                  G_CALLBACK (session_memory_store_cb), self);
+  g_signal_group_connect_swapped (session_signals, "notify::baseline",
+                                  G_CALLBACK (session_baseline_cb), self);
+  self->allocations_signals = g_signal_group_new (TM_TYPE_ALLOCATIONS_QUERY);
+  g_signal_group_connect_swapped (self->allocations_signals, "notify::allocations",
+                                  G_CALLBACK (update_never_freed), self);
+  g_signal_group_connect_swapped (self->allocations_signals, "notify::pending",
+                                  G_CALLBACK (update_never_freed), self);
 
   {
     GtkWidget *with_tooltips[] = {
@@ -797,45 +770,4 @@ session_memory_store_cb (TmSummaryCards *self,
     return;
 
   tm_summary_cards_update (self);
-}
-
-void
-tm_summary_cards_set_session (TmSummaryCards *self,
-                              TmSession      *session)
-{
-  g_return_if_fail (TM_IS_SUMMARY_CARDS (self));
-  g_return_if_fail (session == NULL || TM_IS_SESSION (session));
-
-  if (self->session == session)
-    return;
-
-  if (self->session != NULL)
-    {
-      g_signal_handlers_disconnect_by_func (self->session, session_memory_store_cb, self);
-      g_signal_handlers_disconnect_by_func (self->session, session_baseline_cb, self);
-      g_signal_handlers_disconnect_by_func (self->session, update_never_freed, self);
-    }
-  g_set_object (&self->session, session);
-  if (session != NULL)
-    {
-      g_signal_connect_object (session, "notify::memory-store",
-                               G_CALLBACK (session_memory_store_cb), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (session, "notify::baseline",
-                               G_CALLBACK (session_baseline_cb), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (session, "notify::allocations",
-                               G_CALLBACK (update_never_freed), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (session, "notify::allocations-pending",
-                               G_CALLBACK (update_never_freed), self, G_CONNECT_SWAPPED);
-    }
-
-  session_memory_store_cb (self, NULL, session);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
-}
-
-TmSession *
-tm_summary_cards_get_session (TmSummaryCards *self)
-{
-  g_return_val_if_fail (TM_IS_SUMMARY_CARDS (self), NULL);
-
-  return self->session;
 }

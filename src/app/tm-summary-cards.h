@@ -6,19 +6,16 @@
 
 #include <gtk/gtk.h>
 
-#include "tm-session.h"
+#include "tm-view.h"
 
 G_BEGIN_DECLS
 
 #define TM_TYPE_SUMMARY_CARDS (tm_summary_cards_get_type ())
 
-G_DECLARE_FINAL_TYPE (TmSummaryCards, tm_summary_cards, TM, SUMMARY_CARDS, GtkWidget)
+G_DECLARE_FINAL_TYPE (TmSummaryCards, tm_summary_cards, TM, SUMMARY_CARDS, TmView)
 
 /* The cards show the summary of the session's memory store (dashes
  * without one) and follow it as it changes. */
 GtkWidget     *tm_summary_cards_new         (TmSession      *session);
-TmSession     *tm_summary_cards_get_session (TmSummaryCards *self);
-void           tm_summary_cards_set_session (TmSummaryCards *self,
-                                             TmSession      *session);
 
 G_END_DECLS

@@ -402,15 +402,15 @@ _tm_window_actions_update (TmWindow *self)
   set_enabled (self, "previous-host", current->hosts != NULL && current->host_index > 0);
   set_enabled (self, "next-host", current->hosts != NULL && current->host_index + 1 < current->hosts->len);
   set_enabled (self, "export-xprof-json", profile);
-  set_enabled (self, "export-csv", profile && self->memory_store != NULL);
-  set_enabled (self, "export-collapsed", profile && self->memory_store != NULL);
-  set_enabled (self, "export-timeline-png", profile && self->memory_store != NULL);
-  set_enabled (self, "save-memory-only", profile && self->shown.profile != NULL &&
-               (tm_profile_get_features (self->shown.profile) & TM_INPUT_HAS_MEMORY_ONLY_EXPORT));
-  set_enabled (self, "zoom-in", profile && self->memory_store != NULL);
-  set_enabled (self, "zoom-out", profile && self->memory_store != NULL);
-  set_enabled (self, "zoom-reset", profile && self->memory_store != NULL);
-  set_enabled (self, "back-to-peak", profile && self->memory_store != NULL);
+  set_enabled (self, "export-csv", profile && tm_session_get_memory_store (self->session) != NULL);
+  set_enabled (self, "export-collapsed", profile && tm_session_get_memory_store (self->session) != NULL);
+  set_enabled (self, "export-timeline-png", profile && tm_session_get_memory_store (self->session) != NULL);
+  set_enabled (self, "save-memory-only", profile && tm_session_get_profile (self->session) != NULL &&
+               (tm_profile_get_features (tm_session_get_profile (self->session)) & TM_INPUT_HAS_MEMORY_ONLY_EXPORT));
+  set_enabled (self, "zoom-in", profile && tm_session_get_memory_store (self->session) != NULL);
+  set_enabled (self, "zoom-out", profile && tm_session_get_memory_store (self->session) != NULL);
+  set_enabled (self, "zoom-reset", profile && tm_session_get_memory_store (self->session) != NULL);
+  set_enabled (self, "back-to-peak", profile && tm_session_get_memory_store (self->session) != NULL);
 
   gtk_widget_set_visible (self->error_retry_button, current->file != NULL);
 }

@@ -11,6 +11,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tm-comparison-query.h"
 #include "tm-format.h"
 #include "tm-op-diff-view.h"
 #include "tm-window-compare.h"
@@ -88,12 +89,12 @@ _tm_window_compare_update_title (TmWindow *self)
   g_autofree char *title = NULL;
   g_autofree char *subtitle = NULL;
 
-  if (c == NULL || baseline == NULL || self->memory_store == NULL || c->baseline.file == NULL ||
+  if (c == NULL || baseline == NULL || tm_session_get_memory_store (self->session) == NULL || c->baseline.file == NULL ||
       self->load_cancellable != NULL)
     return;
 
   before = describe (&c->baseline, baseline);
-  after = describe (&self->shown, self->memory_store);
+  after = describe (&self->shown, tm_session_get_memory_store (self->session));
   /* Translators: the window title while comparing: "GPU_6_bfc of a.xplane.pb compared with GPU_4_bfc of b.xplane.pb" */
   title = g_strdup_printf (_("%s compared with %s"), after, before);
   gtk_window_set_title (GTK_WINDOW (self), title);
@@ -108,7 +109,7 @@ update_bar (TmWindow *self)
 {
   TmWindowCompare *c = self->compare;
   TmMemoryStore *baseline = tm_session_get_baseline (self->session);
-  TmCompare *compare = tm_session_get_comparison (self->session);
+  TmCompare *compare = tm_comparison_query_get_comparison (tm_comparison_query_get_for_session (self->session));
   g_autofree char *message = NULL;
 
   gtk_stack_page_set_visible (c->diff_page, baseline != NULL);
@@ -122,7 +123,7 @@ update_bar (TmWindow *self)
   if (c->baseline.file == NULL)
     return;
 
-  if (compare != NULL && self->memory_store != NULL)
+  if (compare != NULL && tm_session_get_memory_store (self->session) != NULL)
     {
       const TmCompareFigure *peak = tm_compare_lookup_figure (compare, "peak_bytes_in_use");
       g_autofree char *before = describe (&c->baseline, baseline);
@@ -188,8 +189,8 @@ start_with (TmWindow        *self,
   TmWindowCompare *c = self->compare;
   gboolean was_comparing = tm_session_get_baseline (self->session) != NULL;
 
-  if (store == NULL && self->memory_store != NULL)
-    store = tm_profile_lookup_memory_store (content->profile, tm_memory_store_get_id (self->memory_store));
+  if (store == NULL && tm_session_get_memory_store (self->session) != NULL)
+    store = tm_profile_lookup_memory_store (content->profile, tm_memory_store_get_id (tm_session_get_memory_store (self->session)));
   if (store == NULL && tm_profile_get_n_memory_ids (content->profile) > 0)
     store = tm_profile_get_memory_store (content->profile, tm_profile_get_busiest_index (content->profile));
 
@@ -309,8 +310,8 @@ tm_window_compare_with_memory_id (TmWindow   *self,
   g_return_val_if_fail (TM_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (memory_id != NULL, FALSE);
 
-  if (self->shown.profile == NULL ||
-      (store = tm_profile_lookup_memory_store (self->shown.profile, memory_id)) == NULL)
+  if (tm_session_get_profile (self->session) == NULL ||
+      (store = tm_profile_lookup_memory_store (tm_session_get_profile (self->session), memory_id)) == NULL)
     return FALSE;
 
   cancel_baseline_load (self);
@@ -318,7 +319,7 @@ tm_window_compare_with_memory_id (TmWindow   *self,
   content.run_directory = self->shown.run_directory != NULL ? g_object_ref (self->shown.run_directory) : NULL;
   content.hosts = self->shown.hosts != NULL ? g_ptr_array_ref (self->shown.hosts) : NULL;
   content.host_index = self->shown.host_index;
-  content.profile = g_object_ref (self->shown.profile);
+  content.profile = g_object_ref (tm_session_get_profile (self->session));
   content.size = -1;
   start_with (self, &content, store);
   return TRUE;
@@ -373,17 +374,17 @@ tm_window_swap_comparison (TmWindow *self)
 
   c = self->compare;
   baseline = tm_session_get_baseline (self->session);
-  if (baseline == NULL || self->memory_store == NULL || self->shown.profile == NULL)
+  if (baseline == NULL || tm_session_get_memory_store (self->session) == NULL || tm_session_get_profile (self->session) == NULL)
     return;
 
-  old_store = g_object_ref (self->memory_store);
+  old_store = g_object_ref (tm_session_get_memory_store (self->session));
   baseline_id = g_strdup (tm_memory_store_get_id (baseline));
 
   /* Two memory ids of the shown profile: only the memory id changes. */
-  if (c->baseline.profile == self->shown.profile)
+  if (c->baseline.profile == tm_session_get_profile (self->session))
     {
       tm_window_select_memory_id (self, baseline_id);
-      tm_session_set_baseline (self->session, self->shown.profile, old_store);
+      tm_session_set_baseline (self->session, tm_session_get_profile (self->session), old_store);
       update_bar (self);
       return;
     }
@@ -392,7 +393,7 @@ tm_window_swap_comparison (TmWindow *self)
   old.run_directory = self->shown.run_directory != NULL ? g_object_ref (self->shown.run_directory) : NULL;
   old.hosts = self->shown.hosts != NULL ? g_ptr_array_ref (self->shown.hosts) : NULL;
   old.host_index = self->shown.host_index;
-  old.profile = g_object_ref (self->shown.profile);
+  old.profile = g_object_ref (tm_session_get_profile (self->session));
   old.mtime_us = self->shown.mtime_us;
   old.size = self->shown.size;
 
@@ -528,7 +529,7 @@ compare_with_action (GSimpleAction *action,
   TmWindow *self = TM_WINDOW (user_data);
   TmWindowCompare *c = self->compare;
   GtkWidget *box, *list, *label, *scrolled;
-  guint n_ids = self->shown.profile != NULL ? tm_profile_get_n_memory_ids (self->shown.profile) : 0;
+  guint n_ids = tm_session_get_profile (self->session) != NULL ? tm_profile_get_n_memory_ids (tm_session_get_profile (self->session)) : 0;
   guint n_hosts = self->shown.hosts != NULL ? self->shown.hosts->len : 0;
 
   if (c->dialog != NULL)
@@ -565,12 +566,12 @@ compare_with_action (GSimpleAction *action,
 
   for (guint i = 0; i < n_ids; i++)
     {
-      TmMemoryStore *store = tm_profile_get_memory_store (self->shown.profile, i);
+      TmMemoryStore *store = tm_profile_get_memory_store (tm_session_get_profile (self->session), i);
       g_autofree char *peak = NULL;
       g_autofree char *detail = NULL;
       GtkWidget *row;
 
-      if (store == self->memory_store)
+      if (store == tm_session_get_memory_store (self->session))
         continue;
       peak = tm_format_bytes (tm_memory_store_get_summary (store)->peak_bytes_in_use);
       /* Translators: the detail of a memory id in Compare With: its peak */
@@ -628,7 +629,7 @@ session_changed_cb (TmWindow *self)
 {
   GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "compare-with");
 
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->memory_store != NULL);
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), tm_session_get_memory_store (self->session) != NULL);
   if (tm_session_get_baseline (self->session) != NULL)
     update_bar (self);
 }
@@ -704,7 +705,7 @@ _tm_window_compare_init (TmWindow *self)
   gtk_widget_set_margin_end (GTK_WIDGET (diff), 12);
   gtk_widget_set_margin_top (GTK_WIDGET (diff), 8);
   gtk_widget_set_margin_bottom (GTK_WIDGET (diff), 12);
-  tm_op_diff_view_set_session (diff, self->session);
+  tm_view_set_session (TM_VIEW (diff), self->session);
   /* Translators: the page of the op diff, next to "Table" and "Scopes" */
   c->diff_page = gtk_stack_add_titled (self->lower_stack, GTK_WIDGET (diff), "difference", _("Difference"));
   gtk_stack_page_set_visible (c->diff_page, FALSE);

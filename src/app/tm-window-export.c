@@ -365,14 +365,14 @@ _tm_window_export_xprof_json (TmWindow *self)
   ExportJob *job;
 
   g_return_if_fail (TM_IS_WINDOW (self));
-  if (self->shown.profile == NULL)
+  if (tm_session_get_profile (self->session) == NULL)
     return;
 
   stem = profile_stem (self);
   name = g_strconcat (stem, ".memory_profile.json", NULL);
   job = g_new0 (ExportJob, 1);
   job->kind = EXPORT_XPROF_JSON;
-  job->profile = g_object_ref (self->shown.profile);
+  job->profile = g_object_ref (tm_session_get_profile (self->session));
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (ask_where (self, job, _("Export XProf Memory Profile"), name,
                                                         _("XProf Memory-Profile JSON"), "*.json")));
 }
@@ -403,7 +403,7 @@ tm_window_dup_csv_rows (TmWindow *self,
 {
   g_return_val_if_fail (TM_IS_WINDOW (self), NULL);
 
-  if (self->shown.profile == NULL || self->memory_store == NULL)
+  if (tm_session_get_profile (self->session) == NULL || tm_session_get_memory_store (self->session) == NULL)
     return NULL;
 
   /* What the table shows: its filter, its sort. */
@@ -413,7 +413,7 @@ tm_window_dup_csv_rows (TmWindow *self,
   /* The whole table at the time it shows, in the core's order. */
   if (!tm_session_get_has_selected_time (self->session))
     return g_ptr_array_ref (tm_analysis_get_peak_breakdown (tm_session_get_analysis (self->session)));
-  return tm_analysis_breakdown_at (self->memory_store, tm_session_get_selected_time (self->session));
+  return tm_analysis_breakdown_at (tm_session_get_memory_store (self->session), tm_session_get_selected_time (self->session));
 }
 
 void
@@ -429,21 +429,21 @@ _tm_window_export_csv (TmWindow *self)
   guint n_shown, n_total;
 
   g_return_if_fail (TM_IS_WINDOW (self));
-  if (self->shown.profile == NULL || self->memory_store == NULL)
+  if (tm_session_get_profile (self->session) == NULL || tm_session_get_memory_store (self->session) == NULL)
     return;
 
   stem = profile_stem (self);
   job = g_new0 (ExportJob, 1);
   job->kind = EXPORT_CSV;
-  job->profile = g_object_ref (self->shown.profile);
+  job->profile = g_object_ref (tm_session_get_profile (self->session));
 
   if (!tm_session_get_has_selected_time (self->session))
-    name = g_strdup_printf ("%s-%s-peak.csv", stem, tm_memory_store_get_id (self->memory_store));
+    name = g_strdup_printf ("%s-%s-peak.csv", stem, tm_memory_store_get_id (tm_session_get_memory_store (self->session)));
   else
     {
       g_autofree char *t = time_for_file_name (tm_session_get_selected_time (self->session));
 
-      name = g_strdup_printf ("%s-%s-at-%s.csv", stem, tm_memory_store_get_id (self->memory_store), t);
+      name = g_strdup_printf ("%s-%s-at-%s.csv", stem, tm_memory_store_get_id (tm_session_get_memory_store (self->session)), t);
     }
 
   /* The dialog says what is written: the rows shown, filtered and in
@@ -470,28 +470,28 @@ _tm_window_export_collapsed (TmWindow *self)
   ExportJob *job;
 
   g_return_if_fail (TM_IS_WINDOW (self));
-  if (self->shown.profile == NULL || self->memory_store == NULL)
+  if (tm_session_get_profile (self->session) == NULL || tm_session_get_memory_store (self->session) == NULL)
     return;
 
   stem = profile_stem (self);
   job = g_new0 (ExportJob, 1);
   job->kind = EXPORT_COLLAPSED;
-  job->profile = g_object_ref (self->shown.profile);
+  job->profile = g_object_ref (tm_session_get_profile (self->session));
 
   /* The allocations of the table at the time it shows. */
   if (!tm_session_get_has_selected_time (self->session))
     {
       job->rows = g_ptr_array_ref (tm_analysis_get_peak_breakdown (tm_session_get_analysis (self->session)));
-      name = g_strdup_printf ("%s-%s-peak.folded", stem, tm_memory_store_get_id (self->memory_store));
+      name = g_strdup_printf ("%s-%s-peak.folded", stem, tm_memory_store_get_id (tm_session_get_memory_store (self->session)));
     }
   else
     {
       gint64 t = tm_session_get_selected_time (self->session);
 
-      job->rows = tm_analysis_breakdown_at (self->memory_store, t);
+      job->rows = tm_analysis_breakdown_at (tm_session_get_memory_store (self->session), t);
       g_autofree char *ms = time_for_file_name (t);
 
-      name = g_strdup_printf ("%s-%s-at-%s.folded", stem, tm_memory_store_get_id (self->memory_store), ms);
+      name = g_strdup_printf ("%s-%s-at-%s.folded", stem, tm_memory_store_get_id (tm_session_get_memory_store (self->session)), ms);
     }
 
   ask_where (self, job, _("Export Scopes as Collapsed Stacks"), name, _("Collapsed Stacks"), "*.folded");
@@ -513,7 +513,7 @@ tm_window_dup_timeline_title (TmWindow *self)
   g_return_val_if_fail (TM_IS_WINDOW (self), NULL);
 
   shown = &self->shown;
-  if (shown->file == NULL || self->memory_store == NULL)
+  if (shown->file == NULL || tm_session_get_memory_store (self->session) == NULL)
     return NULL;
 
   viewport = tm_session_get_viewport (self->session);
@@ -532,7 +532,7 @@ tm_window_dup_timeline_title (TmWindow *self)
       /* Translators: the host in the title line of an exported timeline */
       g_string_append_printf (title, _("host %s"), host->name);
     }
-  g_string_append_printf (title, " · %s · %s – %s", tm_memory_store_get_id (self->memory_store), start, end);
+  g_string_append_printf (title, " · %s · %s – %s", tm_memory_store_get_id (tm_session_get_memory_store (self->session)), start, end);
   return g_string_free (title, FALSE);
 }
 
@@ -553,7 +553,7 @@ tm_window_build_timeline_image (TmWindow *self,
   int w, h;
 
   g_return_val_if_fail (TM_IS_WINDOW (self), NULL);
-  if (self->shown.profile == NULL || self->memory_store == NULL || self->timeline == NULL)
+  if (tm_session_get_profile (self->session) == NULL || tm_session_get_memory_store (self->session) == NULL || self->timeline == NULL)
     return NULL;
 
   /* What the user sees: the timeline's current size, zoom and selection,
@@ -606,15 +606,15 @@ _tm_window_export_timeline_png (TmWindow *self)
   ExportJob *job;
 
   g_return_if_fail (TM_IS_WINDOW (self));
-  if (self->shown.profile == NULL || self->memory_store == NULL || self->timeline == NULL)
+  if (tm_session_get_profile (self->session) == NULL || tm_session_get_memory_store (self->session) == NULL || self->timeline == NULL)
     return;
 
   job = g_new0 (ExportJob, 1);
   job->kind = EXPORT_PNG;
-  job->profile = g_object_ref (self->shown.profile);
+  job->profile = g_object_ref (tm_session_get_profile (self->session));
 
   stem = profile_stem (self);
-  name = g_strdup_printf ("%s-%s-timeline.png", stem, tm_memory_store_get_id (self->memory_store));
+  name = g_strdup_printf ("%s-%s-timeline.png", stem, tm_memory_store_get_id (tm_session_get_memory_store (self->session)));
   chooser = ask_where (self, job, _("Export Timeline as PNG"), name, _("PNG Images"), "*.png");
   /* Translators: a check box in the PNG export dialog */
   gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (chooser), "light", _("Light background"), NULL, NULL);
@@ -631,15 +631,15 @@ _tm_window_save_memory_only (TmWindow *self)
   ExportJob *job;
 
   g_return_if_fail (TM_IS_WINDOW (self));
-  if (self->shown.profile == NULL || !(tm_profile_get_features (self->shown.profile) & TM_INPUT_HAS_MEMORY_ONLY_EXPORT))
+  if (tm_session_get_profile (self->session) == NULL || !(tm_profile_get_features (tm_session_get_profile (self->session)) & TM_INPUT_HAS_MEMORY_ONLY_EXPORT))
     return;
 
   stem = profile_stem (self);
   name = g_strconcat (stem, ".memory-only.xplane.pb", NULL);
   job = g_new0 (ExportJob, 1);
   job->kind = EXPORT_MEMORY_XPLANE;
-  job->profile = g_object_ref (self->shown.profile);
-  job->input = g_object_ref (tm_profile_get_file (self->shown.profile));
+  job->profile = g_object_ref (tm_session_get_profile (self->session));
+  job->input = g_object_ref (tm_profile_get_file (tm_session_get_profile (self->session)));
   job->cancellable = g_cancellable_new ();
   chooser = ask_where (self, job, _("Save Memory-Only Profile"), name, _("XSpace Profiles"), "*.xplane.pb");
   gtk_file_chooser_native_set_accept_label (chooser, _("_Save"));

@@ -383,7 +383,7 @@ open_host_cb (TmWindow   *self,
     }
 
   /* The host shown: only the memory id changes. */
-  if (self->load_cancellable == NULL && self->shown.profile != NULL && memory_id != NULL)
+  if (self->load_cancellable == NULL && tm_session_get_profile (self->session) != NULL && memory_id != NULL)
     _tm_window_fill_memory_ids (self, memory_id);
   _tm_window_update (self, current->state, current->file);
 }
@@ -407,14 +407,6 @@ tm_window_show_run_overview (TmWindow *self)
   current = _tm_window_current (self);
   self->showing_overview = TRUE;
   _tm_window_update (self, current->state, current->file);
-}
-
-GtkWidget *
-tm_window_get_run_overview (TmWindow *self)
-{
-  g_return_val_if_fail (TM_IS_WINDOW (self), NULL);
-
-  return self->run_overview;
 }
 
 gboolean

@@ -154,11 +154,12 @@ load_progress_cb (guint64  done,
 static void
 tm_window_update_no_data (TmWindow *self)
 {
+  TmProfile *profile = tm_session_get_profile (self->session);
   const char *message;
 
-  if (tm_profile_get_format (self->shown.profile) == TM_INPUT_FORMAT_XPROF_JSON)
+  if (tm_profile_get_format (profile) == TM_INPUT_FORMAT_XPROF_JSON)
     message = _("This memory-profile JSON lists no memory ids, so there is nothing to show.");
-  else if (!tm_profile_has_host_plane (self->shown.profile))
+  else if (!tm_profile_has_host_plane (profile))
     message = _("This profile has no host trace (no <tt>/host:CPU</tt> plane), which is where the profiler records memory allocations and deallocations.\n\n"
                 "Capture the profile again with host tracing on, with <tt>host_tracer_level</tt> set to 2 or higher.");
   else
@@ -208,8 +209,8 @@ _tm_window_show (TmWindow        *self,
   TmWindowContent *current = _tm_window_current (self);
   TmWindowState old_state = current->state;
   g_autoptr(GFile) old_file = current->file != NULL ? g_object_ref (current->file) : NULL;
-  g_autoptr(TmProfile) old_profile = self->shown.profile != NULL ? g_object_ref (self->shown.profile) : NULL;
   TmWindowContent next = *content;
+  g_autoptr(TmProfile) profile = g_steal_pointer (&next.profile);
   g_autofree char *keep_id = NULL;
   gboolean complete = TRUE;
   guint n;
@@ -222,19 +223,18 @@ _tm_window_show (TmWindow        *self,
    * going to another host of a run, when it has that memory id. */
   if (next.hosts != NULL)
     keep_id = g_strdup (self->wanted_memory_id);
-  else if (self->memory_store != NULL && self->shown.file != NULL &&
+  else if (tm_session_get_memory_store (self->session) != NULL && self->shown.file != NULL &&
            g_file_equal (self->shown.file, next.file))
-    keep_id = g_strdup (tm_memory_store_get_id (self->memory_store));
+    keep_id = g_strdup (tm_memory_store_get_id (tm_session_get_memory_store (self->session)));
 
   tm_window_stop_load (self);
   _tm_window_set_memory_store (self, NULL);
   _tm_window_content_clear (&self->shown);
   self->shown = next;
+  /* The profile is the session's, not the content's. */
+  tm_session_set_profile (self->session, profile);
 
-  if (self->shown.profile != old_profile)
-    _tm_window_notify_profile (self);
-
-  if (self->shown.profile == NULL)
+  if (profile == NULL)
     {
       self->shown.state = TM_WINDOW_STATE_ERROR;
       tm_window_show_error_page (self);
@@ -243,11 +243,11 @@ _tm_window_show (TmWindow        *self,
       return;
     }
 
-  n = tm_profile_get_n_memory_ids (self->shown.profile);
+  n = tm_profile_get_n_memory_ids (profile);
   for (guint i = 0; i < n; i++)
-    complete &= tm_memory_store_is_complete (tm_profile_get_memory_store (self->shown.profile, i));
+    complete &= tm_memory_store_is_complete (tm_profile_get_memory_store (profile, i));
   gtk_widget_set_visible (self->sampled_banner,
-                          !(tm_profile_get_features (self->shown.profile) & TM_INPUT_COMPLETE) || !complete);
+                          !(tm_profile_get_features (profile) & TM_INPUT_COMPLETE) || !complete);
 
   _tm_window_fill_memory_ids (self, keep_id);
 
@@ -280,58 +280,6 @@ _tm_window_cancel_load (TmWindow *self)
   /* What was shown is still there: show it again at once. */
   tm_window_stop_load (self);
   _tm_window_update (self, old_state, old_file);
-}
-
-/* For bench-window (docs/performance.md): with TM_BENCH_SHOWN set, the
- * first frame painted after a profile is shown prints the monotonic clock
- * ("tidemark-bench shown-us=N") and, when it is "quit", ends the app; the
- * first frame painted once the shown memory id's allocation index is
- * there prints it again ("tidemark-bench indexed-us=N"). */
-static void
-bench_indexed_paint_cb (GdkFrameClock *clock,
-                        gpointer       user_data)
-{
-  g_signal_handlers_disconnect_by_func (clock, bench_indexed_paint_cb, user_data);
-  g_print ("tidemark-bench indexed-us=%" G_GINT64_FORMAT "\n", g_get_monotonic_time ());
-  fflush (stdout);
-}
-
-static void
-bench_allocations_cb (TmWindow   *self,
-                      GParamSpec *pspec,
-                      TmSession  *session)
-{
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
-
-  if (tm_session_get_allocations (session) == NULL || clock == NULL)
-    return;
-  g_signal_handlers_disconnect_by_func (session, bench_allocations_cb, self);
-  g_signal_connect (clock, "after-paint", G_CALLBACK (bench_indexed_paint_cb), NULL);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-bench_after_paint_cb (GdkFrameClock *clock,
-                      gpointer       user_data)
-{
-  g_signal_handlers_disconnect_by_func (clock, bench_after_paint_cb, user_data);
-  g_print ("tidemark-bench shown-us=%" G_GINT64_FORMAT "\n", g_get_monotonic_time ());
-  fflush (stdout);
-  if (g_strcmp0 (g_getenv ("TM_BENCH_SHOWN"), "quit") == 0)
-    g_application_quit (g_application_get_default ());
-}
-
-static void
-bench_report_first_frame (TmWindow *self)
-{
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
-
-  if (clock == NULL)
-    return;
-  g_signal_connect (clock, "after-paint", G_CALLBACK (bench_after_paint_cb), NULL);
-  g_signal_connect_object (self->session, "notify::allocations",
-                           G_CALLBACK (bench_allocations_cb), self, G_CONNECT_SWAPPED);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 static void
@@ -373,8 +321,6 @@ load_ready_cb (GObject      *object,
     }
 
   /* Profile or error, the content loaded becomes the shown one. */
-  if (self->loading.profile != NULL && g_getenv ("TM_BENCH_SHOWN") != NULL)
-    bench_report_first_frame (self);
   _tm_window_show (self, &self->loading);
 
 out:

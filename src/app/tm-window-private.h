@@ -1,6 +1,12 @@
-/* tm-window-private.h — what tm-window.c, -actions.c and -dnd.c share
+/* tm-window-private.h — what the window's nine files share
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * TmWindow is one class split by concern: tm-window.c (states, header bar,
+ * layout, memory ids), -load.c (the shown and loading contents), -hosts.c
+ * (a run's hosts and the run overview), -actions.c, -dnd.c, -export.c,
+ * -recent.c, -toast.c and -compare.c. What is shown (profile, memory id,
+ * selections) is the session's; the window keeps no copy of it.
  */
 #pragma once
 
@@ -40,6 +46,8 @@ typedef struct
   GPtrArray            *hosts;
   guint                 host_index;
   TmWindowState         state;
+  /* What loading gave, until the content is shown: then the profile is
+   * the session's (tm_session_get_profile) and this is NULL. */
   TmProfile            *profile;
   char                 *error_message;
   /* The file on disk when it was loaded, to tell when it changed. */
@@ -115,8 +123,6 @@ struct _TmWindow
   guint                 show_loading_source;
   gint64                progress_shown_us;  /* when the loading page's progress last changed */
 
-  /* The selected memory id of the shown profile. */
-  TmMemoryStore        *memory_store;
   /* The memory id the user last had selected, kept across hosts. */
   char                 *wanted_memory_id;
 
@@ -151,7 +157,6 @@ void _tm_window_set_memory_store   (TmWindow      *self,
                                     TmMemoryStore *store);
 void _tm_window_fill_memory_ids    (TmWindow      *self,
                                     const char    *keep_id);
-void _tm_window_notify_profile     (TmWindow      *self);
 char *_tm_window_display_basename  (GFile         *file);
 
 /* tm-window-load.c */

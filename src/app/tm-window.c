@@ -14,6 +14,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "tm-allocations-query.h"
 #include "tm-format.h"
 #include "tm-portal.h"
 #include "tm-run.h"
@@ -137,11 +138,14 @@ tm_window_update_title (TmWindow *self)
 /* ------------------------------------------------------------------ */
 /* State                                                               */
 
+/* The session holds what is shown: the window keeps no copy of the
+ * profile or of the memory store, and its "profile" and "memory-store"
+ * properties follow the session's. */
 void
 _tm_window_set_memory_store (TmWindow      *self,
                              TmMemoryStore *store)
 {
-  if (!g_set_object (&self->memory_store, store))
+  if (store == tm_session_get_memory_store (self->session))
     return;
 
   if (store != NULL)
@@ -151,19 +155,18 @@ _tm_window_set_memory_store (TmWindow      *self,
     }
 
   tm_session_set_memory_store (self->session, store);
-
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MEMORY_STORE]);
 }
 
-/* The shown profile changed. */
-void
-_tm_window_notify_profile (TmWindow *self)
+static void
+session_profile_cb (TmWindow *self)
 {
-  TmProfile *profile = self->shown.profile;
-
-  tm_session_set_profile (self->session, profile);
-
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
+}
+
+static void
+session_memory_store_cb (TmWindow *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MEMORY_STORE]);
 }
 
 /* Makes the window show its current content (the load's while one runs):
@@ -221,10 +224,10 @@ memory_dropdown_selected_cb (TmWindow    *self,
   guint selected = gtk_drop_down_get_selected (dropdown);
   TmMemoryStore *store = NULL;
 
-  if (self->shown.profile != NULL &&
+  if (tm_session_get_profile (self->session) != NULL &&
       selected != GTK_INVALID_LIST_POSITION &&
-      selected < tm_profile_get_n_memory_ids (self->shown.profile))
-    store = tm_profile_get_memory_store (self->shown.profile, selected);
+      selected < tm_profile_get_n_memory_ids (tm_session_get_profile (self->session)))
+    store = tm_profile_get_memory_store (tm_session_get_profile (self->session), selected);
 
   _tm_window_set_memory_store (self, store);
 }
@@ -247,12 +250,12 @@ _tm_window_fill_memory_ids (TmWindow   *self,
 {
   g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
   guint n_old = g_list_model_get_n_items (G_LIST_MODEL (self->memory_ids));
-  guint n = self->shown.profile ? tm_profile_get_n_memory_ids (self->shown.profile) : 0;
+  guint n = tm_session_get_profile (self->session) ? tm_profile_get_n_memory_ids (tm_session_get_profile (self->session)) : 0;
   guint selected = GTK_INVALID_LIST_POSITION;
 
   for (guint i = 0; i < n; i++)
     {
-      TmMemoryStore *store = tm_profile_get_memory_store (self->shown.profile, i);
+      TmMemoryStore *store = tm_profile_get_memory_store (tm_session_get_profile (self->session), i);
 
       g_ptr_array_add (labels, memory_id_label (store));
       if (keep_id != NULL && g_strcmp0 (keep_id, tm_memory_store_get_id (store)) == 0)
@@ -261,7 +264,7 @@ _tm_window_fill_memory_ids (TmWindow   *self,
   g_ptr_array_add (labels, NULL);
 
   if (selected == GTK_INVALID_LIST_POSITION && n > 0)
-    selected = tm_profile_get_busiest_index (self->shown.profile);
+    selected = tm_profile_get_busiest_index (tm_session_get_profile (self->session));
 
   g_signal_handlers_block_by_func (self->memory_dropdown, memory_dropdown_selected_cb, self);
   gtk_string_list_splice (self->memory_ids, 0, n_old, (const char * const *) labels->pdata);
@@ -450,7 +453,6 @@ tm_window_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), TM_TYPE_WINDOW);
 
-  g_clear_object (&self->memory_store);
   _tm_window_content_clear (&self->shown);
   g_clear_pointer (&self->listed_hosts, g_ptr_array_unref);
   g_clear_pointer (&self->wanted_memory_id, g_free);
@@ -485,11 +487,11 @@ tm_window_get_property (GObject    *object,
       break;
 
     case PROP_PROFILE:
-      g_value_set_object (value, self->shown.profile);
+      g_value_set_object (value, tm_session_get_profile (self->session));
       break;
 
     case PROP_MEMORY_STORE:
-      g_value_set_object (value, self->memory_store);
+      g_value_set_object (value, tm_session_get_memory_store (self->session));
       break;
 
     default:
@@ -591,6 +593,13 @@ tm_window_init (TmWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   self->session = tm_session_new ();
+  /* The allocation index of each memory id shown is asked for after its
+   * first frame. */
+  tm_allocations_query_get_for_session (self->session);
+  g_signal_connect_object (self->session, "notify::profile",
+                           G_CALLBACK (session_profile_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::memory-store",
+                           G_CALLBACK (session_memory_store_cb), self, G_CONNECT_SWAPPED);
 
   self->memory_ids = gtk_string_list_new (NULL);
   gtk_drop_down_set_model (self->memory_dropdown, G_LIST_MODEL (self->memory_ids));
@@ -612,12 +621,12 @@ tm_window_init (TmWindow *self)
 
   /* Every view of the profile page shows the session and changes it; a
    * click on the timeline selects a time, Back to Peak drops it. */
-  tm_summary_cards_set_session (self->summary_cards, self->session);
-  tm_breakdown_view_set_session (self->breakdown_view, self->session);
+  tm_view_set_session (TM_VIEW (self->summary_cards), self->session);
+  tm_view_set_session (TM_VIEW (self->breakdown_view), self->session);
   tm_timeline_set_session (self->timeline, self->session);
-  tm_overview_set_session (self->overview, self->session);
-  tm_hlo_view_set_session (self->hlo_view, self->session);
-  tm_scope_view_set_session (self->scope_view, self->session);
+  tm_view_set_session (TM_VIEW (self->overview), self->session);
+  tm_view_set_session (TM_VIEW (self->hlo_view), self->session);
+  tm_view_set_session (TM_VIEW (self->scope_view), self->session);
   tm_memory_map_set_session (self->memory_map, self->session);
 
   /* The charts get 60 % of the paned, the usage timeline 55 % of that
@@ -675,7 +684,7 @@ tm_window_get_profile (TmWindow *self)
 {
   g_return_val_if_fail (TM_IS_WINDOW (self), NULL);
 
-  return self->shown.profile;
+  return tm_session_get_profile (self->session);
 }
 
 const char *
@@ -699,7 +708,7 @@ tm_window_get_memory_store (TmWindow *self)
 {
   g_return_val_if_fail (TM_IS_WINDOW (self), NULL);
 
-  return self->memory_store;
+  return tm_session_get_memory_store (self->session);
 }
 
 gboolean
@@ -711,13 +720,13 @@ tm_window_select_memory_id (TmWindow   *self,
   g_return_val_if_fail (TM_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (memory_id != NULL, FALSE);
 
-  if (self->shown.profile == NULL)
+  if (tm_session_get_profile (self->session) == NULL)
     return FALSE;
 
-  n = tm_profile_get_n_memory_ids (self->shown.profile);
+  n = tm_profile_get_n_memory_ids (tm_session_get_profile (self->session));
   for (guint i = 0; i < n; i++)
     {
-      if (g_strcmp0 (tm_memory_store_get_id (tm_profile_get_memory_store (self->shown.profile, i)), memory_id) == 0)
+      if (g_strcmp0 (tm_memory_store_get_id (tm_profile_get_memory_store (tm_session_get_profile (self->session), i)), memory_id) == 0)
         {
           gtk_drop_down_set_selected (self->memory_dropdown, i);
           return TRUE;
@@ -727,42 +736,3 @@ tm_window_select_memory_id (TmWindow   *self,
   return FALSE;
 }
 
-TmBreakdownView *
-tm_window_get_breakdown_view (TmWindow *self)
-{
-  g_return_val_if_fail (TM_IS_WINDOW (self), NULL);
-
-  return self->breakdown_view;
-}
-
-TmSummaryCards *
-tm_window_get_summary_cards (TmWindow *self)
-{
-  g_return_val_if_fail (TM_IS_WINDOW (self), NULL);
-
-  return self->summary_cards;
-}
-
-GtkDropDown *
-tm_window_get_memory_dropdown (TmWindow *self)
-{
-  g_return_val_if_fail (TM_IS_WINDOW (self), NULL);
-
-  return self->memory_dropdown;
-}
-
-GtkDropDown *
-tm_window_get_host_dropdown (TmWindow *self)
-{
-  g_return_val_if_fail (TM_IS_WINDOW (self), NULL);
-
-  return self->host_dropdown;
-}
-
-GtkBox *
-tm_window_get_timeline_area (TmWindow *self)
-{
-  g_return_val_if_fail (TM_IS_WINDOW (self), NULL);
-
-  return self->timeline_area;
-}

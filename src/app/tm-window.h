@@ -49,8 +49,7 @@ void             tm_window_open_run             (TmWindow      *self,
  * read from file; a row opens its host's profile when it can be reached. */
 void             tm_window_open_summaries       (TmWindow      *self,
                                                  GFile         *file);
-/* The run overview page (a TmRunOverview), and Back: shows it again. */
-GtkWidget       *tm_window_get_run_overview     (TmWindow      *self);
+/* Whether the run overview page shows, and Back: shows it again. */
 gboolean         tm_window_get_showing_overview (TmWindow      *self);
 void             tm_window_show_run_overview    (TmWindow      *self);
 /* Loads the current file (of a run: the current host) again. */
@@ -88,10 +87,6 @@ TmSession       *tm_window_get_session          (TmWindow      *self);
 gboolean         tm_window_select_memory_id     (TmWindow      *self,
                                                  const char    *memory_id);
 
-TmBreakdownView *tm_window_get_breakdown_view   (TmWindow      *self);
-TmSummaryCards  *tm_window_get_summary_cards    (TmWindow      *self);
-GtkDropDown     *tm_window_get_memory_dropdown  (TmWindow      *self);
-GtkDropDown     *tm_window_get_host_dropdown    (TmWindow      *self);
 /* The rows "Export Table as CSV" writes (TmBreakdownRow, transfer full;
  * NULL without a memory id): those the table shows, filtered and in its
  * order, or (only_shown FALSE) the whole table at the time it shows. */
@@ -110,7 +105,5 @@ void             tm_window_show_saved           (TmWindow    *self,
                                                  GFile       *file);
 GPtrArray       *tm_window_dup_csv_rows         (TmWindow      *self,
                                                  gboolean       only_shown);
-/* The empty vertical box between the cards and the table, for the timeline. */
-GtkBox          *tm_window_get_timeline_area    (TmWindow      *self);
 
 G_END_DECLS

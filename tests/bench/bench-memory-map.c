@@ -33,6 +33,7 @@
 #include <gtk/gtk.h>
 
 #include "tm-allocations.h"
+#include "tm-allocations-query.h"
 #include "tm-axis.h"
 #include "tm-memory-map.h"
 #include "tm-profile.h"
@@ -233,6 +234,7 @@ main (int    argc,
           tm_allocations_get_memory_size (fresh) / 1048576.0);
 
   session = tm_session_new ();
+  tm_allocations_query_get_for_session (session);
   tm_session_set_profile (session, profile);
   tm_session_set_memory_store (session, store);
   /* The session builds (or waits for) the index in a worker. */

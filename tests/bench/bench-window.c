@@ -2,11 +2,12 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- *   bench-window --tidemark TIDEMARK [--runs R] PROFILE
+ *   bench-window --tidemark TIDEMARK [--app APP] [--runs R] PROFILE
  *
  * Needs a display (run it under Xvfb, e.g. tests/xvfb-run-test.sh). Each
- * run starts `TIDEMARK PROFILE` with TM_BENCH_SHOWN set: the window prints
- * the monotonic clock when the first frame after the profile is shown has
+ * run starts `APP PROFILE`, APP being tidemark-bench-app (built beside
+ * this benchmark; the application plus two hooks): the window prints the
+ * monotonic clock when the first frame after the profile is shown has
  * been painted (summary cards, timeline and table with their data), and
  * again when the first frame with the memory map (the shown memory id's
  * allocation index, built after the first frame) has been painted. The
@@ -94,7 +95,6 @@ run_once (char *const *argv,
       close (fds[1]);
       if (window)
         {
-          g_setenv ("TM_BENCH_SHOWN", "1", TRUE);
           g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
         }
       execv (argv[0], argv);
@@ -163,10 +163,12 @@ main (int   argc,
       char *argv[])
 {
   g_autofree char *tidemark = NULL;
+  g_autofree char *app = g_strdup (BENCH_WINDOW_APP);
   g_auto(GStrv) files = NULL;
   int runs = 5;
   GOptionEntry entries[] = {
-    { "tidemark", 0, 0, G_OPTION_ARG_FILENAME, &tidemark, "The tidemark executable", "PATH" },
+    { "tidemark", 0, 0, G_OPTION_ARG_FILENAME, &tidemark, "The tidemark executable (for --summary)", "PATH" },
+    { "app", 0, 0, G_OPTION_ARG_FILENAME, &app, "The application with the frame hooks (default: tidemark-bench-app of this build)", "PATH" },
     { "runs", 0, 0, G_OPTION_ARG_INT, &runs, "Timed runs (default 5)", "R" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "PROFILE" },
     { NULL }
@@ -208,7 +210,7 @@ main (int   argc,
 
   for (int r = 0; r < runs; r++)
     {
-      char *window_argv[] = { tidemark, files[0], NULL };
+      char *window_argv[] = { app, files[0], NULL };
       Run run;
       double seconds;
 
