@@ -293,6 +293,7 @@ _tm_timeline_draw_range (TmTimeline      *self,
   cairo_surface_t *series;
   TmTimelineLayout layout;
   const graphene_rect_t *plot;
+  TmChartPalette chart_palette;
   cairo_t *cr;
 
   if (!_tm_timeline_has_data (self))
@@ -317,6 +318,7 @@ _tm_timeline_draw_range (TmTimeline      *self,
                                   ((hidden & TM_SERIES_FLAG_FREE) ? 1u << TM_SERIES_FREE : 0) |
                                   ((hidden & TM_SERIES_FLAG_FRAGMENTATION) ? TM_SERIES_PAINTER_FRAGMENTATION : 0));
   }
+  tm_palette_to_chart (palette, &chart_palette);
   series = tm_series_painter_paint (self->painter, _tm_timeline_get_lod (self),
                                     tm_viewport_get_start (self->viewport),
                                     tm_viewport_get_end (self->viewport),
@@ -324,7 +326,7 @@ _tm_timeline_draw_range (TmTimeline      *self,
                                     (int) MAX (1.0, floor (plot->size.height * scale)),
                                     scale, layout.y_max,
                                     tm_memory_store_has_free_data (self->store),
-                                    palette);
+                                    &chart_palette);
   cr = gtk_snapshot_append_cairo (snapshot, plot);
   cairo_set_source_surface (cr, series, plot->origin.x, plot->origin.y);
   cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
