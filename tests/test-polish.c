@@ -18,6 +18,7 @@
 #include "tm-application.h"
 #include "tm-allocation-row.h"
 #include "tm-breakdown-view.h"
+#include "tm-chart-export.h"
 #include "tm-format.h"
 #include "tm-hlo-view.h"
 #include "tm-op-label.h"
@@ -635,6 +636,35 @@ test_export_polish (void)
   g_assert_cmpint (h, >=, gtk_widget_get_height (child (window, "timeline")) + 24);
   g_assert_cmphex (pixel_at (light, w, h, 2, 2), ==, 0xffffff);
   g_assert_cmphex (pixel_at (dark, dw, dh, 2, 2), ==, 0x242424);
+
+  /* The vector export draws the same range and size with the chart
+   * layers: shapes and text, no picture. */
+  {
+    g_autoptr(TmChart) chart = NULL;
+    g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+    g_autoptr(GError) error = NULL;
+    const TmChartGeometry *g;
+    TmChartPalette palette;
+    const char *svg;
+
+    chart = tm_window_build_timeline_chart (window, TRUE, &palette);
+    g_assert_nonnull (chart);
+    g = tm_chart_get_geometry (chart);
+    g_assert_cmpint (g->start_ps, ==, 2 * MS);
+    g_assert_cmpint (g->end_ps, ==, 9 * MS);
+    g_assert_cmpint (g->width, ==, w);
+    g_assert_cmpint (g->height + TM_CHART_TITLE_HEIGHT, ==, h);
+    g_assert_false (palette.dark);
+    g_assert_true (tm_chart_write_svg (chart, title, &palette, NULL, out, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_output_stream_write_all (out, "", 1, NULL, NULL, NULL));
+    g_assert_true (g_output_stream_close (out, NULL, NULL));
+    svg = g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (out));
+    g_assert_null (strstr (svg, "<image"));
+    g_assert_nonnull (strstr (svg, "<path"));
+    g_assert_nonnull (strstr (svg, "2.000 ms – 9.000 ms</text>"));
+    g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export-timeline-svg"));
+  }
 
   /* The toast says where it went and can open it; it hides itself. */
   tm_window_show_saved (window, saved);

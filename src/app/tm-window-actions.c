@@ -310,6 +310,14 @@ export_timeline_png_action (GSimpleAction *action,
   _tm_window_export_timeline_png (TM_WINDOW (user_data));
 }
 
+static void
+export_timeline_svg_action (GSimpleAction *action,
+                            GVariant      *param,
+                            gpointer       user_data)
+{
+  _tm_window_export_timeline_svg (TM_WINDOW (user_data));
+}
+
 /* Zoom keys: the timeline's own actions, from anywhere in the window
  * (see _tm_window_actions_init for when a text entry has the focus). */
 static void
@@ -372,6 +380,7 @@ static const GActionEntry window_actions[] = {
   { "export-csv", export_csv_action },
   { "export-collapsed", export_collapsed_action },
   { "export-timeline-png", export_timeline_png_action },
+  { "export-timeline-svg", export_timeline_svg_action },
   { "save-memory-only", save_memory_only_action },
 };
 
@@ -405,6 +414,7 @@ _tm_window_actions_update (TmWindow *self)
   set_enabled (self, "export-csv", profile && self->memory_store != NULL);
   set_enabled (self, "export-collapsed", profile && self->memory_store != NULL);
   set_enabled (self, "export-timeline-png", profile && self->memory_store != NULL);
+  set_enabled (self, "export-timeline-svg", profile && self->memory_store != NULL);
   set_enabled (self, "save-memory-only", profile && self->shown.profile != NULL &&
                tm_profile_get_format (self->shown.profile) == TM_PROFILE_FORMAT_XSPACE);
   set_enabled (self, "zoom-in", profile && self->memory_store != NULL);

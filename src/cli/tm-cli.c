@@ -154,7 +154,7 @@ export_svg (TmProfile      *profile,
 
       if (allocations == NULL)
         {
-          g_set_error (error, TM_ERROR, TM_ERROR_CHANGED, _("changed while reading"));
+          g_set_error (error, TM_ERROR, TM_ERROR_CHANGED, _("changed while reading: the file was modified by another program"));
           return FALSE;
         }
       chart = tm_chart_new_memory_map (allocations, 0, 0, 1200, 400);
