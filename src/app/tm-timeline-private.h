@@ -3,7 +3,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * tm-timeline.c         the widget: properties, session wiring, caching
- *                       and snapshot(), measure
+ *                       and snapshot(), measure; the layout, once per
+ *                       size or range
+ *                       (the chart layers of src/charts draw the axes,
+ *                       legend, series, fragmentation and peak)
  * tm-timeline-layers.c  what is drawn: the axes and legend, the range
  *                       layer (series image, HLO band, peak) and the
  *                       overlay (selection, hover, rubber band)
@@ -16,9 +19,9 @@
 #pragma once
 
 #include "tm-axis.h"
+#include "tm-chart.h"
 #include "tm-lod.h"
 #include "tm-palette.h"
-#include "tm-series-painter.h"
 #include "tm-session.h"
 #include "tm-timeline.h"
 
@@ -57,7 +60,6 @@ struct _TmTimeline
   int              cache_height;
   int              cache_scale;
   gboolean         cache_dark;
-  TmSeriesPainter *painter;
 
   /* Pointer */
   double           pointer_x;
@@ -92,6 +94,33 @@ struct _TmTimeline
   /* The range a rubber band zoomed to, described while it is the view. */
   gint64           range_start;
   gint64           range_end;
+
+  /* The layout, computed once for what it depends on (size, range,
+   * store, scale, baseline, modules) and reused by every hover. */
+  TmTimelineLayout layout;
+  gint64           layout_y_step;
+  struct {
+    int            width;
+    int            height;
+    gint64         start;
+    gint64         end;
+    gpointer       store;
+    gpointer       baseline;
+    gint64         baseline_shift;
+    int            y_scale;
+    gboolean       band;
+    gboolean       valid;
+  }                layout_key;
+
+  /* What the chart layers draw (tm-chart-layer.h): the value axes and the
+   * legend (static), the time ruler, the series and the fragmentation
+   * (with the range), and the peak's mark. */
+  TmChart         *static_chart;
+  TmChart         *range_chart;
+  TmChartLayer    *legend_layer;
+  TmChartLayer    *series_layer;
+  TmChartLayer    *line_layer;
+  TmChartLayer    *peak_layer;
 };
 
 /* tm-timeline.c */
@@ -110,6 +139,14 @@ double   _tm_timeline_time_to_x                (TmTimeline             *self,
 /* The selection drawn: a pending click, else the session's selected time. */
 gboolean _tm_timeline_get_shown_selection      (TmTimeline *self,
                                                 gint64     *time_ps);
+
+/* The chart geometry of a layout. */
+void     _tm_timeline_geometry                 (TmTimeline             *self,
+                                                const TmTimelineLayout *layout,
+                                                gint64                  y_step,
+                                                int                     width,
+                                                int                     height,
+                                                TmChartGeometry        *geometry);
 
 /* tm-timeline-layers.c */
 void     _tm_timeline_append_dot               (GtkSnapshot   *snapshot,
@@ -174,10 +211,6 @@ void     _tm_timeline_draw_baseline            (TmTimeline             *self,
 
 /* tm-timeline-legend.c */
 void          _tm_timeline_legend_init         (TmTimeline      *self);
-void          _tm_timeline_draw_legend         (TmTimeline      *self,
-                                                GtkSnapshot     *snapshot,
-                                                PangoLayout     *text,
-                                                const TmPalette *palette);
 /* The toggle under (x, y), or TM_SERIES_FLAG_NONE. */
 TmSeriesFlags _tm_timeline_legend_at           (TmTimeline      *self,
                                                 double           x,

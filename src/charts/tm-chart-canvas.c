@@ -58,6 +58,29 @@ tm_chart_canvas_new (cairo_t                    *cr,
   return self;
 }
 
+TmChartCanvas *
+tm_chart_canvas_new_for_layout (cairo_t           *cr,
+                                gboolean           vector,
+                                TmChartCanvasText  text,
+                                PangoLayout       *layout)
+{
+  TmChartCanvas *self;
+
+  g_return_val_if_fail (cr != NULL, NULL);
+  g_return_val_if_fail (PANGO_IS_LAYOUT (layout), NULL);
+
+  self = g_new0 (TmChartCanvas, 1);
+  self->cr = cairo_reference (cr);
+  self->vector = vector;
+  self->text = text;
+  self->layout = g_object_ref (layout);
+  self->labels = g_array_new (FALSE, FALSE, sizeof (TmChartLabel));
+  g_array_set_clear_func (self->labels, label_clear);
+  tm_chart_palette_init_default (&self->palette, FALSE);
+
+  return self;
+}
+
 void
 tm_chart_canvas_free (TmChartCanvas *self)
 {
@@ -327,18 +350,22 @@ tm_chart_canvas_ring (TmChartCanvas      *self,
 {
   g_return_if_fail (self != NULL);
 
-  /* The halo: a 1 px ring just outside, then the 2 px ring inside the
-   * radius, as border nodes draw them. */
+  /* Rings as the area between two circles, as a border is drawn: the
+   * halo between radius + 1 and radius, the ring 2 px inside that. */
+  cairo_save (self->cr);
+  cairo_set_fill_rule (self->cr, CAIRO_FILL_RULE_EVEN_ODD);
   cairo_new_path (self->cr);
-  cairo_arc (self->cr, x, y, radius + 0.5, 0, 2 * G_PI);
-  cairo_set_line_width (self->cr, 1.0);
+  cairo_arc (self->cr, x, y, radius + 1, 0, 2 * G_PI);
+  cairo_new_sub_path (self->cr);
+  cairo_arc (self->cr, x, y, radius, 0, 2 * G_PI);
   tm_chart_set_source (self->cr, halo);
-  cairo_stroke (self->cr);
-
-  cairo_arc (self->cr, x, y, radius - 1.0, 0, 2 * G_PI);
-  cairo_set_line_width (self->cr, 2.0);
+  cairo_fill (self->cr);
+  cairo_arc (self->cr, x, y, radius, 0, 2 * G_PI);
+  cairo_new_sub_path (self->cr);
+  cairo_arc (self->cr, x, y, radius - 2, 0, 2 * G_PI);
   tm_chart_set_source (self->cr, color);
-  cairo_stroke (self->cr);
+  cairo_fill (self->cr);
+  cairo_restore (self->cr);
 }
 
 void

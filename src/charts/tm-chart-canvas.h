@@ -67,6 +67,12 @@ TmChartCanvas       *tm_chart_canvas_new            (cairo_t                    
                                                      gboolean                    vector,
                                                      TmChartCanvasText           text,
                                                      const PangoFontDescription *font);
+/* The same with labels set in layout (a reference is taken): a widget's
+ * own, so that the text on screen is the widget's font. */
+TmChartCanvas       *tm_chart_canvas_new_for_layout (cairo_t                    *cr,
+                                                     gboolean                    vector,
+                                                     TmChartCanvasText           text,
+                                                     PangoLayout                *layout);
 void                 tm_chart_canvas_free           (TmChartCanvas              *self);
 
 cairo_t             *tm_chart_canvas_get_cairo      (TmChartCanvas              *self);
