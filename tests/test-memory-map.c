@@ -17,6 +17,7 @@
 #include "tm-session.h"
 #include "tm-test-util.h"
 #include "tm-timeline.h"
+#include "tm-timeline-private.h"
 #include "tm-gui-test-util.h"
 
 #define WIDTH  (400 + TM_CHART_MARGIN_LEFT + TM_CHART_MARGIN_RIGHT)

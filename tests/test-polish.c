@@ -24,6 +24,7 @@
 #include "tm-op-label.h"
 #include "tm-test-util.h"
 #include "tm-timeline.h"
+#include "tm-timeline-private.h"
 #include "tm-window.h"
 #include "tm-gui-test-util.h"
 

@@ -41,6 +41,7 @@
 #include "tm-profile.h"
 #include "tm-session.h"
 #include "tm-timeline.h"
+#include "tm-timeline-private.h"
 #include "tm-bench-util.h"
 
 #define SYNTHETIC_N   5000000u
