@@ -256,22 +256,22 @@ test_legend_toggles (void)
   /* A click on Heap hides the heap, a second shows it. */
   click = tm_test_find_click_gesture (GTK_WIDGET (timeline), TRUE);
   g_assert_nonnull (click);
-  g_assert_cmpint (tm_session_get_hidden_series (session), ==, TM_SERIES_FLAG_NONE);
+  g_assert_cmpint (tm_timeline_get_hidden_series (timeline), ==, TM_SERIES_FLAG_NONE);
   g_signal_emit_by_name (click, "pressed", 1, heap_x, 14.0);
-  g_assert_cmpint (tm_session_get_hidden_series (session), ==, TM_SERIES_FLAG_HEAP);
+  g_assert_cmpint (tm_timeline_get_hidden_series (timeline), ==, TM_SERIES_FLAG_HEAP);
   /* The click selected no time. */
   g_assert_false (tm_session_get_has_selected_time (session));
   g_signal_emit_by_name (click, "pressed", 1, frag_x, 14.0);
-  g_assert_cmpint (tm_session_get_hidden_series (session), ==, TM_SERIES_FLAG_HEAP | TM_SERIES_FLAG_FRAGMENTATION);
+  g_assert_cmpint (tm_timeline_get_hidden_series (timeline), ==, TM_SERIES_FLAG_HEAP | TM_SERIES_FLAG_FRAGMENTATION);
 
   /* The menu's check items follow, and toggle too (the keyboard's way). */
   state = g_action_group_get_action_state (G_ACTION_GROUP (window), "show-heap");
   g_assert_false (g_variant_get_boolean (state));
   g_variant_unref (state);
   g_action_group_change_action_state (G_ACTION_GROUP (window), "show-heap", g_variant_new_boolean (TRUE));
-  g_assert_cmpint (tm_session_get_hidden_series (session), ==, TM_SERIES_FLAG_FRAGMENTATION);
+  g_assert_cmpint (tm_timeline_get_hidden_series (timeline), ==, TM_SERIES_FLAG_FRAGMENTATION);
   g_signal_emit_by_name (click, "pressed", 1, frag_x, 14.0);
-  g_assert_cmpint (tm_session_get_hidden_series (session), ==, TM_SERIES_FLAG_NONE);
+  g_assert_cmpint (tm_timeline_get_hidden_series (timeline), ==, TM_SERIES_FLAG_NONE);
 
   tm_test_destroy_window (window);
 }

@@ -161,7 +161,7 @@ _tm_timeline_draw_static (TmTimeline      *self,
     }
 
   {
-    TmSeriesFlags hidden = self->session != NULL ? tm_session_get_hidden_series (self->session) : 0;
+    TmSeriesFlags hidden = self->hidden_series;
     TmChartGeometry geometry;
 
     tm_legend_layer_set_free (TM_LEGEND_LAYER (self->legend_layer), tm_memory_store_has_free_data (self->store));
@@ -270,7 +270,7 @@ _tm_timeline_draw_range (TmTimeline      *self,
                          const TmPalette *palette)
 {
   g_autoptr(PangoLayout) text = NULL;
-  TmSeriesFlags hidden = self->session != NULL ? tm_session_get_hidden_series (self->session) : 0;
+  TmSeriesFlags hidden = self->hidden_series;
   TmTimelineLayout layout;
   TmChartGeometry geometry;
   const graphene_rect_t *plot;

@@ -5,7 +5,7 @@
  *
  * The legend row sits in the timeline's top margin. Stack, Heap, Free and
  * Fragmentation are toggles: a click (the pointer becomes a hand over
- * them) hides or shows the series through the session's hidden-series,
+ * them) hides or shows the series through the timeline's hidden-series,
  * so the window's menu and the exported image follow (docs/ui.md,
  * "Legend"). A hidden entry is drawn faded with a hollow swatch.
  */
@@ -63,7 +63,7 @@ static gboolean
 is_hidden (TmTimeline    *self,
            TmSeriesFlags  series)
 {
-  return self->session != NULL && (tm_session_get_hidden_series (self->session) & series) != 0;
+  return (self->hidden_series & series) != 0;
 }
 
 TmSeriesFlags
@@ -133,7 +133,7 @@ legend_pressed_cb (GtkGestureClick *gesture,
 
   /* Claimed: the timeline's own click (select a time) and drag never see it. */
   gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
-  tm_session_toggle_series (self->session, series);
+  tm_timeline_toggle_series (self, series);
 }
 
 static void

@@ -66,6 +66,10 @@ struct _TmTimeline
 
   TmSession       *session;
   GSignalGroup    *session_signals;
+
+  /* The timeline's own state. */
+  TmYScale         y_scale;
+  TmSeriesFlags    hidden_series;
   GSignalGroup    *viewport_signals;
 
   /* Followed from the session. */

@@ -25,6 +25,8 @@ G_DEFINE_FINAL_TYPE (TmTimeline, tm_timeline, GTK_TYPE_WIDGET)
 enum {
   PROP_0,
   PROP_SESSION,
+  PROP_Y_SCALE,
+  PROP_HIDDEN_SERIES,
   N_PROPS
 };
 
@@ -89,7 +91,7 @@ _tm_timeline_compute_layout (TmTimeline       *self,
                           - (band ? HLO_BAND_HEIGHT + HLO_BAND_GAP : 0));
   TmLod *lod;
   gint64 max_bytes = 0;
-  TmYScale scale = self->session != NULL ? tm_session_get_y_scale (self->session) : TM_Y_SCALE_CAPACITY;
+  TmYScale scale = self->y_scale;
   TmMemoryStore *baseline = self->session != NULL ? tm_session_get_baseline (self->session) : NULL;
   gint64 shift = baseline != NULL ? tm_session_get_baseline_shift (self->session) : 0;
   gint64 start = self->viewport != NULL ? tm_viewport_get_start (self->viewport) : 0;
@@ -390,7 +392,7 @@ viewport_changed_cb (TmTimeline *self)
 {
   _tm_timeline_range_viewport_changed (self);
   _tm_timeline_update_actions (self);
-  if (self->session != NULL && tm_session_get_y_scale (self->session) == TM_Y_SCALE_FIT)
+  if (self->y_scale == TM_Y_SCALE_FIT)
     invalidate (self);
   else
     invalidate_range (self);
@@ -498,6 +500,14 @@ tm_timeline_get_property (GObject    *object,
       g_value_set_object (value, self->session);
       break;
 
+    case PROP_Y_SCALE:
+      g_value_set_enum (value, self->y_scale);
+      break;
+
+    case PROP_HIDDEN_SERIES:
+      g_value_set_flags (value, self->hidden_series);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -515,6 +525,14 @@ tm_timeline_set_property (GObject      *object,
     {
     case PROP_SESSION:
       tm_timeline_set_session (self, g_value_get_object (value));
+      break;
+
+    case PROP_Y_SCALE:
+      tm_timeline_set_y_scale (self, g_value_get_enum (value));
+      break;
+
+    case PROP_HIDDEN_SERIES:
+      tm_timeline_set_hidden_series (self, g_value_get_flags (value));
       break;
 
     default:
@@ -549,6 +567,28 @@ tm_timeline_class_init (TmTimelineClass *klass)
     g_param_spec_object ("session", NULL, NULL,
                          TM_TYPE_SESSION,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * TmTimeline:y-scale:
+   *
+   * How tall the byte axis is: fit to the memory in view, or the device's
+   * capacity (docs/ui.md, "Y scale"). The timeline's own state.
+   */
+  properties[PROP_Y_SCALE] =
+    g_param_spec_enum ("y-scale", NULL, NULL,
+                       TM_TYPE_Y_SCALE, TM_Y_SCALE_FIT,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * TmTimeline:hidden-series:
+   *
+   * The series the user turned off in the legend or the main menu
+   * (docs/ui.md, "Legend"). The timeline's own state.
+   */
+  properties[PROP_HIDDEN_SERIES] =
+    g_param_spec_flags ("hidden-series", NULL, NULL,
+                        TM_TYPE_SERIES_FLAGS, TM_SERIES_FLAG_NONE,
+                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -594,10 +634,8 @@ tm_timeline_init (TmTimeline *self)
   /* The selected scope's series waits for the scope index. */
   g_signal_group_connect_swapped (self->session_signals, "notify::scope-index",
                                   G_CALLBACK (invalidate_range), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::y-scale", G_CALLBACK (invalidate), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::baseline", G_CALLBACK (invalidate), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::alignment", G_CALLBACK (invalidate), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::hidden-series", G_CALLBACK (invalidate), self);
 
   self->viewport_signals = g_signal_group_new (TM_TYPE_VIEWPORT);
   g_signal_group_connect_swapped (self->viewport_signals, "changed", G_CALLBACK (viewport_changed_cb), self);
@@ -661,6 +699,58 @@ tm_timeline_set_session (TmTimeline *self,
   invalidate (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+TmYScale
+tm_timeline_get_y_scale (TmTimeline *self)
+{
+  g_return_val_if_fail (TM_IS_TIMELINE (self), TM_Y_SCALE_FIT);
+
+  return self->y_scale;
+}
+
+void
+tm_timeline_set_y_scale (TmTimeline *self,
+                         TmYScale    y_scale)
+{
+  g_return_if_fail (TM_IS_TIMELINE (self));
+
+  if (self->y_scale == y_scale)
+    return;
+  self->y_scale = y_scale;
+  invalidate (self);
+  _tm_timeline_update_hover (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_Y_SCALE]);
+}
+
+TmSeriesFlags
+tm_timeline_get_hidden_series (TmTimeline *self)
+{
+  g_return_val_if_fail (TM_IS_TIMELINE (self), TM_SERIES_FLAG_NONE);
+
+  return self->hidden_series;
+}
+
+void
+tm_timeline_set_hidden_series (TmTimeline    *self,
+                               TmSeriesFlags  hidden)
+{
+  g_return_if_fail (TM_IS_TIMELINE (self));
+
+  if (self->hidden_series == hidden)
+    return;
+  self->hidden_series = hidden;
+  invalidate (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIDDEN_SERIES]);
+}
+
+void
+tm_timeline_toggle_series (TmTimeline    *self,
+                           TmSeriesFlags  series)
+{
+  g_return_if_fail (TM_IS_TIMELINE (self));
+
+  tm_timeline_set_hidden_series (self, self->hidden_series ^ series);
 }
 
 void

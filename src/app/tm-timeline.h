@@ -41,6 +41,18 @@ TmSession     *tm_timeline_get_session        (TmTimeline      *self);
 void           tm_timeline_set_session        (TmTimeline      *self,
                                                TmSession       *session);
 
+/* The timeline's own view state (docs/ui.md, "Y scale" and "Legend"): the
+ * byte axis' scale and the series turned off. */
+TmYScale       tm_timeline_get_y_scale        (TmTimeline      *self);
+void           tm_timeline_set_y_scale        (TmTimeline      *self,
+                                               TmYScale         y_scale);
+TmSeriesFlags  tm_timeline_get_hidden_series  (TmTimeline      *self);
+void           tm_timeline_set_hidden_series  (TmTimeline      *self,
+                                               TmSeriesFlags    hidden);
+/* Hides a shown series or shows a hidden one. */
+void           tm_timeline_toggle_series      (TmTimeline      *self,
+                                               TmSeriesFlags    series);
+
 /* What snapshot() draws for a width × height widget (the data, the axes
  * and the selection; no hover), uncached, in palette's colours (a light
  * image from a dark window): for exporting the timeline as an image. */

@@ -679,13 +679,13 @@ tm_window_build_timeline_chart (TmWindow       *self,
     }
 
   viewport = tm_session_get_viewport (self->session);
-  hidden = tm_session_get_hidden_series (self->session);
+  hidden = tm_timeline_get_hidden_series (self->timeline);
   tm_timeline_chart_options_init (&options);
   options.start_ps = tm_viewport_get_start (viewport);
   options.end_ps = tm_viewport_get_end (viewport);
   options.width = MAX (gtk_widget_get_width (GTK_WIDGET (self->timeline)), 640);
   options.height = MAX (gtk_widget_get_height (GTK_WIDGET (self->timeline)), 240);
-  options.capacity_scale = tm_session_get_y_scale (self->session) == TM_Y_SCALE_CAPACITY;
+  options.capacity_scale = tm_timeline_get_y_scale (self->timeline) == TM_Y_SCALE_CAPACITY;
   options.hidden = ((hidden & TM_SERIES_FLAG_STACK) ? 1u << TM_SERIES_STACK : 0) |
                    ((hidden & TM_SERIES_FLAG_HEAP) ? 1u << TM_SERIES_HEAP : 0) |
                    ((hidden & TM_SERIES_FLAG_FREE) ? 1u << TM_SERIES_FREE : 0) |

@@ -210,7 +210,7 @@ labels_to_svg (TmChartCanvas *canvas)
   g_autofree char *family = g_markup_escape_text (tm_chart_canvas_get_family (canvas), -1);
   GString *svg = g_string_new (NULL);
 
-  g_string_append_printf (svg, "<g font-family=\"%s, sans-serif\" font-feature-settings=\"'tnum'\">\n", family);
+  g_string_append_printf (svg, "<g font-family=\"%s, sans-serif\" style=\"font-feature-settings: 'tnum'\">\n", family);
   for (guint i = 0; i < labels->len; i++)
     {
       const TmChartLabel *label = &g_array_index (labels, TmChartLabel, i);
