@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Checks the shape of the code (docs/architecture.md):
 
-- in src/core, no two files call each other, directly or through others:
-  the graph of "file A calls a function defined in file B" has no cycle;
+- in src/core and in src/charts, no two files call each other, directly
+  or through others: the graph of "file A calls a function defined in
+  file B" has no cycle (a chart calls its layers, the layers the canvas
+  and the painters, never back);
 - in src/app, no view calls another view: a view only talks to the session,
   the core and the drawing helpers;
 - no file in src/ is longer than the line limit;
@@ -171,6 +173,11 @@ def main():
         detail = '; '.join(f'{a} → {b}' for a in comp for b in sorted(core[a]) if b in comp)
         problems.append(f'src/core: files call each other: {detail}')
 
+    charts = scan(os.path.join(src, 'charts'))
+    for comp in cycles(charts):
+        detail = '; '.join(f'{a} → {b}' for a in comp for b in sorted(charts[a]) if b in comp)
+        problems.append(f'src/charts: files call each other: {detail}')
+
     app = scan(os.path.join(src, 'app'))
     for unit, targets in sorted(app.items()):
         if unit in VIEWS:
@@ -189,8 +196,9 @@ def main():
     for p in problems:
         print(p)
     n_core = sum(len(v) for v in core.values())
-    print(f'{len(core)} core units, {n_core} dependencies; {len(app)} app units; '
-          f'{len(problems)} problem(s)')
+    n_charts = sum(len(v) for v in charts.values())
+    print(f'{len(core)} core units, {n_core} dependencies; {len(charts)} chart units, '
+          f'{n_charts} dependencies; {len(app)} app units; {len(problems)} problem(s)')
     return 1 if problems else 0
 
 
