@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Checks the shape of the code (docs/architecture.md):
 
-- in src/core, no two files call each other, directly or through others:
-  the graph of "file A calls a function defined in file B" has no cycle;
-  more than that, each file uses only files above it in CORE_CHAIN, the
-  order docs/architecture.md lists them in, and every file is in it;
+- in src/core and in src/charts, no two files call each other, directly
+  or through others: the graph of "file A calls a function defined in
+  file B" has no cycle (a chart calls its layers, the layers the canvas
+  and the painters, never back); more than that, each file of src/core
+  uses only files above it in CORE_CHAIN, the order docs/architecture.md
+  lists them in, and every file is in it;
 - in src/app, no view calls another view: a view only talks to the session,
   the core and the drawing helpers. The views are found by their type: a
   type whose parent is TM_TYPE_VIEW (tm-view.h), or a subclass of one,
@@ -52,6 +54,8 @@ CORE_CHAIN = [
     'tm-analysis',
     'tm-scopes',
     'tm-allocations',
+    # the memory map's picture of the allocation index, in threads
+    'tm-alloc-raster',
     'tm-compare',
     'tm-buffer-assignment',
     'tm-profile',
@@ -243,6 +247,11 @@ def check(root):
             if t in rank and rank[t] > rank[unit]:
                 problems.append(f'src/core: {unit} uses {t}, which comes after it in the chain')
 
+    charts, _ = scan(os.path.join(src, 'charts')) if os.path.isdir(os.path.join(src, 'charts')) else ({}, set())
+    for comp in cycles(charts):
+        detail = '; '.join(f'{a} → {b}' for a in comp for b in sorted(charts[a]) if b in comp)
+        problems.append(f'src/charts: files call each other: {detail}')
+
     app, views = scan(os.path.join(src, 'app'))
     for unit, targets in sorted(app.items()):
         if unit in views:
@@ -259,7 +268,9 @@ def check(root):
                     problems.append(f'{os.path.relpath(path, src)}: {n} lines (limit {MAX_LINES})')
 
     n_core = sum(len(v) for v in core.values())
-    figures = (f'{len(core)} core units, {n_core} dependencies; {len(app)} app units, '
+    n_charts = sum(len(v) for v in charts.values())
+    figures = (f'{len(core)} core units, {n_core} dependencies; {len(charts)} chart units, '
+               f'{n_charts} dependencies; {len(app)} app units, '
                f'{len(views)} views ({", ".join(sorted(views))}); {len(problems)} problem(s)')
     return problems, figures
 

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "tm-alloc-raster.h"
 #include "tm-allocations.h"
 #include "tm-export.h"
 #include "tm-test-util.h"
@@ -358,7 +359,7 @@ test_render (void)
   double len = (double) tm_allocations_get_axis_length (allocs);
   guint big = 0, tiny = 0;
 
-  g_assert_cmpuint (tm_allocations_render (allocs, 0, 100, 0, len, 100, 100, cells), ==, 2);
+  g_assert_cmpuint (tm_alloc_raster_render (allocs, 0, 100, 0, len, 100, 100, cells), ==, 2);
   for (guint p = 0; p < 100 * 100; p++)
     {
       big += cells[p] == 0;
@@ -582,7 +583,7 @@ test_render_brute_force (void)
       g_autofree guint32 *want = g_new (guint32, (gsize) w * h);
       guint differ = 0, owned = 0;
 
-      tm_allocations_render (allocs, t0, t1, views[v].a0 * len, views[v].a1 * len, w, h, got);
+      tm_alloc_raster_render (allocs, t0, t1, views[v].a0 * len, views[v].a1 * len, w, h, got);
       brute_render (allocs, t0, t1, views[v].a0 * len, views[v].a1 * len, w, h, want);
       for (gsize p = 0; p < (gsize) w * h; p++)
         {

@@ -17,6 +17,7 @@
 #include "tm-session.h"
 #include "tm-test-util.h"
 #include "tm-timeline.h"
+#include "tm-timeline-private.h"
 #include "tm-window-compare.h"
 
 /* One memory id: an allocation of bytes at t=1000 and a free at t=9000,

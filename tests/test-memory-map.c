@@ -10,6 +10,7 @@
 
 #include <gtk/gtk.h>
 
+#include "tm-alloc-raster.h"
 #include "tm-allocations.h"
 #include "tm-allocations-query.h"
 #include "tm-axis.h"
@@ -17,6 +18,7 @@
 #include "tm-session.h"
 #include "tm-test-util.h"
 #include "tm-timeline.h"
+#include "tm-timeline-private.h"
 #include "tm-gui-test-util.h"
 
 #define WIDTH  (400 + TM_CHART_MARGIN_LEFT + TM_CHART_MARGIN_RIGHT)
@@ -428,7 +430,7 @@ test_one_pixel_among_a_million (void)
   g_assert_cmpint (tm_allocations_get_end_time (allocations, tiny) - tm_allocations_get_start_time (allocations, tiny), ==, 1);
 
   cells = g_new (guint32, w * h);
-  g_assert_cmpuint (tm_allocations_render (allocations, 0, n, 0, (double) tm_allocations_get_axis_length (allocations),
+  g_assert_cmpuint (tm_alloc_raster_render (allocations, 0, n, 0, (double) tm_allocations_get_axis_length (allocations),
                                            w, h, cells), ==, n + 1);
   for (guint p = 0; p < w * h; p++)
     owned += cells[p] == tiny;

@@ -18,11 +18,13 @@
 #include "tm-application.h"
 #include "tm-allocation-row.h"
 #include "tm-breakdown-view.h"
+#include "tm-chart-export.h"
 #include "tm-format.h"
 #include "tm-hlo-view.h"
 #include "tm-op-label.h"
 #include "tm-test-util.h"
 #include "tm-timeline.h"
+#include "tm-timeline-private.h"
 #include "tm-window.h"
 #include "tm-gui-test-util.h"
 
@@ -254,22 +256,22 @@ test_legend_toggles (void)
   /* A click on Heap hides the heap, a second shows it. */
   click = tm_test_find_click_gesture (GTK_WIDGET (timeline), TRUE);
   g_assert_nonnull (click);
-  g_assert_cmpint (tm_session_get_hidden_series (session), ==, TM_SERIES_FLAG_NONE);
+  g_assert_cmpint (tm_timeline_get_hidden_series (timeline), ==, TM_SERIES_FLAG_NONE);
   g_signal_emit_by_name (click, "pressed", 1, heap_x, 14.0);
-  g_assert_cmpint (tm_session_get_hidden_series (session), ==, TM_SERIES_FLAG_HEAP);
+  g_assert_cmpint (tm_timeline_get_hidden_series (timeline), ==, TM_SERIES_FLAG_HEAP);
   /* The click selected no time. */
   g_assert_false (tm_session_get_has_selected_time (session));
   g_signal_emit_by_name (click, "pressed", 1, frag_x, 14.0);
-  g_assert_cmpint (tm_session_get_hidden_series (session), ==, TM_SERIES_FLAG_HEAP | TM_SERIES_FLAG_FRAGMENTATION);
+  g_assert_cmpint (tm_timeline_get_hidden_series (timeline), ==, TM_SERIES_FLAG_HEAP | TM_SERIES_FLAG_FRAGMENTATION);
 
   /* The menu's check items follow, and toggle too (the keyboard's way). */
   state = g_action_group_get_action_state (G_ACTION_GROUP (window), "show-heap");
   g_assert_false (g_variant_get_boolean (state));
   g_variant_unref (state);
   g_action_group_change_action_state (G_ACTION_GROUP (window), "show-heap", g_variant_new_boolean (TRUE));
-  g_assert_cmpint (tm_session_get_hidden_series (session), ==, TM_SERIES_FLAG_FRAGMENTATION);
+  g_assert_cmpint (tm_timeline_get_hidden_series (timeline), ==, TM_SERIES_FLAG_FRAGMENTATION);
   g_signal_emit_by_name (click, "pressed", 1, frag_x, 14.0);
-  g_assert_cmpint (tm_session_get_hidden_series (session), ==, TM_SERIES_FLAG_NONE);
+  g_assert_cmpint (tm_timeline_get_hidden_series (timeline), ==, TM_SERIES_FLAG_NONE);
 
   tm_test_destroy_window (window);
 }
@@ -661,6 +663,35 @@ test_export_polish (void)
   g_assert_cmpint (h, >=, gtk_widget_get_height (child (window, "timeline")) + 24);
   g_assert_cmphex (pixel_at (light, w, h, 2, 2), ==, 0xffffff);
   g_assert_cmphex (pixel_at (dark, dw, dh, 2, 2), ==, 0x242424);
+
+  /* The vector export draws the same range and size with the chart
+   * layers: shapes and text, no picture. */
+  {
+    g_autoptr(TmChart) chart = NULL;
+    g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+    g_autoptr(GError) error = NULL;
+    const TmChartGeometry *g;
+    TmChartPalette palette;
+    const char *svg;
+
+    chart = tm_window_build_timeline_chart (window, TRUE, &palette);
+    g_assert_nonnull (chart);
+    g = tm_chart_get_geometry (chart);
+    g_assert_cmpint (g->start_ps, ==, 2 * MS);
+    g_assert_cmpint (g->end_ps, ==, 9 * MS);
+    g_assert_cmpint (g->width, ==, w);
+    g_assert_cmpint (g->height + TM_CHART_TITLE_HEIGHT, ==, h);
+    g_assert_false (palette.dark);
+    g_assert_true (tm_chart_write_svg (chart, title, &palette, NULL, out, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_output_stream_write_all (out, "", 1, NULL, NULL, NULL));
+    g_assert_true (g_output_stream_close (out, NULL, NULL));
+    svg = g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (out));
+    g_assert_null (strstr (svg, "<image"));
+    g_assert_nonnull (strstr (svg, "<path"));
+    g_assert_nonnull (strstr (svg, "2.000 ms – 9.000 ms</text>"));
+    g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export-timeline-svg"));
+  }
 
   /* The toast says where it went and can open it; it hides itself. */
   tm_window_show_saved (window, saved);

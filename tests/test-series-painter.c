@@ -13,7 +13,9 @@
 #include <math.h>
 
 #include "tm-lod.h"
-#include "tm-palette.h"
+#include <string.h>
+
+#include "tm-chart-palette.h"
 #include "tm-series-painter.h"
 
 #define HEIGHT 100
@@ -70,16 +72,16 @@ data_free (Data *d)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Data, data_free)
 
 static void
-light_palette (TmPalette *palette)
+light_palette (TmChartPalette *palette)
 {
-  GdkRGBA black = { 0, 0, 0, 1 };
+  TmChartColor black = { 0, 0, 0, 1 };
 
-  tm_palette_init (palette, &black, FALSE);
+  tm_chart_palette_init (palette, &black, FALSE);
 }
 
 /* A colour as cairo stores it in ARGB32: premultiplied, native endian. */
 static guint32
-argb (const GdkRGBA *c)
+argb (const TmChartColor *c)
 {
   guint a = (guint) lround (c->alpha * 255.0);
   guint r = (guint) lround (c->red * c->alpha * 255.0);
@@ -146,7 +148,7 @@ test_painter_flat_heap (void)
   g_autoptr(Data) d = data_new (40);
   g_autoptr(TmSeriesPainter) painter = tm_series_painter_new ();
   cairo_surface_t *surface;
-  TmPalette p;
+  TmChartPalette p;
   guint32 line, fill;
 
   light_palette (&p);
@@ -189,7 +191,7 @@ test_painter_stacked (void)
   g_autoptr(Data) d = data_new (40);
   g_autoptr(TmSeriesPainter) painter = tm_series_painter_new ();
   cairo_surface_t *surface;
-  TmPalette p;
+  TmChartPalette p;
 
   light_palette (&p);
   for (guint i = 0; i < d->n; i++)
@@ -232,7 +234,7 @@ test_painter_hidden (void)
   g_autoptr(Data) d = data_new (40);
   g_autoptr(TmSeriesPainter) painter = tm_series_painter_new ();
   cairo_surface_t *surface;
-  TmPalette p;
+  TmChartPalette p;
 
   light_palette (&p);
   for (guint i = 0; i < d->n; i++)
@@ -276,7 +278,7 @@ test_painter_spike (void)
   g_autoptr(Data) d = data_new (1000);
   g_autoptr(TmSeriesPainter) painter = tm_series_painter_new ();
   cairo_surface_t *surface;
-  TmPalette p;
+  TmChartPalette p;
 
   light_palette (&p);
   for (guint i = 0; i < d->n; i++)
@@ -304,7 +306,7 @@ test_painter_no_data (void)
   g_autoptr(Data) d = data_new (10);
   g_autoptr(TmSeriesPainter) painter = tm_series_painter_new ();
   cairo_surface_t *surface;
-  TmPalette p;
+  TmChartPalette p;
 
   light_palette (&p);
   for (guint i = 0; i < d->n; i++)
@@ -329,7 +331,7 @@ test_painter_scale (void)
   g_autoptr(Data) d = data_new (40);
   g_autoptr(TmSeriesPainter) painter = tm_series_painter_new ();
   cairo_surface_t *surface;
-  TmPalette p;
+  TmChartPalette p;
   double sx, sy;
 
   light_palette (&p);
@@ -355,16 +357,16 @@ test_painter_dark (void)
 {
   g_autoptr(Data) d = data_new (40);
   g_autoptr(TmSeriesPainter) painter = tm_series_painter_new ();
-  GdkRGBA white = { 1, 1, 1, 1 };
-  GdkRGBA light_heap, dark_heap;
+  TmChartColor white = { 1, 1, 1, 1 };
+  TmChartColor light_heap, dark_heap;
   cairo_surface_t *surface;
-  TmPalette p;
+  TmChartPalette p;
 
-  tm_palette_init (&p, &white, TRUE);
-  tm_palette_get_color (TM_PALETTE_HEAP, FALSE, &light_heap);
-  tm_palette_get_color (TM_PALETTE_HEAP, TRUE, &dark_heap);
-  g_assert_false (gdk_rgba_equal (&light_heap, &dark_heap));
-  g_assert_true (gdk_rgba_equal (&p.series[TM_SERIES_HEAP], &dark_heap));
+  tm_chart_palette_init (&p, &white, TRUE);
+  tm_chart_palette_get_color (TM_PALETTE_HEAP, FALSE, &light_heap);
+  tm_chart_palette_get_color (TM_PALETTE_HEAP, TRUE, &dark_heap);
+  g_assert_false (memcmp (&light_heap, &dark_heap, sizeof light_heap) == 0);
+  g_assert_true (memcmp (&p.series[TM_SERIES_HEAP], &dark_heap, sizeof dark_heap) == 0);
   for (guint i = 0; i < d->n; i++)
     d->heap[i] = 50;
 
@@ -383,7 +385,7 @@ test_painter_dense_fragmentation (void)
   g_autoptr(Data) d = data_new (4000);
   g_autoptr(TmSeriesPainter) painter = tm_series_painter_new ();
   cairo_surface_t *surface;
-  TmPalette p;
+  TmChartPalette p;
   guint32 fill;
 
   light_palette (&p);

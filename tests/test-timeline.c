@@ -21,6 +21,7 @@
 #include "tm-session.h"
 #include "tm-test-util.h"
 #include "tm-timeline.h"
+#include "tm-timeline-private.h"
 #include "tm-window.h"
 #include "tm-gui-test-util.h"
 

@@ -21,6 +21,7 @@
 #include "tm-format.h"
 #include "tm-test-util.h"
 #include "tm-timeline.h"
+#include "tm-timeline-private.h"
 #include "tm-window.h"
 #include "tm-gui-test-util.h"
 
@@ -527,7 +528,7 @@ test_y_scale (void)
 
   /* Fit by default: about the memory in use (210 MiB), not the 16 GiB
    * device. */
-  g_assert_cmpint (tm_session_get_y_scale (session), ==, TM_Y_SCALE_FIT);
+  g_assert_cmpint (tm_timeline_get_y_scale (timeline), ==, TM_Y_SCALE_FIT);
   tm_timeline_get_layout (timeline, &layout);
   fit_all = layout.y_max;
   g_assert_cmpint (fit_all, >=, 210 * MIB);
@@ -542,7 +543,7 @@ test_y_scale (void)
 
   /* Capacity: the whole device, from the menu's action. */
   g_action_group_activate_action (G_ACTION_GROUP (window), "y-scale", g_variant_new_string ("capacity"));
-  g_assert_cmpint (tm_session_get_y_scale (session), ==, TM_Y_SCALE_CAPACITY);
+  g_assert_cmpint (tm_timeline_get_y_scale (timeline), ==, TM_Y_SCALE_CAPACITY);
   tm_timeline_get_layout (timeline, &layout);
   capacity = layout.y_max;
   g_assert_cmpint (capacity, >=, 16 * GIB);

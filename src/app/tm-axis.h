@@ -15,24 +15,12 @@
 
 #include <gtk/gtk.h>
 
+#include "tm-chart-axes.h"
+#include "tm-chart-layer.h"
 #include "tm-palette.h"
 #include "tm-viewport.h"
 
 G_BEGIN_DECLS
-
-/* Around a chart's plot, in pixels. */
-#define TM_CHART_MARGIN_LEFT   72
-#define TM_CHART_MARGIN_RIGHT  50
-#define TM_CHART_MARGIN_TOP    30
-#define TM_CHART_MARGIN_BOTTOM 24
-
-/* The ticks of a time ruler: first, first + step, … up to the end. */
-typedef struct
-{
-  gint64 first_ps;
-  gint64 step_ps;
-  int    decimals;   /* of the labels, in ms */
-} TmTimeTicks;
 
 /* Ticks for [start_ps, end_ps] over width pixels. */
 void            tm_axis_time_ticks          (gint64                 start_ps,

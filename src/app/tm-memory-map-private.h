@@ -9,6 +9,7 @@
  */
 #pragma once
 
+#include "tm-alloc-raster.h"
 #include "tm-allocations.h"
 #include "tm-axis.h"
 #include "tm-memory-map.h"

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The plot is one image: the core aggregates the allocations per pixel
- * (tm_allocations_render(): the largest allocation touching a pixel owns
+ * (tm_alloc_raster_render(): the largest allocation touching a pixel owns
  * it, and every allocation owns at least one), and each pixel takes the
  * colour of its owner. The image is cached for the visible range and
  * size; the selection, hover, open-ended marks, breaks and axes are drawn
@@ -239,7 +239,7 @@ owner_color (const Painter *p,
              guint32        key,
              guint32        index_mask)
 {
-  guint c = tm_allocations_key_index (key, index_mask);
+  guint c = tm_alloc_raster_key_index (key, index_mask);
   const TmAllocation *a = &p->items[c];
   guint64 bytes = (guint64) TM_ALLOCATION_BYTES (a);
   guint32 color;
@@ -426,7 +426,7 @@ build_texture (TmMemoryMap *self,
   p.never_freed = self->highlight_never_freed;
   for (guint rank = 0; rank < G_N_ELEMENTS (p.size_colors); rank++)
     p.size_colors[rank] = _tm_memory_map_size_color (self, rank == 0 ? 0 : G_GINT64_CONSTANT (1) << MIN (rank - 1, 62));
-  tm_allocations_render_bands (self->allocations, t0, t1, self->y0, self->y1, width, height, paint_band, &p);
+  tm_alloc_raster_render_bands (self->allocations, t0, t1, self->y0, self->y1, width, height, paint_band, &p);
 
   ret = g_new (PoolReturn, 1);
   ret->pool = self->pixel_pool;

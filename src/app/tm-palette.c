@@ -6,15 +6,26 @@
 
 #include "tm-palette.h"
 
+G_STATIC_ASSERT (sizeof (GdkRGBA) == sizeof (TmChartColor));
+
 static void
-rgba_init (GdkRGBA *rgba,
-           guint32  rgb,
-           float    alpha)
+to_rgba (const TmChartColor *color,
+         GdkRGBA            *rgba)
 {
-  rgba->red = ((rgb >> 16) & 0xff) / 255.0f;
-  rgba->green = ((rgb >> 8) & 0xff) / 255.0f;
-  rgba->blue = (rgb & 0xff) / 255.0f;
-  rgba->alpha = alpha;
+  rgba->red = color->red;
+  rgba->green = color->green;
+  rgba->blue = color->blue;
+  rgba->alpha = color->alpha;
+}
+
+static void
+to_chart (const GdkRGBA *rgba,
+          TmChartColor  *color)
+{
+  color->red = rgba->red;
+  color->green = rgba->green;
+  color->blue = rgba->blue;
+  color->alpha = rgba->alpha;
 }
 
 void
@@ -22,15 +33,12 @@ tm_palette_get_color (TmPaletteColor  color,
                       gboolean        dark,
                       GdkRGBA        *rgba)
 {
-  /* GNOME palette: red 3, orange 3, green 3, blue 4, blue 3, purple 4/3
-   * on light; red 1, orange 2, green 2, blue 1, blue 2, purple 2/1 on dark. */
-  static const guint32 light[] = { 0xe01b24, 0xff7800, 0x33d17a, 0x1c71d8, 0x3584e4, 0x813d9c, 0xc061cb };
-  static const guint32 dark_[] = { 0xf66151, 0xffa348, 0x57e389, 0x99c1f1, 0x78aeed, 0xc061cb, 0xdc8add };
+  TmChartColor c;
 
   g_return_if_fail (rgba != NULL);
-  g_return_if_fail ((guint) color < G_N_ELEMENTS (light));
 
-  rgba_init (rgba, dark ? dark_[color] : light[color], 1.0f);
+  tm_chart_palette_get_color (color, dark, &c);
+  to_rgba (&c, rgba);
 }
 
 gboolean
@@ -49,38 +57,55 @@ tm_palette_init (TmPalette     *p,
                  const GdkRGBA *fg,
                  gboolean       dark)
 {
+  TmChartPalette chart;
+  TmChartColor color;
+
   g_return_if_fail (p != NULL);
   g_return_if_fail (fg != NULL);
 
-  p->dark = dark;
+  to_chart (fg, &color);
+  tm_chart_palette_init (&chart, &color, dark);
+  p->dark = chart.dark;
+  to_rgba (&chart.fg, &p->fg);
+  to_rgba (&chart.dim, &p->dim);
+  to_rgba (&chart.grid, &p->grid);
+  to_rgba (&chart.background, &p->background);
+  for (int s = 0; s < TM_N_SERIES; s++)
+    {
+      to_rgba (&chart.series[s], &p->series[s]);
+      to_rgba (&chart.series_fill[s], &p->series_fill[s]);
+    }
+  to_rgba (&chart.frag, &p->frag);
+  to_rgba (&chart.accent, &p->accent);
+  to_rgba (&chart.accent_fill, &p->accent_fill);
+  to_rgba (&chart.peak, &p->peak);
+  to_rgba (&chart.hlo[0], &p->hlo[0]);
+  to_rgba (&chart.hlo[1], &p->hlo[1]);
+}
 
-  p->fg = *fg;
-  p->fg.alpha = 1.0f;
-  p->dim = p->fg;
-  p->dim.alpha = 0.70f;
-  p->grid = p->fg;
-  p->grid.alpha = p->dark ? 0.10f : 0.08f;
-  rgba_init (&p->background, p->dark ? 0x242424 : 0xffffff, 0.88f);
+void
+tm_palette_to_chart (const TmPalette *p,
+                     TmChartPalette  *out)
+{
+  g_return_if_fail (p != NULL);
+  g_return_if_fail (out != NULL);
 
-  tm_palette_get_color (TM_PALETTE_STACK, p->dark, &p->series[TM_SERIES_STACK]);
-  tm_palette_get_color (TM_PALETTE_HEAP, p->dark, &p->series[TM_SERIES_HEAP]);
-  tm_palette_get_color (TM_PALETTE_FREE, p->dark, &p->series[TM_SERIES_FREE]);
-  tm_palette_get_color (TM_PALETTE_FRAGMENTATION, p->dark, &p->frag);
-  tm_palette_get_color (TM_PALETTE_ACCENT, p->dark, &p->accent);
-  tm_palette_get_color (TM_PALETTE_HLO, p->dark, &p->hlo[0]);
-  tm_palette_get_color (TM_PALETTE_HLO_ALT, p->dark, &p->hlo[1]);
-
-  p->series_fill[TM_SERIES_STACK] = p->series[TM_SERIES_STACK];
-  p->series_fill[TM_SERIES_STACK].alpha = p->dark ? 0.55f : 0.50f;
-  p->series_fill[TM_SERIES_HEAP] = p->series[TM_SERIES_HEAP];
-  p->series_fill[TM_SERIES_HEAP].alpha = p->dark ? 0.45f : 0.42f;
-  p->series_fill[TM_SERIES_FREE] = p->series[TM_SERIES_FREE];
-  p->series_fill[TM_SERIES_FREE].alpha = p->dark ? 0.20f : 0.22f;
-
-  p->accent_fill = p->accent;
-  p->accent_fill.alpha = 0.18f;
-  p->peak = p->fg;
-  p->peak.alpha = 0.75f;
+  out->dark = p->dark;
+  to_chart (&p->fg, &out->fg);
+  to_chart (&p->dim, &out->dim);
+  to_chart (&p->grid, &out->grid);
+  to_chart (&p->background, &out->background);
+  for (int s = 0; s < TM_N_SERIES; s++)
+    {
+      to_chart (&p->series[s], &out->series[s]);
+      to_chart (&p->series_fill[s], &out->series_fill[s]);
+    }
+  to_chart (&p->frag, &out->frag);
+  to_chart (&p->accent, &out->accent);
+  to_chart (&p->accent_fill, &out->accent_fill);
+  to_chart (&p->peak, &out->peak);
+  to_chart (&p->hlo[0], &out->hlo[0]);
+  to_chart (&p->hlo[1], &out->hlo[1]);
 }
 
 void
@@ -96,29 +121,15 @@ tm_palette_init_for_widget (TmPalette *palette,
   tm_palette_init (palette, &fg, tm_palette_is_dark_style (widget));
 }
 
-/* Seven GNOME palette hues (blue, green, yellow, orange, red, purple,
- * brown), two shades each per style. */
-static const char * const name_colors_light[] = {
-  "#99c1f1", "#62a0ea", "#8ff0a4", "#57e389", "#f9f06b", "#f6d32d", "#ffbe6f",
-  "#ffa348", "#f66151", "#ed333b", "#dc8add", "#c061cb", "#cdab8f", "#b5835a",
-};
-static const char * const name_colors_dark[] = {
-  "#1c71d8", "#1a5fb4", "#26a269", "#2ec27e", "#c88800", "#e5a50a", "#c64600",
-  "#e66100", "#c01c28", "#a51d2d", "#813d9c", "#613583", "#865e3c", "#63452c",
-};
-
 void
 tm_palette_color_for_name (const char *name,
                            gboolean    dark,
                            GdkRGBA    *out)
 {
-  guint32 hash = 2166136261u;  /* FNV-1a: stable across runs and builds */
-  guint index;
+  TmChartColor c;
 
   g_return_if_fail (out != NULL);
 
-  for (const guchar *p = (const guchar *) (name != NULL ? name : ""); *p != '\0'; p++)
-    hash = (hash ^ *p) * 16777619u;
-  index = hash % G_N_ELEMENTS (name_colors_light);
-  gdk_rgba_parse (out, dark ? name_colors_dark[index] : name_colors_light[index]);
+  tm_chart_palette_color_for_name (name, dark, &c);
+  to_rgba (&c, out);
 }

@@ -2,36 +2,16 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The series colours come from the GNOME palette, with lighter shades on
- * dark styles. The timeline, the overview strip and the PNG export draw
- * with them, so that a series has one colour everywhere.
+ * The colours of tm-chart-palette as GdkRGBA, for the views that draw
+ * with GtkSnapshot, and the palette of a widget's style.
  */
 #pragma once
 
 #include <gtk/gtk.h>
 
+#include "tm-chart-palette.h"
+
 G_BEGIN_DECLS
-
-typedef enum
-{
-  TM_PALETTE_STACK,
-  TM_PALETTE_HEAP,
-  TM_PALETTE_FREE,
-  TM_PALETTE_FRAGMENTATION,
-  TM_PALETTE_ACCENT,
-  TM_PALETTE_HLO,
-  TM_PALETTE_HLO_ALT,
-} TmPaletteColor;
-
-/* The stacked series, top to bottom of the stack: free over heap over
- * stack. */
-typedef enum
-{
-  TM_SERIES_FREE,
-  TM_SERIES_HEAP,
-  TM_SERIES_STACK,
-  TM_N_SERIES
-} TmSeries;
 
 /* Everything a chart draws with. */
 typedef struct
@@ -64,6 +44,10 @@ void     tm_palette_init            (TmPalette      *palette,
 /* The palette for widget's style. */
 void     tm_palette_init_for_widget (TmPalette      *palette,
                                      GtkWidget      *widget);
+
+/* The same colours for the chart layers (tm-chart-layer). */
+void     tm_palette_to_chart        (const TmPalette *palette,
+                                     TmChartPalette  *out);
 
 /* A stable colour for a name (an op, a scope, a region type ...): the same
  * name always gets the same colour, in every view and every run, from the

@@ -15,24 +15,13 @@
 #include <glib/gi18n.h>
 
 #include "tm-format.h"
+#include "tm-legend-layer.h"
+#include "tm-mark-layer.h"
+#include "tm-series-layer.h"
 #include "tm-timeline-private.h"
 
 /* ------------------------------------------------------------------ */
 /* Shapes                                                              */
-
-static void
-append_dashed_vline (GtkSnapshot   *snapshot,
-                     const GdkRGBA *color,
-                     double         x,
-                     double         y0,
-                     double         y1,
-                     double         width,
-                     double         dash,
-                     double         gap)
-{
-  for (double y = y0; y < y1; y += dash + gap)
-    tm_axis_append_rect (snapshot, color, x - width / 2, y, width, MIN (dash, y1 - y));
-}
 
 void
 _tm_timeline_append_dot (GtkSnapshot   *snapshot,
@@ -57,27 +46,44 @@ _tm_timeline_append_dot (GtkSnapshot   *snapshot,
   gtk_snapshot_pop (snapshot);
 }
 
-/* A hollow circle: what it marks stays visible inside. */
-static void
-append_ring (GtkSnapshot   *snapshot,
-             const GdkRGBA *color,
-             const GdkRGBA *halo,
-             double         x,
-             double         y,
-             double         radius)
-{
-  GskRoundedRect circle;
-  graphene_rect_t outer = GRAPHENE_RECT_INIT (x - radius - 1, y - radius - 1, 2 * radius + 2, 2 * radius + 2);
-  graphene_rect_t ring = GRAPHENE_RECT_INIT (x - radius, y - radius, 2 * radius, 2 * radius);
 
-  gsk_rounded_rect_init_from_rect (&circle, &outer, radius + 1);
-  gtk_snapshot_append_border (snapshot, &circle,
-                              (float[4]) { 1, 1, 1, 1 },
-                              (GdkRGBA[4]) { *halo, *halo, *halo, *halo });
-  gsk_rounded_rect_init_from_rect (&circle, &ring, radius);
-  gtk_snapshot_append_border (snapshot, &circle,
-                              (float[4]) { 2, 2, 2, 2 },
-                              (GdkRGBA[4]) { *color, *color, *color, *color });
+/* ------------------------------------------------------------------ */
+/* The chart layers                                                     */
+
+/* The session's hidden series as the layers' mask (1 << TmSeries, and
+ * the fragmentation). */
+static guint
+chart_hidden (TmSeriesFlags hidden)
+{
+  return ((hidden & TM_SERIES_FLAG_STACK) ? 1u << TM_SERIES_STACK : 0) |
+         ((hidden & TM_SERIES_FLAG_HEAP) ? 1u << TM_SERIES_HEAP : 0) |
+         ((hidden & TM_SERIES_FLAG_FREE) ? 1u << TM_SERIES_FREE : 0) |
+         ((hidden & TM_SERIES_FLAG_FRAGMENTATION) ? TM_LEGEND_FRAGMENTATION : 0);
+}
+
+/* A cairo node over bounds in which chart (all its layers) or one layer
+ * draws, with the widget's label font and palette's colours. */
+static void
+draw_layers (GtkSnapshot           *snapshot,
+             PangoLayout           *text,
+             const graphene_rect_t *bounds,
+             const TmPalette       *palette,
+             TmChart               *chart,
+             TmChartLayer          *layer,
+             const TmChartGeometry *geometry)
+{
+  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, bounds);
+  TmChartCanvas *canvas = tm_chart_canvas_new_for_layout (cr, FALSE, TM_CHART_CANVAS_TEXT_DRAWN, text);
+  TmChartPalette colors;
+
+  tm_palette_to_chart (palette, &colors);
+  tm_chart_canvas_set_palette (canvas, &colors);
+  if (chart != NULL)
+    tm_chart_draw (chart, canvas);
+  if (layer != NULL)
+    tm_chart_layer_draw (layer, canvas, geometry);
+  tm_chart_canvas_free (canvas);
+  cairo_destroy (cr);
 }
 
 /* ------------------------------------------------------------------ */
@@ -134,39 +140,6 @@ draw_hlo_band (TmTimeline             *self,
     gtk_snapshot_append_color (snapshot, &palette->hlo[last_color], &pending);
 }
 
-static void
-draw_peak (TmTimeline             *self,
-           GtkSnapshot            *snapshot,
-           PangoLayout            *text,
-           const TmTimelineLayout *layout,
-           const TmPalette        *palette)
-{
-  const TmSummary *summary = tm_memory_store_get_summary (self->store);
-  const graphene_rect_t *plot = &layout->plot;
-  g_autofree char *bytes = NULL;
-  g_autofree char *label = NULL;
-  double x, y;
-  gboolean right;
-
-  if (summary->peak_time_ps < tm_viewport_get_start (self->viewport) ||
-      summary->peak_time_ps > tm_viewport_get_end (self->viewport))
-    return;
-
-  x = round (_tm_timeline_time_to_x (self, layout, summary->peak_time_ps)) + 0.5;
-  y = tm_axis_value_to_y (&layout->plot, layout->y_max, (double) summary->peak_bytes_in_use);
-
-  /* From the label down to the ring, not over the data. */
-  append_dashed_vline (snapshot, &palette->peak, x, plot->origin.y, y - 7, 1.0, 4, 3);
-  append_ring (snapshot, &palette->fg, &palette->background, x, y, 5.5);
-
-  bytes = tm_format_bytes (summary->peak_bytes_in_use);
-  /* Translators: the marker at the highest stack + heap, e.g. "Peak 5.78 GiB" */
-  label = g_strdup_printf (_("Peak %s"), bytes);
-  right = x + 160 < plot->origin.x + plot->size.width;
-  tm_axis_draw_label (snapshot, text, label, right ? x + 8 : x - 8, plot->origin.y + 4,
-                      right ? 0.0 : 1.0, 0.0, &palette->fg, &palette->background);
-}
-
 /* What does not move with the visible range. */
 void
 _tm_timeline_draw_static (TmTimeline      *self,
@@ -187,9 +160,16 @@ _tm_timeline_draw_static (TmTimeline      *self,
       return;
     }
 
-  tm_axis_draw_value_axes (snapshot, text, &layout.plot, layout.y_max, y_step,
-                           layout.hlo_band.origin.y + layout.hlo_band.size.height + 5, palette);
-  _tm_timeline_draw_legend (self, snapshot, text, palette);
+  {
+    TmSeriesFlags hidden = self->hidden_series;
+    TmChartGeometry geometry;
+
+    tm_legend_layer_set_free (TM_LEGEND_LAYER (self->legend_layer), tm_memory_store_has_free_data (self->store));
+    tm_legend_layer_set_hidden (TM_LEGEND_LAYER (self->legend_layer), chart_hidden (hidden));
+    _tm_timeline_geometry (self, &layout, y_step, width, height, &geometry);
+    tm_chart_set_geometry (self->static_chart, &geometry);
+    draw_layers (snapshot, text, &GRAPHENE_RECT_INIT (0, 0, width, height), palette, self->static_chart, NULL, &geometry);
+  }
 }
 
 /* The selected scope's bytes over time (tm-scopes), as a line of the
@@ -290,54 +270,42 @@ _tm_timeline_draw_range (TmTimeline      *self,
                          const TmPalette *palette)
 {
   g_autoptr(PangoLayout) text = NULL;
-  cairo_surface_t *series;
+  TmSeriesFlags hidden = self->hidden_series;
   TmTimelineLayout layout;
+  TmChartGeometry geometry;
   const graphene_rect_t *plot;
-  cairo_t *cr;
+  gint64 y_step;
 
   if (!_tm_timeline_has_data (self))
     return;
 
   text = tm_axis_create_label_layout (GTK_WIDGET (self));
-  _tm_timeline_compute_layout (self, width, height, &layout, NULL);
+  _tm_timeline_compute_layout (self, width, height, &layout, &y_step);
   plot = &layout.plot;
 
-  tm_axis_draw_time_ruler (snapshot, text, self->viewport, plot,
-                           layout.hlo_band.origin.y + layout.hlo_band.size.height + 5, palette);
-
-  /* A cairo node that paints the image: every renderer draws that as one
-   * blit (GTK 4.8's cairo renderer converts a memory texture pixel by
-   * pixel on every frame). */
-  {
-    TmSeriesFlags hidden = self->session != NULL ? tm_session_get_hidden_series (self->session) : 0;
-
-    tm_series_painter_set_hidden (self->painter,
-                                  ((hidden & TM_SERIES_FLAG_STACK) ? 1u << TM_SERIES_STACK : 0) |
-                                  ((hidden & TM_SERIES_FLAG_HEAP) ? 1u << TM_SERIES_HEAP : 0) |
-                                  ((hidden & TM_SERIES_FLAG_FREE) ? 1u << TM_SERIES_FREE : 0) |
-                                  ((hidden & TM_SERIES_FLAG_FRAGMENTATION) ? TM_SERIES_PAINTER_FRAGMENTATION : 0));
-  }
-  series = tm_series_painter_paint (self->painter, _tm_timeline_get_lod (self),
-                                    tm_viewport_get_start (self->viewport),
-                                    tm_viewport_get_end (self->viewport),
-                                    (int) MAX (1.0, floor (plot->size.width * scale)),
-                                    (int) MAX (1.0, floor (plot->size.height * scale)),
-                                    scale, layout.y_max,
-                                    tm_memory_store_has_free_data (self->store),
-                                    palette);
-  cr = gtk_snapshot_append_cairo (snapshot, plot);
-  cairo_set_source_surface (cr, series, plot->origin.x, plot->origin.y);
-  cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
-  cairo_paint (cr);
-  cairo_destroy (cr);
-  cairo_surface_destroy (series);
+  /* The time ruler, the series (one image from the painter: every
+   * renderer draws it as one blit) and the fragmentation. */
+  _tm_timeline_geometry (self, &layout, y_step, width, height, &geometry);
+  tm_series_layer_set_hidden (TM_SERIES_LAYER (self->series_layer), chart_hidden (hidden) & ((1u << TM_N_SERIES) - 1));
+  tm_chart_layer_set_visible (self->line_layer, (hidden & TM_SERIES_FLAG_FRAGMENTATION) == 0);
+  tm_chart_set_geometry (self->range_chart, &geometry);
+  draw_layers (snapshot, text, &GRAPHENE_RECT_INIT (0, plot->origin.y, width, height - plot->origin.y), palette,
+               self->range_chart, NULL, &geometry);
   tm_axis_append_rect (snapshot, &palette->dim, plot->origin.x, round (plot->origin.y + plot->size.height) - 0.5,
                             plot->size.width, 1);
 
   draw_hlo_band (self, snapshot, &layout, palette);
   draw_scope_series (self, snapshot, text, &layout, palette);
   _tm_timeline_draw_baseline (self, snapshot, text, &layout, palette);
-  draw_peak (self, snapshot, text, &layout, palette);
+
+  {
+    const TmSummary *summary = tm_memory_store_get_summary (self->store);
+    graphene_rect_t around;
+
+    graphene_rect_inset_r (plot, -16, -16, &around);
+    tm_mark_layer_set (TM_MARK_LAYER (self->peak_layer), TRUE, summary->peak_time_ps, summary->peak_bytes_in_use);
+    draw_layers (snapshot, text, &around, palette, NULL, self->peak_layer, &geometry);
+  }
 }
 
 /* ------------------------------------------------------------------ */

@@ -5,141 +5,23 @@
  *
  * The legend row sits in the timeline's top margin. Stack, Heap, Free and
  * Fragmentation are toggles: a click (the pointer becomes a hand over
- * them) hides or shows the series through the session's hidden-series,
+ * them) hides or shows the series through the timeline's hidden-series,
  * so the window's menu and the exported image follow (docs/ui.md,
- * "Legend"). A hidden entry is drawn faded with a hollow swatch.
+ * "Legend"). The legend layer (tm-legend-layer) draws the entries and
+ * says which one a point is on; this file makes them toggles.
  */
 #include "config.h"
 
 #include <glib/gi18n.h>
 
+#include "tm-legend-layer.h"
 #include "tm-timeline-private.h"
-
-#define LEGEND_Y 14
-
-typedef struct
-{
-  TmSeriesFlags    series;     /* TM_SERIES_FLAG_NONE: not a toggle */
-  const char      *label;
-  graphene_rect_t  box;        /* what a click hits */
-  double           swatch_x;
-} LegendItem;
-
-/* The entries in order, laid out from the plot's left edge. */
-static guint
-legend_items (TmTimeline  *self,
-              PangoLayout *text,
-              LegendItem   items[5])
-{
-  TmTimelineLayout layout;
-  guint n = 0;
-  double x;
-
-  _tm_timeline_current_layout (self, &layout);
-  x = layout.plot.origin.x;
-
-  items[n++] = (LegendItem) { TM_SERIES_FLAG_STACK, _("Stack") };
-  items[n++] = (LegendItem) { TM_SERIES_FLAG_HEAP, _("Heap") };
-  if (self->store != NULL && tm_memory_store_has_free_data (self->store))
-    items[n++] = (LegendItem) { TM_SERIES_FLAG_FREE, _("Free") };
-  items[n++] = (LegendItem) { TM_SERIES_FLAG_FRAGMENTATION, _("Fragmentation (right axis)") };
-  items[n++] = (LegendItem) { TM_SERIES_FLAG_NONE, _("Window peak") };
-
-  for (guint i = 0; i < n; i++)
-    {
-      int w, h;
-
-      pango_layout_set_text (text, items[i].label, -1);
-      pango_layout_get_pixel_size (text, &w, &h);
-      items[i].swatch_x = x;
-      graphene_rect_init (&items[i].box, x - 4, LEGEND_Y - MAX (h, 14) / 2.0 - 2, 18 + w + 8, MAX (h, 14) + 4);
-      x += 18 + w + 16;
-    }
-
-  return n;
-}
 
 static gboolean
 is_hidden (TmTimeline    *self,
            TmSeriesFlags  series)
 {
-  return self->session != NULL && (tm_session_get_hidden_series (self->session) & series) != 0;
-}
-
-void
-_tm_timeline_draw_legend (TmTimeline      *self,
-                          GtkSnapshot     *snapshot,
-                          PangoLayout     *text,
-                          const TmPalette *palette)
-{
-  LegendItem items[5];
-  guint n = legend_items (self, text, items);
-
-  for (guint i = 0; i < n; i++)
-    {
-      const LegendItem *item = &items[i];
-      gboolean hidden = item->series != TM_SERIES_FLAG_NONE && is_hidden (self, item->series);
-      double x = item->swatch_x, y = LEGEND_Y;
-      GdkRGBA fill, line, label = hidden ? palette->dim : palette->fg;
-
-      switch (item->series)
-        {
-        case TM_SERIES_FLAG_STACK:
-          fill = palette->series_fill[TM_SERIES_STACK];
-          line = palette->series[TM_SERIES_STACK];
-          break;
-        case TM_SERIES_FLAG_HEAP:
-          fill = palette->series_fill[TM_SERIES_HEAP];
-          line = palette->series[TM_SERIES_HEAP];
-          break;
-        case TM_SERIES_FLAG_FREE:
-          fill = palette->series_fill[TM_SERIES_FREE];
-          line = palette->series[TM_SERIES_FREE];
-          break;
-        case TM_SERIES_FLAG_FRAGMENTATION:
-        case TM_SERIES_FLAG_NONE:
-        default:
-          fill = line = item->series == TM_SERIES_FLAG_NONE ? palette->peak : palette->frag;
-          break;
-        }
-      if (hidden)
-        {
-          line.alpha *= 0.5f;
-          label.alpha *= 0.8f;
-        }
-
-      if (item->series == TM_SERIES_FLAG_NONE)
-        {
-          /* The window peak's dotted line. */
-          for (double yy = y - 6; yy < y + 6; yy += 5)
-            tm_axis_append_rect (snapshot, &line, x + 6 - 0.5, yy, 1, 3);
-        }
-      else if (item->series == TM_SERIES_FLAG_FRAGMENTATION)
-        {
-          tm_axis_append_rect (snapshot, &line, x, y - 1, 5, 2);
-          tm_axis_append_rect (snapshot, &line, x + 8, y - 1, 5, 2);
-        }
-      else if (hidden)
-        {
-          /* A hollow swatch: the series is not drawn. */
-          tm_axis_append_rect (snapshot, &line, x, y - 5, 13, 1);
-          tm_axis_append_rect (snapshot, &line, x, y + 4, 13, 1);
-          tm_axis_append_rect (snapshot, &line, x, y - 5, 1, 10);
-          tm_axis_append_rect (snapshot, &line, x + 12, y - 5, 1, 10);
-        }
-      else
-        {
-          tm_axis_append_rect (snapshot, &fill, x, y - 5, 13, 10);
-          tm_axis_append_rect (snapshot, &line, x, y - 5, 13, 2);
-        }
-
-      tm_axis_draw_label (snapshot, text, item->label, x + 18, y, 0.0, 0.5, &label, NULL);
-      if (hidden)
-        {
-          /* Struck through, so the state reads without colour too. */
-          tm_axis_append_rect (snapshot, &label, x + 18, y, item->box.size.width - 26, 1);
-        }
-    }
+  return (self->hidden_series & series) != 0;
 }
 
 TmSeriesFlags
@@ -148,18 +30,41 @@ _tm_timeline_legend_at (TmTimeline *self,
                         double      y)
 {
   g_autoptr(PangoLayout) text = NULL;
-  LegendItem items[5];
-  guint n;
+  TmTimelineLayout layout;
+  TmChartGeometry geometry;
+  cairo_surface_t *surface;
+  TmChartCanvas *canvas;
+  cairo_t *cr;
+  gint64 y_step;
+  guint entry;
 
   if (!_tm_timeline_has_data (self) || y > TM_CHART_MARGIN_TOP)
     return TM_SERIES_FLAG_NONE;
 
+  /* The legend layer lays its entries out as it draws them: ask it, with
+   * the widget's label font, on a canvas that draws nothing. */
   text = tm_axis_create_label_layout (GTK_WIDGET (self));
-  n = legend_items (self, text, items);
-  for (guint i = 0; i < n; i++)
-    if (graphene_rect_contains_point (&items[i].box, &GRAPHENE_POINT_INIT (x, y)))
-      return items[i].series;
+  _tm_timeline_compute_layout (self, gtk_widget_get_width (GTK_WIDGET (self)),
+                               gtk_widget_get_height (GTK_WIDGET (self)), &layout, &y_step);
+  _tm_timeline_geometry (self, &layout, y_step, gtk_widget_get_width (GTK_WIDGET (self)),
+                         gtk_widget_get_height (GTK_WIDGET (self)), &geometry);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+  cr = cairo_create (surface);
+  canvas = tm_chart_canvas_new_for_layout (cr, FALSE, TM_CHART_CANVAS_TEXT_DRAWN, text);
+  tm_legend_layer_set_free (TM_LEGEND_LAYER (self->legend_layer), tm_memory_store_has_free_data (self->store));
+  entry = tm_legend_layer_item_at (TM_LEGEND_LAYER (self->legend_layer), canvas, &geometry, x, y);
+  tm_chart_canvas_free (canvas);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
 
+  if (entry == 1u << TM_SERIES_STACK)
+    return TM_SERIES_FLAG_STACK;
+  if (entry == 1u << TM_SERIES_HEAP)
+    return TM_SERIES_FLAG_HEAP;
+  if (entry == 1u << TM_SERIES_FREE)
+    return TM_SERIES_FLAG_FREE;
+  if (entry == TM_LEGEND_FRAGMENTATION)
+    return TM_SERIES_FLAG_FRAGMENTATION;
   return TM_SERIES_FLAG_NONE;
 }
 
@@ -209,7 +114,7 @@ legend_pressed_cb (GtkGestureClick *gesture,
 
   /* Claimed: the timeline's own click (select a time) and drag never see it. */
   gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
-  tm_session_toggle_series (self->session, series);
+  tm_timeline_toggle_series (self, series);
 }
 
 static void

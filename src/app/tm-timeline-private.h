@@ -3,7 +3,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * tm-timeline.c         the widget: properties, session wiring, caching
- *                       and snapshot(), measure
+ *                       and snapshot(), measure; the layout, once per
+ *                       size or range
+ *                       (the chart layers of src/charts draw the axes,
+ *                       legend, series, fragmentation and peak)
  * tm-timeline-layers.c  what is drawn: the axes and legend, the range
  *                       layer (series image, HLO band, peak) and the
  *                       overlay (selection, hover, rubber band)
@@ -16,13 +19,36 @@
 #pragma once
 
 #include "tm-axis.h"
+#include "tm-chart.h"
 #include "tm-lod.h"
 #include "tm-palette.h"
-#include "tm-series-painter.h"
 #include "tm-session.h"
 #include "tm-timeline.h"
 
 G_BEGIN_DECLS
+
+/* Where things go, for the parts and for code that maps pointer positions. */
+typedef struct
+{
+  graphene_rect_t plot;       /* the data area */
+  graphene_rect_t hlo_band;   /* empty when there are no modules */
+  gint64          y_max;      /* bytes at the top of the plot */
+} TmTimelineLayout;
+
+/* What a range holds (docs/ui.md, "Range figures"): memory in use
+ * (stack + heap) at its start and end (the state the last snapshot at or
+ * before each left), their difference, and the highest within it with the
+ * first time it was reached. */
+typedef struct
+{
+  gint64 start_ps;
+  gint64 end_ps;
+  gint64 start_bytes;
+  gint64 end_bytes;
+  gint64 delta_bytes;
+  gint64 peak_bytes;
+  gint64 peak_time_ps;
+} TmRangeFigures;
 
 #define HLO_BAND_HEIGHT  8
 #define HLO_BAND_GAP     3
@@ -40,6 +66,10 @@ struct _TmTimeline
 
   TmSession       *session;
   GSignalGroup    *session_signals;
+
+  /* The timeline's own state. */
+  TmYScale         y_scale;
+  TmSeriesFlags    hidden_series;
   GSignalGroup    *viewport_signals;
 
   /* Followed from the session. */
@@ -57,7 +87,6 @@ struct _TmTimeline
   int              cache_height;
   int              cache_scale;
   gboolean         cache_dark;
-  TmSeriesPainter *painter;
 
   /* Pointer */
   double           pointer_x;
@@ -92,6 +121,33 @@ struct _TmTimeline
   /* The range a rubber band zoomed to, described while it is the view. */
   gint64           range_start;
   gint64           range_end;
+
+  /* The layout, computed once for what it depends on (size, range,
+   * store, scale, baseline, modules) and reused by every hover. */
+  TmTimelineLayout layout;
+  gint64           layout_y_step;
+  struct {
+    int            width;
+    int            height;
+    gint64         start;
+    gint64         end;
+    gpointer       store;
+    gpointer       baseline;
+    gint64         baseline_shift;
+    int            y_scale;
+    gboolean       band;
+    gboolean       valid;
+  }                layout_key;
+
+  /* What the chart layers draw (tm-chart-layer.h): the value axes and the
+   * legend (static), the time ruler, the series and the fragmentation
+   * (with the range), and the peak's mark. */
+  TmChart         *static_chart;
+  TmChart         *range_chart;
+  TmChartLayer    *legend_layer;
+  TmChartLayer    *series_layer;
+  TmChartLayer    *line_layer;
+  TmChartLayer    *peak_layer;
 };
 
 /* tm-timeline.c */
@@ -110,6 +166,14 @@ double   _tm_timeline_time_to_x                (TmTimeline             *self,
 /* The selection drawn: a pending click, else the session's selected time. */
 gboolean _tm_timeline_get_shown_selection      (TmTimeline *self,
                                                 gint64     *time_ps);
+
+/* The chart geometry of a layout. */
+void     _tm_timeline_geometry                 (TmTimeline             *self,
+                                                const TmTimelineLayout *layout,
+                                                gint64                  y_step,
+                                                int                     width,
+                                                int                     height,
+                                                TmChartGeometry        *geometry);
 
 /* tm-timeline-layers.c */
 void     _tm_timeline_append_dot               (GtkSnapshot   *snapshot,
@@ -174,10 +238,6 @@ void     _tm_timeline_draw_baseline            (TmTimeline             *self,
 
 /* tm-timeline-legend.c */
 void          _tm_timeline_legend_init         (TmTimeline      *self);
-void          _tm_timeline_draw_legend         (TmTimeline      *self,
-                                                GtkSnapshot     *snapshot,
-                                                PangoLayout     *text,
-                                                const TmPalette *palette);
 /* The toggle under (x, y), or TM_SERIES_FLAG_NONE. */
 TmSeriesFlags _tm_timeline_legend_at           (TmTimeline      *self,
                                                 double           x,
@@ -193,4 +253,56 @@ void          _tm_timeline_draw_range_figures  (TmTimeline             *self,
                                                 const TmTimelineLayout *layout,
                                                 const TmPalette        *palette);
 
+/* ------------------------------------------------------------------ */
+/* For the tests and the benchmark: what the widget answers, without
+ * driving a pointer. */
+
+/* What a pointer at widget x (any y) answers for: the time under it, and
+ * the state at that time, the last snapshot at or before it (index;
+ * G_MAXUINT before the first snapshot). FALSE when x is outside the plot
+ * or there is no data. */
+gboolean       tm_timeline_pick               (TmTimeline      *self,
+                                               double           x,
+                                               guint           *index);
+gboolean       tm_timeline_pick_time          (TmTimeline      *self,
+                                               double           x,
+                                               gint64          *time_ps,
+                                               guint           *index);
+/* The legend toggle at widget (x, y) (docs/ui.md, "Legend"), or
+ * TM_SERIES_FLAG_NONE. */
+TmSeriesFlags  tm_timeline_legend_at          (TmTimeline      *self,
+                                               double           x,
+                                               double           y);
+/* The figures of [start_ps, end_ps]; FALSE without data. */
+gboolean       tm_timeline_range_figures      (TmTimeline      *self,
+                                               gint64           start_ps,
+                                               gint64           end_ps,
+                                               TmRangeFigures  *out);
+/* Zooms to [start_ps, end_ps] and shows its figures above the plot until
+ * the view changes otherwise: what a rubber band does when released. */
+void           tm_timeline_show_range         (TmTimeline      *self,
+                                               gint64           start_ps,
+                                               gint64           end_ps);
+/* The figures the read-out shows: the band being dragged, else the range
+ * a band zoomed to while it is still the view; FALSE when none. */
+gboolean       tm_timeline_get_shown_range    (TmTimeline      *self,
+                                               TmRangeFigures  *out);
+/* The read-out's text for figures. */
+char          *tm_timeline_describe_range     (TmTimeline           *self,
+                                               const TmRangeFigures *figures);
+/* Text of the hover tooltip for snapshot index (Pango markup). */
+char          *tm_timeline_describe_snapshot  (TmTimeline      *self,
+                                               guint            index);
+
+/* Layout for the current size. */
+void           tm_timeline_get_layout         (TmTimeline      *self,
+                                               TmTimelineLayout *layout);
+
+/* Builds what snapshot() draws for a width × height widget (the data, the
+ * axes and the selection; no hover), uncached: for exporting the timeline
+ * as an image (gsk_render_node_draw() on a cairo PNG or SVG surface) and
+ * for the benchmark. */
+GskRenderNode *tm_timeline_render_node        (TmTimeline      *self,
+                                               int              width,
+                                               int              height);
 G_END_DECLS

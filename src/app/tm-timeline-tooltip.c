@@ -84,14 +84,6 @@ tm_timeline_pick (TmTimeline *self,
   return tm_timeline_pick_time (self, x, NULL, index);
 }
 
-guint
-tm_timeline_get_hover_index (TmTimeline *self)
-{
-  g_return_val_if_fail (TM_IS_TIMELINE (self), G_MAXUINT);
-
-  return self->hover_index;
-}
-
 /* Appends format with every argument (strings) markup-escaped. */
 G_GNUC_PRINTF (2, 3)
 static void

@@ -13,6 +13,11 @@
 
 #include <glib/gi18n.h>
 
+#include "tm-axes-layer.h"
+#include "tm-legend-layer.h"
+#include "tm-line-layer.h"
+#include "tm-mark-layer.h"
+#include "tm-series-layer.h"
 #include "tm-timeline-private.h"
 
 G_DEFINE_FINAL_TYPE (TmTimeline, tm_timeline, GTK_TYPE_WIDGET)
@@ -20,6 +25,8 @@ G_DEFINE_FINAL_TYPE (TmTimeline, tm_timeline, GTK_TYPE_WIDGET)
 enum {
   PROP_0,
   PROP_SESSION,
+  PROP_Y_SCALE,
+  PROP_HIDDEN_SERIES,
   N_PROPS
 };
 
@@ -82,8 +89,27 @@ _tm_timeline_compute_layout (TmTimeline       *self,
   double plot_w = MAX (1, width - TM_CHART_MARGIN_LEFT - TM_CHART_MARGIN_RIGHT);
   double plot_h = MAX (1, height - TM_CHART_MARGIN_TOP - TM_CHART_MARGIN_BOTTOM
                           - (band ? HLO_BAND_HEIGHT + HLO_BAND_GAP : 0));
-  TmLod *lod = _tm_timeline_get_lod (self);
+  TmLod *lod;
   gint64 max_bytes = 0;
+  TmYScale scale = self->y_scale;
+  TmMemoryStore *baseline = self->session != NULL ? tm_session_get_baseline (self->session) : NULL;
+  gint64 shift = baseline != NULL ? tm_session_get_baseline_shift (self->session) : 0;
+  gint64 start = self->viewport != NULL ? tm_viewport_get_start (self->viewport) : 0;
+  gint64 end = self->viewport != NULL ? tm_viewport_get_end (self->viewport) : 0;
+
+  /* The same inputs give the same layout: the hover and the picking ask
+   * for it on every motion. */
+  if (self->layout_key.valid && self->layout_key.width == width && self->layout_key.height == height &&
+      self->layout_key.start == start && self->layout_key.end == end &&
+      self->layout_key.store == (gpointer) self->store && self->layout_key.baseline == (gpointer) baseline &&
+      self->layout_key.baseline_shift == shift && self->layout_key.y_scale == (int) scale &&
+      self->layout_key.band == band)
+    {
+      *layout = self->layout;
+      if (y_step != NULL)
+        *y_step = self->layout_y_step;
+      return;
+    }
 
   graphene_rect_init (&layout->plot, TM_CHART_MARGIN_LEFT, TM_CHART_MARGIN_TOP, plot_w, plot_h);
   if (band)
@@ -92,10 +118,9 @@ _tm_timeline_compute_layout (TmTimeline       *self,
   else
     graphene_rect_init (&layout->hlo_band, TM_CHART_MARGIN_LEFT, TM_CHART_MARGIN_TOP + plot_h, plot_w, 0);
 
+  lod = _tm_timeline_get_lod (self);
   if (lod != NULL && tm_lod_get_n_snapshots (lod) > 0)
     {
-      TmYScale scale = self->session != NULL ? tm_session_get_y_scale (self->session) : TM_Y_SCALE_CAPACITY;
-
       if (scale == TM_Y_SCALE_FIT)
         max_bytes = visible_max_used (self, lod);
       else
@@ -105,7 +130,41 @@ _tm_timeline_compute_layout (TmTimeline       *self,
       /* A comparison's baseline fits too. */
       max_bytes = MAX (max_bytes, _tm_timeline_baseline_max (self, scale == TM_Y_SCALE_CAPACITY));
     }
-  tm_axis_byte_scale (max_bytes, plot_h, &layout->y_max, y_step);
+  tm_axis_byte_scale (max_bytes, plot_h, &layout->y_max, &self->layout_y_step);
+  if (y_step != NULL)
+    *y_step = self->layout_y_step;
+
+  self->layout = *layout;
+  self->layout_key.width = width;
+  self->layout_key.height = height;
+  self->layout_key.start = start;
+  self->layout_key.end = end;
+  self->layout_key.store = self->store;
+  self->layout_key.baseline = baseline;
+  self->layout_key.baseline_shift = shift;
+  self->layout_key.y_scale = (int) scale;
+  self->layout_key.band = band;
+  self->layout_key.valid = TRUE;
+}
+
+void
+_tm_timeline_geometry (TmTimeline             *self,
+                       const TmTimelineLayout *layout,
+                       gint64                  y_step,
+                       int                     width,
+                       int                     height,
+                       TmChartGeometry        *g)
+{
+  g->width = width;
+  g->height = height;
+  g->plot = (TmChartRect) { layout->plot.origin.x, layout->plot.origin.y,
+                            layout->plot.size.width, layout->plot.size.height };
+  g->hlo_band = (TmChartRect) { layout->hlo_band.origin.x, layout->hlo_band.origin.y,
+                                layout->hlo_band.size.width, layout->hlo_band.size.height };
+  g->start_ps = tm_viewport_get_start (self->viewport);
+  g->end_ps = tm_viewport_get_end (self->viewport);
+  g->y_max = layout->y_max;
+  g->y_step = y_step;
 }
 
 void
@@ -155,6 +214,7 @@ invalidate_range (TmTimeline *self)
 static void
 invalidate (TmTimeline *self)
 {
+  self->layout_key.valid = FALSE;
   g_clear_pointer (&self->static_node, gsk_render_node_unref);
   invalidate_range (self);
 }
@@ -262,6 +322,9 @@ sync_store (TmTimeline *self)
 
   g_set_object (&self->store, store);
   g_clear_pointer (&self->own_lod, tm_lod_free);
+  self->layout_key.valid = FALSE;
+  tm_series_layer_set_store (TM_SERIES_LAYER (self->series_layer), store);
+  tm_line_layer_set_store (TM_LINE_LAYER (self->line_layer), store);
   g_clear_pointer (&self->described_markup, g_free);
   self->described_index = G_MAXUINT;
   self->hover_index = G_MAXUINT;
@@ -329,7 +392,7 @@ viewport_changed_cb (TmTimeline *self)
 {
   _tm_timeline_range_viewport_changed (self);
   _tm_timeline_update_actions (self);
-  if (self->session != NULL && tm_session_get_y_scale (self->session) == TM_Y_SCALE_FIT)
+  if (self->y_scale == TM_Y_SCALE_FIT)
     invalidate (self);
   else
     invalidate_range (self);
@@ -413,7 +476,12 @@ tm_timeline_finalize (GObject *object)
 {
   TmTimeline *self = TM_TIMELINE (object);
 
-  g_clear_pointer (&self->painter, tm_series_painter_free);
+  g_clear_object (&self->static_chart);
+  g_clear_object (&self->range_chart);
+  g_clear_object (&self->legend_layer);
+  g_clear_object (&self->series_layer);
+  g_clear_object (&self->line_layer);
+  g_clear_object (&self->peak_layer);
 
   G_OBJECT_CLASS (tm_timeline_parent_class)->finalize (object);
 }
@@ -430,6 +498,14 @@ tm_timeline_get_property (GObject    *object,
     {
     case PROP_SESSION:
       g_value_set_object (value, self->session);
+      break;
+
+    case PROP_Y_SCALE:
+      g_value_set_enum (value, self->y_scale);
+      break;
+
+    case PROP_HIDDEN_SERIES:
+      g_value_set_flags (value, self->hidden_series);
       break;
 
     default:
@@ -449,6 +525,14 @@ tm_timeline_set_property (GObject      *object,
     {
     case PROP_SESSION:
       tm_timeline_set_session (self, g_value_get_object (value));
+      break;
+
+    case PROP_Y_SCALE:
+      tm_timeline_set_y_scale (self, g_value_get_enum (value));
+      break;
+
+    case PROP_HIDDEN_SERIES:
+      tm_timeline_set_hidden_series (self, g_value_get_flags (value));
       break;
 
     default:
@@ -484,6 +568,28 @@ tm_timeline_class_init (TmTimelineClass *klass)
                          TM_TYPE_SESSION,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
+  /**
+   * TmTimeline:y-scale:
+   *
+   * How tall the byte axis is: fit to the memory in view, or the device's
+   * capacity (docs/ui.md, "Y scale"). The timeline's own state.
+   */
+  properties[PROP_Y_SCALE] =
+    g_param_spec_enum ("y-scale", NULL, NULL,
+                       TM_TYPE_Y_SCALE, TM_Y_SCALE_FIT,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * TmTimeline:hidden-series:
+   *
+   * The series the user turned off in the legend or the main menu
+   * (docs/ui.md, "Legend"). The timeline's own state.
+   */
+  properties[PROP_HIDDEN_SERIES] =
+    g_param_spec_flags ("hidden-series", NULL, NULL,
+                        TM_TYPE_SERIES_FLAGS, TM_SERIES_FLAG_NONE,
+                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   _tm_timeline_input_class_init (widget_class);
@@ -497,7 +603,22 @@ tm_timeline_init (TmTimeline *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
 
-  self->painter = tm_series_painter_new ();
+  {
+    g_autoptr(TmChartLayer) values = tm_axes_layer_new (TM_AXES_VALUES);
+    g_autoptr(TmChartLayer) time = tm_axes_layer_new (TM_AXES_TIME);
+
+    self->legend_layer = tm_legend_layer_new ();
+    self->series_layer = tm_series_layer_new ();
+    self->line_layer = tm_line_layer_new ();
+    self->peak_layer = tm_mark_layer_new (TM_MARK_PEAK);
+    self->static_chart = tm_chart_new ();
+    tm_chart_add_layer (self->static_chart, values);
+    tm_chart_add_layer (self->static_chart, self->legend_layer);
+    self->range_chart = tm_chart_new ();
+    tm_chart_add_layer (self->range_chart, time);
+    tm_chart_add_layer (self->range_chart, self->series_layer);
+    tm_chart_add_layer (self->range_chart, self->line_layer);
+  }
 
   self->session_signals = g_signal_group_new (TM_TYPE_SESSION);
   g_signal_group_connect_swapped (self->session_signals, "notify::memory-store", G_CALLBACK (sync_store), self);
@@ -513,10 +634,8 @@ tm_timeline_init (TmTimeline *self)
   /* The selected scope's series waits for the scope index. */
   g_signal_group_connect_swapped (self->session_signals, "notify::scope-index",
                                   G_CALLBACK (invalidate_range), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::y-scale", G_CALLBACK (invalidate), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::baseline", G_CALLBACK (invalidate), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::alignment", G_CALLBACK (invalidate), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::hidden-series", G_CALLBACK (invalidate), self);
 
   self->viewport_signals = g_signal_group_new (TM_TYPE_VIEWPORT);
   g_signal_group_connect_swapped (self->viewport_signals, "changed", G_CALLBACK (viewport_changed_cb), self);
@@ -580,6 +699,58 @@ tm_timeline_set_session (TmTimeline *self,
   invalidate (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+TmYScale
+tm_timeline_get_y_scale (TmTimeline *self)
+{
+  g_return_val_if_fail (TM_IS_TIMELINE (self), TM_Y_SCALE_FIT);
+
+  return self->y_scale;
+}
+
+void
+tm_timeline_set_y_scale (TmTimeline *self,
+                         TmYScale    y_scale)
+{
+  g_return_if_fail (TM_IS_TIMELINE (self));
+
+  if (self->y_scale == y_scale)
+    return;
+  self->y_scale = y_scale;
+  invalidate (self);
+  _tm_timeline_update_hover (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_Y_SCALE]);
+}
+
+TmSeriesFlags
+tm_timeline_get_hidden_series (TmTimeline *self)
+{
+  g_return_val_if_fail (TM_IS_TIMELINE (self), TM_SERIES_FLAG_NONE);
+
+  return self->hidden_series;
+}
+
+void
+tm_timeline_set_hidden_series (TmTimeline    *self,
+                               TmSeriesFlags  hidden)
+{
+  g_return_if_fail (TM_IS_TIMELINE (self));
+
+  if (self->hidden_series == hidden)
+    return;
+  self->hidden_series = hidden;
+  invalidate (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIDDEN_SERIES]);
+}
+
+void
+tm_timeline_toggle_series (TmTimeline    *self,
+                           TmSeriesFlags  series)
+{
+  g_return_if_fail (TM_IS_TIMELINE (self));
+
+  tm_timeline_set_hidden_series (self, self->hidden_series ^ series);
 }
 
 void

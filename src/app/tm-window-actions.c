@@ -310,6 +310,14 @@ export_timeline_png_action (GSimpleAction *action,
   _tm_window_export_timeline_png (TM_WINDOW (user_data));
 }
 
+static void
+export_timeline_svg_action (GSimpleAction *action,
+                            GVariant      *param,
+                            gpointer       user_data)
+{
+  _tm_window_export_timeline_svg (TM_WINDOW (user_data));
+}
+
 /* Zoom keys: the timeline's own actions, from anywhere in the window
  * (see _tm_window_actions_init for when a text entry has the focus). */
 static void
@@ -372,6 +380,7 @@ static const GActionEntry window_actions[] = {
   { "export-csv", export_csv_action },
   { "export-collapsed", export_collapsed_action },
   { "export-timeline-png", export_timeline_png_action },
+  { "export-timeline-svg", export_timeline_svg_action },
   { "save-memory-only", save_memory_only_action },
 };
 
@@ -405,6 +414,7 @@ _tm_window_actions_update (TmWindow *self)
   set_enabled (self, "export-csv", profile && tm_session_get_memory_store (self->session) != NULL);
   set_enabled (self, "export-collapsed", profile && tm_session_get_memory_store (self->session) != NULL);
   set_enabled (self, "export-timeline-png", profile && tm_session_get_memory_store (self->session) != NULL);
+  set_enabled (self, "export-timeline-svg", profile && tm_session_get_memory_store (self->session) != NULL);
   set_enabled (self, "save-memory-only", profile && tm_session_get_profile (self->session) != NULL &&
                (tm_profile_get_features (tm_session_get_profile (self->session)) & TM_INPUT_HAS_MEMORY_ONLY_EXPORT));
   set_enabled (self, "zoom-in", profile && tm_session_get_memory_store (self->session) != NULL);
@@ -448,7 +458,7 @@ application_changed_cb (TmWindow *self)
     g_signal_connect (overlay, "map", G_CALLBACK (fix_key_names), NULL);
 }
 
-/* The timeline's series, shown or hidden: the session's hidden-series as
+/* The timeline's series, shown or hidden: the timeline's hidden-series as
  * check items of the main menu, the keyboard's way to the legend's
  * toggles (docs/ui.md, "Legend"). */
 static const struct
@@ -469,16 +479,16 @@ show_series_change_state (GSimpleAction *action,
 {
   TmWindow *self = user_data;
   TmSeriesFlags series = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (action), "tm-series"));
-  TmSeriesFlags hidden = tm_session_get_hidden_series (self->session);
+  TmSeriesFlags hidden = tm_timeline_get_hidden_series (self->timeline);
 
-  tm_session_set_hidden_series (self->session,
-                                g_variant_get_boolean (value) ? hidden & ~series : hidden | series);
+  tm_timeline_set_hidden_series (self->timeline,
+                                 g_variant_get_boolean (value) ? hidden & ~series : hidden | series);
 }
 
 static void
 hidden_series_changed_cb (TmWindow *self)
 {
-  TmSeriesFlags hidden = tm_session_get_hidden_series (self->session);
+  TmSeriesFlags hidden = tm_timeline_get_hidden_series (self->timeline);
 
   for (guint i = 0; i < G_N_ELEMENTS (series_actions); i++)
     {
@@ -501,7 +511,7 @@ add_series_actions (TmWindow *self)
       g_signal_connect (action, "change-state", G_CALLBACK (show_series_change_state), self);
       g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (action));
     }
-  g_signal_connect_object (self->session, "notify::hidden-series",
+  g_signal_connect_object (self->timeline, "notify::hidden-series",
                            G_CALLBACK (hidden_series_changed_cb), self, G_CONNECT_SWAPPED);
   hidden_series_changed_cb (self);
 }
@@ -528,9 +538,9 @@ _tm_window_actions_init (TmWindow *self)
                                    G_N_ELEMENTS (window_actions),
                                    self);
 
-  /* The timeline's y scale is the session's: the menu's radio items. */
+  /* The timeline's y scale: the menu's radio items. */
   {
-    g_autoptr(GPropertyAction) y_scale = g_property_action_new ("y-scale", self->session, "y-scale");
+    g_autoptr(GPropertyAction) y_scale = g_property_action_new ("y-scale", self->timeline, "y-scale");
 
     g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (y_scale));
   }

@@ -8,7 +8,8 @@
  * progress window that can cancel it.
  * After any export a toast says where it went (tm-window-toast.c); the
  * timeline's PNG has a title line and can be light when the window is
- * dark (docs/ui.md, "Export").
+ * dark (docs/ui.md, "Export"); its SVG is drawn by the chart layers
+ * (tm-chart-export), shapes and text, no picture.
  */
 #include "config.h"
 
@@ -16,8 +17,10 @@
 #include <glib/gi18n.h>
 
 #include "tm-axis.h"
+#include "tm-chart-export.h"
 #include "tm-export.h"
 #include "tm-format.h"
+#include "tm-legend-layer.h"
 #include "tm-palette.h"
 #include "tm-scopes.h"
 #include "tm-window-private.h"
@@ -28,6 +31,7 @@ typedef enum
   EXPORT_XPROF_JSON,
   EXPORT_CSV,
   EXPORT_PNG,
+  EXPORT_SVG,
   EXPORT_COLLAPSED,
   EXPORT_MEMORY_XPLANE,
 } ExportKind;
@@ -38,6 +42,10 @@ typedef struct
   TmProfile       *profile;
   GPtrArray       *rows;      /* for CSV (taken when the user said where) and collapsed stacks */
   GskRenderNode   *node;      /* for PNG: drawn on the main thread */
+  TmChart         *chart;     /* for SVG: made on the main thread, drawn in the worker */
+  char            *title;
+  TmChartPalette   palette;
+  PangoFontDescription *font;
   int              width;
   int              height;
   GFile           *dest;
@@ -58,6 +66,9 @@ export_job_free (ExportJob *job)
   g_clear_object (&job->profile);
   g_clear_pointer (&job->rows, g_ptr_array_unref);
   g_clear_pointer (&job->node, gsk_render_node_unref);
+  g_clear_object (&job->chart);
+  g_clear_pointer (&job->title, g_free);
+  g_clear_pointer (&job->font, pango_font_description_free);
   g_clear_object (&job->dest);
   g_free (job);
 }
@@ -225,6 +236,9 @@ export_thread (GTask        *task,
 
       ok = tm_scope_tree_write_collapsed (tree, G_OUTPUT_STREAM (out), cancellable, &error);
     }
+  else if (job->kind == EXPORT_SVG)
+    ok = tm_chart_write_svg (job->chart, job->title, &job->palette, job->font, G_OUTPUT_STREAM (out),
+                             cancellable, &error);
   else
     ok = write_png (job, G_OUTPUT_STREAM (out), &error);
 
@@ -299,6 +313,22 @@ save_response_cb (GtkNativeDialog *chooser,
 
       job->node = tm_window_build_timeline_image (self, g_strcmp0 (light, "false") != 0,
                                                   &job->width, &job->height);
+    }
+  else if (job->kind == EXPORT_SVG)
+    {
+      const char *light = gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (chooser), "light");
+
+      job->chart = tm_window_build_timeline_chart (self, g_strcmp0 (light, "false") != 0, &job->palette);
+      job->title = tm_window_dup_timeline_title (self);
+      job->font = pango_font_description_copy (pango_context_get_font_description (
+                                                 gtk_widget_get_pango_context (GTK_WIDGET (self->timeline))));
+      if (job->chart == NULL)
+        {
+          export_job_free (job);
+          gtk_native_dialog_destroy (chooser);
+          g_object_unref (chooser);
+          return;
+        }
     }
   gtk_native_dialog_destroy (chooser);
   g_object_unref (chooser);
@@ -616,6 +646,78 @@ _tm_window_export_timeline_png (TmWindow *self)
   stem = profile_stem (self);
   name = g_strdup_printf ("%s-%s-timeline.png", stem, tm_memory_store_get_id (tm_session_get_memory_store (self->session)));
   chooser = ask_where (self, job, _("Export Timeline as PNG"), name, _("PNG Images"), "*.png");
+  /* Translators: a check box in the PNG export dialog */
+  gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (chooser), "light", _("Light background"), NULL, NULL);
+  gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (chooser), "light", "true");
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* The timeline as the user sees it (size, zoom, scale, hidden series,
+ * selection) as chart layers, for the vector export. */
+TmChart *
+tm_window_build_timeline_chart (TmWindow       *self,
+                                gboolean        light,
+                                TmChartPalette *palette)
+{
+  TmViewport *viewport;
+  TmTimelineChartOptions options;
+  TmSeriesFlags hidden;
+  TmPalette widget_palette;
+  TmMemoryStore *store;
+
+  g_return_val_if_fail (TM_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (palette != NULL, NULL);
+  store = tm_session_get_memory_store (self->session);
+
+  if (tm_session_get_profile (self->session) == NULL || store == NULL || self->timeline == NULL ||
+      tm_memory_store_get_n_snapshots (store) == 0)
+    return NULL;
+
+  if (light || !tm_palette_is_dark_style (GTK_WIDGET (self->timeline)))
+    tm_chart_palette_init_default (palette, FALSE);
+  else
+    {
+      tm_palette_init_for_widget (&widget_palette, GTK_WIDGET (self->timeline));
+      tm_palette_to_chart (&widget_palette, palette);
+    }
+
+  viewport = tm_session_get_viewport (self->session);
+  hidden = tm_timeline_get_hidden_series (self->timeline);
+  tm_timeline_chart_options_init (&options);
+  options.start_ps = tm_viewport_get_start (viewport);
+  options.end_ps = tm_viewport_get_end (viewport);
+  options.width = MAX (gtk_widget_get_width (GTK_WIDGET (self->timeline)), 640);
+  options.height = MAX (gtk_widget_get_height (GTK_WIDGET (self->timeline)), 240);
+  options.capacity_scale = tm_timeline_get_y_scale (self->timeline) == TM_Y_SCALE_CAPACITY;
+  options.hidden = ((hidden & TM_SERIES_FLAG_STACK) ? 1u << TM_SERIES_STACK : 0) |
+                   ((hidden & TM_SERIES_FLAG_HEAP) ? 1u << TM_SERIES_HEAP : 0) |
+                   ((hidden & TM_SERIES_FLAG_FREE) ? 1u << TM_SERIES_FREE : 0) |
+                   ((hidden & TM_SERIES_FLAG_FRAGMENTATION) ? TM_LEGEND_FRAGMENTATION : 0);
+  options.has_selection = tm_session_get_has_selected_time (self->session);
+  options.selected_ps = tm_session_get_selected_time (self->session);
+  return tm_chart_new_timeline (store, &options);
+}
+
+void
+_tm_window_export_timeline_svg (TmWindow *self)
+{
+  g_autofree char *stem = NULL;
+  g_autofree char *name = NULL;
+  GtkFileChooserNative *chooser;
+  ExportJob *job;
+
+  g_return_if_fail (TM_IS_WINDOW (self));
+  if (tm_session_get_profile (self->session) == NULL || tm_session_get_memory_store (self->session) == NULL ||
+      self->timeline == NULL)
+    return;
+
+  job = g_new0 (ExportJob, 1);
+  job->kind = EXPORT_SVG;
+  job->profile = g_object_ref (tm_session_get_profile (self->session));
+
+  stem = profile_stem (self);
+  name = g_strdup_printf ("%s-%s-timeline.svg", stem, tm_memory_store_get_id (tm_session_get_memory_store (self->session)));
+  chooser = ask_where (self, job, _("Export Timeline as SVG"), name, _("SVG Images"), "*.svg");
   /* Translators: a check box in the PNG export dialog */
   gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (chooser), "light", _("Light background"), NULL, NULL);
   gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (chooser), "light", "true");

@@ -206,6 +206,7 @@ void _tm_window_export_xprof_json  (TmWindow      *self);
 void _tm_window_export_csv         (TmWindow      *self);
 void _tm_window_export_collapsed   (TmWindow      *self);
 void _tm_window_export_timeline_png (TmWindow     *self);
+void _tm_window_export_timeline_svg (TmWindow     *self);
 void _tm_window_save_memory_only   (TmWindow      *self);
 
 G_END_DECLS

@@ -459,9 +459,10 @@ tm_window_dispose (GObject *object)
   g_clear_object (&self->host_names);
   g_clear_object (&self->memory_ids);
   g_clear_object (&self->settings);
-  /* The y-scale action holds the session; GTK may keep the window's
-   * actions a while after the window: drop it here, so that the session
-   * (and a run overview still loading) goes with the window. */
+  /* The y-scale action holds the timeline; GTK may keep the window's
+   * actions a while after the window: drop it here, so that the timeline
+   * (and the session it shows, and a run overview still loading) goes with
+   * the window. */
   g_action_map_remove_action (G_ACTION_MAP (self), "y-scale");
   g_clear_object (&self->session);
 

@@ -8,6 +8,8 @@
 
 #include "tm-application.h"
 #include "tm-breakdown-view.h"
+#include "tm-chart.h"
+#include "tm-chart-palette.h"
 #include "tm-profile.h"
 #include "tm-session.h"
 #include "tm-summary-cards.h"
@@ -99,6 +101,13 @@ GskRenderNode   *tm_window_build_timeline_image (TmWindow    *self,
                                                  int         *width,
                                                  int         *height);
 char            *tm_window_dup_timeline_title   (TmWindow    *self);
+/* The same timeline as chart layers (tm-chart-export.h), for "Export
+ * Timeline as SVG": the range, size, scale, hidden series and selection
+ * shown; palette gets the colours (light, or the window's style). NULL
+ * without a profile or snapshots. */
+TmChart         *tm_window_build_timeline_chart (TmWindow       *self,
+                                                 gboolean        light,
+                                                 TmChartPalette *palette);
 /* The toast after an export: "Saved to <name>" with an Open button, for a
  * few seconds. */
 void             tm_window_show_saved           (TmWindow    *self,

@@ -18,6 +18,8 @@
 #include "tm-cli-private.h"
 #include "tm-error.h"
 #include "tm-allocations.h"
+#include "tm-chart-axes.h"
+#include "tm-chart-export.h"
 #include "tm-export.h"
 #include "tm-format.h"
 #include "tm-profile.h"
@@ -82,6 +84,10 @@ export_suffix (const char *format)
     return ".allocations.csv";
   if (g_str_equal (format, "collapsed"))
     return ".collapsed.txt";
+  if (g_str_equal (format, "svg"))
+    return ".timeline.svg";
+  if (g_str_equal (format, "memory-map-svg"))
+    return ".memory-map.svg";
   return ".out";
 }
 
@@ -155,6 +161,52 @@ export_memory_xplane (const char *path,
   return 0;
 }
 
+/* --export=svg and --export=memory-map-svg: the timeline or the memory map
+ * of store, whole, as a vector SVG in light colours (tm-chart-export.h). */
+static gboolean
+export_svg (TmProfile      *profile,
+            TmMemoryStore  *store,
+            const char     *path,
+            gboolean        memory_map,
+            GOutputStream  *out,
+            GError        **error)
+{
+  g_autoptr(TmChart) chart = NULL;
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *title = NULL;
+  TmChartPalette palette;
+
+  if (memory_map)
+    {
+      TmAllocations *allocations = tm_profile_lookup_allocations (profile, store);
+
+      if (allocations == NULL)
+        {
+          g_set_error (error, TM_ERROR, TM_ERROR_CHANGED, _("changed while reading: the file was modified by another program"));
+          return FALSE;
+        }
+      chart = tm_chart_new_memory_map (allocations, 0, 0, 1200, 400);
+    }
+  else
+    {
+      TmTimelineChartOptions options;
+
+      tm_timeline_chart_options_init (&options);
+      chart = tm_chart_new_timeline (store, &options);
+    }
+
+  {
+    const TmChartGeometry *g = tm_chart_get_geometry (chart);
+    g_autofree char *start = tm_chart_axes_format_time (g->start_ps, g->end_ps - g->start_ps);
+    g_autofree char *end = tm_chart_axes_format_time (g->end_ps, g->end_ps - g->start_ps);
+
+    /* "host1.xplane.pb · GPU_0_bfc · 2 100.000 ms – 2 588.000 ms" */
+    title = g_strdup_printf ("%s · %s · %s – %s", base, tm_memory_store_get_id (store), start, end);
+  }
+  tm_chart_palette_init_default (&palette, FALSE);
+  return tm_chart_write_svg (chart, title, &palette, NULL, out, NULL, error);
+}
+
 /* A time in milliseconds ("2587", "2587.25") to picoseconds, exactly for
  * up to nine decimals. */
 static gboolean
@@ -221,8 +273,8 @@ tm_cli_run (int    argc,
   const GOptionEntry entries[] = {
     { "summary", 0, 0, G_OPTION_ARG_NONE, &summary, N_("Print the summary of every memory id and exit"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("With --summary: print one line of JSON per host (JSON Lines), with exact integers"), NULL },
-    { "export", 0, 0, G_OPTION_ARG_STRING, &export_format, N_("Write XProf's memory-profile JSON (xprof-json), the peak breakdown (csv), every allocation (allocations), the scopes as collapsed stacks (collapsed) or the memory-only profile (memory-xplane) and exit"), N_("FORMAT") },
-    { "memory-id", 0, 0, G_OPTION_ARG_STRING, &memory_id, N_("With --export=csv, allocations or collapsed: the memory id (default: the one with the highest peak)"), N_("ID") },
+    { "export", 0, 0, G_OPTION_ARG_STRING, &export_format, N_("Write XProf's memory-profile JSON (xprof-json), the peak breakdown (csv), every allocation (allocations), the scopes as collapsed stacks (collapsed), the memory-only profile (memory-xplane), the timeline (svg) or the memory map (memory-map-svg) as a vector SVG, and exit"), N_("FORMAT") },
+    { "memory-id", 0, 0, G_OPTION_ARG_STRING, &memory_id, N_("With --export=csv, allocations, collapsed, svg or memory-map-svg: the memory id (default: the one with the highest peak)"), N_("ID") },
     { "at", 0, 0, G_OPTION_ARG_STRING, &at, N_("With --export=collapsed: the time in milliseconds (default: the peak)"), N_("MS") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Where to write the export (default or “-”: standard output)"), N_("PATH") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE") },
@@ -263,11 +315,12 @@ tm_cli_run (int    argc,
     return usage (context, _("--json goes with --summary"));
   if (export_format != NULL && !g_str_equal (export_format, "xprof-json") && !g_str_equal (export_format, "csv") &&
       !g_str_equal (export_format, "allocations") && !g_str_equal (export_format, "collapsed") &&
-      !g_str_equal (export_format, "memory-xplane"))
-    return usage (context, _("--export takes xprof-json, csv, allocations, collapsed or memory-xplane"));
+      !g_str_equal (export_format, "memory-xplane") && !g_str_equal (export_format, "svg") &&
+      !g_str_equal (export_format, "memory-map-svg"))
+    return usage (context, _("--export takes xprof-json, csv, allocations, collapsed, memory-xplane, svg or memory-map-svg"));
   if (memory_id != NULL && (export_format == NULL || g_str_equal (export_format, "xprof-json") ||
                             g_str_equal (export_format, "memory-xplane")))
-    return usage (context, _("--memory-id goes with --export=csv, allocations or collapsed"));
+    return usage (context, _("--memory-id goes with --export=csv, allocations, collapsed, svg or memory-map-svg"));
   if (at != NULL && (export_format == NULL || !g_str_equal (export_format, "collapsed")))
     return usage (context, _("--at goes with --export=collapsed"));
   if (at != NULL && !parse_ms (at, &at_ps))
@@ -461,6 +514,11 @@ tm_cli_run (int    argc,
 
               if (!tm_scope_tree_write_collapsed (tree, out, NULL, &error))
                 return fail (dest_path, error);
+            }
+          else if (g_str_equal (export_format, "svg") || g_str_equal (export_format, "memory-map-svg"))
+            {
+              if (!export_svg (profile, store, path, g_str_equal (export_format, "memory-map-svg"), out, &error))
+                return fail (error->domain == G_IO_ERROR ? dest_path : path, error);
             }
           else if (g_str_equal (export_format, "allocations"))
             {

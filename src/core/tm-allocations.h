@@ -172,60 +172,6 @@ double           tm_allocations_address_to_axis  (TmAllocations    *self,
 guint64          tm_allocations_axis_to_address  (TmAllocations    *self,
                                                   double            offset);
 
-/* The rectangle query aggregated per pixel: for a frame of width × height
- * pixels showing times [t0, t1] left to right and axis offsets [y0, y1]
- * bottom to top, cells (width × height, row 0 at the top) get in each pixel
- * the largest allocation that touches it (ties: the later one), or
- * TM_ALLOCATIONS_NONE. An allocation covers at least one pixel, so every
- * one in view shows. Returns the number of allocations in view. */
-guint            tm_allocations_render           (TmAllocations    *self,
-                                                  gint64            t0_ps,
-                                                  gint64            t1_ps,
-                                                  double            y0,
-                                                  double            y1,
-                                                  guint             width,
-                                                  guint             height,
-                                                  guint32          *cells);
-
-/* The same, a band of columns at a time, for drawing: the frame is cut
- * into bands of whole columns and func gets each band's keys as soon as it
- * is filled (small enough to stay in cache). In a band starting at column
- * x0, the pixel in column x0 + x and row r (row 0 at the top) has
- * keys[x × height + r], and tm_allocations_key_index() of it and
- * index_mask gives the allocation (TM_ALLOCATIONS_NONE for an empty pixel,
- * whose key is 0). keys is only valid during the call. A frame over many
- * allocations is split in two halves of columns drawn by two threads (the
- * caller's and one more, joined before returning): func is then called
- * from both at once, for different columns, each half left to right. The
- * result does not depend on the split. Bands (and halves) start at
- * multiples of 16 columns whenever they are at least 16 columns wide, so
- * that a band's row of 4-byte pixels is whole 64-byte lines of an aligned
- * image. Returns the number of allocations in view. */
-typedef void (*TmAllocationsBandFunc) (guint          x0,
-                                       guint          n_columns,
-                                       guint          height,
-                                       const guint32 *keys,
-                                       guint32        index_mask,
-                                       gpointer       user_data);
-
-guint            tm_allocations_render_bands     (TmAllocations        *self,
-                                                  gint64                t0_ps,
-                                                  gint64                t1_ps,
-                                                  double                y0,
-                                                  double                y1,
-                                                  guint                 width,
-                                                  guint                 height,
-                                                  TmAllocationsBandFunc func,
-                                                  gpointer              user_data);
-
-/* The allocation of a band's key, or TM_ALLOCATIONS_NONE for 0. */
-static inline guint
-tm_allocations_key_index (guint32 key,
-                          guint32 index_mask)
-{
-  return key == 0 ? TM_ALLOCATIONS_NONE : (key & index_mask) - 1;
-}
-
 /* Bytes of heap the index uses. */
 gsize            tm_allocations_get_memory_size  (TmAllocations    *self);
 

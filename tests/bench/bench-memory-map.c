@@ -6,7 +6,7 @@
  *
  * On the memory id with the most allocations:
  *   - index: tm_allocations_new() time and bytes per allocation;
- *   - frame: the core's part alone (tm_allocations_render_bands, bands
+ *   - frame: the core's part alone (tm_alloc_raster_render_bands, bands
  *     handed to a callback that does nothing), TmMemoryMap's render node
  *     for a 1920 × 600-px plot with the image rebuilt every run (the range
  *     pans a little), and that node rendered to a texture with the cairo
@@ -32,6 +32,7 @@
 
 #include <gtk/gtk.h>
 
+#include "tm-alloc-raster.h"
 #include "tm-allocations.h"
 #include "tm-allocations-query.h"
 #include "tm-axis.h"
@@ -127,7 +128,7 @@ print_hashes (const char    *name,
   };
   guint shown;
 
-  shown = tm_allocations_render (allocations, tm_viewport_get_start (viewport), tm_viewport_get_end (viewport),
+  shown = tm_alloc_raster_render (allocations, tm_viewport_get_start (viewport), tm_viewport_get_end (viewport),
                                  0, (double) tm_allocations_get_axis_length (allocations),
                                  PLOT_WIDTH, PLOT_HEIGHT, cells);
   printf ("  %-12s shown %u cells %016" G_GINT64_MODIFIER "x", name, shown,
@@ -303,7 +304,7 @@ main (int    argc,
           tm_viewport_pan (viewport, (r % 2 ? 1 : -1) * MAX (w / 200, 1));
           a = now_ms ();
           cpu_now (&thread, &process);
-          tm_allocations_render_bands (allocations, tm_viewport_get_start (viewport), tm_viewport_get_end (viewport),
+          tm_alloc_raster_render_bands (allocations, tm_viewport_get_start (viewport), tm_viewport_get_end (viewport),
                                        0, (double) tm_allocations_get_axis_length (allocations),
                                        PLOT_WIDTH, PLOT_HEIGHT, ignore_band, NULL);
           c = busier_since (thread, process);

@@ -41,6 +41,7 @@
 #include "tm-profile.h"
 #include "tm-session.h"
 #include "tm-timeline.h"
+#include "tm-timeline-private.h"
 #include "tm-bench-util.h"
 
 #define SYNTHETIC_N   5000000u
@@ -161,7 +162,8 @@ typedef struct
 } Zoom;
 
 static void
-bench_frames (TmMemoryStore *store)
+bench_frames (TmProfile     *profile,
+              TmMemoryStore *store)
 {
   g_autoptr(TmSession) session = tm_session_new ();
   TmTimeline *timeline = TM_TIMELINE (g_object_ref_sink (tm_timeline_new (session)));
@@ -176,6 +178,8 @@ bench_frames (TmMemoryStore *store)
   guint n_zooms = 0;
 
   gsk_renderer_realize (cairo, NULL, NULL);
+  /* A session shows a memory id of its profile. */
+  tm_session_set_profile (session, profile);
   tm_session_set_memory_store (session, store);
   data_span = tm_viewport_get_span (viewport);
 
@@ -391,7 +395,7 @@ main (int   argc,
           (double) tm_lod_get_memory_size (tm_memory_store_get_lod (store)) / tm_memory_store_get_n_snapshots (store));
 
   if (have_display)
-    bench_frames (store);
+    bench_frames (profile, store);
   else
     printf ("\nNo display: frame and hover figures skipped (run under xvfb-run-test.sh)\n");
 

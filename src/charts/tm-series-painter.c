@@ -1,4 +1,4 @@
-/* tm-series-painter.c — the timeline's stacked areas as an image
+/* tm-series-painter.c — the timeline's stacked areas, column by column
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -11,7 +11,7 @@
 
 /* Premultiplied native-endian ARGB, GDK_MEMORY_DEFAULT's layout. */
 static guint32
-premultiply (const GdkRGBA *c)
+premultiply (const TmChartColor *c)
 {
   guint a = (guint) lround (c->alpha * 255.0);
   guint r = (guint) lround (c->red * c->alpha * 255.0);
@@ -206,6 +206,140 @@ tm_series_painter_set_hidden (TmSeriesPainter *self,
   self->hidden = hidden;
 }
 
+gboolean
+tm_series_painter_lod_has_stack (const TmLod *lod)
+{
+  TmLodBucket all;
+
+  g_return_val_if_fail (lod != NULL, FALSE);
+
+  return tm_lod_query_indices (lod, 0, tm_lod_get_n_snapshots (lod) - 1, &all) && all.stack_max > 0;
+}
+
+gboolean
+tm_series_painter_column (const TmLodBucket *b,
+                          int                x,
+                          int                height,
+                          int                scale,
+                          gint64             y_max,
+                          gboolean           show_stack,
+                          gboolean           show_free,
+                          guint              hidden,
+                          int               *prev_ftop,
+                          int               *prev_fbottom,
+                          TmSeriesColumn    *out)
+{
+  double y_scale = (double) height / (double) y_max;
+  int line = scale > 1 ? 3 : 2;
+  int frag_line = scale > 1 ? 3 : 2;
+  int dash_on = 6 * scale, dash_period = 10 * scale;
+  int s_min, s_max, u_min, u_max, t_min, t_max, f_top, f_bottom;
+  int half_up = line / 2, half_down = (line + 1) / 2;
+  int a[TM_SERIES_N_PIECES], e[TM_SERIES_N_PIECES];
+  int cursor = 0;
+
+  out->frag_top = out->frag_bottom = out->band_top = out->band_bottom = -1;
+  for (int k = 0; k < TM_SERIES_N_PIECES; k++)
+    out->top[k] = out->bottom[k] = 0;
+
+  if (!b->has_data)
+    {
+      *prev_ftop = *prev_fbottom = -1;
+      return FALSE;
+    }
+
+  /* Values are >= 0: adding 0.5 and truncating rounds. */
+  /* Values above y_max (the Fit scale of a zoomed view) stop at the top. */
+#define ROW(v) MAX (0, (int) ((double) height - (double) (v) * y_scale + 0.5))
+
+  /* Rows grow downwards: a larger value has a smaller row. */
+  s_min = ROW (b->stack_min);
+  s_max = ROW (b->stack_max);
+  u_min = ROW (b->used_min);
+  u_max = ROW (b->used_max);
+  t_min = ROW (b->total_min);
+  t_max = ROW (b->total_max);
+
+#undef ROW
+
+  /* Fragmentation on its 0–1 axis, joined to the previous column and
+   * dashed along x (steep parts stay solid). */
+  f_top = (int) (height - CLAMP (b->frag_max, 0.0, 1.0) * height + 0.5) - frag_line / 2;
+  f_bottom = (int) (height - CLAMP (b->frag_min, 0.0, 1.0) * height + 0.5) + (frag_line + 1) / 2;
+  if (*prev_ftop >= 0)
+    {
+      int joined_top = MIN (f_top, *prev_ftop + frag_line);
+      int joined_bottom = MAX (f_bottom, *prev_fbottom - frag_line);
+
+      *prev_ftop = f_top;
+      *prev_fbottom = f_bottom;
+      f_top = joined_top;
+      f_bottom = joined_bottom;
+    }
+  else
+    {
+      *prev_ftop = f_top;
+      *prev_fbottom = f_bottom;
+    }
+  if ((hidden & TM_SERIES_PAINTER_FRAGMENTATION) == 0 &&
+      (x % dash_period < dash_on || f_bottom - f_top > 3 * frag_line))
+    {
+      out->frag_top = CLAMP (f_top, 0, height);
+      out->frag_bottom = CLAMP (f_bottom, 0, height);
+      /* Spanning many rows (fragmentation swinging within the
+       * column): the range as a band, its extremes as solid edges. */
+      if (f_bottom - f_top > 3 * frag_line)
+        {
+          out->band_top = CLAMP (f_top + frag_line, 0, height);
+          out->band_bottom = CLAMP (f_bottom - frag_line, out->band_top, height);
+        }
+      else
+        out->band_top = out->band_bottom = out->frag_top;
+    }
+
+  /* Each series is a fill up to its smallest value and a full-strength
+   * band from there to its largest (at least `line` rows: its top
+   * line). Going down the column: free, heap, stack; a later series
+   * (lower: stack <= stack + heap <= total) wins where they meet, and
+   * a line wins over its own fill. */
+  a[TM_SERIES_PIECE_STACK_LINE] = show_stack ? s_max - half_up : height;
+  e[TM_SERIES_PIECE_STACK_LINE] = s_min + half_down;
+  a[TM_SERIES_PIECE_STACK_FILL] = MAX (s_min, e[TM_SERIES_PIECE_STACK_LINE]);
+  e[TM_SERIES_PIECE_STACK_FILL] = height;
+  a[TM_SERIES_PIECE_HEAP_LINE] = MIN (u_max - half_up, a[TM_SERIES_PIECE_STACK_LINE]);
+  e[TM_SERIES_PIECE_HEAP_LINE] = MIN (u_min + half_down, a[TM_SERIES_PIECE_STACK_LINE]);
+  a[TM_SERIES_PIECE_HEAP_FILL] = MAX (u_min, e[TM_SERIES_PIECE_HEAP_LINE]);
+  e[TM_SERIES_PIECE_HEAP_FILL] = show_stack ? MIN (s_max, a[TM_SERIES_PIECE_STACK_LINE]) : height;
+  if (show_free)
+    {
+      a[TM_SERIES_PIECE_FREE_LINE] = MIN (t_max - half_up, a[TM_SERIES_PIECE_HEAP_LINE]);
+      e[TM_SERIES_PIECE_FREE_LINE] = MIN (t_min + half_down, a[TM_SERIES_PIECE_HEAP_LINE]);
+      a[TM_SERIES_PIECE_FREE_FILL] = MAX (t_min, e[TM_SERIES_PIECE_FREE_LINE]);
+      e[TM_SERIES_PIECE_FREE_FILL] = MIN (u_max, a[TM_SERIES_PIECE_HEAP_LINE]);
+    }
+  else
+    a[TM_SERIES_PIECE_FREE_LINE] = e[TM_SERIES_PIECE_FREE_LINE] =
+      a[TM_SERIES_PIECE_FREE_FILL] = e[TM_SERIES_PIECE_FREE_FILL] = 0;
+  if (!show_stack)
+    a[TM_SERIES_PIECE_STACK_LINE] = e[TM_SERIES_PIECE_STACK_LINE] =
+      a[TM_SERIES_PIECE_STACK_FILL] = e[TM_SERIES_PIECE_STACK_FILL] = 0;
+
+  /* Top to bottom, each piece starts where the one above ended. */
+  for (int k = 0; k < TM_SERIES_N_PIECES; k++)
+    {
+      int sa = CLAMP (a[k], cursor, height), sb = CLAMP (e[k], cursor, height);
+
+      if (sb > sa)
+        {
+          out->top[k] = sa;
+          out->bottom[k] = sb;
+          cursor = sb;
+        }
+    }
+
+  return TRUE;
+}
+
 cairo_surface_t *
 tm_series_painter_paint (TmSeriesPainter *self,
                          const TmLod     *lod,
@@ -216,12 +350,8 @@ tm_series_painter_paint (TmSeriesPainter *self,
                          int              scale,
                          gint64           y_max,
                          gboolean         show_free,
-                         const TmPalette *palette)
+                         const TmChartPalette *palette)
 {
-  double y_scale;
-  int line = scale > 1 ? 3 : 2;
-  int frag_line = scale > 1 ? 3 : 2;
-  int dash_on = 6 * scale, dash_period = 10 * scale;
   gboolean show_stack;
   guint32 fill[TM_N_SERIES], top[TM_N_SERIES], frag, band;
   guint *row_starts, *next;
@@ -230,7 +360,6 @@ tm_series_painter_paint (TmSeriesPainter *self,
   cairo_surface_t *surface;
   guint32 *pixels;
   int stride;
-  TmLodBucket all;
   int prev_ftop = -1, prev_fbottom = -1;
 
   g_return_val_if_fail (self != NULL, NULL);
@@ -239,10 +368,7 @@ tm_series_painter_paint (TmSeriesPainter *self,
   g_return_val_if_fail (y_max > 0, NULL);
   g_return_val_if_fail (palette != NULL, NULL);
 
-  y_scale = (double) height / (double) y_max;
-
-  tm_lod_query_indices (lod, 0, tm_lod_get_n_snapshots (lod) - 1, &all);
-  show_stack = all.stack_max > 0;
+  show_stack = tm_series_painter_lod_has_stack (lod);
 
   for (int s = 0; s < TM_N_SERIES; s++)
     {
@@ -253,7 +379,7 @@ tm_series_painter_paint (TmSeriesPainter *self,
     }
   frag = premultiply (&palette->frag);
   {
-    GdkRGBA faint = palette->frag;
+    TmChartColor faint = palette->frag;
 
     /* Dense fragmentation is a veil the series show through. */
     faint.alpha *= 0.15f;
@@ -271,10 +397,6 @@ tm_series_painter_paint (TmSeriesPainter *self,
   pixels = (guint32 *) cairo_image_surface_get_data (surface);
   stride = cairo_image_surface_get_stride (surface) / 4;
 
-  /* Values are >= 0: adding 0.5 and truncating rounds. */
-  /* Values above y_max (the Fit scale of a zoomed view) stop at the top. */
-#define ROW(v) MAX (0, (int) ((double) height - (double) (v) * y_scale + 0.5))
-
   /* Each column becomes a few runs of rows, resolved into the rows where
    * its colour changes; then the image is written row by row, each row a
    * copy of the one above with those changes applied. Everything goes
@@ -291,106 +413,32 @@ tm_series_painter_paint (TmSeriesPainter *self,
 
   for (int x = 0; x < width; x++)
     {
-      const TmLodBucket *b = &self->buckets[x];
       ColumnPainter painter = { self->changes + n_changes, 0, x, -1, -1, frag, 0, 0, band };
-      int s_min, s_max, u_min, u_max, t_min, t_max, f_top, f_bottom;
-      int half_up = line / 2, half_down = (line + 1) / 2;
-      int fl_a, fl_b, ff_a, ff_b, hl_a, hl_b, hf_a, hf_b, sl_a, sl_b, sf_a;
+      TmSeriesColumn c;
       int cursor = 0;
 
-      if (!b->has_data)
-        {
-          prev_ftop = prev_fbottom = -1;
-          continue;
-        }
+      if (!tm_series_painter_column (&self->buckets[x], x, height, scale, y_max, show_stack, show_free,
+                                     self->hidden, &prev_ftop, &prev_fbottom, &c))
+        continue;
 
-      /* Rows grow downwards: a larger value has a smaller row. */
-      s_min = ROW (b->stack_min);
-      s_max = ROW (b->stack_max);
-      u_min = ROW (b->used_min);
-      u_max = ROW (b->used_max);
-      t_min = ROW (b->total_min);
-      t_max = ROW (b->total_max);
-
-      /* Fragmentation on its 0–1 axis, joined to the previous column and
-       * dashed along x (steep parts stay solid). */
-      f_top = (int) (height - CLAMP (b->frag_max, 0.0, 1.0) * height + 0.5) - frag_line / 2;
-      f_bottom = (int) (height - CLAMP (b->frag_min, 0.0, 1.0) * height + 0.5) + (frag_line + 1) / 2;
-      if (prev_ftop >= 0)
+      if (c.frag_top >= 0)
         {
-          int joined_top = MIN (f_top, prev_ftop + frag_line);
-          int joined_bottom = MAX (f_bottom, prev_fbottom - frag_line);
+          painter.frag_top = c.frag_top;
+          painter.frag_bottom = c.frag_bottom;
+          painter.band_top = c.band_top;
+          painter.band_bottom = c.band_bottom;
+        }
+      for (int k = 0; k < TM_SERIES_N_PIECES; k++)
+        if (c.bottom[k] > c.top[k])
+          {
+            int series = k / 2;
+            guint32 color = k % 2 == 0 ? top[series] : fill[series];
 
-          prev_ftop = f_top;
-          prev_fbottom = f_bottom;
-          f_top = joined_top;
-          f_bottom = joined_bottom;
-        }
-      else
-        {
-          prev_ftop = f_top;
-          prev_fbottom = f_bottom;
-        }
-      if ((self->hidden & TM_SERIES_PAINTER_FRAGMENTATION) == 0 &&
-          (x % dash_period < dash_on || f_bottom - f_top > 3 * frag_line))
-        {
-          painter.frag_top = CLAMP (f_top, 0, height);
-          painter.frag_bottom = CLAMP (f_bottom, 0, height);
-          /* Spanning many rows (fragmentation swinging within the
-           * column): the range as a band, its extremes as solid edges. */
-          if (f_bottom - f_top > 3 * frag_line)
-            {
-              painter.band_top = CLAMP (f_top + frag_line, 0, height);
-              painter.band_bottom = CLAMP (f_bottom - frag_line, painter.band_top, height);
-            }
-          else
-            painter.band_top = painter.band_bottom = painter.frag_top;
-        }
-
-      /* Each series is a fill up to its smallest value and a full-strength
-       * band from there to its largest (at least `line` rows: its top
-       * line). Going down the column: free, heap, stack; a later series
-       * (lower: stack <= stack + heap <= total) wins where they meet, and
-       * a line wins over its own fill. */
-      sl_a = show_stack ? s_max - half_up : height;
-      sl_b = s_min + half_down;
-      sf_a = MAX (s_min, sl_b);
-      hl_a = MIN (u_max - half_up, sl_a);
-      hl_b = MIN (u_min + half_down, sl_a);
-      hf_a = MAX (u_min, hl_b);
-      hf_b = show_stack ? MIN (s_max, sl_a) : height;
-      if (show_free)
-        {
-          fl_a = MIN (t_max - half_up, hl_a);
-          fl_b = MIN (t_min + half_down, hl_a);
-          ff_a = MAX (t_min, fl_b);
-          ff_b = MIN (u_max, hl_a);
-        }
-      else
-        fl_a = fl_b = ff_a = ff_b = 0;
-
-#define SEGMENT(a, b, color) G_STMT_START { \
-        int sa = CLAMP ((a), cursor, height), sb = CLAMP ((b), cursor, height); \
-        if (sb > sa) \
-          { \
-            paint_piece (&painter, cursor, sa, 0); \
-            paint_piece (&painter, sa, sb, (color)); \
-            cursor = sb; \
-          } \
-      } G_STMT_END
-
-      SEGMENT (fl_a, fl_b, top[TM_SERIES_FREE]);
-      SEGMENT (ff_a, ff_b, fill[TM_SERIES_FREE]);
-      SEGMENT (hl_a, hl_b, top[TM_SERIES_HEAP]);
-      SEGMENT (hf_a, hf_b, fill[TM_SERIES_HEAP]);
-      if (show_stack)
-        {
-          SEGMENT (sl_a, sl_b, top[TM_SERIES_STACK]);
-          SEGMENT (sf_a, height, fill[TM_SERIES_STACK]);
-        }
+            paint_piece (&painter, cursor, c.top[k], 0);
+            paint_piece (&painter, c.top[k], c.bottom[k], color);
+            cursor = c.bottom[k];
+          }
       paint_piece (&painter, cursor, height, 0);
-
-#undef SEGMENT
 
       g_assert (painter.n <= MAX_CHANGES);
       n_changes += painter.n;
@@ -415,8 +463,6 @@ tm_series_painter_paint (TmSeriesPainter *self,
   g_free (row_starts);
   g_free (next);
   g_free (row);
-
-#undef ROW
 
   cairo_surface_mark_dirty (surface);
   cairo_surface_set_device_scale (surface, scale, scale);

@@ -1,0 +1,81 @@
+/* tm-chart-layer.h — one part of a chart, which draws itself
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A chart (tm-chart) is a list of layers drawn in order over one geometry:
+ * the plot rectangle, the time range shown and the value axis. A layer
+ * draws from that geometry and the inputs it was given (data, colours,
+ * flags) and knows nothing of the other layers or of the widget showing
+ * it, so the same layer draws on screen, into a PNG and into an SVG.
+ *
+ * The geometry is computed once per size or range change
+ * (tm_chart_geometry_init()) and handed to every layer; a layer never
+ * computes it again.
+ */
+#pragma once
+
+#include <glib-object.h>
+
+#include "tm-chart-canvas.h"
+
+G_BEGIN_DECLS
+
+/* Around a chart's plot, in pixels: charts drawn under each other share
+ * the left and right margins, so that one x means one time in all. */
+#define TM_CHART_MARGIN_LEFT   72
+#define TM_CHART_MARGIN_RIGHT  50
+#define TM_CHART_MARGIN_TOP    30
+#define TM_CHART_MARGIN_BOTTOM 24
+
+#define TM_CHART_HLO_BAND_HEIGHT 8
+#define TM_CHART_HLO_BAND_GAP    3
+
+typedef struct
+{
+  int          width;       /* of the whole chart */
+  int          height;
+  TmChartRect  plot;        /* the data area */
+  TmChartRect  hlo_band;    /* empty without modules */
+  gint64       start_ps;    /* the time at the plot's left edge */
+  gint64       end_ps;      /* at its right edge */
+  gint64       y_max;       /* value at the top of the plot (> 0) */
+  gint64       y_step;      /* between two value ticks */
+} TmChartGeometry;
+
+/* The timeline's geometry for a width × height chart showing
+ * [start_ps, end_ps], with a band for HLO modules or not, whose value axis
+ * holds max_value (1 KiB when <= 0) in nice steps. */
+void    tm_chart_geometry_init      (TmChartGeometry       *geometry,
+                                     int                    width,
+                                     int                    height,
+                                     gboolean               hlo_band,
+                                     gint64                 start_ps,
+                                     gint64                 end_ps,
+                                     gint64                 max_value);
+double  tm_chart_geometry_time_to_x (const TmChartGeometry *geometry,
+                                     gint64                 time_ps);
+double  tm_chart_geometry_value_to_y (const TmChartGeometry *geometry,
+                                      double                 value);
+
+#define TM_TYPE_CHART_LAYER (tm_chart_layer_get_type ())
+
+G_DECLARE_DERIVABLE_TYPE (TmChartLayer, tm_chart_layer, TM, CHART_LAYER, GObject)
+
+struct _TmChartLayerClass
+{
+  GObjectClass parent_class;
+
+  void (*draw) (TmChartLayer          *self,
+                TmChartCanvas         *canvas,
+                const TmChartGeometry *geometry);
+};
+
+/* Draws the layer (nothing while it is not visible). */
+void     tm_chart_layer_draw        (TmChartLayer          *self,
+                                     TmChartCanvas         *canvas,
+                                     const TmChartGeometry *geometry);
+gboolean tm_chart_layer_get_visible (TmChartLayer          *self);
+void     tm_chart_layer_set_visible (TmChartLayer          *self,
+                                     gboolean               visible);
+
+G_END_DECLS
