@@ -215,6 +215,8 @@ test_usage (void)
     { "--export=csv", "--at=12", "x.xplane.pb", NULL },
     { "--export=collapsed", "--at=12ms", "x.xplane.pb", NULL },
     { "--export=xprof-json", "--memory-id=1", "x.xplane.pb", NULL },
+    { "--summary", "--baseline-memory-id=1", "x.xplane.pb", NULL },
+    { "--baseline-memory-id=1", "x.xplane.pb", NULL },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -224,6 +226,34 @@ test_usage (void)
       tm_test_run_cli (&r, NULL, cases[i][0], cases[i][1], cases[i][2], cases[i][3], NULL);
       g_assert_cmpint (r.status, ==, 2);
       g_assert_true (g_str_has_prefix (r.err, "tidemark: "));
+    }
+}
+
+/* Every option is in --help: the window's (tidemark --help) and the
+ * command line's (tidemark --summary --help), which a build without the
+ * window also gives for tidemark --help. */
+static void
+test_help (void)
+{
+  const char *options[] = {
+    "--summary", "--json", "--export=FORMAT", "--memory-id=ID", "--at=MS", "--output=PATH",
+    "--compare", "--baseline-memory-id=ID",
+  };
+  const char *cases[][2] = { { "--help", NULL }, { "--summary", "--help" } };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(TmTestRun) r = { 0 };
+
+      tm_test_run_cli (&r, "C", cases[i][0], cases[i][1], NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      for (guint o = 0; o < G_N_ELEMENTS (options); o++)
+        {
+          g_autofree char *listed = g_strconcat (" ", options[o], " ", NULL);
+
+          g_test_message ("%s %s: %s", cases[i][0], cases[i][1] != NULL ? cases[i][1] : "", options[o]);
+          g_assert_nonnull (strstr (r.out, listed));
+        }
     }
 }
 
@@ -312,6 +342,7 @@ main (int   argc,
   g_test_add_func ("/cli/export", test_export);
   g_test_add_func ("/cli/export-collapsed", test_export_collapsed);
   g_test_add_func ("/cli/usage", test_usage);
+  g_test_add_func ("/cli/help", test_help);
   g_test_add_func ("/cli/bad-input", test_bad_input);
   g_test_add_func ("/cli/invalid-utf8", test_invalid_utf8);
 

@@ -25,7 +25,7 @@
 #include "tm-xspace-writer.h"
 
 static const char * const cli_options[] = {
-  "--summary", "--export", "--compare", "--json", "--memory-id", "--output", "--at",
+  "--summary", "--export", "--compare", "--json", "--memory-id", "--baseline-memory-id", "--output", "--at",
 };
 
 gboolean
@@ -185,6 +185,8 @@ tm_cli_run (int    argc,
   gboolean json = FALSE;
   g_autofree char *export_format = NULL;
   g_autofree char *memory_id = NULL;
+  g_autofree char *baseline_memory_id = NULL;
+  gboolean compare = FALSE;
   g_autofree char *output = NULL;
   g_autofree char *at = NULL;
   g_auto(GStrv) files = NULL;
@@ -197,6 +199,10 @@ tm_cli_run (int    argc,
     { "memory-id", 0, 0, G_OPTION_ARG_STRING, &memory_id, N_("With --export=csv, allocations or collapsed: the memory id (default: the one with the highest peak)"), N_("ID") },
     { "at", 0, 0, G_OPTION_ARG_STRING, &at, N_("With --export=collapsed: the time in milliseconds (default: the peak)"), N_("MS") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Where to write the export (default or “-”: standard output)"), N_("PATH") },
+    /* --compare goes to tm-cli-compare.c before this parser; listed so
+     * that --help names it. */
+    { "compare", 0, 0, G_OPTION_ARG_NONE, &compare, N_("Print how FILE differs from BASELINE (tidemark --compare [--json] [--memory-id=ID] BASELINE FILE) and exit"), NULL },
+    { "baseline-memory-id", 0, 0, G_OPTION_ARG_STRING, &baseline_memory_id, N_("With --compare and --memory-id: the baseline’s memory id, when it is another one"), N_("ID") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE") },
     { NULL }
   };
@@ -224,6 +230,8 @@ tm_cli_run (int    argc,
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return usage (context, error->message);
 
+  if (baseline_memory_id != NULL)
+    return usage (context, _("--baseline-memory-id goes with --compare and --memory-id"));
   if (summary == (export_format != NULL))
     return usage (context, _("give either --summary or --export"));
   if (json && !summary)
