@@ -258,6 +258,29 @@ test_export_several (void)
   g_assert_cmpint (r.status, ==, 0);
   g_assert_true (g_file_test (first, G_FILE_TEST_IS_REGULAR));
   g_assert_true (g_file_test (second, G_FILE_TEST_IS_REGULAR));
+
+  /* Not to standard output: the hosts' documents back to back would be
+   * no valid CSV or JSON. Refused before any host is read. */
+  {
+    const char *formats[] = { "--export=csv", "--export=xprof-json", "--export=allocations", "--export=collapsed" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+      for (guint to_dash = 0; to_dash < 2; to_dash++)
+        {
+          g_auto(TmTestRun) refused = { 0 };
+
+          if (to_dash)
+            tm_test_run_cli (&refused, "C", formats[i], "-o", "-", run_dir, NULL);
+          else
+            tm_test_run_cli (&refused, "C", formats[i], run_dir, NULL);
+          g_test_message ("%s%s: %s", formats[i], to_dash ? " -o -" : "", refused.err);
+          g_assert_cmpint (refused.status, ==, 2);
+          g_assert_cmpstr (refused.out, ==, "");
+          g_assert_true (g_str_has_prefix (refused.err,
+                                           "tidemark: --export writes one file per host, and 64 hosts were given: "
+                                           "give --output=FOLDER\n"));
+        }
+  }
 }
 
 /* Dropping the loader while hosts load stops them; nothing is left. */

@@ -290,6 +290,18 @@ tm_cli_run (int    argc,
     }
 
   several = hosts->len > 1;
+  /* One document per host: back to back on standard output they would
+   * make no valid CSV or JSON (README.md, "Command line"). */
+  if (several && export_format != NULL && (output == NULL || g_str_equal (output, "-")))
+    {
+      g_autofree char *message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                               "--export writes one file per host, and %u host was given: give --output=FOLDER",
+                                                               "--export writes one file per host, and %u hosts were given: give --output=FOLDER",
+                                                               hosts->len),
+                                                  hosts->len);
+
+      return usage (context, message);
+    }
   if (several && export_format != NULL && output != NULL && !g_str_equal (output, "-"))
     {
       output_dir = g_file_new_for_commandline_arg (output);
