@@ -187,7 +187,70 @@ test_export_collapsed (void)
   g_assert_cmpstr (b.out, ==,
                    "memory allocated before the profile 2744\n"
                    "stack 2000\n");
+
+  /* Outside the snapshots (0.00004 to 0.00007 ms) nothing is known: an
+   * error naming the span, status 1, nothing written. The last snapshot
+   * itself is inside. */
+  {
+    g_autofree char *display = g_filename_display_name (path);
+    const struct { const char *at; int status; const char *says; } cases[] = {
+      { "--at=0", 1, "--at=0 ms is before the first snapshot of memory id “GPU_0_bfc”: "
+                     "its snapshots span 0.00004 ms to 0.00007 ms\n" },
+      { "--at=0.00003999", 1, "--at=0.00003999 ms is before the first snapshot" },
+      { "--at=0.000070001", 1, "--at=0.000070001 ms is after the last snapshot of memory id “GPU_0_bfc”: "
+                               "its snapshots span 0.00004 ms to 0.00007 ms\n" },
+      { "--at=5000", 1, "--at=5000 ms is after the last snapshot" },
+      { "--at=0.00007", 0, NULL },
+      { "--at=0.00004", 0, NULL },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+      {
+        g_auto(TmTestRun) r = { 0 };
+        g_autofree char *prefix = g_strdup_printf ("tidemark: %s: ", display);
+
+        tm_test_run_cli (&r, "C", "--export=collapsed", cases[i].at, path, NULL);
+        g_test_message ("%s: %d %s", cases[i].at, r.status, r.err);
+        g_assert_cmpint (r.status, ==, cases[i].status);
+        if (cases[i].says == NULL)
+          {
+            g_assert_cmpstr (r.err, ==, "");
+            g_assert_cmpstr (r.out, !=, "");
+            continue;
+          }
+        g_assert_cmpstr (r.out, ==, "");
+        g_assert_true (g_str_has_prefix (r.err, prefix));
+        g_assert_nonnull (strstr (r.err, cases[i].says));
+        g_assert_cmpuint (count_lines (r.err), ==, 1);
+      }
+  }
   tm_fixture_remove (path);
+
+  /* Inside, at a moment when nothing is live: the output is empty, and
+   * standard error says why. */
+  {
+    g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+    TmFixtureLine *line = tm_fixture_plane_add_line (tm_fixture_space_add_plane (space, "/host:CPU"), "l", 0);
+    TmFixtureMemory m = {
+      .allocator_name = "GPU_0_bfc", .bytes_allocated = 64, .peak_bytes_in_use = 64,
+      .requested_bytes = 64, .allocation_bytes = 64, .addr = 64,
+      .tf_op = "op", .region_type = "output", .data_type = 1, .shape = "[16]",
+    };
+    g_autoptr(GError) error = NULL;
+    g_autofree char *empty_path = NULL;
+    g_auto(TmTestRun) r = { 0 };
+
+    tm_fixture_line_add_memory_event (line, TRUE, 1000, &m);
+    m.bytes_allocated = 0;
+    tm_fixture_line_add_memory_event (line, FALSE, 2000, &m);
+    empty_path = tm_fixture_space_write (space, NULL, "freed.xplane.pb", &error);
+    g_assert_no_error (error);
+    tm_test_run_cli (&r, "C", "--export=collapsed", "--at=0.000002", empty_path, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_cmpstr (r.out, ==, "");
+    g_assert_nonnull (strstr (r.err, "warning: nothing of memory id “GPU_0_bfc” is live at 0.000002 ms: no stacks written\n"));
+    tm_fixture_remove (empty_path);
+  }
 
   if (real == NULL)
     return;

@@ -157,6 +157,50 @@ parse_ms (const char *text,
   return TRUE;
 }
 
+/* Picoseconds as milliseconds, exactly (the inverse of parse_ms). */
+static char *
+format_ms_exact (gint64 ps)
+{
+  guint64 mag = ps < 0 ? (guint64) 0 - (guint64) ps : (guint64) ps;
+  g_autofree char *frac = g_strdup_printf ("%09" G_GUINT64_FORMAT, mag % 1000000000);
+  gsize len = strlen (frac);
+
+  while (len > 0 && frac[len - 1] == '0')
+    frac[--len] = '\0';
+  return g_strdup_printf ("%s%" G_GUINT64_FORMAT "%s%s ms", ps < 0 ? "−" : "",
+                          mag / 1000000000, len > 0 ? "." : "", frac);
+}
+
+/* --at must fall within the memory id's snapshots: before the first
+ * nothing was recorded, after the last nothing is known (README.md,
+ * "Command line"). Otherwise says so and returns FALSE. */
+static gboolean
+check_at (const char    *path,
+          TmMemoryStore *store,
+          gint64         at_ps)
+{
+  guint n = tm_memory_store_get_n_snapshots (store);
+  const gint64 *times = tm_memory_store_get_times (store);
+  g_autofree char *at = format_ms_exact (at_ps);
+  g_autofree char *first = n > 0 ? format_ms_exact (times[0]) : NULL;
+  g_autofree char *last = n > 0 ? format_ms_exact (times[n - 1]) : NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (n > 0 && at_ps >= times[0] && at_ps <= times[n - 1])
+    return TRUE;
+  if (n == 0)
+    g_set_error (&error, TM_ERROR, TM_ERROR_NO_MEMORY_ID, _("memory id “%s” has no snapshots"),
+                 tm_memory_store_get_id (store));
+  else
+    g_set_error (&error, TM_ERROR, TM_ERROR_NO_MEMORY_ID,
+                 at_ps < times[0]
+                 ? _("--at=%s is before the first snapshot of memory id “%s”: its snapshots span %s to %s")
+                 : _("--at=%s is after the last snapshot of memory id “%s”: its snapshots span %s to %s"),
+                 at, tm_memory_store_get_id (store), first, last);
+  fail (path, error);
+  return FALSE;
+}
+
 #if defined(__SANITIZE_ADDRESS__)
 #define TM_CLI_SANITIZED 1
 #elif defined(__has_feature)
@@ -419,11 +463,25 @@ tm_cli_run (int    argc,
 
           if (g_str_equal (export_format, "collapsed"))
             {
-              g_autoptr(TmScopeTree) tree = tm_scope_tree_new_at (tm_profile_lookup_analysis (profile, store),
-                                                                  at == NULL, at_ps, TM_SCOPE_GROUPING_NAME);
+              g_autoptr(TmScopeTree) tree = NULL;
 
+              if (at != NULL && !check_at (path, store, at_ps))
+                {
+                  status = 1;
+                  continue;
+                }
+              tree = tm_scope_tree_new_at (tm_profile_lookup_analysis (profile, store),
+                                           at == NULL, at_ps, TM_SCOPE_GROUPING_NAME);
               if (!tm_scope_tree_write_collapsed (tree, out, NULL, &error))
                 return fail (dest_path, error);
+              if (at != NULL && tm_scope_tree_get_root (tree)->n_children == 0)
+                {
+                  g_autofree char *display = g_filename_display_name (path);
+                  g_autofree char *when = format_ms_exact (at_ps);
+
+                  g_printerr (_("tidemark: %s: warning: nothing of memory id “%s” is live at %s: no stacks written\n"),
+                              display, tm_memory_store_get_id (store), when);
+                }
             }
           else if (g_str_equal (export_format, "allocations"))
             {
