@@ -320,6 +320,13 @@ test_help (void)
     }
 }
 
+/* What a folder without profiles is told: that none was found, and where
+ * they were looked for. */
+#define NO_PROFILE_IN_FOLDER \
+  "no profile found in this folder: looked in it for *.xplane.pb files " \
+  "(else *.memory_profile.json or *.memory_profile.json.gz) and, as a log directory, " \
+  "in the newest run under its plugins/profile/ folder; open a log directory or one run folder\n"
+
 static void
 test_bad_input (void)
 {
@@ -329,29 +336,62 @@ test_bad_input (void)
   g_autofree char *missing = g_build_filename (dir, "missing.xplane.pb", NULL);
   /* A folder without profiles (one with a single profile opens as it). */
   g_autofree char *subdir = g_build_filename (dir, "no-profiles", NULL);
+  /* A log directory's plugins/profile: its runs are one level down. */
+  g_autofree char *run = g_build_filename (dir, "logdir", "plugins", "profile", "run-1", NULL);
+  g_autofree char *profile_dir = g_path_get_dirname (run);
+  g_autofree char *logdir = g_build_filename (dir, "logdir", NULL);
+  /* Text whose first bytes happen to read as a protobuf field. */
+  g_autofree char *text = g_build_filename (dir, "passwd", NULL);
   g_autofree char *corrupt = tm_test_real_profile ("corrupt_utf8_mangled.xplane.pb");
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new_xprof_example ();
+  g_autofree char *host = NULL;
   struct { const char *path; const char *says; } cases[] = {
-    { empty, "file is empty" },
-    { subdir, "is a directory" },
+    { empty, "file is empty\n" },
+    { subdir, NO_PROFILE_IN_FOLDER },
+    { profile_dir, NO_PROFILE_IN_FOLDER },
     { missing, "cannot be read" },
-    { corrupt, "length runs past the end at byte 1" },
+    { text, "not a profile, or a damaged one: field 12 has wire type 7 (invalid) at byte 113: no such wire type\n" },
+    { corrupt, "not a profile, or a damaged one: length runs past the end at byte 1: "
+               "a field claims 28501368332271 bytes but the file ends at byte 1365940\n" },
   };
 
   g_assert_true (g_file_set_contents (empty, "", 0, NULL));
   g_assert_cmpint (g_mkdir (subdir, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (run, 0700), ==, 0);
+  host = tm_fixture_space_write (space, run, "worker-0.xplane.pb", &error);
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (text,
+                                      "root:x:0:0:root:/root:/bin/bash\n"
+                                      "daemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n"
+                                      "bin:x:2:2:bin:/bin:/usr/sbin/nologin\n", -1, NULL));
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_auto(TmTestRun) r = { 0 };
+      g_autofree char *prefix = NULL;
 
       if (cases[i].path == NULL)
         continue;  /* no real profiles here */
-      tm_test_run_cli (&r, NULL, "--summary", cases[i].path, NULL);
+      prefix = g_strdup_printf ("tidemark: %s: ", cases[i].path);
+      tm_test_run_cli (&r, "C", "--summary", cases[i].path, NULL);
+      g_test_message ("%s", r.err);
       g_assert_cmpint (r.status, ==, 1);
       g_assert_cmpuint (count_lines (r.err), ==, 1);
-      g_assert_nonnull (strstr (r.err, cases[i].says));
-      g_assert_true (g_str_has_prefix (r.err, "tidemark: "));
+      g_assert_true (g_str_has_prefix (r.err, prefix));
+      if (g_str_has_suffix (cases[i].says, "\n"))
+        g_assert_cmpstr (r.err + strlen (prefix), ==, cases[i].says);
+      else
+        g_assert_nonnull (strstr (r.err, cases[i].says));
     }
+
+  /* The log directory itself opens its newest run. */
+  {
+    g_auto(TmTestRun) r = { 0 };
+
+    tm_test_run_cli (&r, "C", "--summary", logdir, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "worker-0.xplane.pb"));
+  }
   tm_fixture_remove (dir);
 }
 

@@ -115,6 +115,8 @@ test_loader (void)
           g_assert_null (profile);
           g_assert_cmpint (tm_run_loader_get_host_state (loader, index), ==, TM_RUN_HOST_FAILED);
           g_assert_cmpstr (got->error, ==, error->message);
+          /* The run overview's row says first what the file is. */
+          g_assert_true (g_str_has_prefix (got->error, "not a profile, or a damaged one: "));
           g_assert_cmpuint (got->devices->len, ==, 0);
           continue;
         }

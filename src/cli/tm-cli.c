@@ -298,7 +298,7 @@ tm_cli_run (int    argc,
   /* A memory-only profile is binary: one input, one output. */
   if (export_format != NULL && g_str_equal (export_format, "memory-xplane"))
     {
-      if (files[1] != NULL)
+      if (files[1] != NULL || g_file_test (files[0], G_FILE_TEST_IS_DIR))
         return usage (context, _("give exactly one profile file"));
       if (output == NULL)
         return usage (context, _("--export=memory-xplane needs --output (“-o -” writes to standard output)"));

@@ -868,6 +868,7 @@ tm_xspace_read (TmSource        *source,
   if (!ok)
     {
       tm_xspace_result_clear (result);
+      tm_xspace_explain_error (error);
       return FALSE;
     }
 
