@@ -35,6 +35,7 @@ entry_free (gpointer data)
   TmCompareEntry *entry = data;
 
   g_free (entry->name);
+  g_free (entry->baseline_name);
   g_free (entry);
 }
 
@@ -240,6 +241,243 @@ finish_entries (GPtrArray *entries)
   g_ptr_array_sort (entries, compare_entries);
 }
 
+/* ------------------------------------------------------------------ */
+/* Matching by position (docs/compare.md, "Matching")                   */
+
+/* A name left without a partner by the exact match: its match key, and
+ * the key built from its levels' stems and positions. */
+typedef struct
+{
+  const char     *key;
+  TmCompareEntry *entry;
+  GString        *position;
+  char          **levels;
+} Unmatched;
+
+static void
+unmatched_clear (gpointer data)
+{
+  Unmatched *u = data;
+
+  g_string_free (u->position, TRUE);
+  g_strfreev (u->levels);
+}
+
+static int
+compare_unmatched (gconstpointer a,
+                   gconstpointer b)
+{
+  return strcmp (((const Unmatched *) a)->key, ((const Unmatched *) b)->key);
+}
+
+static int
+compare_numbers (gconstpointer a,
+                 gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* A level's stem and numeric suffix: "conv2d_11" is "conv2d" and 11; a
+ * level without one ("conv2d", which Keras names the first of its kind,
+ * or "_7") is itself and -1. */
+static gint64
+split_level (const char *level,
+             gsize      *stem_len)
+{
+  const char *underscore = strrchr (level, '_');
+  gsize digits;
+  guint64 number = 0;
+
+  *stem_len = strlen (level);
+  if (underscore == NULL || underscore == level)
+    return -1;
+  digits = strlen (underscore + 1);
+  if (digits == 0 || digits > 18 || strspn (underscore + 1, "0123456789") != digits)
+    return -1;
+  for (const char *p = underscore + 1; *p != '\0'; p++)
+    number = number * 10 + (guint64) (*p - '0');
+  *stem_len = (gsize) (underscore - level);
+  return (gint64) number;
+}
+
+static void
+free_numbers (gpointer numbers)
+{
+  g_array_unref (numbers);
+}
+
+/* Builds each name's position key: level by level, its stem and the rank
+ * of its number among the numbers of that stem under the same parent
+ * (by position key) on the same side. */
+static void
+build_positions (GArray *side)
+{
+  guint depth = 0;
+
+  for (guint i = 0; i < side->len; i++)
+    {
+      Unmatched *u = &g_array_index (side, Unmatched, i);
+
+      /* The first character says op or special row. */
+      u->levels = g_strsplit_set (u->key + 1, "/\x1f", -1);
+      u->position = g_string_new_len (u->key, 1);
+      depth = MAX (depth, g_strv_length (u->levels));
+    }
+
+  for (guint level = 0; level < depth; level++)
+    {
+      g_autoptr(GHashTable) groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, free_numbers);
+      g_autofree char **group_keys = g_new0 (char *, side->len);
+      g_autofree gint64 *numbers = g_new0 (gint64, side->len);
+      GHashTableIter iter;
+      gpointer value;
+
+      for (guint i = 0; i < side->len; i++)
+        {
+          Unmatched *u = &g_array_index (side, Unmatched, i);
+          GArray *group;
+          gsize stem_len;
+
+          if (level >= g_strv_length (u->levels))
+            continue;
+          numbers[i] = split_level (u->levels[level], &stem_len);
+          group_keys[i] = g_strdup_printf ("%s\x1e%.*s", u->position->str, (int) stem_len, u->levels[level]);
+          group = g_hash_table_lookup (groups, group_keys[i]);
+          if (group == NULL)
+            {
+              group = g_array_new (FALSE, FALSE, sizeof (gint64));
+              g_hash_table_insert (groups, g_strdup (group_keys[i]), group);
+            }
+          g_array_append_val (group, numbers[i]);
+        }
+
+      /* Each group's numbers sorted, each once. */
+      g_hash_table_iter_init (&iter, groups);
+      while (g_hash_table_iter_next (&iter, NULL, &value))
+        {
+          GArray *group = value;
+          guint kept = 0;
+
+          g_array_sort (group, compare_numbers);
+          for (guint k = 0; k < group->len; k++)
+            if (kept == 0 || g_array_index (group, gint64, k) != g_array_index (group, gint64, kept - 1))
+              g_array_index (group, gint64, kept++) = g_array_index (group, gint64, k);
+          g_array_set_size (group, kept);
+        }
+
+      for (guint i = 0; i < side->len; i++)
+        {
+          Unmatched *u = &g_array_index (side, Unmatched, i);
+          GArray *group;
+          guint rank = 0, hi;
+          gsize stem_len;
+
+          if (group_keys[i] == NULL)
+            continue;
+          group = g_hash_table_lookup (groups, group_keys[i]);
+          /* Binary search: the number is there. */
+          for (hi = group->len; rank < hi;)
+            {
+              guint mid = rank + (hi - rank) / 2;
+
+              if (g_array_index (group, gint64, mid) < numbers[i])
+                rank = mid + 1;
+              else
+                hi = mid;
+            }
+          split_level (u->levels[level], &stem_len);
+          g_string_append_c (u->position, '\x1f');
+          g_string_append_len (u->position, u->levels[level], (gssize) stem_len);
+          g_string_append_printf (u->position, "\x1e%u", rank);
+          g_free (group_keys[i]);
+        }
+    }
+}
+
+/* The names the exact match left without a partner, on either side, are
+ * matched when they differ only in numeric suffixes and hold the same
+ * position among their siblings: the current entry is folded into the
+ * baseline's, which takes the current name and is marked renumbered. */
+static void
+match_renumbered (GHashTable *table,
+                  GPtrArray  *entries)
+{
+  g_autoptr(GArray) gone = g_array_new (FALSE, TRUE, sizeof (Unmatched));
+  g_autoptr(GArray) added = g_array_new (FALSE, TRUE, sizeof (Unmatched));
+  g_autoptr(GHashTable) by_position = NULL;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_array_set_clear_func (gone, unmatched_clear);
+  g_array_set_clear_func (added, unmatched_clear);
+
+  g_hash_table_iter_init (&iter, table);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      TmCompareEntry *entry = value;
+      Unmatched u = { key, entry, NULL, NULL };
+
+      if (entry->special || entry->status == TM_COMPARE_CHANGED)
+        continue;
+      g_array_append_val (entry->status == TM_COMPARE_GONE ? gone : added, u);
+    }
+  if (gone->len == 0 || added->len == 0)
+    return;
+
+  /* In the order of their keys, so that the outcome never depends on the
+   * hash table's. */
+  g_array_sort (gone, compare_unmatched);
+  g_array_sort (added, compare_unmatched);
+  build_positions (gone);
+  build_positions (added);
+
+  by_position = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < added->len; i++)
+    {
+      Unmatched *u = &g_array_index (added, Unmatched, i);
+
+      if (!g_hash_table_contains (by_position, u->position->str))
+        g_hash_table_insert (by_position, u->position->str, u->entry);
+    }
+
+  for (guint i = 0; i < gone->len; i++)
+    {
+      Unmatched *u = &g_array_index (gone, Unmatched, i);
+      TmCompareEntry *before = u->entry;
+      TmCompareEntry *after = g_hash_table_lookup (by_position, u->position->str);
+
+      if (after == NULL)
+        continue;
+      g_hash_table_remove (by_position, u->position->str);
+      before->baseline_name = g_steal_pointer (&before->name);
+      before->name = g_steal_pointer (&after->name);
+      before->current_bytes = after->current_bytes;
+      before->current_occurrences = after->current_occurrences;
+      before->status = TM_COMPARE_CHANGED;
+      before->renumbered = TRUE;
+    }
+
+  /* Drop the current entries folded in (their names were taken). */
+  {
+    guint kept = 0;
+
+    for (guint i = 0; i < entries->len; i++)
+      {
+        TmCompareEntry *entry = g_ptr_array_index (entries, i);
+
+        if (entry->name == NULL)
+          entry_free (entry);
+        else
+          entries->pdata[kept++] = entry;
+      }
+    g_ptr_array_set_free_func (entries, NULL);
+    g_ptr_array_set_size (entries, kept);
+    g_ptr_array_set_free_func (entries, entry_free);
+  }
+}
+
 static void
 add_rows (GHashTable *table,
           GPtrArray  *entries,
@@ -266,6 +504,7 @@ op_diff (TmAnalysis *baseline,
 
   add_rows (table, entries, tm_analysis_get_peak_breakdown (baseline), TRUE);
   add_rows (table, entries, tm_analysis_get_peak_breakdown (current), FALSE);
+  match_renumbered (table, entries);
   finish_entries (entries);
   return entries;
 }
@@ -302,6 +541,7 @@ scope_diff (TmAnalysis *baseline,
 
   add_scope_nodes (table, entries, before, tm_scope_tree_get_root (before), TRUE);
   add_scope_nodes (table, entries, after, tm_scope_tree_get_root (after), FALSE);
+  match_renumbered (table, entries);
   finish_entries (entries);
   return entries;
 }
