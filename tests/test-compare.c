@@ -421,6 +421,29 @@ test_keras_renumbered (void)
   assert_renumbered (scopes, "sequential_3/dense_6", "sequential_2/dense_4", 2048, 4096);
   assert_renumbered (scopes, "sequential_3/dense_6/MatMul", "sequential_2/dense_4/MatMul", 2048, 4096);
   g_assert_cmpuint (get_entry (scopes, "sequential_3")->depth, ==, 1);
+
+  /* The scope view's Δ finds the baseline's scope by the name it had. */
+  {
+    g_autoptr(TmScopeTree) tree = tm_scope_tree_new (tm_analysis_get_peak_breakdown (tm_profile_get_analysis (pa, 0)),
+                                                     TM_SCOPE_GROUPING_NAME);
+    const char *parts[] = { "sequential_3", "conv2d_14", NULL };
+    const char *special[] = { "stack", NULL };
+    g_autoptr(TmScope) scope = tm_scope_new (TM_SCOPE_GROUPING_NAME, FALSE, parts);
+    g_autoptr(TmScope) stack = tm_scope_new (TM_SCOPE_GROUPING_NAME, TRUE, special);
+    g_autoptr(TmScope) renamed = NULL;
+    const TmScopeNode *node;
+
+    g_assert_null (tm_compare_match_scope (tree, scope));
+    renamed = tm_compare_lookup_renumbered_scope (cmp, scope);
+    g_assert_nonnull (renamed);
+    g_assert_cmpstr (renamed->parts[0], ==, "sequential_2");
+    g_assert_cmpstr (renamed->parts[1], ==, "conv2d_11");
+    g_assert_null (renamed->parts[2]);
+    node = tm_compare_match_scope (tree, renamed);
+    g_assert (node != NULL);
+    g_assert_cmpint (node->bytes, ==, 1280);
+    g_assert_null (tm_compare_lookup_renumbered_scope (cmp, stack));
+  }
 }
 
 /* Exact matches first: the baseline's "conv2d_1" and "conv2d_2" meet the

@@ -499,6 +499,14 @@ format_scope_delta (TmScopeView *self,
     return NULL;
   scope = tm_scope_tree_get_scope (item->tree, item->node);
   before = tm_compare_match_scope (baseline, scope);
+  if (before == NULL && tm_session_get_comparison (self->session) != NULL)
+    {
+      /* A layer or model the baseline numbered otherwise (docs/compare.md). */
+      g_autoptr(TmScope) renamed = tm_compare_lookup_renumbered_scope (tm_session_get_comparison (self->session), scope);
+
+      if (renamed != NULL)
+        before = tm_compare_match_scope (baseline, renamed);
+    }
   delta = item->node->bytes - (before != NULL ? before->bytes : 0);
   *exact = tm_format_bytes_exact (delta);
   bytes = tm_format_bytes_delta (delta);

@@ -24,6 +24,7 @@ struct _TmCompare
   GArray          *figures;      /* TmCompareFigure */
   GPtrArray       *op_diff;      /* TmCompareEntry */
   GPtrArray       *scope_diff;   /* TmCompareEntry */
+  GHashTable      *renumbered_scopes;  /* current name → baseline name, of scope_diff */
   gint64           anchors[2][TM_COMPARE_N_ALIGNMENTS];  /* [0] baseline, [1] current */
 };
 
@@ -49,6 +50,7 @@ tm_compare_dispose (GObject *object)
   g_clear_pointer (&self->figures, g_array_unref);
   g_clear_pointer (&self->op_diff, g_ptr_array_unref);
   g_clear_pointer (&self->scope_diff, g_ptr_array_unref);
+  g_clear_pointer (&self->renumbered_scopes, g_hash_table_unref);
 
   G_OBJECT_CLASS (tm_compare_parent_class)->dispose (object);
 }
@@ -632,6 +634,28 @@ tm_compare_anchor_of (TmMemoryStore      *store,
     }
 }
 
+TmScope *
+tm_compare_lookup_renumbered_scope (TmCompare     *self,
+                                    const TmScope *scope)
+{
+  g_autofree char *name = NULL;
+  const char *baseline_name;
+  g_auto(GStrv) parts = NULL;
+
+  g_return_val_if_fail (TM_IS_COMPARE (self), NULL);
+  g_return_val_if_fail (scope != NULL, NULL);
+
+  /* The scope diff is of name scopes; special rows are never renumbered. */
+  if (scope->grouping != TM_SCOPE_GROUPING_NAME || scope->special)
+    return NULL;
+  name = g_strjoinv ("/", scope->parts);
+  baseline_name = g_hash_table_lookup (self->renumbered_scopes, name);
+  if (baseline_name == NULL)
+    return NULL;
+  parts = g_strsplit (baseline_name, "/", -1);
+  return tm_scope_new (TM_SCOPE_GROUPING_NAME, FALSE, (const char * const *) parts);
+}
+
 const char *
 tm_compare_alignment_to_string (TmCompareAlignment alignment)
 {
@@ -689,6 +713,14 @@ tm_compare_new (TmAnalysis     *baseline,
 
   self->op_diff = op_diff (baseline, current);
   self->scope_diff = scope_diff (baseline, current);
+  self->renumbered_scopes = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < self->scope_diff->len; i++)
+    {
+      const TmCompareEntry *e = g_ptr_array_index (self->scope_diff, i);
+
+      if (e->renumbered)
+        g_hash_table_insert (self->renumbered_scopes, e->name, e->baseline_name);
+    }
 
   for (guint a = 0; a < TM_COMPARE_N_ALIGNMENTS; a++)
     {

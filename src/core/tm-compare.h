@@ -131,6 +131,14 @@ gint64                 tm_compare_anchor_of         (TmMemoryStore      *store,
 const TmScopeNode     *tm_compare_match_scope       (TmScopeTree        *tree,
                                                      const TmScope      *scope);
 
+/* The baseline's scope that scope (a name scope of the current memory id)
+ * was matched with by position in the scope diff (docs/compare.md,
+ * "Matching": renumbered layers and models), or NULL when it was not.
+ * The scope view's Δ looks the baseline up with this name when the exact
+ * match finds none. */
+TmScope               *tm_compare_lookup_renumbered_scope (TmCompare     *self,
+                                                           const TmScope *scope);
+
 /* "start", "peak", "first-step" (for the command line and settings). */
 const char            *tm_compare_alignment_to_string (TmCompareAlignment alignment);
 
