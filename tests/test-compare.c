@@ -482,6 +482,32 @@ test_keras_exact_first (void)
   g_assert_false (e->renumbered);
   g_assert_cmpint (e->delta, ==, 0);
 
+  /* Several suffixes are one tuple, and a level may be a suffix alone
+   * (TensorFlow's "update_4_1" and "_167" on device 4 are "update_6_1"
+   * and "_201" on device 6). */
+  {
+    static const Ev before[] = {
+      { TRUE, 100, 64, 64, 0x10, "opt/update_4_1/Const", 1 },
+      { TRUE, 200, 96, 32, 0x20, "cond_12/pivot_f/_167", 1 },
+    };
+    static const Ev after[] = {
+      { TRUE, 100, 64, 64, 0x10, "opt/update_6_1/Const", 1 },
+      { TRUE, 200, 96, 32, 0x20, "cond_14/pivot_f/_201", 1 },
+    };
+    const char *ids[] = { "GPU_0_bfc", NULL };
+    g_autofree char *c = write_profile (ids, before, G_N_ELEMENTS (before), "tuple-a.xplane.pb");
+    g_autofree char *d = write_profile (ids, after, G_N_ELEMENTS (after), "tuple-b.xplane.pb");
+    g_autoptr(TmProfile) pc = NULL;
+    g_autoptr(TmProfile) pd = NULL;
+    g_autoptr(TmCompare) tuples = compare_paths (c, d, &pc, &pd);
+    GPtrArray *tuple_ops = tm_compare_get_op_diff (tuples);
+
+    tm_fixture_remove (c);
+    tm_fixture_remove (d);
+    assert_renumbered (tuple_ops, "opt/update_6_1/Const", "opt/update_4_1/Const", 64, 64);
+    assert_renumbered (tuple_ops, "cond_14/pivot_f/_201", "cond_12/pivot_f/_167", 32, 32);
+  }
+
   /* Another stem, or another number of levels: no match. */
   {
     static const Ev before[] = {
@@ -726,8 +752,20 @@ test_real_gpu (void)
     JsonArray *ops = json_object_get_array_member (pair, "ops");
     gint64 sum = 0;
 
+    guint n_renumbered = 0;
+
     for (guint i = 0; i < json_array_get_length (ops); i++)
-      sum += json_object_get_int_member (json_array_get_object_element (ops, i), "delta");
+      {
+        JsonObject *op = json_array_get_object_element (ops, i);
+
+        sum += json_object_get_int_member (op, "delta");
+        /* The two devices number some ops after themselves
+         * ("update_4/Const", "update_6/Const"): matched by position,
+         * every op has its partner. */
+        g_assert_cmpstr (json_object_get_string_member (op, "status"), ==, "changed");
+        n_renumbered += json_object_get_boolean_member (op, "renumbered");
+      }
+    g_assert_cmpuint (n_renumbered, ==, 21);
     g_assert_cmpint (sum, ==,
                      json_object_get_int_member (json_object_get_object_member (deltas, "peak_bytes_in_use"), "delta"));
   }

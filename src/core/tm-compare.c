@@ -272,46 +272,59 @@ compare_unmatched (gconstpointer a,
   return strcmp (((const Unmatched *) a)->key, ((const Unmatched *) b)->key);
 }
 
+/* Compares two numeric suffixes ("", "_4", "_4_1") as tuples of
+ * numbers: "" first, then by the first number, the second, … */
 static int
-compare_numbers (gconstpointer a,
-                 gconstpointer b)
+compare_suffixes (const char *a,
+                  const char *b)
 {
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  while (*a == '_' && *b == '_')
+    {
+      guint64 x = g_ascii_strtoull (a + 1, (char **) &a, 10);
+      guint64 y = g_ascii_strtoull (b + 1, (char **) &b, 10);
 
-  return x < y ? -1 : x > y;
+      if (x != y)
+        return x < y ? -1 : 1;
+    }
+  return (*a == '_') - (*b == '_');
 }
 
-/* A level's stem and numeric suffix: "conv2d_11" is "conv2d" and 11; a
- * level without one ("conv2d", which Keras names the first of its kind,
- * or "_7") is itself and -1. */
-static gint64
-split_level (const char *level,
-             gsize      *stem_len)
+static int
+compare_suffix_ptrs (gconstpointer a,
+                     gconstpointer b)
 {
-  const char *underscore = strrchr (level, '_');
-  gsize digits;
-  guint64 number = 0;
+  return compare_suffixes (*(const char * const *) a, *(const char * const *) b);
+}
 
-  *stem_len = strlen (level);
-  if (underscore == NULL || underscore == level)
-    return -1;
-  digits = strlen (underscore + 1);
-  if (digits == 0 || digits > 18 || strspn (underscore + 1, "0123456789") != digits)
-    return -1;
-  for (const char *p = underscore + 1; *p != '\0'; p++)
-    number = number * 10 + (guint64) (*p - '0');
-  *stem_len = (gsize) (underscore - level);
-  return (gint64) number;
+/* Where a level's numeric suffix starts: the longest tail made of "_"
+ * and 1 to 18 digits, once or more ("conv2d_11" → "_11", "update_4_1" →
+ * "_4_1", "_167" → "_167"); the end for a level without one ("conv2d",
+ * which Keras names the first of its kind). */
+static gsize
+suffix_start (const char *level)
+{
+  gsize start = strlen (level);
+
+  for (;;)
+    {
+      gsize digits = 0;
+
+      while (digits < start && g_ascii_isdigit (level[start - 1 - digits]))
+        digits++;
+      if (digits == 0 || digits > 18 || digits == start || level[start - 1 - digits] != '_')
+        return start;
+      start -= digits + 1;
+    }
 }
 
 static void
-free_numbers (gpointer numbers)
+free_suffixes (gpointer suffixes)
 {
-  g_array_unref (numbers);
+  g_ptr_array_unref (suffixes);
 }
 
 /* Builds each name's position key: level by level, its stem and the rank
- * of its number among the numbers of that stem under the same parent
+ * of its suffix among the suffixes of that stem under the same parent
  * (by position key) on the same side. */
 static void
 build_positions (GArray *side)
@@ -330,66 +343,65 @@ build_positions (GArray *side)
 
   for (guint level = 0; level < depth; level++)
     {
-      g_autoptr(GHashTable) groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, free_numbers);
+      g_autoptr(GHashTable) groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, free_suffixes);
       g_autofree char **group_keys = g_new0 (char *, side->len);
-      g_autofree gint64 *numbers = g_new0 (gint64, side->len);
       GHashTableIter iter;
       gpointer value;
 
       for (guint i = 0; i < side->len; i++)
         {
           Unmatched *u = &g_array_index (side, Unmatched, i);
-          GArray *group;
+          GPtrArray *group;
           gsize stem_len;
 
           if (level >= g_strv_length (u->levels))
             continue;
-          numbers[i] = split_level (u->levels[level], &stem_len);
+          stem_len = suffix_start (u->levels[level]);
           group_keys[i] = g_strdup_printf ("%s\x1e%.*s", u->position->str, (int) stem_len, u->levels[level]);
           group = g_hash_table_lookup (groups, group_keys[i]);
           if (group == NULL)
             {
-              group = g_array_new (FALSE, FALSE, sizeof (gint64));
+              group = g_ptr_array_new ();
               g_hash_table_insert (groups, g_strdup (group_keys[i]), group);
             }
-          g_array_append_val (group, numbers[i]);
+          g_ptr_array_add (group, u->levels[level] + stem_len);
         }
 
-      /* Each group's numbers sorted, each once. */
+      /* Each group's suffixes sorted, each once. */
       g_hash_table_iter_init (&iter, groups);
       while (g_hash_table_iter_next (&iter, NULL, &value))
         {
-          GArray *group = value;
+          GPtrArray *group = value;
           guint kept = 0;
 
-          g_array_sort (group, compare_numbers);
+          g_ptr_array_sort (group, compare_suffix_ptrs);
           for (guint k = 0; k < group->len; k++)
-            if (kept == 0 || g_array_index (group, gint64, k) != g_array_index (group, gint64, kept - 1))
-              g_array_index (group, gint64, kept++) = g_array_index (group, gint64, k);
-          g_array_set_size (group, kept);
+            if (kept == 0 || compare_suffixes (group->pdata[k], group->pdata[kept - 1]) != 0)
+              group->pdata[kept++] = group->pdata[k];
+          g_ptr_array_set_size (group, kept);
         }
 
       for (guint i = 0; i < side->len; i++)
         {
           Unmatched *u = &g_array_index (side, Unmatched, i);
-          GArray *group;
-          guint rank = 0, hi;
+          GPtrArray *group;
           gsize stem_len;
+          guint rank = 0, hi;
 
           if (group_keys[i] == NULL)
             continue;
           group = g_hash_table_lookup (groups, group_keys[i]);
-          /* Binary search: the number is there. */
+          stem_len = suffix_start (u->levels[level]);
+          /* Binary search: the suffix is there. */
           for (hi = group->len; rank < hi;)
             {
               guint mid = rank + (hi - rank) / 2;
 
-              if (g_array_index (group, gint64, mid) < numbers[i])
+              if (compare_suffixes (group->pdata[mid], u->levels[level] + stem_len) < 0)
                 rank = mid + 1;
               else
                 hi = mid;
             }
-          split_level (u->levels[level], &stem_len);
           g_string_append_c (u->position, '\x1f');
           g_string_append_len (u->position, u->levels[level], (gssize) stem_len);
           g_string_append_printf (u->position, "\x1e%u", rank);
