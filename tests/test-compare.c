@@ -508,6 +508,25 @@ test_keras_exact_first (void)
     assert_renumbered (tuple_ops, "cond_14/pivot_f/_201", "cond_12/pivot_f/_167", 32, 32);
   }
 
+  /* Names left over on one side only: nothing to match them with. */
+  {
+    static const Ev before[] = {
+      { TRUE, 100, 64, 64, 0x10, "model_1/conv_1/Conv2D", 1 },
+      { TRUE, 200, 96, 32, 0x20, "model_1/conv_2/Conv2D", 1 },
+    };
+    const char *ids[] = { "GPU_0_bfc", NULL };
+    g_autofree char *c = write_profile (ids, before, G_N_ELEMENTS (before), "one-side-a.xplane.pb");
+    g_autofree char *d = write_profile (ids, before, 1, "one-side-b.xplane.pb");
+    g_autoptr(TmProfile) pc = NULL;
+    g_autoptr(TmProfile) pd = NULL;
+    g_autoptr(TmCompare) one_side = compare_paths (c, d, &pc, &pd);
+
+    tm_fixture_remove (c);
+    tm_fixture_remove (d);
+    g_assert_cmpint (get_entry (tm_compare_get_op_diff (one_side), "model_1/conv_2/Conv2D")->status, ==, TM_COMPARE_GONE);
+    g_assert_cmpint (get_entry (tm_compare_get_op_diff (one_side), "model_1/conv_1/Conv2D")->status, ==, TM_COMPARE_CHANGED);
+  }
+
   /* Another stem, or another number of levels: no match. */
   {
     static const Ev before[] = {

@@ -261,7 +261,9 @@ unmatched_clear (gpointer data)
 {
   Unmatched *u = data;
 
-  g_string_free (u->position, TRUE);
+  /* Both NULL when the other side had nothing left to match. */
+  if (u->position != NULL)
+    g_string_free (u->position, TRUE);
   g_strfreev (u->levels);
 }
 
