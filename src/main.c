@@ -54,6 +54,11 @@ main (int   argc,
     status = g_application_run (G_APPLICATION (app), argc, argv);
   }
 #else
+  /* Without the application, the command line's own --help lists the
+   * options. */
+  for (int i = 1; i < argc; i++)
+    if (g_str_equal (argv[i], "--help") || g_str_equal (argv[i], "-h") || g_str_equal (argv[i], "--help-all"))
+      return tm_cli_run (argc, argv);
   g_printerr ("%s\n", _("This build of Tidemark has no graphical interface; use --summary or --export."));
   status = 2;
 #endif

@@ -187,7 +187,70 @@ test_export_collapsed (void)
   g_assert_cmpstr (b.out, ==,
                    "memory allocated before the profile 2744\n"
                    "stack 2000\n");
+
+  /* Outside the snapshots (0.00004 to 0.00007 ms) nothing is known: an
+   * error naming the span, status 1, nothing written. The last snapshot
+   * itself is inside. */
+  {
+    g_autofree char *display = g_filename_display_name (path);
+    const struct { const char *at; int status; const char *says; } cases[] = {
+      { "--at=0", 1, "--at=0 ms is before the first snapshot of memory id “GPU_0_bfc”: "
+                     "its snapshots span 0.00004 ms to 0.00007 ms\n" },
+      { "--at=0.00003999", 1, "--at=0.00003999 ms is before the first snapshot" },
+      { "--at=0.000070001", 1, "--at=0.000070001 ms is after the last snapshot of memory id “GPU_0_bfc”: "
+                               "its snapshots span 0.00004 ms to 0.00007 ms\n" },
+      { "--at=5000", 1, "--at=5000 ms is after the last snapshot" },
+      { "--at=0.00007", 0, NULL },
+      { "--at=0.00004", 0, NULL },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+      {
+        g_auto(TmTestRun) r = { 0 };
+        g_autofree char *prefix = g_strdup_printf ("tidemark: %s: ", display);
+
+        tm_test_run_cli (&r, "C", "--export=collapsed", cases[i].at, path, NULL);
+        g_test_message ("%s: %d %s", cases[i].at, r.status, r.err);
+        g_assert_cmpint (r.status, ==, cases[i].status);
+        if (cases[i].says == NULL)
+          {
+            g_assert_cmpstr (r.err, ==, "");
+            g_assert_cmpstr (r.out, !=, "");
+            continue;
+          }
+        g_assert_cmpstr (r.out, ==, "");
+        g_assert_true (g_str_has_prefix (r.err, prefix));
+        g_assert_nonnull (strstr (r.err, cases[i].says));
+        g_assert_cmpuint (count_lines (r.err), ==, 1);
+      }
+  }
   tm_fixture_remove (path);
+
+  /* Inside, at a moment when nothing is live: the output is empty, and
+   * standard error says why. */
+  {
+    g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+    TmFixtureLine *line = tm_fixture_plane_add_line (tm_fixture_space_add_plane (space, "/host:CPU"), "l", 0);
+    TmFixtureMemory m = {
+      .allocator_name = "GPU_0_bfc", .bytes_allocated = 64, .peak_bytes_in_use = 64,
+      .requested_bytes = 64, .allocation_bytes = 64, .addr = 64,
+      .tf_op = "op", .region_type = "output", .data_type = 1, .shape = "[16]",
+    };
+    g_autoptr(GError) error = NULL;
+    g_autofree char *empty_path = NULL;
+    g_auto(TmTestRun) r = { 0 };
+
+    tm_fixture_line_add_memory_event (line, TRUE, 1000, &m);
+    m.bytes_allocated = 0;
+    tm_fixture_line_add_memory_event (line, FALSE, 2000, &m);
+    empty_path = tm_fixture_space_write (space, NULL, "freed.xplane.pb", &error);
+    g_assert_no_error (error);
+    tm_test_run_cli (&r, "C", "--export=collapsed", "--at=0.000002", empty_path, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_cmpstr (r.out, ==, "");
+    g_assert_nonnull (strstr (r.err, "warning: nothing of memory id “GPU_0_bfc” is live at 0.000002 ms: no stacks written\n"));
+    tm_fixture_remove (empty_path);
+  }
 
   if (real == NULL)
     return;
@@ -215,6 +278,8 @@ test_usage (void)
     { "--export=csv", "--at=12", "x.xplane.pb", NULL },
     { "--export=collapsed", "--at=12ms", "x.xplane.pb", NULL },
     { "--export=xprof-json", "--memory-id=1", "x.xplane.pb", NULL },
+    { "--summary", "--baseline-memory-id=1", "x.xplane.pb", NULL },
+    { "--baseline-memory-id=1", "x.xplane.pb", NULL },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -227,6 +292,41 @@ test_usage (void)
     }
 }
 
+/* Every option is in --help: the window's (tidemark --help) and the
+ * command line's (tidemark --summary --help), which a build without the
+ * window also gives for tidemark --help. */
+static void
+test_help (void)
+{
+  const char *options[] = {
+    "--summary", "--json", "--export=FORMAT", "--memory-id=ID", "--at=MS", "--output=PATH",
+    "--compare", "--baseline-memory-id=ID",
+  };
+  const char *cases[][2] = { { "--help", NULL }, { "--summary", "--help" } };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(TmTestRun) r = { 0 };
+
+      tm_test_run_cli (&r, "C", cases[i][0], cases[i][1], NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      for (guint o = 0; o < G_N_ELEMENTS (options); o++)
+        {
+          g_autofree char *listed = g_strconcat (" ", options[o], " ", NULL);
+
+          g_test_message ("%s %s: %s", cases[i][0], cases[i][1] != NULL ? cases[i][1] : "", options[o]);
+          g_assert_nonnull (strstr (r.out, listed));
+        }
+    }
+}
+
+/* What a folder without profiles is told: that none was found, and where
+ * they were looked for. */
+#define NO_PROFILE_IN_FOLDER \
+  "no profile found in this folder: looked in it for *.xplane.pb files " \
+  "(else *.memory_profile.json or *.memory_profile.json.gz) and, as a log directory, " \
+  "in the newest run under its plugins/profile/ folder; open a log directory or one run folder\n"
+
 static void
 test_bad_input (void)
 {
@@ -236,29 +336,62 @@ test_bad_input (void)
   g_autofree char *missing = g_build_filename (dir, "missing.xplane.pb", NULL);
   /* A folder without profiles (one with a single profile opens as it). */
   g_autofree char *subdir = g_build_filename (dir, "no-profiles", NULL);
+  /* A log directory's plugins/profile: its runs are one level down. */
+  g_autofree char *run = g_build_filename (dir, "logdir", "plugins", "profile", "run-1", NULL);
+  g_autofree char *profile_dir = g_path_get_dirname (run);
+  g_autofree char *logdir = g_build_filename (dir, "logdir", NULL);
+  /* Text whose first bytes happen to read as a protobuf field. */
+  g_autofree char *text = g_build_filename (dir, "passwd", NULL);
   g_autofree char *corrupt = tm_test_real_profile ("corrupt_utf8_mangled.xplane.pb");
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new_xprof_example ();
+  g_autofree char *host = NULL;
   struct { const char *path; const char *says; } cases[] = {
-    { empty, "file is empty" },
-    { subdir, "is a directory" },
+    { empty, "file is empty\n" },
+    { subdir, NO_PROFILE_IN_FOLDER },
+    { profile_dir, NO_PROFILE_IN_FOLDER },
     { missing, "cannot be read" },
-    { corrupt, "length runs past the end at byte 1" },
+    { text, "not a profile, or a damaged one: field 12 has wire type 7 (invalid) at byte 113: no such wire type\n" },
+    { corrupt, "not a profile, or a damaged one: length runs past the end at byte 1: "
+               "a field claims 28501368332271 bytes but the file ends at byte 1365940\n" },
   };
 
   g_assert_true (g_file_set_contents (empty, "", 0, NULL));
   g_assert_cmpint (g_mkdir (subdir, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (run, 0700), ==, 0);
+  host = tm_fixture_space_write (space, run, "worker-0.xplane.pb", &error);
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (text,
+                                      "root:x:0:0:root:/root:/bin/bash\n"
+                                      "daemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n"
+                                      "bin:x:2:2:bin:/bin:/usr/sbin/nologin\n", -1, NULL));
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_auto(TmTestRun) r = { 0 };
+      g_autofree char *prefix = NULL;
 
       if (cases[i].path == NULL)
         continue;  /* no real profiles here */
-      tm_test_run_cli (&r, NULL, "--summary", cases[i].path, NULL);
+      prefix = g_strdup_printf ("tidemark: %s: ", cases[i].path);
+      tm_test_run_cli (&r, "C", "--summary", cases[i].path, NULL);
+      g_test_message ("%s", r.err);
       g_assert_cmpint (r.status, ==, 1);
       g_assert_cmpuint (count_lines (r.err), ==, 1);
-      g_assert_nonnull (strstr (r.err, cases[i].says));
-      g_assert_true (g_str_has_prefix (r.err, "tidemark: "));
+      g_assert_true (g_str_has_prefix (r.err, prefix));
+      if (g_str_has_suffix (cases[i].says, "\n"))
+        g_assert_cmpstr (r.err + strlen (prefix), ==, cases[i].says);
+      else
+        g_assert_nonnull (strstr (r.err, cases[i].says));
     }
+
+  /* The log directory itself opens its newest run. */
+  {
+    g_auto(TmTestRun) r = { 0 };
+
+    tm_test_run_cli (&r, "C", "--summary", logdir, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "worker-0.xplane.pb"));
+  }
   tm_fixture_remove (dir);
 }
 
@@ -374,6 +507,7 @@ main (int   argc,
   g_test_add_func ("/cli/export", test_export);
   g_test_add_func ("/cli/export-collapsed", test_export_collapsed);
   g_test_add_func ("/cli/usage", test_usage);
+  g_test_add_func ("/cli/help", test_help);
   g_test_add_func ("/cli/bad-input", test_bad_input);
   g_test_add_func ("/cli/invalid-utf8", test_invalid_utf8);
   g_test_add_func ("/cli/gathered-summaries", test_gathered_summaries);

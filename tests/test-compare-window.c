@@ -271,6 +271,64 @@ test_window_flow (void)
   tm_fixture_remove (b);
 }
 
+/* The labels under widget whose text starts with prefix, into found. */
+static void
+find_labels (GtkWidget  *widget,
+             const char *prefix,
+             GPtrArray  *found)
+{
+  if (GTK_IS_LABEL (widget) && g_str_has_prefix (gtk_label_get_label (GTK_LABEL (widget)), prefix))
+    g_ptr_array_add (found, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    find_labels (child, prefix, found);
+}
+
+/* Two runs of one Keras model, renumbered: the Difference table marks
+ * every op matched by position with "≈", its tooltip names the baseline's
+ * op, and the heading counts them. */
+static void
+test_op_diff_renumbered (void)
+{
+  g_autoptr(TmFixtureSpace) run_a = tm_fixture_space_new_keras_run (2, 11, 4, 1);
+  g_autoptr(TmFixtureSpace) run_b = tm_fixture_space_new_keras_run (3, 14, 6, 2);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmProfile) baseline = tm_test_load_space (run_a, &error);
+  g_autoptr(TmProfile) current = tm_test_load_space (run_b, &error);
+  g_autoptr(TmSession) session = tm_session_new ();
+  g_autoptr(GPtrArray) headings = g_ptr_array_new ();
+  g_autoptr(GPtrArray) marks = g_ptr_array_new ();
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *view = tm_op_diff_view_new ();
+  gboolean named = FALSE;
+
+  g_assert_no_error (error);
+  tm_session_set_profile (session, current);
+  tm_session_set_memory_store (session, tm_profile_get_memory_store (current, 0));
+  tm_session_set_baseline (session, baseline, tm_profile_get_memory_store (baseline, 0));
+  g_object_set (view, "session", session, NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 500);
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  gtk_window_present (GTK_WINDOW (window));
+  tm_test_wait_layout_settled (view);
+
+  find_labels (view, "Ops at each profile’s own peak", headings);
+  g_assert_cmpuint (headings->len, ==, 1);
+  g_assert_nonnull (strstr (gtk_label_get_label (g_ptr_array_index (headings, 0)),
+                            "\n≈ 8 ops matched by position: their names differ only in numeric suffixes"));
+  find_labels (view, "≈", marks);
+  g_assert_cmpuint (marks->len, ==, 8);
+  for (guint i = 0; i < marks->len; i++)
+    {
+      const char *tooltip = gtk_widget_get_tooltip_text (g_ptr_array_index (marks, i));
+
+      g_assert_true (g_str_has_prefix (tooltip, "Matched by its position among its siblings: the baseline calls it “sequential_2/"));
+      named |= strstr (tooltip, "“sequential_2/dense_5/MatMul”") != NULL;
+    }
+  g_assert_true (named);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -279,6 +337,7 @@ main (int   argc,
 
   g_test_add_func ("/compare-window/outline", test_outline);
   g_test_add_func ("/compare-window/flow", test_window_flow);
+  g_test_add_func ("/compare-window/op-diff-renumbered", test_op_diff_renumbered);
 
   return g_test_run ();
 }

@@ -314,6 +314,246 @@ test_replicas_match (void)
   g_assert_cmpint (other->status, ==, TM_COMPARE_NEW);
 }
 
+/* Two runs of one Keras model, renumbered: the baseline's
+ * "sequential_2/conv2d_11" … is the current's "sequential_3/conv2d_14" …,
+ * and every op doubled. */
+static char *
+write_keras (int         model,
+             int         first_conv,
+             int         first_dense,
+             gint64      scale,
+             const char *basename)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new_keras_run (model, first_conv, first_dense, scale);
+  g_autoptr(GError) error = NULL;
+  char *path = tm_fixture_space_write (space, NULL, basename, &error);
+
+  g_assert_no_error (error);
+  return path;
+}
+
+static TmCompare *
+compare_paths (const char  *baseline_path,
+               const char  *current_path,
+               TmProfile  **baseline_out,
+               TmProfile  **current_out)
+{
+  TmProfile *baseline = tm_test_load_path (baseline_path);
+  TmProfile *current = tm_test_load_path (current_path);
+  g_autoptr(GError) error = NULL;
+  TmCompare *cmp = tm_compare_new (tm_profile_get_analysis (baseline, 0), NULL,
+                                   tm_profile_get_analysis (current, 0), NULL, &error);
+
+  g_assert_no_error (error);
+  *baseline_out = baseline;
+  *current_out = current;
+  return cmp;
+}
+
+/* The entry of name, which must be there. */
+static const TmCompareEntry *
+get_entry (GPtrArray  *entries,
+           const char *name)
+{
+  const TmCompareEntry *e = find_entry (entries, name);
+
+  if (e == NULL)
+    g_error ("no entry “%s”", name);
+  return e;
+}
+
+static void
+assert_renumbered (GPtrArray  *entries,
+                   const char *name,
+                   const char *baseline_name,
+                   gint64      baseline_bytes,
+                   gint64      current_bytes)
+{
+  const TmCompareEntry *e = get_entry (entries, name);
+
+  g_test_message ("%s ← %s", name, baseline_name);
+  g_assert_cmpint (e->status, ==, TM_COMPARE_CHANGED);
+  g_assert_true (e->renumbered);
+  g_assert_cmpstr (e->baseline_name, ==, baseline_name);
+  g_assert_cmpint (e->baseline_bytes, ==, baseline_bytes);
+  g_assert_cmpint (e->current_bytes, ==, current_bytes);
+  g_assert_cmpint (e->delta, ==, current_bytes - baseline_bytes);
+}
+
+static void
+test_keras_renumbered (void)
+{
+  g_autofree char *a = write_keras (2, 11, 4, 1, "keras-a.xplane.pb");
+  g_autofree char *b = write_keras (3, 14, 6, 2, "keras-b.xplane.pb");
+  g_autoptr(TmProfile) pa = NULL;
+  g_autoptr(TmProfile) pb = NULL;
+  g_autoptr(TmCompare) cmp = compare_paths (a, b, &pa, &pb);
+  GPtrArray *ops = tm_compare_get_op_diff (cmp);
+  GPtrArray *scopes = tm_compare_get_scope_diff (cmp);
+  gint64 sum = 0;
+
+  tm_fixture_remove (a);
+  tm_fixture_remove (b);
+
+  /* Every op found its partner: none is new or gone. */
+  for (guint i = 0; i < ops->len; i++)
+    {
+      const TmCompareEntry *e = g_ptr_array_index (ops, i);
+
+      g_assert_cmpint (e->status, ==, TM_COMPARE_CHANGED);
+      g_assert_true (e->renumbered != e->special);
+      g_assert_true (e->renumbered || e->baseline_name == NULL);
+      sum += e->delta;
+    }
+  g_assert_cmpuint (ops->len, ==, 8);
+  assert_renumbered (ops, "sequential_3/conv2d_14/Conv2D", "sequential_2/conv2d_11/Conv2D", 1024, 2048);
+  assert_renumbered (ops, "sequential_3/conv2d_15/BiasAdd", "sequential_2/conv2d_12/BiasAdd", 512, 1024);
+  assert_renumbered (ops, "sequential_3/conv2d_16/Conv2D", "sequential_2/conv2d_13/Conv2D", 3072, 6144);
+  assert_renumbered (ops, "sequential_3/dense_7/MatMul", "sequential_2/dense_5/MatMul", 4096, 8192);
+  /* The ops' differences still add up to the peaks'. */
+  g_assert_cmpint (sum, ==, tm_compare_lookup_figure (cmp, "peak_bytes_in_use")->delta);
+
+  /* The scopes the same way, the model too. */
+  for (guint i = 0; i < scopes->len; i++)
+    g_assert_cmpint (((const TmCompareEntry *) g_ptr_array_index (scopes, i))->status, ==, TM_COMPARE_CHANGED);
+  assert_renumbered (scopes, "sequential_3", "sequential_2", 13824, 27648);
+  assert_renumbered (scopes, "sequential_3/conv2d_14", "sequential_2/conv2d_11", 1280, 2560);
+  assert_renumbered (scopes, "sequential_3/dense_6", "sequential_2/dense_4", 2048, 4096);
+  assert_renumbered (scopes, "sequential_3/dense_6/MatMul", "sequential_2/dense_4/MatMul", 2048, 4096);
+  g_assert_cmpuint (get_entry (scopes, "sequential_3")->depth, ==, 1);
+
+  /* The scope view's Δ finds the baseline's scope by the name it had. */
+  {
+    g_autoptr(TmScopeTree) tree = tm_scope_tree_new (tm_analysis_get_peak_breakdown (tm_profile_get_analysis (pa, 0)),
+                                                     TM_SCOPE_GROUPING_NAME);
+    const char *parts[] = { "sequential_3", "conv2d_14", NULL };
+    const char *special[] = { "stack", NULL };
+    g_autoptr(TmScope) scope = tm_scope_new (TM_SCOPE_GROUPING_NAME, FALSE, parts);
+    g_autoptr(TmScope) stack = tm_scope_new (TM_SCOPE_GROUPING_NAME, TRUE, special);
+    g_autoptr(TmScope) renamed = NULL;
+    const TmScopeNode *node;
+
+    g_assert_null (tm_compare_match_scope (tree, scope));
+    renamed = tm_compare_lookup_renumbered_scope (cmp, scope);
+    g_assert_nonnull (renamed);
+    g_assert_cmpstr (renamed->parts[0], ==, "sequential_2");
+    g_assert_cmpstr (renamed->parts[1], ==, "conv2d_11");
+    g_assert_null (renamed->parts[2]);
+    node = tm_compare_match_scope (tree, renamed);
+    g_assert (node != NULL);
+    g_assert_cmpint (node->bytes, ==, 1280);
+    g_assert_null (tm_compare_lookup_renumbered_scope (cmp, stack));
+  }
+}
+
+/* Exact matches first: the baseline's "conv2d_1" and "conv2d_2" meet the
+ * current's of the same names, though they are its first and second
+ * convolutions; only "conv2d" and "conv2d_3", left over, are matched by
+ * position. Names that differ in more than a suffix never match. */
+static void
+test_keras_exact_first (void)
+{
+  g_autofree char *a = write_keras (-1, -1, -1, 1, "keras-first.xplane.pb");
+  g_autofree char *b = write_keras (-1, 1, -1, 1, "keras-second.xplane.pb");
+  g_autoptr(TmProfile) pa = NULL;
+  g_autoptr(TmProfile) pb = NULL;
+  g_autoptr(TmCompare) cmp = compare_paths (a, b, &pa, &pb);
+  GPtrArray *ops = tm_compare_get_op_diff (cmp);
+  const TmCompareEntry *e;
+
+  tm_fixture_remove (a);
+  tm_fixture_remove (b);
+
+  /* Baseline: conv2d 1024, conv2d_1 2048, conv2d_2 3072; current:
+   * conv2d_1 1024, conv2d_2 2048, conv2d_3 3072. */
+  e = get_entry (ops, "sequential/conv2d_1/Conv2D");
+  g_assert_false (e->renumbered);
+  g_assert_null (e->baseline_name);
+  g_assert_cmpint (e->baseline_bytes, ==, 2048);
+  g_assert_cmpint (e->current_bytes, ==, 1024);
+  e = get_entry (ops, "sequential/conv2d_2/Conv2D");
+  g_assert_false (e->renumbered);
+  g_assert_cmpint (e->delta, ==, -1024);
+  assert_renumbered (ops, "sequential/conv2d_3/Conv2D", "sequential/conv2d/Conv2D", 1024, 3072);
+  assert_renumbered (ops, "sequential/conv2d_3/BiasAdd", "sequential/conv2d/BiasAdd", 256, 768);
+  g_assert_null (find_entry (ops, "sequential/conv2d/Conv2D"));
+  /* The dense layers kept their names. */
+  e = get_entry (ops, "sequential/dense_1/MatMul");
+  g_assert_false (e->renumbered);
+  g_assert_cmpint (e->delta, ==, 0);
+
+  /* Several suffixes are one tuple, and a level may be a suffix alone
+   * (TensorFlow's "update_4_1" and "_167" on device 4 are "update_6_1"
+   * and "_201" on device 6). */
+  {
+    static const Ev before[] = {
+      { TRUE, 100, 64, 64, 0x10, "opt/update_4_1/Const", 1 },
+      { TRUE, 200, 96, 32, 0x20, "cond_12/pivot_f/_167", 1 },
+    };
+    static const Ev after[] = {
+      { TRUE, 100, 64, 64, 0x10, "opt/update_6_1/Const", 1 },
+      { TRUE, 200, 96, 32, 0x20, "cond_14/pivot_f/_201", 1 },
+    };
+    const char *ids[] = { "GPU_0_bfc", NULL };
+    g_autofree char *c = write_profile (ids, before, G_N_ELEMENTS (before), "tuple-a.xplane.pb");
+    g_autofree char *d = write_profile (ids, after, G_N_ELEMENTS (after), "tuple-b.xplane.pb");
+    g_autoptr(TmProfile) pc = NULL;
+    g_autoptr(TmProfile) pd = NULL;
+    g_autoptr(TmCompare) tuples = compare_paths (c, d, &pc, &pd);
+    GPtrArray *tuple_ops = tm_compare_get_op_diff (tuples);
+
+    tm_fixture_remove (c);
+    tm_fixture_remove (d);
+    assert_renumbered (tuple_ops, "opt/update_6_1/Const", "opt/update_4_1/Const", 64, 64);
+    assert_renumbered (tuple_ops, "cond_14/pivot_f/_201", "cond_12/pivot_f/_167", 32, 32);
+  }
+
+  /* Names left over on one side only: nothing to match them with. */
+  {
+    static const Ev before[] = {
+      { TRUE, 100, 64, 64, 0x10, "model_1/conv_1/Conv2D", 1 },
+      { TRUE, 200, 96, 32, 0x20, "model_1/conv_2/Conv2D", 1 },
+    };
+    const char *ids[] = { "GPU_0_bfc", NULL };
+    g_autofree char *c = write_profile (ids, before, G_N_ELEMENTS (before), "one-side-a.xplane.pb");
+    g_autofree char *d = write_profile (ids, before, 1, "one-side-b.xplane.pb");
+    g_autoptr(TmProfile) pc = NULL;
+    g_autoptr(TmProfile) pd = NULL;
+    g_autoptr(TmCompare) one_side = compare_paths (c, d, &pc, &pd);
+
+    tm_fixture_remove (c);
+    tm_fixture_remove (d);
+    g_assert_cmpint (get_entry (tm_compare_get_op_diff (one_side), "model_1/conv_2/Conv2D")->status, ==, TM_COMPARE_GONE);
+    g_assert_cmpint (get_entry (tm_compare_get_op_diff (one_side), "model_1/conv_1/Conv2D")->status, ==, TM_COMPARE_CHANGED);
+  }
+
+  /* Another stem, or another number of levels: no match. */
+  {
+    static const Ev before[] = {
+      { TRUE, 100, 64, 64, 0x10, "model_1/conv_1/Conv2D", 1 },
+      { TRUE, 200, 96, 32, 0x20, "model_1/pool_1", 1 },
+    };
+    static const Ev after[] = {
+      { TRUE, 100, 64, 64, 0x10, "model_2/dense_1/Conv2D", 1 },
+      { TRUE, 200, 96, 32, 0x20, "model_2/pool_1/MaxPool", 1 },
+    };
+    const char *ids[] = { "GPU_0_bfc", NULL };
+    g_autofree char *c = write_profile (ids, before, G_N_ELEMENTS (before), "apart-a.xplane.pb");
+    g_autofree char *d = write_profile (ids, after, G_N_ELEMENTS (after), "apart-b.xplane.pb");
+    g_autoptr(TmProfile) pc = NULL;
+    g_autoptr(TmProfile) pd = NULL;
+    g_autoptr(TmCompare) apart = compare_paths (c, d, &pc, &pd);
+    GPtrArray *apart_ops = tm_compare_get_op_diff (apart);
+
+    tm_fixture_remove (c);
+    tm_fixture_remove (d);
+    g_assert_cmpint (get_entry (apart_ops, "model_1/conv_1/Conv2D")->status, ==, TM_COMPARE_GONE);
+    g_assert_cmpint (get_entry (apart_ops, "model_2/dense_1/Conv2D")->status, ==, TM_COMPARE_NEW);
+    g_assert_cmpint (get_entry (apart_ops, "model_1/pool_1")->status, ==, TM_COMPARE_GONE);
+    g_assert_cmpint (get_entry (apart_ops, "model_2/pool_1/MaxPool")->status, ==, TM_COMPARE_NEW);
+  }
+}
+
 /* ------------------------------------------------------------------ */
 /* The command line                                                     */
 
@@ -378,9 +618,53 @@ test_cli_fixture (void)
   g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (ops, 0), "delta"), ==, 60);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (ops, 1), "status"), ==, "gone");
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (ops, 2), "status"), ==, "new");
+  g_assert_false (json_object_get_boolean_member (json_array_get_object_element (ops, 0), "renumbered"));
+  g_assert_false (json_object_has_member (json_array_get_object_element (ops, 0), "baseline_op_name"));
+  g_assert_null (strstr (text.out, "≈"));
 
   tm_fixture_remove (b);
   tm_fixture_remove (c);
+}
+
+/* --compare says which ops were matched by position, in text and JSON. */
+static void
+test_cli_keras (void)
+{
+  g_autofree char *a = write_keras (2, 11, 4, 1, "keras-run-a.xplane.pb");
+  g_autofree char *b = write_keras (3, 14, 6, 2, "keras-run-b.xplane.pb");
+  g_auto(TmTestRun) text = { 0 };
+  g_auto(TmTestRun) json = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonArray *ops;
+  guint n_renumbered = 0;
+
+  tm_test_run_cli (&text, "C", "--compare", a, b, NULL);
+  g_test_message ("%s", text.out);
+  g_assert_cmpint (text.status, ==, 0);
+  g_assert_nonnull (strstr (text.out, " ≈     sequential_3/dense_7/MatMul (baseline: sequential_2/dense_5/MatMul)\n"));
+  g_assert_nonnull (strstr (text.out, "  ≈ 8 ops were matched by their position among their siblings: "
+                                      "their names differ only in numeric suffixes\n"));
+  g_assert_null (strstr (text.out, " new "));
+  g_assert_null (strstr (text.out, " gone "));
+
+  tm_test_run_cli (&json, "C", "--compare", "--json", a, b, NULL);
+  g_assert_cmpint (json.status, ==, 0);
+  ops = json_object_get_array_member (json_array_get_object_element (json_object_get_array_member (parse_object (parser, json.out),
+                                                                                                   "comparisons"), 0), "ops");
+  for (guint i = 0; i < json_array_get_length (ops); i++)
+    {
+      JsonObject *op = json_array_get_object_element (ops, i);
+      const char *name = json_object_get_string_member (op, "op_name");
+
+      g_assert_true (json_object_get_boolean_member (op, "renumbered"));
+      g_assert_cmpstr (json_object_get_string_member (op, "status"), ==, "changed");
+      g_assert_true (g_str_has_prefix (name, "sequential_3/"));
+      g_assert_true (g_str_has_prefix (json_object_get_string_member (op, "baseline_op_name"), "sequential_2/"));
+      n_renumbered++;
+    }
+  g_assert_cmpuint (n_renumbered, ==, 8);
+  tm_fixture_remove (a);
+  tm_fixture_remove (b);
 }
 
 static void
@@ -487,8 +771,20 @@ test_real_gpu (void)
     JsonArray *ops = json_object_get_array_member (pair, "ops");
     gint64 sum = 0;
 
+    guint n_renumbered = 0;
+
     for (guint i = 0; i < json_array_get_length (ops); i++)
-      sum += json_object_get_int_member (json_array_get_object_element (ops, i), "delta");
+      {
+        JsonObject *op = json_array_get_object_element (ops, i);
+
+        sum += json_object_get_int_member (op, "delta");
+        /* The two devices number some ops after themselves
+         * ("update_4/Const", "update_6/Const"): matched by position,
+         * every op has its partner. */
+        g_assert_cmpstr (json_object_get_string_member (op, "status"), ==, "changed");
+        n_renumbered += json_object_get_boolean_member (op, "renumbered");
+      }
+    g_assert_cmpuint (n_renumbered, ==, 21);
     g_assert_cmpint (sum, ==,
                      json_object_get_int_member (json_object_get_object_member (deltas, "peak_bytes_in_use"), "delta"));
   }
@@ -506,7 +802,10 @@ main (int   argc,
   g_test_add_func ("/compare/alignment", test_alignment);
   g_test_add_func ("/compare/single-step", test_single_step);
   g_test_add_func ("/compare/replicas-match", test_replicas_match);
+  g_test_add_func ("/compare/keras-renumbered", test_keras_renumbered);
+  g_test_add_func ("/compare/keras-exact-first", test_keras_exact_first);
   g_test_add_func ("/compare/cli/fixture", test_cli_fixture);
+  g_test_add_func ("/compare/cli/keras", test_cli_keras);
   g_test_add_func ("/compare/cli/errors", test_cli_errors);
   g_test_add_func ("/compare/real-gpu", test_real_gpu);
 

@@ -521,6 +521,15 @@ test_gzip_trailing (void)
   g_assert_nonnull (profile);
   expect_failure (junk, "junk.json.gz", TM_ERROR_INVALID, "after the gzip stream");
   expect_failure (two, "two.json.gz", TM_ERROR_INVALID, "second gzip member");
+  /* Counted with the right plural. */
+  {
+    g_autoptr(GBytes) one = concat (gz, "j", 1);
+    g_autofree char *at = g_strdup_printf ("1 byte of trailing data after the gzip stream, at byte %zu", g_bytes_get_size (gz));
+    g_autofree char *from = g_strdup_printf ("4 bytes of trailing data after the gzip stream, from byte %zu", g_bytes_get_size (gz));
+
+    expect_failure (one, "one-more.json.gz", TM_ERROR_INVALID, at);
+    expect_failure (junk, "junk.json.gz", TM_ERROR_INVALID, from);
+  }
 }
 
 /* ------------------------------------------------------------------ */

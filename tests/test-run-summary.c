@@ -115,6 +115,8 @@ test_loader (void)
           g_assert_null (profile);
           g_assert_cmpint (tm_run_loader_get_host_state (loader, index), ==, TM_RUN_HOST_FAILED);
           g_assert_cmpstr (got->error, ==, error->message);
+          /* The run overview's row says first what the file is. */
+          g_assert_true (g_str_has_prefix (got->error, "not a profile, or a damaged one: "));
           g_assert_cmpuint (got->devices->len, ==, 0);
           continue;
         }
@@ -272,6 +274,29 @@ test_export_several (void)
   g_assert_cmpint (r.status, ==, 0);
   g_assert_true (g_file_test (first, G_FILE_TEST_IS_REGULAR));
   g_assert_true (g_file_test (second, G_FILE_TEST_IS_REGULAR));
+
+  /* Not to standard output: the hosts' documents back to back would be
+   * no valid CSV or JSON. Refused before any host is read. */
+  {
+    const char *formats[] = { "--export=csv", "--export=xprof-json", "--export=allocations", "--export=collapsed" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+      for (guint to_dash = 0; to_dash < 2; to_dash++)
+        {
+          g_auto(TmTestRun) refused = { 0 };
+
+          if (to_dash)
+            tm_test_run_cli (&refused, "C", formats[i], "-o", "-", run_dir, NULL);
+          else
+            tm_test_run_cli (&refused, "C", formats[i], run_dir, NULL);
+          g_test_message ("%s%s: %s", formats[i], to_dash ? " -o -" : "", refused.err);
+          g_assert_cmpint (refused.status, ==, 2);
+          g_assert_cmpstr (refused.out, ==, "");
+          g_assert_true (g_str_has_prefix (refused.err,
+                                           "tidemark: --export writes one file per host, and 64 hosts were given: "
+                                           "give --output=FOLDER\n"));
+        }
+  }
 }
 
 /* Dropping the loader while hosts load stops them; nothing is left. */

@@ -135,6 +135,15 @@ test_icicle_pixels (void)
   g_assert_true (tm_icicle_node_at (TM_ICICLE (icicle), width - 5, TM_ICICLE_ROW_HEIGHT + 4) == root->children[1]);
   g_assert_true (tm_icicle_node_at (TM_ICICLE (icicle), 10, 4) == root);
 
+  /* The tooltip counts allocations with the right plural. */
+  {
+    g_autofree char *one = tm_icicle_describe_node (TM_ICICLE (icicle), root->children[1]);
+    g_autofree char *two = tm_icicle_describe_node (TM_ICICLE (icicle), root->children[0]);
+
+    g_assert_cmpstr (one, ==, "small\n100 B (100 bytes), 25.0 % of the memory in use\n1 allocation, 100 B requested");
+    g_assert_true (g_str_has_suffix (two, "\n2 allocations, 300 B requested"));
+  }
+
   /* Zoomed into "big": its children fill the width. */
   tm_icicle_set_focus (TM_ICICLE (icicle), root->children[0]);
   g_assert_true (tm_icicle_node_at (TM_ICICLE (icicle), width - 5, TM_ICICLE_ROW_HEIGHT + 4) ==

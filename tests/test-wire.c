@@ -104,6 +104,18 @@ test_lengths (void)
   g_assert_error (error, TM_ERROR, TM_ERROR_LENGTH);
   g_assert_nonnull (strstr (error->message, "byte 3"));
   g_assert_nonnull (strstr (error->message, "its message ends at byte 5"));
+
+  /* One byte is "1 byte". */
+  {
+    static const guint8 one[] = { 0x0a, 0x01 };
+    g_autoptr(GError) one_error = NULL;
+
+    tm_wire_init (&w, one, sizeof one);
+    g_assert_true (tm_wire_read_tag (&w, &field, &wt, NULL));
+    g_assert_false (tm_wire_read_len (&w, &sub, &one_error));
+    g_assert_cmpstr (one_error->message, ==,
+                     "length runs past the end at byte 1: a field claims 1 byte but the file ends at byte 2");
+  }
 }
 
 static void

@@ -1730,6 +1730,71 @@ tm_fixture_space_new_xprof_example (void)
   return space;
 }
 
+/* "stem" for -1, else "stem_N". */
+static char *
+keras_name (const char *stem,
+            int         number)
+{
+  return number < 0 ? g_strdup (stem) : g_strdup_printf ("%s_%d", stem, number);
+}
+
+TmFixtureSpace *
+tm_fixture_space_new_keras_run (int    model,
+                                int    first_conv,
+                                int    first_dense,
+                                gint64 scale)
+{
+  TmFixtureSpace *space = tm_fixture_space_new ();
+  TmFixtureLine *line = tm_fixture_plane_add_line (tm_fixture_space_add_plane (space, "/host:CPU"), "Memory", 0);
+  g_autofree char *model_name = keras_name ("sequential", model);
+  TmFixtureMemory m = {
+    .id_kind = TM_FIXTURE_MEMORY_ID_ALLOCATOR_NAME,
+    .allocator_name = "GPU_0_bfc",
+    .region_type = "output",
+    .data_type = 1,
+    .shape = "[8]",
+    .has_group_id = TRUE,
+    .group_id = 1,
+  };
+  gint64 heap = 0, t = 1000;
+  guint64 addr = 0x10000;
+
+  g_return_val_if_fail (scale > 0, space);
+
+  for (guint layer = 0; layer < 5; layer++)
+    {
+      gboolean conv = layer < 3;
+      guint k = conv ? layer : layer - 3;
+      int number = conv ? first_conv : first_dense;
+      g_autofree char *layer_name = NULL;
+      const char *ops[] = { conv ? "Conv2D" : "MatMul", conv ? "BiasAdd" : NULL };
+      gint64 sizes[] = { (gint64) (k + 1) * (conv ? 1024 : 2048) * scale, (gint64) (k + 1) * 256 * scale };
+
+      /* Keras counts on from the first: "conv2d", "conv2d_1", … */
+      if (number < 0 && k > 0)
+        number = 0;
+      layer_name = keras_name (conv ? "conv2d" : "dense", number < 0 ? -1 : number + (int) k);
+
+      for (guint o = 0; o < G_N_ELEMENTS (ops) && ops[o] != NULL; o++)
+        {
+          g_autofree char *op = g_strdup_printf ("%s/%s/%s", model_name, layer_name, ops[o]);
+
+          heap += sizes[o];
+          m.bytes_allocated = heap;
+          m.bytes_available = G_GINT64_CONSTANT (1) << 30;
+          m.peak_bytes_in_use = heap;
+          m.requested_bytes = sizes[o];
+          m.allocation_bytes = sizes[o];
+          m.addr = addr;
+          m.tf_op = op;
+          tm_fixture_line_add_memory_event (line, TRUE, t, &m);
+          addr += (guint64) sizes[o];
+          t += 1000;
+        }
+    }
+  return space;
+}
+
 char **
 tm_fixture_write_run (const char *dir,
                       guint       n_hosts,

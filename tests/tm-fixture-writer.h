@@ -365,6 +365,22 @@ TmFixtureSpace *tm_fixture_space_new_xprof_example       (void);
 #define TM_FIXTURE_XPROF_FIRST_OP_NAME         "foo/bar"
 #define TM_FIXTURE_XPROF_FIRST_ADDR            G_GUINT64_CONSTANT (222333)
 
+/* One run of a small Keras model as Keras names it in a process that
+ * built models before: ops "MODEL/LAYER/OP" under model "sequential_<model>"
+ * with three layers "conv2d_<first_conv>", "conv2d_<first_conv + 1>",
+ * "conv2d_<first_conv + 2>" (ops Conv2D, BiasAdd) and two layers
+ * "dense_<first_dense>", "dense_<first_dense + 1>" (op MatMul); a number
+ * -1 names the first without a suffix ("sequential", "conv2d", then
+ * "conv2d_1"), as Keras does. Allocator "GPU_0_bfc"; everything is
+ * allocated in step 1 and live at the peak, the last allocation. Layer k
+ * of its kind (k from 0) takes (k + 1) × 1024 × scale bytes for Conv2D,
+ * (k + 1) × 256 × scale for BiasAdd and (k + 1) × 2048 × scale for MatMul,
+ * so two runs of another scale differ in every op. */
+TmFixtureSpace *tm_fixture_space_new_keras_run           (int                     model,
+                                                          int                     first_conv,
+                                                          int                     first_dense,
+                                                          gint64                  scale);
+
 /* A run folder of n_hosts small profiles, "worker-0.xplane.pb" …, in dir:
  * host i has allocator "TPU_0_bfc" (and "TPU_1_bfc" for even i) with a
  * few dozen allocations and deallocations; host TM_FIXTURE_RUN_BUSIEST (if

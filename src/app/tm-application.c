@@ -520,6 +520,8 @@ tm_application_init (TmApplication *self)
     { "memory-id", 0, 0, G_OPTION_ARG_STRING, NULL, N_("With --export=csv, allocations or collapsed: the memory id (default: the one with the highest peak)"), N_("ID") },
     { "at", 0, 0, G_OPTION_ARG_STRING, NULL, N_("With --export=collapsed: the time in milliseconds (default: the peak)"), N_("MS") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, NULL, N_("Where to write the export (default or “-”: standard output)"), N_("PATH") },
+    { "compare", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print how FILE differs from BASELINE (tidemark --compare [--json] [--memory-id=ID] BASELINE FILE) and exit"), NULL },
+    { "baseline-memory-id", 0, 0, G_OPTION_ARG_STRING, NULL, N_("With --compare and --memory-id: the baseline’s memory id, when it is another one"), N_("ID") },
     { NULL }
   };
 

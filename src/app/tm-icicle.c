@@ -384,14 +384,10 @@ released_cb (TmIcicle        *self,
     g_signal_emit (self, signals[NODE_ACTIVATED], 0, node);
 }
 
-static gboolean
-query_tooltip_cb (TmIcicle   *self,
-                  int         x,
-                  int         y,
-                  gboolean    keyboard,
-                  GtkTooltip *tooltip)
+char *
+tm_icicle_describe_node (TmIcicle          *self,
+                         const TmScopeNode *node)
 {
-  const TmScopeNode *node = keyboard ? self->selected : tm_icicle_node_at (self, x, y);
   g_autoptr(TmScope) scope = NULL;
   g_autofree char *path = NULL;
   g_autofree char *bytes = NULL;
@@ -399,10 +395,9 @@ query_tooltip_cb (TmIcicle   *self,
   g_autofree char *share = NULL;
   g_autofree char *count = NULL;
   g_autofree char *requested = NULL;
-  g_autofree char *text = NULL;
 
-  if (node == NULL || self->tree == NULL)
-    return FALSE;
+  g_return_val_if_fail (TM_IS_ICICLE (self), NULL);
+  g_return_val_if_fail (node != NULL && self->tree != NULL, NULL);
 
   if (node->depth > 0)
     {
@@ -418,8 +413,27 @@ query_tooltip_cb (TmIcicle   *self,
   requested = tm_format_bytes (node->requested_bytes);
   /* Translators: the icicle's tooltip: scope; size (exact), share of the
    * memory in use; allocations; requested size */
-  text = g_strdup_printf (_("%s\n%s (%s), %s of the memory in use\n%s allocations, %s requested"),
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "%s\n%s (%s), %s of the memory in use\n%s allocation, %s requested",
+                                       "%s\n%s (%s), %s of the memory in use\n%s allocations, %s requested",
+                                       (gulong) MIN (node->n_allocations, G_MAXULONG)),
                           path, bytes, exact, share, count, requested);
+}
+
+static gboolean
+query_tooltip_cb (TmIcicle   *self,
+                  int         x,
+                  int         y,
+                  gboolean    keyboard,
+                  GtkTooltip *tooltip)
+{
+  const TmScopeNode *node = keyboard ? self->selected : tm_icicle_node_at (self, x, y);
+  g_autofree char *text = NULL;
+
+  if (node == NULL || self->tree == NULL)
+    return FALSE;
+
+  text = tm_icicle_describe_node (self, node);
   gtk_tooltip_set_text (tooltip, text);
   return TRUE;
 }

@@ -41,6 +41,10 @@ const TmScopeNode *tm_icicle_get_selected      (TmIcicle          *self);
 const TmScopeNode *tm_icicle_node_at           (TmIcicle          *self,
                                                 double             x,
                                                 double             y);
+/* The tooltip of node (of the tree shown): its scope, bytes, share,
+ * allocations and requested bytes. */
+char              *tm_icicle_describe_node     (TmIcicle          *self,
+                                                const TmScopeNode *node);
 /* Where node is drawn; FALSE when it is not. */
 gboolean           tm_icicle_get_node_area     (TmIcicle          *self,
                                                 const TmScopeNode *node,

@@ -82,6 +82,7 @@ rebuild (TmOpDiffView *self)
     {
       const TmCompareFigure *peak = tm_compare_lookup_figure (compare, "peak_bytes_in_use");
       g_autofree char *delta = tm_format_bytes_delta (peak->delta);
+      guint n_renumbered = 0;
 
       ops = tm_compare_get_op_diff (compare);
       for (guint i = 0; i < ops->len; i++)
@@ -90,10 +91,23 @@ rebuild (TmOpDiffView *self)
 
           item->compare = g_object_ref (compare);
           item->entry = g_ptr_array_index (ops, i);
+          n_renumbered += item->entry->renumbered;
           g_ptr_array_add (items, item);
         }
       /* Translators: the heading of the op diff; %s is the change of the peak, e.g. "+1.20 MiB" */
       heading = g_strdup_printf (_("Ops at each profile’s own peak, against the baseline — the peak changed by %s"), delta);
+      if (n_renumbered > 0)
+        {
+          g_autofree char *matched = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                                   "≈ %u op matched by position: its names differ only in numeric suffixes",
+                                                                   "≈ %u ops matched by position: their names differ only in numeric suffixes",
+                                                                   n_renumbered),
+                                                      n_renumbered);
+          g_autofree char *both = g_strdup_printf ("%s\n%s", heading, matched);
+
+          g_free (heading);
+          heading = g_steal_pointer (&both);
+        }
     }
   g_list_store_splice (self->rows, 0, g_list_model_get_n_items (G_LIST_MODEL (self->rows)),
                        items->pdata, items->len);
@@ -156,7 +170,16 @@ bind_cb (GtkSignalListItemFactory *factory,
       break;
     case COLUMN_STATUS:
     default:
-      text = g_strdup (e->status == TM_COMPARE_NEW ? _("new") : e->status == TM_COMPARE_GONE ? _("gone") : "");
+      if (e->renumbered)
+        {
+          /* Translators: the mark of an op matched by its position, its name
+           * differing only in numeric suffixes; keep it one character */
+          text = g_strdup (C_("compare", "≈"));
+          tooltip = g_markup_printf_escaped (_("Matched by its position among its siblings: the baseline calls it “%s”"),
+                                             e->baseline_name);
+        }
+      else
+        text = g_strdup (e->status == TM_COMPARE_NEW ? _("new") : e->status == TM_COMPARE_GONE ? _("gone") : "");
       break;
     }
   gtk_label_set_label (GTK_LABEL (label), text);

@@ -197,7 +197,8 @@ update_headline (TmRunOverview *self)
     gtk_label_set_label (self->headline, n_done < n_hosts ? _("Analysing the hosts…") : _("No host has memory data"));
 
   if (n_done < n_hosts)
-    g_string_append_printf (status, _("Analysed %u of %u hosts"), n_done, n_hosts);
+    g_string_append_printf (status, g_dngettext (GETTEXT_PACKAGE, "Analysed %u of %u host", "Analysed %u of %u hosts", n_hosts),
+                            n_done, n_hosts);
   else
     g_string_append_printf (status, g_dngettext (GETTEXT_PACKAGE, "%u host", "%u hosts", n_hosts), n_hosts);
   if (n_failed > 0)

@@ -506,6 +506,7 @@ format_scope_delta (TmScopeView *self,
 {
   TmSession *session = tm_view_get_session (TM_VIEW (self));
   TmScopeTree *baseline;
+  TmCompare *comparison;
   g_autoptr(TmScope) scope = NULL;
   const TmScopeNode *before;
   gint64 delta;
@@ -518,6 +519,15 @@ format_scope_delta (TmScopeView *self,
     return NULL;
   scope = tm_scope_tree_get_scope (item->tree, item->node);
   before = tm_compare_match_scope (baseline, scope);
+  comparison = tm_comparison_query_get_comparison (tm_comparison_query_get_for_session (session));
+  if (before == NULL && comparison != NULL)
+    {
+      /* A layer or model the baseline numbered otherwise (docs/compare.md). */
+      g_autoptr(TmScope) renamed = tm_compare_lookup_renumbered_scope (comparison, scope);
+
+      if (renamed != NULL)
+        before = tm_compare_match_scope (baseline, renamed);
+    }
   delta = item->node->bytes - (before != NULL ? before->bytes : 0);
   *exact = tm_format_bytes_exact (delta);
   bytes = tm_format_bytes_delta (delta);

@@ -189,9 +189,13 @@ format_delta (const TmCompareFigure *f)
 }
 
 static const char *
-status_label (TmCompareStatus status)
+status_label (const TmCompareEntry *e)
 {
-  switch (status)
+  /* Translators: the mark of an op matched by its position, its name
+   * differing only in numeric suffixes; keep it one character */
+  if (e->renumbered)
+    return C_("compare", "≈");
+  switch (e->status)
     {
     case TM_COMPARE_NEW:
       return _("new");
@@ -213,6 +217,7 @@ print_pair (TmCompare     *compare,
   GPtrArray *ops = tm_compare_get_op_diff (compare);
   const char *shift_labels[] = { N_("start"), N_("peak"), N_("first step") };
   guint shown = 0;
+  guint n_renumbered = 0;
 
   if (g_str_equal (tm_memory_store_get_id (baseline), tm_memory_store_get_id (current)))
     g_print ("\n%s\n", tm_memory_store_get_id (current));
@@ -246,22 +251,38 @@ print_pair (TmCompare     *compare,
       g_autofree char *delta = NULL;
       g_autofree char *before = NULL;
       g_autofree char *after = NULL;
+      g_autofree char *was = NULL;
 
       if (e->delta == 0)
         break;
       delta = tm_format_bytes_delta (e->delta);
       before = tm_format_bytes (e->baseline_bytes);
       after = tm_format_bytes (e->current_bytes);
-      g_print ("    %*s%s  %*s%s → %s%*s %s%*s %s\n",
+      if (e->renumbered)
+        /* Translators: after an op's name, what the baseline calls it */
+        was = g_strdup_printf (_(" (baseline: %s)"), e->baseline_name);
+      g_print ("    %*s%s  %*s%s → %s%*s %s%*s %s%s\n",
                (int) MAX (12 - width_of (delta), 0), "", delta,
                (int) MAX (10 - width_of (before), 0), "", before,
                after, (int) MAX (10 - width_of (after), 0), "",
-               status_label (e->status), (int) MAX (5 - width_of (status_label (e->status)), 0), "",
-               e->name);
+               status_label (e), (int) MAX (5 - width_of (status_label (e)), 0), "",
+               e->name, was != NULL ? was : "");
       shown++;
     }
   if (shown == 0)
     g_print ("    %s\n", _("none"));
+
+  for (guint i = 0; i < ops->len; i++)
+    n_renumbered += ((const TmCompareEntry *) g_ptr_array_index (ops, i))->renumbered;
+  if (n_renumbered > 0)
+    {
+      g_print ("  ");
+      g_print (g_dngettext (GETTEXT_PACKAGE,
+                            "≈ %u op was matched by its position among its siblings: its names differ only in numeric suffixes\n",
+                            "≈ %u ops were matched by their position among their siblings: their names differ only in numeric suffixes\n",
+                            n_renumbered),
+               n_renumbered);
+    }
 }
 
 static void
@@ -315,6 +336,12 @@ append_pair_json (GString       *str,
 
       g_string_append (str, i > 0 ? ",\n    {\"op_name\": " : "\n    {\"op_name\": ");
       tm_export_append_string (str, e->name);
+      if (e->renumbered)
+        {
+          g_string_append (str, ", \"baseline_op_name\": ");
+          tm_export_append_string (str, e->baseline_name);
+        }
+      g_string_append_printf (str, ", \"renumbered\": %s", e->renumbered ? "true" : "false");
       g_string_append_printf (str, ", \"special\": %s, \"status\": \"%s\", \"baseline_bytes\": %" G_GINT64_FORMAT
                               ", \"current_bytes\": %" G_GINT64_FORMAT ", \"delta\": %" G_GINT64_FORMAT
                               ", \"baseline_occurrences\": %" G_GUINT64_FORMAT ", \"current_occurrences\": %" G_GUINT64_FORMAT "}",

@@ -28,7 +28,7 @@
 #include "tm-xspace-writer.h"
 
 static const char * const cli_options[] = {
-  "--summary", "--export", "--compare", "--json", "--memory-id", "--output", "--at",
+  "--summary", "--export", "--compare", "--json", "--memory-id", "--baseline-memory-id", "--output", "--at",
 };
 
 gboolean
@@ -237,6 +237,50 @@ parse_ms (const char *text,
   return TRUE;
 }
 
+/* Picoseconds as milliseconds, exactly (the inverse of parse_ms). */
+static char *
+format_ms_exact (gint64 ps)
+{
+  guint64 mag = ps < 0 ? (guint64) 0 - (guint64) ps : (guint64) ps;
+  g_autofree char *frac = g_strdup_printf ("%09" G_GUINT64_FORMAT, mag % 1000000000);
+  gsize len = strlen (frac);
+
+  while (len > 0 && frac[len - 1] == '0')
+    frac[--len] = '\0';
+  return g_strdup_printf ("%s%" G_GUINT64_FORMAT "%s%s ms", ps < 0 ? "−" : "",
+                          mag / 1000000000, len > 0 ? "." : "", frac);
+}
+
+/* --at must fall within the memory id's snapshots: before the first
+ * nothing was recorded, after the last nothing is known (README.md,
+ * "Command line"). Otherwise says so and returns FALSE. */
+static gboolean
+check_at (const char    *path,
+          TmMemoryStore *store,
+          gint64         at_ps)
+{
+  guint n = tm_memory_store_get_n_snapshots (store);
+  const gint64 *times = tm_memory_store_get_times (store);
+  g_autofree char *at = format_ms_exact (at_ps);
+  g_autofree char *first = n > 0 ? format_ms_exact (times[0]) : NULL;
+  g_autofree char *last = n > 0 ? format_ms_exact (times[n - 1]) : NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (n > 0 && at_ps >= times[0] && at_ps <= times[n - 1])
+    return TRUE;
+  if (n == 0)
+    g_set_error (&error, TM_ERROR, TM_ERROR_NO_MEMORY_ID, _("memory id “%s” has no snapshots"),
+                 tm_memory_store_get_id (store));
+  else
+    g_set_error (&error, TM_ERROR, TM_ERROR_NO_MEMORY_ID,
+                 at_ps < times[0]
+                 ? _("--at=%s is before the first snapshot of memory id “%s”: its snapshots span %s to %s")
+                 : _("--at=%s is after the last snapshot of memory id “%s”: its snapshots span %s to %s"),
+                 at, tm_memory_store_get_id (store), first, last);
+  fail (path, error);
+  return FALSE;
+}
+
 #if defined(__SANITIZE_ADDRESS__)
 #define TM_CLI_SANITIZED 1
 #elif defined(__has_feature)
@@ -265,6 +309,8 @@ tm_cli_run (int    argc,
   gboolean json = FALSE;
   g_autofree char *export_format = NULL;
   g_autofree char *memory_id = NULL;
+  g_autofree char *baseline_memory_id = NULL;
+  gboolean compare = FALSE;
   g_autofree char *output = NULL;
   g_autofree char *at = NULL;
   g_auto(GStrv) files = NULL;
@@ -277,6 +323,10 @@ tm_cli_run (int    argc,
     { "memory-id", 0, 0, G_OPTION_ARG_STRING, &memory_id, N_("With --export=csv, allocations, collapsed, svg or memory-map-svg: the memory id (default: the one with the highest peak)"), N_("ID") },
     { "at", 0, 0, G_OPTION_ARG_STRING, &at, N_("With --export=collapsed: the time in milliseconds (default: the peak)"), N_("MS") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Where to write the export (default or “-”: standard output)"), N_("PATH") },
+    /* --compare goes to tm-cli-compare.c before this parser; listed so
+     * that --help names it. */
+    { "compare", 0, 0, G_OPTION_ARG_NONE, &compare, N_("Print how FILE differs from BASELINE (tidemark --compare [--json] [--memory-id=ID] BASELINE FILE) and exit"), NULL },
+    { "baseline-memory-id", 0, 0, G_OPTION_ARG_STRING, &baseline_memory_id, N_("With --compare and --memory-id: the baseline’s memory id, when it is another one"), N_("ID") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE") },
     { NULL }
   };
@@ -309,6 +359,8 @@ tm_cli_run (int    argc,
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return usage (context, error->message);
 
+  if (baseline_memory_id != NULL)
+    return usage (context, _("--baseline-memory-id goes with --compare and --memory-id"));
   if (summary == (export_format != NULL))
     return usage (context, _("give either --summary or --export"));
   if (json && !summary)
@@ -332,7 +384,7 @@ tm_cli_run (int    argc,
   /* A memory-only profile is binary: one input, one output. */
   if (export_format != NULL && g_str_equal (export_format, "memory-xplane"))
     {
-      if (files[1] != NULL)
+      if (files[1] != NULL || g_file_test (files[0], G_FILE_TEST_IS_DIR))
         return usage (context, _("give exactly one profile file"));
       if (output == NULL)
         return usage (context, _("--export=memory-xplane needs --output (“-o -” writes to standard output)"));
@@ -374,6 +426,18 @@ tm_cli_run (int    argc,
     }
 
   several = hosts->len > 1;
+  /* One document per host: back to back on standard output they would
+   * make no valid CSV or JSON (README.md, "Command line"). */
+  if (several && export_format != NULL && (output == NULL || g_str_equal (output, "-")))
+    {
+      g_autofree char *message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                               "--export writes one file per host, and %u host was given: give --output=FOLDER",
+                                                               "--export writes one file per host, and %u hosts were given: give --output=FOLDER",
+                                                               hosts->len),
+                                                  hosts->len);
+
+      return usage (context, message);
+    }
   if (several && export_format != NULL && output != NULL && !g_str_equal (output, "-"))
     {
       output_dir = g_file_new_for_commandline_arg (output);
@@ -509,11 +573,25 @@ tm_cli_run (int    argc,
 
           if (g_str_equal (export_format, "collapsed"))
             {
-              g_autoptr(TmScopeTree) tree = tm_scope_tree_new_at (tm_profile_lookup_analysis (profile, store),
-                                                                  at == NULL, at_ps, TM_SCOPE_GROUPING_NAME);
+              g_autoptr(TmScopeTree) tree = NULL;
 
+              if (at != NULL && !check_at (path, store, at_ps))
+                {
+                  status = 1;
+                  continue;
+                }
+              tree = tm_scope_tree_new_at (tm_profile_lookup_analysis (profile, store),
+                                           at == NULL, at_ps, TM_SCOPE_GROUPING_NAME);
               if (!tm_scope_tree_write_collapsed (tree, out, NULL, &error))
                 return fail (dest_path, error);
+              if (at != NULL && tm_scope_tree_get_root (tree)->n_children == 0)
+                {
+                  g_autofree char *display = g_filename_display_name (path);
+                  g_autofree char *when = format_ms_exact (at_ps);
+
+                  g_printerr (_("tidemark: %s: warning: nothing of memory id “%s” is live at %s: no stacks written\n"),
+                              display, tm_memory_store_get_id (store), when);
+                }
             }
           else if (g_str_equal (export_format, "svg") || g_str_equal (export_format, "memory-map-svg"))
             {

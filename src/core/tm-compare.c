@@ -24,6 +24,7 @@ struct _TmCompare
   GArray          *figures;      /* TmCompareFigure */
   GPtrArray       *op_diff;      /* TmCompareEntry */
   GPtrArray       *scope_diff;   /* TmCompareEntry */
+  GHashTable      *renumbered_scopes;  /* current name → baseline name, of scope_diff */
   gint64           anchors[2][TM_COMPARE_N_ALIGNMENTS];  /* [0] baseline, [1] current */
 };
 
@@ -35,6 +36,7 @@ entry_free (gpointer data)
   TmCompareEntry *entry = data;
 
   g_free (entry->name);
+  g_free (entry->baseline_name);
   g_free (entry);
 }
 
@@ -48,6 +50,7 @@ tm_compare_dispose (GObject *object)
   g_clear_pointer (&self->figures, g_array_unref);
   g_clear_pointer (&self->op_diff, g_ptr_array_unref);
   g_clear_pointer (&self->scope_diff, g_ptr_array_unref);
+  g_clear_pointer (&self->renumbered_scopes, g_hash_table_unref);
 
   G_OBJECT_CLASS (tm_compare_parent_class)->dispose (object);
 }
@@ -240,6 +243,257 @@ finish_entries (GPtrArray *entries)
   g_ptr_array_sort (entries, compare_entries);
 }
 
+/* ------------------------------------------------------------------ */
+/* Matching by position (docs/compare.md, "Matching")                   */
+
+/* A name left without a partner by the exact match: its match key, and
+ * the key built from its levels' stems and positions. */
+typedef struct
+{
+  const char     *key;
+  TmCompareEntry *entry;
+  GString        *position;
+  char          **levels;
+} Unmatched;
+
+static void
+unmatched_clear (gpointer data)
+{
+  Unmatched *u = data;
+
+  /* Both NULL when the other side had nothing left to match. */
+  if (u->position != NULL)
+    g_string_free (u->position, TRUE);
+  g_strfreev (u->levels);
+}
+
+static int
+compare_unmatched (gconstpointer a,
+                   gconstpointer b)
+{
+  return strcmp (((const Unmatched *) a)->key, ((const Unmatched *) b)->key);
+}
+
+/* Compares two numeric suffixes ("", "_4", "_4_1") as tuples of
+ * numbers: "" first, then by the first number, the second, … */
+static int
+compare_suffixes (const char *a,
+                  const char *b)
+{
+  while (*a == '_' && *b == '_')
+    {
+      guint64 x = g_ascii_strtoull (a + 1, (char **) &a, 10);
+      guint64 y = g_ascii_strtoull (b + 1, (char **) &b, 10);
+
+      if (x != y)
+        return x < y ? -1 : 1;
+    }
+  return (*a == '_') - (*b == '_');
+}
+
+static int
+compare_suffix_ptrs (gconstpointer a,
+                     gconstpointer b)
+{
+  return compare_suffixes (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* Where a level's numeric suffix starts: the longest tail made of "_"
+ * and 1 to 18 digits, once or more ("conv2d_11" → "_11", "update_4_1" →
+ * "_4_1", "_167" → "_167"); the end for a level without one ("conv2d",
+ * which Keras names the first of its kind). */
+static gsize
+suffix_start (const char *level)
+{
+  gsize start = strlen (level);
+
+  for (;;)
+    {
+      gsize digits = 0;
+
+      while (digits < start && g_ascii_isdigit (level[start - 1 - digits]))
+        digits++;
+      if (digits == 0 || digits > 18 || digits == start || level[start - 1 - digits] != '_')
+        return start;
+      start -= digits + 1;
+    }
+}
+
+static void
+free_suffixes (gpointer suffixes)
+{
+  g_ptr_array_unref (suffixes);
+}
+
+/* Builds each name's position key: level by level, its stem and the rank
+ * of its suffix among the suffixes of that stem under the same parent
+ * (by position key) on the same side. */
+static void
+build_positions (GArray *side)
+{
+  guint depth = 0;
+
+  for (guint i = 0; i < side->len; i++)
+    {
+      Unmatched *u = &g_array_index (side, Unmatched, i);
+
+      /* The first character says op or special row. */
+      u->levels = g_strsplit_set (u->key + 1, "/\x1f", -1);
+      u->position = g_string_new_len (u->key, 1);
+      depth = MAX (depth, g_strv_length (u->levels));
+    }
+
+  for (guint level = 0; level < depth; level++)
+    {
+      g_autoptr(GHashTable) groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, free_suffixes);
+      g_autofree char **group_keys = g_new0 (char *, side->len);
+      GHashTableIter iter;
+      gpointer value;
+
+      for (guint i = 0; i < side->len; i++)
+        {
+          Unmatched *u = &g_array_index (side, Unmatched, i);
+          GPtrArray *group;
+          gsize stem_len;
+
+          if (level >= g_strv_length (u->levels))
+            continue;
+          stem_len = suffix_start (u->levels[level]);
+          group_keys[i] = g_strdup_printf ("%s\x1e%.*s", u->position->str, (int) stem_len, u->levels[level]);
+          group = g_hash_table_lookup (groups, group_keys[i]);
+          if (group == NULL)
+            {
+              group = g_ptr_array_new ();
+              g_hash_table_insert (groups, g_strdup (group_keys[i]), group);
+            }
+          g_ptr_array_add (group, u->levels[level] + stem_len);
+        }
+
+      /* Each group's suffixes sorted, each once. */
+      g_hash_table_iter_init (&iter, groups);
+      while (g_hash_table_iter_next (&iter, NULL, &value))
+        {
+          GPtrArray *group = value;
+          guint kept = 0;
+
+          g_ptr_array_sort (group, compare_suffix_ptrs);
+          for (guint k = 0; k < group->len; k++)
+            if (kept == 0 || compare_suffixes (group->pdata[k], group->pdata[kept - 1]) != 0)
+              group->pdata[kept++] = group->pdata[k];
+          g_ptr_array_set_size (group, kept);
+        }
+
+      for (guint i = 0; i < side->len; i++)
+        {
+          Unmatched *u = &g_array_index (side, Unmatched, i);
+          GPtrArray *group;
+          gsize stem_len;
+          guint rank = 0, hi;
+
+          if (group_keys[i] == NULL)
+            continue;
+          group = g_hash_table_lookup (groups, group_keys[i]);
+          stem_len = suffix_start (u->levels[level]);
+          /* Binary search: the suffix is there. */
+          for (hi = group->len; rank < hi;)
+            {
+              guint mid = rank + (hi - rank) / 2;
+
+              if (compare_suffixes (group->pdata[mid], u->levels[level] + stem_len) < 0)
+                rank = mid + 1;
+              else
+                hi = mid;
+            }
+          g_string_append_c (u->position, '\x1f');
+          g_string_append_len (u->position, u->levels[level], (gssize) stem_len);
+          g_string_append_printf (u->position, "\x1e%u", rank);
+          g_free (group_keys[i]);
+        }
+    }
+}
+
+/* The names the exact match left without a partner, on either side, are
+ * matched when they differ only in numeric suffixes and hold the same
+ * position among their siblings: the current entry is folded into the
+ * baseline's, which takes the current name and is marked renumbered. */
+static void
+match_renumbered (GHashTable *table,
+                  GPtrArray  *entries)
+{
+  g_autoptr(GArray) gone = g_array_new (FALSE, TRUE, sizeof (Unmatched));
+  g_autoptr(GArray) added = g_array_new (FALSE, TRUE, sizeof (Unmatched));
+  g_autoptr(GHashTable) by_position = NULL;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_array_set_clear_func (gone, unmatched_clear);
+  g_array_set_clear_func (added, unmatched_clear);
+
+  g_hash_table_iter_init (&iter, table);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      TmCompareEntry *entry = value;
+      Unmatched u = { key, entry, NULL, NULL };
+
+      if (entry->special || entry->status == TM_COMPARE_CHANGED)
+        continue;
+      g_array_append_val (entry->status == TM_COMPARE_GONE ? gone : added, u);
+    }
+  if (gone->len == 0 || added->len == 0)
+    return;
+
+  /* In the order of their keys, so that the outcome never depends on the
+   * hash table's. */
+  g_array_sort (gone, compare_unmatched);
+  g_array_sort (added, compare_unmatched);
+  build_positions (gone);
+  build_positions (added);
+
+  by_position = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < added->len; i++)
+    {
+      Unmatched *u = &g_array_index (added, Unmatched, i);
+
+      if (!g_hash_table_contains (by_position, u->position->str))
+        g_hash_table_insert (by_position, u->position->str, u->entry);
+    }
+
+  for (guint i = 0; i < gone->len; i++)
+    {
+      Unmatched *u = &g_array_index (gone, Unmatched, i);
+      TmCompareEntry *before = u->entry;
+      TmCompareEntry *after = g_hash_table_lookup (by_position, u->position->str);
+
+      if (after == NULL)
+        continue;
+      g_hash_table_remove (by_position, u->position->str);
+      before->baseline_name = g_steal_pointer (&before->name);
+      before->name = g_steal_pointer (&after->name);
+      before->current_bytes = after->current_bytes;
+      before->current_occurrences = after->current_occurrences;
+      before->status = TM_COMPARE_CHANGED;
+      before->renumbered = TRUE;
+    }
+
+  /* Drop the current entries folded in (their names were taken). */
+  {
+    guint kept = 0;
+
+    for (guint i = 0; i < entries->len; i++)
+      {
+        TmCompareEntry *entry = g_ptr_array_index (entries, i);
+
+        if (entry->name == NULL)
+          entry_free (entry);
+        else
+          entries->pdata[kept++] = entry;
+      }
+    g_ptr_array_set_free_func (entries, NULL);
+    g_ptr_array_set_size (entries, kept);
+    g_ptr_array_set_free_func (entries, entry_free);
+  }
+}
+
 static void
 add_rows (GHashTable *table,
           GPtrArray  *entries,
@@ -266,6 +520,7 @@ op_diff (TmAnalysis *baseline,
 
   add_rows (table, entries, tm_analysis_get_peak_breakdown (baseline), TRUE);
   add_rows (table, entries, tm_analysis_get_peak_breakdown (current), FALSE);
+  match_renumbered (table, entries);
   finish_entries (entries);
   return entries;
 }
@@ -302,6 +557,7 @@ scope_diff (TmAnalysis *baseline,
 
   add_scope_nodes (table, entries, before, tm_scope_tree_get_root (before), TRUE);
   add_scope_nodes (table, entries, after, tm_scope_tree_get_root (after), FALSE);
+  match_renumbered (table, entries);
   finish_entries (entries);
   return entries;
 }
@@ -392,6 +648,28 @@ tm_compare_anchor_of (TmMemoryStore      *store,
     }
 }
 
+TmScope *
+tm_compare_lookup_renumbered_scope (TmCompare     *self,
+                                    const TmScope *scope)
+{
+  g_autofree char *name = NULL;
+  const char *baseline_name;
+  g_auto(GStrv) parts = NULL;
+
+  g_return_val_if_fail (TM_IS_COMPARE (self), NULL);
+  g_return_val_if_fail (scope != NULL, NULL);
+
+  /* The scope diff is of name scopes; special rows are never renumbered. */
+  if (scope->grouping != TM_SCOPE_GROUPING_NAME || scope->special)
+    return NULL;
+  name = g_strjoinv ("/", scope->parts);
+  baseline_name = g_hash_table_lookup (self->renumbered_scopes, name);
+  if (baseline_name == NULL)
+    return NULL;
+  parts = g_strsplit (baseline_name, "/", -1);
+  return tm_scope_new (TM_SCOPE_GROUPING_NAME, FALSE, (const char * const *) parts);
+}
+
 const char *
 tm_compare_alignment_to_string (TmCompareAlignment alignment)
 {
@@ -449,6 +727,14 @@ tm_compare_new (TmAnalysis     *baseline,
 
   self->op_diff = op_diff (baseline, current);
   self->scope_diff = scope_diff (baseline, current);
+  self->renumbered_scopes = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < self->scope_diff->len; i++)
+    {
+      const TmCompareEntry *e = g_ptr_array_index (self->scope_diff, i);
+
+      if (e->renumbered)
+        g_hash_table_insert (self->renumbered_scopes, e->name, e->baseline_name);
+    }
 
   for (guint a = 0; a < TM_COMPARE_N_ALIGNMENTS; a++)
     {

@@ -72,6 +72,12 @@ typedef struct
   guint64          baseline_occurrences;
   guint64          current_occurrences;
   TmCompareStatus  status;
+  /* Matched by position: the two names differ only in the numeric
+   * suffixes a framework numbers layers and models with ("conv2d_11" and
+   * "conv2d_14"; docs/compare.md, "Matching"). baseline_name is then the
+   * baseline's name, else NULL. */
+  gboolean         renumbered;
+  char            *baseline_name;
 } TmCompareEntry;
 
 #define TM_TYPE_COMPARE (tm_compare_get_type ())
@@ -120,10 +126,18 @@ gint64                 tm_compare_anchor_of         (TmMemoryStore      *store,
                                                      TmCompareAlignment  alignment);
 
 /* The node of tree that matches scope the way the scope diff matches
- * (docs/compare.md, "Matching": a level "replica_N" matches any other
- * "replica_M"), or NULL. For the scope view's Δ against a baseline. */
+ * exactly (docs/compare.md, "Matching": a level "replica_N" matches any
+ * other "replica_M"), or NULL. For the scope view's Δ against a baseline. */
 const TmScopeNode     *tm_compare_match_scope       (TmScopeTree        *tree,
                                                      const TmScope      *scope);
+
+/* The baseline's scope that scope (a name scope of the current memory id)
+ * was matched with by position in the scope diff (docs/compare.md,
+ * "Matching": renumbered layers and models), or NULL when it was not.
+ * The scope view's Δ looks the baseline up with this name when the exact
+ * match finds none. */
+TmScope               *tm_compare_lookup_renumbered_scope (TmCompare     *self,
+                                                           const TmScope *scope);
 
 /* "start", "peak", "first-step" (for the command line and settings). */
 const char            *tm_compare_alignment_to_string (TmCompareAlignment alignment);

@@ -378,7 +378,11 @@ gunzip (const guint8  *data,
                      _("a second gzip member starts at byte %zu: Tidemark reads files of one member"), at);
       else
         g_set_error (error, TM_ERROR, TM_ERROR_INVALID,
-                     _("%zu bytes of trailing data after the gzip stream, from byte %zu"), rest, at);
+                     g_dngettext (GETTEXT_PACKAGE,
+                                  "%zu byte of trailing data after the gzip stream, at byte %zu",
+                                  "%zu bytes of trailing data after the gzip stream, from byte %zu",
+                                  (gulong) rest),
+                     rest, at);
       goto fail;
     }
 

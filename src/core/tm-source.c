@@ -117,8 +117,12 @@ tm_source_open (const char  *path,
 
   if (S_ISDIR (st.st_mode))
     {
+      /* Opening a folder expands it first (tm-run): a folder that gets
+       * here held no profile where a run or a log directory keeps them. */
       g_set_error (error, TM_ERROR, TM_ERROR_IS_DIRECTORY,
-                   _("is a directory, not a profile file"));
+                   _("no profile found in this folder: looked in it for *.xplane.pb files "
+                     "(else *.memory_profile.json or *.memory_profile.json.gz) and, as a log directory, "
+                     "in the newest run under its plugins/profile/ folder; open a log directory or one run folder"));
       return NULL;
     }
 

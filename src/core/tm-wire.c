@@ -133,13 +133,21 @@ tm_wire_set_length_error (TmWire   *w,
                           guint64   len,
                           GError  **error)
 {
+  gulong n = (gulong) MIN (len, G_MAXULONG);  /* for the plural only */
+
   if (w->end == w->limit)
     g_set_error (error, TM_ERROR, TM_ERROR_LENGTH,
-                 _("length runs past the end at byte %zu: a field claims %" PRIu64 " bytes but the file ends at byte %zu"),
+                 g_dngettext (GETTEXT_PACKAGE,
+                              "length runs past the end at byte %zu: a field claims %" PRIu64 " byte but the file ends at byte %zu",
+                              "length runs past the end at byte %zu: a field claims %" PRIu64 " bytes but the file ends at byte %zu",
+                              n),
                  offset, len, (gsize) (w->limit - w->base));
   else
     g_set_error (error, TM_ERROR, TM_ERROR_LENGTH,
-                 _("length runs past the end at byte %zu: a field claims %" PRIu64 " bytes but its message ends at byte %zu"),
+                 g_dngettext (GETTEXT_PACKAGE,
+                              "length runs past the end at byte %zu: a field claims %" PRIu64 " byte but its message ends at byte %zu",
+                              "length runs past the end at byte %zu: a field claims %" PRIu64 " bytes but its message ends at byte %zu",
+                              n),
                  offset, len, (gsize) (w->end - w->base));
   return FALSE;
 }

@@ -238,6 +238,28 @@ tm_xline_scan (TmWire    line,
   return TRUE;
 }
 
+void
+tm_xspace_explain_error (GError **error)
+{
+  if (error == NULL || *error == NULL || (*error)->domain != TM_ERROR)
+    return;
+
+  switch ((*error)->code)
+    {
+    case TM_ERROR_NOT_PROTOBUF:
+    case TM_ERROR_TRUNCATED:
+    case TM_ERROR_WIRE_TYPE:
+    case TM_ERROR_LENGTH:
+    case TM_ERROR_TOO_DEEP:
+      /* Translators: the start of an error message; the detail follows,
+       * e.g. "field 12 has wire type 7 (invalid) at byte 113" */
+      g_prefix_error (error, "%s", _("not a profile, or a damaged one: "));
+      break;
+    default:
+      break;
+    }
+}
+
 gboolean
 tm_xspace_next_plane (TmWire    *space,
                       TmWire    *plane,
@@ -258,7 +280,7 @@ tm_xspace_next_plane (TmWire    *space,
           if (!tm_wire_read_tag (space, &field, &wt, &inner))
             {
               g_set_error (error, TM_ERROR, TM_ERROR_NOT_PROTOBUF,
-                           _("not a profile: the file is neither an XSpace protobuf nor a memory-profile JSON (%s)"),
+                           _("the file is neither an XSpace protobuf nor a memory-profile JSON (%s)"),
                            inner->message);
               return FALSE;
             }

@@ -103,11 +103,17 @@ tm_xplane_is_tpu (const TmXPlaneParts *parts)
 
 /* The next XSpace.planes field of space (a wire over the whole file), other
  * fields skipped: FALSE on an error; else TRUE, with *found FALSE at the end.
- * A file whose first tag does not read is not a profile at all. */
+ * A file whose first tag does not read is neither an XSpace nor a JSON. */
 gboolean tm_xspace_next_plane  (TmWire         *space,
                                 TmWire         *plane,
                                 gboolean       *found,
                                 GError        **error);
+
+/* When error says the bytes broke the protobuf structure (a bad tag,
+ * wire type, length or truncation), puts first that the file is not a
+ * profile or a damaged one, then the detail (docs/formats.md, section 1.9).
+ * The readers of whole files call it once, where they fail. */
+void     tm_xspace_explain_error (GError      **error);
 
 void     tm_xplane_parts_clear (TmXPlaneParts  *parts);
 /* One pass over the plane's top-level fields; with collect, remembers where

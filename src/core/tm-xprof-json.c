@@ -64,7 +64,10 @@ check_depth (const guint8  *data,
           if (++depth > MAX_DEPTH)
             {
               g_set_error (error, TM_ERROR, TM_ERROR_TOO_DEEP,
-                           _("nested too deep at byte %zu: more than %u levels of JSON objects or arrays"),
+                           g_dngettext (GETTEXT_PACKAGE,
+                                        "nested too deep at byte %zu: more than %u level of JSON objects or arrays",
+                                        "nested too deep at byte %zu: more than %u levels of JSON objects or arrays",
+                                        MAX_DEPTH),
                            i, MAX_DEPTH);
               return FALSE;
             }

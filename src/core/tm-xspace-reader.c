@@ -863,6 +863,7 @@ tm_xspace_read_with_options (TmSource                  *source,
   if (!ok)
     {
       tm_xspace_result_clear (result);
+      tm_xspace_explain_error (error);
       return FALSE;
     }
 

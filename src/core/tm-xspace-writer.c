@@ -831,6 +831,8 @@ tm_xspace_write_memory_only (TmSource        *source,
   w.scratch = g_byte_array_new ();
 
   ok = tm_source_run_guarded (source, write_job, &w, error);
+  if (!ok)
+    tm_xspace_explain_error (error);
 
   plane_clear (&w);
   g_byte_array_unref (w.chunk);
