@@ -200,6 +200,18 @@ too_deep (const char *line,
   return FALSE;
 }
 
+/* Whether the first character after JSON white space is '{'. */
+static gboolean
+starts_with_object (const char *line,
+                    gsize       length)
+{
+  gsize i = 0;
+
+  while (i < length && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r' || line[i] == '\n'))
+    i++;
+  return i < length && line[i] == '{';
+}
+
 static gboolean
 get_int (JsonObject  *object,
          const char  *name,
@@ -339,6 +351,16 @@ parse_line (const char  *line,
   if (too_deep (line, length))
     {
       *problem = _("is nested too deep");
+      return NULL;
+    }
+  /* Only an object can be a summary, and a line that starts with
+   * anything else is refused before it reaches the parser: json-glib 1.6
+   * looks for data after the root value only when the value ends in '}'
+   * or ']', so "9{}" loads as the number 9 and the object after it
+   * leaks (found by fuzz-summaries). */
+  if (!starts_with_object (line, length))
+    {
+      *problem = _("is not a JSON object");
       return NULL;
     }
   if (!json_parser_load_from_data (parser, line, (gssize) length, NULL) ||
