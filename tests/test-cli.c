@@ -302,6 +302,83 @@ test_invalid_utf8 (void)
   tm_fixture_remove (path);
 }
 
+/* Writes a profile of one memory id whose allocations are named by the
+ * len bytes of each of names (NUL bytes included), all live at the end. */
+static char *
+write_named (const char        *memory_id,
+             const char * const names[],
+             const gsize        lengths[],
+             guint              n)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  TmFixtureLine *line = tm_fixture_plane_get_line (tm_fixture_space_get_plane (space, "/host:CPU"), "Memory", 0);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  char *path;
+
+  for (guint i = 0; i < n; i++)
+    {
+      TmFixtureMemory m = {
+        .id_kind = TM_FIXTURE_MEMORY_ID_ALLOCATOR_NAME, .allocator_name = memory_id,
+        .bytes_allocated = 100 * (i + 1) * (i + 2) / 2, .peak_bytes_in_use = 100 * (i + 1) * (i + 2) / 2,
+        .requested_bytes = 100 * (i + 1), .allocation_bytes = 100 * (i + 1), .addr = 4096 * (i + 1),
+        .region_type = "output", .data_type = 1, .shape = "[1]",
+      };
+      TmFixtureEvent *event = tm_fixture_line_add_memory_event (line, TRUE, 1000 * (i + 1), &m);
+      TmFixtureStat op = TM_FIXTURE_STR_LEN ("tf_op", names[i], lengths[i]);
+
+      tm_fixture_event_add_stat (event, &op);
+    }
+  /* The hand encoder writes a string's bytes whole, NUL bytes included. */
+  bytes = tm_fixture_space_serialize_odd (space, TM_FIXTURE_ODD_NONE);
+  path = tm_fixture_write_bytes (bytes, NULL, "names.xplane.pb", &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+/* "op\0A/x", "op\0B/y" and "op" are three rows, not one "op" x 3: every
+ * export keeps a NUL in a name, as \u0000 in JSON and \x00 in CSV and
+ * collapsed stacks. */
+static void
+test_nul_in_names (void)
+{
+  const char * const names[] = { "op\0A/x", "op\0B/y", "op" };
+  const gsize lengths[] = { 6, 6, 2 };
+  g_autofree char *path = write_named ("GPU_0_bfc", names, lengths, G_N_ELEMENTS (names));
+  g_auto(TmTestRun) csv = { 0 };
+  g_auto(TmTestRun) allocations = { 0 };
+  g_auto(TmTestRun) collapsed = { 0 };
+  g_auto(TmTestRun) json = { 0 };
+
+  tm_test_run_cli (&csv, NULL, "--export=csv", path, NULL);
+  g_assert_cmpint (csv.status, ==, 0);
+  g_test_message ("%s", csv.out);
+  g_assert_nonnull (strstr (csv.out, "\nop\\x00A/x,100,"));
+  g_assert_nonnull (strstr (csv.out, "\nop\\x00B/y,200,"));
+  g_assert_nonnull (strstr (csv.out, "\nop,300,"));
+
+  tm_test_run_cli (&allocations, NULL, "--export=allocations", path, NULL);
+  g_assert_cmpint (allocations.status, ==, 0);
+  g_assert_nonnull (strstr (allocations.out, ",op\\x00A/x,"));
+  g_assert_nonnull (strstr (allocations.out, ",op\\x00B/y,"));
+  g_assert_nonnull (strstr (allocations.out, ",op,"));
+
+  tm_test_run_cli (&collapsed, NULL, "--export=collapsed", path, NULL);
+  g_assert_cmpint (collapsed.status, ==, 0);
+  g_test_message ("%s", collapsed.out);
+  g_assert_nonnull (strstr (collapsed.out, "op\\x00A;x 100\n"));
+  g_assert_nonnull (strstr (collapsed.out, "op\\x00B;y 200\n"));
+  g_assert_nonnull (strstr (collapsed.out, "op 300\n"));
+
+  tm_test_run_cli (&json, NULL, "--export=xprof-json", path, NULL);
+  g_assert_cmpint (json.status, ==, 0);
+  g_assert_cmpstr (json.err, ==, "");
+  g_assert_nonnull (strstr (json.out, "\"op\\u0000A/x\""));
+  g_assert_nonnull (strstr (json.out, "\"op\\u0000B/y\""));
+  g_assert_nonnull (strstr (json.out, "\"op\""));
+  tm_fixture_remove (path);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -314,6 +391,7 @@ main (int   argc,
   g_test_add_func ("/cli/usage", test_usage);
   g_test_add_func ("/cli/bad-input", test_bad_input);
   g_test_add_func ("/cli/invalid-utf8", test_invalid_utf8);
+  g_test_add_func ("/cli/nul-in-names", test_nul_in_names);
 
   return g_test_run ();
 }

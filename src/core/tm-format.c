@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "tm-format.h"
@@ -249,7 +250,12 @@ tm_format_make_valid_utf8 (const char *text,
     {
       int len = tm_format_utf8_sequence (p);
 
-      if (len == 0)
+      if ((guchar) p[0] == 0xc0 && (guchar) p[1] == 0x80)
+        {
+          g_string_append (str, "\xe2\x90\x80");  /* U+2400 */
+          p += 2;
+        }
+      else if (len == 0)
         {
           g_string_append (str, "\xef\xbf\xbd");
           (*n_replaced)++;
@@ -262,4 +268,64 @@ tm_format_make_valid_utf8 (const char *text,
         }
     }
   return g_string_free (str, FALSE);
+}
+
+char *
+tm_format_name_from_bytes (const char *data,
+                           gsize       len)
+{
+  const char *nul = len > 0 ? memchr (data, '\0', len) : NULL;
+  GString *str;
+
+  if (nul == NULL)
+    return g_strndup (len > 0 ? data : "", len);
+
+  str = g_string_sized_new (len + 8);
+  for (gsize i = 0; i < len; i++)
+    {
+      if (data[i] == '\0')
+        g_string_append (str, TM_FORMAT_NUL);
+      else
+        g_string_append_c (str, data[i]);
+    }
+  return g_string_free (str, FALSE);
+}
+
+static gboolean
+is_raw_control (const guchar *p)
+{
+  return (*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r') || *p == 0x7f ||
+         (p[0] == 0xc0 && p[1] == 0x80);
+}
+
+gboolean
+tm_format_has_controls (const char *text)
+{
+  g_return_val_if_fail (text != NULL, FALSE);
+
+  for (const guchar *p = (const guchar *) text; *p != '\0'; p++)
+    if (is_raw_control (p))
+      return TRUE;
+  return FALSE;
+}
+
+void
+tm_format_append_controls_escaped (GString    *out,
+                                   const char *text)
+{
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (text != NULL);
+
+  for (const guchar *p = (const guchar *) text; *p != '\0'; p++)
+    {
+      if (p[0] == 0xc0 && p[1] == 0x80)
+        {
+          g_string_append (out, "\\x00");
+          p++;
+        }
+      else if (is_raw_control (p))
+        g_string_append_printf (out, "\\x%02x", *p);
+      else
+        g_string_append_c (out, (char) *p);
+    }
 }
