@@ -379,6 +379,61 @@ test_nul_in_names (void)
   tm_fixture_remove (path);
 }
 
+static gboolean
+has_raw_controls (const char *text)
+{
+  for (const guchar *p = (const guchar *) text; *p; p++)
+    if ((*p < 0x20 && *p != '\n' && *p != '\r') || *p == 0x7f)
+      return TRUE;
+  return FALSE;
+}
+
+/* Names that would drive a terminal: ESC sequences, BEL, DEL, U+202E and a
+ * line feed in a memory id. Text for a terminal escapes them; CSV and
+ * collapsed stacks escape ESC, BEL and DEL. */
+static void
+test_terminal_injection (void)
+{
+  const char *id = "GPU\x1b[2J\xe2\x80\xae\nfake";
+  const char * const names[] = { "red\x1b[31m\x07\x7f/z" };
+  const gsize lengths[] = { strlen (names[0]) };
+  g_autofree char *path = write_named (id, names, lengths, 1);
+  g_autofree char *missing = g_strdup_printf ("--memory-id=%s", id);
+  g_auto(TmTestRun) summary = { 0 };
+  g_auto(TmTestRun) csv = { 0 };
+  g_auto(TmTestRun) collapsed = { 0 };
+  g_auto(TmTestRun) error = { 0 };
+
+  tm_test_run_cli (&summary, NULL, "--summary", path, NULL);
+  g_assert_cmpint (summary.status, ==, 0);
+  g_test_message ("%s", summary.out);
+  g_assert_false (has_raw_controls (summary.out));
+  g_assert_null (strstr (summary.out, "\xe2\x80\xae"));
+  /* The heading is one line. */
+  g_assert_nonnull (strstr (summary.out, "\nGPU\\x1b[2J\\u202e\\x0afake\n"));
+  g_assert_null (strstr (summary.out, "\nfake"));
+
+  tm_test_run_cli (&csv, NULL, "--export=csv", path, NULL);
+  g_assert_cmpint (csv.status, ==, 0);
+  g_assert_false (has_raw_controls (csv.out));
+  g_assert_nonnull (strstr (csv.out, "\nred\\x1b[31m\\x07\\x7f/z,"));
+
+  tm_test_run_cli (&collapsed, NULL, "--export=collapsed", path, NULL);
+  g_assert_cmpint (collapsed.status, ==, 0);
+  g_assert_false (has_raw_controls (collapsed.out));
+  g_assert_nonnull (strstr (collapsed.out, "red\\x1b[31m\\x07\\x7f;z 100\n"));
+
+  /* An error message that quotes a name. */
+  missing[strlen (missing) - 4] = '\0';
+  tm_test_run_cli (&error, NULL, "--export=csv", missing, path, NULL);
+  g_assert_cmpint (error.status, ==, 1);
+  g_test_message ("%s", error.err);
+  g_assert_cmpuint (count_lines (error.err), ==, 1);
+  g_assert_false (has_raw_controls (error.err));
+  g_assert_nonnull (strstr (error.err, "GPU\\x1b[2J\\u202e\\x0a"));
+  tm_fixture_remove (path);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -392,6 +447,7 @@ main (int   argc,
   g_test_add_func ("/cli/bad-input", test_bad_input);
   g_test_add_func ("/cli/invalid-utf8", test_invalid_utf8);
   g_test_add_func ("/cli/nul-in-names", test_nul_in_names);
+  g_test_add_func ("/cli/terminal-injection", test_terminal_injection);
 
   return g_test_run ();
 }

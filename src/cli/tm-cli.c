@@ -56,8 +56,11 @@ fail (const char   *path,
       const GError *error)
 {
   g_autofree char *display = g_filename_display_name (path);
+  g_autofree char *safe_display = tm_format_for_terminal (display, NULL);
+  /* A message may quote a name from the file (docs/formats.md, section 5). */
+  g_autofree char *message = tm_format_for_terminal (error->message, NULL);
 
-  g_printerr ("tidemark: %s: %s\n", display, error->message);
+  g_printerr ("tidemark: %s: %s\n", safe_display, message);
   return 1;
 }
 
@@ -65,7 +68,9 @@ fail (const char   *path,
 static int
 fail_output (const GError *error)
 {
-  g_printerr ("tidemark: %s\n", error->message);
+  g_autofree char *message = tm_format_for_terminal (error->message, NULL);
+
+  g_printerr ("tidemark: %s\n", message);
   return 1;
 }
 

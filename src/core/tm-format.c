@@ -329,3 +329,63 @@ tm_format_append_controls_escaped (GString    *out,
         g_string_append_c (out, (char) *p);
     }
 }
+
+static gboolean
+is_bidi_control (gunichar c)
+{
+  return c == 0x061c || c == 0x200e || c == 0x200f ||
+         (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+}
+
+char *
+tm_format_for_terminal (const char *text,
+                        guint      *n_replaced)
+{
+  GString *str;
+
+  g_return_val_if_fail (text != NULL, NULL);
+
+  str = g_string_sized_new (strlen (text));
+  for (const char *p = text; *p != '\0';)
+    {
+      guchar b = (guchar) *p;
+      int len;
+
+      if (b == 0xc0 && (guchar) p[1] == 0x80)
+        {
+          g_string_append (str, "\\x00");
+          p += 2;
+          continue;
+        }
+      if (b < 0x20 || b == 0x7f)
+        {
+          g_string_append_printf (str, "\\x%02x", b);
+          p++;
+          continue;
+        }
+      len = tm_format_utf8_sequence (p);
+      if (len == 0)
+        {
+          g_string_append (str, "\xef\xbf\xbd");
+          if (n_replaced != NULL)
+            (*n_replaced)++;
+          p++;
+          continue;
+        }
+      if (len > 1)
+        {
+          gunichar c = g_utf8_get_char (p);
+
+          if (c >= 0x80 && c <= 0x9f)
+            g_string_append_printf (str, "\\x%02x", c);
+          else if (is_bidi_control (c))
+            g_string_append_printf (str, "\\u%04x", c);
+          else
+            g_string_append_len (str, p, len);
+        }
+      else
+        g_string_append_c (str, *p);
+      p += len;
+    }
+  return g_string_free (str, FALSE);
+}

@@ -70,4 +70,11 @@ gboolean tm_format_has_controls    (const char *text);
 void     tm_format_append_controls_escaped (GString    *out,
                                             const char *text);
 
+/* text made safe to print on a terminal: invalid UTF-8 as U+FFFD (adds to
+ * *n_replaced unless it is NULL), every control character (C0 including
+ * tab and line feed, DEL, C1) as \xHH, the bidirectional controls
+ * (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) as \uXXXX. */
+char    *tm_format_for_terminal    (const char *text,
+                                    guint      *n_replaced);
+
 G_END_DECLS
