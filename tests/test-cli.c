@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <json-glib/json-glib.h>
 
@@ -434,6 +435,47 @@ test_terminal_injection (void)
   tm_fixture_remove (path);
 }
 
+/* A run folder whose entries named as profiles include an empty file, a
+ * FIFO and a folder: each gets its own line, none is skipped without a
+ * word. */
+static void
+test_run_folder_entries (void)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new_xprof_example ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = tm_fixture_make_temp_dir (&error);
+  g_autofree char *good = NULL;
+  g_autofree char *empty = g_build_filename (dir, "empty.xplane.pb", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "fifo.xplane.pb", NULL);
+  g_autofree char *folder = g_build_filename (dir, "folder.xplane.pb", NULL);
+  g_autofree char *plain = g_build_filename (dir, "plain-folder", NULL);
+  g_auto(TmTestRun) r = { 0 };
+  const char *says[] = { "empty.xplane.pb: ", "fifo.xplane.pb: ", "folder.xplane.pb: is a directory" };
+
+  g_assert_no_error (error);
+  good = tm_fixture_space_write (space, dir, "good.xplane.pb", &error);
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (empty, "", 0, NULL));
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (plain, 0700), ==, 0);
+
+  tm_test_run_cli (&r, NULL, "--summary", dir, NULL);
+  g_test_message ("%s%s", r.out, r.err);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_cmpuint (count_lines (r.err), ==, 3);
+  for (guint i = 0; i < G_N_ELEMENTS (says); i++)
+    g_assert_nonnull (strstr (r.err, says[i]));
+  /* In the run table too: a line per host that could not be read. */
+  g_assert_nonnull (strstr (r.out, "  folder: is a directory"));
+  g_assert_nonnull (strstr (r.out, "  empty: "));
+  g_assert_nonnull (strstr (r.out, "  fifo: "));
+  /* A folder not named as a profile is no host. */
+  g_assert_null (strstr (r.out, "plain-folder"));
+  g_assert_null (strstr (r.err, "plain-folder"));
+  tm_fixture_remove (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -448,6 +490,7 @@ main (int   argc,
   g_test_add_func ("/cli/invalid-utf8", test_invalid_utf8);
   g_test_add_func ("/cli/nul-in-names", test_nul_in_names);
   g_test_add_func ("/cli/terminal-injection", test_terminal_injection);
+  g_test_add_func ("/cli/run-folder-entries", test_run_folder_entries);
 
   return g_test_run ();
 }
