@@ -221,6 +221,7 @@ tm_output_open (const char  *path,
   TmOutput *self;
   struct stat st;
   gboolean exists;
+  int saved_errno;
 
   g_return_val_if_fail (path != NULL, NULL);
 
@@ -232,10 +233,11 @@ tm_output_open (const char  *path,
       return self;
     }
 
-  display = g_filename_display_name (path);
   exists = stat (path, &st) == 0;
-  if (!exists && errno != ENOENT)
-    return fail_open (output_new (KIND_FILE, display), errno, error);
+  saved_errno = errno;
+  display = g_filename_display_name (path);
+  if (!exists && saved_errno != ENOENT)
+    return fail_open (output_new (KIND_FILE, display), saved_errno, error);
 
   if (exists && S_ISDIR (st.st_mode))
     return fail_open (output_new (KIND_FILE, display), EISDIR, error);
@@ -275,25 +277,20 @@ tm_output_open (const char  *path,
   self->fd = g_mkstemp_full (self->temp, O_WRONLY | O_CLOEXEC, 0666);
   if (self->fd < 0)
     {
-      int saved_errno = errno;
-
+      saved_errno = errno;
       g_clear_pointer (&self->temp, g_free);
       return fail_open (self, saved_errno, error);
     }
   if (exists)
     {
       /* The replacement keeps the old file's permissions and, where we
-       * may, its owner. */
+       * may, its owner. Neither is worth failing for: a file system that
+       * refuses (some FUSE ones, a document portal) gets what it gives,
+       * and a file that is not ours to give away becomes ours. */
       if (fchmod (self->fd, st.st_mode & 07777) != 0)
-        {
-          int saved_errno = errno;
-
-          return fail_open (self, saved_errno, error);
-        }
-      if (fchown (self->fd, st.st_uid, st.st_gid) != 0)
-        {
-          /* Not ours to give away: the file becomes ours. */
-        }
+        g_debug ("cannot keep the permissions of %s: %s", self->display, g_strerror (errno));
+      if (fchown (self->fd, st.st_uid, st.st_gid) != 0 && errno != EPERM)
+        g_debug ("cannot keep the owner of %s: %s", self->display, g_strerror (errno));
     }
   self->stream = tm_fd_stream_new (self->fd);
   return self;
