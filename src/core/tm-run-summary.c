@@ -200,16 +200,53 @@ too_deep (const char *line,
   return FALSE;
 }
 
-/* Whether the first character after JSON white space is '{'. */
 static gboolean
-starts_with_object (const char *line,
-                    gsize       length)
+is_json_space (char c)
 {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Whether line is one JSON object and nothing else but white space: its
+ * first character after white space is '{', and after the '}' that closes
+ * it (outside strings) only white space follows. */
+static gboolean
+is_one_object (const char *line,
+               gsize       length)
+{
+  guint depth = 0;
+  gboolean in_string = FALSE;
   gsize i = 0;
 
-  while (i < length && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r' || line[i] == '\n'))
+  while (i < length && is_json_space (line[i]))
     i++;
-  return i < length && line[i] == '{';
+  if (i == length || line[i] != '{')
+    return FALSE;
+
+  for (; i < length; i++)
+    {
+      char c = line[i];
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+        }
+      else if (c == '"')
+        in_string = TRUE;
+      else if (c == '{' || c == '[')
+        depth++;
+      else if ((c == '}' || c == ']') && depth > 0 && --depth == 0)
+        break;
+    }
+  /* Unclosed: the parser says what is wrong. */
+  if (i >= length)
+    return TRUE;
+  for (i++; i < length; i++)
+    if (!is_json_space (line[i]))
+      return FALSE;
+  return TRUE;
 }
 
 static gboolean
@@ -353,12 +390,11 @@ parse_line (const char  *line,
       *problem = _("is nested too deep");
       return NULL;
     }
-  /* Only an object can be a summary, and a line that starts with
-   * anything else is refused before it reaches the parser: json-glib 1.6
-   * looks for data after the root value only when the value ends in '}'
-   * or ']', so "9{}" loads as the number 9 and the object after it
-   * leaks (found by fuzz-summaries). */
-  if (!starts_with_object (line, length))
+  /* A summary is one object, and a line that is anything else is refused
+   * before it reaches the parser: json-glib 1.6 loads several values one
+   * after the other and keeps one, so "9{}" loads as the number 9, "{}[]"
+   * as the object, and the other value leaks (found by fuzz-summaries). */
+  if (!is_one_object (line, length))
     {
       *problem = _("is not a JSON object");
       return NULL;
