@@ -35,6 +35,15 @@ int
 LLVMFuzzerInitialize (int    *argc,
                       char ***argv)
 {
+  /* GLib 2.74's slice allocator keeps freed blocks of its own, where
+   * LeakSanitizer sees no leak of a JsonNode: plain malloc makes them
+   * visible. GLib reads G_SLICE before this runs, so the target starts
+   * again with it set (if that fails, it goes on without). */
+  if (g_getenv ("G_SLICE") == NULL)
+    {
+      g_setenv ("G_SLICE", "always-malloc", TRUE);
+      execv ("/proc/self/exe", *argv);
+    }
   if (g_getenv ("TMPDIR") == NULL && g_file_test ("/dev/shm", G_FILE_TEST_IS_DIR) &&
       access ("/dev/shm", W_OK) == 0)
     g_setenv ("TMPDIR", "/dev/shm", TRUE);
@@ -326,7 +335,10 @@ tm_fuzz_json_round_trip (const uint8_t *data,
   json = tm_fuzz_exercise (profile, &n_replaced);
   again = tm_fuzz_load ((const uint8_t *) json, strlen (json));
   tm_fuzz_check (again != NULL);
-  if (n_replaced == 0)
+  /* A NUL kept in a name is written as \u0000, which the JSON reader
+   * cuts the name at (json-glib's strings end at a NUL): no round trip
+   * then, as for names with invalid UTF-8. */
+  if (n_replaced == 0 && strstr (json, "\\u0000") == NULL)
     compare_round_trip (profile, again);
 }
 

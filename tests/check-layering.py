@@ -37,6 +37,8 @@ MAX_LINES = 1200
 CORE_CHAIN = [
     'tm-error', 'tm-types', 'tm-format',
     'tm-source',
+    # files written whole or not at all, and streams
+    'tm-output',
     'tm-wire',
     'tm-xplane',
     # serialized HloProtos: where they are, decoded on first use

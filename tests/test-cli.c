@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <json-glib/json-glib.h>
 
@@ -497,6 +498,179 @@ test_gathered_summaries (void)
   tm_fixture_remove (second);
 }
 
+/* Writes a profile of one memory id whose allocations are named by the
+ * len bytes of each of names (NUL bytes included), all live at the end. */
+static char *
+write_named (const char        *memory_id,
+             const char * const names[],
+             const gsize        lengths[],
+             guint              n)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  TmFixtureLine *line = tm_fixture_plane_get_line (tm_fixture_space_get_plane (space, "/host:CPU"), "Memory", 0);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  char *path;
+
+  for (guint i = 0; i < n; i++)
+    {
+      TmFixtureMemory m = {
+        .id_kind = TM_FIXTURE_MEMORY_ID_ALLOCATOR_NAME, .allocator_name = memory_id,
+        .bytes_allocated = 100 * (i + 1) * (i + 2) / 2, .peak_bytes_in_use = 100 * (i + 1) * (i + 2) / 2,
+        .requested_bytes = 100 * (i + 1), .allocation_bytes = 100 * (i + 1), .addr = 4096 * (i + 1),
+        .region_type = "output", .data_type = 1, .shape = "[1]",
+      };
+      TmFixtureEvent *event = tm_fixture_line_add_memory_event (line, TRUE, 1000 * (i + 1), &m);
+      TmFixtureStat op = TM_FIXTURE_STR_LEN ("tf_op", names[i], lengths[i]);
+
+      tm_fixture_event_add_stat (event, &op);
+    }
+  /* The hand encoder writes a string's bytes whole, NUL bytes included. */
+  bytes = tm_fixture_space_serialize_odd (space, TM_FIXTURE_ODD_NONE);
+  path = tm_fixture_write_bytes (bytes, NULL, "names.xplane.pb", &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+/* "op\0A/x", "op\0B/y" and "op" are three rows, not one "op" x 3: every
+ * export keeps a NUL in a name, as \u0000 in JSON and \x00 in CSV and
+ * collapsed stacks. */
+static void
+test_nul_in_names (void)
+{
+  const char * const names[] = { "op\0A/x", "op\0B/y", "op" };
+  const gsize lengths[] = { 6, 6, 2 };
+  g_autofree char *path = write_named ("GPU_0_bfc", names, lengths, G_N_ELEMENTS (names));
+  g_auto(TmTestRun) csv = { 0 };
+  g_auto(TmTestRun) allocations = { 0 };
+  g_auto(TmTestRun) collapsed = { 0 };
+  g_auto(TmTestRun) json = { 0 };
+
+  tm_test_run_cli (&csv, NULL, "--export=csv", path, NULL);
+  g_assert_cmpint (csv.status, ==, 0);
+  g_test_message ("%s", csv.out);
+  g_assert_nonnull (strstr (csv.out, "\nop\\x00A/x,100,"));
+  g_assert_nonnull (strstr (csv.out, "\nop\\x00B/y,200,"));
+  g_assert_nonnull (strstr (csv.out, "\nop,300,"));
+
+  tm_test_run_cli (&allocations, NULL, "--export=allocations", path, NULL);
+  g_assert_cmpint (allocations.status, ==, 0);
+  g_assert_nonnull (strstr (allocations.out, ",op\\x00A/x,"));
+  g_assert_nonnull (strstr (allocations.out, ",op\\x00B/y,"));
+  g_assert_nonnull (strstr (allocations.out, ",op,"));
+
+  tm_test_run_cli (&collapsed, NULL, "--export=collapsed", path, NULL);
+  g_assert_cmpint (collapsed.status, ==, 0);
+  g_test_message ("%s", collapsed.out);
+  g_assert_nonnull (strstr (collapsed.out, "op\\x00A;x 100\n"));
+  g_assert_nonnull (strstr (collapsed.out, "op\\x00B;y 200\n"));
+  g_assert_nonnull (strstr (collapsed.out, "op 300\n"));
+
+  tm_test_run_cli (&json, NULL, "--export=xprof-json", path, NULL);
+  g_assert_cmpint (json.status, ==, 0);
+  g_assert_cmpstr (json.err, ==, "");
+  g_assert_nonnull (strstr (json.out, "\"op\\u0000A/x\""));
+  g_assert_nonnull (strstr (json.out, "\"op\\u0000B/y\""));
+  g_assert_nonnull (strstr (json.out, "\"op\""));
+  tm_fixture_remove (path);
+}
+
+static gboolean
+has_raw_controls (const char *text)
+{
+  for (const guchar *p = (const guchar *) text; *p; p++)
+    if ((*p < 0x20 && *p != '\n' && *p != '\r') || *p == 0x7f)
+      return TRUE;
+  return FALSE;
+}
+
+/* Names that would drive a terminal: ESC sequences, BEL, DEL, U+202E and a
+ * line feed in a memory id. Text for a terminal escapes them; CSV and
+ * collapsed stacks escape ESC, BEL and DEL. */
+static void
+test_terminal_injection (void)
+{
+  const char *id = "GPU\x1b[2J\xe2\x80\xae\nfake";
+  const char * const names[] = { "red\x1b[31m\x07\x7f/z" };
+  const gsize lengths[] = { strlen (names[0]) };
+  g_autofree char *path = write_named (id, names, lengths, 1);
+  g_autofree char *missing = g_strdup_printf ("--memory-id=%s", id);
+  g_auto(TmTestRun) summary = { 0 };
+  g_auto(TmTestRun) csv = { 0 };
+  g_auto(TmTestRun) collapsed = { 0 };
+  g_auto(TmTestRun) error = { 0 };
+
+  tm_test_run_cli (&summary, NULL, "--summary", path, NULL);
+  g_assert_cmpint (summary.status, ==, 0);
+  g_test_message ("%s", summary.out);
+  g_assert_false (has_raw_controls (summary.out));
+  g_assert_null (strstr (summary.out, "\xe2\x80\xae"));
+  /* The heading is one line. */
+  g_assert_nonnull (strstr (summary.out, "\nGPU\\x1b[2J\\u202e\\x0afake\n"));
+  g_assert_null (strstr (summary.out, "\nfake"));
+
+  tm_test_run_cli (&csv, NULL, "--export=csv", path, NULL);
+  g_assert_cmpint (csv.status, ==, 0);
+  g_assert_false (has_raw_controls (csv.out));
+  g_assert_nonnull (strstr (csv.out, "\nred\\x1b[31m\\x07\\x7f/z,"));
+
+  tm_test_run_cli (&collapsed, NULL, "--export=collapsed", path, NULL);
+  g_assert_cmpint (collapsed.status, ==, 0);
+  g_assert_false (has_raw_controls (collapsed.out));
+  g_assert_nonnull (strstr (collapsed.out, "red\\x1b[31m\\x07\\x7f;z 100\n"));
+
+  /* An error message that quotes a name. */
+  missing[strlen (missing) - 4] = '\0';
+  tm_test_run_cli (&error, NULL, "--export=csv", missing, path, NULL);
+  g_assert_cmpint (error.status, ==, 1);
+  g_test_message ("%s", error.err);
+  g_assert_cmpuint (count_lines (error.err), ==, 1);
+  g_assert_false (has_raw_controls (error.err));
+  g_assert_nonnull (strstr (error.err, "GPU\\x1b[2J\\u202e\\x0a"));
+  tm_fixture_remove (path);
+}
+
+/* A run folder whose entries named as profiles include an empty file, a
+ * FIFO and a folder: each gets its own line, none is skipped without a
+ * word. */
+static void
+test_run_folder_entries (void)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new_xprof_example ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = tm_fixture_make_temp_dir (&error);
+  g_autofree char *good = NULL;
+  g_autofree char *empty = g_build_filename (dir, "empty.xplane.pb", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "fifo.xplane.pb", NULL);
+  g_autofree char *folder = g_build_filename (dir, "folder.xplane.pb", NULL);
+  g_autofree char *plain = g_build_filename (dir, "plain-folder", NULL);
+  g_auto(TmTestRun) r = { 0 };
+  const char *says[] = { "empty.xplane.pb: ", "fifo.xplane.pb: ", "folder.xplane.pb: is a directory" };
+
+  g_assert_no_error (error);
+  good = tm_fixture_space_write (space, dir, "good.xplane.pb", &error);
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (empty, "", 0, NULL));
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (plain, 0700), ==, 0);
+
+  tm_test_run_cli (&r, NULL, "--summary", dir, NULL);
+  g_test_message ("%s%s", r.out, r.err);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_cmpuint (count_lines (r.err), ==, 3);
+  for (guint i = 0; i < G_N_ELEMENTS (says); i++)
+    g_assert_nonnull (strstr (r.err, says[i]));
+  /* In the run table too: a line per host that could not be read. */
+  g_assert_nonnull (strstr (r.out, "  folder: is a directory"));
+  g_assert_nonnull (strstr (r.out, "  empty: "));
+  g_assert_nonnull (strstr (r.out, "  fifo: "));
+  /* A folder not named as a profile is no host. */
+  g_assert_null (strstr (r.out, "plain-folder"));
+  g_assert_null (strstr (r.err, "plain-folder"));
+  tm_fixture_remove (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -511,6 +685,9 @@ main (int   argc,
   g_test_add_func ("/cli/bad-input", test_bad_input);
   g_test_add_func ("/cli/invalid-utf8", test_invalid_utf8);
   g_test_add_func ("/cli/gathered-summaries", test_gathered_summaries);
+  g_test_add_func ("/cli/nul-in-names", test_nul_in_names);
+  g_test_add_func ("/cli/terminal-injection", test_terminal_injection);
+  g_test_add_func ("/cli/run-folder-entries", test_run_folder_entries);
 
   return g_test_run ();
 }

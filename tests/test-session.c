@@ -10,6 +10,7 @@
 #include "tm-comparison-query.h"
 #include "tm-scope-index-query.h"
 #include "tm-session.h"
+#include "tm-test-time.h"
 #include "tm-test-util.h"
 
 #define STEP_PS G_GINT64_CONSTANT (1000000)   /* 1 µs between events */
@@ -285,12 +286,13 @@ test_session_zoom_to (void)
   g_assert_cmpint (tm_viewport_get_span (viewport), ==, 108 * STEP_PS);
 }
 
-/* Runs the main loop until cond (data), or fails after a minute. */
+/* Runs the main loop until cond (data), or fails after a minute (scaled
+ * for sanitizer builds, tm-test-time.h). */
 static void
 iterate_until (gboolean (*cond) (gpointer),
                gpointer   data)
 {
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  gint64 deadline = tm_test_deadline (60);
 
   while (!cond (data))
     {

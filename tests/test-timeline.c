@@ -19,6 +19,7 @@
 #include "tm-overview.h"
 #include "tm-palette.h"
 #include "tm-session.h"
+#include "tm-test-time.h"
 #include "tm-test-util.h"
 #include "tm-timeline.h"
 #include "tm-timeline-private.h"
@@ -201,7 +202,7 @@ load_hlo_profile (void)
 static void
 wait_for_size (GtkWidget *widget)
 {
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  gint64 deadline = tm_test_deadline (10);
 
   while (gtk_widget_get_width (widget) <= 0 || !gtk_widget_get_mapped (widget))
     {
@@ -821,7 +822,7 @@ test_timeline_in_window (void)
 
   file = g_file_new_for_path (path);
   tm_window_open (window, file);
-  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  deadline = tm_test_deadline (20);
   while (tm_window_get_state (window) == TM_WINDOW_STATE_LOADING)
     {
       g_main_context_iteration (NULL, FALSE);

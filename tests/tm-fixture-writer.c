@@ -91,10 +91,32 @@ free_pb_string (char *s)
     g_free (s);
 }
 
+/* XStat * → the length of its str_value when it holds NUL bytes
+ * (TM_FIXTURE_STAT_STR_LEN); other strings end at their NUL. */
+static GHashTable *str_lengths;
+G_LOCK_DEFINE_STATIC (str_lengths);
+
+static gsize
+str_value_length (const XStat *stat)
+{
+  gpointer len = NULL;
+
+  G_LOCK (str_lengths);
+  if (str_lengths != NULL)
+    len = g_hash_table_lookup (str_lengths, stat);
+  G_UNLOCK (str_lengths);
+  return len != NULL ? GPOINTER_TO_SIZE (len) - 1 : strlen (stat->str_value);
+}
+
 static void
 stat_free (gpointer data)
 {
   XStat *stat = data;
+
+  G_LOCK (str_lengths);
+  if (str_lengths != NULL)
+    g_hash_table_remove (str_lengths, stat);
+  G_UNLOCK (str_lengths);
 
   if (stat->value_case == TENSORFLOW__PROFILER__XSTAT__VALUE_STR_VALUE)
     free_pb_string (stat->str_value);
@@ -412,6 +434,18 @@ stat_new (TmFixturePlane      *plane,
     case TM_FIXTURE_STAT_REF_ID:
       stat->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_REF_VALUE;
       stat->ref_value = spec->u64;
+      break;
+
+    case TM_FIXTURE_STAT_STR_LEN:
+      stat->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_STR_VALUE;
+      stat->str_value = g_malloc0 (spec->n_bytes + 1);
+      if (spec->n_bytes > 0)
+        memcpy (stat->str_value, spec->str, spec->n_bytes);
+      G_LOCK (str_lengths);
+      if (str_lengths == NULL)
+        str_lengths = g_hash_table_new (NULL, NULL);
+      g_hash_table_insert (str_lengths, stat, GSIZE_TO_POINTER (spec->n_bytes + 1));
+      G_UNLOCK (str_lengths);
       break;
 
     case TM_FIXTURE_STAT_BYTES:
@@ -1116,7 +1150,7 @@ enc_stat (Enc           *enc,
           break;
 
         case TENSORFLOW__PROFILER__XSTAT__VALUE_STR_VALUE:
-          put_bytes_field (enc, 5, stat->str_value, strlen (stat->str_value));
+          put_bytes_field (enc, 5, stat->str_value, str_value_length (stat));
           break;
 
         case TENSORFLOW__PROFILER__XSTAT__VALUE_BYTES_VALUE:

@@ -59,6 +59,7 @@ typedef enum
   TM_FIXTURE_STAT_REF,     /* ref_value = id of a stat_metadata named str (interned) */
   TM_FIXTURE_STAT_REF_ID,  /* ref_value = u64 as given (may name no stat_metadata) */
   TM_FIXTURE_STAT_BYTES,   /* bytes_value = str, n_bytes long */
+  TM_FIXTURE_STAT_STR_LEN, /* str_value = str, n_bytes long: may hold NUL bytes (hostile names) */
 } TmFixtureStatKind;
 
 typedef struct
@@ -78,6 +79,7 @@ typedef struct
 #define TM_FIXTURE_STR(n, v)    ((TmFixtureStat) { .name = (n), .kind = TM_FIXTURE_STAT_STR, .str = (v) })
 #define TM_FIXTURE_REF(n, v)    ((TmFixtureStat) { .name = (n), .kind = TM_FIXTURE_STAT_REF, .str = (v) })
 #define TM_FIXTURE_REF_ID(n, v) ((TmFixtureStat) { .name = (n), .kind = TM_FIXTURE_STAT_REF_ID, .u64 = (v) })
+#define TM_FIXTURE_STR_LEN(n, p, len) ((TmFixtureStat) { .name = (n), .kind = TM_FIXTURE_STAT_STR_LEN, .str = (p), .n_bytes = (len) })
 #define TM_FIXTURE_BYTES(n, p, len) ((TmFixtureStat) { .name = (n), .kind = TM_FIXTURE_STAT_BYTES, .str = (const char *) (p), .n_bytes = (len) })
 
 /* ------------------------------------------------------------------ */

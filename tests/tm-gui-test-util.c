@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "tm-gui-test-util.h"
+#include "tm-test-time.h"
 
 static gboolean
 wake_up_cb (gpointer data)
@@ -16,13 +17,13 @@ void
 tm_test_iterate_until (gboolean (*cond) (gpointer),
                        gpointer   data)
 {
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  gint64 deadline = tm_test_deadline (60);
   guint wake = g_timeout_add (20, wake_up_cb, NULL);
 
   while (!cond (data))
     {
       if (g_get_monotonic_time () > deadline)
-        g_error ("timed out waiting");
+        g_error ("timed out waiting (%" G_GINT64_FORMAT " s)", 60 * tm_test_time_scale ());
       g_main_context_iteration (NULL, TRUE);
     }
 
@@ -59,7 +60,7 @@ layout_signature (GtkWidget *widget)
 void
 tm_test_wait_layout_settled (GtkWidget *widget)
 {
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  gint64 deadline = tm_test_deadline (10);
   guint64 last = 0;
   guint same = 0;
 

@@ -21,6 +21,7 @@
 #include "tm-export.h"
 #include "tm-format.h"
 #include "tm-legend-layer.h"
+#include "tm-output.h"
 #include "tm-palette.h"
 #include "tm-scopes.h"
 #include "tm-window-private.h"
@@ -73,15 +74,23 @@ export_job_free (ExportJob *job)
   g_free (job);
 }
 
+typedef struct
+{
+  GOutputStream *out;
+  GError        *error;   /* the first write that failed, with its reason */
+} PngSink;
+
 static cairo_status_t
 write_to_stream (void                *closure,
                  const unsigned char *data,
                  unsigned int         length)
 {
-  GOutputStream *out = closure;
+  PngSink *sink = closure;
 
-  return g_output_stream_write_all (out, data, length, NULL, NULL, NULL)
-         ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+  if (sink->error == NULL &&
+      g_output_stream_write_all (sink->out, data, length, NULL, NULL, &sink->error))
+    return CAIRO_STATUS_SUCCESS;
+  return CAIRO_STATUS_WRITE_ERROR;
 }
 
 /* Paints the timeline's render node at twice its size (for HiDPI screens
@@ -92,6 +101,7 @@ write_png (ExportJob      *job,
            GError        **error)
 {
   const int scale = 2;
+  PngSink sink = { out, NULL };
   cairo_surface_t *surface;
   cairo_t *cr;
   cairo_status_t status;
@@ -102,9 +112,14 @@ write_png (ExportJob      *job,
   gsk_render_node_draw (job->node, cr);
   cairo_destroy (cr);
 
-  status = cairo_surface_write_to_png_stream (surface, write_to_stream, out);
+  status = cairo_surface_write_to_png_stream (surface, write_to_stream, &sink);
   cairo_surface_destroy (surface);
 
+  if (sink.error != NULL)
+    {
+      g_propagate_error (error, sink.error);
+      return FALSE;
+    }
   if (status != CAIRO_STATUS_SUCCESS)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", cairo_status_to_string (status));
@@ -204,8 +219,9 @@ export_thread (GTask        *task,
                GCancellable *cancellable)
 {
   ExportJob *job = task_data;
-  g_autoptr(GFileOutputStream) out = NULL;
+  g_autoptr(TmOutput) out = NULL;
   g_autoptr(GError) error = NULL;
+  GOutputStream *stream;
   gboolean ok;
 
   /* It writes to a temporary file and replaces dest only when done. */
@@ -218,34 +234,33 @@ export_thread (GTask        *task,
       return;
     }
 
-  out = g_file_replace (job->dest, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, cancellable, &error);
+  /* Written beside dest and renamed over it when complete (tm-output.h). */
+  out = tm_output_open_file (job->dest, &error);
   if (out == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
+  stream = tm_output_get_stream (out);
 
   if (job->kind == EXPORT_XPROF_JSON)
-    ok = tm_export_xprof_json (job->profile, G_OUTPUT_STREAM (out), cancellable, &error);
+    ok = tm_export_xprof_json (job->profile, stream, cancellable, &error);
   else if (job->kind == EXPORT_CSV)
-    ok = tm_export_breakdown_csv (job->rows, G_OUTPUT_STREAM (out), cancellable, &error);
+    ok = tm_export_breakdown_csv (job->rows, stream, cancellable, &error);
   else if (job->kind == EXPORT_COLLAPSED)
     {
       /* The name scopes of the table's rows (docs/scopes.md). */
       g_autoptr(TmScopeTree) tree = tm_scope_tree_new (job->rows, TM_SCOPE_GROUPING_NAME);
 
-      ok = tm_scope_tree_write_collapsed (tree, G_OUTPUT_STREAM (out), cancellable, &error);
+      ok = tm_scope_tree_write_collapsed (tree, stream, cancellable, &error);
     }
   else if (job->kind == EXPORT_SVG)
     ok = tm_chart_write_svg (job->chart, job->title, &job->palette, job->font, G_OUTPUT_STREAM (out),
                              cancellable, &error);
   else
-    ok = write_png (job, G_OUTPUT_STREAM (out), &error);
+    ok = write_png (job, stream, &error);
 
-  if (ok)
-    ok = g_output_stream_close (G_OUTPUT_STREAM (out), cancellable, &error);
-
-  if (!ok)
+  if (!tm_output_finish (out, ok, &error))
     g_task_return_error (task, g_steal_pointer (&error));
   else
     g_task_return_boolean (task, TRUE);

@@ -103,6 +103,10 @@ struct _TmWindow
   GtkWidget            *toast_close_button;
   guint                 toast_source;
   char                 *toast_uri;
+  GtkRevealer          *changed_revealer;
+  GtkWidget            *changed_reload_button;
+  GFile                *changed_file;
+  GFileMonitor         *changed_monitor;
 
   /* What every view of the profile page shows. */
   TmSession            *session;
@@ -191,6 +195,10 @@ void _tm_window_compare_update_title (TmWindow    *self);
 /* tm-window-toast.c */
 void _tm_window_toast_init         (TmWindow      *self);
 void _tm_window_toast_dispose      (TmWindow      *self);
+
+/* tm-window-changed.c */
+void _tm_window_changed_init       (TmWindow      *self);
+void _tm_window_changed_dispose    (TmWindow      *self);
 
 /* tm-window-recent.c */
 void _tm_window_recent_init        (TmWindow      *self);

@@ -444,6 +444,7 @@ tm_window_dispose (GObject *object)
   _tm_window_compare_dispose (self);
   g_clear_handle_id (&self->map_room_source, g_source_remove);
   _tm_window_toast_dispose (self);
+  _tm_window_changed_dispose (self);
 
   if (self->chooser != NULL)
     {
@@ -583,6 +584,8 @@ tm_window_class_init (TmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmWindow, toast_label);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, toast_open_button);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, toast_close_button);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, changed_revealer);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, changed_reload_button);
   gtk_widget_class_bind_template_callback (widget_class, cancel_clicked_cb);
 }
 
@@ -648,6 +651,7 @@ tm_window_init (TmWindow *self)
   _tm_window_dnd_init (self);
   _tm_window_recent_init (self);
   _tm_window_toast_init (self);
+  _tm_window_changed_init (self);
   _tm_window_update (self, TM_WINDOW_STATE_EMPTY, NULL);
 }
 

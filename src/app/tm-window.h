@@ -79,6 +79,9 @@ const char      *tm_window_get_error_message    (TmWindow      *self);
  * since it was loaded. Only asks the file system; tm_window_reload()
  * loads it again. */
 gboolean         tm_window_get_file_changed     (TmWindow      *self);
+/* The banner that says so, with its Reload button (a GtkRevealer,
+ * revealed while the shown file differs from what was loaded). */
+GtkWidget       *tm_window_get_changed_banner   (TmWindow      *self);
 
 /* The selected memory id's store (NULL unless showing a profile). Changes
  * are announced with notify::memory-store. */

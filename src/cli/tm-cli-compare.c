@@ -38,8 +38,10 @@ compare_fail (const char   *path,
               const GError *error)
 {
   g_autofree char *display = g_filename_display_name (path);
+  g_autofree char *safe_display = tm_format_for_terminal (display, NULL);
+  g_autofree char *message = tm_format_for_terminal (error->message, NULL);
 
-  g_printerr ("tidemark: %s: %s\n", display, error->message);
+  g_printerr ("tidemark: %s: %s\n", safe_display, message);
   return 1;
 }
 
@@ -218,12 +220,15 @@ print_pair (TmCompare     *compare,
   const char *shift_labels[] = { N_("start"), N_("peak"), N_("first step") };
   guint shown = 0;
   guint n_renumbered = 0;
+  /* Names from the files, made safe for a terminal (docs/formats.md, section 5). */
+  g_autofree char *current_id = tm_format_for_terminal (tm_memory_store_get_id (current), NULL);
+  g_autofree char *baseline_id = tm_format_for_terminal (tm_memory_store_get_id (baseline), NULL);
 
   if (g_str_equal (tm_memory_store_get_id (baseline), tm_memory_store_get_id (current)))
-    g_print ("\n%s\n", tm_memory_store_get_id (current));
+    g_print ("\n%s\n", current_id);
   else
     /* Translators: the heading of a comparison of two memory ids: current, then baseline */
-    g_print ("\n%s %s %s\n", tm_memory_store_get_id (current), _("against"), tm_memory_store_get_id (baseline));
+    g_print ("\n%s %s %s\n", current_id, _("against"), baseline_id);
 
   print_cells ("", _("baseline"), _("current"), _("difference"));
   for (guint i = 0; i < n; i++)
@@ -252,21 +257,27 @@ print_pair (TmCompare     *compare,
       g_autofree char *before = NULL;
       g_autofree char *after = NULL;
       g_autofree char *was = NULL;
+      g_autofree char *name = NULL;
 
       if (e->delta == 0)
         break;
+      name = tm_format_for_terminal (e->name, NULL);
       delta = tm_format_bytes_delta (e->delta);
       before = tm_format_bytes (e->baseline_bytes);
       after = tm_format_bytes (e->current_bytes);
       if (e->renumbered)
         /* Translators: after an op's name, what the baseline calls it */
-        was = g_strdup_printf (_(" (baseline: %s)"), e->baseline_name);
+        {
+          g_autofree char *baseline_name = tm_format_for_terminal (e->baseline_name, NULL);
+
+          was = g_strdup_printf (_(" (baseline: %s)"), baseline_name);
+        }
       g_print ("    %*s%s  %*s%s → %s%*s %s%*s %s%s\n",
                (int) MAX (12 - width_of (delta), 0), "", delta,
                (int) MAX (10 - width_of (before), 0), "", before,
                after, (int) MAX (10 - width_of (after), 0), "",
                status_label (e), (int) MAX (5 - width_of (status_label (e)), 0), "",
-               e->name, was != NULL ? was : "");
+               name, was != NULL ? was : "");
       shown++;
     }
   if (shown == 0)
@@ -435,9 +446,11 @@ print_only (const char *label,
     return;
   for (guint i = 0; i < ids->len; i++)
     {
+      g_autofree char *id = tm_format_for_terminal (g_ptr_array_index (ids, i), NULL);
+
       if (i > 0)
         g_string_append (list, ", ");
-      g_string_append (list, g_ptr_array_index (ids, i));
+      g_string_append (list, id);
     }
   g_print ("\n%s %s\n", label, list->str);
 }
@@ -528,8 +541,10 @@ tm_cli_compare_run (int    argc,
     }
   else
     {
-      g_autofree char *b = g_filename_display_name (files[0]);
-      g_autofree char *c = g_filename_display_name (files[1]);
+      g_autofree char *b_name = g_filename_display_name (files[0]);
+      g_autofree char *c_name = g_filename_display_name (files[1]);
+      g_autofree char *b = tm_format_for_terminal (b_name, NULL);
+      g_autofree char *c = tm_format_for_terminal (c_name, NULL);
 
       g_print ("%s %s\n%s %s\n", _("baseline:"), b, _("current: "), c);
     }

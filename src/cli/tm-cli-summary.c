@@ -100,7 +100,7 @@ tm_cli_print_summary (TmProfile *profile,
                       guint     *n_replaced)
 {
   g_autofree char *raw_basename = g_file_get_basename (tm_profile_get_file (profile));
-  g_autofree char *basename = tm_format_make_valid_utf8 (raw_basename, n_replaced);
+  g_autofree char *basename = tm_format_for_terminal (raw_basename, n_replaced);
   g_autofree char *size = tm_format_bytes ((gint64) tm_profile_get_file_size (profile));
   guint n = tm_profile_get_n_memory_ids (profile);
 
@@ -151,7 +151,9 @@ tm_cli_print_summary (TmProfile *profile,
       g_autoptr(GError) error = g_steal_pointer (&never_freed_errors[i]);
       g_autofree char *never_freed = NULL;
 
-      g_autofree char *id = tm_format_make_valid_utf8 (tm_memory_store_get_id (store), n_replaced);
+      /* ESC, a line feed or U+202E in a memory id must not reach the
+       * terminal as they are (docs/formats.md, section 5). */
+      g_autofree char *id = tm_format_for_terminal (tm_memory_store_get_id (store), n_replaced);
 
       g_print ("\n%s\n", id);
       print_row (_("allocations"), allocs);
@@ -254,8 +256,8 @@ tm_cli_print_run_table (GPtrArray *summaries)
           n_failed++;
           continue;
         }
-      g_ptr_array_add (cells, g_strdup (summary->host));
-      g_ptr_array_add (cells, g_strdup (device->memory_id));
+      g_ptr_array_add (cells, tm_format_for_terminal (summary->host, NULL));
+      g_ptr_array_add (cells, tm_format_for_terminal (device->memory_id, NULL));
       g_ptr_array_add (cells, tm_format_bytes (device->peak_bytes));
       g_ptr_array_add (cells, tm_format_bytes (device->capacity));
       g_ptr_array_add (cells, device->capacity > 0
@@ -280,13 +282,14 @@ tm_cli_print_run_table (GPtrArray *summaries)
   for (guint i = 0; i < sorted->len && n_failed > 0; i++)
     {
       const TmHostSummary *summary = g_ptr_array_index (sorted, i);
+      g_autofree char *host = NULL;
+      g_autofree char *message = NULL;
 
       if (busiest_device (summary) != NULL)
         continue;
-      if (summary->error != NULL)
-        g_print ("  %s: %s\n", summary->host, summary->error);
-      else
-        g_print ("  %s: %s\n", summary->host, _("no memory data"));
+      host = tm_format_for_terminal (summary->host, NULL);
+      message = tm_format_for_terminal (summary->error != NULL ? summary->error : _("no memory data"), NULL);
+      g_print ("  %s: %s\n", host, message);
     }
 }
 

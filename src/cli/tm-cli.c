@@ -22,6 +22,7 @@
 #include "tm-chart-export.h"
 #include "tm-export.h"
 #include "tm-format.h"
+#include "tm-output.h"
 #include "tm-profile.h"
 #include "tm-run.h"
 #include "tm-scopes.h"
@@ -58,9 +59,33 @@ fail (const char   *path,
       const GError *error)
 {
   g_autofree char *display = g_filename_display_name (path);
+  g_autofree char *safe_display = tm_format_for_terminal (display, NULL);
+  /* A message may quote a name from the file (docs/formats.md, section 5). */
+  g_autofree char *message = tm_format_for_terminal (error->message, NULL);
 
-  g_printerr ("tidemark: %s: %s\n", display, error->message);
+  g_printerr ("tidemark: %s: %s\n", safe_display, message);
   return 1;
+}
+
+/* A failed output: its message names the path (tm-output.h). */
+static int
+fail_output (const GError *error)
+{
+  g_autofree char *message = tm_format_for_terminal (error->message, NULL);
+
+  g_printerr ("tidemark: %s\n", message);
+  return 1;
+}
+
+/* A writer failed: nothing is left of a file it was writing. */
+static int
+fail_write (TmOutput *output,
+            GError   *error)
+{
+  g_autoptr(GError) reworded = g_error_copy (error);
+
+  tm_output_finish (output, FALSE, &reworded);
+  return fail_output (reworded);
 }
 
 static int
@@ -126,38 +151,35 @@ export_memory_xplane (const char *path,
 {
   g_autoptr(GFile) input = g_file_new_for_commandline_arg (path);
   g_autoptr(GError) error = NULL;
+  g_autoptr(TmSource) source = NULL;
+  g_autoptr(TmOutput) out = NULL;
+  g_autofree char *local = g_file_get_path (input);
+  gboolean ok;
 
-  if (g_str_equal (output, "-"))
+  source = local != NULL ? tm_source_open (local, &error) : NULL;
+  if (source == NULL)
     {
-      g_autoptr(TmSource) source = NULL;
-      g_autoptr(GOutputStream) out = NULL;
-      g_autofree char *local = g_file_get_path (input);
-
-      if (isatty (STDOUT_FILENO))
-        {
-          g_printerr ("tidemark: %s\n", _("will not write a binary profile to a terminal"));
-          return 2;
-        }
-      source = local != NULL ? tm_source_open (local, &error) : NULL;
-      if (source == NULL)
-        {
-          if (error == NULL)
-            g_set_error (&error, TM_ERROR, TM_ERROR_READ, _("cannot be read: only local files can be opened"));
-          return fail (path, error);
-        }
-      out = g_unix_output_stream_new (STDOUT_FILENO, FALSE);
-      if (!tm_xspace_write_memory_only (source, out, NULL, NULL, NULL, &error) ||
-          !g_output_stream_close (out, NULL, &error))
-        return fail (error->domain == G_IO_ERROR ? "-" : path, error);
-      return 0;
+      if (error == NULL)
+        g_set_error (&error, TM_ERROR, TM_ERROR_READ, _("cannot be read: only local files can be opened"));
+      return fail (path, error);
     }
-
-  {
-    g_autoptr(GFile) dest = g_file_new_for_commandline_arg (output);
-
-    if (!tm_xspace_save_memory_only (input, dest, NULL, NULL, NULL, &error))
-      return fail (error->domain == G_IO_ERROR ? output : path, error);
-  }
+  out = tm_output_open (output, &error);
+  if (out == NULL)
+    return fail_output (error);
+  if (tm_output_is_terminal (out))
+    {
+      g_printerr ("tidemark: %s\n", _("will not write a binary profile to a terminal"));
+      return 2;
+    }
+  ok = tm_xspace_write_memory_only (source, tm_output_get_stream (out), NULL, NULL, NULL, &error);
+  if (!ok && error->domain != G_IO_ERROR)
+    {
+      /* The profile's fault, not the output's. */
+      tm_output_finish (out, FALSE, NULL);
+      return fail (path, error);
+    }
+  if (!tm_output_finish (out, ok, &error))
+    return fail_output (error);
   return 0;
 }
 
@@ -341,7 +363,8 @@ tm_cli_run (int    argc,
   gboolean several;
   gboolean any_gathered = FALSE;
   int status = 0;
-  g_autoptr(GOutputStream) out = NULL;
+  g_autoptr(TmOutput) output_file = NULL;
+  GOutputStream *out;
   gint64 at_ps = 0;
   guint n_replaced = 0;
 
@@ -452,10 +475,9 @@ tm_cli_run (int    argc,
       GFile *file = g_ptr_array_index (hosts, f);
       const char *path = g_ptr_array_index (paths, f);
       g_autofree char *host = tm_run_host_name (file);
-      g_autofree char *dest_path = NULL;
 
       g_clear_object (&profile);
-      g_clear_object (&out);
+      g_clear_pointer (&output_file, tm_output_free);
       g_clear_error (&error);
 
       /* Gathered summaries have no profile to export; --summary reads
@@ -510,40 +532,27 @@ tm_cli_run (int    argc,
         {
           g_autofree char *name = g_strconcat (host, export_suffix (export_format), NULL);
           g_autoptr(GFile) dest = g_file_get_child (output_dir, name);
-          GFileOutputStream *fout;
 
-          dest_path = g_file_get_parse_name (dest);
-          fout = g_file_replace (dest, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error);
-          if (fout == NULL)
-            return fail (dest_path, error);
-          out = G_OUTPUT_STREAM (fout);
+          output_file = tm_output_open_file (dest, &error);
         }
-      else if (output == NULL || g_str_equal (output, "-"))
-        out = g_unix_output_stream_new (STDOUT_FILENO, FALSE);
       else
-        {
-          g_autoptr(GFile) dest = g_file_new_for_commandline_arg (output);
-          GFileOutputStream *fout = g_file_replace (dest, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error);
-
-          if (fout == NULL)
-            return fail (output, error);
-          out = G_OUTPUT_STREAM (fout);
-        }
-      if (dest_path == NULL)
-        dest_path = g_strdup (output != NULL ? output : "-");
+        output_file = tm_output_open (output != NULL ? output : "-", &error);
+      if (output_file == NULL)
+        return fail_output (error);
+      out = tm_output_get_stream (output_file);
 
       if (json)
         {
           n_replaced = 0;
           if (!tm_export_summary_json_full (profile, host, out, &n_replaced, NULL, &error))
-            return fail (output != NULL ? output : path, error);
+            return fail_write (output_file, error);
           tm_cli_warn_replaced (path, n_replaced);
         }
       else if (g_str_equal (export_format, "xprof-json"))
         {
           n_replaced = 0;
           if (!tm_export_xprof_json_full (profile, out, &n_replaced, NULL, &error))
-            return fail (dest_path, error);
+            return fail_write (output_file, error);
           tm_cli_warn_replaced (path, n_replaced);
         }
       else
@@ -583,7 +592,7 @@ tm_cli_run (int    argc,
               tree = tm_scope_tree_new_at (tm_profile_lookup_analysis (profile, store),
                                            at == NULL, at_ps, TM_SCOPE_GROUPING_NAME);
               if (!tm_scope_tree_write_collapsed (tree, out, NULL, &error))
-                return fail (dest_path, error);
+                return fail_write (output_file, error);
               if (at != NULL && tm_scope_tree_get_root (tree)->n_children == 0)
                 {
                   g_autofree char *display = g_filename_display_name (path);
@@ -596,20 +605,27 @@ tm_cli_run (int    argc,
           else if (g_str_equal (export_format, "svg") || g_str_equal (export_format, "memory-map-svg"))
             {
               if (!export_svg (profile, store, path, g_str_equal (export_format, "memory-map-svg"), out, &error))
-                return fail (error->domain == G_IO_ERROR ? dest_path : path, error);
+                {
+                  if (error->domain == G_IO_ERROR)
+                    return fail_write (output_file, error);
+                  tm_output_finish (output_file, FALSE, NULL);
+                  g_clear_pointer (&output_file, tm_output_free);
+                  status = fail (path, error);
+                  continue;
+                }
             }
           else if (g_str_equal (export_format, "allocations"))
             {
               if (!tm_export_allocations_csv (store, out, NULL, &error))
-                return fail (dest_path, error);
+                return fail_write (output_file, error);
             }
           else if (!tm_export_breakdown_csv (tm_analysis_get_peak_breakdown (tm_profile_lookup_analysis (profile, store)),
                                              out, NULL, &error))
-            return fail (dest_path, error);
+            return fail_write (output_file, error);
         }
 
-      if (!g_output_stream_close (out, NULL, &error))
-        return fail (dest_path, error);
+      if (!tm_output_finish (output_file, TRUE, &error))
+        return fail_output (error);
     }
 
   if (summaries != NULL)

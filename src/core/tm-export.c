@@ -72,6 +72,12 @@ tm_export_append_string (GString    *str,
         default:
           if (*p < 0x20)
             g_string_append_printf (str, "\\u%04x", *p);
+          else if (p[0] == 0xc0 && p[1] == 0x80)
+            {
+              /* A NUL kept in a name (tm-format.h). */
+              g_string_append (str, "\\u0000");
+              p++;
+            }
           else if (*p < 0x80)
             g_string_append_c (str, (char) *p);
           else
@@ -423,6 +429,16 @@ static void
 append_csv_field (GString    *str,
                   const char *value)
 {
+  g_autoptr(GString) escaped = NULL;
+
+  /* Control characters and a NUL kept in a name as \xHH (docs/formats.md,
+   * section 5); line breaks stay, inside quotes. */
+  if (tm_format_has_controls (value))
+    {
+      escaped = g_string_new (NULL);
+      tm_format_append_controls_escaped (escaped, value);
+      value = escaped->str;
+    }
   if (strpbrk (value, ",\"\r\n") == NULL)
     {
       g_string_append (str, value);

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "tm-format.h"
@@ -249,7 +250,12 @@ tm_format_make_valid_utf8 (const char *text,
     {
       int len = tm_format_utf8_sequence (p);
 
-      if (len == 0)
+      if ((guchar) p[0] == 0xc0 && (guchar) p[1] == 0x80)
+        {
+          g_string_append (str, "\xe2\x90\x80");  /* U+2400 */
+          p += 2;
+        }
+      else if (len == 0)
         {
           g_string_append (str, "\xef\xbf\xbd");
           (*n_replaced)++;
@@ -260,6 +266,126 @@ tm_format_make_valid_utf8 (const char *text,
           g_string_append_len (str, p, len);
           p += len;
         }
+    }
+  return g_string_free (str, FALSE);
+}
+
+char *
+tm_format_name_from_bytes (const char *data,
+                           gsize       len)
+{
+  const char *nul = len > 0 ? memchr (data, '\0', len) : NULL;
+  GString *str;
+
+  if (nul == NULL)
+    return g_strndup (len > 0 ? data : "", len);
+
+  str = g_string_sized_new (len + 8);
+  for (gsize i = 0; i < len; i++)
+    {
+      if (data[i] == '\0')
+        g_string_append (str, TM_FORMAT_NUL);
+      else
+        g_string_append_c (str, data[i]);
+    }
+  return g_string_free (str, FALSE);
+}
+
+static gboolean
+is_raw_control (const guchar *p)
+{
+  return (*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r') || *p == 0x7f ||
+         (p[0] == 0xc0 && p[1] == 0x80);
+}
+
+gboolean
+tm_format_has_controls (const char *text)
+{
+  g_return_val_if_fail (text != NULL, FALSE);
+
+  for (const guchar *p = (const guchar *) text; *p != '\0'; p++)
+    if (is_raw_control (p))
+      return TRUE;
+  return FALSE;
+}
+
+void
+tm_format_append_controls_escaped (GString    *out,
+                                   const char *text)
+{
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (text != NULL);
+
+  for (const guchar *p = (const guchar *) text; *p != '\0'; p++)
+    {
+      if (p[0] == 0xc0 && p[1] == 0x80)
+        {
+          g_string_append (out, "\\x00");
+          p++;
+        }
+      else if (is_raw_control (p))
+        g_string_append_printf (out, "\\x%02x", *p);
+      else
+        g_string_append_c (out, (char) *p);
+    }
+}
+
+static gboolean
+is_bidi_control (gunichar c)
+{
+  return c == 0x061c || c == 0x200e || c == 0x200f ||
+         (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+}
+
+char *
+tm_format_for_terminal (const char *text,
+                        guint      *n_replaced)
+{
+  GString *str;
+
+  g_return_val_if_fail (text != NULL, NULL);
+
+  str = g_string_sized_new (strlen (text));
+  for (const char *p = text; *p != '\0';)
+    {
+      guchar b = (guchar) *p;
+      int len;
+
+      if (b == 0xc0 && (guchar) p[1] == 0x80)
+        {
+          g_string_append (str, "\\x00");
+          p += 2;
+          continue;
+        }
+      if (b < 0x20 || b == 0x7f)
+        {
+          g_string_append_printf (str, "\\x%02x", b);
+          p++;
+          continue;
+        }
+      len = tm_format_utf8_sequence (p);
+      if (len == 0)
+        {
+          g_string_append (str, "\xef\xbf\xbd");
+          if (n_replaced != NULL)
+            (*n_replaced)++;
+          p++;
+          continue;
+        }
+      if (len > 1)
+        {
+          gunichar c = g_utf8_get_char (p);
+
+          if (c >= 0x80 && c <= 0x9f)
+            g_string_append_printf (str, "\\x%02x", c);
+          else if (is_bidi_control (c))
+            g_string_append_printf (str, "\\u%04x", c);
+          else
+            g_string_append_len (str, p, len);
+        }
+      else
+        g_string_append_c (str, *p);
+      p += len;
     }
   return g_string_free (str, FALSE);
 }

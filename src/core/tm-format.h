@@ -44,8 +44,37 @@ gint64      tm_format_nice_byte_step (gint64      range,
  * (docs/formats.md, section 1.10). The length of the valid sequence at p
  * (1 to 4), or 0 when the byte at p starts none. */
 int      tm_format_utf8_sequence   (const char *p);
-/* text with that rule applied; adds the bytes replaced to *n_replaced. */
+/* text with that rule applied; adds the bytes replaced to *n_replaced.
+ * A NUL kept in a name (TM_FORMAT_NUL) becomes U+2400 SYMBOL FOR NULL. */
 char    *tm_format_make_valid_utf8 (const char *text,
+                                    guint      *n_replaced);
+
+/* Names are length-delimited in a file and may hold NUL bytes. Kept in a
+ * C string, such a NUL is written as the two bytes C0 80 (the overlong
+ * encoding of U+0000, which no valid UTF-8 text holds), so "op\0A" and
+ * "op" stay two names; every writer turns it back into a visible escape
+ * (docs/formats.md, section 5). */
+#define TM_FORMAT_NUL "\xc0\x80"
+
+/* The len bytes at data as a name: a C string, NUL bytes as TM_FORMAT_NUL. */
+char    *tm_format_name_from_bytes (const char *data,
+                                    gsize       len);
+
+/* Whether text holds a byte that a text file should not carry raw: a
+ * control character other than tab, line feed and carriage return, DEL
+ * (0x7F), or TM_FORMAT_NUL. */
+gboolean tm_format_has_controls    (const char *text);
+/* Appends text with each of those written as \xHH ("\x1b" for ESC,
+ * "\x00" for a NUL kept in a name); everything else as it is. For CSV
+ * fields and collapsed stacks. */
+void     tm_format_append_controls_escaped (GString    *out,
+                                            const char *text);
+
+/* text made safe to print on a terminal: invalid UTF-8 as U+FFFD (adds to
+ * *n_replaced unless it is NULL), every control character (C0 including
+ * tab and line feed, DEL, C1) as \xHH, the bidirectional controls
+ * (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) as \uXXXX. */
+char    *tm_format_for_terminal    (const char *text,
                                     guint      *n_replaced);
 
 G_END_DECLS

@@ -35,6 +35,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "tm-format.h"
 #include "tm-memory-store-private.h"
 
 G_DEFINE_FINAL_TYPE (TmMemoryStore, tm_memory_store, G_TYPE_OBJECT)
@@ -723,10 +724,11 @@ tm_memory_store_get_lod (TmMemoryStore *self)
   return self->lod;
 }
 
+/* A name whole: a NUL inside it is kept as TM_FORMAT_NUL (tm-format.h). */
 static char *
 dup_str (TmStr s)
 {
-  return g_strndup (s.len > 0 ? (const char *) s.ptr : "", s.len);
+  return tm_format_name_from_bytes ((const char *) s.ptr, s.len);
 }
 
 static char *

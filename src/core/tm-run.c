@@ -119,7 +119,10 @@ collect_run_directory (GFile         *dir,
         break;
 
       name = g_file_info_get_name (info);
-      if (g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
+      /* A folder named as a profile is a host that cannot be read: it is
+       * listed, and loading it says so, as for a FIFO or an empty file. */
+      if (g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY &&
+          !g_str_has_suffix (name, ".xplane.pb") && !is_json_profile_name (name))
         {
           if (depth == 0 && g_strcmp0 (name, "plugins") == 0)
             has_plugins = TRUE;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "tm-format.h"
 #include "tm-scopes.h"
 
 /* What an op without a name is called in collapsed stacks. */
@@ -533,6 +534,16 @@ append_frame (GString    *out,
         c = ':';
       else if (c == '\n' || c == '\r' || c == '\t')
         c = ' ';
+      else if (((guchar) c < 0x20 || c == 0x7f) || ((guchar) p[0] == 0xc0 && (guchar) p[1] == 0x80))
+        {
+          /* ESC, BEL, DEL ... and a NUL kept in a name as \xHH
+           * (docs/formats.md, section 5). */
+          char one[3] = { p[0], (guchar) p[0] == 0xc0 ? p[1] : '\0', '\0' };
+
+          tm_format_append_controls_escaped (out, one);
+          p += one[1] != '\0' ? 1 : 0;
+          continue;
+        }
       if (c == ' ' && trailing_number)
         c = '_';
       g_string_append_c (out, c);

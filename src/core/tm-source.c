@@ -118,7 +118,17 @@ tm_source_open (const char  *path,
   if (S_ISDIR (st.st_mode))
     {
       /* Opening a folder expands it first (tm-run): a folder that gets
-       * here held no profile where a run or a log directory keeps them. */
+       * here held no profile where a run or a log directory keeps them,
+       * or is an entry of a run folder named like a profile. */
+      g_autofree char *base = g_path_get_basename (path);
+
+      if (g_str_has_suffix (base, ".xplane.pb") || g_str_has_suffix (base, ".json") ||
+          g_str_has_suffix (base, ".json.gz") || g_str_has_suffix (base, ".pickle") ||
+          g_str_has_suffix (base, ".pickle.gz"))
+        {
+          g_set_error (error, TM_ERROR, TM_ERROR_IS_DIRECTORY, _("is a directory, not a profile file"));
+          return NULL;
+        }
       g_set_error (error, TM_ERROR, TM_ERROR_IS_DIRECTORY,
                    _("no profile found in this folder: looked in it for *.xplane.pb files "
                      "(else *.memory_profile.json or *.memory_profile.json.gz) and, as a log directory, "

@@ -238,6 +238,55 @@ compare_devices (gconstpointer a,
   return strcmp (device_a->memory_id, device_b->memory_id);
 }
 
+static gboolean
+is_json_space (char c)
+{
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Whether line is one JSON object and nothing else but white space: its
+ * first character after white space is '{', and after the '}' that closes
+ * it (outside strings) only white space follows. */
+static gboolean
+is_one_object (const char *line,
+               gsize       length)
+{
+  guint depth = 0;
+  gboolean in_string = FALSE;
+  gsize i = 0;
+
+  while (i < length && is_json_space (line[i]))
+    i++;
+  if (i == length || line[i] != '{')
+    return FALSE;
+
+  for (; i < length; i++)
+    {
+      char c = line[i];
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+        }
+      else if (c == '"')
+        in_string = TRUE;
+      else if (c == '{' || c == '[')
+        depth++;
+      else if ((c == '}' || c == ']') && depth > 0 && --depth == 0)
+        break;
+    }
+  /* Unclosed: the parser says what is wrong. */
+  if (i >= length)
+    return TRUE;
+  for (i++; i < length; i++)
+    if (!is_json_space (line[i]))
+      return FALSE;
+  return TRUE;
+}
+
 /* One line: a host summary, or NULL with *problem. */
 static TmHostSummary *
 parse_line (const char  *line,
@@ -258,6 +307,15 @@ parse_line (const char  *line,
   if (too_deep (line, length))
     {
       *problem = _("is nested too deep");
+      return NULL;
+    }
+  /* A summary is one object, and a line that is anything else is refused
+   * before it reaches the parser: json-glib 1.6 loads several values one
+   * after the other and keeps one, so "9{}" loads as the number 9, "{}[]"
+   * as the object, and the other value leaks (found by fuzz-summaries). */
+  if (!is_one_object (line, length))
+    {
+      *problem = _("is not a JSON object");
       return NULL;
     }
   if (!json_parser_load_from_data (parser, line, (gssize) length, NULL) ||

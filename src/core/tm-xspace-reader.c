@@ -15,6 +15,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "tm-format.h"
 #include "tm-host-event.h"
 #include "tm-memory-store.h"
 #include "tm-wire.h"
@@ -225,7 +226,7 @@ store_for_event (Reader           *r,
   if (ev->memory_id_is_int)
     id = g_strdup_printf ("%" G_GINT64_FORMAT, ev->memory_id_int);
   else
-    id = g_strndup (ev->memory_id.len > 0 ? (const char *) ev->memory_id.ptr : "", ev->memory_id.len);
+    id = tm_format_name_from_bytes ((const char *) ev->memory_id.ptr, ev->memory_id.len);
 
   store = g_hash_table_lookup (r->stores, id);
   if (store == NULL)
@@ -749,7 +750,7 @@ read_tpu_plane (Reader      *r,
 
           name = g_hash_table_lookup (names, &hdr.metadata_id);
           module.id = r->result->hlo_modules->len;
-          module.name = name != NULL && name->len > 0 ? g_strndup ((const char *) name->ptr, name->len) : g_strdup ("");
+          module.name = name != NULL ? tm_format_name_from_bytes ((const char *) name->ptr, name->len) : g_strdup ("");
           module.start_ps = hdr.offset_ps;
           module.end_ps = tm_sat_add (hdr.offset_ps, hdr.duration_ps);
           module.device = g_strdup (device);

@@ -30,6 +30,7 @@
 #include "tm-error.h"
 #include "tm-export.h"
 #include "tm-host-event.h"
+#include "tm-output.h"
 #include "tm-profile.h"
 #include "tm-wire.h"
 #include "tm-xplane.h"
@@ -852,9 +853,8 @@ tm_xspace_save_memory_only (GFile           *input,
 {
   g_autofree char *path = NULL;
   g_autoptr(TmSource) source = NULL;
-  g_autoptr(GFileOutputStream) out = NULL;
-  g_autoptr(GCancellable) abandon = NULL;
-  gboolean existed;
+  g_autoptr(TmOutput) out = NULL;
+  gboolean ok;
 
   g_return_val_if_fail (G_IS_FILE (input), FALSE);
   g_return_val_if_fail (G_IS_FILE (dest), FALSE);
@@ -869,23 +869,13 @@ tm_xspace_save_memory_only (GFile           *input,
   if (source == NULL)
     return FALSE;
 
-  existed = g_file_query_exists (dest, NULL);
-  out = g_file_replace (dest, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, cancellable, error);
+  out = tm_output_open_file (dest, error);
   if (out == NULL)
     return FALSE;
 
-  if (tm_xspace_write_memory_only (source, G_OUTPUT_STREAM (out), progress, progress_data, cancellable, error) &&
-      g_output_stream_close (G_OUTPUT_STREAM (out), cancellable, error))
-    return TRUE;
-
-  /* Closing with a cancelled cancellable drops the replacement; a file that
-   * was not there before is removed. */
-  abandon = g_cancellable_new ();
-  g_cancellable_cancel (abandon);
-  g_output_stream_close (G_OUTPUT_STREAM (out), abandon, NULL);
-  if (!existed)
-    g_file_delete (dest, NULL, NULL);
-  return FALSE;
+  /* Written beside dest and renamed over it when complete (tm-output.h). */
+  ok = tm_xspace_write_memory_only (source, tm_output_get_stream (out), progress, progress_data, cancellable, error);
+  return tm_output_finish (out, ok, error);
 }
 
 /* ------------------------------------------------------------------ */
