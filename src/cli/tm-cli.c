@@ -15,6 +15,7 @@
 #include "tm-cli.h"
 #include "tm-cli-compare.h"
 #include "tm-cli-private.h"
+#include "tm-cli-torch.h"
 #include "tm-error.h"
 #include "tm-allocations.h"
 #include "tm-export.h"
@@ -301,6 +302,16 @@ tm_cli_run (int    argc,
       g_clear_object (&profile);
       g_clear_object (&out);
       g_clear_error (&error);
+
+      /* PyTorch snapshots take their own path, by content. */
+      if (tm_cli_torch_wants (file))
+        {
+          int s = tm_cli_torch_run (file, path, json, export_format, memory_id,
+                                    output_dir != NULL ? NULL : output, f == 0);
+
+          status = s != 0 ? s : status;
+          continue;
+        }
 
       profile = tm_profile_load (file, NULL, NULL, NULL, &error);
       if (profile == NULL)

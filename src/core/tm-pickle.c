@@ -105,81 +105,37 @@ enum
   OP_BYTEARRAY8 = 0x96, OP_NEXT_BUFFER = 0x97, OP_READONLY_BUFFER = 0x98,
 };
 
+static const char * const op_names[256] = {
+  [OP_MARK] = "MARK", [OP_STOP] = "STOP", [OP_POP] = "POP", [OP_POP_MARK] = "POP_MARK",
+  [OP_DUP] = "DUP", [OP_FLOAT] = "FLOAT", [OP_INT] = "INT", [OP_BININT] = "BININT",
+  [OP_BININT1] = "BININT1", [OP_LONG] = "LONG", [OP_BININT2] = "BININT2", [OP_NONE] = "NONE",
+  [OP_PERSID] = "PERSID", [OP_BINPERSID] = "BINPERSID", [OP_REDUCE] = "REDUCE",
+  [OP_STRING] = "STRING", [OP_BINSTRING] = "BINSTRING",
+  [OP_SHORT_BINSTRING] = "SHORT_BINSTRING", [OP_UNICODE] = "UNICODE",
+  [OP_BINUNICODE] = "BINUNICODE", [OP_APPEND] = "APPEND", [OP_BUILD] = "BUILD",
+  [OP_GLOBAL] = "GLOBAL", [OP_DICT] = "DICT", [OP_EMPTY_DICT] = "EMPTY_DICT",
+  [OP_APPENDS] = "APPENDS", [OP_GET] = "GET", [OP_BINGET] = "BINGET", [OP_INST] = "INST",
+  [OP_LONG_BINGET] = "LONG_BINGET", [OP_LIST] = "LIST", [OP_EMPTY_LIST] = "EMPTY_LIST",
+  [OP_OBJ] = "OBJ", [OP_PUT] = "PUT", [OP_BINPUT] = "BINPUT", [OP_LONG_BINPUT] = "LONG_BINPUT",
+  [OP_SETITEM] = "SETITEM", [OP_TUPLE] = "TUPLE", [OP_EMPTY_TUPLE] = "EMPTY_TUPLE",
+  [OP_SETITEMS] = "SETITEMS", [OP_BINFLOAT] = "BINFLOAT", [OP_PROTO] = "PROTO",
+  [OP_NEWOBJ] = "NEWOBJ", [OP_EXT1] = "EXT1", [OP_EXT2] = "EXT2", [OP_EXT4] = "EXT4",
+  [OP_TUPLE1] = "TUPLE1", [OP_TUPLE2] = "TUPLE2", [OP_TUPLE3] = "TUPLE3",
+  [OP_NEWTRUE] = "NEWTRUE", [OP_NEWFALSE] = "NEWFALSE", [OP_LONG1] = "LONG1",
+  [OP_LONG4] = "LONG4", [OP_BINBYTES] = "BINBYTES", [OP_SHORT_BINBYTES] = "SHORT_BINBYTES",
+  [OP_SHORT_BINUNICODE] = "SHORT_BINUNICODE", [OP_BINUNICODE8] = "BINUNICODE8",
+  [OP_BINBYTES8] = "BINBYTES8", [OP_EMPTY_SET] = "EMPTY_SET", [OP_ADDITEMS] = "ADDITEMS",
+  [OP_FROZENSET] = "FROZENSET", [OP_NEWOBJ_EX] = "NEWOBJ_EX",
+  [OP_STACK_GLOBAL] = "STACK_GLOBAL", [OP_MEMOIZE] = "MEMOIZE", [OP_FRAME] = "FRAME",
+  [OP_BYTEARRAY8] = "BYTEARRAY8", [OP_NEXT_BUFFER] = "NEXT_BUFFER",
+  [OP_READONLY_BUFFER] = "READONLY_BUFFER",
+};
+
+/* The opcode's name, or NULL for a byte that is none. */
 static const char *
 op_name (guint8 op)
 {
-  switch (op)
-    {
-    case OP_MARK: return "MARK";
-    case OP_STOP: return "STOP";
-    case OP_POP: return "POP";
-    case OP_POP_MARK: return "POP_MARK";
-    case OP_DUP: return "DUP";
-    case OP_FLOAT: return "FLOAT";
-    case OP_INT: return "INT";
-    case OP_BININT: return "BININT";
-    case OP_BININT1: return "BININT1";
-    case OP_LONG: return "LONG";
-    case OP_BININT2: return "BININT2";
-    case OP_NONE: return "NONE";
-    case OP_PERSID: return "PERSID";
-    case OP_BINPERSID: return "BINPERSID";
-    case OP_REDUCE: return "REDUCE";
-    case OP_STRING: return "STRING";
-    case OP_BINSTRING: return "BINSTRING";
-    case OP_SHORT_BINSTRING: return "SHORT_BINSTRING";
-    case OP_UNICODE: return "UNICODE";
-    case OP_BINUNICODE: return "BINUNICODE";
-    case OP_APPEND: return "APPEND";
-    case OP_BUILD: return "BUILD";
-    case OP_GLOBAL: return "GLOBAL";
-    case OP_DICT: return "DICT";
-    case OP_EMPTY_DICT: return "EMPTY_DICT";
-    case OP_APPENDS: return "APPENDS";
-    case OP_GET: return "GET";
-    case OP_BINGET: return "BINGET";
-    case OP_INST: return "INST";
-    case OP_LONG_BINGET: return "LONG_BINGET";
-    case OP_LIST: return "LIST";
-    case OP_EMPTY_LIST: return "EMPTY_LIST";
-    case OP_OBJ: return "OBJ";
-    case OP_PUT: return "PUT";
-    case OP_BINPUT: return "BINPUT";
-    case OP_LONG_BINPUT: return "LONG_BINPUT";
-    case OP_SETITEM: return "SETITEM";
-    case OP_TUPLE: return "TUPLE";
-    case OP_EMPTY_TUPLE: return "EMPTY_TUPLE";
-    case OP_SETITEMS: return "SETITEMS";
-    case OP_BINFLOAT: return "BINFLOAT";
-    case OP_PROTO: return "PROTO";
-    case OP_NEWOBJ: return "NEWOBJ";
-    case OP_EXT1: return "EXT1";
-    case OP_EXT2: return "EXT2";
-    case OP_EXT4: return "EXT4";
-    case OP_TUPLE1: return "TUPLE1";
-    case OP_TUPLE2: return "TUPLE2";
-    case OP_TUPLE3: return "TUPLE3";
-    case OP_NEWTRUE: return "NEWTRUE";
-    case OP_NEWFALSE: return "NEWFALSE";
-    case OP_LONG1: return "LONG1";
-    case OP_LONG4: return "LONG4";
-    case OP_BINBYTES: return "BINBYTES";
-    case OP_SHORT_BINBYTES: return "SHORT_BINBYTES";
-    case OP_SHORT_BINUNICODE: return "SHORT_BINUNICODE";
-    case OP_BINUNICODE8: return "BINUNICODE8";
-    case OP_BINBYTES8: return "BINBYTES8";
-    case OP_EMPTY_SET: return "EMPTY_SET";
-    case OP_ADDITEMS: return "ADDITEMS";
-    case OP_FROZENSET: return "FROZENSET";
-    case OP_NEWOBJ_EX: return "NEWOBJ_EX";
-    case OP_STACK_GLOBAL: return "STACK_GLOBAL";
-    case OP_MEMOIZE: return "MEMOIZE";
-    case OP_FRAME: return "FRAME";
-    case OP_BYTEARRAY8: return "BYTEARRAY8";
-    case OP_NEXT_BUFFER: return "NEXT_BUFFER";
-    case OP_READONLY_BUFFER: return "READONLY_BUFFER";
-    default: return NULL;
-    }
+  return op_names[op];
 }
 
 /* ------------------------------------------------------------------ */

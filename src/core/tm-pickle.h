@@ -30,6 +30,9 @@ typedef struct _TmPickle TmPickle;
 
 typedef guint64 TmPickleValue;
 
+/* The word of None (a default for absent keys). */
+#define TM_PICKLE_VALUE_NONE ((TmPickleValue) 2)
+
 typedef enum
 {
   TM_PICKLE_NONE,

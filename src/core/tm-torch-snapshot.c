@@ -1,0 +1,1066 @@
+/* tm-torch-snapshot.c — PyTorch CUDA memory snapshots
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The semantics are PyTorch's own, written down in docs/pytorch.md; the
+ * comments cite its sections.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+#include <glib/gi18n.h>
+
+#include "tm-error.h"
+#include "tm-torch-snapshot-private.h"
+
+static const char * const action_names[] = {
+  [TM_TORCH_ALLOC] = "alloc",
+  [TM_TORCH_FREE_REQUESTED] = "free_requested",
+  [TM_TORCH_FREE_COMPLETED] = "free_completed",
+  [TM_TORCH_SEGMENT_ALLOC] = "segment_alloc",
+  [TM_TORCH_SEGMENT_FREE] = "segment_free",
+  [TM_TORCH_SEGMENT_MAP] = "segment_map",
+  [TM_TORCH_SEGMENT_UNMAP] = "segment_unmap",
+  [TM_TORCH_SNAPSHOT] = "snapshot",
+  [TM_TORCH_OOM] = "oom",
+};
+
+static void
+device_free (gpointer data)
+{
+  TmTorchDevice *d = data;
+
+  g_free (d->id);
+  g_clear_pointer (&d->segments, g_array_unref);
+  g_free (d->action);
+  g_free (d->addr);
+  g_free (d->size);
+  g_free (d->time_us);
+  g_free (d->entry);
+  g_free (d->allocs);
+  g_free (d);
+}
+
+/* ------------------------------------------------------------------ */
+/* gzip                                                                 */
+
+/* A snapshot pickle compresses 5 to 20 times; an inflated size beyond 64
+ * times the compressed one (at least 64 MiB) is refused. */
+#define GZIP_MAX_RATIO 64
+#define GZIP_MIN_CAP   ((gsize) 64 << 20)
+
+static gboolean
+is_gzip (const guint8 *data,
+         gsize         size)
+{
+  return size >= 2 && data[0] == 0x1f && data[1] == 0x8b;
+}
+
+/* Inflates the first bytes of a gzip stream into out (up to n bytes);
+ * the number written. */
+static gsize
+gunzip_head (const guint8 *data,
+             gsize         size,
+             guint8       *out,
+             gsize         n)
+{
+  z_stream zs;
+  gsize done;
+
+  memset (&zs, 0, sizeof zs);
+  if (inflateInit2 (&zs, 16 + MAX_WBITS) != Z_OK)
+    return 0;
+  zs.next_in = (Bytef *) data;
+  zs.avail_in = (uInt) MIN (size, (gsize) G_MAXUINT32);
+  zs.next_out = out;
+  zs.avail_out = (uInt) n;
+  inflate (&zs, Z_SYNC_FLUSH);
+  done = n - zs.avail_out;
+  inflateEnd (&zs);
+  return done;
+}
+
+static GBytes *
+gunzip (const guint8  *data,
+        gsize          size,
+        GCancellable  *cancellable,
+        GError       **error)
+{
+  z_stream zs;
+  GByteArray *out = g_byte_array_sized_new (MIN (size * 8, (gsize) 1 << 30));
+  gsize cap = MAX (GZIP_MIN_CAP, size > G_MAXSIZE / GZIP_MAX_RATIO ? G_MAXSIZE : size * GZIP_MAX_RATIO);
+  const guint8 *in = data;
+  int ret;
+
+  memset (&zs, 0, sizeof zs);
+  if (inflateInit2 (&zs, 16 + MAX_WBITS) != Z_OK)
+    {
+      g_byte_array_unref (out);
+      g_set_error (error, TM_ERROR, TM_ERROR_READ, _("cannot decompress: zlib failed to start"));
+      return NULL;
+    }
+  do
+    {
+      guint8 buf[1 << 16];
+      gsize chunk = MIN (size - (gsize) (in - data), (gsize) 1 << 30);
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        goto fail;
+      zs.next_in = (Bytef *) in;
+      zs.avail_in = (uInt) chunk;
+      zs.next_out = buf;
+      zs.avail_out = sizeof buf;
+      ret = inflate (&zs, Z_NO_FLUSH);
+      in = zs.next_in;
+      if (ret != Z_OK && ret != Z_STREAM_END)
+        {
+          g_set_error (error, TM_ERROR, TM_ERROR_TRUNCATED,
+                       ret == Z_BUF_ERROR
+                       ? _("truncated at byte %lu: the gzip stream ends early")
+                       : _("corrupt gzip data at byte %lu"),
+                       zs.total_in);
+          goto fail;
+        }
+      g_byte_array_append (out, buf, sizeof buf - zs.avail_out);
+      if (out->len > cap)
+        {
+          g_autofree char *limit = g_format_size_full (cap, G_FORMAT_SIZE_IEC_UNITS);
+
+          g_set_error (error, TM_ERROR, TM_ERROR_TOO_LARGE,
+                       _("too large: the compressed file inflates to more than %s, "
+                         "more than a memory snapshot of its size can hold"), limit);
+          goto fail;
+        }
+      if (ret != Z_STREAM_END && zs.avail_in == 0 && in == data + size && sizeof buf == zs.avail_out)
+        {
+          g_set_error (error, TM_ERROR, TM_ERROR_TRUNCATED,
+                       _("truncated at byte %lu: the gzip stream ends early"), zs.total_in);
+          goto fail;
+        }
+    }
+  while (ret != Z_STREAM_END);
+
+  inflateEnd (&zs);
+  /* Bytes after the stream are ignored, as after a pickle's STOP. */
+  return g_byte_array_free_to_bytes (out);
+
+fail:
+  inflateEnd (&zs);
+  g_byte_array_unref (out);
+  return NULL;
+}
+
+gboolean
+tm_torch_snapshot_sniff (const guint8 *data,
+                         gsize         size)
+{
+  guint8 head[2];
+
+  if (tm_pickle_sniff (data, size))
+    return TRUE;
+  if (!is_gzip (data, size))
+    return FALSE;
+  return gunzip_head (data, size, head, sizeof head) == sizeof head && tm_pickle_sniff (head, sizeof head);
+}
+
+/* ------------------------------------------------------------------ */
+/* Shape                                                                */
+
+static gboolean
+fail_shape (GError    **error,
+            const char *format,
+            ...) G_GNUC_PRINTF (2, 3);
+
+static gboolean
+fail_shape (GError    **error,
+            const char *format,
+            ...)
+{
+  va_list args;
+  g_autofree char *what = NULL;
+
+  va_start (args, format);
+  what = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, TM_ERROR, TM_ERROR_INVALID, _("not a memory snapshot: %s"), what);
+  return FALSE;
+}
+
+gboolean
+tm_torch_lookup_int (TmPickle      *p,
+            TmPickleValue  dict,
+            const char    *key,
+            gint64        *out)
+{
+  TmPickleValue v;
+
+  return tm_pickle_dict_lookup (p, dict, key, &v) && tm_pickle_get_int (p, v, out);
+}
+
+/* Addresses may be above 2^63 (LONG1 of 9 bytes). */
+gboolean
+tm_torch_lookup_addr (TmPickle      *p,
+             TmPickleValue  dict,
+             const char    *key,
+             guint64       *out)
+{
+  TmPickleValue v;
+
+  return tm_pickle_dict_lookup (p, dict, key, &v) && tm_pickle_get_uint (p, v, out);
+}
+
+TmPickleValue
+tm_torch_lookup_or_none (TmPickle      *p,
+                TmPickleValue  dict,
+                const char    *key)
+{
+  TmPickleValue v;
+
+  if (!tm_pickle_dict_lookup (p, dict, key, &v))
+    return TM_PICKLE_VALUE_NONE;
+  return v;
+}
+
+static TmTorchDevice *
+device_for (GPtrArray *devices,
+            gint64     index)
+{
+  TmTorchDevice *d;
+
+  for (guint i = 0; i < devices->len; i++)
+    if (((TmTorchDevice *) g_ptr_array_index (devices, i))->index == index)
+      return g_ptr_array_index (devices, i);
+  d = g_new0 (TmTorchDevice, 1);
+  d->index = index;
+  d->id = g_strdup_printf ("%" G_GINT64_FORMAT, index);
+  d->segments = g_array_new (FALSE, FALSE, sizeof (TmPickleValue));
+  g_ptr_array_add (devices, d);
+  return d;
+}
+
+static int
+compare_devices (gconstpointer a,
+                 gconstpointer b)
+{
+  const TmTorchDevice *x = *(TmTorchDevice * const *) a;
+  const TmTorchDevice *y = *(TmTorchDevice * const *) b;
+
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* A small cache of action strings by word: the memo makes every "alloc"
+ * the same word. */
+typedef struct
+{
+  TmPickleValue word[8];
+  guint8        action[8];
+  guint         n;
+} ActionCache;
+
+static guint8
+action_of (TmPickle      *p,
+           ActionCache   *cache,
+           TmPickleValue  word)
+{
+  guint8 action = TM_TORCH_OTHER;
+
+  for (guint i = 0; i < cache->n; i++)
+    if (cache->word[i] == word)
+      return cache->action[i];
+  for (guint a = 0; a < G_N_ELEMENTS (action_names); a++)
+    if (tm_pickle_string_equal (p, word, action_names[a]))
+      action = (guint8) a;
+  if (cache->n < G_N_ELEMENTS (cache->word))
+    {
+      cache->word[cache->n] = word;
+      cache->action[cache->n++] = action;
+    }
+  return action;
+}
+
+static gboolean
+read_trace (TmTorchSnapshot *self,
+            TmTorchDevice          *d,
+            TmPickleValue    list,
+            GCancellable    *cancellable,
+            GError         **error)
+{
+  TmPickle *p = self->pickle;
+  gsize n;
+  const TmPickleValue *items = tm_pickle_get_items (p, list, &n);
+  ActionCache cache = { { 0 }, { 0 }, 0 };
+
+  if (n >= G_MAXUINT32)
+    return fail_shape (error, _("device %s has more than 2^32 trace entries"), d->id);
+  d->n = (guint) n;
+  d->action = g_new (guint8, MAX (n, 1));
+  d->addr = g_new (guint64, MAX (n, 1));
+  d->size = g_new (gint64, MAX (n, 1));
+  d->time_us = g_new (gint64, MAX (n, 1));
+  d->entry = g_new (TmPickleValue, MAX (n, 1));
+  d->figures.has_time = n > 0;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      TmPickleValue e = items[i], v;
+      guint8 action;
+
+      if ((i & 0xffff) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      if (tm_pickle_kind (p, e) != TM_PICKLE_DICT)
+        return fail_shape (error, _("trace entry %zu of device %s is a %s, not a dict"),
+                           i, d->id, tm_pickle_kind_name (tm_pickle_kind (p, e)));
+      if (!tm_pickle_dict_lookup (p, e, "action", &v) || tm_pickle_kind (p, v) != TM_PICKLE_STRING)
+        return fail_shape (error, _("trace entry %zu of device %s has no “action” string"), i, d->id);
+      action = action_of (p, &cache, v);
+      d->action[i] = action;
+      d->entry[i] = e;
+      d->figures.n_by_action[action]++;
+
+      d->addr[i] = 0;
+      if (action != TM_TORCH_OOM && !tm_torch_lookup_addr (p, e, "addr", &d->addr[i]) &&
+          action <= TM_TORCH_SEGMENT_UNMAP)
+        return fail_shape (error, _("trace entry %zu (%s) of device %s has no “addr” integer"),
+                           i, action_names[action], d->id);
+      d->size[i] = 0;
+      if (!tm_torch_lookup_int (p, e, "size", &d->size[i]) && action <= TM_TORCH_SEGMENT_UNMAP)
+        return fail_shape (error, _("trace entry %zu (%s) of device %s has no “size” integer"),
+                           i, action_names[action], d->id);
+      if (d->size[i] < 0)
+        return fail_shape (error, _("trace entry %zu of device %s has a negative size"), i, d->id);
+      d->time_us[i] = 0;
+      if (!tm_torch_lookup_int (p, e, "time_us", &d->time_us[i]))
+        d->figures.has_time = FALSE;
+    }
+  d->figures.n_entries = d->n;
+  return TRUE;
+}
+
+static gboolean
+read_shape (TmTorchSnapshot *self,
+            GCancellable    *cancellable,
+            GError         **error)
+{
+  TmPickle *p = self->pickle;
+  TmPickleValue root = tm_pickle_get_root (p), segments, traces = 0;
+  const TmPickleValue *items;
+  gboolean have_traces = FALSE;
+  gsize n;
+
+  self->devices = g_ptr_array_new_with_free_func (device_free);
+
+  /* The legacy form is a bare list of segments. */
+  if (tm_pickle_kind (p, root) == TM_PICKLE_LIST)
+    segments = root;
+  else if (tm_pickle_kind (p, root) != TM_PICKLE_DICT)
+    return fail_shape (error, _("the pickle holds a %s, not a dict"),
+                       tm_pickle_kind_name (tm_pickle_kind (p, root)));
+  else if (!tm_pickle_dict_lookup (p, root, "segments", &segments) ||
+           tm_pickle_kind (p, segments) != TM_PICKLE_LIST)
+    return fail_shape (error, _("the dict has no “segments” list"));
+  else
+    have_traces = tm_pickle_dict_lookup (p, root, "device_traces", &traces);
+
+  if (have_traces && tm_pickle_kind (p, traces) != TM_PICKLE_LIST)
+    return fail_shape (error, _("“device_traces” is a %s, not a list"),
+                       tm_pickle_kind_name (tm_pickle_kind (p, traces)));
+
+  items = tm_pickle_get_items (p, segments, &n);
+  for (gsize i = 0; i < n; i++)
+    {
+      gint64 device;
+      TmPickleValue blocks;
+
+      if (tm_pickle_kind (p, items[i]) != TM_PICKLE_DICT)
+        return fail_shape (error, _("segment %zu is a %s, not a dict"),
+                           i, tm_pickle_kind_name (tm_pickle_kind (p, items[i])));
+      if (!tm_torch_lookup_int (p, items[i], "device", &device))
+        device = 0;
+      if (!tm_pickle_dict_lookup (p, items[i], "blocks", &blocks) ||
+          tm_pickle_kind (p, blocks) != TM_PICKLE_LIST)
+        return fail_shape (error, _("segment %zu has no “blocks” list"), i);
+      g_array_append_val (device_for (self->devices, device)->segments, items[i]);
+    }
+
+  if (have_traces)
+    {
+      const TmPickleValue *lists = tm_pickle_get_items (p, traces, &n);
+
+      for (gsize i = 0; i < n; i++)
+        {
+          if (tm_pickle_kind (p, lists[i]) != TM_PICKLE_LIST)
+            return fail_shape (error, _("device_traces[%zu] is a %s, not a list"),
+                               i, tm_pickle_kind_name (tm_pickle_kind (p, lists[i])));
+          if (tm_pickle_get_length (p, lists[i]) > 0 &&
+              !read_trace (self, device_for (self->devices, (gint64) i), lists[i], cancellable, error))
+            return FALSE;
+        }
+    }
+  g_ptr_array_sort (self->devices, compare_devices);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Analysis (docs/pytorch.md, "What Tidemark computes")                 */
+
+/* A block's requested bytes as `_memory_viz.py` takes them: requested_size,
+ * or a legacy block's first history item, or its size. */
+gint64
+tm_torch_block_requested (TmPickle      *p,
+                 TmPickleValue  block,
+                 gint64         size)
+{
+  TmPickleValue history;
+  gint64 v;
+
+  if (tm_pickle_dict_lookup (p, block, "frames", &history) || !tm_pickle_dict_lookup (p, block, "history", &history))
+    return tm_torch_lookup_int (p, block, "requested_size", &v) ? v : size;
+  {
+    gsize n;
+    const TmPickleValue *items = tm_pickle_get_items (p, history, &n);
+
+    return n > 0 && tm_torch_lookup_int (p, items[0], "real_size", &v) ? v : size;
+  }
+}
+
+TmTorchBlockState
+tm_torch_block_state (TmPickle      *p,
+             TmPickleValue  block)
+{
+  TmPickleValue v;
+
+  if (!tm_pickle_dict_lookup (p, block, "state", &v))
+    return TM_TORCH_BLOCK_OTHER;
+  if (tm_pickle_string_equal (p, v, "active_allocated"))
+    return TM_TORCH_BLOCK_ACTIVE;
+  if (tm_pickle_string_equal (p, v, "active_pending_free"))
+    return TM_TORCH_BLOCK_PENDING;
+  if (tm_pickle_string_equal (p, v, "inactive"))
+    return TM_TORCH_BLOCK_INACTIVE;
+  return TM_TORCH_BLOCK_OTHER;
+}
+
+void
+tm_torch_each_block (TmTorchSnapshot *self,
+            TmTorchDevice          *d,
+            TmTorchBlockFunc        func,
+            gpointer         data)
+{
+  TmPickle *p = self->pickle;
+
+  for (guint s = 0; s < d->segments->len; s++)
+    {
+      TmPickleValue seg = g_array_index (d->segments, TmPickleValue, s), blocks;
+      const TmPickleValue *items;
+      guint64 address = 0;
+      gsize n;
+
+      tm_torch_lookup_addr (p, seg, "address", &address);
+      tm_pickle_dict_lookup (p, seg, "blocks", &blocks);
+      items = tm_pickle_get_items (p, blocks, &n);
+      for (gsize b = 0; b < n; b++)
+        {
+          gint64 size = 0;
+          guint64 at;
+
+          if (tm_pickle_kind (p, items[b]) != TM_PICKLE_DICT)
+            continue;
+          tm_torch_lookup_int (p, items[b], "size", &size);
+          size = MAX (size, 0);
+          /* The writer sets address = segment address + the sizes before. */
+          if (!tm_torch_lookup_addr (p, items[b], "address", &at))
+            at = address;
+          func (self, seg, items[b], at, size, data);
+          address = at + (guint64) size;
+        }
+    }
+}
+
+static void
+fold_block (TmTorchSnapshot *self,
+            TmPickleValue    segment,
+            TmPickleValue    block,
+            guint64          address,
+            gint64           size,
+            gpointer         data)
+{
+  TmTorchFigures *f = data;
+  TmTorchBlockState state = tm_torch_block_state (self->pickle, block);
+
+  f->n_blocks++;
+  if (state == TM_TORCH_BLOCK_ACTIVE)
+    {
+      gint64 requested = tm_torch_block_requested (self->pickle, block, size);
+
+      f->n_active_allocated_blocks++;
+      f->snapshot_allocated_bytes = tm_sat_add (f->snapshot_allocated_bytes, requested);
+      f->snapshot_allocated_block_bytes = tm_sat_add (f->snapshot_allocated_block_bytes, size);
+      f->free_internal_bytes = tm_sat_add (f->free_internal_bytes, size - requested);
+    }
+  else
+    {
+      f->free_external_bytes = tm_sat_add (f->free_external_bytes, size);
+      f->n_active_pending_free_blocks += state == TM_TORCH_BLOCK_PENDING;
+      f->n_inactive_blocks += state == TM_TORCH_BLOCK_INACTIVE;
+      if (state == TM_TORCH_BLOCK_INACTIVE)
+        f->largest_inactive_block_bytes = MAX (f->largest_inactive_block_bytes, size);
+    }
+}
+
+/* The allocations being collected, and a map from address to the live
+ * trace allocation there. */
+typedef struct
+{
+  GArray     *allocs;   /* TmTorchAllocation */
+  GHashTable *live;     /* address → index + 1 in allocs */
+  GArray     *ghosts;   /* TmTorchAllocation found in blocks */
+} Collect;
+
+static void
+add_ghost (TmTorchSnapshot *self,
+           TmPickleValue    segment,
+           TmPickleValue    block,
+           guint64          address,
+           gint64           size,
+           gpointer         data)
+{
+  Collect *c = data;
+  TmPickle *p = self->pickle;
+  TmTorchAllocation a;
+
+  if (tm_torch_block_state (p, block) != TM_TORCH_BLOCK_ACTIVE ||
+      g_hash_table_contains (c->live, &address))
+    return;
+  a.address = address;
+  a.bytes = tm_torch_block_requested (p, block, size);
+  a.start = -1;
+  a.end = -1;
+  a.origin = TM_TORCH_ORIGIN_SNAPSHOT;
+  a.frames = tm_torch_lookup_or_none (p, block, "frames");
+  a.stream = tm_torch_lookup_or_none (p, segment, "stream");
+  g_array_append_val (c->ghosts, a);
+}
+
+static int
+compare_u64 (gconstpointer a,
+             gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static void
+collect_active (TmTorchSnapshot *self,
+                TmPickleValue    segment,
+                TmPickleValue    block,
+                guint64          address,
+                gint64           size,
+                gpointer         data)
+{
+  if (tm_torch_block_state (self->pickle, block) == TM_TORCH_BLOCK_ACTIVE)
+    g_array_append_val ((GArray *) data, address);
+}
+
+static void
+analyse (TmTorchSnapshot *self,
+         TmTorchDevice          *d)
+{
+  TmPickle *p = self->pickle;
+  TmTorchFigures *f = &d->figures;
+  Collect c;
+  gint64 v, r, peak, peak_r;
+  guint n_start;
+
+  /* Snapshot-time state (`segsum`), and the reserved bytes. */
+  f->n_segments = d->segments->len;
+  for (guint s = 0; s < d->segments->len; s++)
+    {
+      gint64 total = 0;
+
+      tm_torch_lookup_int (p, g_array_index (d->segments, TmPickleValue, s), "total_size", &total);
+      f->snapshot_reserved_bytes = tm_sat_add (f->snapshot_reserved_bytes, total);
+    }
+  tm_torch_each_block (self, d, fold_block, f);
+
+  /* The trace: allocs start allocations, free_completed end the live one
+   * at their address, or are live from the start. */
+  c.allocs = g_array_new (FALSE, FALSE, sizeof (TmTorchAllocation));
+  c.ghosts = g_array_new (FALSE, FALSE, sizeof (TmTorchAllocation));
+  c.live = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  for (guint i = 0; i < d->n; i++)
+    {
+      TmTorchAllocation a;
+      gpointer found;
+
+      if (d->action[i] == TM_TORCH_ALLOC)
+        {
+          guint64 *key = g_new (guint64, 1);
+
+          a.address = d->addr[i];
+          a.bytes = d->size[i];
+          a.start = i;
+          a.end = -1;
+          a.origin = TM_TORCH_ORIGIN_TRACE;
+          a.frames = tm_torch_lookup_or_none (p, d->entry[i], "frames");
+          a.stream = tm_torch_lookup_or_none (p, d->entry[i], "stream");
+          g_array_append_val (c.allocs, a);
+          *key = a.address;
+          /* A second alloc at a live address leaves the first live. */
+          g_hash_table_replace (c.live, key, GUINT_TO_POINTER (c.allocs->len));
+        }
+      else if (d->action[i] == TM_TORCH_FREE_COMPLETED)
+        {
+          found = g_hash_table_lookup (c.live, &d->addr[i]);
+          if (found != NULL)
+            {
+              g_array_index (c.allocs, TmTorchAllocation, GPOINTER_TO_UINT (found) - 1).end = i;
+              g_hash_table_remove (c.live, &d->addr[i]);
+              continue;
+            }
+          /* Live from the start. MemoryViz merges a free_requested right
+           * before at the same address into this one, and takes its
+           * entry. */
+          {
+            guint from = i > 0 && d->action[i - 1] == TM_TORCH_FREE_REQUESTED && d->addr[i - 1] == d->addr[i]
+                         ? i - 1 : i;
+
+            a.address = d->addr[i];
+            a.bytes = d->size[from];
+            a.start = -1;
+            a.end = i;
+            a.origin = TM_TORCH_ORIGIN_FREE;
+            a.frames = tm_torch_lookup_or_none (p, d->entry[from], "frames");
+            a.stream = tm_torch_lookup_or_none (p, d->entry[from], "stream");
+            g_array_append_val (c.ghosts, a);
+            f->n_initially_from_free++;
+          }
+        }
+    }
+  tm_torch_each_block (self, d, add_ghost, &c);
+  f->n_initially_from_snapshot = c.ghosts->len - f->n_initially_from_free;
+
+  /* Live-from-start allocations first. */
+  n_start = c.ghosts->len;
+  g_array_prepend_vals (c.allocs, c.ghosts->data, c.ghosts->len);
+  g_array_unref (c.ghosts);
+  g_hash_table_unref (c.live);
+  d->n_allocs = c.allocs->len;
+  d->allocs = (TmTorchAllocation *) (gpointer) g_array_free (c.allocs, FALSE);
+
+  f->n_allocations = f->n_by_action[TM_TORCH_ALLOC];
+  f->n_deallocations = f->n_by_action[TM_TORCH_FREE_COMPLETED];
+  f->n_timeline_allocations = d->n_allocs;
+  f->n_initially_allocated = n_start;
+
+  /* The allocated series: v0, then each entry's change. Freed bytes are
+   * those of the allocation that ends. */
+  {
+    gint64 *freed = g_new0 (gint64, MAX (d->n, 1));
+
+    v = 0;
+    for (guint k = 0; k < d->n_allocs; k++)
+      {
+        if (d->allocs[k].start < 0)
+          v = tm_sat_add (v, d->allocs[k].bytes);
+        if (d->allocs[k].end >= 0)
+          freed[d->allocs[k].end] = d->allocs[k].bytes;
+      }
+    f->initially_allocated_bytes = v;
+    peak = v;
+    f->peak_index = -1;
+    for (guint i = 0; i < d->n; i++)
+      {
+        if (d->action[i] == TM_TORCH_ALLOC)
+          v = tm_sat_add (v, d->size[i]);
+        else if (d->action[i] == TM_TORCH_FREE_COMPLETED)
+          v = tm_sat_sub (v, freed[i]);
+        if (v > peak)
+          {
+            peak = v;
+            f->peak_index = i;
+          }
+      }
+    g_free (freed);
+  }
+  f->peak_bytes = peak;
+  f->allocated_bytes_at_end = v;
+
+  /* Live at the peak, and never freed. */
+  {
+    g_autoptr(GArray) never = g_array_new (FALSE, FALSE, sizeof (guint64));
+    g_autoptr(GArray) active = g_array_new (FALSE, FALSE, sizeof (guint64));
+
+    for (guint k = 0; k < d->n_allocs; k++)
+      {
+        const TmTorchAllocation *a = &d->allocs[k];
+
+        if (a->start <= f->peak_index && (a->end < 0 || a->end > f->peak_index))
+          f->n_live_at_peak++;
+        if (a->end < 0)
+          {
+            f->n_never_freed++;
+            f->never_freed_bytes = tm_sat_add (f->never_freed_bytes, a->bytes);
+            g_array_append_val (never, a->address);
+            if (a->start >= 0)
+              {
+                f->n_never_freed_traced++;
+                f->never_freed_traced_bytes = tm_sat_add (f->never_freed_traced_bytes, a->bytes);
+              }
+          }
+      }
+    tm_torch_each_block (self, d, collect_active, active);
+    g_array_sort (never, compare_u64);
+    g_array_sort (active, compare_u64);
+    f->end_matches_snapshot = never->len == active->len &&
+                              (never->len == 0 ||
+                               memcmp (never->data, active->data, never->len * sizeof (guint64)) == 0);
+  }
+
+  /* The reserved series: r0 = the snapshot's total minus the trace's net
+   * segment change; each segment entry moves it. */
+  r = f->snapshot_reserved_bytes;
+  for (guint i = 0; i < d->n; i++)
+    {
+      if (d->action[i] == TM_TORCH_SEGMENT_ALLOC || d->action[i] == TM_TORCH_SEGMENT_MAP)
+        r = tm_sat_sub (r, d->size[i]);
+      else if (d->action[i] == TM_TORCH_SEGMENT_FREE || d->action[i] == TM_TORCH_SEGMENT_UNMAP)
+        r = tm_sat_add (r, d->size[i]);
+    }
+  f->reserved_bytes_at_start = r;
+  peak_r = r;
+  f->peak_reserved_index = -1;
+  for (guint i = 0; i < d->n; i++)
+    {
+      if (d->action[i] == TM_TORCH_SEGMENT_ALLOC || d->action[i] == TM_TORCH_SEGMENT_MAP)
+        r = tm_sat_add (r, d->size[i]);
+      else if (d->action[i] == TM_TORCH_SEGMENT_FREE || d->action[i] == TM_TORCH_SEGMENT_UNMAP)
+        r = tm_sat_sub (r, d->size[i]);
+      if (r > peak_r)
+        {
+          peak_r = r;
+          f->peak_reserved_index = i;
+        }
+    }
+  f->peak_reserved_bytes = peak_r;
+  f->reserved_bytes_at_end = r;
+
+  if (f->has_time)
+    {
+      f->first_time_us = d->time_us[0];
+      f->last_time_us = d->time_us[d->n - 1];
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading                                                              */
+
+typedef struct
+{
+  TmTorchSnapshot *self;
+  const guint8    *data;
+  gsize            size;
+  GCancellable    *cancellable;
+} ReadJob;
+
+static gboolean
+read_job (gpointer   user_data,
+          GError   **error)
+{
+  ReadJob *job = user_data;
+  TmTorchSnapshot *self = job->self;
+
+  self->pickle = tm_pickle_read (job->data, job->size, error);
+  if (self->pickle == NULL || !read_shape (self, job->cancellable, error))
+    return FALSE;
+  for (guint i = 0; i < self->devices->len; i++)
+    {
+      if (g_cancellable_set_error_if_cancelled (job->cancellable, error))
+        return FALSE;
+      analyse (self, g_ptr_array_index (self->devices, i));
+    }
+  return TRUE;
+}
+
+TmTorchSnapshot *
+tm_torch_snapshot_read (TmSource      *source,
+                        GCancellable  *cancellable,
+                        GError       **error)
+{
+  g_autoptr(TmTorchSnapshot) self = g_new0 (TmTorchSnapshot, 1);
+  ReadJob job;
+
+  g_return_val_if_fail (source != NULL, NULL);
+
+  self->ref_count = 1;
+  self->source = tm_source_ref (source);
+  job.self = self;
+  job.data = tm_source_get_data (source);
+  job.size = tm_source_get_size (source);
+  job.cancellable = cancellable;
+
+  if (is_gzip (job.data, job.size))
+    {
+      g_autoptr(GBytes) plain = gunzip (job.data, job.size, cancellable, error);
+
+      if (plain == NULL)
+        return NULL;
+      tm_source_unref (self->source);
+      self->source = tm_source_new_from_bytes (plain, tm_source_get_path (source));
+      job.data = tm_source_get_data (self->source);
+      job.size = tm_source_get_size (self->source);
+      if (!tm_pickle_sniff (job.data, job.size))
+        {
+          g_set_error (error, TM_ERROR, TM_ERROR_INVALID,
+                       _("not a memory snapshot: the compressed file does not hold a pickle of protocol 2 to 5"));
+          return NULL;
+        }
+    }
+
+  if (!tm_source_run_guarded (self->source, read_job, &job, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+TmTorchSnapshot *
+tm_torch_snapshot_ref (TmTorchSnapshot *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_atomic_int_inc (&self->ref_count);
+  return self;
+}
+
+void
+tm_torch_snapshot_unref (TmTorchSnapshot *self)
+{
+  if (self == NULL || !g_atomic_int_dec_and_test (&self->ref_count))
+    return;
+  g_clear_pointer (&self->devices, g_ptr_array_unref);
+  g_clear_pointer (&self->pickle, tm_pickle_free);
+  g_clear_pointer (&self->source, tm_source_unref);
+  g_free (self);
+}
+
+guint
+tm_torch_snapshot_get_protocol (TmTorchSnapshot *self)
+{
+  return tm_pickle_get_protocol (self->pickle);
+}
+
+TmPickle *
+tm_torch_snapshot_get_pickle (TmTorchSnapshot *self)
+{
+  return self->pickle;
+}
+
+gsize
+tm_torch_snapshot_get_memory_size (TmTorchSnapshot *self)
+{
+  gsize bytes = tm_pickle_get_memory_size (self->pickle);
+
+  for (guint i = 0; i < self->devices->len; i++)
+    {
+      TmTorchDevice *d = g_ptr_array_index (self->devices, i);
+
+      bytes += (gsize) d->n * (1 + 8 + 8 + 8 + 8) + (gsize) d->n_allocs * sizeof (TmTorchAllocation);
+    }
+  return bytes;
+}
+
+guint
+tm_torch_snapshot_get_n_devices (TmTorchSnapshot *self)
+{
+  return self->devices->len;
+}
+
+TmTorchDevice *
+tm_torch_get_device (TmTorchSnapshot *self,
+            guint            device)
+{
+  /* A device number from this snapshot's own range. */
+  g_assert (device < self->devices->len);
+  return g_ptr_array_index (self->devices, device);
+}
+
+const char *
+tm_torch_snapshot_get_device_id (TmTorchSnapshot *self,
+                                 guint            device)
+{
+  return tm_torch_get_device (self, device)->id;
+}
+
+const TmTorchFigures *
+tm_torch_snapshot_get_figures (TmTorchSnapshot *self,
+                               guint            device)
+{
+  return &tm_torch_get_device (self, device)->figures;
+}
+
+gboolean
+tm_torch_snapshot_get_time (TmTorchSnapshot *self,
+                            guint            device,
+                            gint64           index,
+                            gint64          *time_us)
+{
+  TmTorchDevice *d = tm_torch_get_device (self, device);
+
+  if (!d->figures.has_time || d->n == 0 || index >= (gint64) d->n)
+    return FALSE;
+  *time_us = d->time_us[MAX (index, 0)];
+  return TRUE;
+}
+
+const TmTorchAllocation *
+tm_torch_snapshot_get_allocations (TmTorchSnapshot *self,
+                                   guint            device,
+                                   guint           *n_allocations)
+{
+  TmTorchDevice *d = tm_torch_get_device (self, device);
+
+  *n_allocations = d->n_allocs;
+  return d->allocs;
+}
+
+static int
+compare_live (gconstpointer a,
+              gconstpointer b,
+              gpointer      allocs)
+{
+  const TmTorchAllocation *x = &((const TmTorchAllocation *) allocs)[*(const guint *) a];
+  const TmTorchAllocation *y = &((const TmTorchAllocation *) allocs)[*(const guint *) b];
+
+  if (x->bytes != y->bytes)
+    return x->bytes > y->bytes ? -1 : 1;
+  if (x->address != y->address)
+    return x->address < y->address ? -1 : 1;
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+GArray *
+tm_torch_snapshot_live_at_peak (TmTorchSnapshot *self,
+                                guint            device)
+{
+  TmTorchDevice *d = tm_torch_get_device (self, device);
+  GArray *rows = g_array_new (FALSE, FALSE, sizeof (guint));
+  gint64 at = d->figures.peak_index;
+
+  for (guint k = 0; k < d->n_allocs; k++)
+    if (d->allocs[k].start <= at && (d->allocs[k].end < 0 || d->allocs[k].end > at))
+      g_array_append_val (rows, k);
+  g_array_sort_with_data (rows, compare_live, d->allocs);
+  return rows;
+}
+
+/* ------------------------------------------------------------------ */
+/* Stacks                                                               */
+
+/* `_frame_filter` of PyTorch: interpreter and dispatcher frames out. */
+static gboolean
+frame_kept (const char *name,
+            const char *filename)
+{
+  static const char * const omit_functions[] = {
+    "unwind::unwind", "CapturedTraceback::gather", "gather_with_cpp", "_start",
+    "__libc_start_main", "PyEval_", "PyObject_", "PyFunction_",
+  };
+  static const char * const omit_filenames[] = {
+    "core/boxing", "/Register", "/Redispatch", "pythonrun.c", "Modules/main.c",
+    "Objects/call.c", "Objects/methodobject.c", "pycore_ceval.h", "ceval.c",
+    "cpython/abstract.h",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (omit_functions); i++)
+    if (strstr (name, omit_functions[i]) != NULL)
+      return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (omit_filenames); i++)
+    if (strstr (filename, omit_filenames[i]) != NULL)
+      return FALSE;
+  return TRUE;
+}
+
+char *
+tm_torch_snapshot_format_int (TmTorchSnapshot *self,
+                              TmPickleValue    value)
+{
+  gint64 i;
+  guint64 u;
+
+  if (tm_pickle_get_int (self->pickle, value, &i))
+    return g_strdup_printf ("%" G_GINT64_FORMAT, i);
+  if (tm_pickle_get_uint (self->pickle, value, &u))
+    return g_strdup_printf ("%" G_GUINT64_FORMAT, u);
+  return g_strdup ("None");
+}
+
+/* Appends frame as file:line:name; FALSE if the filter drops it. */
+static gboolean
+append_frame (TmTorchSnapshot *self,
+              GString         *out,
+              TmPickleValue    frame)
+{
+  TmPickle *p = self->pickle;
+  TmPickleValue v;
+  g_autofree char *name = NULL;
+  g_autofree char *filename = NULL;
+  g_autofree char *line = NULL;
+  const char *s, *base;
+  gsize n;
+
+  if (tm_pickle_dict_lookup (p, frame, "name", &v) && (s = tm_pickle_get_string (p, v, &n)) != NULL)
+    name = g_strndup (s, n);
+  if (tm_pickle_dict_lookup (p, frame, "filename", &v) && (s = tm_pickle_get_string (p, v, &n)) != NULL)
+    filename = g_strndup (s, n);
+  line = tm_pickle_dict_lookup (p, frame, "line", &v) ? tm_torch_snapshot_format_int (self, v) : g_strdup ("None");
+  if (name == NULL)
+    name = g_strdup ("");
+  if (filename == NULL)
+    filename = g_strdup ("");
+  if (!frame_kept (name, filename))
+    return FALSE;
+  base = strrchr (filename, '/');
+  g_string_append_printf (out, "%s:%s:%s", base != NULL ? base + 1 : filename, line, name);
+  return TRUE;
+}
+
+char *
+tm_torch_snapshot_format_stack (TmTorchSnapshot *self,
+                                TmPickleValue    frames)
+{
+  gsize n;
+  const TmPickleValue *items = tm_pickle_get_items (self->pickle, frames, &n);
+  GString *out;
+  gboolean first = TRUE;
+
+  if (n == 0)
+    return g_strdup ("<non-python>");
+  out = g_string_new (NULL);
+  for (gsize i = n; i-- > 0;)
+    {
+      gsize len = out->len;
+
+      if (!first)
+        g_string_append_c (out, ';');
+      if (append_frame (self, out, items[i]))
+        first = FALSE;
+      else
+        g_string_truncate (out, len);
+    }
+  return g_string_free (out, FALSE);
+}
+
+char *
+tm_torch_snapshot_format_top_frame (TmTorchSnapshot *self,
+                                    TmPickleValue    frames)
+{
+  gsize n;
+  const TmPickleValue *items = tm_pickle_get_items (self->pickle, frames, &n);
+  GString *out = g_string_new (NULL);
+
+  for (gsize i = 0; i < n; i++)
+    if (append_frame (self, out, items[i]))
+      break;
+  return g_string_free (out, FALSE);
+}
