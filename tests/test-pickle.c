@@ -309,7 +309,7 @@ test_containers (void)
   g_autoptr(GByteArray) b = pk_new (4);
   g_autoptr(TmPickle) p = NULL;
   TmPickleValue root, v, w;
-  const TmPickleValue *items, *pairs;
+  const TmPickleValue *items;
   gsize n;
 
   pk_op (b, '}');                           /* root dict */
@@ -334,9 +334,11 @@ test_containers (void)
   p = read_ok (b);
   root = tm_pickle_get_root (p);
   g_assert_cmpint (tm_pickle_kind (p, root), ==, TM_PICKLE_DICT);
-  pairs = tm_pickle_get_pairs (p, root, &n);
-  g_assert_cmpuint (n, ==, 10);
-  g_assert_nonnull (pairs);
+  g_assert_cmpuint (tm_pickle_dict_size (p, root), ==, 10);
+  g_assert_true (tm_pickle_dict_item (p, root, 9, &v, &w));
+  assert_string (p, v, "t1");
+  g_assert_cmpint (int_of (p, w), ==, 99);
+  g_assert_false (tm_pickle_dict_item (p, root, 10, &v, &w));
   g_assert_true (tm_pickle_dict_lookup (p, root, "t1", &v));
   g_assert_cmpint (int_of (p, v), ==, 99);
   g_assert_true (tm_pickle_dict_lookup (p, root, "t2", &v));

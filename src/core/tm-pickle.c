@@ -14,58 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "tm-error.h"
-#include "tm-pickle.h"
-
-/* A word: the low 3 bits say what the rest is. */
-#define TAG_BITS  3
-#define TAG_MASK  ((guint64) 7)
-#define TAG_OBJ   ((guint64) 0)  /* index into the arena */
-#define TAG_INT   ((guint64) 1)  /* a signed 61-bit integer */
-#define TAG_CONST ((guint64) 2)  /* 0 None, 1 False, 2 True */
-#define UNSET     ((guint64) 7)  /* a memo slot never set */
-
-#define WORD_NONE  (TAG_CONST | (0 << TAG_BITS))
-#define WORD_FALSE (TAG_CONST | (1 << TAG_BITS))
-#define WORD_TRUE  (TAG_CONST | (2 << TAG_BITS))
-
-#define SMALL_MIN (-((gint64) 1 << 60))
-#define SMALL_MAX (((gint64) 1 << 60) - 1)
-
-/* Items and objects are counted in 32 bits. */
-#define MAX_COUNT ((gsize) G_MAXUINT32 - 1)
-
-typedef struct
-{
-  guint32 kind;  /* TmPickleKind */
-  guint32 n;     /* string length; list/tuple items; dict pairs */
-  union
-  {
-    gint64  i;
-    guint64 u;
-    double  f;
-    guint64 offset;  /* strings: where the data starts in the pickle */
-    struct
-    {
-      guint32 start;  /* first item word */
-      guint32 cap;    /* words reserved from start */
-    } c;
-  } v;
-} Obj;
-
-struct _TmPickle
-{
-  const guint8 *data;
-  gsize         size;
-  guint         protocol;
-  TmPickleValue root;
-
-  Obj          *objs;
-  gsize         n_objs;
-  gsize         objs_cap;
-  guint64      *items;
-  gsize         n_items;
-  gsize         items_cap;
-};
+#include "tm-pickle-private.h"
 
 /* The parser's state beyond the result. */
 typedef struct
@@ -79,6 +28,8 @@ typedef struct
   guint64  *memo;
   gsize     memo_cap;    /* slots allocated (all UNSET beyond the ones set) */
   gsize     memo_count;  /* slots set: MEMOIZE's next index */
+  guint32   recent[SHAPE_CACHE];  /* shapes used last */
+  guint     next_recent;
 } Parser;
 
 /* ------------------------------------------------------------------ */
@@ -195,7 +146,7 @@ reserve (gpointer  *array,
   return TRUE;
 }
 
-static inline gboolean
+G_ALWAYS_INLINE static inline gboolean
 push (Parser  *ps,
       guint64  word,
       gsize    at,
@@ -209,15 +160,15 @@ push (Parser  *ps,
 }
 
 /* A new object; its word is its index. */
-static inline Obj *
+G_ALWAYS_INLINE static inline TmPickleObj *
 new_obj (TmPickle *p,
          guint32   kind,
          guint64  *word)
 {
-  Obj *o;
+  TmPickleObj *o;
 
   if (G_UNLIKELY (p->n_objs == p->objs_cap) &&
-      !reserve ((gpointer *) &p->objs, &p->objs_cap, p->n_objs + 1, sizeof (Obj)))
+      !reserve ((gpointer *) &p->objs, &p->objs_cap, p->n_objs + 1, sizeof (TmPickleObj)))
     return NULL;
   *word = (guint64) p->n_objs << TAG_BITS | TAG_OBJ;
   o = &p->objs[p->n_objs++];
@@ -227,15 +178,15 @@ new_obj (TmPickle *p,
   return o;
 }
 
-static gboolean
+G_ALWAYS_INLINE static inline gboolean
 push_obj (Parser   *ps,
           guint32   kind,
-          Obj     **out,
+          TmPickleObj     **out,
           gsize     at,
           GError  **error)
 {
   guint64 word;
-  Obj *o = new_obj (ps->p, kind, &word);
+  TmPickleObj *o = new_obj (ps->p, kind, &word);
 
   if (o == NULL)
     return fail_too_large (at, error);
@@ -246,19 +197,124 @@ push_obj (Parser   *ps,
   return TRUE;
 }
 
-static gboolean
+G_ALWAYS_INLINE static inline gboolean
 push_int (Parser  *ps,
           gint64   v,
           gsize    at,
           GError **error)
 {
-  Obj *o;
+  TmPickleObj *o = NULL;
 
   if (G_LIKELY (v >= SMALL_MIN && v <= SMALL_MAX))
     return push (ps, (guint64) v << TAG_BITS | TAG_INT, at, error);
   if (!push_obj (ps, TM_PICKLE_INT, &o, at, error))
     return FALSE;
+  g_assert (o != NULL);
   o->v.i = v;
+  return TRUE;
+}
+
+/* A shaped dict that gets more items becomes one of pairs again. */
+static gboolean
+unshape (TmPickle *p,
+         TmPickleObj      *o,
+         gsize     at,
+         GError  **error)
+{
+  const TmPickleShape *sh = &p->shapes[o->shape];
+  gsize start = p->n_items;
+  gsize values = o->v.c.start;
+
+  if (start + 2 * (gsize) o->n > MAX_COUNT ||
+      !reserve ((gpointer *) &p->items, &p->items_cap, start + 2 * (gsize) o->n, sizeof (guint64)))
+    return fail_too_large (at, error);
+  for (guint32 i = 0; i < o->n; i++)
+    {
+      p->items[start + 2 * i] = p->shape_keys[sh->start + i];
+      p->items[start + 2 * i + 1] = p->items[values + i];
+    }
+  o->shape = 0;
+  o->v.c.start = (guint32) start;
+  o->v.c.cap = 2 * o->n;
+  p->n_items = start + 2 * (gsize) o->n;
+  return TRUE;
+}
+
+/* The shape of the count / 2 keys at words[0], words[2] ...: one of the
+ * recent ones, or a new one; 0 when the dict is better kept as pairs. */
+static guint32
+find_shape (Parser        *ps,
+            const guint64 *words,
+            gsize          count)
+{
+  TmPickle *p = ps->p;
+  gsize n = count / 2;
+  guint32 id;
+
+  if (n < 2 || n > MAX_SHAPE_KEYS)
+    return 0;
+  for (guint r = 0; r < SHAPE_CACHE; r++)
+    {
+      const TmPickleShape *sh;
+      gsize i;
+
+      id = ps->recent[r];
+      if (id == 0)
+        continue;
+      sh = &p->shapes[id];
+      if (sh->n != n)
+        continue;
+      for (i = 0; i < n && p->shape_keys[sh->start + i] == words[2 * i]; i++)
+        ;
+      if (i == n)
+        return id;
+    }
+
+  if (p->n_shapes == 0)
+    p->n_shapes = 1;
+  if (p->n_shapes >= MAX_SHAPES || p->n_shape_keys + n > MAX_COUNT ||
+      !reserve ((gpointer *) &p->shapes, &p->shapes_cap, p->n_shapes + 1, sizeof (TmPickleShape)) ||
+      !reserve ((gpointer *) &p->shape_keys, &p->shape_keys_cap, p->n_shape_keys + n, sizeof (guint64)))
+    return 0;
+  id = (guint32) p->n_shapes++;
+  p->shapes[id].start = (guint32) p->n_shape_keys;
+  p->shapes[id].n = (guint32) n;
+  for (gsize i = 0; i < n; i++)
+    p->shape_keys[p->n_shape_keys++] = words[2 * i];
+  ps->recent[ps->next_recent] = id;
+  ps->next_recent = (ps->next_recent + 1) % SHAPE_CACHE;
+  return id;
+}
+
+/* SETITEMS into an empty dict: its values only, when its keys make a
+ * shape. FALSE in *done when it does not (the caller adds pairs). */
+static gboolean
+add_shaped (Parser        *ps,
+            guint64        dict,
+            const guint64 *words,
+            gsize          count,
+            gboolean      *done,
+            gsize          at,
+            GError       **error)
+{
+  TmPickle *p = ps->p;
+  TmPickleObj *o = &p->objs[dict >> TAG_BITS];
+  guint32 shape;
+  gsize n = count / 2;
+
+  *done = FALSE;
+  if (o->n != 0 || (shape = find_shape (ps, words, count)) == 0)
+    return TRUE;
+  if (p->n_items + n > MAX_COUNT ||
+      !reserve ((gpointer *) &p->items, &p->items_cap, p->n_items + n, sizeof (guint64)))
+    return fail_too_large (at, error);
+  o->shape = shape;
+  o->v.c.start = (guint32) p->n_items;
+  o->v.c.cap = (guint32) n;
+  o->n = (guint32) n;
+  for (gsize i = 0; i < n; i++)
+    p->items[p->n_items++] = words[2 * i + 1];
+  *done = TRUE;
   return TRUE;
 }
 
@@ -274,12 +330,14 @@ add_items (TmPickle      *p,
            gsize          at,
            GError       **error)
 {
-  Obj *o = &p->objs[container >> TAG_BITS];
+  TmPickleObj *o = &p->objs[container >> TAG_BITS];
   gsize per = o->kind == TM_PICKLE_DICT ? 2 : 1;
   gsize used = (gsize) o->n * per;
 
   if (k == 0)
     return TRUE;
+  if (o->shape != 0 && !unshape (p, o, at, error))
+    return FALSE;
   if (used + k > MAX_COUNT)
     return fail_too_large (at, error);
   if (used + k > o->v.c.cap)
@@ -331,9 +389,30 @@ read_le (const guint8 *q,
 {
   guint64 v = 0;
 
-  for (guint i = n; i-- > 0;)
-    v = v << 8 | q[i];
-  return v;
+  switch (n)
+    {
+    case 2:
+      {
+        guint16 x;
+
+        memcpy (&x, q, 2);
+        return GUINT16_FROM_LE (x);
+      }
+    case 4:
+      {
+        guint32 x;
+
+        memcpy (&x, q, 4);
+        return GUINT32_FROM_LE (x);
+      }
+    case 8:
+      memcpy (&v, q, 8);
+      return GUINT64_FROM_LE (v);
+    default:
+      for (guint i = n; i-- > 0;)
+        v = v << 8 | q[i];
+      return v;
+    }
 }
 
 /* LONG1/LONG4: n bytes of two's complement, little-endian. Exact for every
@@ -372,10 +451,11 @@ push_long (Parser       *ps,
     return push_int (ps, (gint64) low, at, error);
   else
     {
-      Obj *o;
+      TmPickleObj *o = NULL;
 
       if (!push_obj (ps, TM_PICKLE_UINT, &o, at, error))
         return FALSE;
+      g_assert (o != NULL);
       o->v.u = low;
       return TRUE;
     }
@@ -396,7 +476,7 @@ push_string (Parser       *ps,
              guint8        op,
              GError      **error)
 {
-  Obj *o;
+  TmPickleObj *o;
 
   if (n > G_MAXUINT32)
     {
@@ -475,7 +555,7 @@ collect (Parser  *ps,
 {
   gsize count = ps->n_stack - base;
   guint64 word;
-  Obj *o;
+  TmPickleObj *o;
 
   if (kind == TM_PICKLE_DICT && count % 2 != 0)
     {
@@ -492,7 +572,7 @@ collect (Parser  *ps,
   return push (ps, word, at, error);
 }
 
-static gboolean
+G_ALWAYS_INLINE static inline gboolean
 memo_put (Parser  *ps,
           gsize    index,
           gsize    at,
@@ -525,14 +605,14 @@ memo_put (Parser  *ps,
   return TRUE;
 }
 
-static gboolean
+G_ALWAYS_INLINE static inline gboolean
 memo_get (Parser  *ps,
           gsize    index,
           gsize    at,
           guint8   op,
           GError **error)
 {
-  if (index >= ps->memo_cap || ps->memo[index] == UNSET)
+  if (G_UNLIKELY (index >= ps->memo_cap || ps->memo[index] == UNSET))
     {
       g_set_error (error, TM_ERROR, TM_ERROR_PICKLE,
                    _("invalid pickle at byte %zu: %s of memo slot %zu, which was never set"),
@@ -596,7 +676,7 @@ parse (Parser  *ps,
     {
       gsize at = pos;
       guint8 op;
-      Obj *o;
+      TmPickleObj *o;
       gsize base;
 
       if (G_UNLIKELY (pos >= size))
@@ -807,8 +887,21 @@ parse (Parser  *ps,
                              at, op_name (op));
                 return FALSE;
               }
-            if (!container_kind (ps, ps->stack[base - 1], want, at, op, error) ||
-                !add_items (p, ps->stack[base - 1], ps->stack + base, count, at, error))
+            if (!container_kind (ps, ps->stack[base - 1], want, at, op, error))
+              return FALSE;
+            if (want == TM_PICKLE_DICT)
+              {
+                gboolean done;
+
+                if (!add_shaped (ps, ps->stack[base - 1], ps->stack + base, count, &done, at, error))
+                  return FALSE;
+                if (done)
+                  {
+                    ps->n_stack = base;
+                    break;
+                  }
+              }
+            if (!add_items (p, ps->stack[base - 1], ps->stack + base, count, at, error))
               return FALSE;
             ps->n_stack = base;
           }
@@ -904,7 +997,7 @@ tm_pickle_read (const guint8  *data,
                 GError       **error)
 {
   g_autoptr(TmPickle) p = g_new0 (TmPickle, 1);
-  Parser ps = { p, NULL, 0, 0, NULL, 0, NULL, 0, 0 };
+  Parser ps = { p, NULL, 0, 0, NULL, 0, NULL, 0, 0, { 0 }, 0 };
   gboolean ok;
 
   g_return_val_if_fail (data != NULL || size == 0, NULL);
@@ -928,7 +1021,7 @@ tm_pickle_read (const guint8  *data,
   /* Give back what the doubling reserved beyond the end. */
   if (p->objs_cap > p->n_objs)
     {
-      p->objs = g_renew (Obj, p->objs, MAX (p->n_objs, 1));
+      p->objs = g_renew (TmPickleObj, p->objs, MAX (p->n_objs, 1));
       p->objs_cap = MAX (p->n_objs, 1);
     }
   if (p->items_cap > p->n_items)
@@ -946,6 +1039,8 @@ tm_pickle_free (TmPickle *self)
     return;
   g_free (self->objs);
   g_free (self->items);
+  g_free (self->shapes);
+  g_free (self->shape_keys);
   g_free (self);
 }
 
@@ -964,222 +1059,6 @@ tm_pickle_get_root (TmPickle *self)
 gsize
 tm_pickle_get_memory_size (TmPickle *self)
 {
-  return sizeof *self + self->objs_cap * sizeof (Obj) + self->items_cap * sizeof (guint64);
-}
-
-/* ------------------------------------------------------------------ */
-/* Values                                                               */
-
-static inline const Obj *
-obj_of (TmPickle      *self,
-        TmPickleValue  value)
-{
-  if ((value & TAG_MASK) != TAG_OBJ || (value >> TAG_BITS) >= self->n_objs)
-    return NULL;
-  return &self->objs[value >> TAG_BITS];
-}
-
-TmPickleKind
-tm_pickle_kind (TmPickle      *self,
-                TmPickleValue  value)
-{
-  const Obj *o;
-
-  switch (value & TAG_MASK)
-    {
-    case TAG_INT:
-      return TM_PICKLE_INT;
-    case TAG_CONST:
-      return value == WORD_NONE ? TM_PICKLE_NONE : TM_PICKLE_BOOL;
-    default:
-      o = obj_of (self, value);
-      return o != NULL ? (TmPickleKind) o->kind : TM_PICKLE_NONE;
-    }
-}
-
-const char *
-tm_pickle_kind_name (TmPickleKind kind)
-{
-  switch (kind)
-    {
-    case TM_PICKLE_NONE: return "None";
-    case TM_PICKLE_BOOL: return "bool";
-    case TM_PICKLE_INT: return "int";
-    case TM_PICKLE_UINT: return "int";
-    case TM_PICKLE_FLOAT: return "float";
-    case TM_PICKLE_STRING: return "str";
-    case TM_PICKLE_BYTES: return "bytes";
-    case TM_PICKLE_TUPLE: return "tuple";
-    case TM_PICKLE_LIST: return "list";
-    case TM_PICKLE_DICT: return "dict";
-    default: return "?";
-    }
-}
-
-gboolean
-tm_pickle_get_int (TmPickle      *self,
-                   TmPickleValue  value,
-                   gint64        *out)
-{
-  const Obj *o;
-
-  if ((value & TAG_MASK) == TAG_INT)
-    {
-      *out = (gint64) value >> TAG_BITS;
-      return TRUE;
-    }
-  if (value == WORD_TRUE || value == WORD_FALSE)
-    {
-      *out = value == WORD_TRUE;
-      return TRUE;
-    }
-  o = obj_of (self, value);
-  if (o == NULL || o->kind != TM_PICKLE_INT)
-    return FALSE;
-  *out = o->v.i;
-  return TRUE;
-}
-
-gboolean
-tm_pickle_get_uint (TmPickle      *self,
-                    TmPickleValue  value,
-                    guint64       *out)
-{
-  const Obj *o = obj_of (self, value);
-  gint64 i;
-
-  if (o != NULL && o->kind == TM_PICKLE_UINT)
-    {
-      *out = o->v.u;
-      return TRUE;
-    }
-  if (!tm_pickle_get_int (self, value, &i) || i < 0)
-    return FALSE;
-  *out = (guint64) i;
-  return TRUE;
-}
-
-gboolean
-tm_pickle_get_double (TmPickle      *self,
-                      TmPickleValue  value,
-                      double        *out)
-{
-  const Obj *o = obj_of (self, value);
-  gint64 i;
-
-  if (o != NULL && o->kind == TM_PICKLE_FLOAT)
-    *out = o->v.f;
-  else if (o != NULL && o->kind == TM_PICKLE_UINT)
-    *out = (double) o->v.u;
-  else if (tm_pickle_get_int (self, value, &i))
-    *out = (double) i;
-  else
-    return FALSE;
-  return TRUE;
-}
-
-const char *
-tm_pickle_get_string (TmPickle      *self,
-                      TmPickleValue  value,
-                      gsize         *length)
-{
-  const Obj *o = obj_of (self, value);
-
-  if (o == NULL || (o->kind != TM_PICKLE_STRING && o->kind != TM_PICKLE_BYTES))
-    return NULL;
-  if (length != NULL)
-    *length = o->n;
-  return (const char *) self->data + o->v.offset;
-}
-
-gboolean
-tm_pickle_string_equal (TmPickle      *self,
-                        TmPickleValue  value,
-                        const char    *s)
-{
-  const Obj *o = obj_of (self, value);
-  gsize n;
-
-  if (o == NULL || o->kind != TM_PICKLE_STRING)
-    return FALSE;
-  n = strlen (s);
-  return o->n == n && memcmp (self->data + o->v.offset, s, n) == 0;
-}
-
-gsize
-tm_pickle_get_string_offset (TmPickle      *self,
-                             TmPickleValue  value)
-{
-  const Obj *o = obj_of (self, value);
-
-  return o != NULL && (o->kind == TM_PICKLE_STRING || o->kind == TM_PICKLE_BYTES)
-         ? (gsize) o->v.offset : 0;
-}
-
-gsize
-tm_pickle_get_length (TmPickle      *self,
-                      TmPickleValue  value)
-{
-  const Obj *o = obj_of (self, value);
-
-  if (o == NULL || o->kind < TM_PICKLE_TUPLE)
-    return 0;
-  return o->n;
-}
-
-const TmPickleValue *
-tm_pickle_get_items (TmPickle      *self,
-                     TmPickleValue  value,
-                     gsize         *n_items)
-{
-  const Obj *o = obj_of (self, value);
-
-  if (o == NULL || (o->kind != TM_PICKLE_LIST && o->kind != TM_PICKLE_TUPLE) || o->n == 0)
-    {
-      *n_items = 0;
-      return NULL;
-    }
-  *n_items = o->n;
-  return self->items + o->v.c.start;
-}
-
-const TmPickleValue *
-tm_pickle_get_pairs (TmPickle      *self,
-                     TmPickleValue  dict,
-                     gsize         *n_pairs)
-{
-  const Obj *o = obj_of (self, dict);
-
-  if (o == NULL || o->kind != TM_PICKLE_DICT || o->n == 0)
-    {
-      *n_pairs = 0;
-      return NULL;
-    }
-  *n_pairs = o->n;
-  return self->items + o->v.c.start;
-}
-
-gboolean
-tm_pickle_dict_lookup (TmPickle      *self,
-                       TmPickleValue  dict,
-                       const char    *key,
-                       TmPickleValue *out)
-{
-  gsize n;
-  const TmPickleValue *pairs = tm_pickle_get_pairs (self, dict, &n);
-  gsize len = strlen (key);
-
-  /* Backwards: a key set twice takes its later value, as in Python. */
-  for (gsize i = n; i-- > 0;)
-    {
-      const Obj *k = obj_of (self, pairs[2 * i]);
-
-      if (k != NULL && k->kind == TM_PICKLE_STRING && k->n == len &&
-          memcmp (self->data + k->v.offset, key, len) == 0)
-        {
-          *out = pairs[2 * i + 1];
-          return TRUE;
-        }
-    }
-  return FALSE;
+  return sizeof *self + self->objs_cap * sizeof (TmPickleObj) + self->items_cap * sizeof (guint64) +
+         self->shapes_cap * sizeof (TmPickleShape) + self->shape_keys_cap * sizeof (guint64);
 }

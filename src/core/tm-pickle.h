@@ -33,6 +33,11 @@ typedef guint64 TmPickleValue;
 /* The word of None (a default for absent keys). */
 #define TM_PICKLE_VALUE_NONE ((TmPickleValue) 2)
 
+/* Integers from -2^60 to 2^60 - 1 are the word itself (low bits 001):
+ * read them without a call. */
+#define TM_PICKLE_IS_SMALL_INT(v) (((v) & 7) == 1)
+#define TM_PICKLE_SMALL_INT(v)    ((gint64) (v) >> 3)
+
 typedef enum
 {
   TM_PICKLE_NONE,
@@ -108,16 +113,38 @@ gsize          tm_pickle_get_length      (TmPickle       *self,
 const TmPickleValue *tm_pickle_get_items (TmPickle       *self,
                                           TmPickleValue   value,
                                           gsize          *n_items);
-/* A dict's pairs as 2·n words: key, value, key, value ... in the order the
- * pickle set them (a key set twice appears twice; the later wins). */
-const TmPickleValue *tm_pickle_get_pairs (TmPickle       *self,
+/* A dict's pairs, in the order the pickle set them (a key set twice
+ * appears twice; the later wins). */
+gsize          tm_pickle_dict_size       (TmPickle       *self,
+                                          TmPickleValue   dict);
+gboolean       tm_pickle_dict_item       (TmPickle       *self,
                                           TmPickleValue   dict,
-                                          gsize          *n_pairs);
+                                          gsize           i,
+                                          TmPickleValue  *key,
+                                          TmPickleValue  *value);
 /* The value of the string key in dict (the last one set), or FALSE. */
 gboolean       tm_pickle_dict_lookup     (TmPickle       *self,
                                           TmPickleValue   dict,
                                           const char     *key,
                                           TmPickleValue  *out);
+
+/* Dicts with the same keys in the same order (made by SETITEMS, 2 to 64
+ * keys) share a shape: for reading many of them, find a key's slot once
+ * per shape and take values by slot. Shape 0 is none. */
+guint          tm_pickle_dict_shape      (TmPickle       *self,
+                                          TmPickleValue   dict);
+/* The slot of key in shape (the last one set), or -1. */
+gint           tm_pickle_shape_find      (TmPickle       *self,
+                                          guint           shape,
+                                          const char     *key);
+TmPickleValue  tm_pickle_dict_value_at   (TmPickle       *self,
+                                          TmPickleValue   dict,
+                                          guint           slot);
+/* A shaped dict's values, in its shape's key order, and its shape (0 and
+ * NULL for a dict of pairs or another kind). */
+const TmPickleValue *tm_pickle_dict_values (TmPickle     *self,
+                                          TmPickleValue   dict,
+                                          guint          *shape);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmPickle, tm_pickle_free)
 

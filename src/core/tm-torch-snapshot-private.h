@@ -21,11 +21,9 @@ typedef struct
 
   guint          n;
   guint8        *action;
-  guint64       *addr;
-  gint64        *size;
-  gint64        *time_us;
-  TmPickleValue *entry;    /* the entry's dict */
+  const TmPickleValue *entry;  /* the entries' dicts: the trace list's items */
 
+  struct _TmTorchWalk *walk;  /* while reading: the trace's allocations */
   TmTorchAllocation *allocs;
   guint          n_allocs;
   TmTorchFigures figures;
@@ -56,10 +54,52 @@ typedef void (*TmTorchBlockFunc) (TmTorchSnapshot *self,
                                   gint64           size,
                                   gpointer         data);
 
-TmTorchDevice            *tm_torch_get_device      (TmTorchSnapshot *self,
+/* The keys of a trace entry read for every entry: their slots found once
+ * per shape of entry dicts (tm_pickle_dict_shape). */
+enum
+{
+  TM_TORCH_KEY_ACTION,
+  TM_TORCH_KEY_ADDR,
+  TM_TORCH_KEY_SIZE,
+  TM_TORCH_KEY_TIME,
+  TM_TORCH_KEY_FRAMES,
+  TM_TORCH_KEY_STREAM,
+  TM_TORCH_N_KEYS
+};
+
+#define TM_TORCH_SLOT_CACHE 4
+
+typedef struct
+{
+  guint shape[TM_TORCH_SLOT_CACHE];
+  gint  slot[TM_TORCH_SLOT_CACHE][TM_TORCH_N_KEYS];
+  guint next;
+} TmTorchSlotCache;
+
+/* A key of a trace entry (through the cache), as a value, a guint64 or a
+ * gint64 (0 when absent), or None. */
+gboolean           tm_torch_entry_get       (TmPickle        *p,
+                                             TmTorchSlotCache *c,
+                                             TmPickleValue    entry,
+                                             guint            key,
+                                             TmPickleValue   *out);
+guint64            tm_torch_entry_uint      (TmPickle        *p,
+                                             TmTorchSlotCache *c,
+                                             TmPickleValue    entry,
+                                             guint            key);
+gint64             tm_torch_entry_int       (TmPickle        *p,
+                                             TmTorchSlotCache *c,
+                                             TmPickleValue    entry,
+                                             guint            key);
+TmPickleValue      tm_torch_entry_get_or_none (TmPickle      *p,
+                                             TmTorchSlotCache *c,
+                                             TmPickleValue    entry,
+                                             guint            key);
+
+TmTorchDevice     *tm_torch_get_device      (TmTorchSnapshot *self,
                                              guint            device);
 void               tm_torch_each_block      (TmTorchSnapshot *self,
-                                             TmTorchDevice          *d,
+                                             TmTorchDevice   *d,
                                              TmTorchBlockFunc func,
                                              gpointer         data);
 gboolean           tm_torch_lookup_int      (TmPickle        *p,

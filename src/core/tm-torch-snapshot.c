@@ -13,6 +13,7 @@
 #include <zlib.h>
 #include <glib/gi18n.h>
 
+#include "tm-addr-map.h"
 #include "tm-error.h"
 #include "tm-torch-snapshot-private.h"
 
@@ -28,6 +29,43 @@ static const char * const action_names[] = {
   [TM_TORCH_OOM] = "oom",
 };
 
+/* The allocations being collected, and a map from address to the live
+ * trace allocation there. */
+struct _TmTorchWalk
+{
+  GArray     *allocs;   /* TmTorchAllocation */
+  TmAddrMap  *live;     /* address → index in allocs */
+  GArray     *ghosts;   /* TmTorchAllocation live from the start */
+  gint64      peak_rel;           /* the allocated series' high, minus v0 */
+  gint64      rel_at_end;
+  gint64      reserved_rel;       /* the reserved series, minus r0 */
+  gint64      peak_reserved_rel;
+};
+
+typedef struct _TmTorchWalk Collect;
+
+static Collect *
+walk_new (void)
+{
+  Collect *c = g_new0 (Collect, 1);
+
+  c->allocs = g_array_new (FALSE, FALSE, sizeof (TmTorchAllocation));
+  c->ghosts = g_array_new (FALSE, FALSE, sizeof (TmTorchAllocation));
+  c->live = tm_addr_map_new ();
+  return c;
+}
+
+static void
+walk_free (Collect *c)
+{
+  if (c == NULL)
+    return;
+  g_clear_pointer (&c->allocs, g_array_unref);
+  g_clear_pointer (&c->ghosts, g_array_unref);
+  g_clear_pointer (&c->live, tm_addr_map_free);
+  g_free (c);
+}
+
 static void
 device_free (gpointer data)
 {
@@ -36,10 +74,7 @@ device_free (gpointer data)
   g_free (d->id);
   g_clear_pointer (&d->segments, g_array_unref);
   g_free (d->action);
-  g_free (d->addr);
-  g_free (d->size);
-  g_free (d->time_us);
-  g_free (d->entry);
+  walk_free (d->walk);
   g_free (d->allocs);
   g_free (d);
 }
@@ -237,6 +272,9 @@ device_for (GPtrArray *devices,
   d->index = index;
   d->id = g_strdup_printf ("%" G_GINT64_FORMAT, index);
   d->segments = g_array_new (FALSE, FALSE, sizeof (TmPickleValue));
+  d->walk = walk_new ();
+  d->figures.peak_index = -1;
+  d->figures.peak_reserved_index = -1;
   g_ptr_array_add (devices, d);
   return d;
 }
@@ -249,6 +287,85 @@ compare_devices (gconstpointer a,
   const TmTorchDevice *y = *(TmTorchDevice * const *) b;
 
   return x->index < y->index ? -1 : x->index > y->index;
+}
+
+gboolean
+tm_torch_entry_get (TmPickle         *p,
+                    TmTorchSlotCache *c,
+                    TmPickleValue     entry,
+                    guint             key,
+                    TmPickleValue    *out)
+{
+  static const char * const entry_keys[TM_TORCH_N_KEYS] = {
+    "action", "addr", "size", "time_us", "frames", "stream",
+  };
+  guint shape;
+  const TmPickleValue *values = tm_pickle_dict_values (p, entry, &shape);
+  guint r;
+
+  if (values == NULL)
+    return tm_pickle_dict_lookup (p, entry, entry_keys[key], out);
+  for (r = 0; r < TM_TORCH_SLOT_CACHE && c->shape[r] != shape; r++)
+    ;
+  if (G_UNLIKELY (r == TM_TORCH_SLOT_CACHE))
+    {
+      r = c->next;
+      c->next = (c->next + 1) % TM_TORCH_SLOT_CACHE;
+      c->shape[r] = shape;
+      for (guint k = 0; k < TM_TORCH_N_KEYS; k++)
+        c->slot[r][k] = tm_pickle_shape_find (p, shape, entry_keys[k]);
+    }
+  if (c->slot[r][key] < 0)
+    return FALSE;
+  *out = values[c->slot[r][key]];
+  return TRUE;
+}
+
+guint64
+tm_torch_entry_uint (TmPickle      *p,
+                     TmTorchSlotCache     *c,
+                     TmPickleValue  entry,
+                     guint          key)
+{
+  TmPickleValue v;
+  guint64 u = 0;
+
+  if (tm_torch_entry_get (p, c, entry, key, &v))
+    {
+      if (TM_PICKLE_IS_SMALL_INT (v) && TM_PICKLE_SMALL_INT (v) >= 0)
+        return (guint64) TM_PICKLE_SMALL_INT (v);
+      tm_pickle_get_uint (p, v, &u);
+    }
+  return u;
+}
+
+gint64
+tm_torch_entry_int (TmPickle      *p,
+                    TmTorchSlotCache     *c,
+                    TmPickleValue  entry,
+                    guint          key)
+{
+  TmPickleValue v;
+  gint64 i = 0;
+
+  if (tm_torch_entry_get (p, c, entry, key, &v))
+    {
+      if (TM_PICKLE_IS_SMALL_INT (v))
+        return TM_PICKLE_SMALL_INT (v);
+      tm_pickle_get_int (p, v, &i);
+    }
+  return i;
+}
+
+TmPickleValue
+tm_torch_entry_get_or_none (TmPickle      *p,
+                   TmTorchSlotCache     *c,
+                   TmPickleValue  entry,
+                   guint          key)
+{
+  TmPickleValue v;
+
+  return tm_torch_entry_get (p, c, entry, key, &v) ? v : TM_PICKLE_VALUE_NONE;
 }
 
 /* A small cache of action strings by word: the memo makes every "alloc"
@@ -281,61 +398,143 @@ action_of (TmPickle      *p,
   return action;
 }
 
+/* One pass over a device's trace: checks each entry, counts actions, and
+ * walks the allocations (docs/pytorch.md, "Allocations on the timeline"):
+ * an alloc starts one, a free_completed ends the live one at its address
+ * or is live from the start. The allocated series is kept relative to
+ * its start (v0 is known only once the snapshot's blocks are read). */
 static gboolean
 read_trace (TmTorchSnapshot *self,
-            TmTorchDevice          *d,
+            TmTorchDevice   *d,
             TmPickleValue    list,
             GCancellable    *cancellable,
             GError         **error)
 {
   TmPickle *p = self->pickle;
+  TmTorchFigures *f = &d->figures;
+  Collect *c = d->walk;
   gsize n;
   const TmPickleValue *items = tm_pickle_get_items (p, list, &n);
   ActionCache cache = { { 0 }, { 0 }, 0 };
+  TmTorchSlotCache slots = { { 0 }, { { 0 } }, 0 };
+  guint64 prev_addr = 0;
+  gint64 rel = 0;
 
   if (n >= G_MAXUINT32)
     return fail_shape (error, _("device %s has more than 2^32 trace entries"), d->id);
   d->n = (guint) n;
   d->action = g_new (guint8, MAX (n, 1));
-  d->addr = g_new (guint64, MAX (n, 1));
-  d->size = g_new (gint64, MAX (n, 1));
-  d->time_us = g_new (gint64, MAX (n, 1));
-  d->entry = g_new (TmPickleValue, MAX (n, 1));
-  d->figures.has_time = n > 0;
+  d->entry = items;
+  f->has_time = n > 0;
+  f->n_entries = d->n;
 
   for (gsize i = 0; i < n; i++)
     {
       TmPickleValue e = items[i], v;
+      TmTorchAllocation a;
       guint8 action;
+      guint64 addr = 0;
+      gint64 size, t;
+      guint32 found;
 
       if ((i & 0xffff) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
       if (tm_pickle_kind (p, e) != TM_PICKLE_DICT)
         return fail_shape (error, _("trace entry %zu of device %s is a %s, not a dict"),
                            i, d->id, tm_pickle_kind_name (tm_pickle_kind (p, e)));
-      if (!tm_pickle_dict_lookup (p, e, "action", &v) || tm_pickle_kind (p, v) != TM_PICKLE_STRING)
+      if (!tm_torch_entry_get (p, &slots, e, TM_TORCH_KEY_ACTION, &v) || tm_pickle_kind (p, v) != TM_PICKLE_STRING)
         return fail_shape (error, _("trace entry %zu of device %s has no “action” string"), i, d->id);
       action = action_of (p, &cache, v);
       d->action[i] = action;
-      d->entry[i] = e;
-      d->figures.n_by_action[action]++;
+      f->n_by_action[action]++;
 
-      d->addr[i] = 0;
-      if (action != TM_TORCH_OOM && !tm_torch_lookup_addr (p, e, "addr", &d->addr[i]) &&
+      if (action != TM_TORCH_OOM &&
+          !(tm_torch_entry_get (p, &slots, e, TM_TORCH_KEY_ADDR, &v) && tm_pickle_get_uint (p, v, &addr)) &&
           action <= TM_TORCH_SEGMENT_UNMAP)
         return fail_shape (error, _("trace entry %zu (%s) of device %s has no “addr” integer"),
                            i, action_names[action], d->id);
-      d->size[i] = 0;
-      if (!tm_torch_lookup_int (p, e, "size", &d->size[i]) && action <= TM_TORCH_SEGMENT_UNMAP)
+      size = 0;
+      if (!(tm_torch_entry_get (p, &slots, e, TM_TORCH_KEY_SIZE, &v) && tm_pickle_get_int (p, v, &size)) &&
+          action <= TM_TORCH_SEGMENT_UNMAP)
         return fail_shape (error, _("trace entry %zu (%s) of device %s has no “size” integer"),
                            i, action_names[action], d->id);
-      if (d->size[i] < 0)
+      if (size < 0)
         return fail_shape (error, _("trace entry %zu of device %s has a negative size"), i, d->id);
-      d->time_us[i] = 0;
-      if (!tm_torch_lookup_int (p, e, "time_us", &d->time_us[i]))
-        d->figures.has_time = FALSE;
+      if (f->has_time && !(tm_torch_entry_get (p, &slots, e, TM_TORCH_KEY_TIME, &v) && tm_pickle_get_int (p, v, &t)))
+        f->has_time = FALSE;
+
+      switch (action)
+        {
+        case TM_TORCH_ALLOC:
+          a.address = addr;
+          a.bytes = size;
+          a.start = (gint64) i;
+          a.end = -1;
+          a.origin = TM_TORCH_ORIGIN_TRACE;
+          a.frames = tm_torch_entry_get_or_none (p, &slots, e, TM_TORCH_KEY_FRAMES);
+          a.stream = tm_torch_entry_get_or_none (p, &slots, e, TM_TORCH_KEY_STREAM);
+          g_array_append_val (c->allocs, a);
+          /* A second alloc at a live address leaves the first live. */
+          tm_addr_map_insert (c->live, addr, c->allocs->len - 1);
+          rel = tm_sat_add (rel, size);
+          break;
+
+        case TM_TORCH_FREE_COMPLETED:
+          if (tm_addr_map_remove (c->live, addr, &found))
+            {
+              TmTorchAllocation *ended = &g_array_index (c->allocs, TmTorchAllocation, found);
+
+              ended->end = (gint64) i;
+              rel = tm_sat_sub (rel, ended->bytes);
+              break;
+            }
+          /* Live from the start. MemoryViz merges a free_requested right
+           * before at the same address into this one, and takes its
+           * entry. */
+          {
+            gsize from = i > 0 && d->action[i - 1] == TM_TORCH_FREE_REQUESTED && prev_addr == addr ? i - 1 : i;
+
+            a.address = addr;
+            a.bytes = from == i ? size : tm_torch_entry_int (p, &slots, items[from], TM_TORCH_KEY_SIZE);
+            a.start = -1;
+            a.end = (gint64) i;
+            a.origin = TM_TORCH_ORIGIN_FREE;
+            a.frames = tm_torch_entry_get_or_none (p, &slots, items[from], TM_TORCH_KEY_FRAMES);
+            a.stream = tm_torch_entry_get_or_none (p, &slots, items[from], TM_TORCH_KEY_STREAM);
+            g_array_append_val (c->ghosts, a);
+            rel = tm_sat_sub (rel, a.bytes);
+          }
+          break;
+
+        case TM_TORCH_SEGMENT_ALLOC:
+        case TM_TORCH_SEGMENT_MAP:
+          c->reserved_rel = tm_sat_add (c->reserved_rel, size);
+          break;
+
+        case TM_TORCH_SEGMENT_FREE:
+        case TM_TORCH_SEGMENT_UNMAP:
+          c->reserved_rel = tm_sat_sub (c->reserved_rel, size);
+          break;
+
+        default:
+          break;
+        }
+      prev_addr = addr;
+
+      /* The first entry that reaches a new high, relative to the start. */
+      if (rel > c->peak_rel)
+        {
+          c->peak_rel = rel;
+          f->peak_index = (gint64) i;
+        }
+      if (c->reserved_rel > c->peak_reserved_rel)
+        {
+          c->peak_reserved_rel = c->reserved_rel;
+          f->peak_reserved_index = (gint64) i;
+        }
     }
-  d->figures.n_entries = d->n;
+  c->rel_at_end = rel;
+  f->n_initially_from_free = c->ghosts->len;
   return TRUE;
 }
 
@@ -510,15 +709,6 @@ fold_block (TmTorchSnapshot *self,
     }
 }
 
-/* The allocations being collected, and a map from address to the live
- * trace allocation there. */
-typedef struct
-{
-  GArray     *allocs;   /* TmTorchAllocation */
-  GHashTable *live;     /* address → index + 1 in allocs */
-  GArray     *ghosts;   /* TmTorchAllocation found in blocks */
-} Collect;
-
 static void
 add_ghost (TmTorchSnapshot *self,
            TmPickleValue    segment,
@@ -532,7 +722,7 @@ add_ghost (TmTorchSnapshot *self,
   TmTorchAllocation a;
 
   if (tm_torch_block_state (p, block) != TM_TORCH_BLOCK_ACTIVE ||
-      g_hash_table_contains (c->live, &address))
+      tm_addr_map_lookup (c->live, address, NULL))
     return;
   a.address = address;
   a.bytes = tm_torch_block_requested (p, block, size);
@@ -567,13 +757,13 @@ collect_active (TmTorchSnapshot *self,
 
 static void
 analyse (TmTorchSnapshot *self,
-         TmTorchDevice          *d)
+         TmTorchDevice   *d)
 {
   TmPickle *p = self->pickle;
   TmTorchFigures *f = &d->figures;
-  Collect c;
-  gint64 v, r, peak, peak_r;
-  guint n_start;
+  TmTorchSlotCache slots = { { 0 }, { { 0 } }, 0 };
+  Collect *c = d->walk;
+  gint64 v0 = 0;
 
   /* Snapshot-time state (`segsum`), and the reserved bytes. */
   f->n_segments = d->segments->len;
@@ -586,108 +776,24 @@ analyse (TmTorchSnapshot *self,
     }
   tm_torch_each_block (self, d, fold_block, f);
 
-  /* The trace: allocs start allocations, free_completed end the live one
-   * at their address, or are live from the start. */
-  c.allocs = g_array_new (FALSE, FALSE, sizeof (TmTorchAllocation));
-  c.ghosts = g_array_new (FALSE, FALSE, sizeof (TmTorchAllocation));
-  c.live = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  for (guint i = 0; i < d->n; i++)
-    {
-      TmTorchAllocation a;
-      gpointer found;
-
-      if (d->action[i] == TM_TORCH_ALLOC)
-        {
-          guint64 *key = g_new (guint64, 1);
-
-          a.address = d->addr[i];
-          a.bytes = d->size[i];
-          a.start = i;
-          a.end = -1;
-          a.origin = TM_TORCH_ORIGIN_TRACE;
-          a.frames = tm_torch_lookup_or_none (p, d->entry[i], "frames");
-          a.stream = tm_torch_lookup_or_none (p, d->entry[i], "stream");
-          g_array_append_val (c.allocs, a);
-          *key = a.address;
-          /* A second alloc at a live address leaves the first live. */
-          g_hash_table_replace (c.live, key, GUINT_TO_POINTER (c.allocs->len));
-        }
-      else if (d->action[i] == TM_TORCH_FREE_COMPLETED)
-        {
-          found = g_hash_table_lookup (c.live, &d->addr[i]);
-          if (found != NULL)
-            {
-              g_array_index (c.allocs, TmTorchAllocation, GPOINTER_TO_UINT (found) - 1).end = i;
-              g_hash_table_remove (c.live, &d->addr[i]);
-              continue;
-            }
-          /* Live from the start. MemoryViz merges a free_requested right
-           * before at the same address into this one, and takes its
-           * entry. */
-          {
-            guint from = i > 0 && d->action[i - 1] == TM_TORCH_FREE_REQUESTED && d->addr[i - 1] == d->addr[i]
-                         ? i - 1 : i;
-
-            a.address = d->addr[i];
-            a.bytes = d->size[from];
-            a.start = -1;
-            a.end = i;
-            a.origin = TM_TORCH_ORIGIN_FREE;
-            a.frames = tm_torch_lookup_or_none (p, d->entry[from], "frames");
-            a.stream = tm_torch_lookup_or_none (p, d->entry[from], "stream");
-            g_array_append_val (c.ghosts, a);
-            f->n_initially_from_free++;
-          }
-        }
-    }
-  tm_torch_each_block (self, d, add_ghost, &c);
-  f->n_initially_from_snapshot = c.ghosts->len - f->n_initially_from_free;
-
-  /* Live-from-start allocations first. */
-  n_start = c.ghosts->len;
-  g_array_prepend_vals (c.allocs, c.ghosts->data, c.ghosts->len);
-  g_array_unref (c.ghosts);
-  g_hash_table_unref (c.live);
-  d->n_allocs = c.allocs->len;
-  d->allocs = (TmTorchAllocation *) (gpointer) g_array_free (c.allocs, FALSE);
+  /* Every active_allocated block at no live alloc's address is live from
+   * the start too; they go first. */
+  tm_torch_each_block (self, d, add_ghost, c);
+  f->n_initially_from_snapshot = c->ghosts->len - f->n_initially_from_free;
+  f->n_initially_allocated = c->ghosts->len;
+  for (guint k = 0; k < c->ghosts->len; k++)
+    v0 = tm_sat_add (v0, g_array_index (c->ghosts, TmTorchAllocation, k).bytes);
+  g_array_prepend_vals (c->allocs, c->ghosts->data, c->ghosts->len);
+  d->n_allocs = c->allocs->len;
+  d->allocs = (TmTorchAllocation *) (gpointer) g_array_free (g_steal_pointer (&c->allocs), FALSE);
 
   f->n_allocations = f->n_by_action[TM_TORCH_ALLOC];
   f->n_deallocations = f->n_by_action[TM_TORCH_FREE_COMPLETED];
   f->n_timeline_allocations = d->n_allocs;
-  f->n_initially_allocated = n_start;
-
-  /* The allocated series: v0, then each entry's change. Freed bytes are
-   * those of the allocation that ends. */
-  {
-    gint64 *freed = g_new0 (gint64, MAX (d->n, 1));
-
-    v = 0;
-    for (guint k = 0; k < d->n_allocs; k++)
-      {
-        if (d->allocs[k].start < 0)
-          v = tm_sat_add (v, d->allocs[k].bytes);
-        if (d->allocs[k].end >= 0)
-          freed[d->allocs[k].end] = d->allocs[k].bytes;
-      }
-    f->initially_allocated_bytes = v;
-    peak = v;
-    f->peak_index = -1;
-    for (guint i = 0; i < d->n; i++)
-      {
-        if (d->action[i] == TM_TORCH_ALLOC)
-          v = tm_sat_add (v, d->size[i]);
-        else if (d->action[i] == TM_TORCH_FREE_COMPLETED)
-          v = tm_sat_sub (v, freed[i]);
-        if (v > peak)
-          {
-            peak = v;
-            f->peak_index = i;
-          }
-      }
-    g_free (freed);
-  }
-  f->peak_bytes = peak;
-  f->allocated_bytes_at_end = v;
+  f->initially_allocated_bytes = v0;
+  /* The peak is v0 unless an entry went higher (peak_index says which). */
+  f->peak_bytes = tm_sat_add (v0, c->peak_rel);
+  f->allocated_bytes_at_end = tm_sat_add (v0, c->rel_at_end);
 
   /* Live at the peak, and never freed. */
   {
@@ -721,38 +827,17 @@ analyse (TmTorchSnapshot *self,
   }
 
   /* The reserved series: r0 = the snapshot's total minus the trace's net
-   * segment change; each segment entry moves it. */
-  r = f->snapshot_reserved_bytes;
-  for (guint i = 0; i < d->n; i++)
-    {
-      if (d->action[i] == TM_TORCH_SEGMENT_ALLOC || d->action[i] == TM_TORCH_SEGMENT_MAP)
-        r = tm_sat_sub (r, d->size[i]);
-      else if (d->action[i] == TM_TORCH_SEGMENT_FREE || d->action[i] == TM_TORCH_SEGMENT_UNMAP)
-        r = tm_sat_add (r, d->size[i]);
-    }
-  f->reserved_bytes_at_start = r;
-  peak_r = r;
-  f->peak_reserved_index = -1;
-  for (guint i = 0; i < d->n; i++)
-    {
-      if (d->action[i] == TM_TORCH_SEGMENT_ALLOC || d->action[i] == TM_TORCH_SEGMENT_MAP)
-        r = tm_sat_add (r, d->size[i]);
-      else if (d->action[i] == TM_TORCH_SEGMENT_FREE || d->action[i] == TM_TORCH_SEGMENT_UNMAP)
-        r = tm_sat_sub (r, d->size[i]);
-      if (r > peak_r)
-        {
-          peak_r = r;
-          f->peak_reserved_index = i;
-        }
-    }
-  f->peak_reserved_bytes = peak_r;
-  f->reserved_bytes_at_end = r;
+   * segment change (docs/pytorch.md, "Reserved series"). */
+  f->reserved_bytes_at_start = tm_sat_sub (f->snapshot_reserved_bytes, c->reserved_rel);
+  f->peak_reserved_bytes = tm_sat_add (f->reserved_bytes_at_start, c->peak_reserved_rel);
+  f->reserved_bytes_at_end = f->snapshot_reserved_bytes;
 
   if (f->has_time)
     {
-      f->first_time_us = d->time_us[0];
-      f->last_time_us = d->time_us[d->n - 1];
+      f->first_time_us = tm_torch_entry_int (p, &slots, d->entry[0], TM_TORCH_KEY_TIME);
+      f->last_time_us = tm_torch_entry_int (p, &slots, d->entry[d->n - 1], TM_TORCH_KEY_TIME);
     }
+  g_clear_pointer (&d->walk, walk_free);
 }
 
 /* ------------------------------------------------------------------ */
@@ -865,7 +950,7 @@ tm_torch_snapshot_get_memory_size (TmTorchSnapshot *self)
     {
       TmTorchDevice *d = g_ptr_array_index (self->devices, i);
 
-      bytes += (gsize) d->n * (1 + 8 + 8 + 8 + 8) + (gsize) d->n_allocs * sizeof (TmTorchAllocation);
+      bytes += (gsize) d->n + (gsize) d->n_allocs * sizeof (TmTorchAllocation);
     }
   return bytes;
 }
@@ -909,7 +994,11 @@ tm_torch_snapshot_get_time (TmTorchSnapshot *self,
 
   if (!d->figures.has_time || d->n == 0 || index >= (gint64) d->n)
     return FALSE;
-  *time_us = d->time_us[MAX (index, 0)];
+  {
+    TmTorchSlotCache slots = { { 0 }, { { 0 } }, 0 };
+
+    *time_us = tm_torch_entry_int (self->pickle, &slots, d->entry[MAX (index, 0)], TM_TORCH_KEY_TIME);
+  }
   return TRUE;
 }
 
