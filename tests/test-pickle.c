@@ -407,6 +407,70 @@ test_batches (void)
     }
 }
 
+/* Dicts made by SETITEMS with the same keys share a shape; one that gets
+ * more keys later keeps them all, in order. */
+static void
+test_shapes (void)
+{
+  g_autoptr(GByteArray) b = pk_new (4);
+  g_autoptr(TmPickle) p = NULL;
+  const TmPickleValue *items, *values;
+  TmPickleValue k, v;
+  guint shape;
+  gsize n;
+
+  pk_op (b, ']');
+  pk_op (b, '(');
+  /* {addr: 1, size: 2} */
+  pk_op (b, '}'); pk_op (b, '(');
+  pk_str (b, "addr"); pk_op (b, 0x94); pk_int1 (b, 1);
+  pk_str (b, "size"); pk_op (b, 0x94); pk_int1 (b, 2);
+  pk_op (b, 'u');
+  /* {addr: 3, size: 4}, then one more key with SETITEM */
+  pk_op (b, '}'); pk_op (b, '(');
+  pk_op (b, 'h'); pk_le (b, 0, 1); pk_int1 (b, 3);
+  pk_op (b, 'h'); pk_le (b, 1, 1); pk_int1 (b, 4);
+  pk_op (b, 'u');
+  pk_str (b, "extra"); pk_int1 (b, 5); pk_op (b, 's');
+  /* {size: 6, addr: 7}: the same keys in another order */
+  pk_op (b, '}'); pk_op (b, '(');
+  pk_op (b, 'h'); pk_le (b, 1, 1); pk_int1 (b, 6);
+  pk_op (b, 'h'); pk_le (b, 0, 1); pk_int1 (b, 7);
+  pk_op (b, 'u');
+  /* {addr: 8, size: 9} */
+  pk_op (b, '}'); pk_op (b, '(');
+  pk_op (b, 'h'); pk_le (b, 0, 1); pk_int1 (b, 8);
+  pk_op (b, 'h'); pk_le (b, 1, 1); pk_int1 (b, 9);
+  pk_op (b, 'u');
+  pk_op (b, 'e');
+  pk_op (b, '.');
+
+  p = read_ok (b);
+  items = tm_pickle_get_items (p, tm_pickle_get_root (p), &n);
+  g_assert_cmpuint (n, ==, 4);
+  g_assert_cmpuint (tm_pickle_dict_shape (p, items[0]), !=, 0);
+  g_assert_cmpuint (tm_pickle_dict_shape (p, items[0]), ==, tm_pickle_dict_shape (p, items[3]));
+  g_assert_cmpuint (tm_pickle_dict_shape (p, items[2]), !=, tm_pickle_dict_shape (p, items[0]));
+  values = tm_pickle_dict_values (p, items[3], &shape);
+  g_assert_nonnull (values);
+  g_assert_cmpint (tm_pickle_shape_find (p, shape, "size"), ==, 1);
+  g_assert_cmpint (tm_pickle_shape_find (p, shape, "none"), ==, -1);
+  g_assert_cmpint (int_of (p, values[1]), ==, 9);
+  g_assert_cmpint (int_of (p, tm_pickle_dict_value_at (p, items[3], 0)), ==, 8);
+  /* The one that grew: no shape, three pairs in order. */
+  g_assert_cmpuint (tm_pickle_dict_shape (p, items[1]), ==, 0);
+  g_assert_cmpuint (tm_pickle_dict_size (p, items[1]), ==, 3);
+  g_assert_true (tm_pickle_dict_item (p, items[1], 0, &k, &v));
+  assert_string (p, k, "addr");
+  g_assert_cmpint (int_of (p, v), ==, 3);
+  g_assert_true (tm_pickle_dict_item (p, items[1], 2, &k, &v));
+  assert_string (p, k, "extra");
+  g_assert_true (tm_pickle_dict_lookup (p, items[1], "size", &v));
+  g_assert_cmpint (int_of (p, v), ==, 4);
+  g_assert_true (tm_pickle_dict_lookup (p, items[2], "addr", &v));
+  g_assert_cmpint (int_of (p, v), ==, 7);
+}
+
 /* The memo: MEMOIZE (protocol 4+), BINPUT/LONG_BINPUT (protocol 2), and
  * BINGET/LONG_BINGET give the same value, not a copy. */
 static void
@@ -660,6 +724,7 @@ main (int   argc,
   g_test_add_func ("/pickle/long-nine-bytes", test_long_nine_bytes);
   g_test_add_func ("/pickle/containers", test_containers);
   g_test_add_func ("/pickle/batches", test_batches);
+  g_test_add_func ("/pickle/shapes", test_shapes);
   g_test_add_func ("/pickle/memo", test_memo);
   g_test_add_func ("/pickle/protocol-5", test_protocol_5);
   g_test_add_func ("/pickle/after-stop", test_after_stop);
