@@ -9,7 +9,7 @@
  * fuzz-xprof-json, fuzz-json-round-trip); the memory-only round trip
  * (fuzz-memory-only-round-trip); the summaries reader (fuzz-summaries);
  * one reading thread against two, and two with a line cut
- * (fuzz-two-threads).
+ * (fuzz-two-threads); the pickle reader and PyTorch snapshots (fuzz-pickle).
  * A crash, a sanitizer report or a failed check fails the test. The files
  * are named after the target and what they broke
  * (tests/fuzz-regressions/README).
@@ -34,6 +34,7 @@ test_file (gconstpointer data)
   tm_fuzz_memory_only_round_trip ((const uint8_t *) contents, size);
   tm_fuzz_summaries ((const uint8_t *) contents, size);
   tm_fuzz_two_threads ((const uint8_t *) contents, size);
+  tm_fuzz_pickle ((const uint8_t *) contents, size);
 }
 
 static int

@@ -15,9 +15,12 @@
 #include <zlib.h>
 #include <json-glib/json-glib.h>
 
+#include "tm-allocations.h"
+#include "tm-analysis.h"
 #include "tm-error.h"
 #include "tm-torch-export.h"
 #include "tm-torch-snapshot.h"
+#include "tm-torch-stores.h"
 #include "tm-test-util.h"
 
 /* ------------------------------------------------------------------ */
@@ -335,6 +338,98 @@ test_rules (void)
     }
 }
 
+/* The stores the views read: a snapshot per entry, the allocated series as
+ * heap, reserved - allocated as free, stacks as scope paths. */
+static void
+test_stores (void)
+{
+  g_autoptr(GBytes) bytes = python_pickle (RULES_SNAPSHOT, 4);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTorchSnapshot) snap = read_bytes (bytes, &error);
+  g_autoptr(GPtrArray) stores = NULL;
+  g_autoptr(TmAnalysis) analysis = NULL;
+  g_autoptr(TmAllocations) allocations = NULL;
+  TmMemoryStore *store;
+  const TmSummary *s;
+  TmActivity a;
+  const gint64 *heap;
+
+  g_assert_no_error (error);
+  stores = tm_torch_snapshot_build_stores (snap);
+  g_assert_cmpuint (stores->len, ==, 1);
+  store = g_ptr_array_index (stores, 0);
+  g_assert_cmpstr (tm_memory_store_get_id (store), ==, "0");
+  g_assert_true (tm_memory_store_finish (store, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (tm_memory_store_is_complete (store));
+  g_assert_cmpuint (tm_memory_store_get_n_snapshots (store), ==, 9);
+  heap = tm_memory_store_get_heap (store);
+  g_assert_cmpint (heap[0], ==, 220);
+  g_assert_cmpint (heap[4], ==, 380);
+  g_assert_cmpint (heap[8], ==, 370);
+  /* Reserved 2048 at the end: free is the rest. */
+  g_assert_cmpint (tm_memory_store_get_free (store)[8], ==, 2048 - 370);
+  s = tm_memory_store_get_summary (store);
+  g_assert_cmpint (s->peak_bytes_in_use, ==, 380);
+  /* The store's window peak is the last snapshot at the maximum (entry 5,
+   * a segment_alloc that leaves it unchanged); PyTorch's is the first. */
+  g_assert_cmpint (s->peak_time_ps, ==, 5000000);
+  g_assert_cmpint (tm_memory_store_get_times (store)[8], ==, 8000000);
+  g_assert_cmpuint (s->n_allocations, ==, 3);
+  g_assert_cmpuint (s->n_deallocations, ==, 2);
+
+  g_assert_true (tm_memory_store_get_activity (store, 0, &a, &error));
+  g_assert_cmpuint (a.address, ==, G_MAXUINT64 - 511);
+  g_assert_cmpint (a.requested_bytes, ==, 100);
+  g_assert_cmpstr (a.op_name, ==, "<non-python>");
+  g_assert_cmpstr (a.region_type, ==, "alloc");
+  g_assert_cmpstr (a.shape, ==, "stream 7");
+  tm_activity_clear (&a);
+
+  analysis = tm_analysis_new (store, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (tm_analysis_get_peak_breakdown (analysis));
+  allocations = tm_allocations_new (store, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (allocations);
+}
+
+/* The real snapshots as stores: the allocated peak is PyTorch's. */
+static void
+test_real_stores (void)
+{
+  const struct { const char *name; gint64 peak; guint n; } cases[] = {
+    { "pytorch_cs336_memory_snapshot.pickle", 13923997700, 5163 },
+    { "pytorch_select_n_snapshot.pickle", 544460336, 1 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = tm_test_real_profile (cases[i].name);
+      g_autoptr(TmSource) source = NULL;
+      g_autoptr(TmTorchSnapshot) snap = NULL;
+      g_autoptr(GPtrArray) stores = NULL;
+      g_autoptr(GError) error = NULL;
+      TmMemoryStore *store;
+
+      if (path == NULL)
+        {
+          g_test_skip ("TM_REAL_PROFILES is not set");
+          return;
+        }
+      source = tm_source_open (path, &error);
+      g_assert_no_error (error);
+      snap = tm_torch_snapshot_read (source, NULL, &error);
+      g_assert_no_error (error);
+      stores = tm_torch_snapshot_build_stores (snap);
+      g_assert_cmpuint (stores->len, ==, 1);
+      store = g_ptr_array_index (stores, 0);
+      g_assert_true (tm_memory_store_finish (store, NULL, &error));
+      g_assert_cmpuint (tm_memory_store_get_n_snapshots (store), ==, cases[i].n);
+      g_assert_cmpint (tm_memory_store_get_summary (store)->peak_bytes_in_use, ==, cases[i].peak);
+    }
+}
+
 /* Without time_us the axis is the entry index; a snapshot of bare segments
  * (the legacy form) reads too. */
 static void
@@ -458,6 +553,8 @@ main (int   argc,
   g_test_add_func ("/torch-snapshot/real/select-n", test_real_select_n);
   g_test_add_func ("/torch-snapshot/real/gzip", test_real_gzip);
   g_test_add_func ("/torch-snapshot/rules", test_rules);
+  g_test_add_func ("/torch-snapshot/stores", test_stores);
+  g_test_add_func ("/torch-snapshot/real/stores", test_real_stores);
   g_test_add_func ("/torch-snapshot/no-time-and-legacy", test_no_time_and_legacy);
   g_test_add_func ("/torch-snapshot/not-a-snapshot", test_not_a_snapshot);
   g_test_add_func ("/torch-snapshot/hostile", test_hostile);
