@@ -173,6 +173,7 @@ new_obj (TmPickle *p,
   *word = (guint64) p->n_objs << TAG_BITS | TAG_OBJ;
   o = &p->objs[p->n_objs++];
   o->kind = kind;
+  o->shape = 0;
   o->n = 0;
   o->v.u = 0;
   return o;
