@@ -776,7 +776,9 @@ parse (Parser  *ps,
             union { guint64 u; double d; } bits;
 
             NEED (8);
-            bits.u = GUINT64_FROM_BE (*(const guint64 *) (gconstpointer) (data + pos));
+            /* The 8 bytes may sit at any address. */
+            memcpy (&bits.u, data + pos, 8);
+            bits.u = GUINT64_FROM_BE (bits.u);
             pos += 8;
             if (!push_obj (ps, TM_PICKLE_FLOAT, &o, at, error))
               return FALSE;
