@@ -567,7 +567,8 @@ collect (Parser  *ps,
   o = new_obj (ps->p, kind, &word);
   if (o == NULL)
     return fail_too_large (at, error);
-  if (!add_items (ps->p, word, ps->stack + base, count, at, error))
+  /* An empty stack may have no array yet: no items, no pointer. */
+  if (count > 0 && !add_items (ps->p, word, ps->stack + base, count, at, error))
     return FALSE;
   ps->n_stack = base;
   return push (ps, word, at, error);

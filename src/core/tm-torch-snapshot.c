@@ -603,7 +603,7 @@ read_shape (TmTorchSnapshot *self,
 }
 
 /* ------------------------------------------------------------------ */
-/* Analysis (docs/pytorch.md, "What Tidemark computes")                 */
+/* Analysis (docs/pytorch.md)                                             */
 
 /* A block's requested bytes as `_memory_viz.py` takes them: requested_size,
  * or a legacy block's first history item, or its size. */
@@ -827,7 +827,7 @@ analyse (TmTorchSnapshot *self,
   }
 
   /* The reserved series: r0 = the snapshot's total minus the trace's net
-   * segment change (docs/pytorch.md, "Reserved series"). */
+   * segment change (docs/pytorch.md, "The reserved series"). */
   f->reserved_bytes_at_start = tm_sat_sub (f->snapshot_reserved_bytes, c->reserved_rel);
   f->peak_reserved_bytes = tm_sat_add (f->reserved_bytes_at_start, c->peak_reserved_rel);
   f->reserved_bytes_at_end = f->snapshot_reserved_bytes;

@@ -59,7 +59,8 @@ typedef struct
   TmPickleValue  stream;     /* the raw stream int */
 } TmTorchAllocation;
 
-/* The figures of one device (docs/pytorch.md, "What Tidemark computes").
+/* The figures of one device (docs/pytorch.md, from "Allocations on the
+ * timeline" to "At snapshot time").
  * Times are time_us; *_index are entry indices (-1: before the first
  * entry); has_time says whether every entry has time_us. */
 typedef struct
