@@ -91,6 +91,12 @@ gint64             tm_torch_entry_int       (TmPickle        *p,
                                              TmTorchSlotCache *c,
                                              TmPickleValue    entry,
                                              guint            key);
+/* The slots of entry's shape (TM_TORCH_N_KEYS of them, -1 for a key it
+ * lacks) and its values; NULL for a dict without a shape. */
+const gint        *tm_torch_entry_row       (TmPickle        *p,
+                                             TmTorchSlotCache *c,
+                                             TmPickleValue    entry,
+                                             const TmPickleValue **values);
 TmPickleValue      tm_torch_entry_get_or_none (TmPickle      *p,
                                              TmTorchSlotCache *c,
                                              TmPickleValue    entry,

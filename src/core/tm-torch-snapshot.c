@@ -321,6 +321,32 @@ tm_torch_entry_get (TmPickle         *p,
   return TRUE;
 }
 
+const gint *
+tm_torch_entry_row (TmPickle             *p,
+                    TmTorchSlotCache     *c,
+                    TmPickleValue         entry,
+                    const TmPickleValue **values)
+{
+  guint shape;
+  guint r;
+
+  *values = tm_pickle_dict_values (p, entry, &shape);
+  if (*values == NULL)
+    return NULL;
+  for (r = 0; r < TM_TORCH_SLOT_CACHE && c->shape[r] != shape; r++)
+    ;
+  if (G_UNLIKELY (r == TM_TORCH_SLOT_CACHE))
+    {
+      TmPickleValue dummy;
+
+      /* Fills the cache's row for this shape. */
+      tm_torch_entry_get (p, c, entry, TM_TORCH_KEY_ACTION, &dummy);
+      for (r = 0; r < TM_TORCH_SLOT_CACHE && c->shape[r] != shape; r++)
+        ;
+    }
+  return c->slot[r];
+}
+
 guint64
 tm_torch_entry_uint (TmPickle      *p,
                      TmTorchSlotCache     *c,
@@ -436,31 +462,42 @@ read_trace (TmTorchSnapshot *self,
       guint64 addr = 0;
       gint64 size, t;
       guint32 found;
+      const TmPickleValue *values;
+      const gint *row;
 
       if ((i & 0xffff) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
       if (tm_pickle_kind (p, e) != TM_PICKLE_DICT)
         return fail_shape (error, _("trace entry %zu of device %s is a %s, not a dict"),
                            i, d->id, tm_pickle_kind_name (tm_pickle_kind (p, e)));
-      if (!tm_torch_entry_get (p, &slots, e, TM_TORCH_KEY_ACTION, &v) || tm_pickle_kind (p, v) != TM_PICKLE_STRING)
+      /* A shaped entry's keys are found by slot, others by name. */
+      row = tm_torch_entry_row (p, &slots, e, &values);
+#define GET(key, out) \
+  (row != NULL ? (row[key] >= 0 && (*(out) = values[row[key]], TRUE)) : tm_torch_entry_get (p, &slots, e, key, out))
+
+      if (!GET (TM_TORCH_KEY_ACTION, &v) || tm_pickle_kind (p, v) != TM_PICKLE_STRING)
         return fail_shape (error, _("trace entry %zu of device %s has no “action” string"), i, d->id);
       action = action_of (p, &cache, v);
       d->action[i] = action;
       f->n_by_action[action]++;
 
       if (action != TM_TORCH_OOM &&
-          !(tm_torch_entry_get (p, &slots, e, TM_TORCH_KEY_ADDR, &v) && tm_pickle_get_uint (p, v, &addr)) &&
+          !(GET (TM_TORCH_KEY_ADDR, &v) &&
+            (TM_PICKLE_IS_SMALL_INT (v) && TM_PICKLE_SMALL_INT (v) >= 0
+             ? (addr = (guint64) TM_PICKLE_SMALL_INT (v), TRUE)
+             : tm_pickle_get_uint (p, v, &addr))) &&
           action <= TM_TORCH_SEGMENT_UNMAP)
         return fail_shape (error, _("trace entry %zu (%s) of device %s has no “addr” integer"),
                            i, action_names[action], d->id);
       size = 0;
-      if (!(tm_torch_entry_get (p, &slots, e, TM_TORCH_KEY_SIZE, &v) && tm_pickle_get_int (p, v, &size)) &&
+      if (!(GET (TM_TORCH_KEY_SIZE, &v) &&
+            (TM_PICKLE_IS_SMALL_INT (v) ? (size = TM_PICKLE_SMALL_INT (v), TRUE) : tm_pickle_get_int (p, v, &size))) &&
           action <= TM_TORCH_SEGMENT_UNMAP)
         return fail_shape (error, _("trace entry %zu (%s) of device %s has no “size” integer"),
                            i, action_names[action], d->id);
       if (size < 0)
         return fail_shape (error, _("trace entry %zu of device %s has a negative size"), i, d->id);
-      if (f->has_time && !(tm_torch_entry_get (p, &slots, e, TM_TORCH_KEY_TIME, &v) && tm_pickle_get_int (p, v, &t)))
+      if (f->has_time && !(GET (TM_TORCH_KEY_TIME, &v) && (TM_PICKLE_IS_SMALL_INT (v) || tm_pickle_get_int (p, v, &t))))
         f->has_time = FALSE;
 
       switch (action)
@@ -471,8 +508,10 @@ read_trace (TmTorchSnapshot *self,
           a.start = (gint64) i;
           a.end = -1;
           a.origin = TM_TORCH_ORIGIN_TRACE;
-          a.frames = tm_torch_entry_get_or_none (p, &slots, e, TM_TORCH_KEY_FRAMES);
-          a.stream = tm_torch_entry_get_or_none (p, &slots, e, TM_TORCH_KEY_STREAM);
+          if (!GET (TM_TORCH_KEY_FRAMES, &a.frames))
+            a.frames = TM_PICKLE_VALUE_NONE;
+          if (!GET (TM_TORCH_KEY_STREAM, &a.stream))
+            a.stream = TM_PICKLE_VALUE_NONE;
           g_array_append_val (c->allocs, a);
           /* A second alloc at a live address leaves the first live. */
           tm_addr_map_insert (c->live, addr, c->allocs->len - 1);
@@ -519,6 +558,7 @@ read_trace (TmTorchSnapshot *self,
         default:
           break;
         }
+#undef GET
       prev_addr = addr;
 
       /* The first entry that reaches a new high, relative to the start. */
