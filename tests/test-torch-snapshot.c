@@ -430,6 +430,49 @@ test_real_stores (void)
     }
 }
 
+/* The profile loader opens snapshots (plain and gzip) as it opens XSpace
+ * files: one memory id per device, analysed. */
+static void
+test_real_profile (void)
+{
+  g_autofree char *path = tm_test_real_profile ("pytorch_cs336_memory_snapshot.pickle");
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(TmProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+  TmAnalysis *analysis;
+
+  if (path == NULL)
+    {
+      g_test_skip ("TM_REAL_PROFILES is not set");
+      return;
+    }
+  file = g_file_new_for_path (path);
+  profile = tm_profile_load (file, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (tm_profile_get_format (profile), ==, TM_PROFILE_FORMAT_PYTORCH);
+  g_assert_cmpuint (tm_profile_get_n_memory_ids (profile), ==, 1);
+  g_assert_cmpstr (tm_memory_store_get_id (tm_profile_get_memory_store (profile, 0)), ==, "0");
+  analysis = tm_profile_get_analysis (profile, 0);
+  g_assert_nonnull (analysis);
+  g_assert_cmpint (tm_memory_store_get_summary (tm_profile_get_memory_store (profile, 0))->peak_bytes_in_use,
+                   ==, 13923997700);
+  g_assert_nonnull (tm_profile_lookup_allocations (profile, tm_profile_get_memory_store (profile, 0)));
+}
+
+/* A hostile pickle fails the profile loader with the same message. */
+static void
+test_profile_refuses (void)
+{
+  static const guint8 h[] = { 0x80, 4, 0x8c, 1, 'a', 0x8c, 1, 'b', 0x93, '.' };
+  g_autoptr(GBytes) bytes = g_bytes_new_static (h, sizeof h);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmProfile) profile = tm_test_load_bytes (bytes, "hostile.pickle", &error);
+
+  g_assert_null (profile);
+  g_assert_error (error, TM_ERROR, TM_ERROR_UNSAFE);
+  g_assert_nonnull (strstr (error->message, "STACK_GLOBAL at byte 8 "));
+}
+
 /* Without time_us the axis is the entry index; a snapshot of bare segments
  * (the legacy form) reads too. */
 static void
@@ -555,6 +598,8 @@ main (int   argc,
   g_test_add_func ("/torch-snapshot/rules", test_rules);
   g_test_add_func ("/torch-snapshot/stores", test_stores);
   g_test_add_func ("/torch-snapshot/real/stores", test_real_stores);
+  g_test_add_func ("/torch-snapshot/real/profile", test_real_profile);
+  g_test_add_func ("/torch-snapshot/profile-refuses", test_profile_refuses);
   g_test_add_func ("/torch-snapshot/no-time-and-legacy", test_no_time_and_legacy);
   g_test_add_func ("/torch-snapshot/not-a-snapshot", test_not_a_snapshot);
   g_test_add_func ("/torch-snapshot/hostile", test_hostile);

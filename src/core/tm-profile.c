@@ -16,6 +16,8 @@
 #include "tm-error.h"
 #include "tm-profile.h"
 #include "tm-source.h"
+#include "tm-torch-snapshot.h"
+#include "tm-torch-stores.h"
 #include "tm-xprof-json.h"
 #include "tm-xspace-reader.h"
 
@@ -373,7 +375,26 @@ profile_load (GFile           *file,
   data = tm_source_get_data (source);
   size = tm_source_get_size (source);
 
-  if (size >= 2 && data[0] == 0x1f && data[1] == 0x8b)
+  /* A PyTorch snapshot (plain or gzip) is told by its first bytes; once
+   * readers are picked in one place, this check moves there. */
+  if (tm_torch_snapshot_sniff (data, size))
+    {
+      g_autoptr(TmTorchSnapshot) snapshot = NULL;
+
+      self->format = TM_PROFILE_FORMAT_PYTORCH;
+      self->has_host_plane = TRUE;
+      if (progress != NULL)
+        progress (0, size, progress_data);
+      snapshot = tm_torch_snapshot_read (source, cancellable, error);
+      if (snapshot == NULL)
+        return NULL;
+      self->stores = tm_torch_snapshot_build_stores (snapshot);
+      self->hlo_modules = g_array_new (FALSE, FALSE, sizeof (TmHloModule));
+      g_array_set_clear_func (self->hlo_modules, (GDestroyNotify) tm_hlo_module_clear);
+      if (progress != NULL)
+        progress (size, size, progress_data);
+    }
+  else if (size >= 2 && data[0] == 0x1f && data[1] == 0x8b)
     {
       g_autoptr(GBytes) plain = NULL;
 
@@ -392,7 +413,11 @@ profile_load (GFile           *file,
         }
     }
 
-  if (tm_xprof_json_sniff (data, size))
+  if (self->format == TM_PROFILE_FORMAT_PYTORCH)
+    {
+      /* Read above, with its stores. */
+    }
+  else if (tm_xprof_json_sniff (data, size))
     {
       JsonJob job = { data, size, &self->stores, &self->hlo_modules, cancellable };
 

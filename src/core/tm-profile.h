@@ -27,6 +27,7 @@ typedef enum
 {
   TM_PROFILE_FORMAT_XSPACE,      /* *.xplane.pb */
   TM_PROFILE_FORMAT_XPROF_JSON,  /* XProf memory-profile JSON (or .json.gz): sampled points only */
+  TM_PROFILE_FORMAT_PYTORCH,     /* a PyTorch memory snapshot pickle (or .pickle.gz), docs/pytorch.md */
 } TmProfileFormat;
 
 /* Synchronous load (the CLI, tests, and the worker of the async variant).
