@@ -78,14 +78,16 @@ print_summary (TmTorchSnapshot *snap,
 {
   g_autofree char *display = g_filename_display_name (path);
 
-  g_print (_("%s: PyTorch memory snapshot (pickle protocol %u), %u memory ids\n"),
+  g_print (ngettext ("%s: PyTorch memory snapshot (pickle protocol %u), %u memory id\n",
+                     "%s: PyTorch memory snapshot (pickle protocol %u), %u memory ids\n",
+                     tm_torch_snapshot_get_n_devices (snap)),
            display, tm_torch_snapshot_get_protocol (snap), tm_torch_snapshot_get_n_devices (snap));
   for (guint i = 0; i < tm_torch_snapshot_get_n_devices (snap); i++)
     {
       const TmTorchFigures *f = tm_torch_snapshot_get_figures (snap, i);
 
       g_print ("\n");
-      g_print (_("Memory id %s (device %s)\n"), tm_torch_snapshot_get_device_id (snap, i),
+      g_print (_("Memory id %s (CUDA device %s)\n"), tm_torch_snapshot_get_device_id (snap, i),
                tm_torch_snapshot_get_device_id (snap, i));
       g_print ("  %-26s %u\n", _("Trace entries"), f->n_entries);
       if (f->n_entries == 0)
