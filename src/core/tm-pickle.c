@@ -958,9 +958,8 @@ parse (Parser  *ps,
             if (n > size - pos)
               {
                 g_set_error (error, TM_ERROR, TM_ERROR_TRUNCATED,
-                             _("truncated at byte %zu: a FRAME of %" G_GUINT64_FORMAT
-                               " bytes but the file ends at byte %zu"),
-                             at, n, size);
+                             _("truncated at byte %zu: a FRAME of %llu bytes but the file ends at byte %zu"),
+                             at, (unsigned long long) n, size);
                 return FALSE;
               }
           }
