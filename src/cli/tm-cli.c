@@ -16,6 +16,7 @@
 #include "tm-cli-compare.h"
 #include "tm-cli-memory-viewer.h"
 #include "tm-cli-private.h"
+#include "tm-cli-torch.h"
 #include "tm-error.h"
 #include "tm-allocations.h"
 #include "tm-export.h"
@@ -349,6 +350,16 @@ tm_cli_run (int    argc,
             g_print ("\n");
           if (tm_cli_summary_gathered (file, path, json, summaries) != 0)
             status = 1;
+          continue;
+        }
+
+      /* PyTorch snapshots take their own path, by content. */
+      if (tm_cli_torch_wants (file))
+        {
+          int s = tm_cli_torch_run (file, path, json, export_format, memory_id,
+                                    output_dir != NULL ? NULL : output, f == 0);
+
+          status = s != 0 ? s : status;
           continue;
         }
 
