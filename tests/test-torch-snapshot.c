@@ -449,6 +449,9 @@ test_real_profile (void)
   file = g_file_new_for_path (path);
   profile = tm_profile_load (file, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
+  g_assert_cmpint (tm_profile_get_format (profile), ==, TM_INPUT_FORMAT_TORCH_SNAPSHOT);
+  g_assert_false (tm_profile_get_features (profile) & TM_INPUT_HAS_XPROF_JSON_EXPORT);
+  g_assert_false (tm_profile_get_features (profile) & TM_INPUT_HAS_MEMORY_ONLY_EXPORT);
   g_assert_cmpuint (tm_profile_get_n_memory_ids (profile), ==, 1);
   g_assert_cmpstr (tm_memory_store_get_id (tm_profile_get_memory_store (profile, 0)), ==, "0");
   analysis = tm_profile_get_analysis (profile, 0);
