@@ -202,7 +202,7 @@ test_format_info (void)
   g_assert_true (json->features & TM_INPUT_HAS_XPROF_JSON_EXPORT);
   g_assert_true (lines->features & TM_INPUT_HAS_RUN);
   g_assert_cmpint (lines->axis, ==, TM_INPUT_AXIS_NONE);
-  g_assert_cmpstr (torch->id, ==, "torch-snapshot");
+  g_assert_cmpstr (torch->id, ==, "pytorch-snapshot");
   g_assert_cmpint (torch->axis, ==, TM_INPUT_AXIS_TIME);
   g_assert_cmpint (torch->features, ==,
                    TM_INPUT_HAS_PROFILE | TM_INPUT_COMPLETE | TM_INPUT_HAS_TIME_AXIS | TM_INPUT_HAS_ALLOCATIONS |

@@ -15,43 +15,6 @@
 #include "tm-torch-export.h"
 #include "tm-torch-snapshot.h"
 
-/* A protocol 0 or 1 pickle that starts with GLOBAL: "c", a module name,
- * a line break, a name, a line break. Not a snapshot, but a pickle, to be
- * refused as one rather than read as a protobuf. */
-static gboolean
-starts_with_global (const guint8 *data,
-                    gsize         size)
-{
-  guint lines = 0;
-
-  if (size < 4 || data[0] != 'c')
-    return FALSE;
-  for (gsize i = 1; i < size && i < 256; i++)
-    {
-      if (data[i] == '\n')
-        {
-          if (++lines == 2)
-            return TRUE;
-        }
-      else if (!g_ascii_isalnum (data[i]) && data[i] != '_' && data[i] != '.')
-        return FALSE;
-    }
-  return FALSE;
-}
-
-gboolean
-tm_cli_torch_wants (GFile *file)
-{
-  g_autoptr(GFileInputStream) in = g_file_read (file, NULL, NULL);
-  guint8 head[4096];
-  gsize n = 0;
-
-  if (in == NULL ||
-      !g_input_stream_read_all (G_INPUT_STREAM (in), head, sizeof head, &n, NULL, NULL))
-    return FALSE;
-  return tm_torch_snapshot_sniff (head, n) || starts_with_global (head, n);
-}
-
 static int
 fail (const char   *path,
       const GError *error)

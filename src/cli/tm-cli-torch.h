@@ -3,19 +3,14 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * --summary [--json] and --export=collapsed|csv|allocations on a snapshot
- * pickle (docs/pytorch.md, "Command line"). The one content check that
- * sends a file here is tm_cli_torch_wants(); once the core picks readers
- * by content in one place, this check moves there.
+ * pickle (docs/pytorch.md, "Command line"). tm-cli.c sends a file here
+ * when tm-input-picker takes it for TM_INPUT_FORMAT_TORCH_SNAPSHOT.
  */
 #pragma once
 
 #include <gio/gio.h>
 
 G_BEGIN_DECLS
-
-/* TRUE if file's first bytes are those of a snapshot pickle (plain or
- * gzip), or of a pickle that imports objects (to refuse it as one). */
-gboolean tm_cli_torch_wants (GFile      *file);
 
 /* Runs one command on the snapshot file (named path on the command line).
  * export_format is NULL for --summary. The exit status: 0, or 1 after one

@@ -21,6 +21,7 @@
 #include "tm-allocations.h"
 #include "tm-export.h"
 #include "tm-format.h"
+#include "tm-input-picker.h"
 #include "tm-profile.h"
 #include "tm-run.h"
 #include "tm-scopes.h"
@@ -353,8 +354,9 @@ tm_cli_run (int    argc,
           continue;
         }
 
-      /* PyTorch snapshots take their own path, by content. */
-      if (tm_cli_torch_wants (file))
+      /* PyTorch snapshots (as the picker tells them, by content) have
+       * their own summary and exports, with PyTorch's figures. */
+      if (tm_input_picker_sniff_file (file, NULL) == TM_INPUT_FORMAT_TORCH_SNAPSHOT)
         {
           int s = tm_cli_torch_run (file, path, json, export_format, memory_id,
                                     output_dir != NULL ? NULL : output, f == 0);

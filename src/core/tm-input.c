@@ -24,7 +24,7 @@ static const TmInputFormatInfo formats[TM_INPUT_N_FORMATS] = {
   /* Every trace entry, in picoseconds from the first entry's time (the
    * entry index as microseconds when the snapshot has no times); no XProf
    * JSON, which would have to be made up, and no memory-only XSpace. */
-  { TM_INPUT_FORMAT_TORCH_SNAPSHOT, "torch-snapshot", N_("PyTorch memory snapshot"), TM_INPUT_AXIS_TIME,
+  { TM_INPUT_FORMAT_TORCH_SNAPSHOT, "pytorch-snapshot", N_("PyTorch memory snapshot"), TM_INPUT_AXIS_TIME,
     TM_INPUT_HAS_PROFILE | TM_INPUT_COMPLETE | TM_INPUT_HAS_TIME_AXIS | TM_INPUT_HAS_ALLOCATIONS |
     TM_INPUT_HAS_SCOPES },
 };

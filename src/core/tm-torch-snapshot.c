@@ -94,30 +94,6 @@ is_gzip (const guint8 *data,
   return size >= 2 && data[0] == 0x1f && data[1] == 0x8b;
 }
 
-/* Inflates the first bytes of a gzip stream into out (up to n bytes);
- * the number written. */
-static gsize
-gunzip_head (const guint8 *data,
-             gsize         size,
-             guint8       *out,
-             gsize         n)
-{
-  z_stream zs;
-  gsize done;
-
-  memset (&zs, 0, sizeof zs);
-  if (inflateInit2 (&zs, 16 + MAX_WBITS) != Z_OK)
-    return 0;
-  zs.next_in = (Bytef *) data;
-  zs.avail_in = (uInt) MIN (size, (gsize) G_MAXUINT32);
-  zs.next_out = out;
-  zs.avail_out = (uInt) n;
-  inflate (&zs, Z_SYNC_FLUSH);
-  done = n - zs.avail_out;
-  inflateEnd (&zs);
-  return done;
-}
-
 static GBytes *
 gunzip (const guint8  *data,
         gsize          size,
@@ -186,19 +162,6 @@ fail:
   inflateEnd (&zs);
   g_byte_array_unref (out);
   return NULL;
-}
-
-gboolean
-tm_torch_snapshot_sniff (const guint8 *data,
-                         gsize         size)
-{
-  guint8 head[2];
-
-  if (tm_pickle_sniff (data, size))
-    return TRUE;
-  if (!is_gzip (data, size))
-    return FALSE;
-  return gunzip_head (data, size, head, sizeof head) == sizeof head && tm_pickle_sniff (head, sizeof head);
 }
 
 /* ------------------------------------------------------------------ */

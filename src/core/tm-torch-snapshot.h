@@ -107,12 +107,8 @@ typedef struct
   gint64  largest_inactive_block_bytes;
 } TmTorchFigures;
 
-/* TRUE if data is a pickle (or the start of a gzip stream holding one)
- * that this reader takes: the content check, never the file name. */
-gboolean          tm_torch_snapshot_sniff        (const guint8     *data,
-                                                  gsize             size);
-
-/* Reads a snapshot from source (plain or gzip). */
+/* Reads a snapshot from source (plain or gzip). Which files are
+ * snapshots is tm-input-picker's to say, by content. */
 TmTorchSnapshot  *tm_torch_snapshot_read         (TmSource         *source,
                                                   GCancellable     *cancellable,
                                                   GError          **error);
