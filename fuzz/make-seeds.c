@@ -10,7 +10,8 @@
  * (the XSpace seeds) and
  * OUTDIR/corpus-summaries (their `--summary --json` lines, written by the
  * core's exporter: one host per file, a failed host, and all in one run
- * file), then touches OUTDIR/seeds.stamp.
+ * file), OUTDIR/corpus-pickle (small PyTorch snapshots, see
+ * seed_snapshot()), then touches OUTDIR/seeds.stamp.
  */
 #include "config.h"
 
@@ -174,6 +175,181 @@ add_memory (TmFixtureSpace *space,
   tm_fixture_line_add_memory_event (line, alloc, time_ps, &m);
 }
 
+/* A small PyTorch snapshot pickle, written the way Python's pickler
+ * (protocol 4 or 5: MEMOIZE, FRAME at 5) or PyTorch's C++ pickler
+ * (protocol 2: BINPUT, BINUNICODE) writes one: a segment of two blocks,
+ * a trace of every action with a frames list shared through the memo, an
+ * address above 2^63 as a LONG1 of 9 bytes. For fuzz-pickle. */
+typedef struct
+{
+  GByteArray *b;
+  guint       protocol;
+  guint       memo;
+} Pk;
+
+static void
+pk_bytes (Pk         *pk,
+          const void *data,
+          gsize       n)
+{
+  g_byte_array_append (pk->b, data, (guint) n);
+}
+
+static void
+pk_op (Pk     *pk,
+       guint8  op)
+{
+  pk_bytes (pk, &op, 1);
+}
+
+static guint
+pk_put (Pk *pk)
+{
+  if (pk->protocol >= 4)
+    pk_op (pk, 0x94);
+  else
+    {
+      guint8 put[] = { 'q', (guint8) pk->memo };
+
+      pk_bytes (pk, put, 2);
+    }
+  return pk->memo++;
+}
+
+static void
+pk_get (Pk    *pk,
+        guint  index)
+{
+  guint8 get[] = { 'h', (guint8) index };
+
+  pk_bytes (pk, get, 2);
+}
+
+static void
+pk_str (Pk         *pk,
+        const char *s)
+{
+  guint8 n = (guint8) strlen (s);
+
+  if (pk->protocol >= 4)
+    {
+      pk_op (pk, 0x8c);
+      pk_bytes (pk, &n, 1);
+    }
+  else
+    {
+      guint8 len[] = { 'X', n, 0, 0, 0 };
+
+      pk_bytes (pk, len, 5);
+    }
+  pk_bytes (pk, s, n);
+}
+
+static void
+pk_int (Pk      *pk,
+        guint64  v)
+{
+  guint8 b[10] = { 0x8a, 9 };
+
+  if (v < 256)
+    {
+      guint8 k[] = { 'K', (guint8) v };
+
+      pk_bytes (pk, k, 2);
+      return;
+    }
+  for (guint i = 0; i < 8; i++)
+    b[2 + i] = (guint8) (v >> (8 * i));
+  pk_bytes (pk, b, 10);
+  pk_op (pk, 0);
+}
+
+static GBytes *
+seed_snapshot (guint protocol)
+{
+  Pk pk = { g_byte_array_new (), protocol, 0 };
+  guint k_action, k_addr, k_size, k_frames, frames;
+  const char *actions[] = { "segment_alloc", "alloc", "alloc", "free_requested", "free_completed",
+                            "free_completed", "oom", "snapshot", "segment_free" };
+  guint8 head[] = { 0x80, (guint8) protocol };
+
+  pk_bytes (&pk, head, 2);
+  pk_op (&pk, '}'); pk_put (&pk);
+  pk_op (&pk, '(');
+  pk_str (&pk, "segments"); pk_put (&pk);
+  pk_op (&pk, ']'); pk_put (&pk);
+  pk_op (&pk, '}'); pk_put (&pk);
+  pk_op (&pk, '(');
+  pk_str (&pk, "device"); pk_put (&pk); pk_int (&pk, 0);
+  pk_str (&pk, "address"); pk_put (&pk); pk_int (&pk, 4096);
+  pk_str (&pk, "total_size"); pk_put (&pk); pk_int (&pk, 200);
+  pk_str (&pk, "stream"); pk_put (&pk); pk_int (&pk, 0);
+  pk_str (&pk, "segment_pool_id"); pk_put (&pk); pk_int (&pk, 0); pk_int (&pk, 0); pk_op (&pk, 0x86);
+  pk_str (&pk, "blocks"); pk_put (&pk);
+  pk_op (&pk, ']');
+  pk_op (&pk, '(');
+  for (guint i = 0; i < 2; i++)
+    {
+      pk_op (&pk, '}');
+      pk_op (&pk, '(');
+      pk_str (&pk, "size"); pk_int (&pk, 100);
+      pk_str (&pk, "requested_size"); pk_int (&pk, 60);
+      pk_str (&pk, "state"); pk_str (&pk, i == 0 ? "active_allocated" : "inactive");
+      pk_op (&pk, 'u');
+    }
+  pk_op (&pk, 'e');
+  pk_op (&pk, 'u');
+  pk_op (&pk, 'a');
+  pk_str (&pk, "device_traces");
+  pk_op (&pk, ']');
+  pk_op (&pk, ']');
+  pk_op (&pk, '(');
+  k_action = k_addr = k_size = k_frames = frames = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    {
+      pk_op (&pk, '}');
+      pk_op (&pk, '(');
+      if (i == 0)
+        {
+          pk_str (&pk, "action"); k_action = pk_put (&pk);
+        }
+      else
+        pk_get (&pk, k_action);
+      pk_str (&pk, actions[i]);
+      if (i == 0)
+        {
+          pk_str (&pk, "addr"); k_addr = pk_put (&pk);
+          pk_str (&pk, "size"); k_size = pk_put (&pk);
+          pk_str (&pk, "frames"); k_frames = pk_put (&pk);
+        }
+      pk_get (&pk, k_addr);
+      pk_int (&pk, i == 2 ? G_MAXUINT64 - 511 : 4096 + 256 * (i % 3));
+      pk_get (&pk, k_size);
+      pk_int (&pk, 16 * i);
+      pk_get (&pk, k_frames);
+      if (i == 0)
+        {
+          pk_op (&pk, ']'); frames = pk_put (&pk);
+          pk_op (&pk, '}');
+          pk_op (&pk, '(');
+          pk_str (&pk, "name"); pk_str (&pk, "forward");
+          pk_str (&pk, "filename"); pk_str (&pk, "/src/model.py");
+          pk_str (&pk, "line"); pk_int (&pk, 42);
+          pk_op (&pk, 'u');
+          pk_op (&pk, 'a');
+        }
+      else
+        pk_get (&pk, frames);
+      pk_str (&pk, "time_us"); pk_int (&pk, 1000 + i);
+      pk_op (&pk, 'u');
+    }
+  pk_op (&pk, 'e');
+  pk_op (&pk, 'a');
+  pk_op (&pk, 'u');
+  pk_op (&pk, '.');
+  return g_byte_array_free_to_bytes (pk.b);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -323,6 +499,30 @@ main (int   argc,
           tm_hlo_fixture_add_event (f, hlo[i].events[k], hlo[i].events[k + 1], hlo[i].events[k + 2]);
         bytes = tm_hlo_fixture_serialize (f);
         put ("corpus-hlo", hlo[i].name, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+      }
+  }
+
+  {
+    /* PyTorch snapshots for fuzz-pickle: protocols 2, 4 and 5, plain,
+     * gzip-compressed, and 'Z' + pickle for its gzip path. */
+    const guint protocols[] = { 2, 4, 5 };
+
+    for (guint i = 0; i < G_N_ELEMENTS (protocols); i++)
+      {
+        g_autoptr(GBytes) pickle = seed_snapshot (protocols[i]);
+        const char *data = g_bytes_get_data (pickle, NULL);
+        gsize len = g_bytes_get_size (pickle);
+        g_autoptr(GBytes) gz = gzip (data, len);
+        g_autofree char *name = g_strdup_printf ("snapshot-%u.pickle", protocols[i]);
+        g_autofree char *gz_name = g_strdup_printf ("snapshot-%u.pickle.gz", protocols[i]);
+        g_autofree char *z_name = g_strdup_printf ("z-snapshot-%u", protocols[i]);
+        g_autofree char *z = g_malloc (len + 1);
+
+        z[0] = 'Z';
+        memcpy (z + 1, data, len);
+        put ("corpus-pickle", name, data, len);
+        put ("corpus-pickle", gz_name, g_bytes_get_data (gz, NULL), g_bytes_get_size (gz));
+        put ("corpus-pickle", z_name, z, len + 1);
       }
   }
 

@@ -17,7 +17,10 @@
 #include "tm-lod.h"
 #include "tm-profile-private.h"
 #include "tm-memory-viewer-json.h"
+#include "tm-pickle.h"
 #include "tm-run-summary.h"
+#include "tm-torch-export.h"
+#include "tm-torch-snapshot.h"
 #include "tm-xspace-writer.h"
 
 static char *input_path;
@@ -492,5 +495,144 @@ tm_fuzz_hlo (const uint8_t *data,
       if (tm_buffer_assignment_count_trace_events (proto, space) != r->n_trace_events)
         abort ();
       check_buffer_assignment (r);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* fuzz-pickle                                                        */
+/* ------------------------------------------------------------------ */
+
+/* Visits value and what it holds, depth first, to depth 8 and at most
+ * *budget values (a list may hold itself). */
+static void
+walk_pickle (TmPickle      *p,
+             TmPickleValue  value,
+             guint          depth,
+             guint         *budget)
+{
+  TmPickleKind kind = tm_pickle_kind (p, value);
+  const TmPickleValue *items;
+  gsize n, len;
+  gint64 i;
+  guint64 u;
+  double d;
+
+  if (*budget == 0 || depth > 8)
+    return;
+  (*budget)--;
+  tm_fuzz_check (tm_pickle_kind_name (kind) != NULL);
+  switch (kind)
+    {
+    case TM_PICKLE_INT:
+    case TM_PICKLE_BOOL:
+      tm_fuzz_check (tm_pickle_get_int (p, value, &i));
+      tm_fuzz_check (tm_pickle_get_double (p, value, &d));
+      break;
+    case TM_PICKLE_UINT:
+      tm_fuzz_check (tm_pickle_get_uint (p, value, &u) && u > (guint64) G_MAXINT64);
+      break;
+    case TM_PICKLE_STRING:
+      tm_fuzz_check (tm_pickle_get_string (p, value, &len) != NULL);
+      tm_fuzz_check (g_utf8_validate (tm_pickle_get_string (p, value, NULL), (gssize) len, NULL));
+      break;
+    case TM_PICKLE_BYTES:
+      tm_fuzz_check (tm_pickle_get_string (p, value, &len) != NULL);
+      break;
+    case TM_PICKLE_LIST:
+    case TM_PICKLE_TUPLE:
+      items = tm_pickle_get_items (p, value, &n);
+      tm_fuzz_check (n == tm_pickle_get_length (p, value));
+      for (gsize k = 0; k < n; k++)
+        walk_pickle (p, items[k], depth + 1, budget);
+      break;
+    case TM_PICKLE_DICT:
+      n = tm_pickle_dict_size (p, value);
+      for (gsize k = 0; k < n; k++)
+        {
+          TmPickleValue key, v, found;
+          const char *s;
+
+          tm_fuzz_check (tm_pickle_dict_item (p, value, k, &key, &v));
+          /* A string key finds its last value. */
+          if ((s = tm_pickle_get_string (p, key, &len)) != NULL && tm_pickle_kind (p, key) == TM_PICKLE_STRING &&
+              memchr (s, 0, len) == NULL)
+            {
+              g_autofree char *name = g_strndup (s, len);
+
+              tm_fuzz_check (tm_pickle_dict_lookup (p, value, name, &found));
+            }
+          walk_pickle (p, key, depth + 1, budget);
+          walk_pickle (p, v, depth + 1, budget);
+        }
+      {
+        TmPickleValue key, v;
+
+        tm_fuzz_check (!tm_pickle_dict_item (p, value, n, &key, &v));
+      }
+      break;
+    default:
+      break;
+    }
+}
+
+void
+tm_fuzz_pickle (const uint8_t *data,
+                size_t         size)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmPickle) p = tm_pickle_read (data, size, &error);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(TmSource) source = NULL;
+  g_autoptr(TmTorchSnapshot) snap = NULL;
+  guint budget = 100000;
+
+  if (p == NULL)
+    tm_fuzz_check (error != NULL && error->message[0] != '\0');
+  else
+    walk_pickle (p, tm_pickle_get_root (p), 0, &budget);
+  g_clear_error (&error);
+
+  bytes = g_bytes_new (data, size);
+  source = tm_source_new_from_bytes (bytes, "fuzz.pickle");
+  snap = tm_torch_snapshot_read (source, NULL, &error);
+  if (snap == NULL)
+    {
+      tm_fuzz_check (error != NULL && error->message[0] != '\0');
+      return;
+    }
+  {
+    g_autoptr(GString) out = g_string_new (NULL);
+
+    tm_torch_export_summary_json (snap, "fuzz.pickle", "/fuzz.pickle", out);
+    tm_fuzz_check (g_utf8_validate (out->str, (gssize) out->len, NULL));
+  }
+  for (guint dev = 0; dev < tm_torch_snapshot_get_n_devices (snap); dev++)
+    {
+      const TmTorchFigures *f = tm_torch_snapshot_get_figures (snap, dev);
+      g_autoptr(GArray) live = tm_torch_snapshot_live_at_peak (snap, dev);
+      g_autoptr(GString) csv = g_string_new (NULL);
+      const TmTorchAllocation *allocs;
+      g_autofree char *lines = NULL;
+      g_autofree char *seg_lines = NULL;
+      gboolean small = TRUE;
+      gint64 sum = 0;
+      guint n;
+
+      allocs = tm_torch_snapshot_get_allocations (snap, dev, &n);
+      tm_fuzz_check (n == f->n_timeline_allocations);
+      tm_fuzz_check (live->len == f->n_live_at_peak);
+      tm_fuzz_check (f->n_never_freed_traced <= f->n_never_freed);
+      tm_fuzz_check (f->peak_index >= -1 && f->peak_index < (gint64) f->n_entries);
+      for (guint k = 0; k < n; k++)
+        small &= allocs[k].bytes >= 0 && allocs[k].bytes < ((gint64) 1 << 40);
+      for (guint r = 0; r < live->len; r++)
+        sum += allocs[g_array_index (live, guint, r)].bytes;
+      if (small && n < (1u << 20))
+        tm_fuzz_check (sum == f->peak_bytes);
+      lines = tm_torch_export_collapsed (snap, dev, FALSE);
+      seg_lines = tm_torch_export_collapsed (snap, dev, TRUE);
+      tm_fuzz_check (lines != NULL && seg_lines != NULL);
+      tm_torch_export_breakdown_csv (snap, dev, csv);
+      tm_torch_export_allocations_csv (snap, dev, csv);
     }
 }

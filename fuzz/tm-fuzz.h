@@ -68,6 +68,14 @@ void       tm_fuzz_json_round_trip    (const uint8_t *data,
 void       tm_fuzz_two_threads        (const uint8_t *data,
                                        size_t         size);
 
+/* fuzz-pickle: reads size bytes with the pickle reader (walking every
+ * value it made, to a bounded depth) and as a PyTorch snapshot (every
+ * figure, what is live at the peak, the collapsed stacks, the summary and
+ * both tables). A failure must carry a message; what is live at the peak
+ * must add up to the peak while no sum saturates. */
+void       tm_fuzz_pickle             (const uint8_t *data,
+                                       size_t         size);
+
 /* Aborts with a message when cond is false. */
 #define tm_fuzz_check(cond) \
   G_STMT_START { if (!(cond)) { g_printerr ("fuzz check failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__); abort (); } } G_STMT_END

@@ -52,6 +52,8 @@ CORE_CHAIN = [
     # what every reader delivers, the readers, the one place that picks them
     'tm-input',
     'tm-xspace-reader', 'tm-xprof-json', 'tm-summaries-reader',
+    # PyTorch snapshots: the pickle reader, the snapshot, its stores
+    'tm-pickle', 'tm-torch-snapshot', 'tm-torch-stores',
     'tm-input-picker',
     'tm-analysis',
     'tm-scopes',
@@ -64,6 +66,7 @@ CORE_CHAIN = [
     'tm-run',
     'tm-run-summary',
     'tm-export',
+    'tm-torch-export',
     'tm-memory-viewer-json',
     'tm-xspace-writer',
     'tm-run-loader',

@@ -10,7 +10,7 @@
  * (fuzz-memory-only-round-trip); the summaries reader (fuzz-summaries);
  * one reading thread against two, and two with a line cut
  * (fuzz-two-threads); the input as an HloProto and its Memory Viewer
- * (fuzz-hlo).
+ * (fuzz-hlo); the pickle reader and PyTorch snapshots (fuzz-pickle).
  * A crash, a sanitizer report or a failed check fails the test. The files
  * are named after the target and what they broke
  * (tests/fuzz-regressions/README).
@@ -36,6 +36,7 @@ test_file (gconstpointer data)
   tm_fuzz_summaries ((const uint8_t *) contents, size);
   tm_fuzz_two_threads ((const uint8_t *) contents, size);
   tm_fuzz_hlo ((const uint8_t *) contents, size);
+  tm_fuzz_pickle ((const uint8_t *) contents, size);
 }
 
 static int

@@ -97,12 +97,90 @@ test_sniff (void)
   g_assert_cmpint (tm_input_picker_sniff (g_bytes_get_data (gz_profile, NULL), 12), ==, TM_INPUT_FORMAT_XPROF_JSON);
 }
 
+/* Pickles by their magic bytes, plain or inside gzip: PyTorch snapshots;
+ * a protocol 0 pickle that imports goes to the same reader, to be refused
+ * as a pickle. */
+static void
+test_sniff_pickle (void)
+{
+  static const guint8 p2[] = { 0x80, 2, '}', 'q', 0, '.' };
+  static const guint8 p5[] = { 0x80, 5, 0x95, 0, 0, 0, 0, 0, 0, 0, 0, '}', '.' };
+  static const guint8 p1[] = { 0x80, 1, '}', '.' };
+  static const guint8 p6[] = { 0x80, 6, '}', '.' };
+  g_autoptr(GBytes) gz_pickle = gzip_bytes ((const char *) p2, sizeof p2);
+  g_autoptr(GBytes) gz_global = gzip_bytes ("cos\nsystem\n.", 13);
+
+  g_assert_cmpint (tm_input_picker_sniff (p2, sizeof p2), ==, TM_INPUT_FORMAT_TORCH_SNAPSHOT);
+  g_assert_cmpint (tm_input_picker_sniff (p5, sizeof p5), ==, TM_INPUT_FORMAT_TORCH_SNAPSHOT);
+  g_assert_cmpint (tm_input_picker_sniff (p1, sizeof p1), ==, TM_INPUT_FORMAT_XSPACE);
+  g_assert_cmpint (tm_input_picker_sniff (p6, sizeof p6), ==, TM_INPUT_FORMAT_XSPACE);
+  g_assert_cmpint (sniff ("cos\nsystem\n(S'x'\ntR."), ==, TM_INPUT_FORMAT_TORCH_SNAPSHOT);
+  g_assert_cmpint (sniff ("cos system"), ==, TM_INPUT_FORMAT_XSPACE);
+  g_assert_cmpint (tm_input_picker_sniff (g_bytes_get_data (gz_pickle, NULL), g_bytes_get_size (gz_pickle)), ==,
+                   TM_INPUT_FORMAT_TORCH_SNAPSHOT);
+  /* Inside gzip only a pickle of protocol 2 to 5 counts. */
+  g_assert_cmpint (tm_input_picker_sniff (g_bytes_get_data (gz_global, NULL), g_bytes_get_size (gz_global)), ==,
+                   TM_INPUT_FORMAT_XPROF_JSON);
+}
+
+/* A snapshot, plain and gzipped, read through the picker: one store per
+ * device, the snapshot reader's own inflating (nothing in inflated); a
+ * pickle that is not a snapshot fails with the snapshot reader's error. */
+static void
+test_read_pickle (void)
+{
+  /* {'segments': [], 'device_traces': [[{'action': 'alloc', 'addr': 16,
+   * 'size': 4, 'stream': 0}]]} at protocol 2. */
+  static const guint8 snap[] = {
+    0x80, 2, '}', '(', 'X', 8, 0, 0, 0, 's', 'e', 'g', 'm', 'e', 'n', 't', 's', ']',
+    'X', 13, 0, 0, 0, 'd', 'e', 'v', 'i', 'c', 'e', '_', 't', 'r', 'a', 'c', 'e', 's',
+    ']', ']', '}', '(',
+    'X', 6, 0, 0, 0, 'a', 'c', 't', 'i', 'o', 'n', 'X', 5, 0, 0, 0, 'a', 'l', 'l', 'o', 'c',
+    'X', 4, 0, 0, 0, 'a', 'd', 'd', 'r', 'K', 16,
+    'X', 4, 0, 0, 0, 's', 'i', 'z', 'e', 'K', 4,
+    'X', 6, 0, 0, 0, 's', 't', 'r', 'e', 'a', 'm', 'K', 0,
+    'u', 'a', 'a', 'u', '.',
+  };
+  static const guint8 not_snap[] = { 0x80, 2, 'K', 3, '.' };
+  g_autoptr(GBytes) plain = g_bytes_new_static (snap, sizeof snap);
+  g_autoptr(GBytes) gz = gzip_bytes ((const char *) snap, sizeof snap);
+  g_autoptr(GBytes) bad = g_bytes_new_static (not_snap, sizeof not_snap);
+  GBytes *inputs[] = { plain, gz };
+
+  for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+    {
+      g_autoptr(TmSource) source = tm_source_new_from_bytes (inputs[i], "snapshot.bin");
+      g_autoptr(GError) error = NULL;
+      TmInput input;
+
+      g_assert_true (tm_input_picker_read (source, &input, NULL, NULL, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (input.format, ==, TM_INPUT_FORMAT_TORCH_SNAPSHOT);
+      g_assert_cmpuint (input.stores->len, ==, 1);
+      g_assert_cmpstr (tm_memory_store_get_id (g_ptr_array_index (input.stores, 0)), ==, "0");
+      g_assert_null (input.hosts);
+      g_assert_null (input.inflated);
+      tm_input_clear (&input);
+    }
+
+  {
+    g_autoptr(TmSource) source = tm_source_new_from_bytes (bad, "three.pickle");
+    g_autoptr(GError) error = NULL;
+    TmInput input;
+
+    g_assert_false (tm_input_picker_read (source, &input, NULL, NULL, NULL, &error));
+    g_assert_error (error, TM_ERROR, TM_ERROR_INVALID);
+    g_assert_nonnull (strstr (error->message, "not a memory snapshot"));
+  }
+}
+
 static void
 test_format_info (void)
 {
   const TmInputFormatInfo *xspace = tm_input_format_get_info (TM_INPUT_FORMAT_XSPACE);
   const TmInputFormatInfo *json = tm_input_format_get_info (TM_INPUT_FORMAT_XPROF_JSON);
   const TmInputFormatInfo *lines = tm_input_format_get_info (TM_INPUT_FORMAT_SUMMARIES);
+  const TmInputFormatInfo *torch = tm_input_format_get_info (TM_INPUT_FORMAT_TORCH_SNAPSHOT);
 
   for (guint f = 0; f < TM_INPUT_N_FORMATS; f++)
     {
@@ -124,6 +202,11 @@ test_format_info (void)
   g_assert_true (json->features & TM_INPUT_HAS_XPROF_JSON_EXPORT);
   g_assert_true (lines->features & TM_INPUT_HAS_RUN);
   g_assert_cmpint (lines->axis, ==, TM_INPUT_AXIS_NONE);
+  g_assert_cmpstr (torch->id, ==, "pytorch-snapshot");
+  g_assert_cmpint (torch->axis, ==, TM_INPUT_AXIS_TIME);
+  g_assert_cmpint (torch->features, ==,
+                   TM_INPUT_HAS_PROFILE | TM_INPUT_COMPLETE | TM_INPUT_HAS_TIME_AXIS | TM_INPUT_HAS_ALLOCATIONS |
+                   TM_INPUT_HAS_SCOPES);
 }
 
 /* Names lie; content does not: an XProf JSON named .jsonl opens as a
@@ -260,10 +343,12 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/input/sniff", test_sniff);
+  g_test_add_func ("/input/sniff-pickle", test_sniff_pickle);
   g_test_add_func ("/input/format-info", test_format_info);
   g_test_add_func ("/input/names-do-not-count", test_names_do_not_count);
   g_test_add_func ("/input/fifo", test_fifo);
   g_test_add_func ("/input/read", test_read);
+  g_test_add_func ("/input/read-pickle", test_read_pickle);
 
   return g_test_run ();
 }

@@ -70,6 +70,9 @@ write_fixtures (void)
   touch ("mixed/y.xplane.pb");
   touch ("mixed/z.memory_profile.json");
   touch ("one-host/only.xplane.pb");
+  touch ("ranks/rank1.pickle");
+  touch ("ranks/rank0.pickle.gz");
+  touch ("ranks/notes.txt");
   touch ("logs/plugins/profile/2024_01_01/h1.xplane.pb");
   touch ("logs/plugins/profile/2024_01_01/h2.xplane.pb");
   touch ("logs/plugins/profile/2025_02_03/h1.xplane.pb");
@@ -134,6 +137,8 @@ test_host_names (void)
     { "worker-1.xplane.pb", "worker-1" },
     { "host.memory_profile.json", "host" },
     { "host.memory_profile.json.gz", "host" },
+    { "rank3.pickle", "rank3" },
+    { "rank3.pickle.gz", "rank3" },
     { "notes.txt", "notes.txt" },
     /* Nothing but the suffix: the name stays. */
     { ".xplane.pb", ".xplane.pb" },
@@ -186,6 +191,7 @@ test_expand_runs (void)
   static const char * const json_hosts[] = { "a.memory_profile.json", "b.memory_profile.json.gz", NULL };
   static const char * const mixed_hosts[] = { "x.xplane.pb", "y.xplane.pb", NULL };
   static const char * const log_hosts[] = { "h1.xplane.pb", "h2.xplane.pb", NULL };
+  static const char * const rank_hosts[] = { "rank0.pickle.gz", "rank1.pickle", NULL };
   g_autoptr(GPtrArray) items = NULL;
 
   /* Hosts by name, numbers in order; other files and subdirectories are
@@ -202,6 +208,11 @@ test_expand_runs (void)
   /* ... and only then. */
   items = expand ("mixed");
   assert_run (g_ptr_array_index (items, 0), "mixed", mixed_hosts);
+  g_clear_pointer (&items, g_ptr_array_unref);
+
+  /* PyTorch snapshots, one per rank, when there is neither. */
+  items = expand ("ranks");
+  assert_run (g_ptr_array_index (items, 0), "ranks", rank_hosts);
   g_clear_pointer (&items, g_ptr_array_unref);
 
   /* A log directory: its newest run. */

@@ -16,12 +16,14 @@
 #include "tm-cli-compare.h"
 #include "tm-cli-memory-viewer.h"
 #include "tm-cli-private.h"
+#include "tm-cli-torch.h"
 #include "tm-error.h"
 #include "tm-allocations.h"
 #include "tm-chart-axes.h"
 #include "tm-chart-export.h"
 #include "tm-export.h"
 #include "tm-format.h"
+#include "tm-input-picker.h"
 #include "tm-output.h"
 #include "tm-profile.h"
 #include "tm-run.h"
@@ -488,6 +490,27 @@ tm_cli_run (int    argc,
             g_print ("\n");
           if (tm_cli_summary_gathered (file, path, json, summaries) != 0)
             status = 1;
+          continue;
+        }
+
+      /* PyTorch snapshots (as the picker tells them, by content) have
+       * their own summary and exports, with PyTorch's figures. */
+      if (tm_input_picker_sniff_file (file, NULL) == TM_INPUT_FORMAT_TORCH_SNAPSHOT)
+        {
+          g_autofree char *dest = NULL;
+          int s;
+
+          if (output_dir != NULL && export_format != NULL)
+            {
+              g_autofree char *name = g_strconcat (host, export_suffix (export_format), NULL);
+              g_autoptr(GFile) child = g_file_get_child (output_dir, name);
+
+              dest = g_file_get_path (child);
+            }
+          s = tm_cli_torch_run (file, path, json, export_format, memory_id,
+                                output_dir != NULL ? dest : output, f == 0);
+
+          status = s != 0 ? s : status;
           continue;
         }
 

@@ -30,6 +30,8 @@ typedef enum
   TM_ERROR_JSON,           /* invalid memory-profile JSON */
   TM_ERROR_NO_MEMORY_ID,   /* asked for a memory id the profile does not have */
   TM_ERROR_TOO_LARGE,      /* would take far more memory than the file's size justifies */
+  TM_ERROR_PICKLE,         /* a malformed pickle, or one that is not a memory snapshot */
+  TM_ERROR_UNSAFE,         /* a pickle that imports, calls or builds Python objects */
 } TmError;
 
 GQuark tm_error_quark (void);

@@ -15,7 +15,10 @@
 
 #include "tm-error.h"
 #include "tm-input-picker-private.h"
+#include "tm-pickle.h"
 #include "tm-summaries-reader.h"
+#include "tm-torch-snapshot.h"
+#include "tm-torch-stores.h"
 #include "tm-xprof-json.h"
 #include "tm-xspace-reader-private.h"
 
@@ -138,13 +141,41 @@ sniff_json (const guint8 *data,
   return TM_INPUT_FORMAT_XPROF_JSON;
 }
 
-/* Uncompressed bytes: JSON of one kind or the other, else XSpace. */
+/* A protocol 0 or 1 pickle that starts with GLOBAL: "c", a module name,
+ * a line break, a name, a line break. Never a snapshot, but a pickle, to
+ * be refused as one (by the pickle reader, which names the opcode) rather
+ * than read as a protobuf: no XSpace starts with 'c' (field 12, a group). */
+static gboolean
+starts_with_global (const guint8 *data,
+                    gsize         size)
+{
+  guint lines = 0;
+
+  if (size < 4 || data[0] != 'c')
+    return FALSE;
+  for (gsize i = 1; i < size && i < 256; i++)
+    {
+      if (data[i] == '\n')
+        {
+          if (++lines == 2)
+            return TRUE;
+        }
+      else if (!g_ascii_isalnum (data[i]) && data[i] != '_' && data[i] != '.')
+        return FALSE;
+    }
+  return FALSE;
+}
+
+/* Uncompressed bytes: a pickle by its magic bytes (a PyTorch snapshot),
+ * JSON of one kind or the other, else XSpace. */
 static TmInputFormat
 sniff_plain (const guint8 *data,
              gsize         size)
 {
   gsize i = first_byte (data, size);
 
+  if (tm_pickle_sniff (data, size) || starts_with_global (data, size))
+    return TM_INPUT_FORMAT_TORCH_SNAPSHOT;
   if (i < size && data[i] == '{')
     return sniff_json (data, size, i);
   return TM_INPUT_FORMAT_XSPACE;
@@ -177,8 +208,10 @@ tm_input_picker_sniff (const guint8 *data,
   n = SNIFF_BYTES - zs.avail_out;
   inflateEnd (&zs);
 
-  /* Inside gzip only JSON is read; anything else is the JSON path's
-   * error. */
+  /* Inside gzip only JSON and pickles of protocol 2 to 5 are read;
+   * anything else is the JSON path's error. */
+  if (tm_pickle_sniff (start, n))
+    return TM_INPUT_FORMAT_TORCH_SNAPSHOT;
   if (sniff_plain (start, n) == TM_INPUT_FORMAT_SUMMARIES)
     return TM_INPUT_FORMAT_SUMMARIES;
   return TM_INPUT_FORMAT_XPROF_JSON;
@@ -526,11 +559,39 @@ read_summaries (TmSource                  *source,
   return TRUE;
 }
 
+/* A snapshot pickle, plain or gzip: the snapshot reader inflates a gzip
+ * file itself, within its own limit for pickles (docs/formats.md, section
+ * 5), and reads under the source's guard. */
+static gboolean
+read_torch_snapshot (TmSource                  *source,
+                     const TmXSpaceReadOptions *options,
+                     TmInput                   *input,
+                     TmProgressFunc             progress,
+                     gpointer                   progress_data,
+                     GCancellable              *cancellable,
+                     GError                   **error)
+{
+  g_autoptr(TmTorchSnapshot) snapshot = NULL;
+  gsize size = tm_source_get_size (source);
+
+  if (progress != NULL)
+    progress (0, size, progress_data);
+  snapshot = tm_torch_snapshot_read (source, cancellable, error);
+  if (snapshot == NULL)
+    return FALSE;
+  g_ptr_array_unref (input->stores);
+  input->stores = tm_torch_snapshot_build_stores (snapshot);
+  if (progress != NULL)
+    progress (size, size, progress_data);
+  return TRUE;
+}
+
 /* In the order of TmInputFormat. */
 static const ReadFunc readers[TM_INPUT_N_FORMATS] = {
   read_xspace,
   read_xprof_json,
   read_summaries,
+  read_torch_snapshot,
 };
 
 gboolean
@@ -552,7 +613,13 @@ tm_input_picker_read_with_options (TmSource                  *source,
 
   memset (input, 0, sizeof *input);
 
-  if (is_gzip (tm_source_get_data (source), tm_source_get_size (source)))
+  if (!tm_input_picker_sniff_source (source, &format, error))
+    return FALSE;
+
+  /* JSON inside gzip is inflated here; a snapshot's reader inflates its
+   * pickle itself. */
+  if (format != TM_INPUT_FORMAT_TORCH_SNAPSHOT &&
+      is_gzip (tm_source_get_data (source), tm_source_get_size (source)))
     {
       GunzipJob job = { tm_source_get_data (source), tm_source_get_size (source), NULL };
       gsize at;
@@ -572,10 +639,9 @@ tm_input_picker_read_with_options (TmSource                  *source,
                        _("not a profile: the compressed file does not hold a memory-profile JSON"));
           return FALSE;
         }
+      if (!tm_input_picker_sniff_source (source, &format, error))
+        return FALSE;
     }
-
-  if (!tm_input_picker_sniff_source (source, &format, error))
-    return FALSE;
 
   tm_input_init (input, format);
   if (plain != NULL)

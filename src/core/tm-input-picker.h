@@ -4,13 +4,15 @@
  *
  * A file's format is judged by its content, never by its name
  * (docs/formats.md, "Which reader reads a file"): gzip's magic bytes mean
- * "look inside"; text whose first byte (after white space and a byte
+ * "look inside"; a pickle's (0x80 and a protocol of 2 to 5) mean a PyTorch
+ * memory snapshot; text whose first byte (after white space and a byte
  * order mark) is "{" is JSON, and the structure of its first value tells
  * XProf's memory-profile JSON from JSON Lines of gathered summaries;
  * anything else goes to the XSpace reader, whose errors say what is wrong
  * and at which byte. The picker then runs that reader and hands over what
- * every reader delivers (tm-input). It uses the three readers
- * (tm-xspace-reader, tm-xprof-json, tm-summaries-reader); everything that
+ * every reader delivers (tm-input). It uses the four readers
+ * (tm-xspace-reader, tm-xprof-json, tm-summaries-reader, and
+ * tm-torch-snapshot with tm-torch-stores); everything that
  * opens a file (tm-profile, tm-run, tm-run-loader, the command line, the
  * window) comes through here.
  */

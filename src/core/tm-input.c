@@ -21,6 +21,12 @@ static const TmInputFormatInfo formats[TM_INPUT_N_FORMATS] = {
     TM_INPUT_HAS_XPROF_JSON_EXPORT },
   { TM_INPUT_FORMAT_SUMMARIES, "summaries", N_("gathered host summaries (JSON Lines)"), TM_INPUT_AXIS_NONE,
     TM_INPUT_HAS_RUN },
+  /* Every trace entry, in picoseconds from the first entry's time (the
+   * entry index as microseconds when the snapshot has no times); no XProf
+   * JSON, which would have to be made up, and no memory-only XSpace. */
+  { TM_INPUT_FORMAT_TORCH_SNAPSHOT, "pytorch-snapshot", N_("PyTorch memory snapshot"), TM_INPUT_AXIS_TIME,
+    TM_INPUT_HAS_PROFILE | TM_INPUT_COMPLETE | TM_INPUT_HAS_TIME_AXIS | TM_INPUT_HAS_ALLOCATIONS |
+    TM_INPUT_HAS_SCOPES },
 };
 
 const TmInputFormatInfo *

@@ -60,6 +60,10 @@ struct _TmMemoryStore
 
   /* XSpace stores decode from the host plane. */
   TmHostContext   *ctx;
+  /* Other readers' stores decode through their decoder. */
+  const TmMemoryStoreDecoder *decoder;
+  gpointer         decoder_data;
+  GDestroyNotify   decoder_destroy;
   /* XProf JSON stores keep XProf's metadata per point, and its results. */
   TmActivity      *json_activities;
   guint            n_json_activities;

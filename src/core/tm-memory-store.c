@@ -51,6 +51,8 @@ tm_memory_store_finalize (GObject *object)
   g_clear_object (&self->tail);
   g_clear_pointer (&self->xprof_peak_rows, g_ptr_array_unref);
   g_clear_pointer (&self->ctx, tm_host_context_unref);
+  if (self->decoder_destroy != NULL)
+    self->decoder_destroy (self->decoder_data);
   for (guint i = 0; i < self->n_json_activities; i++)
     tm_activity_clear (&self->json_activities[i]);
   g_free (self->json_activities);
@@ -104,6 +106,24 @@ tm_memory_store_new (const char    *id,
   return self;
 }
 
+TmMemoryStore *
+tm_memory_store_new_with_decoder (const char                 *id,
+                                  const TmMemoryStoreDecoder *decoder,
+                                  gpointer                    data,
+                                  GDestroyNotify              destroy)
+{
+  TmMemoryStore *self = g_object_new (TM_TYPE_MEMORY_STORE, NULL);
+
+  g_return_val_if_fail (decoder != NULL && decoder->decode != NULL && decoder->sizes != NULL, self);
+
+  self->id = g_strdup (id);
+  self->decoder = decoder;
+  self->decoder_data = data;
+  self->decoder_destroy = destroy;
+  self->complete = TRUE;
+  return self;
+}
+
 /* ------------------------------------------------------------------ */
 /* Building                                                             */
 
@@ -123,7 +143,7 @@ resize_columns (TmMemoryStore *self,
   COLUMN_RESIZE (self->refs, old, capacity);
   if (self->addrs != NULL)
     COLUMN_RESIZE (self->addrs, old, capacity);
-  else if (self->addrs32 != NULL || self->ctx != NULL)
+  else if (self->addrs32 != NULL || self->ctx != NULL || self->decoder != NULL)
     COLUMN_RESIZE (self->addrs32, old, capacity);
   if (self->partner != NULL)
     COLUMN_RESIZE (self->partner, old, capacity);
@@ -371,7 +391,7 @@ tm_memory_store_add_activity (TmMemoryStore *self,
   guint k;
 
   g_return_if_fail (TM_IS_MEMORY_STORE (self));
-  g_return_if_fail (self->ctx == NULL);
+  g_return_if_fail (self->ctx == NULL && self->decoder == NULL);
   g_return_if_fail (activity != NULL);
 
   if (self->n_json_activities == self->json_capacity)
@@ -750,7 +770,19 @@ tm_memory_store_get_activity (TmMemoryStore  *self,
 
   memset (activity, 0, sizeof *activity);
 
-  if (self->ctx == NULL)
+  if (self->decoder != NULL)
+    {
+      guint64 ref = self->refs[index] & TM_REF_OFFSET_MASK;
+      guint64 meta = ref;
+
+      activity->kind = ref_kind (self->refs[index]);
+      if (activity->kind == TM_ACTIVITY_DEALLOCATION && self->partner[index] != TM_NO_PARTNER)
+        meta = self->refs[self->partner[index]] & TM_REF_OFFSET_MASK;
+      if (!self->decoder->decode (self->decoder_data, ref, meta, activity, error))
+        return FALSE;
+      activity->kind = ref_kind (self->refs[index]);
+    }
+  else if (self->ctx == NULL)
     {
       const TmActivity *src = &self->json_activities[self->refs[index] & TM_REF_OFFSET_MASK];
 
@@ -826,6 +858,9 @@ tm_memory_store_get_event_sizes (TmMemoryStore  *self,
   g_return_val_if_fail (TM_IS_MEMORY_STORE (self), FALSE);
   g_return_val_if_fail (index < self->n, FALSE);
 
+  if (self->decoder != NULL)
+    return self->decoder->sizes (self->decoder_data, self->refs[index] & TM_REF_OFFSET_MASK,
+                                 address, allocation_bytes, error);
   if (self->ctx != NULL)
     {
       TmMemEvent ev;

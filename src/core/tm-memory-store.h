@@ -52,6 +52,33 @@ typedef struct
  * NULL for a store of XProf JSON points (not complete). */
 TmMemoryStore   *tm_memory_store_new                    (const char     *id,
                                                          TmHostContext  *ctx);
+/* How a store of another reader decodes a snapshot again: ref is the
+ * TmSnapshot's ref; for a deallocation with a matching allocation,
+ * meta_ref is that allocation's ref (else ref), whose names it shows.
+ * decode fills kind-independent fields: sizes, address, the allocator's
+ * peak so far and the strings (the store fills time, step and the
+ * columns' figures). Called from any thread. */
+typedef struct
+{
+  gboolean (*decode) (gpointer     data,
+                      guint64      ref,
+                      guint64      meta_ref,
+                      TmActivity  *activity,
+                      GError     **error);
+  gboolean (*sizes)  (gpointer     data,
+                      guint64      ref,
+                      guint64     *address,
+                      gint64      *allocation_bytes,
+                      GError     **error);
+} TmMemoryStoreDecoder;
+
+/* A complete store whose snapshots decode through decoder (which must
+ * outlive it); destroy frees data with the store. Addresses are kept for
+ * matching, as for XSpace. */
+TmMemoryStore   *tm_memory_store_new_with_decoder       (const char                 *id,
+                                                         const TmMemoryStoreDecoder *decoder,
+                                                         gpointer                    data,
+                                                         GDestroyNotify              destroy);
 /* Appends a snapshot (file order) and folds it into the summary. */
 void             tm_memory_store_add                    (TmMemoryStore  *self,
                                                          const TmSnapshot *snapshot);

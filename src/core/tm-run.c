@@ -13,6 +13,8 @@ static const char * const profile_suffixes[] = {
   ".xplane.pb",
   ".memory_profile.json.gz",
   ".memory_profile.json",
+  ".pickle.gz",
+  ".pickle",
 };
 
 void
@@ -86,7 +88,8 @@ is_json_profile_name (const char *name)
 }
 
 /* The profiles of a run directory: its *.xplane.pb (one per host; its XProf
- * memory-profile JSON files when it has none), or, for a log directory,
+ * memory-profile JSON files when it has none; its PyTorch snapshots,
+ * *.pickle and *.pickle.gz, one per rank, when it has neither), or, for a log directory,
  * those of the newest run in plugins/profile/. *run_directory is set to
  * the directory that holds them. */
 static void
@@ -99,6 +102,7 @@ collect_run_directory (GFile         *dir,
   g_autoptr(GFileEnumerator) enumerator = NULL;
   g_autoptr(GPtrArray) xspaces = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(GPtrArray) jsons = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) pickles = g_ptr_array_new_with_free_func (g_object_unref);
   GPtrArray *profiles;
   g_autofree char *newest_run = NULL;
   gboolean has_plugins = FALSE;
@@ -140,9 +144,13 @@ collect_run_directory (GFile         *dir,
         {
           g_ptr_array_add (jsons, g_file_get_child (dir, name));
         }
+      else if (g_str_has_suffix (name, ".pickle") || g_str_has_suffix (name, ".pickle.gz"))
+        {
+          g_ptr_array_add (pickles, g_file_get_child (dir, name));
+        }
     }
 
-  profiles = xspaces->len > 0 ? xspaces : jsons;
+  profiles = xspaces->len > 0 ? xspaces : jsons->len > 0 ? jsons : pickles;
   if (profiles->len > 0)
     {
       g_ptr_array_sort (profiles, compare_host_files);

@@ -1,0 +1,1158 @@
+/* tm-torch-snapshot.c — PyTorch CUDA memory snapshots
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The semantics are PyTorch's own, written down in docs/pytorch.md; the
+ * comments cite its sections.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+#include <glib/gi18n.h>
+
+#include "tm-addr-map.h"
+#include "tm-error.h"
+#include "tm-torch-snapshot-private.h"
+
+static const char * const action_names[] = {
+  [TM_TORCH_ALLOC] = "alloc",
+  [TM_TORCH_FREE_REQUESTED] = "free_requested",
+  [TM_TORCH_FREE_COMPLETED] = "free_completed",
+  [TM_TORCH_SEGMENT_ALLOC] = "segment_alloc",
+  [TM_TORCH_SEGMENT_FREE] = "segment_free",
+  [TM_TORCH_SEGMENT_MAP] = "segment_map",
+  [TM_TORCH_SEGMENT_UNMAP] = "segment_unmap",
+  [TM_TORCH_SNAPSHOT] = "snapshot",
+  [TM_TORCH_OOM] = "oom",
+};
+
+/* The allocations being collected, and a map from address to the live
+ * trace allocation there. */
+struct _TmTorchWalk
+{
+  GArray     *allocs;   /* TmTorchAllocation */
+  TmAddrMap  *live;     /* address → index in allocs */
+  GArray     *ghosts;   /* TmTorchAllocation live from the start */
+  gint64      peak_rel;           /* the allocated series' high, minus v0 */
+  gint64      rel_at_end;
+  gint64      reserved_rel;       /* the reserved series, minus r0 */
+  gint64      peak_reserved_rel;
+};
+
+typedef struct _TmTorchWalk Collect;
+
+static Collect *
+walk_new (void)
+{
+  Collect *c = g_new0 (Collect, 1);
+
+  c->allocs = g_array_new (FALSE, FALSE, sizeof (TmTorchAllocation));
+  c->ghosts = g_array_new (FALSE, FALSE, sizeof (TmTorchAllocation));
+  c->live = tm_addr_map_new ();
+  return c;
+}
+
+static void
+walk_free (Collect *c)
+{
+  if (c == NULL)
+    return;
+  g_clear_pointer (&c->allocs, g_array_unref);
+  g_clear_pointer (&c->ghosts, g_array_unref);
+  g_clear_pointer (&c->live, tm_addr_map_free);
+  g_free (c);
+}
+
+static void
+device_free (gpointer data)
+{
+  TmTorchDevice *d = data;
+
+  g_free (d->id);
+  g_clear_pointer (&d->segments, g_array_unref);
+  g_free (d->action);
+  walk_free (d->walk);
+  g_free (d->allocs);
+  g_free (d);
+}
+
+/* ------------------------------------------------------------------ */
+/* gzip                                                                 */
+
+/* A snapshot pickle compresses 5 to 20 times; an inflated size beyond 64
+ * times the compressed one (at least 64 MiB) is refused. */
+#define GZIP_MAX_RATIO 64
+#define GZIP_MIN_CAP   ((gsize) 64 << 20)
+
+static gboolean
+is_gzip (const guint8 *data,
+         gsize         size)
+{
+  return size >= 2 && data[0] == 0x1f && data[1] == 0x8b;
+}
+
+static GBytes *
+gunzip (const guint8  *data,
+        gsize          size,
+        GCancellable  *cancellable,
+        GError       **error)
+{
+  z_stream zs;
+  GByteArray *out = g_byte_array_sized_new (MIN (size * 8, (gsize) 1 << 30));
+  gsize cap = MAX (GZIP_MIN_CAP, size > G_MAXSIZE / GZIP_MAX_RATIO ? G_MAXSIZE : size * GZIP_MAX_RATIO);
+  const guint8 *in = data;
+  int ret;
+
+  memset (&zs, 0, sizeof zs);
+  if (inflateInit2 (&zs, 16 + MAX_WBITS) != Z_OK)
+    {
+      g_byte_array_unref (out);
+      g_set_error (error, TM_ERROR, TM_ERROR_READ, _("cannot decompress: zlib failed to start"));
+      return NULL;
+    }
+  do
+    {
+      guint8 buf[1 << 16];
+      gsize chunk = MIN (size - (gsize) (in - data), (gsize) 1 << 30);
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        goto fail;
+      zs.next_in = (Bytef *) in;
+      zs.avail_in = (uInt) chunk;
+      zs.next_out = buf;
+      zs.avail_out = sizeof buf;
+      ret = inflate (&zs, Z_NO_FLUSH);
+      in = zs.next_in;
+      if (ret != Z_OK && ret != Z_STREAM_END)
+        {
+          g_set_error (error, TM_ERROR, TM_ERROR_TRUNCATED,
+                       ret == Z_BUF_ERROR
+                       ? _("truncated at byte %lu: the gzip stream ends early")
+                       : _("corrupt gzip data at byte %lu"),
+                       zs.total_in);
+          goto fail;
+        }
+      g_byte_array_append (out, buf, sizeof buf - zs.avail_out);
+      if (out->len > cap)
+        {
+          g_autofree char *limit = g_format_size_full (cap, G_FORMAT_SIZE_IEC_UNITS);
+
+          g_set_error (error, TM_ERROR, TM_ERROR_TOO_LARGE,
+                       _("too large: the compressed file inflates to more than %s, "
+                         "more than a memory snapshot of its size can hold"), limit);
+          goto fail;
+        }
+      if (ret != Z_STREAM_END && zs.avail_in == 0 && in == data + size && sizeof buf == zs.avail_out)
+        {
+          g_set_error (error, TM_ERROR, TM_ERROR_TRUNCATED,
+                       _("truncated at byte %lu: the gzip stream ends early"), zs.total_in);
+          goto fail;
+        }
+    }
+  while (ret != Z_STREAM_END);
+
+  inflateEnd (&zs);
+  /* Bytes after the stream are ignored, as after a pickle's STOP. */
+  return g_byte_array_free_to_bytes (out);
+
+fail:
+  inflateEnd (&zs);
+  g_byte_array_unref (out);
+  return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Shape                                                                */
+
+static gboolean
+fail_shape (GError    **error,
+            const char *format,
+            ...) G_GNUC_PRINTF (2, 3);
+
+static gboolean
+fail_shape (GError    **error,
+            const char *format,
+            ...)
+{
+  va_list args;
+  g_autofree char *what = NULL;
+
+  va_start (args, format);
+  what = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, TM_ERROR, TM_ERROR_INVALID, _("not a memory snapshot: %s"), what);
+  return FALSE;
+}
+
+gboolean
+tm_torch_lookup_int (TmPickle      *p,
+            TmPickleValue  dict,
+            const char    *key,
+            gint64        *out)
+{
+  TmPickleValue v;
+
+  return tm_pickle_dict_lookup (p, dict, key, &v) && tm_pickle_get_int (p, v, out);
+}
+
+/* Addresses may be above 2^63 (LONG1 of 9 bytes). */
+gboolean
+tm_torch_lookup_addr (TmPickle      *p,
+             TmPickleValue  dict,
+             const char    *key,
+             guint64       *out)
+{
+  TmPickleValue v;
+
+  return tm_pickle_dict_lookup (p, dict, key, &v) && tm_pickle_get_uint (p, v, out);
+}
+
+TmPickleValue
+tm_torch_lookup_or_none (TmPickle      *p,
+                TmPickleValue  dict,
+                const char    *key)
+{
+  TmPickleValue v;
+
+  if (!tm_pickle_dict_lookup (p, dict, key, &v))
+    return TM_PICKLE_VALUE_NONE;
+  return v;
+}
+
+static TmTorchDevice *
+device_for (GPtrArray *devices,
+            gint64     index)
+{
+  TmTorchDevice *d;
+
+  for (guint i = 0; i < devices->len; i++)
+    if (((TmTorchDevice *) g_ptr_array_index (devices, i))->index == index)
+      return g_ptr_array_index (devices, i);
+  d = g_new0 (TmTorchDevice, 1);
+  d->index = index;
+  d->id = g_strdup_printf ("%" G_GINT64_FORMAT, index);
+  d->segments = g_array_new (FALSE, FALSE, sizeof (TmPickleValue));
+  d->walk = walk_new ();
+  d->figures.peak_index = -1;
+  d->figures.peak_reserved_index = -1;
+  g_ptr_array_add (devices, d);
+  return d;
+}
+
+static int
+compare_devices (gconstpointer a,
+                 gconstpointer b)
+{
+  const TmTorchDevice *x = *(TmTorchDevice * const *) a;
+  const TmTorchDevice *y = *(TmTorchDevice * const *) b;
+
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+gboolean
+tm_torch_entry_get (TmPickle         *p,
+                    TmTorchSlotCache *c,
+                    TmPickleValue     entry,
+                    guint             key,
+                    TmPickleValue    *out)
+{
+  static const char * const entry_keys[TM_TORCH_N_KEYS] = {
+    "action", "addr", "size", "time_us", "frames", "stream",
+  };
+  guint shape;
+  const TmPickleValue *values = tm_pickle_dict_values (p, entry, &shape);
+  guint r;
+
+  if (values == NULL)
+    return tm_pickle_dict_lookup (p, entry, entry_keys[key], out);
+  for (r = 0; r < TM_TORCH_SLOT_CACHE && c->shape[r] != shape; r++)
+    ;
+  if (G_UNLIKELY (r == TM_TORCH_SLOT_CACHE))
+    {
+      r = c->next;
+      c->next = (c->next + 1) % TM_TORCH_SLOT_CACHE;
+      c->shape[r] = shape;
+      for (guint k = 0; k < TM_TORCH_N_KEYS; k++)
+        c->slot[r][k] = tm_pickle_shape_find (p, shape, entry_keys[k]);
+    }
+  if (c->slot[r][key] < 0)
+    return FALSE;
+  *out = values[c->slot[r][key]];
+  return TRUE;
+}
+
+const gint *
+tm_torch_entry_row (TmPickle             *p,
+                    TmTorchSlotCache     *c,
+                    TmPickleValue         entry,
+                    const TmPickleValue **values)
+{
+  guint shape;
+  guint r;
+
+  *values = tm_pickle_dict_values (p, entry, &shape);
+  if (*values == NULL)
+    return NULL;
+  for (r = 0; r < TM_TORCH_SLOT_CACHE && c->shape[r] != shape; r++)
+    ;
+  if (G_UNLIKELY (r == TM_TORCH_SLOT_CACHE))
+    {
+      TmPickleValue dummy;
+
+      /* Fills the cache's row for this shape. */
+      tm_torch_entry_get (p, c, entry, TM_TORCH_KEY_ACTION, &dummy);
+      for (r = 0; r < TM_TORCH_SLOT_CACHE && c->shape[r] != shape; r++)
+        ;
+    }
+  return c->slot[r];
+}
+
+guint64
+tm_torch_entry_uint (TmPickle      *p,
+                     TmTorchSlotCache     *c,
+                     TmPickleValue  entry,
+                     guint          key)
+{
+  TmPickleValue v;
+  guint64 u = 0;
+
+  if (tm_torch_entry_get (p, c, entry, key, &v))
+    {
+      if (TM_PICKLE_IS_SMALL_INT (v) && TM_PICKLE_SMALL_INT (v) >= 0)
+        return (guint64) TM_PICKLE_SMALL_INT (v);
+      tm_pickle_get_uint (p, v, &u);
+    }
+  return u;
+}
+
+gint64
+tm_torch_entry_int (TmPickle      *p,
+                    TmTorchSlotCache     *c,
+                    TmPickleValue  entry,
+                    guint          key)
+{
+  TmPickleValue v;
+  gint64 i = 0;
+
+  if (tm_torch_entry_get (p, c, entry, key, &v))
+    {
+      if (TM_PICKLE_IS_SMALL_INT (v))
+        return TM_PICKLE_SMALL_INT (v);
+      tm_pickle_get_int (p, v, &i);
+    }
+  return i;
+}
+
+TmPickleValue
+tm_torch_entry_get_or_none (TmPickle      *p,
+                   TmTorchSlotCache     *c,
+                   TmPickleValue  entry,
+                   guint          key)
+{
+  TmPickleValue v;
+
+  return tm_torch_entry_get (p, c, entry, key, &v) ? v : TM_PICKLE_VALUE_NONE;
+}
+
+/* A small cache of action strings by word: the memo makes every "alloc"
+ * the same word. */
+typedef struct
+{
+  TmPickleValue word[8];
+  guint8        action[8];
+  guint         n;
+} ActionCache;
+
+static guint8
+action_of (TmPickle      *p,
+           ActionCache   *cache,
+           TmPickleValue  word)
+{
+  guint8 action = TM_TORCH_OTHER;
+
+  for (guint i = 0; i < cache->n; i++)
+    if (cache->word[i] == word)
+      return cache->action[i];
+  for (guint a = 0; a < G_N_ELEMENTS (action_names); a++)
+    if (tm_pickle_string_equal (p, word, action_names[a]))
+      action = (guint8) a;
+  if (cache->n < G_N_ELEMENTS (cache->word))
+    {
+      cache->word[cache->n] = word;
+      cache->action[cache->n++] = action;
+    }
+  return action;
+}
+
+/* One pass over a device's trace: checks each entry, counts actions, and
+ * walks the allocations (docs/pytorch.md, "Allocations on the timeline"):
+ * an alloc starts one, a free_completed ends the live one at its address
+ * or is live from the start. The allocated series is kept relative to
+ * its start (v0 is known only once the snapshot's blocks are read). */
+static gboolean
+read_trace (TmTorchSnapshot *self,
+            TmTorchDevice   *d,
+            TmPickleValue    list,
+            GCancellable    *cancellable,
+            GError         **error)
+{
+  TmPickle *p = self->pickle;
+  TmTorchFigures *f = &d->figures;
+  Collect *c = d->walk;
+  gsize n;
+  const TmPickleValue *items = tm_pickle_get_items (p, list, &n);
+  ActionCache cache = { { 0 }, { 0 }, 0 };
+  TmTorchSlotCache slots = { { 0 }, { { 0 } }, 0 };
+  guint64 prev_addr = 0;
+  gint64 rel = 0;
+
+  if (n >= G_MAXUINT32)
+    return fail_shape (error, _("device %s has more than 2^32 trace entries"), d->id);
+  d->n = (guint) n;
+  d->action = g_new (guint8, MAX (n, 1));
+  d->entry = items;
+  f->has_time = n > 0;
+  f->n_entries = d->n;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      TmPickleValue e = items[i], v;
+      TmTorchAllocation a;
+      guint8 action;
+      guint64 addr = 0;
+      gint64 size, t;
+      guint32 found;
+      const TmPickleValue *values;
+      const gint *row;
+
+      if ((i & 0xffff) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      if (tm_pickle_kind (p, e) != TM_PICKLE_DICT)
+        return fail_shape (error, _("trace entry %zu of device %s is a %s, not a dict"),
+                           i, d->id, tm_pickle_kind_name (tm_pickle_kind (p, e)));
+      /* A shaped entry's keys are found by slot, others by name. */
+      row = tm_torch_entry_row (p, &slots, e, &values);
+#define GET(key, out) \
+  (row != NULL ? (row[key] >= 0 && (*(out) = values[row[key]], TRUE)) : tm_torch_entry_get (p, &slots, e, key, out))
+
+      if (!GET (TM_TORCH_KEY_ACTION, &v) || tm_pickle_kind (p, v) != TM_PICKLE_STRING)
+        return fail_shape (error, _("trace entry %zu of device %s has no “action” string"), i, d->id);
+      action = action_of (p, &cache, v);
+      d->action[i] = action;
+      f->n_by_action[action]++;
+
+      if (action != TM_TORCH_OOM &&
+          !(GET (TM_TORCH_KEY_ADDR, &v) &&
+            (TM_PICKLE_IS_SMALL_INT (v) && TM_PICKLE_SMALL_INT (v) >= 0
+             ? (addr = (guint64) TM_PICKLE_SMALL_INT (v), TRUE)
+             : tm_pickle_get_uint (p, v, &addr))) &&
+          action <= TM_TORCH_SEGMENT_UNMAP)
+        return fail_shape (error, _("trace entry %zu (%s) of device %s has no “addr” integer"),
+                           i, action_names[action], d->id);
+      size = 0;
+      if (!(GET (TM_TORCH_KEY_SIZE, &v) &&
+            (TM_PICKLE_IS_SMALL_INT (v) ? (size = TM_PICKLE_SMALL_INT (v), TRUE) : tm_pickle_get_int (p, v, &size))) &&
+          action <= TM_TORCH_SEGMENT_UNMAP)
+        return fail_shape (error, _("trace entry %zu (%s) of device %s has no “size” integer"),
+                           i, action_names[action], d->id);
+      if (size < 0)
+        return fail_shape (error, _("trace entry %zu of device %s has a negative size"), i, d->id);
+      if (f->has_time && !(GET (TM_TORCH_KEY_TIME, &v) && (TM_PICKLE_IS_SMALL_INT (v) || tm_pickle_get_int (p, v, &t))))
+        f->has_time = FALSE;
+
+      switch (action)
+        {
+        case TM_TORCH_ALLOC:
+          a.address = addr;
+          a.bytes = size;
+          a.start = (gint64) i;
+          a.end = -1;
+          a.origin = TM_TORCH_ORIGIN_TRACE;
+          if (!GET (TM_TORCH_KEY_FRAMES, &a.frames))
+            a.frames = TM_PICKLE_VALUE_NONE;
+          if (!GET (TM_TORCH_KEY_STREAM, &a.stream))
+            a.stream = TM_PICKLE_VALUE_NONE;
+          g_array_append_val (c->allocs, a);
+          /* A second alloc at a live address leaves the first live. */
+          tm_addr_map_insert (c->live, addr, c->allocs->len - 1);
+          rel = tm_sat_add (rel, size);
+          break;
+
+        case TM_TORCH_FREE_COMPLETED:
+          if (tm_addr_map_remove (c->live, addr, &found))
+            {
+              TmTorchAllocation *ended = &g_array_index (c->allocs, TmTorchAllocation, found);
+
+              ended->end = (gint64) i;
+              rel = tm_sat_sub (rel, ended->bytes);
+              break;
+            }
+          /* Live from the start. MemoryViz merges a free_requested right
+           * before at the same address into this one, and takes its
+           * entry. */
+          {
+            gsize from = i > 0 && d->action[i - 1] == TM_TORCH_FREE_REQUESTED && prev_addr == addr ? i - 1 : i;
+
+            a.address = addr;
+            a.bytes = from == i ? size : tm_torch_entry_int (p, &slots, items[from], TM_TORCH_KEY_SIZE);
+            a.start = -1;
+            a.end = (gint64) i;
+            a.origin = TM_TORCH_ORIGIN_FREE;
+            a.frames = tm_torch_entry_get_or_none (p, &slots, items[from], TM_TORCH_KEY_FRAMES);
+            a.stream = tm_torch_entry_get_or_none (p, &slots, items[from], TM_TORCH_KEY_STREAM);
+            g_array_append_val (c->ghosts, a);
+            rel = tm_sat_sub (rel, a.bytes);
+          }
+          break;
+
+        case TM_TORCH_SEGMENT_ALLOC:
+        case TM_TORCH_SEGMENT_MAP:
+          c->reserved_rel = tm_sat_add (c->reserved_rel, size);
+          break;
+
+        case TM_TORCH_SEGMENT_FREE:
+        case TM_TORCH_SEGMENT_UNMAP:
+          c->reserved_rel = tm_sat_sub (c->reserved_rel, size);
+          break;
+
+        default:
+          break;
+        }
+#undef GET
+      prev_addr = addr;
+
+      /* The first entry that reaches a new high, relative to the start. */
+      if (rel > c->peak_rel)
+        {
+          c->peak_rel = rel;
+          f->peak_index = (gint64) i;
+        }
+      if (c->reserved_rel > c->peak_reserved_rel)
+        {
+          c->peak_reserved_rel = c->reserved_rel;
+          f->peak_reserved_index = (gint64) i;
+        }
+    }
+  c->rel_at_end = rel;
+  f->n_initially_from_free = c->ghosts->len;
+  return TRUE;
+}
+
+static gboolean
+read_shape (TmTorchSnapshot *self,
+            GCancellable    *cancellable,
+            GError         **error)
+{
+  TmPickle *p = self->pickle;
+  TmPickleValue root = tm_pickle_get_root (p), segments, traces = 0;
+  const TmPickleValue *items;
+  gboolean have_traces = FALSE;
+  gsize n;
+
+  self->devices = g_ptr_array_new_with_free_func (device_free);
+
+  /* The legacy form is a bare list of segments. */
+  if (tm_pickle_kind (p, root) == TM_PICKLE_LIST)
+    segments = root;
+  else if (tm_pickle_kind (p, root) != TM_PICKLE_DICT)
+    return fail_shape (error, _("the pickle holds a %s, not a dict"),
+                       tm_pickle_kind_name (tm_pickle_kind (p, root)));
+  else if (!tm_pickle_dict_lookup (p, root, "segments", &segments) ||
+           tm_pickle_kind (p, segments) != TM_PICKLE_LIST)
+    return fail_shape (error, _("the dict has no “segments” list"));
+  else
+    have_traces = tm_pickle_dict_lookup (p, root, "device_traces", &traces);
+
+  if (have_traces && tm_pickle_kind (p, traces) != TM_PICKLE_LIST)
+    return fail_shape (error, _("“device_traces” is a %s, not a list"),
+                       tm_pickle_kind_name (tm_pickle_kind (p, traces)));
+
+  items = tm_pickle_get_items (p, segments, &n);
+  for (gsize i = 0; i < n; i++)
+    {
+      gint64 device;
+      TmPickleValue blocks;
+
+      if (tm_pickle_kind (p, items[i]) != TM_PICKLE_DICT)
+        return fail_shape (error, _("segment %zu is a %s, not a dict"),
+                           i, tm_pickle_kind_name (tm_pickle_kind (p, items[i])));
+      if (!tm_torch_lookup_int (p, items[i], "device", &device))
+        device = 0;
+      if (!tm_pickle_dict_lookup (p, items[i], "blocks", &blocks) ||
+          tm_pickle_kind (p, blocks) != TM_PICKLE_LIST)
+        return fail_shape (error, _("segment %zu has no “blocks” list"), i);
+      g_array_append_val (device_for (self->devices, device)->segments, items[i]);
+    }
+
+  if (have_traces)
+    {
+      const TmPickleValue *lists = tm_pickle_get_items (p, traces, &n);
+
+      for (gsize i = 0; i < n; i++)
+        {
+          if (tm_pickle_kind (p, lists[i]) != TM_PICKLE_LIST)
+            return fail_shape (error, _("device_traces[%zu] is a %s, not a list"),
+                               i, tm_pickle_kind_name (tm_pickle_kind (p, lists[i])));
+          if (tm_pickle_get_length (p, lists[i]) > 0 &&
+              !read_trace (self, device_for (self->devices, (gint64) i), lists[i], cancellable, error))
+            return FALSE;
+        }
+    }
+  g_ptr_array_sort (self->devices, compare_devices);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Analysis (docs/pytorch.md)                                             */
+
+/* A block's requested bytes as `_memory_viz.py` takes them: requested_size,
+ * or a legacy block's first history item, or its size. */
+gint64
+tm_torch_block_requested (TmPickle      *p,
+                 TmPickleValue  block,
+                 gint64         size)
+{
+  TmPickleValue history;
+  gint64 v;
+
+  if (tm_pickle_dict_lookup (p, block, "frames", &history) || !tm_pickle_dict_lookup (p, block, "history", &history))
+    return tm_torch_lookup_int (p, block, "requested_size", &v) ? v : size;
+  {
+    gsize n;
+    const TmPickleValue *items = tm_pickle_get_items (p, history, &n);
+
+    return n > 0 && tm_torch_lookup_int (p, items[0], "real_size", &v) ? v : size;
+  }
+}
+
+TmTorchBlockState
+tm_torch_block_state (TmPickle      *p,
+             TmPickleValue  block)
+{
+  TmPickleValue v;
+
+  if (!tm_pickle_dict_lookup (p, block, "state", &v))
+    return TM_TORCH_BLOCK_OTHER;
+  if (tm_pickle_string_equal (p, v, "active_allocated"))
+    return TM_TORCH_BLOCK_ACTIVE;
+  if (tm_pickle_string_equal (p, v, "active_pending_free"))
+    return TM_TORCH_BLOCK_PENDING;
+  if (tm_pickle_string_equal (p, v, "inactive"))
+    return TM_TORCH_BLOCK_INACTIVE;
+  return TM_TORCH_BLOCK_OTHER;
+}
+
+void
+tm_torch_each_block (TmTorchSnapshot *self,
+            TmTorchDevice          *d,
+            TmTorchBlockFunc        func,
+            gpointer         data)
+{
+  TmPickle *p = self->pickle;
+
+  for (guint s = 0; s < d->segments->len; s++)
+    {
+      TmPickleValue seg = g_array_index (d->segments, TmPickleValue, s), blocks;
+      const TmPickleValue *items;
+      guint64 address = 0;
+      gsize n;
+
+      tm_torch_lookup_addr (p, seg, "address", &address);
+      tm_pickle_dict_lookup (p, seg, "blocks", &blocks);
+      items = tm_pickle_get_items (p, blocks, &n);
+      for (gsize b = 0; b < n; b++)
+        {
+          gint64 size = 0;
+          guint64 at;
+
+          if (tm_pickle_kind (p, items[b]) != TM_PICKLE_DICT)
+            continue;
+          tm_torch_lookup_int (p, items[b], "size", &size);
+          size = MAX (size, 0);
+          /* The writer sets address = segment address + the sizes before. */
+          if (!tm_torch_lookup_addr (p, items[b], "address", &at))
+            at = address;
+          func (self, seg, items[b], at, size, data);
+          address = at + (guint64) size;
+        }
+    }
+}
+
+static void
+fold_block (TmTorchSnapshot *self,
+            TmPickleValue    segment,
+            TmPickleValue    block,
+            guint64          address,
+            gint64           size,
+            gpointer         data)
+{
+  TmTorchFigures *f = data;
+  TmTorchBlockState state = tm_torch_block_state (self->pickle, block);
+
+  f->n_blocks++;
+  if (state == TM_TORCH_BLOCK_ACTIVE)
+    {
+      gint64 requested = tm_torch_block_requested (self->pickle, block, size);
+
+      f->n_active_allocated_blocks++;
+      f->snapshot_allocated_bytes = tm_sat_add (f->snapshot_allocated_bytes, requested);
+      f->snapshot_allocated_block_bytes = tm_sat_add (f->snapshot_allocated_block_bytes, size);
+      f->free_internal_bytes = tm_sat_add (f->free_internal_bytes, size - requested);
+    }
+  else
+    {
+      f->free_external_bytes = tm_sat_add (f->free_external_bytes, size);
+      f->n_active_pending_free_blocks += state == TM_TORCH_BLOCK_PENDING;
+      f->n_inactive_blocks += state == TM_TORCH_BLOCK_INACTIVE;
+      if (state == TM_TORCH_BLOCK_INACTIVE)
+        f->largest_inactive_block_bytes = MAX (f->largest_inactive_block_bytes, size);
+    }
+}
+
+static void
+add_ghost (TmTorchSnapshot *self,
+           TmPickleValue    segment,
+           TmPickleValue    block,
+           guint64          address,
+           gint64           size,
+           gpointer         data)
+{
+  Collect *c = data;
+  TmPickle *p = self->pickle;
+  TmTorchAllocation a;
+
+  if (tm_torch_block_state (p, block) != TM_TORCH_BLOCK_ACTIVE ||
+      tm_addr_map_lookup (c->live, address, NULL))
+    return;
+  a.address = address;
+  a.bytes = tm_torch_block_requested (p, block, size);
+  a.start = -1;
+  a.end = -1;
+  a.origin = TM_TORCH_ORIGIN_SNAPSHOT;
+  a.frames = tm_torch_lookup_or_none (p, block, "frames");
+  a.stream = tm_torch_lookup_or_none (p, segment, "stream");
+  g_array_append_val (c->ghosts, a);
+}
+
+static int
+compare_u64 (gconstpointer a,
+             gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static void
+collect_active (TmTorchSnapshot *self,
+                TmPickleValue    segment,
+                TmPickleValue    block,
+                guint64          address,
+                gint64           size,
+                gpointer         data)
+{
+  if (tm_torch_block_state (self->pickle, block) == TM_TORCH_BLOCK_ACTIVE)
+    g_array_append_val ((GArray *) data, address);
+}
+
+static void
+analyse (TmTorchSnapshot *self,
+         TmTorchDevice   *d)
+{
+  TmPickle *p = self->pickle;
+  TmTorchFigures *f = &d->figures;
+  TmTorchSlotCache slots = { { 0 }, { { 0 } }, 0 };
+  Collect *c = d->walk;
+  gint64 v0 = 0;
+
+  /* Snapshot-time state (`segsum`), and the reserved bytes. */
+  f->n_segments = d->segments->len;
+  for (guint s = 0; s < d->segments->len; s++)
+    {
+      gint64 total = 0;
+
+      tm_torch_lookup_int (p, g_array_index (d->segments, TmPickleValue, s), "total_size", &total);
+      f->snapshot_reserved_bytes = tm_sat_add (f->snapshot_reserved_bytes, total);
+    }
+  tm_torch_each_block (self, d, fold_block, f);
+
+  /* Every active_allocated block at no live alloc's address is live from
+   * the start too; they go first. */
+  tm_torch_each_block (self, d, add_ghost, c);
+  f->n_initially_from_snapshot = c->ghosts->len - f->n_initially_from_free;
+  f->n_initially_allocated = c->ghosts->len;
+  for (guint k = 0; k < c->ghosts->len; k++)
+    v0 = tm_sat_add (v0, g_array_index (c->ghosts, TmTorchAllocation, k).bytes);
+  g_array_prepend_vals (c->allocs, c->ghosts->data, c->ghosts->len);
+  d->n_allocs = c->allocs->len;
+  d->allocs = (TmTorchAllocation *) (gpointer) g_array_free (g_steal_pointer (&c->allocs), FALSE);
+
+  f->n_allocations = f->n_by_action[TM_TORCH_ALLOC];
+  f->n_deallocations = f->n_by_action[TM_TORCH_FREE_COMPLETED];
+  f->n_timeline_allocations = d->n_allocs;
+  f->initially_allocated_bytes = v0;
+  /* The peak is v0 unless an entry went higher (peak_index says which). */
+  f->peak_bytes = tm_sat_add (v0, c->peak_rel);
+  f->allocated_bytes_at_end = tm_sat_add (v0, c->rel_at_end);
+
+  /* Live at the peak, and never freed. */
+  {
+    g_autoptr(GArray) never = g_array_new (FALSE, FALSE, sizeof (guint64));
+    g_autoptr(GArray) active = g_array_new (FALSE, FALSE, sizeof (guint64));
+
+    for (guint k = 0; k < d->n_allocs; k++)
+      {
+        const TmTorchAllocation *a = &d->allocs[k];
+
+        if (a->start <= f->peak_index && (a->end < 0 || a->end > f->peak_index))
+          f->n_live_at_peak++;
+        if (a->end < 0)
+          {
+            f->n_never_freed++;
+            f->never_freed_bytes = tm_sat_add (f->never_freed_bytes, a->bytes);
+            g_array_append_val (never, a->address);
+            if (a->start >= 0)
+              {
+                f->n_never_freed_traced++;
+                f->never_freed_traced_bytes = tm_sat_add (f->never_freed_traced_bytes, a->bytes);
+              }
+          }
+      }
+    tm_torch_each_block (self, d, collect_active, active);
+    g_array_sort (never, compare_u64);
+    g_array_sort (active, compare_u64);
+    f->end_matches_snapshot = never->len == active->len &&
+                              (never->len == 0 ||
+                               memcmp (never->data, active->data, never->len * sizeof (guint64)) == 0);
+  }
+
+  /* The reserved series: r0 = the snapshot's total minus the trace's net
+   * segment change (docs/pytorch.md, "The reserved series"). */
+  f->reserved_bytes_at_start = tm_sat_sub (f->snapshot_reserved_bytes, c->reserved_rel);
+  f->peak_reserved_bytes = tm_sat_add (f->reserved_bytes_at_start, c->peak_reserved_rel);
+  f->reserved_bytes_at_end = f->snapshot_reserved_bytes;
+
+  if (f->has_time)
+    {
+      f->first_time_us = tm_torch_entry_int (p, &slots, d->entry[0], TM_TORCH_KEY_TIME);
+      f->last_time_us = tm_torch_entry_int (p, &slots, d->entry[d->n - 1], TM_TORCH_KEY_TIME);
+    }
+  g_clear_pointer (&d->walk, walk_free);
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading                                                              */
+
+typedef struct
+{
+  TmTorchSnapshot *self;
+  const guint8    *data;
+  gsize            size;
+  GCancellable    *cancellable;
+} ReadJob;
+
+static gboolean
+read_job (gpointer   user_data,
+          GError   **error)
+{
+  ReadJob *job = user_data;
+  TmTorchSnapshot *self = job->self;
+
+  self->pickle = tm_pickle_read (job->data, job->size, error);
+  if (self->pickle == NULL || !read_shape (self, job->cancellable, error))
+    return FALSE;
+  for (guint i = 0; i < self->devices->len; i++)
+    {
+      if (g_cancellable_set_error_if_cancelled (job->cancellable, error))
+        return FALSE;
+      analyse (self, g_ptr_array_index (self->devices, i));
+    }
+  return TRUE;
+}
+
+TmTorchSnapshot *
+tm_torch_snapshot_read (TmSource      *source,
+                        GCancellable  *cancellable,
+                        GError       **error)
+{
+  g_autoptr(TmTorchSnapshot) self = g_new0 (TmTorchSnapshot, 1);
+  ReadJob job;
+
+  g_return_val_if_fail (source != NULL, NULL);
+
+  self->ref_count = 1;
+  self->source = tm_source_ref (source);
+  job.self = self;
+  job.data = tm_source_get_data (source);
+  job.size = tm_source_get_size (source);
+  job.cancellable = cancellable;
+
+  if (is_gzip (job.data, job.size))
+    {
+      g_autoptr(GBytes) plain = gunzip (job.data, job.size, cancellable, error);
+
+      if (plain == NULL)
+        return NULL;
+      tm_source_unref (self->source);
+      self->source = tm_source_new_from_bytes (plain, tm_source_get_path (source));
+      job.data = tm_source_get_data (self->source);
+      job.size = tm_source_get_size (self->source);
+      if (!tm_pickle_sniff (job.data, job.size))
+        {
+          g_set_error (error, TM_ERROR, TM_ERROR_INVALID,
+                       _("not a memory snapshot: the compressed file does not hold a pickle of protocol 2 to 5"));
+          return NULL;
+        }
+    }
+
+  if (!tm_source_run_guarded (self->source, read_job, &job, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+TmTorchSnapshot *
+tm_torch_snapshot_ref (TmTorchSnapshot *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_atomic_int_inc (&self->ref_count);
+  return self;
+}
+
+void
+tm_torch_snapshot_unref (TmTorchSnapshot *self)
+{
+  if (self == NULL || !g_atomic_int_dec_and_test (&self->ref_count))
+    return;
+  g_clear_pointer (&self->devices, g_ptr_array_unref);
+  g_clear_pointer (&self->pickle, tm_pickle_free);
+  g_clear_pointer (&self->source, tm_source_unref);
+  g_free (self);
+}
+
+guint
+tm_torch_snapshot_get_protocol (TmTorchSnapshot *self)
+{
+  return tm_pickle_get_protocol (self->pickle);
+}
+
+TmPickle *
+tm_torch_snapshot_get_pickle (TmTorchSnapshot *self)
+{
+  return self->pickle;
+}
+
+gsize
+tm_torch_snapshot_get_memory_size (TmTorchSnapshot *self)
+{
+  gsize bytes = tm_pickle_get_memory_size (self->pickle);
+
+  for (guint i = 0; i < self->devices->len; i++)
+    {
+      TmTorchDevice *d = g_ptr_array_index (self->devices, i);
+
+      bytes += (gsize) d->n + (gsize) d->n_allocs * sizeof (TmTorchAllocation);
+    }
+  return bytes;
+}
+
+guint
+tm_torch_snapshot_get_n_devices (TmTorchSnapshot *self)
+{
+  return self->devices->len;
+}
+
+TmTorchDevice *
+tm_torch_get_device (TmTorchSnapshot *self,
+            guint            device)
+{
+  /* A device number from this snapshot's own range. */
+  g_assert (device < self->devices->len);
+  return g_ptr_array_index (self->devices, device);
+}
+
+const char *
+tm_torch_snapshot_get_device_id (TmTorchSnapshot *self,
+                                 guint            device)
+{
+  return tm_torch_get_device (self, device)->id;
+}
+
+const TmTorchFigures *
+tm_torch_snapshot_get_figures (TmTorchSnapshot *self,
+                               guint            device)
+{
+  return &tm_torch_get_device (self, device)->figures;
+}
+
+gboolean
+tm_torch_snapshot_get_time (TmTorchSnapshot *self,
+                            guint            device,
+                            gint64           index,
+                            gint64          *time_us)
+{
+  TmTorchDevice *d = tm_torch_get_device (self, device);
+
+  if (!d->figures.has_time || d->n == 0 || index >= (gint64) d->n)
+    return FALSE;
+  {
+    TmTorchSlotCache slots = { { 0 }, { { 0 } }, 0 };
+
+    *time_us = tm_torch_entry_int (self->pickle, &slots, d->entry[MAX (index, 0)], TM_TORCH_KEY_TIME);
+  }
+  return TRUE;
+}
+
+const TmTorchAllocation *
+tm_torch_snapshot_get_allocations (TmTorchSnapshot *self,
+                                   guint            device,
+                                   guint           *n_allocations)
+{
+  TmTorchDevice *d = tm_torch_get_device (self, device);
+
+  *n_allocations = d->n_allocs;
+  return d->allocs;
+}
+
+static int
+compare_live (gconstpointer a,
+              gconstpointer b,
+              gpointer      allocs)
+{
+  const TmTorchAllocation *x = &((const TmTorchAllocation *) allocs)[*(const guint *) a];
+  const TmTorchAllocation *y = &((const TmTorchAllocation *) allocs)[*(const guint *) b];
+
+  if (x->bytes != y->bytes)
+    return x->bytes > y->bytes ? -1 : 1;
+  if (x->address != y->address)
+    return x->address < y->address ? -1 : 1;
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+GArray *
+tm_torch_snapshot_live_at_peak (TmTorchSnapshot *self,
+                                guint            device)
+{
+  TmTorchDevice *d = tm_torch_get_device (self, device);
+  GArray *rows = g_array_new (FALSE, FALSE, sizeof (guint));
+  gint64 at = d->figures.peak_index;
+
+  for (guint k = 0; k < d->n_allocs; k++)
+    if (d->allocs[k].start <= at && (d->allocs[k].end < 0 || d->allocs[k].end > at))
+      g_array_append_val (rows, k);
+  g_array_sort_with_data (rows, compare_live, d->allocs);
+  return rows;
+}
+
+/* ------------------------------------------------------------------ */
+/* Stacks                                                               */
+
+/* `_frame_filter` of PyTorch: interpreter and dispatcher frames out. */
+static gboolean
+frame_kept (const char *name,
+            const char *filename)
+{
+  static const char * const omit_functions[] = {
+    "unwind::unwind", "CapturedTraceback::gather", "gather_with_cpp", "_start",
+    "__libc_start_main", "PyEval_", "PyObject_", "PyFunction_",
+  };
+  static const char * const omit_filenames[] = {
+    "core/boxing", "/Register", "/Redispatch", "pythonrun.c", "Modules/main.c",
+    "Objects/call.c", "Objects/methodobject.c", "pycore_ceval.h", "ceval.c",
+    "cpython/abstract.h",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (omit_functions); i++)
+    if (strstr (name, omit_functions[i]) != NULL)
+      return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (omit_filenames); i++)
+    if (strstr (filename, omit_filenames[i]) != NULL)
+      return FALSE;
+  return TRUE;
+}
+
+char *
+tm_torch_snapshot_format_int (TmTorchSnapshot *self,
+                              TmPickleValue    value)
+{
+  gint64 i;
+  guint64 u;
+
+  if (tm_pickle_get_int (self->pickle, value, &i))
+    return g_strdup_printf ("%" G_GINT64_FORMAT, i);
+  if (tm_pickle_get_uint (self->pickle, value, &u))
+    return g_strdup_printf ("%" G_GUINT64_FORMAT, u);
+  return g_strdup ("None");
+}
+
+/* Appends frame as file:line:name; FALSE if the filter drops it. */
+static gboolean
+append_frame (TmTorchSnapshot *self,
+              GString         *out,
+              TmPickleValue    frame)
+{
+  TmPickle *p = self->pickle;
+  TmPickleValue v;
+  g_autofree char *name = NULL;
+  g_autofree char *filename = NULL;
+  g_autofree char *line = NULL;
+  const char *s, *base;
+  gsize n;
+
+  if (tm_pickle_dict_lookup (p, frame, "name", &v) && (s = tm_pickle_get_string (p, v, &n)) != NULL)
+    name = g_strndup (s, n);
+  if (tm_pickle_dict_lookup (p, frame, "filename", &v) && (s = tm_pickle_get_string (p, v, &n)) != NULL)
+    filename = g_strndup (s, n);
+  line = tm_pickle_dict_lookup (p, frame, "line", &v) ? tm_torch_snapshot_format_int (self, v) : g_strdup ("None");
+  if (name == NULL)
+    name = g_strdup ("");
+  if (filename == NULL)
+    filename = g_strdup ("");
+  if (!frame_kept (name, filename))
+    return FALSE;
+  base = strrchr (filename, '/');
+  g_string_append_printf (out, "%s:%s:%s", base != NULL ? base + 1 : filename, line, name);
+  return TRUE;
+}
+
+char *
+tm_torch_snapshot_format_stack (TmTorchSnapshot *self,
+                                TmPickleValue    frames)
+{
+  gsize n;
+  const TmPickleValue *items = tm_pickle_get_items (self->pickle, frames, &n);
+  GString *out;
+  gboolean first = TRUE;
+
+  if (n == 0)
+    return g_strdup ("<non-python>");
+  out = g_string_new (NULL);
+  for (gsize i = n; i-- > 0;)
+    {
+      gsize len = out->len;
+
+      if (!first)
+        g_string_append_c (out, ';');
+      if (append_frame (self, out, items[i]))
+        first = FALSE;
+      else
+        g_string_truncate (out, len);
+    }
+  return g_string_free (out, FALSE);
+}
+
+char *
+tm_torch_snapshot_format_top_frame (TmTorchSnapshot *self,
+                                    TmPickleValue    frames)
+{
+  gsize n;
+  const TmPickleValue *items = tm_pickle_get_items (self->pickle, frames, &n);
+  GString *out = g_string_new (NULL);
+
+  for (gsize i = 0; i < n; i++)
+    if (append_frame (self, out, items[i]))
+      break;
+  return g_string_free (out, FALSE);
+}

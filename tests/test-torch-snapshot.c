@@ -1,0 +1,610 @@
+/* test-torch-snapshot.c — PyTorch memory snapshots give PyTorch's figures
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The two real snapshots in $TM_REAL_PROFILES against the figures PyTorch's
+ * own tools give (expected/NAME.summary.json and NAME.collapsed.ID.txt; skipped
+ * when the variable is unset, a missing file fails); small snapshots
+ * written by Python's pickle module at test time (TM_PYTHON, protocols 2
+ * to 5) for each rule of docs/pytorch.md; hostile pickles refused by the
+ * command line.
+ */
+#include "config.h"
+
+#include <string.h>
+#include <zlib.h>
+#include <json-glib/json-glib.h>
+
+#include "tm-allocations.h"
+#include "tm-analysis.h"
+#include "tm-error.h"
+#include "tm-torch-export.h"
+#include "tm-torch-snapshot.h"
+#include "tm-torch-stores.h"
+#include "tm-test-util.h"
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                              */
+
+static JsonNode *
+parse_text (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_data (parser, text, -1, &error);
+  g_assert_no_error (error);
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+/* Every member of want is in got with the same value (got may have more). */
+static void
+assert_contains (JsonNode   *got,
+                 JsonNode   *want,
+                 const char *where)
+{
+  if (JSON_NODE_HOLDS_OBJECT (want))
+    {
+      JsonObject *w = json_node_get_object (want);
+      g_autoptr(GList) members = json_object_get_members (w);
+
+      g_assert_true (JSON_NODE_HOLDS_OBJECT (got));
+      for (GList *m = members; m != NULL; m = m->next)
+        {
+          g_autofree char *sub = g_strdup_printf ("%s.%s", where, (const char *) m->data);
+          JsonNode *g = json_object_get_member (json_node_get_object (got), m->data);
+
+          if (g == NULL)
+            g_error ("%s is missing", sub);
+          assert_contains (g, json_object_get_member (w, m->data), sub);
+        }
+    }
+  else if (!json_node_equal (got, want))
+    {
+      g_autofree char *a = json_to_string (got, FALSE);
+      g_autofree char *b = json_to_string (want, FALSE);
+
+      g_error ("%s is %s, PyTorch's figure is %s", where, a, b);
+    }
+}
+
+static TmTorchSnapshot *
+read_bytes (GBytes  *bytes,
+            GError **error)
+{
+  g_autoptr(TmSource) source = tm_source_new_from_bytes (bytes, "test.pickle");
+
+  return tm_torch_snapshot_read (source, NULL, error);
+}
+
+/* A snapshot written by Python: expr is a Python expression of the
+ * snapshot, pickled at protocol into a temporary file. */
+static GBytes *
+python_pickle (const char *expr,
+               guint       protocol)
+{
+  const char *python = g_getenv ("TM_PYTHON");
+  g_autofree char *path = NULL;
+  g_autofree char *code = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *data = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize len = 0;
+  int status;
+  int fd;
+
+  g_assert_nonnull (python);
+  fd = g_file_open_tmp ("tm-pickle-XXXXXX", &path, &error);
+  g_assert_no_error (error);
+  close (fd);
+  code = g_strdup_printf ("import pickle, sys\n"
+                          "open(sys.argv[1], 'wb').write(pickle.dumps(%s, protocol=%u))\n",
+                          expr, protocol);
+  {
+    const char *argv[] = { python, "-c", code, path, NULL };
+
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                                 NULL, &err, &status, &error));
+  }
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("python failed: %s", err);
+  g_assert_true (g_file_get_contents (path, &data, &len, &error));
+  g_assert_no_error (error);
+  g_unlink (path);
+  return g_bytes_new_take (g_steal_pointer (&data), len);
+}
+
+/* ------------------------------------------------------------------ */
+/* Real snapshots                                                       */
+
+static void
+check_real (const char *name,
+            const char *memory_id)
+{
+  g_autofree char *file = g_strconcat (name, ".pickle", NULL);
+  g_autofree char *path = tm_test_real_profile (file);
+  g_autofree char *summary_name = g_strconcat ("expected/", name, ".summary.json", NULL);
+  g_autofree char *collapsed_name = g_strdup_printf ("expected/%s.collapsed.%s.txt", name, memory_id);
+  g_autofree char *summary_path = NULL;
+  g_autofree char *collapsed_path = NULL;
+  g_autofree char *want_text = NULL;
+  g_autofree char *want_lines = NULL;
+  g_autofree char *id_arg = g_strconcat ("--memory-id=", memory_id, NULL);
+  g_autoptr(JsonNode) got = NULL;
+  g_autoptr(JsonNode) want = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(TmTestRun) json = { 0 };
+  g_auto(TmTestRun) collapsed = { 0 };
+  JsonObject *mem;
+  JsonArray *rows;
+  gint64 sum = 0;
+
+  if (path == NULL)
+    {
+      g_test_skip ("TM_REAL_PROFILES is not set");
+      return;
+    }
+  summary_path = tm_test_real_profile (summary_name);
+  collapsed_path = tm_test_real_profile (collapsed_name);
+
+  tm_test_run_cli (&json, NULL, "--summary", "--json", path, NULL);
+  g_assert_cmpint (json.status, ==, 0);
+  g_assert_cmpstr (json.err, ==, "");
+  got = parse_text (json.out);
+  g_assert_true (g_file_get_contents (summary_path, &want_text, NULL, &error));
+  g_assert_no_error (error);
+  want = parse_text (want_text);
+  assert_contains (got, want, "$");
+
+  /* What is live at the peak adds up to the peak. */
+  mem = json_object_get_object_member (json_object_get_object_member (json_node_get_object (got), "memory"),
+                                       memory_id);
+  rows = json_object_get_array_member (mem, "breakdown");
+  for (guint i = 0; i < json_array_get_length (rows); i++)
+    sum += json_object_get_int_member (json_array_get_object_element (rows, i), "bytes");
+  g_assert_cmpint (sum, ==, json_object_get_int_member (mem, "peak_bytes_in_use"));
+  g_assert_cmpint (json_array_get_length (rows), ==, json_object_get_int_member (mem, "num_live_at_peak"));
+
+  /* The collapsed stacks of `_memory_viz.py memory`, byte for byte. */
+  tm_test_run_cli (&collapsed, NULL, "--export=collapsed", id_arg, path, NULL);
+  g_assert_cmpint (collapsed.status, ==, 0);
+  g_assert_true (g_file_get_contents (collapsed_path, &want_lines, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (collapsed.out, ==, want_lines);
+}
+
+static void
+test_real_cs336 (void)
+{
+  check_real ("pytorch_cs336_memory_snapshot", "0");
+}
+
+static void
+test_real_select_n (void)
+{
+  check_real ("pytorch_select_n_snapshot", "1");
+}
+
+/* The same snapshot gzip-compressed reads the same. */
+static void
+test_real_gzip (void)
+{
+  g_autofree char *path = tm_test_real_profile ("pytorch_cs336_memory_snapshot.pickle");
+  g_autofree char *data = NULL;
+  g_autofree char *gz_path = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(TmTestRun) plain = { 0 };
+  g_auto(TmTestRun) packed = { 0 };
+  g_autoptr(JsonNode) a = NULL;
+  g_autoptr(JsonNode) b = NULL;
+  gsize len;
+  gzFile gz;
+  int fd;
+
+  if (path == NULL)
+    {
+      g_test_skip ("TM_REAL_PROFILES is not set");
+      return;
+    }
+  g_assert_true (g_file_get_contents (path, &data, &len, &error));
+  fd = g_file_open_tmp ("tm-snapshot-XXXXXX.pickle.gz", &gz_path, &error);
+  g_assert_no_error (error);
+  gz = gzdopen (fd, "wb");
+  g_assert_cmpint (gzwrite (gz, data, (unsigned) len), ==, (int) len);
+  g_assert_cmpint (gzclose (gz), ==, Z_OK);
+
+  tm_test_run_cli (&plain, NULL, "--summary", "--json", path, NULL);
+  tm_test_run_cli (&packed, NULL, "--summary", "--json", gz_path, NULL);
+  g_unlink (gz_path);
+  g_assert_cmpint (packed.status, ==, 0);
+  a = parse_text (plain.out);
+  b = parse_text (packed.out);
+  json_object_remove_member (json_node_get_object (a), "input");
+  json_object_remove_member (json_node_get_object (a), "file");
+  json_object_remove_member (json_node_get_object (b), "input");
+  json_object_remove_member (json_node_get_object (b), "file");
+  g_assert_true (json_node_equal (a, b));
+}
+
+/* ------------------------------------------------------------------ */
+/* The rules, on small snapshots                                        */
+
+/* Device 0's trace:
+ *   0 alloc A (100)           v = 50 (live from the start) + 100
+ *   1 free_requested B        the free of a block allocated before the trace
+ *   2 free_completed B (30)   size from entry 1 (requested 50, completed 30)
+ *   3 alloc C (200)           peak: 50 + 100 - 50 + 200 + 70 (ghost) = 370
+ *   4 alloc C again (10)      the first C stays live for ever
+ *   5 segment_alloc (1024)
+ *   6 free_completed C        ends the second C
+ *   7 oom
+ *   8 segment_free (512)
+ * plus a ghost: an active_allocated block of 70 requested bytes at an
+ * address no live alloc has; its segment is 2048 bytes. The address of A
+ * is above 2^63 (a LONG1 of 9 bytes). */
+#define RULES_SNAPSHOT                                                                   \
+  "{'segments': [{'device': 0, 'address': 4096, 'total_size': 2048, 'stream': 7,"       \
+  "  'segment_pool_id': (0, 0), 'blocks': ["                                             \
+  "    {'address': 4096, 'size': 512, 'requested_size': 70, 'state': 'active_allocated',"\
+  "     'frames': [{'name': 'inner', 'filename': '/a/b/model.py', 'line': 3},"           \
+  "                {'name': 'PyEval_Frame', 'filename': 'x.c', 'line': 1},"              \
+  "                {'name': 'outer', 'filename': 'main.py', 'line': 9}]},"               \
+  "    {'address': 4608, 'size': 1536, 'requested_size': 0, 'state': 'inactive', 'frames': []}]}],"\
+  " 'device_traces': [[{'action': 'alloc', 'addr': 2**64 - 512, 'size': 100, 'stream': 7, 'time_us': 10},"\
+  "   {'action': 'free_requested', 'addr': 8192, 'size': 50, 'stream': 7, 'time_us': 11},"\
+  "   {'action': 'free_completed', 'addr': 8192, 'size': 30, 'stream': 7, 'time_us': 12},"\
+  "   {'action': 'alloc', 'addr': 12288, 'size': 200, 'stream': 7, 'time_us': 13},"     \
+  "   {'action': 'alloc', 'addr': 12288, 'size': 10, 'stream': 7, 'time_us': 14},"      \
+  "   {'action': 'segment_alloc', 'addr': 65536, 'size': 1024, 'stream': 7, 'time_us': 15},"\
+  "   {'action': 'free_completed', 'addr': 12288, 'size': 10, 'stream': 7, 'time_us': 16},"\
+  "   {'action': 'oom', 'device_free': 5, 'size': 4096, 'stream': 7, 'time_us': 17},"   \
+  "   {'action': 'segment_free', 'addr': 65536, 'size': 512, 'stream': 7, 'time_us': 18}],"\
+  "  [], []]}"
+
+static void
+test_rules (void)
+{
+  for (guint protocol = 2; protocol <= 5; protocol++)
+    {
+      g_autoptr(GBytes) bytes = python_pickle (RULES_SNAPSHOT, protocol);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TmTorchSnapshot) snap = read_bytes (bytes, &error);
+      g_autoptr(GArray) live = NULL;
+      g_autofree char *stack = NULL;
+      g_autofree char *lines = NULL;
+      const TmTorchFigures *f;
+      const TmTorchAllocation *allocs;
+      gint64 t = 0;
+      guint n;
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (tm_torch_snapshot_get_protocol (snap), ==, protocol);
+      /* Devices 1 and 2 have empty traces and no segments: one memory id. */
+      g_assert_cmpuint (tm_torch_snapshot_get_n_devices (snap), ==, 1);
+      g_assert_cmpstr (tm_torch_snapshot_get_device_id (snap, 0), ==, "0");
+      f = tm_torch_snapshot_get_figures (snap, 0);
+
+      g_assert_cmpuint (f->n_entries, ==, 9);
+      g_assert_true (f->has_time);
+      g_assert_cmpuint (f->n_allocations, ==, 3);
+      g_assert_cmpuint (f->n_deallocations, ==, 2);
+      g_assert_cmpuint (f->n_by_action[TM_TORCH_OOM], ==, 1);
+      g_assert_cmpuint (f->n_initially_from_free, ==, 1);
+      g_assert_cmpuint (f->n_initially_from_snapshot, ==, 1);
+      g_assert_cmpint (f->initially_allocated_bytes, ==, 50 + 70);
+      g_assert_cmpint (f->peak_bytes, ==, 120 + 100 - 50 + 200 + 10);
+      g_assert_cmpint (f->peak_index, ==, 4);
+      g_assert_true (tm_torch_snapshot_get_time (snap, 0, f->peak_index, &t));
+      g_assert_cmpint (t, ==, 14);
+      g_assert_cmpuint (f->n_live_at_peak, ==, 4);
+      g_assert_cmpint (f->allocated_bytes_at_end, ==, 70 + 100 + 200);
+      g_assert_cmpuint (f->n_never_freed, ==, 3);
+      g_assert_cmpint (f->never_freed_bytes, ==, 370);
+      g_assert_cmpuint (f->n_never_freed_traced, ==, 2);
+      g_assert_cmpint (f->never_freed_traced_bytes, ==, 300);
+      g_assert_false (f->end_matches_snapshot);
+      /* Reserved: 2048 at the end, so 2048 - 1024 + 512 at the start. */
+      g_assert_cmpint (f->reserved_bytes_at_start, ==, 1536);
+      g_assert_cmpint (f->peak_reserved_bytes, ==, 2560);
+      g_assert_cmpint (f->peak_reserved_index, ==, 5);
+      g_assert_cmpint (f->reserved_bytes_at_end, ==, 2048);
+      g_assert_cmpint (f->free_internal_bytes, ==, 512 - 70);
+      g_assert_cmpint (f->free_external_bytes, ==, 1536);
+      g_assert_cmpint (f->largest_inactive_block_bytes, ==, 1536);
+
+      allocs = tm_torch_snapshot_get_allocations (snap, 0, &n);
+      g_assert_cmpuint (n, ==, 5);
+      live = tm_torch_snapshot_live_at_peak (snap, 0);
+      g_assert_cmpuint (live->len, ==, 4);
+      /* The largest first: the first C (200), A above 2^63 (100). */
+      g_assert_cmpint (allocs[g_array_index (live, guint, 0)].bytes, ==, 200);
+      g_assert_cmpuint (allocs[g_array_index (live, guint, 1)].address, ==, G_MAXUINT64 - 511);
+      /* The ghost's stack: outermost first, the interpreter frame left
+       * out, files without their folders. */
+      for (guint k = 0; k < n; k++)
+        if (allocs[k].origin == TM_TORCH_ORIGIN_SNAPSHOT)
+          stack = tm_torch_snapshot_format_stack (snap, allocs[k].frames);
+      g_assert_cmpstr (stack, ==, "main.py:9:outer;model.py:3:inner");
+
+      lines = tm_torch_export_collapsed (snap, 0, FALSE);
+      g_assert_cmpstr (lines, ==,
+                       "stream_7;active_allocated;<gaps> 442\n"
+                       "stream_7;active_allocated;main.py:9:outer;model.py:3:inner 70\n"
+                       "stream_7;inactive;<gaps> 1536\n");
+      g_clear_pointer (&lines, g_free);
+      lines = tm_torch_export_collapsed (snap, 0, TRUE);
+      g_assert_true (g_str_has_prefix (lines, "stream_7;seg_4096;active_allocated;<gaps> 442\n"));
+    }
+}
+
+/* The stores the views read: a snapshot per entry, the allocated series as
+ * heap, reserved - allocated as free, stacks as scope paths. */
+static void
+test_stores (void)
+{
+  g_autoptr(GBytes) bytes = python_pickle (RULES_SNAPSHOT, 4);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTorchSnapshot) snap = read_bytes (bytes, &error);
+  g_autoptr(GPtrArray) stores = NULL;
+  g_autoptr(TmAnalysis) analysis = NULL;
+  g_autoptr(TmAllocations) allocations = NULL;
+  TmMemoryStore *store;
+  const TmSummary *s;
+  TmActivity a;
+  const gint64 *heap;
+
+  g_assert_no_error (error);
+  stores = tm_torch_snapshot_build_stores (snap);
+  g_assert_cmpuint (stores->len, ==, 1);
+  store = g_ptr_array_index (stores, 0);
+  g_assert_cmpstr (tm_memory_store_get_id (store), ==, "0");
+  g_assert_true (tm_memory_store_finish (store, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (tm_memory_store_is_complete (store));
+  g_assert_cmpuint (tm_memory_store_get_n_snapshots (store), ==, 9);
+  heap = tm_memory_store_get_heap (store);
+  g_assert_cmpint (heap[0], ==, 220);
+  g_assert_cmpint (heap[4], ==, 380);
+  g_assert_cmpint (heap[8], ==, 370);
+  /* Reserved 2048 at the end: free is the rest. */
+  g_assert_cmpint (tm_memory_store_get_free (store)[8], ==, 2048 - 370);
+  s = tm_memory_store_get_summary (store);
+  g_assert_cmpint (s->peak_bytes_in_use, ==, 380);
+  /* The store's window peak is the last snapshot at the maximum (entry 5,
+   * a segment_alloc that leaves it unchanged); PyTorch's is the first. */
+  g_assert_cmpint (s->peak_time_ps, ==, 5000000);
+  g_assert_cmpint (tm_memory_store_get_times (store)[8], ==, 8000000);
+  g_assert_cmpuint (s->n_allocations, ==, 3);
+  g_assert_cmpuint (s->n_deallocations, ==, 2);
+
+  g_assert_true (tm_memory_store_get_activity (store, 0, &a, &error));
+  g_assert_cmpuint (a.address, ==, G_MAXUINT64 - 511);
+  g_assert_cmpint (a.requested_bytes, ==, 100);
+  g_assert_cmpstr (a.op_name, ==, "<non-python>");
+  g_assert_cmpstr (a.region_type, ==, "alloc");
+  g_assert_cmpstr (a.shape, ==, "stream 7");
+  tm_activity_clear (&a);
+
+  analysis = tm_analysis_new (store, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (tm_analysis_get_peak_breakdown (analysis));
+  allocations = tm_allocations_new (store, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (allocations);
+}
+
+/* The real snapshots as stores: the allocated peak is PyTorch's. */
+static void
+test_real_stores (void)
+{
+  const struct { const char *name; gint64 peak; guint n; } cases[] = {
+    { "pytorch_cs336_memory_snapshot.pickle", 13923997700, 5163 },
+    { "pytorch_select_n_snapshot.pickle", 544460336, 1 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = tm_test_real_profile (cases[i].name);
+      g_autoptr(TmSource) source = NULL;
+      g_autoptr(TmTorchSnapshot) snap = NULL;
+      g_autoptr(GPtrArray) stores = NULL;
+      g_autoptr(GError) error = NULL;
+      TmMemoryStore *store;
+
+      if (path == NULL)
+        {
+          g_test_skip ("TM_REAL_PROFILES is not set");
+          return;
+        }
+      source = tm_source_open (path, &error);
+      g_assert_no_error (error);
+      snap = tm_torch_snapshot_read (source, NULL, &error);
+      g_assert_no_error (error);
+      stores = tm_torch_snapshot_build_stores (snap);
+      g_assert_cmpuint (stores->len, ==, 1);
+      store = g_ptr_array_index (stores, 0);
+      g_assert_true (tm_memory_store_finish (store, NULL, &error));
+      g_assert_cmpuint (tm_memory_store_get_n_snapshots (store), ==, cases[i].n);
+      g_assert_cmpint (tm_memory_store_get_summary (store)->peak_bytes_in_use, ==, cases[i].peak);
+    }
+}
+
+/* The profile loader opens snapshots (plain and gzip) as it opens XSpace
+ * files: one memory id per device, analysed. */
+static void
+test_real_profile (void)
+{
+  g_autofree char *path = tm_test_real_profile ("pytorch_cs336_memory_snapshot.pickle");
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(TmProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+  TmAnalysis *analysis;
+
+  if (path == NULL)
+    {
+      g_test_skip ("TM_REAL_PROFILES is not set");
+      return;
+    }
+  file = g_file_new_for_path (path);
+  profile = tm_profile_load (file, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (tm_profile_get_format (profile), ==, TM_INPUT_FORMAT_TORCH_SNAPSHOT);
+  g_assert_false (tm_profile_get_features (profile) & TM_INPUT_HAS_XPROF_JSON_EXPORT);
+  g_assert_false (tm_profile_get_features (profile) & TM_INPUT_HAS_MEMORY_ONLY_EXPORT);
+  g_assert_cmpuint (tm_profile_get_n_memory_ids (profile), ==, 1);
+  g_assert_cmpstr (tm_memory_store_get_id (tm_profile_get_memory_store (profile, 0)), ==, "0");
+  analysis = tm_profile_get_analysis (profile, 0);
+  g_assert_nonnull (analysis);
+  g_assert_cmpint (tm_memory_store_get_summary (tm_profile_get_memory_store (profile, 0))->peak_bytes_in_use,
+                   ==, 13923997700);
+  g_assert_nonnull (tm_profile_lookup_allocations (profile, tm_profile_get_memory_store (profile, 0)));
+}
+
+/* A hostile pickle fails the profile loader with the same message. */
+static void
+test_profile_refuses (void)
+{
+  static const guint8 h[] = { 0x80, 4, 0x8c, 1, 'a', 0x8c, 1, 'b', 0x93, '.' };
+  g_autoptr(GBytes) bytes = g_bytes_new_static (h, sizeof h);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmProfile) profile = tm_test_load_bytes (bytes, "hostile.pickle", &error);
+
+  g_assert_null (profile);
+  g_assert_error (error, TM_ERROR, TM_ERROR_UNSAFE);
+  g_assert_nonnull (strstr (error->message, "STACK_GLOBAL at byte 8 "));
+}
+
+/* Without time_us the axis is the entry index; a snapshot of bare segments
+ * (the legacy form) reads too. */
+static void
+test_no_time_and_legacy (void)
+{
+  g_autoptr(GBytes) a = python_pickle ("{'segments': [], 'device_traces': [[], "
+                                       "[{'action': 'alloc', 'addr': 16, 'size': 4, 'stream': 0}]]}", 4);
+  g_autoptr(GBytes) b = python_pickle ("[{'device': 2, 'address': 0, 'total_size': 10, 'stream': 0,"
+                                       " 'blocks': [{'size': 10, 'state': 'active_allocated',"
+                                       " 'history': [{'real_size': 6}]}]}]", 2);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTorchSnapshot) sa = read_bytes (a, &error);
+  g_autoptr(TmTorchSnapshot) sb = NULL;
+  g_autofree char *lines = NULL;
+  gint64 t;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (tm_torch_snapshot_get_n_devices (sa), ==, 1);
+  g_assert_cmpstr (tm_torch_snapshot_get_device_id (sa, 0), ==, "1");
+  g_assert_false (tm_torch_snapshot_get_figures (sa, 0)->has_time);
+  g_assert_false (tm_torch_snapshot_get_time (sa, 0, 0, &t));
+  g_assert_cmpint (tm_torch_snapshot_get_figures (sa, 0)->peak_index, ==, 0);
+
+  sb = read_bytes (b, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (tm_torch_snapshot_get_device_id (sb, 0), ==, "2");
+  g_assert_cmpint (tm_torch_snapshot_get_figures (sb, 0)->peak_bytes, ==, 6);
+  lines = tm_torch_export_collapsed (sb, 0, FALSE);
+  g_assert_cmpstr (lines, ==, "stream_0;active_allocated;<gaps> 4\nstream_0;active_allocated;<no-context> 6\n");
+}
+
+/* What is not a snapshot says so. */
+static void
+test_not_a_snapshot (void)
+{
+  const struct { const char *expr; const char *fragment; } cases[] = {
+    { "3", "holds a int, not a dict" },
+    { "{'device_traces': []}", "no “segments” list" },
+    { "{'segments': [], 'device_traces': 5}", "“device_traces” is a int" },
+    { "{'segments': [7]}", "segment 0 is a int" },
+    { "{'segments': [{'device': 0}]}", "segment 0 has no “blocks” list" },
+    { "{'segments': [], 'device_traces': [[{'size': 1}]]}", "trace entry 0 of device 0 has no “action”" },
+    { "{'segments': [], 'device_traces': [[{'action': 'alloc', 'size': 1}]]}", "has no “addr” integer" },
+    { "{'segments': [], 'device_traces': [[{'action': 'alloc', 'addr': 1, 'size': -1}]]}", "negative size" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GBytes) bytes = python_pickle (cases[i].expr, 4);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TmTorchSnapshot) snap = read_bytes (bytes, &error);
+
+      g_assert_null (snap);
+      g_assert_error (error, TM_ERROR, TM_ERROR_INVALID);
+      if (strstr (error->message, cases[i].fragment) == NULL)
+        g_error ("“%s” lacks “%s”", error->message, cases[i].fragment);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Hostile pickles on the command line                                  */
+
+static void
+assert_refused (const char *bytes,
+                gsize       n,
+                const char *fragment)
+{
+  g_autoptr(GBytes) data = g_bytes_new (bytes, n);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = tm_fixture_write_bytes (data, NULL, "hostile.pickle", &error);
+  const char *flags[][2] = { { "--summary", NULL }, { "--summary", "--json" }, { "--export=collapsed", NULL } };
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (flags); i++)
+    {
+      g_auto(TmTestRun) r = { 0 };
+
+      if (flags[i][1] != NULL)
+        tm_test_run_cli (&r, NULL, flags[i][0], flags[i][1], path, NULL);
+      else
+        tm_test_run_cli (&r, NULL, flags[i][0], path, NULL);
+      g_assert_cmpint (r.status, ==, 1);
+      g_assert_cmpstr (r.out, ==, "");
+      /* Exactly one line. */
+      g_assert_true (g_str_has_suffix (r.err, "\n"));
+      g_assert_true (strchr (r.err, '\n') == r.err + strlen (r.err) - 1);
+      if (strstr (r.err, fragment) == NULL)
+        g_error ("“%s” lacks “%s”", r.err, fragment);
+    }
+  tm_fixture_remove (path);
+}
+
+static void
+test_hostile (void)
+{
+  /* h1: protocol 0, os.system through GLOBAL and REDUCE. */
+  static const char h1[] = "cos\nsystem\n(S'touch /tmp/tm-pwned'\ntR.";
+  /* h2: protocol 4, a trace entry whose frames are posix.system(...)
+   * through STACK_GLOBAL and REDUCE. */
+  g_autoptr(GByteArray) h2 = g_byte_array_new ();
+  static const guint8 head[] = {
+    0x80, 4, '}', 0x94, 0x8c, 8, 's', 'e', 'g', 'm', 'e', 'n', 't', 's', 0x94, ']', 0x94, 's',
+    0x8c, 6, 'f', 'r', 'a', 'm', 'e', 's',
+    0x8c, 5, 'p', 'o', 's', 'i', 'x', 0x8c, 6, 's', 'y', 's', 't', 'e', 'm', 0x93,
+    0x8c, 4, 't', 'r', 'u', 'e', 0x85, 'R', 's', '.',
+  };
+
+  g_byte_array_append (h2, head, sizeof head);
+  assert_refused (h1, sizeof h1 - 1, "GLOBAL at byte 0 ");
+  assert_refused ((const char *) h2->data, h2->len, "pickle opcode STACK_GLOBAL at byte 41 ");
+  g_assert_false (g_file_test ("/tmp/tm-pwned", G_FILE_TEST_EXISTS));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/torch-snapshot/real/cs336", test_real_cs336);
+  g_test_add_func ("/torch-snapshot/real/select-n", test_real_select_n);
+  g_test_add_func ("/torch-snapshot/real/gzip", test_real_gzip);
+  g_test_add_func ("/torch-snapshot/rules", test_rules);
+  g_test_add_func ("/torch-snapshot/stores", test_stores);
+  g_test_add_func ("/torch-snapshot/real/stores", test_real_stores);
+  g_test_add_func ("/torch-snapshot/real/profile", test_real_profile);
+  g_test_add_func ("/torch-snapshot/profile-refuses", test_profile_refuses);
+  g_test_add_func ("/torch-snapshot/no-time-and-legacy", test_no_time_and_legacy);
+  g_test_add_func ("/torch-snapshot/not-a-snapshot", test_not_a_snapshot);
+  g_test_add_func ("/torch-snapshot/hostile", test_hostile);
+
+  return g_test_run ();
+}
