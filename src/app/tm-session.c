@@ -19,8 +19,6 @@ struct _TmSession
   TmMemoryStore *memory_store;
   TmViewport    *viewport;
   gint64         selected_time;
-  TmYScale       y_scale;
-  TmSeriesFlags  hidden_series;
   guint          has_selected_time : 1;
 
   TmScope       *selected_scope;
@@ -46,21 +44,12 @@ struct _TmSession
 
 G_DEFINE_FINAL_TYPE (TmSession, tm_session, G_TYPE_OBJECT)
 
-G_DEFINE_ENUM_TYPE (TmYScale, tm_y_scale,
-  G_DEFINE_ENUM_VALUE (TM_Y_SCALE_FIT, "fit"),
-  G_DEFINE_ENUM_VALUE (TM_Y_SCALE_CAPACITY, "capacity"))
 
 G_DEFINE_ENUM_TYPE (TmCompareAlignment, tm_compare_alignment,
   G_DEFINE_ENUM_VALUE (TM_COMPARE_ALIGN_START, "start"),
   G_DEFINE_ENUM_VALUE (TM_COMPARE_ALIGN_PEAK, "peak"),
   G_DEFINE_ENUM_VALUE (TM_COMPARE_ALIGN_FIRST_STEP, "first-step"))
 
-G_DEFINE_FLAGS_TYPE (TmSeriesFlags, tm_series_flags,
-  G_DEFINE_ENUM_VALUE (TM_SERIES_FLAG_NONE, "none"),
-  G_DEFINE_ENUM_VALUE (TM_SERIES_FLAG_STACK, "stack"),
-  G_DEFINE_ENUM_VALUE (TM_SERIES_FLAG_HEAP, "heap"),
-  G_DEFINE_ENUM_VALUE (TM_SERIES_FLAG_FREE, "free"),
-  G_DEFINE_ENUM_VALUE (TM_SERIES_FLAG_FRAGMENTATION, "fragmentation"))
 
 enum {
   PROP_0,
@@ -71,12 +60,10 @@ enum {
   PROP_SELECTED_TIME,
   PROP_SELECTED_SCOPE,
   PROP_SELECTED_ALLOCATION,
-  PROP_Y_SCALE,
   PROP_BASELINE,
   PROP_ALIGNMENT,
   PROP_RUN,
   PROP_SCOPE_INDEX,
-  PROP_HIDDEN_SERIES,
   PROP_ALLOCATIONS,
   PROP_ALLOCATIONS_PENDING,
   N_PROPS
@@ -205,10 +192,6 @@ tm_session_get_property (GObject    *object,
       g_value_set_boxed (value, self->selected_scope);
       break;
 
-    case PROP_Y_SCALE:
-      g_value_set_enum (value, self->y_scale);
-      break;
-
     case PROP_BASELINE:
       g_value_set_object (value, self->baseline);
       break;
@@ -219,10 +202,6 @@ tm_session_get_property (GObject    *object,
 
     case PROP_RUN:
       g_value_set_object (value, self->run);
-      break;
-
-    case PROP_HIDDEN_SERIES:
-      g_value_set_flags (value, self->hidden_series);
       break;
 
     default:
@@ -252,20 +231,12 @@ tm_session_set_property (GObject      *object,
       tm_session_set_selected_scope (self, g_value_get_boxed (value));
       break;
 
-    case PROP_Y_SCALE:
-      tm_session_set_y_scale (self, g_value_get_enum (value));
-      break;
-
     case PROP_ALIGNMENT:
       tm_session_set_alignment (self, g_value_get_enum (value));
       break;
 
     case PROP_RUN:
       tm_session_set_run (self, g_value_get_object (value));
-      break;
-
-    case PROP_HIDDEN_SERIES:
-      tm_session_set_hidden_series (self, g_value_get_flags (value));
       break;
 
     default:
@@ -312,14 +283,6 @@ tm_session_class_init (TmSessionClass *klass)
                        0, G_MAXUINT, TM_ALLOCATIONS_NONE,
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
-  properties[PROP_HIDDEN_SERIES] =
-    g_param_spec_flags ("hidden-series", NULL, NULL,
-                        TM_TYPE_SERIES_FLAGS, TM_SERIES_FLAG_NONE,
-                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-  properties[PROP_Y_SCALE] =
-    g_param_spec_enum ("y-scale", NULL, NULL,
-                       TM_TYPE_Y_SCALE, TM_Y_SCALE_FIT,
-                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   properties[PROP_BASELINE] =
     g_param_spec_object ("baseline", NULL, NULL,
@@ -649,28 +612,6 @@ tm_session_select_allocation (TmSession *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ALLOCATION]);
 }
 
-TmYScale
-tm_session_get_y_scale (TmSession *self)
-{
-  g_return_val_if_fail (TM_IS_SESSION (self), TM_Y_SCALE_FIT);
-
-  return self->y_scale;
-}
-
-void
-tm_session_set_y_scale (TmSession *self,
-                        TmYScale   y_scale)
-{
-  g_return_if_fail (TM_IS_SESSION (self));
-  g_return_if_fail (y_scale == TM_Y_SCALE_FIT || y_scale == TM_Y_SCALE_CAPACITY);
-
-  if (self->y_scale == y_scale)
-    return;
-
-  self->y_scale = y_scale;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_Y_SCALE]);
-}
-
 /* ------------------------------------------------------------------ */
 /* Comparing                                                            */
 
@@ -782,35 +723,4 @@ tm_session_open_host (TmSession  *self,
   g_return_if_fail (self->run != NULL && host < tm_run_loader_get_n_hosts (self->run));
 
   g_signal_emit (self, signals[OPEN_HOST], 0, host, memory_id);
-}
-
-TmSeriesFlags
-tm_session_get_hidden_series (TmSession *self)
-{
-  g_return_val_if_fail (TM_IS_SESSION (self), TM_SERIES_FLAG_NONE);
-
-  return self->hidden_series;
-}
-
-void
-tm_session_set_hidden_series (TmSession     *self,
-                              TmSeriesFlags  hidden)
-{
-  g_return_if_fail (TM_IS_SESSION (self));
-
-  hidden &= TM_SERIES_FLAG_STACK | TM_SERIES_FLAG_HEAP | TM_SERIES_FLAG_FREE | TM_SERIES_FLAG_FRAGMENTATION;
-  if (self->hidden_series == hidden)
-    return;
-
-  self->hidden_series = hidden;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIDDEN_SERIES]);
-}
-
-void
-tm_session_toggle_series (TmSession     *self,
-                          TmSeriesFlags  series)
-{
-  g_return_if_fail (TM_IS_SESSION (self));
-
-  tm_session_set_hidden_series (self, self->hidden_series ^ series);
 }

@@ -29,11 +29,6 @@
  *                  selected scope's series, which tm-scope-index-query
  *                  builds and hands over; the timeline reads it until it
  *                  asks that query itself
- *   hidden-series  the usage timeline's series the user turned off in its
- *                  legend (TmSeriesFlags; none by default)
- *   y-scale        how tall the timeline's byte axis is: fit to the memory
- *                  in use in the visible range (the default), or the
- *                  device's capacity (docs/ui.md, "Y scale")
  *
  *   run            the run of several hosts the window opened (tm-run-loader;
  *                  NULL: none): the run overview shows it; a view asks
@@ -80,29 +75,8 @@
 
 G_BEGIN_DECLS
 
-typedef enum
-{
-  TM_Y_SCALE_FIT,
-  TM_Y_SCALE_CAPACITY,
-} TmYScale;
-
-#define TM_TYPE_Y_SCALE (tm_y_scale_get_type ())
-GType tm_y_scale_get_type (void) G_GNUC_CONST;
-
 #define TM_TYPE_COMPARE_ALIGNMENT (tm_compare_alignment_get_type ())
 GType tm_compare_alignment_get_type (void) G_GNUC_CONST;
-/* The usage timeline's series, for hiding them (docs/ui.md, "Legend"). */
-typedef enum
-{
-  TM_SERIES_FLAG_NONE          = 0,
-  TM_SERIES_FLAG_STACK         = 1 << 0,
-  TM_SERIES_FLAG_HEAP          = 1 << 1,
-  TM_SERIES_FLAG_FREE          = 1 << 2,
-  TM_SERIES_FLAG_FRAGMENTATION = 1 << 3,
-} TmSeriesFlags;
-
-#define TM_TYPE_SERIES_FLAGS (tm_series_flags_get_type ())
-GType tm_series_flags_get_type (void) G_GNUC_CONST;
 
 #define TM_TYPE_SESSION (tm_session_get_type ())
 
@@ -166,15 +140,6 @@ guint          tm_session_get_selected_allocation (TmSession    *self);
  * TM_ALLOCATIONS_NONE (also for an index out of range). */
 void           tm_session_select_allocation      (TmSession     *self,
                                                   guint          index);
-TmYScale       tm_session_get_y_scale            (TmSession     *self);
-void           tm_session_set_y_scale            (TmSession     *self,
-                                                  TmYScale       y_scale);
-TmSeriesFlags  tm_session_get_hidden_series      (TmSession     *self);
-void           tm_session_set_hidden_series      (TmSession     *self,
-                                                  TmSeriesFlags  hidden);
-/* Hides series when shown, shows it when hidden. */
-void           tm_session_toggle_series          (TmSession     *self,
-                                                  TmSeriesFlags  series);
 
 /* Comparing (docs/compare.md). store is one of profile's memory ids; both
  * NULL end the comparison. */

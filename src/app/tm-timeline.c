@@ -20,6 +20,17 @@
 #include "tm-series-layer.h"
 #include "tm-timeline-private.h"
 
+G_DEFINE_ENUM_TYPE (TmYScale, tm_y_scale,
+  G_DEFINE_ENUM_VALUE (TM_Y_SCALE_FIT, "fit"),
+  G_DEFINE_ENUM_VALUE (TM_Y_SCALE_CAPACITY, "capacity"))
+
+G_DEFINE_FLAGS_TYPE (TmSeriesFlags, tm_series_flags,
+  G_DEFINE_ENUM_VALUE (TM_SERIES_FLAG_NONE, "none"),
+  G_DEFINE_ENUM_VALUE (TM_SERIES_FLAG_STACK, "stack"),
+  G_DEFINE_ENUM_VALUE (TM_SERIES_FLAG_HEAP, "heap"),
+  G_DEFINE_ENUM_VALUE (TM_SERIES_FLAG_FREE, "free"),
+  G_DEFINE_ENUM_VALUE (TM_SERIES_FLAG_FRAGMENTATION, "fragmentation"))
+
 G_DEFINE_FINAL_TYPE (TmTimeline, tm_timeline, GTK_TYPE_WIDGET)
 
 enum {

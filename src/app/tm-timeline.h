@@ -30,6 +30,30 @@
 
 G_BEGIN_DECLS
 
+/* How tall the byte axis is: fit to the memory in use in the visible
+ * range (the default), or the device's capacity (docs/ui.md, "Y scale"). */
+typedef enum
+{
+  TM_Y_SCALE_FIT,
+  TM_Y_SCALE_CAPACITY,
+} TmYScale;
+
+#define TM_TYPE_Y_SCALE (tm_y_scale_get_type ())
+GType tm_y_scale_get_type (void) G_GNUC_CONST;
+
+/* The usage timeline's series, for hiding them (docs/ui.md, "Legend"). */
+typedef enum
+{
+  TM_SERIES_FLAG_NONE          = 0,
+  TM_SERIES_FLAG_STACK         = 1 << 0,
+  TM_SERIES_FLAG_HEAP          = 1 << 1,
+  TM_SERIES_FLAG_FREE          = 1 << 2,
+  TM_SERIES_FLAG_FRAGMENTATION = 1 << 3,
+} TmSeriesFlags;
+
+#define TM_TYPE_SERIES_FLAGS (tm_series_flags_get_type ())
+GType tm_series_flags_get_type (void) G_GNUC_CONST;
+
 #define TM_TYPE_TIMELINE (tm_timeline_get_type ())
 
 G_DECLARE_FINAL_TYPE (TmTimeline, tm_timeline, TM, TIMELINE, GtkWidget)
