@@ -509,6 +509,28 @@ xprof_json_job (gpointer   user_data,
   return TRUE;
 }
 
+/* A reader of text in memory, run under the source's guard, with its
+ * progress at the start and the end (it has none in between). */
+static gboolean
+read_guarded (TmSource        *source,
+              TmGuardedFunc    func,
+              TmInput         *input,
+              TmProgressFunc   progress,
+              gpointer         progress_data,
+              GCancellable    *cancellable,
+              GError         **error)
+{
+  JsonJob job = { tm_source_get_data (source), tm_source_get_size (source), input, cancellable };
+
+  if (progress != NULL)
+    progress (0, job.size, progress_data);
+  if (!tm_source_run_guarded (source, func, &job, error))
+    return FALSE;
+  if (progress != NULL)
+    progress (job.size, job.size, progress_data);
+  return TRUE;
+}
+
 static gboolean
 read_xprof_json (TmSource                  *source,
                  const TmXSpaceReadOptions *options,
@@ -518,15 +540,7 @@ read_xprof_json (TmSource                  *source,
                  GCancellable              *cancellable,
                  GError                   **error)
 {
-  JsonJob job = { tm_source_get_data (source), tm_source_get_size (source), input, cancellable };
-
-  if (progress != NULL)
-    progress (0, job.size, progress_data);
-  if (!tm_source_run_guarded (source, xprof_json_job, &job, error))
-    return FALSE;
-  if (progress != NULL)
-    progress (job.size, job.size, progress_data);
-  return TRUE;
+  return read_guarded (source, xprof_json_job, input, progress, progress_data, cancellable, error);
 }
 
 static gboolean
@@ -548,20 +562,12 @@ read_summaries (TmSource                  *source,
                 GCancellable              *cancellable,
                 GError                   **error)
 {
-  JsonJob job = { tm_source_get_data (source), tm_source_get_size (source), input, cancellable };
-
-  if (progress != NULL)
-    progress (0, job.size, progress_data);
-  if (!tm_source_run_guarded (source, summaries_job, &job, error))
-    return FALSE;
-  if (progress != NULL)
-    progress (job.size, job.size, progress_data);
-  return TRUE;
+  return read_guarded (source, summaries_job, input, progress, progress_data, cancellable, error);
 }
 
 /* A snapshot pickle, plain or gzip: the snapshot reader inflates a gzip
  * file itself, within its own limit for pickles (docs/formats.md, section
- * 5), and reads under the source's guard. */
+ * 6), and reads under the source's guard. */
 static gboolean
 read_torch_snapshot (TmSource                  *source,
                      const TmXSpaceReadOptions *options,
