@@ -49,6 +49,8 @@ CORE_CHAIN = [
     'tm-lod',
     'tm-viewport',
     'tm-memory-store',
+    # what a caching allocator reserved (PyTorch's segments)
+    'tm-segments',
     # what every reader delivers, the readers, the one place that picks them
     'tm-input',
     'tm-xspace-reader', 'tm-xprof-json', 'tm-summaries-reader',

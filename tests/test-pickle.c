@@ -414,7 +414,8 @@ test_shapes (void)
 {
   g_autoptr(GByteArray) b = pk_new (4);
   g_autoptr(TmPickle) p = NULL;
-  const TmPickleValue *items, *values;
+  const TmPickleValue *items;
+  TmPickleValue values[TM_PICKLE_MAX_SHAPE_KEYS];
   TmPickleValue k, v;
   guint shape;
   gsize n;
@@ -451,8 +452,8 @@ test_shapes (void)
   g_assert_cmpuint (tm_pickle_dict_shape (p, items[0]), !=, 0);
   g_assert_cmpuint (tm_pickle_dict_shape (p, items[0]), ==, tm_pickle_dict_shape (p, items[3]));
   g_assert_cmpuint (tm_pickle_dict_shape (p, items[2]), !=, tm_pickle_dict_shape (p, items[0]));
-  values = tm_pickle_dict_values (p, items[3], &shape);
-  g_assert_nonnull (values);
+  shape = tm_pickle_dict_get_values (p, items[3], values);
+  g_assert_cmpuint (shape, ==, tm_pickle_dict_shape (p, items[3]));
   g_assert_cmpint (tm_pickle_shape_find (p, shape, "size"), ==, 1);
   g_assert_cmpint (tm_pickle_shape_find (p, shape, "none"), ==, -1);
   g_assert_cmpint (int_of (p, values[1]), ==, 9);

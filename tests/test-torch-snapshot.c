@@ -338,8 +338,9 @@ test_rules (void)
     }
 }
 
-/* The stores the views read: a snapshot per entry, the allocated series as
- * heap, reserved - allocated as free, stacks as scope paths. */
+/* The stores the views read: a snapshot per allocation live from the
+ * start (at the first entry's time), then one per entry; the allocated
+ * series as heap, reserved - allocated as free, stacks as scope paths. */
 static void
 test_stores (void)
 {
@@ -362,28 +363,50 @@ test_stores (void)
   g_assert_true (tm_memory_store_finish (store, NULL, &error));
   g_assert_no_error (error);
   g_assert_true (tm_memory_store_is_complete (store));
-  g_assert_cmpuint (tm_memory_store_get_n_snapshots (store), ==, 9);
+  /* The free of B (50) and the block (70), then the 9 entries. */
+  g_assert_cmpuint (tm_memory_store_get_n_snapshots (store), ==, 2 + 9);
   heap = tm_memory_store_get_heap (store);
-  g_assert_cmpint (heap[0], ==, 220);
-  g_assert_cmpint (heap[4], ==, 380);
-  g_assert_cmpint (heap[8], ==, 370);
+  g_assert_cmpint (heap[0], ==, 50);
+  g_assert_cmpint (heap[1], ==, 120);
+  g_assert_cmpint (tm_memory_store_get_times (store)[1], ==, 0);
+  g_assert_cmpint (heap[2], ==, 220);
+  g_assert_cmpint (heap[2 + 4], ==, 380);
+  g_assert_cmpint (heap[2 + 8], ==, 370);
   /* Reserved 2048 at the end: free is the rest. */
-  g_assert_cmpint (tm_memory_store_get_free (store)[8], ==, 2048 - 370);
+  g_assert_cmpint (tm_memory_store_get_free (store)[2 + 8], ==, 2048 - 370);
   s = tm_memory_store_get_summary (store);
   g_assert_cmpint (s->peak_bytes_in_use, ==, 380);
   /* The store's window peak is the last snapshot at the maximum (entry 5,
    * a segment_alloc that leaves it unchanged); PyTorch's is the first. */
   g_assert_cmpint (s->peak_time_ps, ==, 5000000);
-  g_assert_cmpint (tm_memory_store_get_times (store)[8], ==, 8000000);
-  g_assert_cmpuint (s->n_allocations, ==, 3);
+  g_assert_cmpint (tm_memory_store_get_times (store)[2 + 8], ==, 8000000);
+  /* The trace's 3 allocs and the 2 allocations live from the start. */
+  g_assert_cmpuint (s->n_allocations, ==, 5);
   g_assert_cmpuint (s->n_deallocations, ==, 2);
 
-  g_assert_true (tm_memory_store_get_activity (store, 0, &a, &error));
+  g_assert_true (tm_memory_store_get_activity (store, 2, &a, &error));
   g_assert_cmpuint (a.address, ==, G_MAXUINT64 - 511);
   g_assert_cmpint (a.requested_bytes, ==, 100);
   g_assert_cmpstr (a.op_name, ==, "<non-python>");
   g_assert_cmpstr (a.region_type, ==, "alloc");
   g_assert_cmpstr (a.shape, ==, "stream 7");
+  tm_activity_clear (&a);
+  /* The block live from the start, with its stack and its segment's
+   * stream. */
+  g_assert_true (tm_memory_store_get_activity (store, 1, &a, &error));
+  g_assert_cmpint (tm_memory_store_get_kind (store, 1), ==, TM_ACTIVITY_ALLOCATION);
+  g_assert_cmpuint (a.address, ==, 4096);
+  g_assert_cmpint (a.requested_bytes, ==, 70);
+  g_assert_cmpstr (a.op_name, ==, "main.py:9:outer/model.py:3:inner");
+  g_assert_cmpstr (a.region_type, ==, "block at snapshot");
+  g_assert_cmpstr (a.shape, ==, "stream 7");
+  tm_activity_clear (&a);
+  /* The free of B ends the allocation live from the start it found. */
+  g_assert_cmpint (tm_memory_store_get_kind (store, 2 + 2), ==, TM_ACTIVITY_DEALLOCATION);
+  g_assert_cmpuint (tm_memory_store_get_partners (store)[2 + 2], ==, 0);
+  g_assert_true (tm_memory_store_get_activity (store, 0, &a, &error));
+  g_assert_cmpstr (a.region_type, ==, "alloc not in trace");
+  g_assert_cmpint (a.requested_bytes, ==, 50);
   tm_activity_clear (&a);
 
   analysis = tm_analysis_new (store, NULL, &error);
@@ -399,8 +422,10 @@ static void
 test_real_stores (void)
 {
   const struct { const char *name; gint64 peak; guint n; } cases[] = {
-    { "pytorch_cs336_memory_snapshot.pickle", 13923997700, 5163 },
-    { "pytorch_select_n_snapshot.pickle", 544460336, 1 },
+    /* The entries, after the allocations live from the start. */
+    { "pytorch_cs336_memory_snapshot.pickle", 13923997700, 229 + 5163 },
+    /* No trace: the 179 blocks, everything live from the start. */
+    { "pytorch_select_n_snapshot.pickle", 544460336, 179 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

@@ -24,6 +24,8 @@ tm_pickle_kind (TmPickle      *self,
       return TM_PICKLE_INT;
     case TAG_CONST:
       return value == WORD_NONE ? TM_PICKLE_NONE : TM_PICKLE_BOOL;
+    case TAG_LAZY:
+      return TM_PICKLE_DICT;
     default:
       o = obj_of (self, value);
       return o != NULL ? (TmPickleKind) o->kind : TM_PICKLE_NONE;
@@ -149,12 +151,29 @@ tm_pickle_get_string_offset (TmPickle      *self,
          ? (gsize) o->v.offset : 0;
 }
 
+/* A lazy dict's values, read again: None for each when the pickle no
+ * longer holds them. */
+static guint
+lazy_read (TmPickle      *self,
+           TmPickleValue  dict,
+           TmPickleValue *values)
+{
+  guint shape = lazy_shape (self, dict);
+
+  if (!tm_pickle_lazy_values (self, dict, values))
+    for (guint i = 0; i < self->shapes[shape].n; i++)
+      values[i] = TM_PICKLE_VALUE_NONE;
+  return shape;
+}
+
 gsize
 tm_pickle_get_length (TmPickle      *self,
                       TmPickleValue  value)
 {
   const TmPickleObj *o = obj_of (self, value);
 
+  if ((value & TAG_MASK) == TAG_LAZY)
+    return self->shapes[lazy_shape (self, value)].n;
   if (o == NULL || o->kind < TM_PICKLE_TUPLE)
     return 0;
   return o->n;
@@ -173,6 +192,9 @@ tm_pickle_get_items (TmPickle      *self,
       return NULL;
     }
   *n_items = o->n;
+  /* A list's shape is the array of its own it may have. */
+  if (o->shape != 0)
+    return self->runs[o->shape - 1].items;
   return self->items + o->v.c.start;
 }
 
@@ -182,6 +204,8 @@ tm_pickle_dict_size (TmPickle      *self,
 {
   const TmPickleObj *o = obj_of (self, dict);
 
+  if ((dict & TAG_MASK) == TAG_LAZY)
+    return self->shapes[lazy_shape (self, dict)].n;
   return o != NULL && o->kind == TM_PICKLE_DICT ? o->n : 0;
 }
 
@@ -194,6 +218,17 @@ tm_pickle_dict_item (TmPickle      *self,
 {
   const TmPickleObj *o = obj_of (self, dict);
 
+  if ((dict & TAG_MASK) == TAG_LAZY)
+    {
+      TmPickleValue values[MAX_SHAPE_KEYS];
+      guint shape = lazy_read (self, dict, values);
+
+      if (i >= self->shapes[shape].n)
+        return FALSE;
+      *key = self->shape_keys[self->shapes[shape].start + i];
+      *value = values[i];
+      return TRUE;
+    }
   if (o == NULL || o->kind != TM_PICKLE_DICT || i >= o->n)
     return FALSE;
   if (o->shape != 0)
@@ -215,7 +250,25 @@ tm_pickle_dict_shape (TmPickle      *self,
 {
   const TmPickleObj *o = obj_of (self, dict);
 
+  if ((dict & TAG_MASK) == TAG_LAZY)
+    return lazy_shape (self, dict);
   return o != NULL && o->kind == TM_PICKLE_DICT ? o->shape : 0;
+}
+
+guint
+tm_pickle_dict_get_values (TmPickle      *self,
+                           TmPickleValue  dict,
+                           TmPickleValue *values)
+{
+  const TmPickleObj *o;
+
+  if ((dict & TAG_MASK) == TAG_LAZY)
+    return lazy_read (self, dict, values);
+  o = obj_of (self, dict);
+  if (o == NULL || o->kind != TM_PICKLE_DICT || o->shape == 0)
+    return 0;
+  memcpy (values, self->items + o->v.c.start, o->n * sizeof (TmPickleValue));
+  return o->shape;
 }
 
 TmPickleValue
@@ -223,26 +276,11 @@ tm_pickle_dict_value_at (TmPickle      *self,
                          TmPickleValue  dict,
                          guint          slot)
 {
-  const TmPickleObj *o = obj_of (self, dict);
+  TmPickleValue values[MAX_SHAPE_KEYS];
+  guint shape = tm_pickle_dict_get_values (self, dict, values);
 
-  g_return_val_if_fail (o != NULL && o->shape != 0 && slot < o->n, TM_PICKLE_VALUE_NONE);
-  return self->items[o->v.c.start + slot];
-}
-
-const TmPickleValue *
-tm_pickle_dict_values (TmPickle      *self,
-                       TmPickleValue  dict,
-                       guint         *shape)
-{
-  const TmPickleObj *o = obj_of (self, dict);
-
-  if (o == NULL || o->kind != TM_PICKLE_DICT || o->shape == 0)
-    {
-      *shape = 0;
-      return NULL;
-    }
-  *shape = o->shape;
-  return self->items + o->v.c.start;
+  g_return_val_if_fail (shape != 0 && slot < self->shapes[shape].n, TM_PICKLE_VALUE_NONE);
+  return values[slot];
 }
 
 static inline gboolean
@@ -284,6 +322,16 @@ tm_pickle_dict_lookup (TmPickle      *self,
   const TmPickleObj *o = obj_of (self, dict);
   gsize len = strlen (key);
 
+  if ((dict & TAG_MASK) == TAG_LAZY)
+    {
+      TmPickleValue values[MAX_SHAPE_KEYS];
+      gint slot = tm_pickle_shape_find (self, lazy_read (self, dict, values), key);
+
+      if (slot < 0)
+        return FALSE;
+      *out = values[slot];
+      return TRUE;
+    }
   if (o == NULL || o->kind != TM_PICKLE_DICT)
     return FALSE;
   if (o->shape != 0)
@@ -302,4 +350,47 @@ tm_pickle_dict_lookup (TmPickle      *self,
         return TRUE;
       }
   return FALSE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Lazy dicts, read again                                               */
+
+gboolean
+tm_pickle_lazy_values (TmPickle      *self,
+                       TmPickleValue  dict,
+                       TmPickleValue *values)
+{
+  gsize pos = (gsize) (dict >> LAZY_OFFSET_SHIFT);
+  guint n = 2 * self->shapes[lazy_shape (self, dict)].n;
+
+  /* The parser checked these bytes; they are read again with every check,
+   * since the file may have changed since. */
+  for (guint i = 0; i < n;)
+    {
+      guint64 word;
+
+      /* A key that is a memo reference: only skipped. */
+      if (!(i & 1) && pos + 5 <= self->size &&
+          (self->data[pos] == OP_LONG_BINGET || self->data[pos] == OP_BINGET))
+        {
+          pos += self->data[pos] == OP_LONG_BINGET ? 5 : 2;
+          i++;
+          continue;
+        }
+      switch (tm_pickle_read_plain (self->data, self->size, &pos, self->memo, self->memo_len, &word))
+        {
+        case PLAIN_VALUE:
+          if (i & 1)
+            values[i >> 1] = word;
+          i++;
+          break;
+        case PLAIN_FRAME:
+        case PLAIN_MEMO:
+          break;
+        case PLAIN_OTHER:
+        default:
+          return FALSE;
+        }
+    }
+  return TRUE;
 }

@@ -4,9 +4,17 @@
  *
  * One pass over the opcodes with a value stack, a stack of marks and the
  * memo. Memory: a word (8 bytes) per stack entry, memo entry and container
- * item, 16 bytes per object that does not fit a word (docs/performance.md,
- * "PyTorch snapshots"). Every count is bounded by the pickle's size, since
- * each opcode that adds an entry takes at least one byte.
+ * item, 16 bytes per object that does not fit a word, nothing for a lazy
+ * dict beyond the memo slot and the list item that hold it
+ * (docs/performance.md, "PyTorch snapshots"). Every count is bounded by
+ * the pickle's size, since each opcode that adds an entry takes at least
+ * one byte.
+ *
+ * The loop keeps the value stack and the memo in local variables: the
+ * opcodes of a snapshot's trace entries (memo references, small integers,
+ * MARK and SETITEMS) run without a call or a reload; everything else
+ * writes them back, calls a helper of tm-pickle-build.c and reads them
+ * again.
  */
 #include "config.h"
 
@@ -16,45 +24,6 @@
 #include "tm-error.h"
 #include "tm-pickle-private.h"
 
-/* The parser's state beyond the result. */
-typedef struct
-{
-  TmPickle *p;
-  guint64  *stack;
-  gsize     n_stack;
-  gsize     stack_cap;
-  gsize    *marks;
-  gsize     n_marks;
-  guint64  *memo;
-  gsize     memo_cap;    /* slots allocated (all UNSET beyond the ones set) */
-  gsize     memo_count;  /* slots set: MEMOIZE's next index */
-  guint32   recent[SHAPE_CACHE];  /* shapes used last */
-  guint     next_recent;
-} Parser;
-
-/* ------------------------------------------------------------------ */
-/* Opcodes                                                              */
-
-enum
-{
-  OP_MARK = '(', OP_STOP = '.', OP_POP = '0', OP_POP_MARK = '1', OP_DUP = '2',
-  OP_FLOAT = 'F', OP_INT = 'I', OP_BININT = 'J', OP_BININT1 = 'K', OP_LONG = 'L',
-  OP_BININT2 = 'M', OP_NONE = 'N', OP_PERSID = 'P', OP_BINPERSID = 'Q', OP_REDUCE = 'R',
-  OP_STRING = 'S', OP_BINSTRING = 'T', OP_SHORT_BINSTRING = 'U', OP_UNICODE = 'V',
-  OP_BINUNICODE = 'X', OP_APPEND = 'a', OP_BUILD = 'b', OP_GLOBAL = 'c', OP_DICT = 'd',
-  OP_EMPTY_DICT = '}', OP_APPENDS = 'e', OP_GET = 'g', OP_BINGET = 'h', OP_INST = 'i',
-  OP_LONG_BINGET = 'j', OP_LIST = 'l', OP_EMPTY_LIST = ']', OP_OBJ = 'o', OP_PUT = 'p',
-  OP_BINPUT = 'q', OP_LONG_BINPUT = 'r', OP_SETITEM = 's', OP_TUPLE = 't',
-  OP_EMPTY_TUPLE = ')', OP_SETITEMS = 'u', OP_BINFLOAT = 'G',
-  OP_PROTO = 0x80, OP_NEWOBJ = 0x81, OP_EXT1 = 0x82, OP_EXT2 = 0x83, OP_EXT4 = 0x84,
-  OP_TUPLE1 = 0x85, OP_TUPLE2 = 0x86, OP_TUPLE3 = 0x87, OP_NEWTRUE = 0x88,
-  OP_NEWFALSE = 0x89, OP_LONG1 = 0x8a, OP_LONG4 = 0x8b,
-  OP_BINBYTES = 'B', OP_SHORT_BINBYTES = 'C',
-  OP_SHORT_BINUNICODE = 0x8c, OP_BINUNICODE8 = 0x8d, OP_BINBYTES8 = 0x8e,
-  OP_EMPTY_SET = 0x8f, OP_ADDITEMS = 0x90, OP_FROZENSET = 0x91, OP_NEWOBJ_EX = 0x92,
-  OP_STACK_GLOBAL = 0x93, OP_MEMOIZE = 0x94, OP_FRAME = 0x95,
-  OP_BYTEARRAY8 = 0x96, OP_NEXT_BUFFER = 0x97, OP_READONLY_BUFFER = 0x98,
-};
 
 static const char * const op_names[256] = {
   [OP_MARK] = "MARK", [OP_STOP] = "STOP", [OP_POP] = "POP", [OP_POP_MARK] = "POP_MARK",
@@ -83,545 +52,26 @@ static const char * const op_names[256] = {
 };
 
 /* The opcode's name, or NULL for a byte that is none. */
-static const char *
-op_name (guint8 op)
+const char *
+tm_pickle_op_name (guint8 op)
 {
   return op_names[op];
 }
+
 
 /* ------------------------------------------------------------------ */
 /* Errors                                                               */
 
 static gboolean
-fail_truncated (gsize    at,
-                guint8   op,
-                GError **error)
-{
-  g_set_error (error, TM_ERROR, TM_ERROR_TRUNCATED,
-               _("truncated at byte %zu: the pickle ends inside its %s opcode"),
-               at, op_name (op));
-  return FALSE;
-}
-
-static gboolean
-fail_underflow (gsize    at,
-                guint8   op,
-                GError **error)
+fail_memo_unset (gsize    at,
+                 guint8   op,
+                 gsize    index,
+                 GError **error)
 {
   g_set_error (error, TM_ERROR, TM_ERROR_PICKLE,
-               _("invalid pickle at byte %zu: %s finds too few values on the stack"),
-               at, op_name (op));
+               _("invalid pickle at byte %zu: %s of memo slot %zu, which was never set"),
+               at, tm_pickle_op_name (op), index);
   return FALSE;
-}
-
-static gboolean
-fail_too_large (gsize    at,
-                GError **error)
-{
-  g_set_error (error, TM_ERROR, TM_ERROR_TOO_LARGE,
-               _("too large at byte %zu: the pickle holds more than %zu values"),
-               at, MAX_COUNT);
-  return FALSE;
-}
-
-/* ------------------------------------------------------------------ */
-/* Growable arrays                                                      */
-
-static gboolean
-reserve (gpointer  *array,
-         gsize     *cap,
-         gsize      need,
-         gsize      elem)
-{
-  gsize n;
-
-  if (G_LIKELY (need <= *cap))
-    return TRUE;
-  if (need > MAX_COUNT)
-    return FALSE;
-  n = MAX (*cap * 2, MAX (need, 64));
-  n = MIN (n, MAX_COUNT);
-  *array = g_realloc_n (*array, n, elem);
-  *cap = n;
-  return TRUE;
-}
-
-G_ALWAYS_INLINE static inline gboolean
-push (Parser  *ps,
-      guint64  word,
-      gsize    at,
-      GError **error)
-{
-  if (G_UNLIKELY (ps->n_stack == ps->stack_cap) &&
-      !reserve ((gpointer *) &ps->stack, &ps->stack_cap, ps->n_stack + 1, sizeof (guint64)))
-    return fail_too_large (at, error);
-  ps->stack[ps->n_stack++] = word;
-  return TRUE;
-}
-
-/* A new object; its word is its index. */
-G_ALWAYS_INLINE static inline TmPickleObj *
-new_obj (TmPickle *p,
-         guint32   kind,
-         guint64  *word)
-{
-  TmPickleObj *o;
-
-  if (G_UNLIKELY (p->n_objs == p->objs_cap) &&
-      !reserve ((gpointer *) &p->objs, &p->objs_cap, p->n_objs + 1, sizeof (TmPickleObj)))
-    return NULL;
-  *word = (guint64) p->n_objs << TAG_BITS | TAG_OBJ;
-  o = &p->objs[p->n_objs++];
-  o->kind = kind;
-  o->shape = 0;
-  o->n = 0;
-  o->v.u = 0;
-  return o;
-}
-
-G_ALWAYS_INLINE static inline gboolean
-push_obj (Parser   *ps,
-          guint32   kind,
-          TmPickleObj     **out,
-          gsize     at,
-          GError  **error)
-{
-  guint64 word;
-  TmPickleObj *o = new_obj (ps->p, kind, &word);
-
-  if (o == NULL)
-    return fail_too_large (at, error);
-  if (!push (ps, word, at, error))
-    return FALSE;
-  /* push() does not move the arena. */
-  *out = o;
-  return TRUE;
-}
-
-G_ALWAYS_INLINE static inline gboolean
-push_int (Parser  *ps,
-          gint64   v,
-          gsize    at,
-          GError **error)
-{
-  TmPickleObj *o = NULL;
-
-  if (G_LIKELY (v >= SMALL_MIN && v <= SMALL_MAX))
-    return push (ps, (guint64) v << TAG_BITS | TAG_INT, at, error);
-  if (!push_obj (ps, TM_PICKLE_INT, &o, at, error))
-    return FALSE;
-  g_assert (o != NULL);
-  o->v.i = v;
-  return TRUE;
-}
-
-/* A shaped dict that gets more items becomes one of pairs again. */
-static gboolean
-unshape (TmPickle *p,
-         TmPickleObj      *o,
-         gsize     at,
-         GError  **error)
-{
-  const TmPickleShape *sh = &p->shapes[o->shape];
-  gsize start = p->n_items;
-  gsize values = o->v.c.start;
-
-  if (start + 2 * (gsize) o->n > MAX_COUNT ||
-      !reserve ((gpointer *) &p->items, &p->items_cap, start + 2 * (gsize) o->n, sizeof (guint64)))
-    return fail_too_large (at, error);
-  for (guint32 i = 0; i < o->n; i++)
-    {
-      p->items[start + 2 * i] = p->shape_keys[sh->start + i];
-      p->items[start + 2 * i + 1] = p->items[values + i];
-    }
-  o->shape = 0;
-  o->v.c.start = (guint32) start;
-  o->v.c.cap = 2 * o->n;
-  p->n_items = start + 2 * (gsize) o->n;
-  return TRUE;
-}
-
-/* The shape of the count / 2 keys at words[0], words[2] ...: one of the
- * recent ones, or a new one; 0 when the dict is better kept as pairs. */
-static guint32
-find_shape (Parser        *ps,
-            const guint64 *words,
-            gsize          count)
-{
-  TmPickle *p = ps->p;
-  gsize n = count / 2;
-  guint32 id;
-
-  if (n < 2 || n > MAX_SHAPE_KEYS)
-    return 0;
-  for (guint r = 0; r < SHAPE_CACHE; r++)
-    {
-      const TmPickleShape *sh;
-      gsize i;
-
-      id = ps->recent[r];
-      if (id == 0)
-        continue;
-      sh = &p->shapes[id];
-      if (sh->n != n)
-        continue;
-      for (i = 0; i < n && p->shape_keys[sh->start + i] == words[2 * i]; i++)
-        ;
-      if (i == n)
-        return id;
-    }
-
-  if (p->n_shapes == 0)
-    p->n_shapes = 1;
-  if (p->n_shapes >= MAX_SHAPES || p->n_shape_keys + n > MAX_COUNT ||
-      !reserve ((gpointer *) &p->shapes, &p->shapes_cap, p->n_shapes + 1, sizeof (TmPickleShape)) ||
-      !reserve ((gpointer *) &p->shape_keys, &p->shape_keys_cap, p->n_shape_keys + n, sizeof (guint64)))
-    return 0;
-  id = (guint32) p->n_shapes++;
-  p->shapes[id].start = (guint32) p->n_shape_keys;
-  p->shapes[id].n = (guint32) n;
-  for (gsize i = 0; i < n; i++)
-    p->shape_keys[p->n_shape_keys++] = words[2 * i];
-  ps->recent[ps->next_recent] = id;
-  ps->next_recent = (ps->next_recent + 1) % SHAPE_CACHE;
-  return id;
-}
-
-/* SETITEMS into an empty dict: its values only, when its keys make a
- * shape. FALSE in *done when it does not (the caller adds pairs). */
-static gboolean
-add_shaped (Parser        *ps,
-            guint64        dict,
-            const guint64 *words,
-            gsize          count,
-            gboolean      *done,
-            gsize          at,
-            GError       **error)
-{
-  TmPickle *p = ps->p;
-  TmPickleObj *o = &p->objs[dict >> TAG_BITS];
-  guint32 shape;
-  gsize n = count / 2;
-
-  *done = FALSE;
-  if (o->n != 0 || (shape = find_shape (ps, words, count)) == 0)
-    return TRUE;
-  if (p->n_items + n > MAX_COUNT ||
-      !reserve ((gpointer *) &p->items, &p->items_cap, p->n_items + n, sizeof (guint64)))
-    return fail_too_large (at, error);
-  o->shape = shape;
-  o->v.c.start = (guint32) p->n_items;
-  o->v.c.cap = (guint32) n;
-  o->n = (guint32) n;
-  for (gsize i = 0; i < n; i++)
-    p->items[p->n_items++] = words[2 * i + 1];
-  *done = TRUE;
-  return TRUE;
-}
-
-/* Appends k words to a container's items (pairs count as two words).
- * Items of one container stay in one run: a container whose run cannot
- * grow in place moves to the end with room to double, so appending in
- * batches (APPENDS of a thousand at a time) costs amortised O(1). */
-static gboolean
-add_items (TmPickle      *p,
-           guint64        container,
-           const guint64 *words,
-           gsize          k,
-           gsize          at,
-           GError       **error)
-{
-  TmPickleObj *o = &p->objs[container >> TAG_BITS];
-  gsize per = o->kind == TM_PICKLE_DICT ? 2 : 1;
-  gsize used = (gsize) o->n * per;
-
-  if (k == 0)
-    return TRUE;
-  if (o->shape != 0 && !unshape (p, o, at, error))
-    return FALSE;
-  if (used + k > MAX_COUNT)
-    return fail_too_large (at, error);
-  if (used + k > o->v.c.cap)
-    {
-      if (used == 0 || (gsize) o->v.c.start + o->v.c.cap == p->n_items)
-        {
-          /* Empty, or the last run: grow at the end. */
-          if (used == 0)
-            o->v.c.start = (guint32) p->n_items;
-          if (!reserve ((gpointer *) &p->items, &p->items_cap, (gsize) o->v.c.start + used + k,
-                        sizeof (guint64)) ||
-              (gsize) o->v.c.start + used + k > MAX_COUNT)
-            return fail_too_large (at, error);
-          o->v.c.cap = (guint32) (used + k);
-          p->n_items = (gsize) o->v.c.start + used + k;
-        }
-      else
-        {
-          gsize cap = MAX (used * 2, used + k);
-          gsize start = p->n_items;
-
-          if (start + cap > MAX_COUNT ||
-              !reserve ((gpointer *) &p->items, &p->items_cap, start + cap, sizeof (guint64)))
-            return fail_too_large (at, error);
-          memcpy (p->items + start, p->items + o->v.c.start, used * sizeof (guint64));
-          o->v.c.start = (guint32) start;
-          o->v.c.cap = (guint32) cap;
-          p->n_items = start + cap;
-        }
-    }
-  memcpy (p->items + o->v.c.start + used, words, k * sizeof (guint64));
-  o->n += (guint32) (k / per);
-  return TRUE;
-}
-
-/* ------------------------------------------------------------------ */
-/* Reading                                                              */
-
-gboolean
-tm_pickle_sniff (const guint8 *data,
-                 gsize         size)
-{
-  return size >= 2 && data[0] == OP_PROTO && data[1] >= 2 && data[1] <= 5;
-}
-
-static inline guint64
-read_le (const guint8 *q,
-         guint         n)
-{
-  guint64 v = 0;
-
-  switch (n)
-    {
-    case 2:
-      {
-        guint16 x;
-
-        memcpy (&x, q, 2);
-        return GUINT16_FROM_LE (x);
-      }
-    case 4:
-      {
-        guint32 x;
-
-        memcpy (&x, q, 4);
-        return GUINT32_FROM_LE (x);
-      }
-    case 8:
-      memcpy (&v, q, 8);
-      return GUINT64_FROM_LE (v);
-    default:
-      for (guint i = n; i-- > 0;)
-        v = v << 8 | q[i];
-      return v;
-    }
-}
-
-/* LONG1/LONG4: n bytes of two's complement, little-endian. Exact for every
- * value from -2^63 to 2^64-1; anything else is refused. */
-static gboolean
-push_long (Parser       *ps,
-           const guint8 *q,
-           gsize         n,
-           gsize         at,
-           guint8        op,
-           GError      **error)
-{
-  gboolean negative = n > 0 && (q[n - 1] & 0x80);
-  guint64 low;
-
-  if (n <= 8)
-    {
-      low = read_le (q, (guint) n);
-      if (negative && n < 8)
-        low |= ~(guint64) 0 << (8 * n);
-      return push_int (ps, (gint64) low, at, error);
-    }
-
-  for (gsize i = 8; i < n; i++)
-    if (q[i] != (negative ? 0xff : 0x00))
-      goto too_wide;
-  low = read_le (q, 8);
-  if (negative)
-    {
-      /* Only -2^63 .. -1 fit: bit 63 of the low word must be set too. */
-      if ((low >> 63) == 0)
-        goto too_wide;
-      return push_int (ps, (gint64) low, at, error);
-    }
-  if (low <= (guint64) G_MAXINT64)
-    return push_int (ps, (gint64) low, at, error);
-  else
-    {
-      TmPickleObj *o = NULL;
-
-      if (!push_obj (ps, TM_PICKLE_UINT, &o, at, error))
-        return FALSE;
-      g_assert (o != NULL);
-      o->v.u = low;
-      return TRUE;
-    }
-
-too_wide:
-  g_set_error (error, TM_ERROR, TM_ERROR_PICKLE,
-               _("integer too large at byte %zu: %s of %zu bytes does not fit 64 bits"),
-               at, op_name (op), n);
-  return FALSE;
-}
-
-static gboolean
-push_string (Parser       *ps,
-             const guint8 *q,
-             gsize         n,
-             gboolean      text,
-             gsize         at,
-             guint8        op,
-             GError      **error)
-{
-  TmPickleObj *o;
-
-  if (n > G_MAXUINT32)
-    {
-      g_set_error (error, TM_ERROR, TM_ERROR_TOO_LARGE,
-                   _("too large at byte %zu: a %s of %zu bytes"), at, op_name (op), n);
-      return FALSE;
-    }
-  if (text && !g_utf8_validate ((const char *) q, (gssize) n, NULL))
-    {
-      const char *end;
-
-      g_utf8_validate ((const char *) q, (gssize) n, &end);
-      g_set_error (error, TM_ERROR, TM_ERROR_PICKLE,
-                   _("invalid pickle at byte %zu: the %s holds bytes that are not UTF-8 at byte %zu"),
-                   at, op_name (op), (gsize) ((const guint8 *) end - ps->p->data));
-      return FALSE;
-    }
-  if (!push_obj (ps, text ? TM_PICKLE_STRING : TM_PICKLE_BYTES, &o, at, error))
-    return FALSE;
-  o->n = (guint32) n;
-  o->v.offset = (guint64) (q - ps->p->data);
-  return TRUE;
-}
-
-/* The position of the top mark, or FALSE with an error. */
-static gboolean
-pop_mark (Parser  *ps,
-          gsize   *base,
-          gsize    at,
-          guint8   op,
-          GError **error)
-{
-  if (ps->n_marks == 0)
-    {
-      g_set_error (error, TM_ERROR, TM_ERROR_PICKLE,
-                   _("invalid pickle at byte %zu: %s without a MARK before it"), at, op_name (op));
-      return FALSE;
-    }
-  *base = ps->marks[--ps->n_marks];
-  return TRUE;
-}
-
-/* The lowest stack position the current opcode may pop to. */
-static inline gsize
-floor_of (Parser *ps)
-{
-  return ps->n_marks > 0 ? ps->marks[ps->n_marks - 1] : 0;
-}
-
-static gboolean
-container_kind (Parser  *ps,
-                guint64  word,
-                guint32  want,
-                gsize    at,
-                guint8   op,
-                GError **error)
-{
-  TmPickleKind kind = tm_pickle_kind (ps->p, word);
-
-  if (kind == want)
-    return TRUE;
-  g_set_error (error, TM_ERROR, TM_ERROR_PICKLE,
-               _("invalid pickle at byte %zu: %s adds to a %s, not a %s"),
-               at, op_name (op), tm_pickle_kind_name (kind), tm_pickle_kind_name (want));
-  return FALSE;
-}
-
-/* Replaces the top count values (above floor) with a new container. */
-static gboolean
-collect (Parser  *ps,
-         guint32  kind,
-         gsize    base,
-         gsize    at,
-         guint8   op,
-         GError **error)
-{
-  gsize count = ps->n_stack - base;
-  guint64 word;
-  TmPickleObj *o;
-
-  if (kind == TM_PICKLE_DICT && count % 2 != 0)
-    {
-      g_set_error (error, TM_ERROR, TM_ERROR_PICKLE,
-                   _("invalid pickle at byte %zu: %s finds a key without a value"), at, op_name (op));
-      return FALSE;
-    }
-  o = new_obj (ps->p, kind, &word);
-  if (o == NULL)
-    return fail_too_large (at, error);
-  /* An empty stack may have no array yet: no items, no pointer. */
-  if (count > 0 && !add_items (ps->p, word, ps->stack + base, count, at, error))
-    return FALSE;
-  ps->n_stack = base;
-  return push (ps, word, at, error);
-}
-
-G_ALWAYS_INLINE static inline gboolean
-memo_put (Parser  *ps,
-          gsize    index,
-          gsize    at,
-          guint8   op,
-          GError **error)
-{
-  if (ps->n_stack == floor_of (ps))
-    return fail_underflow (at, op, error);
-  /* A pickle sets memo slots in order; allow any slot up to the number of
-   * values made so far (each opcode makes at most one). */
-  if (index > ps->p->n_objs + ps->n_stack + ps->memo_count + 1024)
-    {
-      g_set_error (error, TM_ERROR, TM_ERROR_PICKLE,
-                   _("invalid pickle at byte %zu: %s to memo slot %zu, far beyond the %zu values so far"),
-                   at, op_name (op), index, ps->p->n_objs + ps->n_stack);
-      return FALSE;
-    }
-  if (index >= ps->memo_cap)
-    {
-      gsize old = ps->memo_cap;
-
-      if (!reserve ((gpointer *) &ps->memo, &ps->memo_cap, index + 1, sizeof (guint64)))
-        return fail_too_large (at, error);
-      for (gsize i = old; i < ps->memo_cap; i++)
-        ps->memo[i] = UNSET;
-    }
-  if (ps->memo[index] == UNSET)
-    ps->memo_count++;
-  ps->memo[index] = ps->stack[ps->n_stack - 1];
-  return TRUE;
-}
-
-G_ALWAYS_INLINE static inline gboolean
-memo_get (Parser  *ps,
-          gsize    index,
-          gsize    at,
-          guint8   op,
-          GError **error)
-{
-  if (G_UNLIKELY (index >= ps->memo_cap || ps->memo[index] == UNSET))
-    {
-      g_set_error (error, TM_ERROR, TM_ERROR_PICKLE,
-                   _("invalid pickle at byte %zu: %s of memo slot %zu, which was never set"),
-                   at, op_name (op), index);
-      return FALSE;
-    }
-  return push (ps, ps->memo[index], at, error);
 }
 
 static gboolean
@@ -629,7 +79,7 @@ refuse (gsize    at,
         guint8   op,
         GError **error)
 {
-  const char *name = op_name (op);
+  const char *name = tm_pickle_op_name (op);
 
   switch (op)
     {
@@ -654,38 +104,99 @@ refuse (gsize    at,
   return FALSE;
 }
 
-static gboolean
+/* ------------------------------------------------------------------ */
+/* Reading                                                              */
+
+/* ------------------------------------------------------------------ */
+/* Reading                                                              */
+
+gboolean
+tm_pickle_sniff (const guint8 *data,
+                 gsize         size)
+{
+  return size >= 2 && data[0] == OP_PROTO && data[1] >= 2 && data[1] <= 5;
+}
+
+/* ------------------------------------------------------------------ */
+/* The loop                                                             */
+
+static ParseResult
 parse (Parser  *ps,
        GError **error)
 {
   TmPickle *p = ps->p;
   const guint8 *data = p->data;
-  gsize size = p->size;
+  const gsize size = p->size;
   gsize pos = 0;
+  guint64 *stack = ps->stack;
+  gsize n_stack = ps->n_stack;
+  gsize stack_cap = ps->stack_cap;
+  guint64 *memo = p->memo;
+  gsize memo_len = p->memo_len;
 
+  /* The locals and the parser's copies. */
+#define SAVE()                                            \
+  G_STMT_START {                                          \
+    ps->stack = stack;                                    \
+    ps->n_stack = n_stack;                                \
+    ps->stack_cap = stack_cap;                            \
+  } G_STMT_END
+#define LOAD()                                            \
+  G_STMT_START {                                          \
+    stack = ps->stack;                                    \
+    n_stack = ps->n_stack;                                \
+    stack_cap = ps->stack_cap;                            \
+    memo = p->memo;                                       \
+    memo_len = p->memo_len;                               \
+  } G_STMT_END
+  /* A helper that works on the parser's copies. */
+#define CALL(expr)                                        \
+  G_STMT_START {                                          \
+    gboolean ok_;                                         \
+    SAVE ();                                              \
+    ok_ = (expr);                                         \
+    LOAD ();                                              \
+    if (!ok_)                                             \
+      return PARSE_FAILED;                                \
+  } G_STMT_END
+#define PUSH(word)                                        \
+  G_STMT_START {                                          \
+    guint64 w_ = (word);                                  \
+    if (G_UNLIKELY (n_stack == stack_cap))                \
+      CALL (tm_pickle_grow_stack (ps, at, error));                  \
+    stack[n_stack++] = w_;                                \
+  } G_STMT_END
 #define NEED(n)                                           \
   G_STMT_START {                                          \
     if (G_UNLIKELY (size - pos < (gsize) (n)))            \
-      return fail_truncated (at, op, error);              \
+      return tm_pickle_fail_truncated (at, op, error), PARSE_FAILED;        \
   } G_STMT_END
 #define NEED_STACK(n)                                     \
   G_STMT_START {                                          \
-    if (G_UNLIKELY (ps->n_stack - floor_of (ps) < (gsize) (n))) \
-      return fail_underflow (at, op, error);              \
+    if (G_UNLIKELY (n_stack - floor_of (ps) < (gsize) (n))) \
+      return tm_pickle_fail_underflow (at, op, error), PARSE_FAILED;        \
+  } G_STMT_END
+  /* Anything but memo references and small integers: the pairs of the
+   * open MARK can no longer make a lazy dict. */
+#define DIRTY()                                           \
+  G_STMT_START {                                          \
+    if (ps->n_marks > 0)                                  \
+      ps->mark_lazy[ps->n_marks - 1] = 0;                 \
   } G_STMT_END
 
   for (;;)
     {
       gsize at = pos;
       guint8 op;
+      gsize index, base, n;
       TmPickleObj *o;
-      gsize base;
+      guint64 word;
 
       if (G_UNLIKELY (pos >= size))
         {
           g_set_error (error, TM_ERROR, TM_ERROR_TRUNCATED,
                        _("truncated at byte %zu: the pickle ends before its STOP opcode"), pos);
-          return FALSE;
+          return PARSE_FAILED;
         }
       op = data[pos++];
 
@@ -693,286 +204,370 @@ parse (Parser  *ps,
         {
         case OP_BINGET:
           NEED (1);
-          if (!memo_get (ps, data[pos], at, op, error))
-            return FALSE;
+          index = data[pos];
           pos += 1;
-          break;
+          goto get;
 
         case OP_LONG_BINGET:
           NEED (4);
-          if (!memo_get (ps, (gsize) read_le (data + pos, 4), at, op, error))
-            return FALSE;
+          index = (gsize) read_le (data + pos, 4);
           pos += 4;
+        get:
+          if (G_UNLIKELY (index >= memo_len || memo[index] == UNSET))
+            return fail_memo_unset (at, op, index, error), PARSE_FAILED;
+          PUSH (memo[index]);
           break;
 
         case OP_MEMOIZE:
-          if (!memo_put (ps, ps->memo_count, at, op, error))
-            return FALSE;
+          CALL (tm_pickle_memo_put (ps, ps->memo_count, at, op, 1, error));
+          if (G_UNLIKELY (ps->memo_reset && ps->lazy))
+            return PARSE_AGAIN;
           break;
 
         case OP_BINPUT:
           NEED (1);
-          if (!memo_put (ps, data[pos], at, op, error))
-            return FALSE;
+          CALL (tm_pickle_memo_put (ps, data[pos], at, op, 2, error));
+          if (G_UNLIKELY (ps->memo_reset && ps->lazy))
+            return PARSE_AGAIN;
           pos += 1;
           break;
 
         case OP_LONG_BINPUT:
           NEED (4);
-          if (!memo_put (ps, (gsize) read_le (data + pos, 4), at, op, error))
-            return FALSE;
+          CALL (tm_pickle_memo_put (ps, (gsize) read_le (data + pos, 4), at, op, 5, error));
+          if (G_UNLIKELY (ps->memo_reset && ps->lazy))
+            return PARSE_AGAIN;
           pos += 4;
           break;
 
         case OP_BININT1:
           NEED (1);
-          if (!push_int (ps, data[pos], at, error))
-            return FALSE;
+          PUSH ((guint64) data[pos] << TAG_BITS | TAG_INT);
           pos += 1;
           break;
 
         case OP_BININT2:
           NEED (2);
-          if (!push_int (ps, (gint64) read_le (data + pos, 2), at, error))
-            return FALSE;
+          PUSH (read_le (data + pos, 2) << TAG_BITS | TAG_INT);
           pos += 2;
           break;
 
         case OP_BININT:
           NEED (4);
-          if (!push_int (ps, (gint32) (guint32) read_le (data + pos, 4), at, error))
-            return FALSE;
+          PUSH ((guint64) (gint64) (gint32) (guint32) read_le (data + pos, 4) << TAG_BITS | TAG_INT);
           pos += 4;
           break;
 
         case OP_LONG1:
           NEED (1);
-          NEED (1 + (gsize) data[pos]);
-          if (!push_long (ps, data + pos + 1, data[pos], at, op, error))
-            return FALSE;
-          pos += 1 + (gsize) data[pos];
+          n = data[pos];
+          NEED (1 + n);
+          if (G_LIKELY (n <= 8 && size - pos >= 9))
+            {
+              gint64 v = small_long_8 (data + pos + 1, n);
+
+              if (G_LIKELY (v >= SMALL_MIN && v <= SMALL_MAX))
+                {
+                  PUSH ((guint64) v << TAG_BITS | TAG_INT);
+                  pos += 1 + n;
+                  break;
+                }
+            }
+          DIRTY ();
+          CALL (tm_pickle_push_long (ps, data + pos + 1, n, at, op, error));
+          pos += 1 + n;
           break;
 
         case OP_LONG4:
           {
-            gint32 n;
+            gint32 len;
 
+            DIRTY ();
             NEED (4);
-            n = (gint32) (guint32) read_le (data + pos, 4);
-            if (n < 0)
+            len = (gint32) (guint32) read_le (data + pos, 4);
+            if (len < 0)
               {
                 g_set_error (error, TM_ERROR, TM_ERROR_PICKLE,
                              _("invalid pickle at byte %zu: LONG4 with a negative length"), at);
-                return FALSE;
+                return PARSE_FAILED;
               }
-            NEED (4 + (gsize) n);
-            if (!push_long (ps, data + pos + 4, (gsize) n, at, op, error))
-              return FALSE;
-            pos += 4 + (gsize) n;
+            NEED (4 + (gsize) len);
+            CALL (tm_pickle_push_long (ps, data + pos + 4, (gsize) len, at, op, error));
+            pos += 4 + (gsize) len;
           }
+          break;
+
+        case OP_NONE:
+          PUSH (WORD_NONE);
+          break;
+
+        case OP_NEWTRUE:
+          PUSH (WORD_TRUE);
+          break;
+
+        case OP_NEWFALSE:
+          PUSH (WORD_FALSE);
           break;
 
         case OP_BINFLOAT:
           {
             union { guint64 u; double d; } bits;
 
+            DIRTY ();
             NEED (8);
             /* The 8 bytes may sit at any address. */
             memcpy (&bits.u, data + pos, 8);
             bits.u = GUINT64_FROM_BE (bits.u);
             pos += 8;
-            if (!push_obj (ps, TM_PICKLE_FLOAT, &o, at, error))
-              return FALSE;
+            CALL (tm_pickle_push_obj (ps, TM_PICKLE_FLOAT, &o, at, error));
             o->v.f = bits.d;
           }
           break;
 
-        case OP_NONE:
-          if (!push (ps, WORD_NONE, at, error))
-            return FALSE;
-          break;
-
-        case OP_NEWTRUE:
-        case OP_NEWFALSE:
-          if (!push (ps, op == OP_NEWTRUE ? WORD_TRUE : WORD_FALSE, at, error))
-            return FALSE;
-          break;
-
         case OP_SHORT_BINUNICODE:
         case OP_SHORT_BINBYTES:
+          DIRTY ();
           NEED (1);
           NEED (1 + (gsize) data[pos]);
-          if (!push_string (ps, data + pos + 1, data[pos], op == OP_SHORT_BINUNICODE, at, op, error))
-            return FALSE;
+          CALL (tm_pickle_push_string (ps, data + pos + 1, data[pos], op == OP_SHORT_BINUNICODE, at, op, error));
           pos += 1 + (gsize) data[pos];
           break;
 
         case OP_BINUNICODE:
         case OP_BINBYTES:
-          {
-            gsize n;
-
-            NEED (4);
-            n = (gsize) read_le (data + pos, 4);
-            NEED (4 + n);
-            if (!push_string (ps, data + pos + 4, n, op == OP_BINUNICODE, at, op, error))
-              return FALSE;
-            pos += 4 + n;
-          }
+          DIRTY ();
+          NEED (4);
+          n = (gsize) read_le (data + pos, 4);
+          NEED (4 + n);
+          CALL (tm_pickle_push_string (ps, data + pos + 4, n, op == OP_BINUNICODE, at, op, error));
+          pos += 4 + n;
           break;
 
         case OP_BINUNICODE8:
         case OP_BINBYTES8:
         case OP_BYTEARRAY8:
           {
-            guint64 n;
+            guint64 len;
 
+            DIRTY ();
             NEED (8);
-            n = read_le (data + pos, 8);
-            if (n > size - pos - 8)
-              return fail_truncated (at, op, error);
-            if (!push_string (ps, data + pos + 8, (gsize) n, op == OP_BINUNICODE8, at, op, error))
-              return FALSE;
-            pos += 8 + (gsize) n;
+            len = read_le (data + pos, 8);
+            if (len > size - pos - 8)
+              return tm_pickle_fail_truncated (at, op, error), PARSE_FAILED;
+            CALL (tm_pickle_push_string (ps, data + pos + 8, (gsize) len, op == OP_BINUNICODE8, at, op, error));
+            pos += 8 + (gsize) len;
           }
           break;
 
         case OP_EMPTY_DICT:
         case OP_EMPTY_LIST:
         case OP_EMPTY_TUPLE:
-          if (!push_obj (ps, op == OP_EMPTY_DICT ? TM_PICKLE_DICT
-                             : op == OP_EMPTY_LIST ? TM_PICKLE_LIST : TM_PICKLE_TUPLE,
-                         &o, at, error))
-            return FALSE;
+          DIRTY ();
+          o = tm_pickle_new_obj (p, op == OP_EMPTY_DICT ? TM_PICKLE_DICT
+                          : op == OP_EMPTY_LIST ? TM_PICKLE_LIST : TM_PICKLE_TUPLE, &word);
+          if (o == NULL)
+            return tm_pickle_fail_too_large (at, error), PARSE_FAILED;
+          PUSH (word);
+          if (op == OP_EMPTY_DICT)
+            {
+              ps->dict_at = at;
+              ps->dict_word = word;
+              ps->dict_memo_at = G_MAXSIZE;
+            }
           break;
 
         case OP_MARK:
-          if (ps->n_marks == TM_PICKLE_MAX_DEPTH)
-            {
-              g_set_error (error, TM_ERROR, TM_ERROR_TOO_DEEP,
-                           _("nested too deep at byte %zu: more than %u MARKs open"),
-                           at, TM_PICKLE_MAX_DEPTH);
-              return FALSE;
-            }
-          ps->marks[ps->n_marks++] = ps->n_stack;
-          break;
-
-        case OP_APPEND:
-          NEED_STACK (2);
-          if (!container_kind (ps, ps->stack[ps->n_stack - 2], TM_PICKLE_LIST, at, op, error) ||
-              !add_items (p, ps->stack[ps->n_stack - 2], ps->stack + ps->n_stack - 1, 1, at, error))
-            return FALSE;
-          ps->n_stack -= 1;
-          break;
-
-        case OP_SETITEM:
-          NEED_STACK (3);
-          if (!container_kind (ps, ps->stack[ps->n_stack - 3], TM_PICKLE_DICT, at, op, error) ||
-              !add_items (p, ps->stack[ps->n_stack - 3], ps->stack + ps->n_stack - 2, 2, at, error))
-            return FALSE;
-          ps->n_stack -= 2;
-          break;
-
-        case OP_APPENDS:
-        case OP_SETITEMS:
           {
-            guint32 want = op == OP_APPENDS ? TM_PICKLE_LIST : TM_PICKLE_DICT;
-            gsize count;
+            gboolean lazy_ok;
 
-            if (!pop_mark (ps, &base, at, op, error))
-              return FALSE;
-            if (base == floor_of (ps))
-              return fail_underflow (at, op, error);
-            count = ps->n_stack - base;
-            if (want == TM_PICKLE_DICT && count % 2 != 0)
+            if (ps->n_marks == TM_PICKLE_MAX_DEPTH)
               {
-                g_set_error (error, TM_ERROR, TM_ERROR_PICKLE,
-                             _("invalid pickle at byte %zu: %s finds a key without a value"),
-                             at, op_name (op));
-                return FALSE;
+                g_set_error (error, TM_ERROR, TM_ERROR_TOO_DEEP,
+                             _("nested too deep at byte %zu: more than %u MARKs open"),
+                             at, TM_PICKLE_MAX_DEPTH);
+                return PARSE_FAILED;
               }
-            if (!container_kind (ps, ps->stack[base - 1], want, at, op, error))
-              return FALSE;
-            if (want == TM_PICKLE_DICT)
+            DIRTY ();
+            /* Right after an EMPTY_DICT (and its memo opcode): the pairs
+             * may make a lazy dict. */
+            lazy_ok = ps->lazy && n_stack > 0 && stack[n_stack - 1] == ps->dict_word &&
+                      (at == ps->dict_at + 1 ||
+                       (ps->dict_memo_at == ps->dict_at + 1 && at == ps->dict_memo_at + ps->dict_memo_len));
+            /* Most dicts of a snapshot are trace entries of the shape the
+             * last lazy dict had: read their pairs against its keys, and
+             * make the dict lazy without a value on the stack. Anything
+             * else and the MARK is read as any other. */
+            if (lazy_ok && ps->last_lazy_shape != 0)
               {
-                gboolean done;
+                const TmPickleShape *sh = &p->shapes[ps->last_lazy_shape];
+                const guint64 *keys = p->shape_keys + sh->start;
+                guint want = 2 * sh->n, k = 0;
+                gsize q = pos;
 
-                if (!add_shaped (ps, ps->stack[base - 1], ps->stack + base, count, &done, at, error))
-                  return FALSE;
-                if (done)
+                while (k < want)
                   {
-                    ps->n_stack = base;
+                    PlainKind kind = tm_pickle_read_plain (data, size, &q, memo, memo_len, &word);
+
+                    if (kind == PLAIN_FRAME)
+                      continue;
+                    if (kind != PLAIN_VALUE || ((k & 1) ? word == ps->dict_word : word != keys[k >> 1]))
+                      break;
+                    k++;
+                  }
+                while (k == want && q < size && data[q] == OP_FRAME &&
+                       tm_pickle_read_plain (data, size, &q, memo, memo_len, &word) == PLAIN_FRAME)
+                  ;
+                if (k == want && q < size && data[q] == OP_SETITEMS &&
+                    (word = tm_pickle_lazy_commit (ps, ps->last_lazy_shape, pos)) != 0)
+                  {
+                    stack[n_stack - 1] = word;
+                    pos = q + 1;
                     break;
                   }
               }
-            if (!add_items (p, ps->stack[base - 1], ps->stack + base, count, at, error))
-              return FALSE;
-            ps->n_stack = base;
+            ps->marks[ps->n_marks] = n_stack;
+            ps->mark_lazy[ps->n_marks] = (guint8) lazy_ok;
+            ps->n_marks++;
+            if (lazy_ok)
+              ps->region_at = pos;
           }
+          break;
+
+        case OP_SETITEMS:
+          {
+            gboolean lazy_ok, done = FALSE;
+            gsize count;
+
+            if (G_UNLIKELY (ps->n_marks == 0))
+              return tm_pickle_pop_mark (ps, &base, at, op, error), PARSE_FAILED;
+            base = ps->marks[--ps->n_marks];
+            lazy_ok = ps->mark_lazy[ps->n_marks];
+            if (G_UNLIKELY (base == floor_of (ps)))
+              return tm_pickle_fail_underflow (at, op, error), PARSE_FAILED;
+            count = n_stack - base;
+            if (G_UNLIKELY (count % 2 != 0))
+              return tm_pickle_fail_odd (at, op, error), PARSE_FAILED;
+            word = stack[base - 1];
+            /* A lazy dict that gets more items: read it again without. */
+            if (G_UNLIKELY ((word & TAG_MASK) == TAG_LAZY))
+              return PARSE_AGAIN;
+            if (G_UNLIKELY (!tm_pickle_container_kind (ps, word, TM_PICKLE_DICT, at, op, error)))
+              return PARSE_FAILED;
+            if (lazy_ok && word == ps->dict_word && count >= 4)
+              {
+                guint64 lazy = tm_pickle_make_lazy (ps, stack + base, count);
+
+                if (lazy != 0)
+                  {
+                    stack[base - 1] = lazy;
+                    n_stack = base;
+                    break;
+                  }
+              }
+            CALL (tm_pickle_add_shaped (ps, word, stack + base, count, &done, at, error));
+            if (!done)
+              CALL (tm_pickle_add_items (p, word, stack + base, count, at, error));
+            n_stack = base;
+          }
+          break;
+
+        case OP_APPENDS:
+          if (G_UNLIKELY (ps->n_marks == 0))
+            return tm_pickle_pop_mark (ps, &base, at, op, error), PARSE_FAILED;
+          base = ps->marks[--ps->n_marks];
+          if (G_UNLIKELY (base == floor_of (ps)))
+            return tm_pickle_fail_underflow (at, op, error), PARSE_FAILED;
+          if (G_UNLIKELY (!tm_pickle_container_kind (ps, stack[base - 1], TM_PICKLE_LIST, at, op, error)))
+            return PARSE_FAILED;
+          CALL (tm_pickle_add_items (p, stack[base - 1], stack + base, n_stack - base, at, error));
+          n_stack = base;
+          break;
+
+        case OP_APPEND:
+          DIRTY ();
+          NEED_STACK (2);
+          if (!tm_pickle_container_kind (ps, stack[n_stack - 2], TM_PICKLE_LIST, at, op, error))
+            return PARSE_FAILED;
+          CALL (tm_pickle_add_items (p, stack[n_stack - 2], stack + n_stack - 1, 1, at, error));
+          n_stack -= 1;
+          break;
+
+        case OP_SETITEM:
+          DIRTY ();
+          NEED_STACK (3);
+          if ((stack[n_stack - 3] & TAG_MASK) == TAG_LAZY)
+            return PARSE_AGAIN;
+          if (!tm_pickle_container_kind (ps, stack[n_stack - 3], TM_PICKLE_DICT, at, op, error))
+            return PARSE_FAILED;
+          CALL (tm_pickle_add_items (p, stack[n_stack - 3], stack + n_stack - 2, 2, at, error));
+          n_stack -= 2;
           break;
 
         case OP_TUPLE1:
         case OP_TUPLE2:
         case OP_TUPLE3:
+          DIRTY ();
           NEED_STACK (op - OP_TUPLE1 + 1);
-          if (!collect (ps, TM_PICKLE_TUPLE, ps->n_stack - (op - OP_TUPLE1 + 1), at, op, error))
-            return FALSE;
+          CALL (tm_pickle_collect (ps, TM_PICKLE_TUPLE, ps->n_stack - (op - OP_TUPLE1 + 1), at, op, error));
           break;
 
         case OP_TUPLE:
         case OP_LIST:
         case OP_DICT:
-          if (!pop_mark (ps, &base, at, op, error) ||
-              !collect (ps, op == OP_TUPLE ? TM_PICKLE_TUPLE
-                            : op == OP_LIST ? TM_PICKLE_LIST : TM_PICKLE_DICT,
-                        base, at, op, error))
-            return FALSE;
+          DIRTY ();
+          CALL (tm_pickle_pop_mark (ps, &base, at, op, error) &&
+                tm_pickle_collect (ps, op == OP_TUPLE ? TM_PICKLE_TUPLE
+                             : op == OP_LIST ? TM_PICKLE_LIST : TM_PICKLE_DICT,
+                         base, at, op, error));
           break;
 
         case OP_POP:
-          if (ps->n_stack > floor_of (ps))
-            ps->n_stack--;
-          else if (!pop_mark (ps, &base, at, op, error))
-            return FALSE;
+          DIRTY ();
+          if (n_stack > floor_of (ps))
+            n_stack--;
+          else if (!tm_pickle_pop_mark (ps, &base, at, op, error))
+            return PARSE_FAILED;
           break;
 
         case OP_POP_MARK:
-          if (!pop_mark (ps, &base, at, op, error))
-            return FALSE;
-          ps->n_stack = base;
+          DIRTY ();
+          if (!tm_pickle_pop_mark (ps, &base, at, op, error))
+            return PARSE_FAILED;
+          n_stack = base;
           break;
 
         case OP_DUP:
+          DIRTY ();
           NEED_STACK (1);
-          if (!push (ps, ps->stack[ps->n_stack - 1], at, error))
-            return FALSE;
+          PUSH (stack[n_stack - 1]);
           break;
 
         case OP_FRAME:
           {
-            guint64 n;
+            guint64 len;
 
             NEED (8);
-            n = read_le (data + pos, 8);
+            len = read_le (data + pos, 8);
             pos += 8;
-            if (n > size - pos)
+            if (len > size - pos)
               {
                 g_set_error (error, TM_ERROR, TM_ERROR_TRUNCATED,
                              _("truncated at byte %zu: a FRAME of %llu bytes but the file ends at byte %zu"),
-                             at, (unsigned long long) n, size);
-                return FALSE;
+                             at, (unsigned long long) len, size);
+                return PARSE_FAILED;
               }
           }
           break;
 
         case OP_PROTO:
+          DIRTY ();
           NEED (1);
           if (data[pos] < 2 || data[pos] > 5)
             {
               g_set_error (error, TM_ERROR, TM_ERROR_PICKLE,
                            _("unsupported pickle at byte %zu: protocol %u (Tidemark reads protocols 2 to 5)"),
                            at, data[pos]);
-              return FALSE;
+              return PARSE_FAILED;
             }
           if (p->protocol == 0)
             p->protocol = data[pos];
@@ -980,18 +575,69 @@ parse (Parser  *ps,
           break;
 
         case OP_STOP:
-          if (ps->n_stack == 0)
-            return fail_underflow (at, op, error);
-          p->root = ps->stack[ps->n_stack - 1];
-          return TRUE;
+          if (n_stack == 0)
+            return tm_pickle_fail_underflow (at, op, error), PARSE_FAILED;
+          p->root = stack[n_stack - 1];
+          SAVE ();
+          return PARSE_DONE;
 
         default:
-          return refuse (at, op, error);
+          return refuse (at, op, error), PARSE_FAILED;
         }
     }
 
+#undef SAVE
+#undef LOAD
+#undef CALL
+#undef PUSH
 #undef NEED
 #undef NEED_STACK
+#undef DIRTY
+}
+
+/* ------------------------------------------------------------------ */
+/* The pickle                                                           */
+
+static void
+clear_values (TmPickle *p)
+{
+  for (gsize i = 0; i < p->n_runs; i++)
+    g_free (p->runs[i].items);
+  g_clear_pointer (&p->runs, g_free);
+  g_clear_pointer (&p->objs, g_free);
+  g_clear_pointer (&p->items, g_free);
+  g_clear_pointer (&p->shapes, g_free);
+  g_clear_pointer (&p->shape_keys, g_free);
+  g_clear_pointer (&p->memo, g_free);
+}
+
+static ParseResult
+read_pass (TmPickle  *p,
+           gboolean   lazy,
+           GError   **error)
+{
+  Parser ps;
+  ParseResult result;
+
+  memset (&ps, 0, sizeof ps);
+  ps.p = p;
+  ps.lazy = lazy;
+  ps.dict_word = UNSET;
+  ps.dict_at = G_MAXSIZE - 1;
+  ps.dict_memo_at = G_MAXSIZE;
+  ps.marks = g_new (gsize, TM_PICKLE_MAX_DEPTH);
+  ps.mark_lazy = g_new (guint8, TM_PICKLE_MAX_DEPTH);
+  result = parse (&ps, error);
+  g_free (ps.stack);
+  g_free (ps.marks);
+  g_free (ps.mark_lazy);
+  if (result == PARSE_DONE && ps.n_lazy == 0)
+    {
+      /* Nothing reads the memo again. */
+      g_clear_pointer (&p->memo, g_free);
+      p->memo_len = 0;
+    }
+  return result;
 }
 
 TmPickle *
@@ -1000,8 +646,7 @@ tm_pickle_read (const guint8  *data,
                 GError       **error)
 {
   g_autoptr(TmPickle) p = g_new0 (TmPickle, 1);
-  Parser ps = { p, NULL, 0, 0, NULL, 0, NULL, 0, 0, { 0 }, 0 };
-  gboolean ok;
+  ParseResult result;
 
   g_return_val_if_fail (data != NULL || size == 0, NULL);
 
@@ -1013,12 +658,18 @@ tm_pickle_read (const guint8  *data,
 
   p->data = data;
   p->size = size;
-  ps.marks = g_new (gsize, TM_PICKLE_MAX_DEPTH);
-  ok = parse (&ps, error);
-  g_free (ps.stack);
-  g_free (ps.marks);
-  g_free (ps.memo);
-  if (!ok)
+  result = read_pass (p, TRUE, error);
+  if (result == PARSE_AGAIN)
+    {
+      /* A memo slot set twice, or a lazy dict that got more items: what a
+       * lazy dict would read again might not be what it held. */
+      clear_values (p);
+      memset (p, 0, sizeof *p);
+      p->data = data;
+      p->size = size;
+      result = read_pass (p, FALSE, error);
+    }
+  if (result != PARSE_DONE)
     return NULL;
 
   /* Give back what the doubling reserved beyond the end. */
@@ -1032,6 +683,19 @@ tm_pickle_read (const guint8  *data,
       p->items = g_renew (guint64, p->items, MAX (p->n_items, 1));
       p->items_cap = MAX (p->n_items, 1);
     }
+  if (p->memo != NULL)
+    p->memo = g_renew (guint64, p->memo, MAX (p->memo_len, 1));
+  for (gsize i = 0; i < p->n_runs; i++)
+    {
+      TmPickleRun *r = &p->runs[i];
+      gsize n = MAX (p->objs[r->list].n, 1);
+
+      if (r->cap > n)
+        {
+          r->items = g_renew (guint64, r->items, n);
+          r->cap = n;
+        }
+    }
   return g_steal_pointer (&p);
 }
 
@@ -1040,10 +704,7 @@ tm_pickle_free (TmPickle *self)
 {
   if (self == NULL)
     return;
-  g_free (self->objs);
-  g_free (self->items);
-  g_free (self->shapes);
-  g_free (self->shape_keys);
+  clear_values (self);
   g_free (self);
 }
 
@@ -1062,6 +723,12 @@ tm_pickle_get_root (TmPickle *self)
 gsize
 tm_pickle_get_memory_size (TmPickle *self)
 {
-  return sizeof *self + self->objs_cap * sizeof (TmPickleObj) + self->items_cap * sizeof (guint64) +
-         self->shapes_cap * sizeof (TmPickleShape) + self->shape_keys_cap * sizeof (guint64);
+  gsize bytes = sizeof *self + self->objs_cap * sizeof (TmPickleObj) + self->items_cap * sizeof (guint64) +
+                self->shapes_cap * sizeof (TmPickleShape) + self->shape_keys_cap * sizeof (guint64) +
+                self->runs_cap * sizeof (TmPickleRun) + (self->memo != NULL ? self->memo_len * sizeof (guint64) : 0);
+
+  for (gsize i = 0; i < self->n_runs; i++)
+    bytes += self->runs[i].cap * sizeof (guint64);
+  return bytes;
 }
+

@@ -15,6 +15,9 @@
  * and bytes are (offset, length) into the pickle's bytes, which must stay
  * mapped while the TmPickle lives. The memo holds words, so a value the
  * pickle shares (frames lists in PyTorch snapshots) is one value, shared.
+ * A dict whose pairs are only memo references and small integers (the
+ * trace entries of a snapshot) is kept as its place in the pickle and read
+ * again when asked for (docs/formats.md, section 6.1).
  *
  * A pickle can make a list that holds itself (through the memo): code that
  * walks values must bound its depth. A finished TmPickle is immutable and
@@ -128,9 +131,12 @@ gboolean       tm_pickle_dict_lookup     (TmPickle       *self,
                                           const char     *key,
                                           TmPickleValue  *out);
 
-/* Dicts with the same keys in the same order (made by SETITEMS, 2 to 64
- * keys) share a shape: for reading many of them, find a key's slot once
- * per shape and take values by slot. Shape 0 is none. */
+/* Dicts with the same keys in the same order (made by SETITEMS, 2 to
+ * TM_PICKLE_MAX_SHAPE_KEYS keys) share a shape: for reading many of them,
+ * find a key's slot once per shape and take values by slot. Shape 0 is
+ * none. */
+#define TM_PICKLE_MAX_SHAPE_KEYS 64
+
 guint          tm_pickle_dict_shape      (TmPickle       *self,
                                           TmPickleValue   dict);
 /* The slot of key in shape (the last one set), or -1. */
@@ -140,11 +146,13 @@ gint           tm_pickle_shape_find      (TmPickle       *self,
 TmPickleValue  tm_pickle_dict_value_at   (TmPickle       *self,
                                           TmPickleValue   dict,
                                           guint           slot);
-/* A shaped dict's values, in its shape's key order, and its shape (0 and
- * NULL for a dict of pairs or another kind). */
-const TmPickleValue *tm_pickle_dict_values (TmPickle     *self,
+/* A shaped dict's values, in its shape's key order, copied into values
+ * (room for TM_PICKLE_MAX_SHAPE_KEYS), and its shape; 0 (values left as
+ * they are) for a dict of pairs or another kind. The fast way to read
+ * many dicts of a few shapes. */
+guint          tm_pickle_dict_get_values (TmPickle       *self,
                                           TmPickleValue   dict,
-                                          guint          *shape);
+                                          TmPickleValue  *values);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmPickle, tm_pickle_free)
 

@@ -8,11 +8,44 @@
  */
 #pragma once
 
+#include "tm-addr-map.h"
 #include "tm-torch-snapshot.h"
 
 G_BEGIN_DECLS
 
-/* Trace entries, one column per field. */
+/* The walk's state before entry k × TM_TORCH_CHECKPOINT: where a part of
+ * the trace can start filling a store (relative to the start, as the walk
+ * keeps them). */
+#define TM_TORCH_CHECKPOINT (1u << 20)
+
+typedef struct
+{
+  gint64 allocated_rel;   /* the allocated series minus v0 */
+  gint64 high_rel;        /* its highest so far minus v0, at least 0 */
+  gint64 reserved_rel;    /* the reserved series minus r0 */
+} TmTorchCheckpoint;
+
+/* An entry that frees other bytes than its own size says. */
+typedef struct
+{
+  guint32 entry;
+  gint64  bytes;
+} TmTorchFreed;
+
+/* The allocations being collected, and a map from address to the live
+ * trace allocation there. */
+typedef struct _TmTorchWalk
+{
+  GArray     *allocs;   /* TmTorchAllocation */
+  TmAddrMap  *live;     /* address → index in allocs */
+  GArray     *ghosts;   /* TmTorchAllocation live from the start */
+  gint64      peak_rel;           /* the allocated series' high, minus v0 */
+  gint64      rel_at_end;
+  gint64      reserved_rel;       /* the reserved series, minus r0 */
+  gint64      peak_reserved_rel;
+} TmTorchWalk;
+
+/* A device: its segments and its trace. */
 typedef struct
 {
   gint64         index;    /* the device number */
@@ -22,8 +55,13 @@ typedef struct
   guint          n;
   guint8        *action;
   const TmPickleValue *entry;  /* the entries' dicts: the trace list's items */
+  GArray        *events;       /* guint32: the entries of segment actions and oom, in order */
+  GArray        *checkpoints;  /* TmTorchCheckpoint */
+  /* TmTorchFreed, by entry: the free_completed entries whose allocation's
+   * bytes are not their size (rare), for the allocated series */
+  GArray        *freed;
 
-  struct _TmTorchWalk *walk;  /* while reading: the trace's allocations */
+  TmTorchWalk   *walk;  /* while reading: the trace's allocations */
   TmTorchAllocation *allocs;
   guint          n_allocs;
   TmTorchFigures figures;
@@ -76,31 +114,79 @@ typedef struct
   guint next;
 } TmTorchSlotCache;
 
-/* A key of a trace entry (through the cache), as a value, a guint64 or a
- * gint64 (0 when absent), or None. */
-gboolean           tm_torch_entry_get       (TmPickle        *p,
+/* One trace entry's fields, read at once: bit k of present says whether
+ * the entry holds key k (value[k] is None otherwise). */
+typedef struct
+{
+  TmPickleValue value[TM_TORCH_N_KEYS];
+  guint         present;
+} TmTorchEntry;
+
+void               tm_torch_entry_read      (TmPickle        *p,
                                              TmTorchSlotCache *c,
                                              TmPickleValue    entry,
-                                             guint            key,
-                                             TmPickleValue   *out);
-guint64            tm_torch_entry_uint      (TmPickle        *p,
-                                             TmTorchSlotCache *c,
+                                             TmTorchEntry    *out);
+
+/* A field as an unsigned integer (addresses) or a signed one: FALSE when
+ * the entry lacks it or it is not one. */
+static inline gboolean
+tm_torch_entry_uint (TmPickle           *p,
+                     const TmTorchEntry *e,
+                     guint               key,
+                     guint64            *out)
+{
+  TmPickleValue v = e->value[key];
+
+  if (!(e->present & (1u << key)))
+    return FALSE;
+  if (TM_PICKLE_IS_SMALL_INT (v) && TM_PICKLE_SMALL_INT (v) >= 0)
+    {
+      *out = (guint64) TM_PICKLE_SMALL_INT (v);
+      return TRUE;
+    }
+  return tm_pickle_get_uint (p, v, out);
+}
+
+static inline gboolean
+tm_torch_entry_int (TmPickle           *p,
+                    const TmTorchEntry *e,
+                    guint               key,
+                    gint64             *out)
+{
+  TmPickleValue v = e->value[key];
+
+  if (!(e->present & (1u << key)))
+    return FALSE;
+  if (TM_PICKLE_IS_SMALL_INT (v))
+    {
+      *out = TM_PICKLE_SMALL_INT (v);
+      return TRUE;
+    }
+  return tm_pickle_get_int (p, v, out);
+}
+
+/* One field of entry as an integer, 0 when absent (reads the whole entry:
+ * for a field or two, not for a walk). */
+gint64             tm_torch_entry_field_int (TmPickle        *p,
                                              TmPickleValue    entry,
                                              guint            key);
-gint64             tm_torch_entry_int       (TmPickle        *p,
-                                             TmTorchSlotCache *c,
-                                             TmPickleValue    entry,
-                                             guint            key);
-/* The slots of entry's shape (TM_TORCH_N_KEYS of them, -1 for a key it
- * lacks) and its values; NULL for a dict without a shape. */
-const gint        *tm_torch_entry_row       (TmPickle        *p,
-                                             TmTorchSlotCache *c,
-                                             TmPickleValue    entry,
-                                             const TmPickleValue **values);
-TmPickleValue      tm_torch_entry_get_or_none (TmPickle      *p,
-                                             TmTorchSlotCache *c,
-                                             TmPickleValue    entry,
-                                             guint            key);
+
+/* "alloc", "free_requested" ... as the file writes them ("other" for
+ * TM_TORCH_OTHER). */
+const char        *tm_torch_action_name     (guint            action);
+/* "not a memory snapshot: " and the message; returns FALSE. */
+gboolean           tm_torch_fail_shape      (GError         **error,
+                                             const char      *format,
+                                             ...) G_GNUC_PRINTF (2, 3);
+TmTorchWalk       *tm_torch_walk_new        (void);
+void               tm_torch_walk_free       (TmTorchWalk     *walk);
+/* tm-torch-snapshot-walk.c: the device's trace, the list of its entries,
+ * walked (its figures up to those the snapshot's blocks give). */
+gboolean           tm_torch_read_trace      (TmTorchSnapshot *self,
+                                             TmTorchDevice   *d,
+                                             TmPickleValue    list,
+                                             GCancellable    *cancellable,
+                                             GError         **error);
 
 TmTorchDevice     *tm_torch_get_device      (TmTorchSnapshot *self,
                                              guint            device);

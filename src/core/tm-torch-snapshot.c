@@ -29,25 +29,16 @@ static const char * const action_names[] = {
   [TM_TORCH_OOM] = "oom",
 };
 
-/* The allocations being collected, and a map from address to the live
- * trace allocation there. */
-struct _TmTorchWalk
+const char *
+tm_torch_action_name (guint action)
 {
-  GArray     *allocs;   /* TmTorchAllocation */
-  TmAddrMap  *live;     /* address → index in allocs */
-  GArray     *ghosts;   /* TmTorchAllocation live from the start */
-  gint64      peak_rel;           /* the allocated series' high, minus v0 */
-  gint64      rel_at_end;
-  gint64      reserved_rel;       /* the reserved series, minus r0 */
-  gint64      peak_reserved_rel;
-};
+  return action < G_N_ELEMENTS (action_names) ? action_names[action] : "other";
+}
 
-typedef struct _TmTorchWalk Collect;
-
-static Collect *
-walk_new (void)
+TmTorchWalk *
+tm_torch_walk_new (void)
 {
-  Collect *c = g_new0 (Collect, 1);
+  TmTorchWalk *c = g_new0 (TmTorchWalk, 1);
 
   c->allocs = g_array_new (FALSE, FALSE, sizeof (TmTorchAllocation));
   c->ghosts = g_array_new (FALSE, FALSE, sizeof (TmTorchAllocation));
@@ -55,8 +46,8 @@ walk_new (void)
   return c;
 }
 
-static void
-walk_free (Collect *c)
+void
+tm_torch_walk_free (TmTorchWalk *c)
 {
   if (c == NULL)
     return;
@@ -74,7 +65,10 @@ device_free (gpointer data)
   g_free (d->id);
   g_clear_pointer (&d->segments, g_array_unref);
   g_free (d->action);
-  walk_free (d->walk);
+  g_clear_pointer (&d->events, g_array_unref);
+  g_clear_pointer (&d->checkpoints, g_array_unref);
+  g_clear_pointer (&d->freed, g_array_unref);
+  tm_torch_walk_free (d->walk);
   g_free (d->allocs);
   g_free (d);
 }
@@ -167,13 +161,8 @@ fail:
 /* ------------------------------------------------------------------ */
 /* Shape                                                                */
 
-static gboolean
-fail_shape (GError    **error,
-            const char *format,
-            ...) G_GNUC_PRINTF (2, 3);
-
-static gboolean
-fail_shape (GError    **error,
+gboolean
+tm_torch_fail_shape (GError    **error,
             const char *format,
             ...)
 {
@@ -235,7 +224,10 @@ device_for (GPtrArray *devices,
   d->index = index;
   d->id = g_strdup_printf ("%" G_GINT64_FORMAT, index);
   d->segments = g_array_new (FALSE, FALSE, sizeof (TmPickleValue));
-  d->walk = walk_new ();
+  d->events = g_array_new (FALSE, FALSE, sizeof (guint32));
+  d->checkpoints = g_array_new (FALSE, FALSE, sizeof (TmTorchCheckpoint));
+  d->freed = g_array_new (FALSE, FALSE, sizeof (TmTorchFreed));
+  d->walk = tm_torch_walk_new ();
   d->figures.peak_index = -1;
   d->figures.peak_reserved_index = -1;
   g_ptr_array_add (devices, d);
@@ -252,22 +244,30 @@ compare_devices (gconstpointer a,
   return x->index < y->index ? -1 : x->index > y->index;
 }
 
-gboolean
-tm_torch_entry_get (TmPickle         *p,
-                    TmTorchSlotCache *c,
-                    TmPickleValue     entry,
-                    guint             key,
-                    TmPickleValue    *out)
+void
+tm_torch_entry_read (TmPickle         *p,
+                     TmTorchSlotCache *c,
+                     TmPickleValue     entry,
+                     TmTorchEntry     *out)
 {
   static const char * const entry_keys[TM_TORCH_N_KEYS] = {
     "action", "addr", "size", "time_us", "frames", "stream",
   };
-  guint shape;
-  const TmPickleValue *values = tm_pickle_dict_values (p, entry, &shape);
+  TmPickleValue values[TM_PICKLE_MAX_SHAPE_KEYS];
+  guint shape = tm_pickle_dict_get_values (p, entry, values);
   guint r;
 
-  if (values == NULL)
-    return tm_pickle_dict_lookup (p, entry, entry_keys[key], out);
+  out->present = 0;
+  if (shape == 0)
+    {
+      /* A dict of pairs: by name. */
+      for (guint k = 0; k < TM_TORCH_N_KEYS; k++)
+        if (tm_pickle_dict_lookup (p, entry, entry_keys[k], &out->value[k]))
+          out->present |= 1u << k;
+        else
+          out->value[k] = TM_PICKLE_VALUE_NONE;
+      return;
+    }
   for (r = 0; r < TM_TORCH_SLOT_CACHE && c->shape[r] != shape; r++)
     ;
   if (G_UNLIKELY (r == TM_TORCH_SLOT_CACHE))
@@ -278,267 +278,32 @@ tm_torch_entry_get (TmPickle         *p,
       for (guint k = 0; k < TM_TORCH_N_KEYS; k++)
         c->slot[r][k] = tm_pickle_shape_find (p, shape, entry_keys[k]);
     }
-  if (c->slot[r][key] < 0)
-    return FALSE;
-  *out = values[c->slot[r][key]];
-  return TRUE;
-}
-
-const gint *
-tm_torch_entry_row (TmPickle             *p,
-                    TmTorchSlotCache     *c,
-                    TmPickleValue         entry,
-                    const TmPickleValue **values)
-{
-  guint shape;
-  guint r;
-
-  *values = tm_pickle_dict_values (p, entry, &shape);
-  if (*values == NULL)
-    return NULL;
-  for (r = 0; r < TM_TORCH_SLOT_CACHE && c->shape[r] != shape; r++)
-    ;
-  if (G_UNLIKELY (r == TM_TORCH_SLOT_CACHE))
+  for (guint k = 0; k < TM_TORCH_N_KEYS; k++)
     {
-      TmPickleValue dummy;
+      gint slot = c->slot[r][k];
 
-      /* Fills the cache's row for this shape. */
-      tm_torch_entry_get (p, c, entry, TM_TORCH_KEY_ACTION, &dummy);
-      for (r = 0; r < TM_TORCH_SLOT_CACHE && c->shape[r] != shape; r++)
-        ;
+      if (slot >= 0)
+        {
+          out->value[k] = values[slot];
+          out->present |= 1u << k;
+        }
+      else
+        out->value[k] = TM_PICKLE_VALUE_NONE;
     }
-  return c->slot[r];
-}
-
-guint64
-tm_torch_entry_uint (TmPickle      *p,
-                     TmTorchSlotCache     *c,
-                     TmPickleValue  entry,
-                     guint          key)
-{
-  TmPickleValue v;
-  guint64 u = 0;
-
-  if (tm_torch_entry_get (p, c, entry, key, &v))
-    {
-      if (TM_PICKLE_IS_SMALL_INT (v) && TM_PICKLE_SMALL_INT (v) >= 0)
-        return (guint64) TM_PICKLE_SMALL_INT (v);
-      tm_pickle_get_uint (p, v, &u);
-    }
-  return u;
 }
 
 gint64
-tm_torch_entry_int (TmPickle      *p,
-                    TmTorchSlotCache     *c,
-                    TmPickleValue  entry,
-                    guint          key)
+tm_torch_entry_field_int (TmPickle      *p,
+                          TmPickleValue  entry,
+                          guint          key)
 {
-  TmPickleValue v;
-  gint64 i = 0;
-
-  if (tm_torch_entry_get (p, c, entry, key, &v))
-    {
-      if (TM_PICKLE_IS_SMALL_INT (v))
-        return TM_PICKLE_SMALL_INT (v);
-      tm_pickle_get_int (p, v, &i);
-    }
-  return i;
-}
-
-TmPickleValue
-tm_torch_entry_get_or_none (TmPickle      *p,
-                   TmTorchSlotCache     *c,
-                   TmPickleValue  entry,
-                   guint          key)
-{
-  TmPickleValue v;
-
-  return tm_torch_entry_get (p, c, entry, key, &v) ? v : TM_PICKLE_VALUE_NONE;
-}
-
-/* A small cache of action strings by word: the memo makes every "alloc"
- * the same word. */
-typedef struct
-{
-  TmPickleValue word[8];
-  guint8        action[8];
-  guint         n;
-} ActionCache;
-
-static guint8
-action_of (TmPickle      *p,
-           ActionCache   *cache,
-           TmPickleValue  word)
-{
-  guint8 action = TM_TORCH_OTHER;
-
-  for (guint i = 0; i < cache->n; i++)
-    if (cache->word[i] == word)
-      return cache->action[i];
-  for (guint a = 0; a < G_N_ELEMENTS (action_names); a++)
-    if (tm_pickle_string_equal (p, word, action_names[a]))
-      action = (guint8) a;
-  if (cache->n < G_N_ELEMENTS (cache->word))
-    {
-      cache->word[cache->n] = word;
-      cache->action[cache->n++] = action;
-    }
-  return action;
-}
-
-/* One pass over a device's trace: checks each entry, counts actions, and
- * walks the allocations (docs/pytorch.md, "Allocations on the timeline"):
- * an alloc starts one, a free_completed ends the live one at its address
- * or is live from the start. The allocated series is kept relative to
- * its start (v0 is known only once the snapshot's blocks are read). */
-static gboolean
-read_trace (TmTorchSnapshot *self,
-            TmTorchDevice   *d,
-            TmPickleValue    list,
-            GCancellable    *cancellable,
-            GError         **error)
-{
-  TmPickle *p = self->pickle;
-  TmTorchFigures *f = &d->figures;
-  Collect *c = d->walk;
-  gsize n;
-  const TmPickleValue *items = tm_pickle_get_items (p, list, &n);
-  ActionCache cache = { { 0 }, { 0 }, 0 };
   TmTorchSlotCache slots = { { 0 }, { { 0 } }, 0 };
-  guint64 prev_addr = 0;
-  gint64 rel = 0;
+  TmTorchEntry e;
+  gint64 v = 0;
 
-  if (n >= G_MAXUINT32)
-    return fail_shape (error, _("device %s has more than 2^32 trace entries"), d->id);
-  d->n = (guint) n;
-  d->action = g_new (guint8, MAX (n, 1));
-  d->entry = items;
-  f->has_time = n > 0;
-  f->n_entries = d->n;
-
-  for (gsize i = 0; i < n; i++)
-    {
-      TmPickleValue e = items[i], v;
-      TmTorchAllocation a;
-      guint8 action;
-      guint64 addr = 0;
-      gint64 size, t;
-      guint32 found;
-      const TmPickleValue *values;
-      const gint *row;
-
-      if ((i & 0xffff) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
-        return FALSE;
-      if (tm_pickle_kind (p, e) != TM_PICKLE_DICT)
-        return fail_shape (error, _("trace entry %zu of device %s is a %s, not a dict"),
-                           i, d->id, tm_pickle_kind_name (tm_pickle_kind (p, e)));
-      /* A shaped entry's keys are found by slot, others by name. */
-      row = tm_torch_entry_row (p, &slots, e, &values);
-#define GET(key, out) \
-  (row != NULL ? (row[key] >= 0 && (*(out) = values[row[key]], TRUE)) : tm_torch_entry_get (p, &slots, e, key, out))
-
-      if (!GET (TM_TORCH_KEY_ACTION, &v) || tm_pickle_kind (p, v) != TM_PICKLE_STRING)
-        return fail_shape (error, _("trace entry %zu of device %s has no “action” string"), i, d->id);
-      action = action_of (p, &cache, v);
-      d->action[i] = action;
-      f->n_by_action[action]++;
-
-      if (action != TM_TORCH_OOM &&
-          !(GET (TM_TORCH_KEY_ADDR, &v) &&
-            (TM_PICKLE_IS_SMALL_INT (v) && TM_PICKLE_SMALL_INT (v) >= 0
-             ? (addr = (guint64) TM_PICKLE_SMALL_INT (v), TRUE)
-             : tm_pickle_get_uint (p, v, &addr))) &&
-          action <= TM_TORCH_SEGMENT_UNMAP)
-        return fail_shape (error, _("trace entry %zu (%s) of device %s has no “addr” integer"),
-                           i, action_names[action], d->id);
-      size = 0;
-      if (!(GET (TM_TORCH_KEY_SIZE, &v) &&
-            (TM_PICKLE_IS_SMALL_INT (v) ? (size = TM_PICKLE_SMALL_INT (v), TRUE) : tm_pickle_get_int (p, v, &size))) &&
-          action <= TM_TORCH_SEGMENT_UNMAP)
-        return fail_shape (error, _("trace entry %zu (%s) of device %s has no “size” integer"),
-                           i, action_names[action], d->id);
-      if (size < 0)
-        return fail_shape (error, _("trace entry %zu of device %s has a negative size"), i, d->id);
-      if (f->has_time && !(GET (TM_TORCH_KEY_TIME, &v) && (TM_PICKLE_IS_SMALL_INT (v) || tm_pickle_get_int (p, v, &t))))
-        f->has_time = FALSE;
-
-      switch (action)
-        {
-        case TM_TORCH_ALLOC:
-          a.address = addr;
-          a.bytes = size;
-          a.start = (gint64) i;
-          a.end = -1;
-          a.origin = TM_TORCH_ORIGIN_TRACE;
-          if (!GET (TM_TORCH_KEY_FRAMES, &a.frames))
-            a.frames = TM_PICKLE_VALUE_NONE;
-          if (!GET (TM_TORCH_KEY_STREAM, &a.stream))
-            a.stream = TM_PICKLE_VALUE_NONE;
-          g_array_append_val (c->allocs, a);
-          /* A second alloc at a live address leaves the first live. */
-          tm_addr_map_insert (c->live, addr, c->allocs->len - 1);
-          rel = tm_sat_add (rel, size);
-          break;
-
-        case TM_TORCH_FREE_COMPLETED:
-          if (tm_addr_map_remove (c->live, addr, &found))
-            {
-              TmTorchAllocation *ended = &g_array_index (c->allocs, TmTorchAllocation, found);
-
-              ended->end = (gint64) i;
-              rel = tm_sat_sub (rel, ended->bytes);
-              break;
-            }
-          /* Live from the start. MemoryViz merges a free_requested right
-           * before at the same address into this one, and takes its
-           * entry. */
-          {
-            gsize from = i > 0 && d->action[i - 1] == TM_TORCH_FREE_REQUESTED && prev_addr == addr ? i - 1 : i;
-
-            a.address = addr;
-            a.bytes = from == i ? size : tm_torch_entry_int (p, &slots, items[from], TM_TORCH_KEY_SIZE);
-            a.start = -1;
-            a.end = (gint64) i;
-            a.origin = TM_TORCH_ORIGIN_FREE;
-            a.frames = tm_torch_entry_get_or_none (p, &slots, items[from], TM_TORCH_KEY_FRAMES);
-            a.stream = tm_torch_entry_get_or_none (p, &slots, items[from], TM_TORCH_KEY_STREAM);
-            g_array_append_val (c->ghosts, a);
-            rel = tm_sat_sub (rel, a.bytes);
-          }
-          break;
-
-        case TM_TORCH_SEGMENT_ALLOC:
-        case TM_TORCH_SEGMENT_MAP:
-          c->reserved_rel = tm_sat_add (c->reserved_rel, size);
-          break;
-
-        case TM_TORCH_SEGMENT_FREE:
-        case TM_TORCH_SEGMENT_UNMAP:
-          c->reserved_rel = tm_sat_sub (c->reserved_rel, size);
-          break;
-
-        default:
-          break;
-        }
-#undef GET
-      prev_addr = addr;
-
-      /* The first entry that reaches a new high, relative to the start. */
-      if (rel > c->peak_rel)
-        {
-          c->peak_rel = rel;
-          f->peak_index = (gint64) i;
-        }
-      if (c->reserved_rel > c->peak_reserved_rel)
-        {
-          c->peak_reserved_rel = c->reserved_rel;
-          f->peak_reserved_index = (gint64) i;
-        }
-    }
-  c->rel_at_end = rel;
-  f->n_initially_from_free = c->ghosts->len;
-  return TRUE;
+  tm_torch_entry_read (p, &slots, entry, &e);
+  tm_torch_entry_int (p, &e, key, &v);
+  return v;
 }
 
 static gboolean
@@ -558,16 +323,16 @@ read_shape (TmTorchSnapshot *self,
   if (tm_pickle_kind (p, root) == TM_PICKLE_LIST)
     segments = root;
   else if (tm_pickle_kind (p, root) != TM_PICKLE_DICT)
-    return fail_shape (error, _("the pickle holds a %s, not a dict"),
+    return tm_torch_fail_shape (error, _("the pickle holds a %s, not a dict"),
                        tm_pickle_kind_name (tm_pickle_kind (p, root)));
   else if (!tm_pickle_dict_lookup (p, root, "segments", &segments) ||
            tm_pickle_kind (p, segments) != TM_PICKLE_LIST)
-    return fail_shape (error, _("the dict has no “segments” list"));
+    return tm_torch_fail_shape (error, _("the dict has no “segments” list"));
   else
     have_traces = tm_pickle_dict_lookup (p, root, "device_traces", &traces);
 
   if (have_traces && tm_pickle_kind (p, traces) != TM_PICKLE_LIST)
-    return fail_shape (error, _("“device_traces” is a %s, not a list"),
+    return tm_torch_fail_shape (error, _("“device_traces” is a %s, not a list"),
                        tm_pickle_kind_name (tm_pickle_kind (p, traces)));
 
   items = tm_pickle_get_items (p, segments, &n);
@@ -577,13 +342,13 @@ read_shape (TmTorchSnapshot *self,
       TmPickleValue blocks;
 
       if (tm_pickle_kind (p, items[i]) != TM_PICKLE_DICT)
-        return fail_shape (error, _("segment %zu is a %s, not a dict"),
+        return tm_torch_fail_shape (error, _("segment %zu is a %s, not a dict"),
                            i, tm_pickle_kind_name (tm_pickle_kind (p, items[i])));
       if (!tm_torch_lookup_int (p, items[i], "device", &device))
         device = 0;
       if (!tm_pickle_dict_lookup (p, items[i], "blocks", &blocks) ||
           tm_pickle_kind (p, blocks) != TM_PICKLE_LIST)
-        return fail_shape (error, _("segment %zu has no “blocks” list"), i);
+        return tm_torch_fail_shape (error, _("segment %zu has no “blocks” list"), i);
       g_array_append_val (device_for (self->devices, device)->segments, items[i]);
     }
 
@@ -594,10 +359,10 @@ read_shape (TmTorchSnapshot *self,
       for (gsize i = 0; i < n; i++)
         {
           if (tm_pickle_kind (p, lists[i]) != TM_PICKLE_LIST)
-            return fail_shape (error, _("device_traces[%zu] is a %s, not a list"),
+            return tm_torch_fail_shape (error, _("device_traces[%zu] is a %s, not a list"),
                                i, tm_pickle_kind_name (tm_pickle_kind (p, lists[i])));
           if (tm_pickle_get_length (p, lists[i]) > 0 &&
-              !read_trace (self, device_for (self->devices, (gint64) i), lists[i], cancellable, error))
+              !tm_torch_read_trace (self, device_for (self->devices, (gint64) i), lists[i], cancellable, error))
             return FALSE;
         }
     }
@@ -720,7 +485,7 @@ add_ghost (TmTorchSnapshot *self,
            gint64           size,
            gpointer         data)
 {
-  Collect *c = data;
+  TmTorchWalk *c = data;
   TmPickle *p = self->pickle;
   TmTorchAllocation a;
 
@@ -764,8 +529,7 @@ analyse (TmTorchSnapshot *self,
 {
   TmPickle *p = self->pickle;
   TmTorchFigures *f = &d->figures;
-  TmTorchSlotCache slots = { { 0 }, { { 0 } }, 0 };
-  Collect *c = d->walk;
+  TmTorchWalk *c = d->walk;
   gint64 v0 = 0;
 
   /* Snapshot-time state (`segsum`), and the reserved bytes. */
@@ -837,10 +601,10 @@ analyse (TmTorchSnapshot *self,
 
   if (f->has_time)
     {
-      f->first_time_us = tm_torch_entry_int (p, &slots, d->entry[0], TM_TORCH_KEY_TIME);
-      f->last_time_us = tm_torch_entry_int (p, &slots, d->entry[d->n - 1], TM_TORCH_KEY_TIME);
+      f->first_time_us = tm_torch_entry_field_int (p, d->entry[0], TM_TORCH_KEY_TIME);
+      f->last_time_us = tm_torch_entry_field_int (p, d->entry[d->n - 1], TM_TORCH_KEY_TIME);
     }
-  g_clear_pointer (&d->walk, walk_free);
+  g_clear_pointer (&d->walk, tm_torch_walk_free);
 }
 
 /* ------------------------------------------------------------------ */
@@ -997,11 +761,7 @@ tm_torch_snapshot_get_time (TmTorchSnapshot *self,
 
   if (!d->figures.has_time || d->n == 0 || index >= (gint64) d->n)
     return FALSE;
-  {
-    TmTorchSlotCache slots = { { 0 }, { { 0 } }, 0 };
-
-    *time_us = tm_torch_entry_int (self->pickle, &slots, d->entry[MAX (index, 0)], TM_TORCH_KEY_TIME);
-  }
+  *time_us = tm_torch_entry_field_int (self->pickle, d->entry[MAX (index, 0)], TM_TORCH_KEY_TIME);
   return TRUE;
 }
 

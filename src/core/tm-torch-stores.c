@@ -2,10 +2,14 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * One store per device (its memory id), one snapshot per trace entry in
- * entry order (docs/pytorch.md, "In the views"): heap = the allocated
- * series, free = reserved − allocated, no stack. Entries are decoded again
- * from the pickle on demand; a deallocation shows its allocation's stack.
+ * One store per device (its memory id): first one snapshot per allocation
+ * live from the start, at the first entry's time, then one per trace
+ * entry in entry order (docs/pytorch.md, "In the views"): heap = the
+ * allocated series, free = reserved − allocated, no stack. A long trace
+ * fills two stores on two threads from the walk's checkpoints, the second
+ * appended to the first. Entries are decoded again from the pickle on
+ * demand; a deallocation shows its allocation's stack. And per device its
+ * segments over time and its out-of-memory entries (tm-segments).
  */
 #include "config.h"
 
@@ -24,8 +28,11 @@ typedef struct
   GHashTable      *scopes;  /* frames word → its scope path ('/'-joined) */
 } Decoder;
 
-/* The ref of the one snapshot of a device without trace entries. */
-#define STATE_REF G_GUINT64_CONSTANT (0xffffffff)
+/* Refs: an entry's index; LIVE_REF + k for the allocation k live from the
+ * start (an index of tm_torch_snapshot_get_allocations()); STATE_REF for
+ * the one snapshot of a device with neither. */
+#define LIVE_REF  (G_GUINT64_CONSTANT (1) << 32)
+#define STATE_REF (G_GUINT64_CONSTANT (2) << 32)
 
 static void
 decoder_free (gpointer data)
@@ -81,6 +88,39 @@ action_name (guint8 action)
   return names[MIN (action, G_N_ELEMENTS (names) - 1)];
 }
 
+/* Where an allocation live from the start was found, as a region. */
+static const char *
+origin_name (TmTorchOrigin origin)
+{
+  return origin == TM_TORCH_ORIGIN_SNAPSHOT ? "block at snapshot" : "alloc not in trace";
+}
+
+/* The frames and stream of what ref is, for a decoded snapshot's names. */
+static void
+ref_frames (Decoder       *dec,
+            TmTorchDevice *d,
+            guint64        ref,
+            TmPickleValue *frames,
+            TmPickleValue *stream)
+{
+  *frames = TM_PICKLE_VALUE_NONE;
+  *stream = TM_PICKLE_VALUE_NONE;
+  if (ref < d->n)
+    {
+      TmTorchSlotCache slots = { { 0 }, { { 0 } }, 0 };
+      TmTorchEntry entry;
+
+      tm_torch_entry_read (dec->snap->pickle, &slots, d->entry[ref], &entry);
+      *frames = entry.value[TM_TORCH_KEY_FRAMES];
+      *stream = entry.value[TM_TORCH_KEY_STREAM];
+    }
+  else if (ref >= LIVE_REF && ref - LIVE_REF < d->n_allocs)
+    {
+      *frames = d->allocs[ref - LIVE_REF].frames;
+      *stream = d->allocs[ref - LIVE_REF].stream;
+    }
+}
+
 static gboolean
 decode (gpointer     data,
         guint64      ref,
@@ -91,27 +131,40 @@ decode (gpointer     data,
   Decoder *dec = data;
   TmTorchDevice *d = tm_torch_get_device (dec->snap, dec->device);
   TmPickle *p = dec->snap->pickle;
-  TmTorchSlotCache slots = { { 0 }, { { 0 } }, 0 };
-  TmPickleValue entry, stream;
+  TmPickleValue frames, stream, ignored;
   g_autofree char *stream_text = NULL;
 
-  if (ref == STATE_REF || ref >= d->n)
+  activity->data_type = g_strdup ("");
+  if (ref < d->n)
+    {
+      TmTorchSlotCache slots = { { 0 }, { { 0 } }, 0 };
+      TmTorchEntry entry;
+
+      tm_torch_entry_read (p, &slots, d->entry[ref], &entry);
+      tm_torch_entry_uint (p, &entry, TM_TORCH_KEY_ADDR, &activity->address);
+      tm_torch_entry_int (p, &entry, TM_TORCH_KEY_SIZE, &activity->requested_bytes);
+      activity->region_type = g_strdup (action_name (d->action[ref]));
+    }
+  else if (ref >= LIVE_REF && ref - LIVE_REF < d->n_allocs)
+    {
+      const TmTorchAllocation *a = &d->allocs[ref - LIVE_REF];
+
+      activity->address = a->address;
+      activity->requested_bytes = a->bytes;
+      activity->region_type = g_strdup (origin_name (a->origin));
+    }
+  else
     {
       activity->op_name = g_strdup (_("(the state at snapshot time)"));
       activity->region_type = g_strdup ("snapshot");
-      activity->data_type = g_strdup ("");
       activity->shape = g_strdup ("");
       return TRUE;
     }
-  entry = d->entry[ref];
-  activity->address = tm_torch_entry_uint (p, &slots, entry, TM_TORCH_KEY_ADDR);
-  activity->requested_bytes = tm_torch_entry_int (p, &slots, entry, TM_TORCH_KEY_SIZE);
   activity->allocation_bytes = activity->requested_bytes;
-  activity->op_name = scope_path (dec, tm_torch_entry_get_or_none (p, &slots, d->entry[MIN (meta_ref, d->n - 1)],
-                                                                   TM_TORCH_KEY_FRAMES));
-  activity->region_type = g_strdup (action_name (d->action[ref]));
-  activity->data_type = g_strdup ("");
-  stream = tm_torch_entry_get_or_none (p, &slots, entry, TM_TORCH_KEY_STREAM);
+  /* A deallocation shows its allocation's stack, its own stream. */
+  ref_frames (dec, d, meta_ref, &frames, &ignored);
+  ref_frames (dec, d, ref, &ignored, &stream);
+  activity->op_name = scope_path (dec, frames);
   stream_text = tm_torch_snapshot_format_int (dec->snap, stream);
   activity->shape = g_strdup_printf ("stream %s", stream_text);
   return TRUE;
@@ -126,26 +179,138 @@ sizes (gpointer     data,
 {
   Decoder *dec = data;
   TmTorchDevice *d = tm_torch_get_device (dec->snap, dec->device);
-  TmTorchSlotCache slots = { { 0 }, { { 0 } }, 0 };
 
   *address = 0;
   *allocation_bytes = 0;
   if (ref < d->n)
     {
-      *address = tm_torch_entry_uint (dec->snap->pickle, &slots, d->entry[ref], TM_TORCH_KEY_ADDR);
-      *allocation_bytes = tm_torch_entry_int (dec->snap->pickle, &slots, d->entry[ref], TM_TORCH_KEY_SIZE);
+      TmTorchSlotCache slots = { { 0 }, { { 0 } }, 0 };
+      TmTorchEntry entry;
+
+      tm_torch_entry_read (dec->snap->pickle, &slots, d->entry[ref], &entry);
+      tm_torch_entry_uint (dec->snap->pickle, &entry, TM_TORCH_KEY_ADDR, address);
+      tm_torch_entry_int (dec->snap->pickle, &entry, TM_TORCH_KEY_SIZE, allocation_bytes);
+    }
+  else if (ref >= LIVE_REF && ref - LIVE_REF < d->n_allocs)
+    {
+      *address = d->allocs[ref - LIVE_REF].address;
+      *allocation_bytes = d->allocs[ref - LIVE_REF].bytes;
     }
   return TRUE;
 }
 
 static const TmMemoryStoreDecoder decoder = { decode, sizes };
 
-/* Microseconds since the first entry as picoseconds, saturating. */
+/* Microseconds since the first entry as picoseconds, saturating; the
+ * entry index as microseconds without times. */
 static gint64
-entry_time_ps (gint64 time_us,
-               gint64 first_us)
+entry_time_ps (TmTorchSnapshot *self,
+               TmTorchDevice   *d,
+               const TmTorchEntry *entry,
+               guint            index)
 {
-  return tm_sat_mul (tm_sat_sub (time_us, first_us), 1000000);
+  gint64 t = 0;
+
+  if (!d->figures.has_time)
+    return tm_sat_mul (index, 1000000);
+  tm_torch_entry_int (self->pickle, entry, TM_TORCH_KEY_TIME, &t);
+  return tm_sat_mul (tm_sat_sub (t, d->figures.first_time_us), 1000000);
+}
+
+/* The bytes free_completed entry i frees: its size, unless the walk
+ * noted others (d->freed, by entry). */
+static gint64
+freed_bytes (TmTorchDevice *d,
+             guint          i,
+             gint64         size)
+{
+  guint lo = 0, hi = d->freed->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      const TmTorchFreed *f = &g_array_index (d->freed, TmTorchFreed, mid);
+
+      if (f->entry == i)
+        return f->bytes;
+      if (f->entry < i)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return size;
+}
+
+/* Entries [from, to) of a device into store, starting from the walk's
+ * state at checkpoint from / TM_TORCH_CHECKPOINT. */
+typedef struct
+{
+  TmTorchSnapshot *self;
+  TmTorchDevice   *d;
+  TmMemoryStore   *store;
+  guint            from;
+  guint            to;
+} Part;
+
+static gpointer
+fill_part (gpointer data)
+{
+  Part *part = data;
+  TmTorchSnapshot *self = part->self;
+  TmTorchDevice *d = part->d;
+  const TmTorchFigures *f = &d->figures;
+  const TmTorchCheckpoint *point = &g_array_index (d->checkpoints, TmTorchCheckpoint,
+                                                   part->from / TM_TORCH_CHECKPOINT);
+  TmPickle *p = self->pickle;
+  TmTorchSlotCache slots = { { 0 }, { { 0 } }, 0 };
+  TmSnapshot snap = { 0 };
+  gint64 v = tm_sat_add (f->initially_allocated_bytes, point->allocated_rel);
+  gint64 high = tm_sat_add (f->initially_allocated_bytes, point->high_rel);
+  gint64 r = tm_sat_add (f->reserved_bytes_at_start, point->reserved_rel);
+
+  g_assert (part->from % TM_TORCH_CHECKPOINT == 0);
+  snap.step_id = -1;
+  for (guint i = part->from; i < part->to; i++)
+    {
+      TmTorchEntry entry;
+      gint64 size = 0;
+
+      tm_torch_entry_read (p, &slots, d->entry[i], &entry);
+      tm_torch_entry_int (p, &entry, TM_TORCH_KEY_SIZE, &size);
+      snap.kind = TM_ACTIVITY_UNKNOWN;
+      switch (d->action[i])
+        {
+        case TM_TORCH_ALLOC:
+          v = tm_sat_add (v, size);
+          snap.kind = TM_ACTIVITY_ALLOCATION;
+          break;
+        case TM_TORCH_FREE_COMPLETED:
+          v = tm_sat_sub (v, freed_bytes (d, i, size));
+          snap.kind = TM_ACTIVITY_DEALLOCATION;
+          break;
+        case TM_TORCH_SEGMENT_ALLOC:
+        case TM_TORCH_SEGMENT_MAP:
+          r = tm_sat_add (r, size);
+          break;
+        case TM_TORCH_SEGMENT_FREE:
+        case TM_TORCH_SEGMENT_UNMAP:
+          r = tm_sat_sub (r, size);
+          break;
+        default:
+          break;
+        }
+      high = MAX (high, v);
+      snap.time_ps = entry_time_ps (self, d, &entry, i);
+      snap.heap_bytes = v;
+      snap.free_bytes = MAX (tm_sat_sub (r, v), 0);
+      snap.peak_bytes_in_use = high;
+      snap.address = 0;
+      if (snap.kind != TM_ACTIVITY_UNKNOWN)
+        tm_torch_entry_uint (p, &entry, TM_TORCH_KEY_ADDR, &snap.address);
+      snap.ref = i;
+      tm_memory_store_add (part->store, &snap);
+    }
+  return NULL;
 }
 
 static TmMemoryStore *
@@ -154,15 +319,11 @@ build_store (TmTorchSnapshot *self,
 {
   TmTorchDevice *d = tm_torch_get_device (self, device);
   const TmTorchFigures *f = &d->figures;
-  TmPickle *p = self->pickle;
-  TmTorchSlotCache slots = { { 0 }, { { 0 } }, 0 };
   Decoder *dec = g_new0 (Decoder, 1);
   TmMemoryStore *store;
-  g_autofree gint64 *freed = NULL;
   TmSnapshot snap = { 0 };
-  gint64 v = f->initially_allocated_bytes;
-  gint64 r = f->reserved_bytes_at_start;
-  gint64 high = v;
+  gint64 v = 0;
+  guint mid;
 
   dec->snap = tm_torch_snapshot_ref (self);
   dec->device = device;
@@ -170,66 +331,57 @@ build_store (TmTorchSnapshot *self,
   dec->scopes = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   store = tm_memory_store_new_with_decoder (d->id, &decoder, dec, decoder_free);
 
+  /* The allocations live from the start, at the first entry's time: the
+   * heap climbs to v0 before the first entry. */
   snap.step_id = -1;
+  snap.kind = TM_ACTIVITY_ALLOCATION;
+  for (guint k = 0; k < f->n_initially_allocated; k++)
+    {
+      v = tm_sat_add (v, d->allocs[k].bytes);
+      snap.time_ps = 0;
+      snap.heap_bytes = v;
+      snap.free_bytes = MAX (tm_sat_sub (f->reserved_bytes_at_start, v), 0);
+      snap.peak_bytes_in_use = v;
+      snap.address = d->allocs[k].address;
+      snap.ref = LIVE_REF + k;
+      tm_memory_store_add (store, &snap);
+    }
   if (d->n == 0)
     {
-      /* No trace: the state at snapshot time, everything live from the
-       * start, a flat timeline. */
-      snap.heap_bytes = v;
-      snap.free_bytes = MAX (tm_sat_sub (r, v), 0);
-      snap.peak_bytes_in_use = v;
-      snap.kind = TM_ACTIVITY_UNKNOWN;
-      snap.ref = STATE_REF;
-      tm_memory_store_add (store, &snap);
+      /* No trace: the state at snapshot time, a flat timeline. */
+      if (f->n_initially_allocated == 0)
+        {
+          snap.kind = TM_ACTIVITY_UNKNOWN;
+          snap.time_ps = 0;
+          snap.heap_bytes = 0;
+          snap.free_bytes = MAX (f->reserved_bytes_at_start, 0);
+          snap.peak_bytes_in_use = 0;
+          snap.address = 0;
+          snap.ref = STATE_REF;
+          tm_memory_store_add (store, &snap);
+        }
       return store;
     }
 
-  /* The bytes each entry frees: those of the allocation it ends. */
-  freed = g_new0 (gint64, d->n);
-  for (guint k = 0; k < d->n_allocs; k++)
-    if (d->allocs[k].end >= 0)
-      freed[d->allocs[k].end] = d->allocs[k].bytes;
-
-  for (guint i = 0; i < d->n; i++)
+  /* The trace in two parts on two threads when it is long: the second
+   * starts at the checkpoint nearest its middle. */
+  mid = (d->n / 2 + TM_TORCH_CHECKPOINT / 2) / TM_TORCH_CHECKPOINT * TM_TORCH_CHECKPOINT;
+  if (mid > 0 && mid < d->n && g_get_num_processors () >= 2)
     {
-      TmPickleValue e = d->entry[i];
-      gint64 size = 0;
+      g_autoptr(TmMemoryStore) later = tm_memory_store_new_with_decoder (d->id, &decoder, dec, NULL);
+      Part first = { self, d, store, 0, mid };
+      Part second = { self, d, later, mid, d->n };
+      GThread *thread = g_thread_new ("tidemark-torch-store", fill_part, &second);
 
-      switch (d->action[i])
-        {
-        case TM_TORCH_ALLOC:
-          size = tm_torch_entry_int (p, &slots, e, TM_TORCH_KEY_SIZE);
-          v = tm_sat_add (v, size);
-          snap.kind = TM_ACTIVITY_ALLOCATION;
-          break;
-        case TM_TORCH_FREE_COMPLETED:
-          v = tm_sat_sub (v, freed[i]);
-          snap.kind = TM_ACTIVITY_DEALLOCATION;
-          break;
-        case TM_TORCH_SEGMENT_ALLOC:
-        case TM_TORCH_SEGMENT_MAP:
-          r = tm_sat_add (r, tm_torch_entry_int (p, &slots, e, TM_TORCH_KEY_SIZE));
-          snap.kind = TM_ACTIVITY_UNKNOWN;
-          break;
-        case TM_TORCH_SEGMENT_FREE:
-        case TM_TORCH_SEGMENT_UNMAP:
-          r = tm_sat_sub (r, tm_torch_entry_int (p, &slots, e, TM_TORCH_KEY_SIZE));
-          snap.kind = TM_ACTIVITY_UNKNOWN;
-          break;
-        default:
-          snap.kind = TM_ACTIVITY_UNKNOWN;
-          break;
-        }
-      high = MAX (high, v);
-      snap.time_ps = f->has_time
-                     ? entry_time_ps (tm_torch_entry_int (p, &slots, e, TM_TORCH_KEY_TIME), f->first_time_us)
-                     : tm_sat_mul (i, 1000000);
-      snap.heap_bytes = v;
-      snap.free_bytes = MAX (tm_sat_sub (r, v), 0);
-      snap.peak_bytes_in_use = high;
-      snap.address = snap.kind != TM_ACTIVITY_UNKNOWN ? tm_torch_entry_uint (p, &slots, e, TM_TORCH_KEY_ADDR) : 0;
-      snap.ref = i;
-      tm_memory_store_add (store, &snap);
+      fill_part (&first);
+      g_thread_join (thread);
+      tm_memory_store_append (store, later);
+    }
+  else
+    {
+      Part all = { self, d, store, 0, d->n };
+
+      fill_part (&all);
     }
   return store;
 }

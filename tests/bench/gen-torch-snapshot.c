@@ -7,9 +7,11 @@
  * Reads IN with tm-pickle and writes a protocol-4 pickle whose device
  * traces repeat IN's traces until OUT is about N MiB: copy k shifts every
  * address by k × 2^40 and every time by k × (the trace's span + 1 µs).
- * Everything else (segments, frames, settings) is written once; shared
- * values are written once and referenced through the memo, as Python's
- * pickler does. docs/performance.md, "PyTorch snapshots".
+ * Everything else (segments, frames, settings) is written once. It is
+ * written as Python's pickler writes protocol 4: shared values once and
+ * then referenced through the memo, every dict, list, tuple and string
+ * memoized as it is made (so the memo grows by one per trace entry), in
+ * FRAMEs of about 64 KiB. docs/performance.md, "PyTorch snapshots".
  */
 #include "config.h"
 
@@ -27,15 +29,50 @@ typedef struct
   GHashTable *memo;    /* TmPickleValue → memo index + 1 */
   guint       n_memo;
   guint64     written;
+  GByteArray *frame;   /* the FRAME being filled */
 } Writer;
+
+/* Python's pickler starts a new FRAME before an object once the current
+ * one holds 64 KiB. */
+#define FRAME_TARGET 65536
+
+static void
+write_out (Writer     *w,
+           const void *data,
+           gsize       n)
+{
+  if (fwrite (data, 1, n, w->out) != n)
+    g_error ("cannot write: %s", g_strerror (errno));
+}
+
+static void
+commit_frame (Writer *w)
+{
+  guint8 head[9] = { 0x95 };
+
+  if (w->frame->len == 0)
+    return;
+  for (guint i = 0; i < 8; i++)
+    head[1 + i] = (guint8) ((guint64) w->frame->len >> (8 * i));
+  write_out (w, head, sizeof head);
+  write_out (w, w->frame->data, w->frame->len);
+  w->written += sizeof head;
+  g_byte_array_set_size (w->frame, 0);
+}
+
+static void
+maybe_commit_frame (Writer *w)
+{
+  if (w->frame->len >= FRAME_TARGET)
+    commit_frame (w);
+}
 
 static void
 put (Writer     *w,
      const void *data,
      gsize       n)
 {
-  if (fwrite (data, 1, n, w->out) != n)
-    g_error ("cannot write: %s", g_strerror (errno));
+  g_byte_array_append (w->frame, data, (guint) n);
   w->written += n;
 }
 
@@ -122,6 +159,14 @@ memoize (Writer        *w,
   g_hash_table_insert (w->memo, g_memdup2 (&v, sizeof v), GUINT_TO_POINTER (++w->n_memo));
 }
 
+/* A new value that nothing refers to again: only its memo slot. */
+static void
+memoize_new (Writer *w)
+{
+  put_op (w, 0x94);
+  w->n_memo++;
+}
+
 static gboolean
 put_memo_ref (Writer        *w,
               TmPickleValue  v)
@@ -174,6 +219,7 @@ put_value (Writer        *w,
   double d;
   gsize n;
 
+  maybe_commit_frame (w);
   switch (tm_pickle_kind (p, v))
     {
     case TM_PICKLE_NONE:
@@ -233,10 +279,12 @@ put_value (Writer        *w,
       return;
     case TM_PICKLE_TUPLE:
       items = tm_pickle_get_items (p, v, &n);
-      put_op (w, '(');
+      /* TUPLE1 to TUPLE3 for short ones, as Python writes them. */
+      if (n == 0 || n > 3)
+        put_op (w, '(');
       for (gsize k = 0; k < n; k++)
         put_value (w, items[k]);
-      put_op (w, 't');
+      put_op (w, n == 0 || n > 3 ? 't' : 0x84 + n);
       memoize (w, v);
       return;
     case TM_PICKLE_LIST:
@@ -278,7 +326,9 @@ put_entry (Writer        *w,
   TmPickle *p = w->p;
   gsize n = tm_pickle_dict_size (p, entry);
 
+  maybe_commit_frame (w);
   put_op (w, '}');
+  memoize_new (w);
   put_op (w, '(');
   for (gsize i = 0; i < n; i++)
     {
@@ -331,10 +381,13 @@ main (int   argc,
     g_error ("%s: %s", argv[4], g_strerror (errno));
   w.p = p;
   w.memo = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  w.frame = g_byte_array_sized_new (2 * FRAME_TARGET);
 
-  put_op (&w, 0x80);
-  put_op (&w, 4);
+  /* PROTO comes before the first FRAME. */
+  write_out (&w, "\x80\x04", 2);
+  w.written = 2;
   put_op (&w, '}');
+  memoize_new (&w);
   put_op (&w, '(');
   n_pairs = tm_pickle_dict_size (p, root);
   for (gsize i = 0; i < n_pairs; i++)
@@ -350,6 +403,7 @@ main (int   argc,
         }
       put_value (&w, key);
       put_op (&w, ']');
+      memoize_new (&w);
       lists = tm_pickle_get_items (p, traces, &n_lists);
       for (gsize d = 0; d < n_lists; d++)
         {
@@ -359,6 +413,7 @@ main (int   argc,
           TmPickleValue t;
 
           put_op (&w, ']');
+          memoize_new (&w);
           if (n > 0)
             {
               if (tm_pickle_dict_lookup (p, entries[0], "time_us", &t))
@@ -382,9 +437,11 @@ main (int   argc,
     }
   put_op (&w, 'u');
   put_op (&w, '.');
+  commit_frame (&w);
   if (fclose (w.out) != 0)
     g_error ("%s: %s", argv[4], g_strerror (errno));
   g_print ("%s: %" G_GUINT64_FORMAT " bytes\n", argv[4], w.written);
   g_hash_table_unref (w.memo);
+  g_byte_array_unref (w.frame);
   return 0;
 }
