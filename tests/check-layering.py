@@ -37,6 +37,8 @@ MAX_LINES = 1200
 CORE_CHAIN = [
     'tm-error', 'tm-types', 'tm-format',
     'tm-source',
+    # gzip files inflated within a limit
+    'tm-gzip',
     # files written whole or not at all, and streams
     'tm-output',
     'tm-wire',

@@ -392,24 +392,6 @@ test_extreme_json (void)
 /* Finding 3: .json.gz                                                  */
 
 static GBytes *
-gzip_bytes (const void *data,
-            gsize       size)
-{
-  gsize cap = compressBound (size) + 64;
-  guint8 *gz = g_malloc (cap);
-  z_stream zs = { 0 };
-
-  g_assert_cmpint (deflateInit2 (&zs, 9, Z_DEFLATED, 16 + MAX_WBITS, 9, Z_DEFAULT_STRATEGY), ==, Z_OK);
-  zs.next_in = (Bytef *) data;
-  zs.avail_in = size;
-  zs.next_out = gz;
-  zs.avail_out = cap;
-  g_assert_cmpint (deflate (&zs, Z_FINISH), ==, Z_STREAM_END);
-  deflateEnd (&zs);
-  return g_bytes_new_take (gz, zs.total_out);
-}
-
-static GBytes *
 concat (GBytes *a,
         const void *b,
         gsize   n)
@@ -502,7 +484,7 @@ test_gzip_too_large (void)
   memset (text, ' ', size);
   text[0] = '{';
   text[size - 1] = '}';
-  gz = gzip_bytes (text, size);
+  gz = tm_test_gzip_bytes (text, size);
   g_assert_cmpuint (g_bytes_get_size (gz), <, 100000);
   expect_failure (gz, "bomb.json.gz", TM_ERROR_TOO_LARGE, "compressed");
 }
@@ -510,7 +492,7 @@ test_gzip_too_large (void)
 static void
 test_gzip_trailing (void)
 {
-  g_autoptr(GBytes) gz = gzip_bytes (example_json, strlen (example_json));
+  g_autoptr(GBytes) gz = tm_test_gzip_bytes (example_json, strlen (example_json));
   g_autoptr(GBytes) junk = concat (gz, "junk", 4);
   g_autoptr(GBytes) two = concat (gz, g_bytes_get_data (gz, NULL), g_bytes_get_size (gz));
   g_autoptr(GError) error = NULL;
@@ -554,7 +536,7 @@ test_json_trailing (void)
       g_autofree char *text = g_strconcat (example_json, "\n", tails[i], NULL);
       gsize len = strlen (text) + (tails[i][0] == '\0' ? 1 : 0);
       g_autoptr(GBytes) bytes = g_bytes_new (text, len);
-      g_autoptr(GBytes) gz = gzip_bytes (text, len);
+      g_autoptr(GBytes) gz = tm_test_gzip_bytes (text, len);
 
       expect_failure (bytes, "two.json", TM_ERROR_JSON, "after the JSON value");
       expect_failure (gz, "two.json.gz", TM_ERROR_JSON, "after the JSON value");

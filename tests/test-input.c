@@ -18,27 +18,6 @@
 #include "tm-summaries-reader.h"
 #include "tm-test-util.h"
 
-static GBytes *
-gzip_bytes (const char *text,
-            gsize       size)
-{
-  uLongf len = compressBound (size) + 64;
-  guint8 *gz = g_malloc (len);
-  z_stream zs = { 0 };
-  GBytes *bytes;
-
-  g_assert_cmpint (deflateInit2 (&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), ==, Z_OK);
-  zs.next_in = (Bytef *) text;
-  zs.avail_in = size;
-  zs.next_out = gz;
-  zs.avail_out = len;
-  g_assert_cmpint (deflate (&zs, Z_FINISH), ==, Z_STREAM_END);
-  bytes = g_bytes_new (gz, zs.total_out);
-  deflateEnd (&zs);
-  g_free (gz);
-  return bytes;
-}
-
 static TmInputFormat
 sniff (const char *text)
 {
@@ -87,8 +66,8 @@ test_sniff (void)
   g_assert_cmpint (sniff (deep), ==, TM_INPUT_FORMAT_XPROF_JSON);
 
   /* Gzip: what it holds. */
-  gz_lines = gzip_bytes ("{\"host\": \"w\", \"error\": \"x\"}\n", 29);
-  gz_profile = gzip_bytes ("{\"memoryIds\": []}", 17);
+  gz_lines = tm_test_gzip_bytes ("{\"host\": \"w\", \"error\": \"x\"}\n", 29);
+  gz_profile = tm_test_gzip_bytes ("{\"memoryIds\": []}", 17);
   g_assert_cmpint (tm_input_picker_sniff (g_bytes_get_data (gz_lines, NULL), g_bytes_get_size (gz_lines)), ==,
                    TM_INPUT_FORMAT_SUMMARIES);
   g_assert_cmpint (tm_input_picker_sniff (g_bytes_get_data (gz_profile, NULL), g_bytes_get_size (gz_profile)), ==,
@@ -107,8 +86,8 @@ test_sniff_pickle (void)
   static const guint8 p5[] = { 0x80, 5, 0x95, 0, 0, 0, 0, 0, 0, 0, 0, '}', '.' };
   static const guint8 p1[] = { 0x80, 1, '}', '.' };
   static const guint8 p6[] = { 0x80, 6, '}', '.' };
-  g_autoptr(GBytes) gz_pickle = gzip_bytes ((const char *) p2, sizeof p2);
-  g_autoptr(GBytes) gz_global = gzip_bytes ("cos\nsystem\n.", 13);
+  g_autoptr(GBytes) gz_pickle = tm_test_gzip_bytes ((const char *) p2, sizeof p2);
+  g_autoptr(GBytes) gz_global = tm_test_gzip_bytes ("cos\nsystem\n.", 13);
 
   g_assert_cmpint (tm_input_picker_sniff (p2, sizeof p2), ==, TM_INPUT_FORMAT_TORCH_SNAPSHOT);
   g_assert_cmpint (tm_input_picker_sniff (p5, sizeof p5), ==, TM_INPUT_FORMAT_TORCH_SNAPSHOT);
@@ -143,7 +122,7 @@ test_read_pickle (void)
   };
   static const guint8 not_snap[] = { 0x80, 2, 'K', 3, '.' };
   g_autoptr(GBytes) plain = g_bytes_new_static (snap, sizeof snap);
-  g_autoptr(GBytes) gz = gzip_bytes ((const char *) snap, sizeof snap);
+  g_autoptr(GBytes) gz = tm_test_gzip_bytes ((const char *) snap, sizeof snap);
   g_autoptr(GBytes) bad = g_bytes_new_static (not_snap, sizeof not_snap);
   GBytes *inputs[] = { plain, gz };
 
@@ -321,7 +300,7 @@ test_read (void)
   g_assert_cmpint (origin, ==, 3000);
 
   /* Gzipped summaries; the bad line is named, the others kept. */
-  gz = gzip_bytes (text, strlen (text));
+  gz = tm_test_gzip_bytes (text, strlen (text));
   source = tm_source_new_from_bytes (gz, "run.gz");
   g_assert_true (tm_input_picker_read (source, &input, NULL, NULL, NULL, &error));
   g_assert_no_error (error);

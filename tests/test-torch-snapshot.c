@@ -19,7 +19,7 @@
 #include "tm-analysis.h"
 #include "tm-error.h"
 #include "tm-torch-export.h"
-#include "tm-torch-snapshot.h"
+#include "tm-torch-snapshot-private.h"
 #include "tm-torch-stores.h"
 #include "tm-test-util.h"
 
@@ -225,6 +225,70 @@ test_real_gzip (void)
   json_object_remove_member (json_node_get_object (b), "input");
   json_object_remove_member (json_node_get_object (b), "file");
   g_assert_true (json_node_equal (a, b));
+}
+
+/* A .pickle.gz follows the rules of every gzip file Tidemark reads
+ * (docs/formats.md, "Hostile input"): one member, nothing after it, within
+ * the limit, and a pickle inside. The snapshot reader and the profile
+ * loader say the same. */
+static GBytes *
+joined (GBytes       *a,
+        const guint8 *b,
+        gsize         n)
+{
+  GByteArray *out = g_byte_array_new ();
+
+  g_byte_array_append (out, g_bytes_get_data (a, NULL), g_bytes_get_size (a));
+  g_byte_array_append (out, b, n);
+  return g_byte_array_free_to_bytes (out);
+}
+
+static void
+test_gzip_rules (void)
+{
+  g_autoptr(GBytes) plain = python_pickle ("{'segments': [], 'device_traces': "
+                                           "[[{'action': 'alloc', 'addr': 16, 'size': 4, 'stream': 0}]]}", 4);
+  g_autoptr(GBytes) gz = tm_test_gzip_bytes (g_bytes_get_data (plain, NULL), g_bytes_get_size (plain));
+  gsize gz_len = g_bytes_get_size (gz);
+  g_autoptr(GBytes) junk = joined (gz, (const guint8 *) "", 1);
+  g_autoptr(GBytes) two = joined (gz, g_bytes_get_data (gz, NULL), gz_len);
+  g_autoptr(GBytes) text = tm_test_gzip_bytes ("not a pickle", 12);
+  g_autofree char *trailing = g_strdup_printf ("1 byte of trailing data after the gzip stream, at byte %zu", gz_len);
+  g_autofree char *second = g_strdup_printf ("a second gzip member starts at byte %zu", gz_len);
+  /* The last is no snapshot to the picker: gzip of anything but a pickle
+   * is read as JSON (docs/formats.md, "Which reader reads a file"). */
+  const struct { GBytes *bytes; const char *says; gboolean snapshot; } cases[] = {
+    { junk, trailing, TRUE },
+    { two, second, TRUE },
+    { text, "the compressed file does not hold a pickle of protocol 2 to 5", FALSE },
+  };
+
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(TmTorchSnapshot) snap = read_bytes (gz, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (tm_torch_snapshot_get_figures (snap, 0)->peak_bytes, ==, 4);
+  }
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GError) profile_error = NULL;
+      g_autoptr(TmTorchSnapshot) snap = read_bytes (cases[i].bytes, &error);
+      g_autoptr(TmProfile) profile = tm_test_load_bytes (cases[i].bytes, "snap.pickle.gz", &profile_error);
+
+      g_assert_null (snap);
+      g_assert_error (error, TM_ERROR, TM_ERROR_INVALID);
+      if (strstr (error->message, cases[i].says) == NULL)
+        g_error ("“%s” lacks “%s”", error->message, cases[i].says);
+      g_assert_null (profile);
+      if (cases[i].snapshot)
+        {
+          g_assert_error (profile_error, TM_ERROR, TM_ERROR_INVALID);
+          g_assert_cmpstr (profile_error->message, ==, error->message);
+        }
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -560,6 +624,119 @@ test_not_a_snapshot (void)
 }
 
 /* ------------------------------------------------------------------ */
+/* Long traces: walked and filled in two parts                          */
+
+/* A random trace over a few addresses, so that allocations, frees of
+ * allocations from before the trace, second allocs at a live address,
+ * free_requested before free_completed and segment entries meet across
+ * every place a trace may be cut. With same_sizes, a free frees the bytes
+ * of its address's allocs; otherwise any. */
+static GBytes *
+random_trace (guint    seed,
+              gboolean same_sizes)
+{
+  g_autofree char *expr = g_strdup_printf (
+    "(lambda r, F: {'segments': [{'device': 0, 'address': 1 << 20, 'total_size': 1 << 16, 'stream': 3,"
+    "  'blocks': [{'address': (1 << 20) + 64 * k, 'size': 64, 'requested_size': 40 + k,"
+    "              'state': 'active_allocated', 'frames': F} for k in range(8)]}],"
+    " 'device_traces': [[{'action': a, 'addr': (1 << 20) + 64 * x, 'size': %s, 'stream': 3,"
+    "                     'time_us': 100 + i, 'frames': F}"
+    "   for i, (a, x, s) in enumerate((r.choice(['alloc'] * 4 + ['free_requested'] * 2 + ['free_completed'] * 4"
+    "                                            + ['segment_alloc', 'segment_free', 'oom']),"
+    "                                  r.randrange(12), r.randrange(1, 300)) for _ in range(1500))]]})"
+    "(__import__('random').Random(%u), [{'name': 'f', 'filename': 'a.py', 'line': 1}])",
+    same_sizes ? "8 * x + 1" : "s", seed);
+
+  return python_pickle (expr, 4);
+}
+
+static void
+assert_same_snapshot (TmTorchSnapshot *one,
+                      TmTorchSnapshot *two)
+{
+  const TmTorchFigures *f1 = tm_torch_snapshot_get_figures (one, 0);
+  const TmTorchFigures *f2 = tm_torch_snapshot_get_figures (two, 0);
+  const TmTorchAllocation *a1, *a2;
+  g_autoptr(GString) j1 = g_string_new (NULL);
+  g_autoptr(GString) j2 = g_string_new (NULL);
+  g_autoptr(GPtrArray) s1 = tm_torch_snapshot_build_stores (one);
+  g_autoptr(GPtrArray) s2 = tm_torch_snapshot_build_stores (two);
+  TmMemoryStore *m1 = g_ptr_array_index (s1, 0), *m2 = g_ptr_array_index (s2, 0);
+  TmTorchDevice *d1 = tm_torch_get_device (one, 0), *d2 = tm_torch_get_device (two, 0);
+  guint n1, n2, n;
+
+  tm_torch_export_summary_json (one, "x", "/x", j1);
+  tm_torch_export_summary_json (two, "x", "/x", j2);
+  g_assert_cmpstr (j1->str, ==, j2->str);
+  g_assert_cmpmem (f1, sizeof *f1, f2, sizeof *f2);
+  a1 = tm_torch_snapshot_get_allocations (one, 0, &n1);
+  a2 = tm_torch_snapshot_get_allocations (two, 0, &n2);
+  g_assert_cmpuint (n1, ==, n2);
+  for (guint k = 0; k < n1; k++)
+    {
+      g_assert_cmpuint (a1[k].address, ==, a2[k].address);
+      g_assert_cmpint (a1[k].bytes, ==, a2[k].bytes);
+      g_assert_cmpint (a1[k].start, ==, a2[k].start);
+      g_assert_cmpint (a1[k].end, ==, a2[k].end);
+      g_assert_cmpint (a1[k].origin, ==, a2[k].origin);
+      g_assert_cmpuint (a1[k].frames, ==, a2[k].frames);
+      g_assert_cmpuint (a1[k].stream, ==, a2[k].stream);
+    }
+  g_assert_cmpmem (d1->checkpoints->data, d1->checkpoints->len * sizeof (TmTorchCheckpoint),
+                   d2->checkpoints->data, d2->checkpoints->len * sizeof (TmTorchCheckpoint));
+  g_assert_cmpuint (d1->freed->len, ==, d2->freed->len);
+  for (guint k = 0; k < d1->freed->len; k++)
+    {
+      g_assert_cmpuint (g_array_index (d1->freed, TmTorchFreed, k).entry, ==,
+                        g_array_index (d2->freed, TmTorchFreed, k).entry);
+      g_assert_cmpint (g_array_index (d1->freed, TmTorchFreed, k).bytes, ==,
+                       g_array_index (d2->freed, TmTorchFreed, k).bytes);
+    }
+  g_assert_cmpmem (d1->events->data, d1->events->len * sizeof (guint32),
+                   d2->events->data, d2->events->len * sizeof (guint32));
+
+  g_assert_true (tm_memory_store_finish (m1, NULL, NULL));
+  g_assert_true (tm_memory_store_finish (m2, NULL, NULL));
+  n = tm_memory_store_get_n_snapshots (m1);
+  g_assert_cmpuint (tm_memory_store_get_n_snapshots (m2), ==, n);
+  g_assert_cmpmem (tm_memory_store_get_heap (m1), n * sizeof (gint64), tm_memory_store_get_heap (m2), n * sizeof (gint64));
+  g_assert_cmpmem (tm_memory_store_get_free (m1), n * sizeof (gint64), tm_memory_store_get_free (m2), n * sizeof (gint64));
+  g_assert_cmpmem (tm_memory_store_get_times (m1), n * sizeof (gint64), tm_memory_store_get_times (m2), n * sizeof (gint64));
+  g_assert_cmpmem (tm_memory_store_get_partners (m1), n * sizeof (guint32),
+                   tm_memory_store_get_partners (m2), n * sizeof (guint32));
+  g_assert_cmpmem (tm_memory_store_get_summary (m1), sizeof (TmSummary),
+                   tm_memory_store_get_summary (m2), sizeof (TmSummary));
+}
+
+/* One walk and two parts, cut at many places, agree in every figure,
+ * allocation and checkpoint, and fill the same stores. */
+static void
+test_two_parts (void)
+{
+  for (guint seed = 1; seed <= 6; seed++)
+    {
+      g_autoptr(GBytes) bytes = random_trace (seed, seed % 2 == 0);
+      g_autoptr(TmSource) source = tm_source_new_from_bytes (bytes, "random.pickle");
+      TmTorchReadOptions one_part = { 16, G_MAXSIZE };
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TmTorchSnapshot) one = tm_torch_snapshot_read_with_options (source, &one_part, NULL, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (tm_torch_snapshot_get_figures (one, 0)->n_entries, ==, 1500);
+      for (guint checkpoint = 1; checkpoint <= 700; checkpoint = checkpoint * 3 + 1)
+        {
+          TmTorchReadOptions two_parts = { checkpoint, 2 };
+          TmTorchReadOptions reference = { checkpoint, G_MAXSIZE };
+          g_autoptr(TmTorchSnapshot) two = tm_torch_snapshot_read_with_options (source, &two_parts, NULL, &error);
+          g_autoptr(TmTorchSnapshot) ref = tm_torch_snapshot_read_with_options (source, &reference, NULL, &error);
+
+          g_assert_no_error (error);
+          assert_same_snapshot (ref, two);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ */
 /* Hostile pickles on the command line                                  */
 
 static void
@@ -622,6 +799,7 @@ main (int   argc,
   g_test_add_func ("/torch-snapshot/real/cs336", test_real_cs336);
   g_test_add_func ("/torch-snapshot/real/select-n", test_real_select_n);
   g_test_add_func ("/torch-snapshot/real/gzip", test_real_gzip);
+  g_test_add_func ("/torch-snapshot/gzip-rules", test_gzip_rules);
   g_test_add_func ("/torch-snapshot/rules", test_rules);
   g_test_add_func ("/torch-snapshot/stores", test_stores);
   g_test_add_func ("/torch-snapshot/real/stores", test_real_stores);
@@ -629,6 +807,7 @@ main (int   argc,
   g_test_add_func ("/torch-snapshot/profile-refuses", test_profile_refuses);
   g_test_add_func ("/torch-snapshot/no-time-and-legacy", test_no_time_and_legacy);
   g_test_add_func ("/torch-snapshot/not-a-snapshot", test_not_a_snapshot);
+  g_test_add_func ("/torch-snapshot/two-parts", test_two_parts);
   g_test_add_func ("/torch-snapshot/hostile", test_hostile);
 
   return g_test_run ();

@@ -9,9 +9,29 @@
 #include <sys/wait.h>
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <zlib.h>
 
 #include "tm-fixture-writer.h"
 #include "tm-profile-private.h"
+
+/* data as one gzip member. */
+static inline GBytes *
+tm_test_gzip_bytes (const void *data,
+                    gsize       size)
+{
+  gsize cap = compressBound (size) + 64;
+  guint8 *gz = g_malloc (cap);
+  z_stream zs = { 0 };
+
+  g_assert_cmpint (deflateInit2 (&zs, 9, Z_DEFLATED, 16 + MAX_WBITS, 9, Z_DEFAULT_STRATEGY), ==, Z_OK);
+  zs.next_in = (Bytef *) data;
+  zs.avail_in = size;
+  zs.next_out = gz;
+  zs.avail_out = cap;
+  g_assert_cmpint (deflate (&zs, Z_FINISH), ==, Z_STREAM_END);
+  deflateEnd (&zs);
+  return g_bytes_new_take (gz, zs.total_out);
+}
 
 /* Writes bytes to a temp file, loads it, removes the file. */
 static inline TmProfile *

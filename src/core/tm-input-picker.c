@@ -9,11 +9,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
 #include "tm-error.h"
+#include "tm-gzip.h"
 #include "tm-input-picker-private.h"
 #include "tm-pickle.h"
 #include "tm-summaries-reader.h"
@@ -25,13 +25,6 @@
 /* How much of a file tm_input_picker_sniff_file() reads, and how much of a
  * gzip stream's start tm_input_picker_sniff() inflates. */
 #define SNIFF_BYTES 65536
-
-static gboolean
-is_gzip (const guint8 *data,
-         gsize         size)
-{
-  return size >= 2 && data[0] == 0x1f && data[1] == 0x8b;
-}
 
 static gboolean
 is_blank (guint8 c)
@@ -186,27 +179,17 @@ tm_input_picker_sniff (const guint8 *data,
                        gsize         size)
 {
   g_autofree guint8 *start = NULL;
-  z_stream zs;
   gsize n;
 
   g_return_val_if_fail (data != NULL || size == 0, TM_INPUT_FORMAT_XSPACE);
 
-  if (!is_gzip (data, size))
+  if (!tm_gzip_sniff (data, size))
     return sniff_plain (data, size);
 
   /* What the stream's start inflates to; an error or the end of the bytes
    * only ends it early (the full read reports them). */
   start = g_malloc (SNIFF_BYTES);
-  memset (&zs, 0, sizeof zs);
-  if (inflateInit2 (&zs, 16 + MAX_WBITS) != Z_OK)
-    return TM_INPUT_FORMAT_XPROF_JSON;
-  zs.next_in = (Bytef *) data;
-  zs.avail_in = (uInt) MIN (size, (gsize) G_MAXUINT32);
-  zs.next_out = start;
-  zs.avail_out = SNIFF_BYTES;
-  inflate (&zs, Z_SYNC_FLUSH);
-  n = SNIFF_BYTES - zs.avail_out;
-  inflateEnd (&zs);
+  n = tm_gzip_inflate_start (data, size, start, SNIFF_BYTES);
 
   /* Inside gzip only JSON and pickles of protocol 2 to 5 are read;
    * anything else is the JSON path's error. */
@@ -296,138 +279,6 @@ tm_input_picker_sniff_file (GFile        *file,
 /* ------------------------------------------------------------------ */
 /* Gzip                                                                 */
 
-/* What a .json.gz may inflate to (docs/formats.md "Hostile input"): an XProf
- * memory-profile JSON compresses about 25:1, so 64 times the compressed
- * size, at least 8 MiB, never more than 256 MiB of text (json-glib's tree
- * takes some 26 times the text). */
-#define GZIP_MAX_RATIO 64
-#define GZIP_MIN_CAP   ((gsize) 8 << 20)
-#define GZIP_MAX_CAP   ((gsize) 256 << 20)
-
-static gsize
-gzip_cap (gsize compressed_size)
-{
-  if (compressed_size >= GZIP_MAX_CAP / GZIP_MAX_RATIO)
-    return GZIP_MAX_CAP;
-  return MAX (GZIP_MIN_CAP, compressed_size * GZIP_MAX_RATIO);
-}
-
-/* FALSE once the inflated text so far cannot start a JSON object; sets
- * *decided when it has seen its first byte that is not white space. */
-static gboolean
-looks_like_json (const guint8 *data,
-                 gsize         size,
-                 gboolean     *decided)
-{
-  gsize i = 0;
-
-  if (size >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf)
-    i = 3;
-  else if (size < 3 && size > 0 && data[0] == 0xef)
-    return TRUE;  /* maybe a byte order mark: wait for more */
-  for (; i < size; i++)
-    {
-      if (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r')
-        continue;
-      *decided = TRUE;
-      return data[i] == '{';
-    }
-  /* Only white space so far: fine for a while, not for ever. */
-  return size < 65536;
-}
-
-static GBytes *
-gunzip (const guint8  *data,
-        gsize          size,
-        GError       **error)
-{
-  z_stream zs;
-  GByteArray *out = g_byte_array_new ();
-  gsize cap = gzip_cap (size);
-  gboolean decided = FALSE;
-  gsize rest;
-  int ret;
-
-  memset (&zs, 0, sizeof zs);
-  if (inflateInit2 (&zs, 16 + MAX_WBITS) != Z_OK)
-    {
-      g_byte_array_unref (out);
-      g_set_error (error, TM_ERROR, TM_ERROR_READ, _("cannot decompress: zlib failed to start"));
-      return NULL;
-    }
-
-  zs.next_in = (Bytef *) data;
-  do
-    {
-      guint8 buf[65536];
-      gsize chunk = MIN (size - (gsize) ((const guint8 *) zs.next_in - data), (gsize) G_MAXUINT32);
-
-      zs.avail_in = (uInt) chunk;
-      zs.next_out = buf;
-      zs.avail_out = sizeof buf;
-      ret = inflate (&zs, Z_NO_FLUSH);
-      if (ret != Z_OK && ret != Z_STREAM_END)
-        {
-          g_set_error (error, TM_ERROR, TM_ERROR_TRUNCATED,
-                       ret == Z_BUF_ERROR
-                       ? _("truncated at byte %lu: the gzip stream ends early")
-                       : _("corrupt gzip data at byte %lu"),
-                       zs.total_in);
-          goto fail;
-        }
-      g_byte_array_append (out, buf, sizeof buf - zs.avail_out);
-      if (!decided && !looks_like_json (out->data, out->len, &decided))
-        {
-          g_set_error (error, TM_ERROR, TM_ERROR_NOT_PROTOBUF,
-                       _("not a profile: the compressed file does not hold a memory-profile JSON"));
-          goto fail;
-        }
-      if (out->len > cap)
-        {
-          g_autofree char *limit = g_format_size_full (cap, G_FORMAT_SIZE_IEC_UNITS);
-
-          g_set_error (error, TM_ERROR, TM_ERROR_TOO_LARGE,
-                       _("too large: the compressed file inflates to more than %s, "
-                         "more than a memory-profile JSON of its size can hold"), limit);
-          goto fail;
-        }
-      if (ret != Z_STREAM_END && zs.avail_in == 0 && sizeof buf - zs.avail_out == 0)
-        {
-          g_set_error (error, TM_ERROR, TM_ERROR_TRUNCATED,
-                       _("truncated at byte %lu: the gzip stream ends early"), zs.total_in);
-          goto fail;
-        }
-    }
-  while (ret != Z_STREAM_END);
-
-  /* One gzip member and nothing after it. */
-  rest = size - (gsize) ((const guint8 *) zs.next_in - data);
-  if (rest > 0)
-    {
-      gsize at = size - rest;
-
-      if (rest >= 2 && zs.next_in[0] == 0x1f && zs.next_in[1] == 0x8b)
-        g_set_error (error, TM_ERROR, TM_ERROR_INVALID,
-                     _("a second gzip member starts at byte %zu: Tidemark reads files of one member"), at);
-      else
-        g_set_error (error, TM_ERROR, TM_ERROR_INVALID,
-                     g_dngettext (GETTEXT_PACKAGE,
-                                  "%zu byte of trailing data after the gzip stream, at byte %zu",
-                                  "%zu bytes of trailing data after the gzip stream, from byte %zu",
-                                  (gulong) rest),
-                     rest, at);
-      goto fail;
-    }
-
-  inflateEnd (&zs);
-  return g_byte_array_free_to_bytes (out);
-
-fail:
-  inflateEnd (&zs);
-  g_byte_array_unref (out);
-  return NULL;
-}
-
 typedef struct
 {
   const guint8  *data;
@@ -441,7 +292,7 @@ gunzip_job (gpointer   user_data,
 {
   GunzipJob *job = user_data;
 
-  job->plain = gunzip (job->data, job->size, error);
+  job->plain = tm_gzip_inflate (job->data, job->size, TM_GZIP_JSON, NULL, error);
   return job->plain != NULL;
 }
 
@@ -625,7 +476,7 @@ tm_input_picker_read_with_options (TmSource                  *source,
   /* JSON inside gzip is inflated here; a snapshot's reader inflates its
    * pickle itself. */
   if (format != TM_INPUT_FORMAT_TORCH_SNAPSHOT &&
-      is_gzip (tm_source_get_data (source), tm_source_get_size (source)))
+      tm_gzip_sniff (tm_source_get_data (source), tm_source_get_size (source)))
     {
       GunzipJob job = { tm_source_get_data (source), tm_source_get_size (source), NULL };
       gsize at;

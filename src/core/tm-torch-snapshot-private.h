@@ -13,9 +13,9 @@
 
 G_BEGIN_DECLS
 
-/* The walk's state before entry k × TM_TORCH_CHECKPOINT: where a part of
- * the trace can start filling a store (relative to the start, as the walk
- * keeps them). */
+/* The walk's state before entry k × the snapshot's checkpoint (by
+ * default TM_TORCH_CHECKPOINT entries): where a part of the trace can
+ * start filling a store (relative to the start, as the walk keeps them). */
 #define TM_TORCH_CHECKPOINT (1u << 20)
 
 typedef struct
@@ -73,7 +73,23 @@ struct _TmTorchSnapshot
   TmSource  *source;
   TmPickle  *pickle;
   GPtrArray *devices;   /* TmTorchDevice, ascending */
+  guint      checkpoint;     /* entries between the walk's checkpoints */
+  gsize      two_parts_min;  /* the least entries walked and filled in two parts */
 };
+
+/* How a snapshot is read: the defaults are TM_TORCH_CHECKPOINT and two
+ * checkpoints' worth; tests make them small to walk and fill small traces
+ * in two parts. */
+typedef struct
+{
+  guint checkpoint;
+  gsize two_parts_min;
+} TmTorchReadOptions;
+
+TmTorchSnapshot   *tm_torch_snapshot_read_with_options (TmSource                 *source,
+                                                        const TmTorchReadOptions *options,
+                                                        GCancellable             *cancellable,
+                                                        GError                  **error);
 
 typedef enum
 {

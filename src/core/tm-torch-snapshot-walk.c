@@ -192,7 +192,7 @@ walk_part (gpointer data)
 
       if ((i & 0xffff) == 0 && g_cancellable_set_error_if_cancelled (w->cancellable, &w->error))
         return NULL;
-      if (i % TM_TORCH_CHECKPOINT == 0)
+      if (i % w->self->checkpoint == 0)
         {
           TmTorchCheckpoint point = { w->rel, w->high, w->reserved_rel };
 
@@ -373,11 +373,14 @@ join (Part *first,
     }
 
   /* The second part's allocations after the first's, and what it leaves
-   * live over what the first does. */
+   * live over what the first does: where it allocated, the first part's
+   * allocation left the map (still live, never freed). */
   g_array_append_vals (c->allocs, c2->allocs->data, c2->allocs->len);
   while (tm_addr_map_iter_next (c2->live, &pos, &addr, &k))
     if (k != FREED_HERE)
       tm_addr_map_insert (c->live, addr, k + shift);
+    else
+      tm_addr_map_remove (c->live, addr, NULL);
 
   /* The series, from where the first part ended. */
   for (guint i = 0; i < second->checkpoints->len; i++)
@@ -411,9 +414,6 @@ join (Part *first,
   return TRUE;
 }
 
-/* The least a trace has to be walked in two parts. */
-#define TWO_PARTS_MIN (2 * (gsize) TM_TORCH_CHECKPOINT)
-
 gboolean
 tm_torch_read_trace (TmTorchSnapshot *self,
                      TmTorchDevice   *d,
@@ -424,7 +424,7 @@ tm_torch_read_trace (TmTorchSnapshot *self,
   TmTorchFigures *f = &d->figures;
   gsize n;
   const TmPickleValue *items = tm_pickle_get_items (self->pickle, list, &n);
-  gsize mid = n / 2 / TM_TORCH_CHECKPOINT * TM_TORCH_CHECKPOINT;
+  gsize mid = n / 2 / self->checkpoint * self->checkpoint;
   Part first, second;
   TmTorchWalk *c;
 
@@ -435,7 +435,7 @@ tm_torch_read_trace (TmTorchSnapshot *self,
   d->entry = items;
   f->n_entries = d->n;
 
-  if (n >= TWO_PARTS_MIN && g_get_num_processors () >= 2)
+  if (n >= self->two_parts_min && mid > 0 && g_get_num_processors () >= 2)
     {
       GThread *thread;
 

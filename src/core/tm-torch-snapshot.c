@@ -10,11 +10,11 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 #include <glib/gi18n.h>
 
 #include "tm-addr-map.h"
 #include "tm-error.h"
+#include "tm-gzip.h"
 #include "tm-torch-snapshot-private.h"
 
 static const char * const action_names[] = {
@@ -71,91 +71,6 @@ device_free (gpointer data)
   tm_torch_walk_free (d->walk);
   g_free (d->allocs);
   g_free (d);
-}
-
-/* ------------------------------------------------------------------ */
-/* gzip                                                                 */
-
-/* A snapshot pickle compresses 5 to 20 times; an inflated size beyond 64
- * times the compressed one (at least 64 MiB) is refused. */
-#define GZIP_MAX_RATIO 64
-#define GZIP_MIN_CAP   ((gsize) 64 << 20)
-
-static gboolean
-is_gzip (const guint8 *data,
-         gsize         size)
-{
-  return size >= 2 && data[0] == 0x1f && data[1] == 0x8b;
-}
-
-static GBytes *
-gunzip (const guint8  *data,
-        gsize          size,
-        GCancellable  *cancellable,
-        GError       **error)
-{
-  z_stream zs;
-  GByteArray *out = g_byte_array_sized_new (MIN (size * 8, (gsize) 1 << 30));
-  gsize cap = MAX (GZIP_MIN_CAP, size > G_MAXSIZE / GZIP_MAX_RATIO ? G_MAXSIZE : size * GZIP_MAX_RATIO);
-  const guint8 *in = data;
-  int ret;
-
-  memset (&zs, 0, sizeof zs);
-  if (inflateInit2 (&zs, 16 + MAX_WBITS) != Z_OK)
-    {
-      g_byte_array_unref (out);
-      g_set_error (error, TM_ERROR, TM_ERROR_READ, _("cannot decompress: zlib failed to start"));
-      return NULL;
-    }
-  do
-    {
-      guint8 buf[1 << 16];
-      gsize chunk = MIN (size - (gsize) (in - data), (gsize) 1 << 30);
-
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        goto fail;
-      zs.next_in = (Bytef *) in;
-      zs.avail_in = (uInt) chunk;
-      zs.next_out = buf;
-      zs.avail_out = sizeof buf;
-      ret = inflate (&zs, Z_NO_FLUSH);
-      in = zs.next_in;
-      if (ret != Z_OK && ret != Z_STREAM_END)
-        {
-          g_set_error (error, TM_ERROR, TM_ERROR_TRUNCATED,
-                       ret == Z_BUF_ERROR
-                       ? _("truncated at byte %lu: the gzip stream ends early")
-                       : _("corrupt gzip data at byte %lu"),
-                       zs.total_in);
-          goto fail;
-        }
-      g_byte_array_append (out, buf, sizeof buf - zs.avail_out);
-      if (out->len > cap)
-        {
-          g_autofree char *limit = g_format_size_full (cap, G_FORMAT_SIZE_IEC_UNITS);
-
-          g_set_error (error, TM_ERROR, TM_ERROR_TOO_LARGE,
-                       _("too large: the compressed file inflates to more than %s, "
-                         "more than a memory snapshot of its size can hold"), limit);
-          goto fail;
-        }
-      if (ret != Z_STREAM_END && zs.avail_in == 0 && in == data + size && sizeof buf == zs.avail_out)
-        {
-          g_set_error (error, TM_ERROR, TM_ERROR_TRUNCATED,
-                       _("truncated at byte %lu: the gzip stream ends early"), zs.total_in);
-          goto fail;
-        }
-    }
-  while (ret != Z_STREAM_END);
-
-  inflateEnd (&zs);
-  /* Bytes after the stream are ignored, as after a pickle's STOP. */
-  return g_byte_array_free_to_bytes (out);
-
-fail:
-  inflateEnd (&zs);
-  g_byte_array_unref (out);
-  return NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -616,7 +531,19 @@ typedef struct
   const guint8    *data;
   gsize            size;
   GCancellable    *cancellable;
+  GBytes          *inflated;
 } ReadJob;
+
+/* A .pickle.gz, inflated within the limit for pickles (tm-gzip). */
+static gboolean
+inflate_job (gpointer   user_data,
+             GError   **error)
+{
+  ReadJob *job = user_data;
+
+  job->inflated = tm_gzip_inflate (job->data, job->size, TM_GZIP_PICKLE, job->cancellable, error);
+  return job->inflated != NULL;
+}
 
 static gboolean
 read_job (gpointer   user_data,
@@ -642,34 +569,43 @@ tm_torch_snapshot_read (TmSource      *source,
                         GCancellable  *cancellable,
                         GError       **error)
 {
+  TmTorchReadOptions defaults = { TM_TORCH_CHECKPOINT, 2 * (gsize) TM_TORCH_CHECKPOINT };
+
+  return tm_torch_snapshot_read_with_options (source, &defaults, cancellable, error);
+}
+
+TmTorchSnapshot *
+tm_torch_snapshot_read_with_options (TmSource                 *source,
+                                     const TmTorchReadOptions *options,
+                                     GCancellable             *cancellable,
+                                     GError                  **error)
+{
   g_autoptr(TmTorchSnapshot) self = g_new0 (TmTorchSnapshot, 1);
-  ReadJob job;
+  ReadJob job = { 0 };
 
   g_return_val_if_fail (source != NULL, NULL);
+  g_return_val_if_fail (options != NULL && options->checkpoint > 0, NULL);
 
   self->ref_count = 1;
+  self->checkpoint = options->checkpoint;
+  self->two_parts_min = options->two_parts_min;
   self->source = tm_source_ref (source);
   job.self = self;
   job.data = tm_source_get_data (source);
   job.size = tm_source_get_size (source);
   job.cancellable = cancellable;
 
-  if (is_gzip (job.data, job.size))
+  if (tm_gzip_sniff (job.data, job.size))
     {
-      g_autoptr(GBytes) plain = gunzip (job.data, job.size, cancellable, error);
+      g_autoptr(GBytes) plain = NULL;
 
-      if (plain == NULL)
+      if (!tm_source_run_guarded (source, inflate_job, &job, error))
         return NULL;
+      plain = g_steal_pointer (&job.inflated);
       tm_source_unref (self->source);
       self->source = tm_source_new_from_bytes (plain, tm_source_get_path (source));
       job.data = tm_source_get_data (self->source);
       job.size = tm_source_get_size (self->source);
-      if (!tm_pickle_sniff (job.data, job.size))
-        {
-          g_set_error (error, TM_ERROR, TM_ERROR_INVALID,
-                       _("not a memory snapshot: the compressed file does not hold a pickle of protocol 2 to 5"));
-          return NULL;
-        }
     }
 
   if (!tm_source_run_guarded (self->source, read_job, &job, error))

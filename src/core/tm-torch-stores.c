@@ -242,7 +242,7 @@ freed_bytes (TmTorchDevice *d,
 }
 
 /* Entries [from, to) of a device into store, starting from the walk's
- * state at checkpoint from / TM_TORCH_CHECKPOINT. */
+ * state at checkpoint from / the snapshot's checkpoint. */
 typedef struct
 {
   TmTorchSnapshot *self;
@@ -260,7 +260,7 @@ fill_part (gpointer data)
   TmTorchDevice *d = part->d;
   const TmTorchFigures *f = &d->figures;
   const TmTorchCheckpoint *point = &g_array_index (d->checkpoints, TmTorchCheckpoint,
-                                                   part->from / TM_TORCH_CHECKPOINT);
+                                                   part->from / self->checkpoint);
   TmPickle *p = self->pickle;
   TmTorchSlotCache slots = { { 0 }, { { 0 } }, 0 };
   TmSnapshot snap = { 0 };
@@ -268,7 +268,7 @@ fill_part (gpointer data)
   gint64 high = tm_sat_add (f->initially_allocated_bytes, point->high_rel);
   gint64 r = tm_sat_add (f->reserved_bytes_at_start, point->reserved_rel);
 
-  g_assert (part->from % TM_TORCH_CHECKPOINT == 0);
+  g_assert (part->from % self->checkpoint == 0);
   snap.step_id = -1;
   for (guint i = part->from; i < part->to; i++)
     {
@@ -365,8 +365,8 @@ build_store (TmTorchSnapshot *self,
 
   /* The trace in two parts on two threads when it is long: the second
    * starts at the checkpoint nearest its middle. */
-  mid = (d->n / 2 + TM_TORCH_CHECKPOINT / 2) / TM_TORCH_CHECKPOINT * TM_TORCH_CHECKPOINT;
-  if (mid > 0 && mid < d->n && g_get_num_processors () >= 2)
+  mid = (d->n / 2 + self->checkpoint / 2) / self->checkpoint * self->checkpoint;
+  if (d->n >= self->two_parts_min && mid > 0 && mid < d->n && g_get_num_processors () >= 2)
     {
       g_autoptr(TmMemoryStore) later = tm_memory_store_new_with_decoder (d->id, &decoder, dec, NULL);
       Part first = { self, d, store, 0, mid };
