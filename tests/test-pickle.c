@@ -11,7 +11,7 @@
 #include <glib.h>
 
 #include "tm-error.h"
-#include "tm-pickle.h"
+#include "tm-pickle-private.h"
 
 /* A pickle under construction. */
 typedef GByteArray Pk;
@@ -472,6 +472,166 @@ test_shapes (void)
   g_assert_cmpint (int_of (p, v), ==, 7);
 }
 
+static void
+pk_get (Pk   *b,
+        guint slot)
+{
+  pk_op (b, 'h');
+  pk_le (b, slot, 1);
+}
+
+static gboolean
+is_lazy (TmPickleValue v)
+{
+  return (v & TAG_MASK) == TAG_LAZY;
+}
+
+/* Dicts of memo references and small integers are lazy: read again from
+ * the pickle when asked, with the same values as any dict, whether the
+ * parser found their shape by SETITEMS or by checking the pairs against
+ * the last lazy shape (FRAMEs among them included); anything else in
+ * their pairs, or a dict that holds itself, keeps its values. */
+static void
+test_lazy (void)
+{
+  g_autoptr(GByteArray) b = pk_new (4);
+  g_autoptr(TmPickle) p = NULL;
+  TmPickleValue values[TM_PICKLE_MAX_SHAPE_KEYS];
+  const TmPickleValue *items;
+  TmPickleValue k, v;
+  gsize n, frame_at;
+  guint64 big = G_GUINT64_CONSTANT (1) << 62;
+
+  pk_op (b, ']'); pk_op (b, 0x94);                                       /* memo 0 */
+  pk_op (b, '(');
+  /* 0: the keys, new: a dict of pairs */
+  pk_op (b, '}'); pk_op (b, 0x94); pk_op (b, '(');                       /* memo 1 */
+  pk_str (b, "a"); pk_op (b, 0x94); pk_int1 (b, 1);                      /* memo 2 */
+  pk_str (b, "b"); pk_op (b, 0x94); pk_int1 (b, 2);                      /* memo 3 */
+  pk_op (b, 'u');
+  /* 1: lazy, its shape found by SETITEMS */
+  pk_op (b, '}'); pk_op (b, 0x94); pk_op (b, '(');                       /* memo 4 */
+  pk_get (b, 2); pk_op (b, 'J'); pk_le (b, (guint32) -7, 4);
+  pk_get (b, 3); pk_op (b, 'N');
+  pk_op (b, 'u');
+  /* 2: lazy, checked against that shape, a FRAME between its pairs */
+  pk_op (b, '}'); pk_op (b, 0x94); pk_op (b, '(');                       /* memo 5 */
+  pk_get (b, 2); pk_op (b, 0x8a); pk_le (b, 6, 1); pk_le (b, G_GUINT64_CONSTANT (0x7f0012345678), 6);
+  pk_op (b, 0x95); frame_at = b->len; pk_le (b, 0, 8);
+  pk_get (b, 3); pk_get (b, 2);
+  pk_op (b, 'u');
+  /* 3: an integer that is no word: not lazy */
+  pk_op (b, '}'); pk_op (b, 0x94); pk_op (b, '(');                       /* memo 6 */
+  pk_get (b, 2); pk_op (b, 0x8a); pk_le (b, 8, 1); pk_le (b, big, 8);
+  pk_get (b, 3); pk_int1 (b, 3);
+  pk_op (b, 'u');
+  /* 4: the keys in the other order: lazy, another shape */
+  pk_op (b, '}'); pk_op (b, 0x94); pk_op (b, '(');                       /* memo 7 */
+  pk_get (b, 3); pk_op (b, 0x88);
+  pk_get (b, 2); pk_op (b, 'M'); pk_le (b, 60000, 2);
+  pk_op (b, 'u');
+  /* 5: a dict that holds itself: not lazy */
+  pk_op (b, '}'); pk_op (b, 0x94); pk_op (b, '(');                       /* memo 8 */
+  pk_get (b, 2); pk_get (b, 8);
+  pk_get (b, 3); pk_int1 (b, 5);
+  pk_op (b, 'u');
+  /* 6: no memo opcode: lazy; 7: two of them: not */
+  pk_op (b, '}'); pk_op (b, '(');
+  pk_get (b, 2); pk_int1 (b, 6); pk_get (b, 3); pk_int1 (b, 66);
+  pk_op (b, 'u');
+  pk_op (b, '}'); pk_op (b, 0x94); pk_op (b, 0x94); pk_op (b, '(');      /* memo 9, 10 */
+  pk_get (b, 2); pk_int1 (b, 7); pk_get (b, 3); pk_int1 (b, 77);
+  pk_op (b, 'u');
+  /* 8: one pair fewer than the last shape: a dict of pairs */
+  pk_op (b, '}'); pk_op (b, 0x94); pk_op (b, '(');                       /* memo 11 */
+  pk_get (b, 2); pk_int1 (b, 8);
+  pk_op (b, 'u');
+  /* 9: dict 1 again, through the memo */
+  pk_get (b, 4);
+  pk_op (b, 'e');
+  pk_op (b, '.');
+  /* The FRAME holds the rest. */
+  for (guint i = 0; i < 8; i++)
+    b->data[frame_at + i] = (guint8) ((b->len - frame_at - 8) >> (8 * i));
+
+  p = read_ok (b);
+  items = tm_pickle_get_items (p, tm_pickle_get_root (p), &n);
+  g_assert_cmpuint (n, ==, 10);
+  g_assert_false (is_lazy (items[0]));
+  g_assert_true (is_lazy (items[1]));
+  g_assert_true (is_lazy (items[2]));
+  g_assert_false (is_lazy (items[3]));
+  g_assert_true (is_lazy (items[4]));
+  g_assert_false (is_lazy (items[5]));
+  g_assert_true (is_lazy (items[6]));
+  g_assert_false (is_lazy (items[7]));
+  g_assert_false (is_lazy (items[8]));
+  g_assert_cmpuint (items[9], ==, items[1]);
+
+  /* Every way of reading a dict gives a lazy one's values. */
+  g_assert_cmpint (tm_pickle_kind (p, items[1]), ==, TM_PICKLE_DICT);
+  g_assert_cmpuint (tm_pickle_dict_size (p, items[1]), ==, 2);
+  g_assert_cmpuint (tm_pickle_dict_shape (p, items[1]), ==, tm_pickle_dict_shape (p, items[2]));
+  g_assert_cmpuint (tm_pickle_dict_shape (p, items[4]), !=, tm_pickle_dict_shape (p, items[1]));
+  g_assert_true (tm_pickle_dict_lookup (p, items[1], "a", &v));
+  g_assert_cmpint (int_of (p, v), ==, -7);
+  g_assert_true (tm_pickle_dict_lookup (p, items[1], "b", &v));
+  g_assert_cmpint (tm_pickle_kind (p, v), ==, TM_PICKLE_NONE);
+  g_assert_false (tm_pickle_dict_lookup (p, items[1], "c", &v));
+  g_assert_true (tm_pickle_dict_item (p, items[2], 1, &k, &v));
+  assert_string (p, k, "b");
+  assert_string (p, v, "a");
+  g_assert_cmpuint (tm_pickle_dict_get_values (p, items[2], values), ==, tm_pickle_dict_shape (p, items[2]));
+  g_assert_cmpint (int_of (p, values[0]), ==, G_GINT64_CONSTANT (0x7f0012345678));
+  g_assert_true (tm_pickle_dict_lookup (p, items[3], "a", &v));
+  g_assert_cmpint (int_of (p, v), ==, (gint64) big);
+  g_assert_true (tm_pickle_dict_lookup (p, items[4], "b", &v));
+  g_assert_cmpint (int_of (p, v), ==, 1);
+  g_assert_cmpint (int_of (p, tm_pickle_dict_value_at (p, items[4], 1)), ==, 60000);
+  g_assert_true (tm_pickle_dict_lookup (p, items[5], "a", &v));
+  g_assert_cmpuint (v, ==, items[5]);
+  g_assert_true (tm_pickle_dict_lookup (p, items[6], "b", &v));
+  g_assert_cmpint (int_of (p, v), ==, 66);
+  g_assert_true (tm_pickle_dict_lookup (p, items[7], "b", &v));
+  g_assert_cmpint (int_of (p, v), ==, 77);
+  g_assert_cmpuint (tm_pickle_dict_size (p, items[8]), ==, 1);
+}
+
+/* A memo slot set twice: what a lazy dict read before it would read again
+ * may have changed, so the pickle is read again without lazy dicts, and
+ * the dict holds the value it had. */
+static void
+test_lazy_memo_reset (void)
+{
+  g_autoptr(GByteArray) b = pk_new (2);
+  g_autoptr(TmPickle) p = NULL;
+  const TmPickleValue *items;
+  TmPickleValue v;
+  gsize n;
+
+  pk_op (b, ']'); pk_op (b, 'q'); pk_le (b, 0, 1);
+  pk_op (b, '(');
+  pk_op (b, '}'); pk_op (b, 'q'); pk_le (b, 4, 1); pk_op (b, '(');
+  pk_str4 (b, "a"); pk_op (b, 'q'); pk_le (b, 1, 1); pk_int1 (b, 1);
+  pk_str4 (b, "b"); pk_op (b, 'q'); pk_le (b, 2, 1); pk_int1 (b, 2);
+  pk_op (b, 'u');
+  pk_str4 (b, "x"); pk_op (b, 'q'); pk_le (b, 3, 1);
+  pk_op (b, '}'); pk_op (b, 'q'); pk_le (b, 5, 1); pk_op (b, '(');
+  pk_get (b, 1); pk_get (b, 3); pk_get (b, 2); pk_int1 (b, 7);
+  pk_op (b, 'u');
+  pk_str4 (b, "y"); pk_op (b, 'q'); pk_le (b, 3, 1);
+  pk_op (b, 'e');
+  pk_op (b, '.');
+
+  p = read_ok (b);
+  items = tm_pickle_get_items (p, tm_pickle_get_root (p), &n);
+  g_assert_cmpuint (n, ==, 4);
+  g_assert_false (is_lazy (items[2]));
+  g_assert_true (tm_pickle_dict_lookup (p, items[2], "a", &v));
+  assert_string (p, v, "x");
+  assert_string (p, items[3], "y");
+}
+
 /* The memo: MEMOIZE (protocol 4+), BINPUT/LONG_BINPUT (protocol 2), and
  * BINGET/LONG_BINGET give the same value, not a copy. */
 static void
@@ -727,6 +887,8 @@ main (int   argc,
   g_test_add_func ("/pickle/batches", test_batches);
   g_test_add_func ("/pickle/shapes", test_shapes);
   g_test_add_func ("/pickle/memo", test_memo);
+  g_test_add_func ("/pickle/lazy", test_lazy);
+  g_test_add_func ("/pickle/lazy-memo-reset", test_lazy_memo_reset);
   g_test_add_func ("/pickle/protocol-5", test_protocol_5);
   g_test_add_func ("/pickle/after-stop", test_after_stop);
   g_test_add_func ("/pickle/refusals", test_refusals);
