@@ -624,6 +624,134 @@ test_not_a_snapshot (void)
 }
 
 /* ------------------------------------------------------------------ */
+/* Segments and out-of-memory entries                                   */
+
+static void
+assert_segment (const TmSegment *s,
+                guint64          address,
+                gint64           bytes,
+                gint64           start_entry,
+                gint64           end_entry,
+                gint64           start_ps,
+                gint64           end_ps,
+                guint            flags)
+{
+  g_assert_cmpuint (s->address, ==, address);
+  g_assert_cmpint (s->bytes, ==, bytes);
+  g_assert_cmpint (s->start_entry, ==, start_entry);
+  g_assert_cmpint (s->end_entry, ==, end_entry);
+  g_assert_cmpint (s->start_ps, ==, start_ps);
+  g_assert_cmpint (s->end_ps, ==, end_ps);
+  g_assert_cmpuint (s->flags, ==, flags);
+}
+
+/* Segments as address ranges over time: a free of what no entry reserved
+ * was there before the trace; an unmap in the middle of a mapped range
+ * ends it and the rest goes on; what the snapshot lists and no range
+ * holds was there all along; out-of-memory entries with what the device
+ * said was free. Through the profile too, on the store's clock. */
+#define SEGMENTS_SNAPSHOT                                                                \
+  "{'segments': [{'device': 0, 'address': 2000, 'total_size': 50, 'stream': 0, 'blocks': []},"\
+  "              {'device': 0, 'address': 9000, 'total_size': 10, 'stream': 0,"           \
+  "               'blocks': [{'size': 4, 'requested_size': 3, 'state': 'active_allocated', 'frames': []},"\
+  "                          {'size': 6, 'requested_size': 0, 'state': 'inactive', 'frames': []}]},"\
+  "              {'device': 0, 'address': 2250, 'total_size': 50, 'stream': 0, 'blocks': []}],"\
+  " 'device_traces': [[{'action': 'segment_free', 'addr': 1000, 'size': 100, 'stream': 0, 'time_us': 100},"\
+  "   {'action': 'segment_map', 'addr': 2000, 'size': 300, 'stream': 0, 'time_us': 101},"  \
+  "   {'action': 'segment_unmap', 'addr': 2100, 'size': 100, 'stream': 0, 'time_us': 102},"\
+  "   {'action': 'segment_map', 'addr': 2100, 'size': 100, 'stream': 0, 'time_us': 103},"  \
+  "   {'action': 'oom', 'device_free': 9, 'size': 77, 'stream': 0, 'time_us': 104},"       \
+  "   {'action': 'segment_unmap', 'addr': 2050, 'size': 200, 'stream': 0, 'time_us': 105},"\
+  "   {'action': 'alloc', 'addr': 5000, 'size': 8, 'stream': 0, 'time_us': 106}]]}"
+
+static void
+test_segments (void)
+{
+  g_autoptr(GBytes) bytes = python_pickle (SEGMENTS_SNAPSHOT, 4);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTorchSnapshot) snap = read_bytes (bytes, &error);
+  g_autoptr(GPtrArray) all = NULL;
+  g_autoptr(TmProfile) profile = NULL;
+  const guint before = TM_SEGMENT_BEFORE_TRACE, end = TM_SEGMENT_AT_SNAPSHOT;
+  const TmSegment *s;
+  const TmOutOfMemory *oom;
+  const TmSegmentsState *state;
+  TmSegments *segments;
+  guint n;
+
+  g_assert_no_error (error);
+  all = tm_torch_snapshot_build_segments (snap);
+  g_assert_cmpuint (all->len, ==, 1);
+  segments = g_ptr_array_index (all, 0);
+  g_assert_cmpstr (tm_segments_get_memory_id (segments), ==, "0");
+
+  s = tm_segments_get_segments (segments, &n);
+  g_assert_cmpuint (n, ==, 8);
+  assert_segment (&s[0], 1000, 100, -1, 0, 0, 0, before);
+  assert_segment (&s[1], 9000, 10, -1, -1, 0, 6000000, before | end);
+  assert_segment (&s[2], 2000, 300, 1, 2, 1000000, 2000000, 0);
+  assert_segment (&s[3], 2000, 100, 2, 5, 2000000, 5000000, 0);
+  assert_segment (&s[4], 2200, 100, 2, 5, 2000000, 5000000, 0);
+  assert_segment (&s[5], 2100, 100, 3, 5, 3000000, 5000000, 0);
+  assert_segment (&s[6], 2000, 50, 5, -1, 5000000, 6000000, end);
+  assert_segment (&s[7], 2250, 50, 5, -1, 5000000, 6000000, end);
+
+  oom = tm_segments_get_out_of_memory (segments, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpint (oom[0].time_ps, ==, 4000000);
+  g_assert_cmpint (oom[0].requested_bytes, ==, 77);
+  g_assert_cmpint (oom[0].device_free_bytes, ==, 9);
+  g_assert_cmpint (oom[0].entry, ==, 4);
+
+  state = tm_segments_get_state (segments);
+  g_assert_cmpuint (state->n_trace_entries, ==, 7);
+  g_assert_cmpuint (state->n_alloc_entries, ==, 1);
+  g_assert_cmpuint (state->n_segments, ==, 3);
+  g_assert_cmpuint (state->n_blocks, ==, 2);
+  g_assert_cmpint (state->reserved_bytes, ==, 110);
+  g_assert_cmpint (state->allocated_bytes, ==, 3);
+  g_assert_cmpint (state->free_internal_bytes, ==, 1);
+  g_assert_cmpint (state->free_external_bytes, ==, 6);
+  g_assert_cmpint (state->largest_inactive_block_bytes, ==, 6);
+  g_assert_cmpfloat (state->fragmentation, ==, 0.0);
+  g_assert_cmpuint (state->n_initially_allocated, ==, 1);
+  g_assert_cmpint (state->initially_allocated_bytes, ==, 3);
+
+  /* The loaded profile holds them for its store. */
+  profile = tm_test_load_bytes (bytes, "segments.pickle", &error);
+  g_assert_no_error (error);
+  segments = tm_profile_lookup_segments (profile, tm_profile_get_memory_store (profile, 0));
+  g_assert_nonnull (segments);
+  s = tm_segments_get_segments (segments, &n);
+  g_assert_cmpuint (n, ==, 8);
+  assert_segment (&s[6], 2000, 50, 5, -1, 5000000, 6000000, end);
+}
+
+/* The rules' snapshot: the state at snapshot time in Tidemark's
+ * fragmentation, and an XSpace profile has no segments. */
+static void
+test_segments_state (void)
+{
+  g_autoptr(GBytes) bytes = python_pickle (RULES_SNAPSHOT, 2);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTorchSnapshot) snap = read_bytes (bytes, &error);
+  g_autoptr(GPtrArray) all = tm_torch_snapshot_build_segments (snap);
+  const TmSegmentsState *state = tm_segments_get_state (g_ptr_array_index (all, 0));
+  TmFixtureSpace *space = tm_fixture_space_new_xprof_example ();
+  g_autoptr(TmProfile) xspace = NULL;
+
+  g_assert_cmpint (state->peak_reserved_bytes, ==, 2560);
+  g_assert_cmpuint (state->n_free_entries, ==, 2);
+  /* One inactive block of 1536 is all the external free memory. */
+  g_assert_cmpfloat (state->fragmentation, ==, 0.0);
+
+  xspace = tm_test_load_space (space, &error);
+  tm_fixture_space_free (space);
+  g_assert_no_error (error);
+  g_assert_null (tm_profile_lookup_segments (xspace, tm_profile_get_memory_store (xspace, 0)));
+}
+
+/* ------------------------------------------------------------------ */
 /* Long traces: walked and filled in two parts                          */
 
 /* A random trace over a few addresses, so that allocations, frees of
@@ -808,6 +936,8 @@ main (int   argc,
   g_test_add_func ("/torch-snapshot/no-time-and-legacy", test_no_time_and_legacy);
   g_test_add_func ("/torch-snapshot/not-a-snapshot", test_not_a_snapshot);
   g_test_add_func ("/torch-snapshot/two-parts", test_two_parts);
+  g_test_add_func ("/torch-snapshot/segments", test_segments);
+  g_test_add_func ("/torch-snapshot/segments-state", test_segments_state);
   g_test_add_func ("/torch-snapshot/hostile", test_hostile);
 
   return g_test_run ();

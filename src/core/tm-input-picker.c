@@ -438,6 +438,7 @@ read_torch_snapshot (TmSource                  *source,
     return FALSE;
   g_ptr_array_unref (input->stores);
   input->stores = tm_torch_snapshot_build_stores (snapshot);
+  input->segments = tm_torch_snapshot_build_segments (snapshot);
   if (progress != NULL)
     progress (size, size, progress_data);
   return TRUE;

@@ -65,4 +65,5 @@ tm_input_clear (TmInput *input)
   g_clear_pointer (&input->hosts, g_ptr_array_unref);
   g_clear_pointer (&input->problems, g_ptr_array_unref);
   g_clear_pointer (&input->inflated, g_bytes_unref);
+  g_clear_pointer (&input->segments, g_ptr_array_unref);
 }

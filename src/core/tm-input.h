@@ -92,6 +92,9 @@ typedef struct
   /* What a gzip file inflated to, which the reader read; NULL when it
    * read the file's own bytes. */
   GBytes        *inflated;
+  /* TmSegments (tm-segments), each naming its memory id: what a caching
+   * allocator reserved; NULL for formats without one. */
+  GPtrArray     *segments;
 } TmInput;
 
 /* Empties input for format: empty arrays, no clock, a memory trace. */

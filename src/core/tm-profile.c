@@ -32,6 +32,7 @@ struct _TmProfile
   GPtrArray       *analyses;     /* TmAnalysis, one per store, same order */
   GArray          *hlo_modules;  /* TmHloModule */
   GArray          *hlo_entries;  /* TmHloEntry of the file itself */
+  GPtrArray       *segments;     /* TmSegments, or NULL */
   GMutex           allocations_lock;
   GCond            allocations_built;
   GPtrArray       *allocations;  /* TmAllocations or NULL (not built yet), same order */
@@ -50,6 +51,7 @@ tm_profile_finalize (GObject *object)
   g_clear_pointer (&self->stores, g_ptr_array_unref);
   g_clear_pointer (&self->hlo_modules, g_array_unref);
   g_clear_pointer (&self->hlo_entries, g_array_unref);
+  g_clear_pointer (&self->segments, g_ptr_array_unref);
   g_clear_pointer (&self->allocations, g_ptr_array_unref);
   g_free (self->building);
   g_mutex_clear (&self->allocations_lock);
@@ -246,6 +248,7 @@ profile_load (GFile                     *file,
   self->stores = g_steal_pointer (&input.stores);
   self->hlo_modules = g_steal_pointer (&input.hlo_modules);
   self->hlo_entries = g_steal_pointer (&input.hlo_entries);
+  self->segments = g_steal_pointer (&input.segments);
   tm_input_clear (&input);
 
   if (self->hlo_entries == NULL)
@@ -574,6 +577,20 @@ tm_profile_lookup_analysis (TmProfile     *self,
     if (g_ptr_array_index (self->stores, i) == store)
       return g_ptr_array_index (self->analyses, i);
 
+  return NULL;
+}
+
+TmSegments *
+tm_profile_lookup_segments (TmProfile     *self,
+                            TmMemoryStore *store)
+{
+  g_return_val_if_fail (TM_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (TM_IS_MEMORY_STORE (store), NULL);
+
+  for (guint i = 0; self->segments != NULL && i < self->segments->len; i++)
+    if (g_str_equal (tm_segments_get_memory_id (g_ptr_array_index (self->segments, i)),
+                     tm_memory_store_get_id (store)))
+      return g_ptr_array_index (self->segments, i);
   return NULL;
 }
 

@@ -17,6 +17,7 @@
 #include "tm-input.h"
 #include "tm-hlo.h"
 #include "tm-memory-store.h"
+#include "tm-segments.h"
 #include "tm-types.h"
 
 G_BEGIN_DECLS
@@ -96,6 +97,13 @@ TmAllocations   *tm_profile_lookup_allocations_finish (TmProfile         *self,
                                                      GError             **error);
 /* The index of the memory id with the highest window peak (first of equals). */
 guint            tm_profile_get_busiest_index       (TmProfile           *self);
+
+/* What the allocator of store's memory id reserved: its segments over
+ * time, its out-of-memory entries, its state at snapshot time
+ * (tm-segments; a PyTorch snapshot's devices); NULL for formats without
+ * one or a store not of this profile. Owned by the profile. */
+TmSegments      *tm_profile_lookup_segments         (TmProfile           *self,
+                                                     TmMemoryStore       *store);
 
 /* TmHloModule elements, in id order (may be empty). */
 GArray          *tm_profile_get_hlo_modules         (TmProfile           *self);

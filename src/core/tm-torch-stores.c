@@ -397,3 +397,280 @@ tm_torch_snapshot_build_stores (TmTorchSnapshot *self)
     g_ptr_array_add (stores, build_store (self, i));
   return stores;
 }
+
+/* ------------------------------------------------------------------ */
+/* Segments and out-of-memory entries (tm-segments)                     */
+
+/* A segment's address range not given back yet, and since when. */
+typedef struct
+{
+  guint64 address;
+  gint64  bytes;
+  gint64  start_ps;
+  gint64  start_entry;
+  guint   flags;
+} OpenRange;
+
+static gint
+compare_addresses (gconstpointer a,
+                   gconstpointer b,
+                   gpointer      user_data)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The end of [address, address + bytes), saturating. */
+static guint64
+range_end (guint64 address,
+           gint64  bytes)
+{
+  guint64 end;
+
+  if (bytes <= 0 || __builtin_add_overflow (address, (guint64) bytes, &end))
+    return bytes <= 0 ? address : G_MAXUINT64;
+  return end;
+}
+
+static void
+emit (GArray  *out,
+      guint64  address,
+      guint64  end,
+      gint64   start_ps,
+      gint64   end_ps,
+      gint64   start_entry,
+      gint64   end_entry,
+      guint    flags)
+{
+  TmSegment s = { address, (gint64) MIN (end - address, (guint64) G_MAXINT64), start_ps, end_ps,
+                  (TmSegmentFlags) flags, start_entry, end_entry };
+
+  if (end > address)
+    g_array_append_val (out, s);
+}
+
+static void
+open_range (GTree   *open,
+            guint64  address,
+            guint64  end,
+            gint64   start_ps,
+            gint64   start_entry,
+            guint    flags)
+{
+  OpenRange *r;
+
+  if (end <= address)
+    return;
+  r = g_new (OpenRange, 1);
+  r->address = address;
+  r->bytes = (gint64) MIN (end - address, (guint64) G_MAXINT64);
+  r->start_ps = start_ps;
+  r->start_entry = start_entry;
+  r->flags = flags;
+  g_tree_replace (open, &r->address, r);
+}
+
+/* The open ranges that overlap [address, end), in address order. */
+static GPtrArray *
+overlapping (GTree   *open,
+             guint64  address,
+             guint64  end)
+{
+  GPtrArray *found = g_ptr_array_new ();
+  GTreeNode *node = g_tree_lower_bound (open, &address);
+  GTreeNode *before = node != NULL ? g_tree_node_previous (node) : g_tree_node_last (open);
+
+  if (before != NULL)
+    {
+      OpenRange *r = g_tree_node_value (before);
+
+      if (range_end (r->address, r->bytes) > address)
+        g_ptr_array_add (found, r);
+    }
+  for (; node != NULL; node = g_tree_node_next (node))
+    {
+      OpenRange *r = g_tree_node_value (node);
+
+      if (r->address >= end)
+        break;
+      g_ptr_array_add (found, r);
+    }
+  return found;
+}
+
+/* [address, end) is given back at time t by entry: the open ranges it
+ * overlaps end then (what of them lies outside stays, from then on), and
+ * with gaps, the parts of it no range held were reserved before the
+ * trace. */
+static void
+close_range (GTree   *open,
+             GArray  *out,
+             guint64  address,
+             guint64  end,
+             gint64   t,
+             gint64   entry,
+             gboolean gaps)
+{
+  g_autoptr(GPtrArray) found = overlapping (open, address, end);
+  guint64 at = address;
+
+  for (guint i = 0; i < found->len; i++)
+    {
+      OpenRange r = *(OpenRange *) g_ptr_array_index (found, i);
+      guint64 r_end = range_end (r.address, r.bytes);
+
+      if (gaps && r.address > at)
+        emit (out, at, r.address, 0, t, -1, entry, TM_SEGMENT_BEFORE_TRACE);
+      at = MAX (at, r_end);
+      emit (out, r.address, r_end, r.start_ps, t, r.start_entry, entry, r.flags);
+      g_tree_remove (open, &r.address);
+      open_range (open, r.address, MIN (r_end, address), t, entry, 0);
+      open_range (open, MAX (r.address, end), r_end, t, entry, 0);
+    }
+  if (gaps && at < end)
+    emit (out, at, end, 0, t, -1, entry, TM_SEGMENT_BEFORE_TRACE);
+}
+
+static gint
+compare_segments (gconstpointer a,
+                  gconstpointer b)
+{
+  const TmSegment *x = a, *y = b;
+
+  if (x->start_ps != y->start_ps)
+    return x->start_ps < y->start_ps ? -1 : 1;
+  return x->address < y->address ? -1 : x->address > y->address;
+}
+
+static gint64
+time_of (TmTorchSnapshot  *self,
+         TmTorchDevice    *d,
+         TmTorchSlotCache *slots,
+         guint             index,
+         TmTorchEntry     *entry)
+{
+  tm_torch_entry_read (self->pickle, slots, d->entry[index], entry);
+  return entry_time_ps (self, d, entry, index);
+}
+
+static TmSegments *
+build_segments (TmTorchSnapshot *self,
+                guint            device)
+{
+  TmTorchDevice *d = tm_torch_get_device (self, device);
+  const TmTorchFigures *f = &d->figures;
+  TmPickle *p = self->pickle;
+  TmTorchSlotCache slots = { { 0 }, { { 0 } }, 0 };
+  TmSegmentsState state = { 0 };
+  g_autoptr(GTree) open = g_tree_new_full (compare_addresses, NULL, NULL, g_free);
+  g_autoptr(GArray) out = g_array_new (FALSE, FALSE, sizeof (TmSegment));
+  TmSegments *segments;
+  TmTorchEntry entry;
+  gint64 last_ps = 0;
+
+  state.n_trace_entries = f->n_entries;
+  state.n_alloc_entries = f->n_allocations;
+  state.n_free_entries = f->n_deallocations;
+  state.n_initially_allocated = f->n_initially_allocated;
+  state.initially_allocated_bytes = f->initially_allocated_bytes;
+  state.peak_reserved_bytes = f->peak_reserved_bytes;
+  state.n_segments = f->n_segments;
+  state.n_blocks = f->n_blocks;
+  state.reserved_bytes = f->snapshot_reserved_bytes;
+  state.allocated_bytes = f->snapshot_allocated_bytes;
+  state.free_internal_bytes = f->free_internal_bytes;
+  state.free_external_bytes = f->free_external_bytes;
+  state.largest_inactive_block_bytes = f->largest_inactive_block_bytes;
+  if (f->free_external_bytes > 0)
+    state.fragmentation = 1.0 - (double) f->largest_inactive_block_bytes / (double) f->free_external_bytes;
+  segments = tm_segments_new (d->id, &state);
+  if (d->n > 0)
+    last_ps = time_of (self, d, &slots, d->n - 1, &entry);
+
+  for (guint k = 0; k < d->events->len; k++)
+    {
+      guint i = g_array_index (d->events, guint32, k);
+      gint64 t = time_of (self, d, &slots, i, &entry);
+      guint64 address = 0;
+      gint64 size = 0;
+
+      tm_torch_entry_uint (p, &entry, TM_TORCH_KEY_ADDR, &address);
+      tm_torch_entry_int (p, &entry, TM_TORCH_KEY_SIZE, &size);
+      switch (d->action[i])
+        {
+        case TM_TORCH_SEGMENT_ALLOC:
+        case TM_TORCH_SEGMENT_MAP:
+          /* Over anything still open there (not in a consistent file). */
+          close_range (open, out, address, range_end (address, size), t, i, FALSE);
+          open_range (open, address, range_end (address, size), t, i, 0);
+          break;
+        case TM_TORCH_SEGMENT_FREE:
+        case TM_TORCH_SEGMENT_UNMAP:
+          close_range (open, out, address, range_end (address, size), t, i, TRUE);
+          break;
+        case TM_TORCH_OOM:
+          {
+            TmOutOfMemory oom = { t, size, -1, i };
+            gint64 free_bytes;
+
+            if (tm_torch_lookup_int (p, d->entry[i], "device_free", &free_bytes))
+              oom.device_free_bytes = free_bytes;
+            tm_segments_add_out_of_memory (segments, &oom);
+          }
+          break;
+        default:
+          break;
+        }
+    }
+
+  /* At snapshot time: the segments no open range holds were there for
+   * the whole trace; the open ranges until its end. */
+  for (guint s = 0; s < d->segments->len; s++)
+    {
+      TmPickleValue seg = g_array_index (d->segments, TmPickleValue, s);
+      guint64 address = 0, at;
+      gint64 total = 0;
+      g_autoptr(GPtrArray) found = NULL;
+
+      tm_torch_lookup_addr (p, seg, "address", &address);
+      tm_torch_lookup_int (p, seg, "total_size", &total);
+      found = overlapping (open, address, range_end (address, total));
+      at = address;
+      for (guint i = 0; i < found->len; i++)
+        {
+          OpenRange *r = g_ptr_array_index (found, i);
+
+          if (r->address > at)
+            emit (out, at, r->address, 0, last_ps, -1, -1, TM_SEGMENT_BEFORE_TRACE | TM_SEGMENT_AT_SNAPSHOT);
+          at = MAX (at, range_end (r->address, r->bytes));
+        }
+      if (at < range_end (address, total))
+        emit (out, at, range_end (address, total), 0, last_ps, -1, -1,
+              TM_SEGMENT_BEFORE_TRACE | TM_SEGMENT_AT_SNAPSHOT);
+    }
+  for (GTreeNode *node = g_tree_node_first (open); node != NULL; node = g_tree_node_next (node))
+    {
+      OpenRange *r = g_tree_node_value (node);
+
+      emit (out, r->address, range_end (r->address, r->bytes), r->start_ps, last_ps, r->start_entry, -1,
+            r->flags | TM_SEGMENT_AT_SNAPSHOT);
+    }
+
+  g_array_sort (out, compare_segments);
+  for (guint k = 0; k < out->len; k++)
+    tm_segments_add_segment (segments, &g_array_index (out, TmSegment, k));
+  return segments;
+}
+
+GPtrArray *
+tm_torch_snapshot_build_segments (TmTorchSnapshot *self)
+{
+  GPtrArray *all = g_ptr_array_new_with_free_func (g_object_unref);
+
+  g_return_val_if_fail (self != NULL, all);
+
+  for (guint i = 0; i < self->devices->len; i++)
+    g_ptr_array_add (all, build_segments (self, i));
+  return all;
+}
