@@ -44,6 +44,13 @@ struct _TmSummaryCards
   GtkLabel      *peak_step_label;
   GtkLabel      *peak_step_value;
   GtkLabel      *never_freed_value;
+  GtkLabel      *peak_title;
+  GtkLabel      *capacity_title;
+  GtkLabel      *lifetime_title;
+  /* The labels' own words, for XLA's allocators; PyTorch's are set for a
+   * caching allocator (tm-segments) and these put back after. */
+  char         **xla_words;
+  TmSegments    *segments;
 
   TmMemoryStore *store;
   /* On the session's allocations query: the never-freed count. */
@@ -190,9 +197,12 @@ update_never_freed (TmSummaryCards *self)
   TmSession *session = tm_view_get_session (TM_VIEW (self));
   TmAllocations *allocations = self->store != NULL ? tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session)) : NULL;
   const char *title = _("Never Freed");
-  const char *explanation = _("Allocations still live at the end of the profile, and their bytes. Memory allocated "
-                              "before the profile started and never freed is not among them: the heap at the end "
-                              "is these bytes plus that memory.");
+  const char *explanation = self->segments != NULL
+                            ? _("Allocations still live at the end of the trace, and their bytes, those live from "
+                                "the start included: the allocated memory at the end.")
+                            : _("Allocations still live at the end of the profile, and their bytes. Memory allocated "
+                                "before the profile started and never freed is not among them: the heap at the end "
+                                "is these bytes plus that memory.");
 
   gtk_widget_remove_css_class (GTK_WIDGET (self->never_freed_value), "dim-label");
   if (allocations != NULL)
@@ -221,6 +231,9 @@ update_never_freed (TmSummaryCards *self)
     }
 }
 
+static void show_segments (TmSummaryCards  *self,
+                           const TmSummary *summary);
+
 static void
 tm_summary_cards_update (TmSummaryCards *self)
 {
@@ -242,6 +255,18 @@ tm_summary_cards_update (TmSummaryCards *self)
 
   summary = tm_memory_store_get_summary (self->store);
   complete = tm_memory_store_is_complete (self->store);
+
+  /* A caching allocator's memory id: PyTorch's words. */
+  self->segments = tm_profile_lookup_segments (tm_session_get_profile (session), self->store);
+  show_segments (self, summary);
+  if (self->segments != NULL)
+    {
+      update_never_freed (self);
+      comparison = tm_comparison_query_get_comparison (tm_comparison_query_get_for_session (session));
+      if (comparison != NULL)
+        show_comparison (self, comparison);
+      return;
+    }
 
   /* Window peak */
   text = tm_format_bytes (summary->peak_bytes_in_use);
@@ -487,9 +512,12 @@ show_comparison (TmSummaryCards *self,
 
   add_detail_line (self->peak_detail, tm_compare_lookup_figure (compare, "peak_bytes_in_use"));
   add_detail_line (self->capacity_detail, tm_compare_lookup_figure (compare, "memory_capacity"));
-  add_detail_line (self->lifetime_detail, tm_compare_lookup_figure (compare, "peak_bytes_usage_lifetime"));
+  /* PyTorch's words: only the allocated and reserved figures compare. */
+  if (self->segments == NULL)
+    add_detail_line (self->lifetime_detail, tm_compare_lookup_figure (compare, "peak_bytes_usage_lifetime"));
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
-    add_row_delta (rows[i].label, tm_compare_lookup_figure (compare, rows[i].key));
+    if (self->segments == NULL || rows[i].label == self->heap_value || rows[i].label == self->free_value)
+      add_row_delta (rows[i].label, tm_compare_lookup_figure (compare, rows[i].key));
 }
 
 static void
@@ -647,6 +675,7 @@ tm_summary_cards_dispose (GObject *object)
     gtk_widget_unparent (child);
   g_clear_object (&self->store);
   g_clear_object (&self->allocations_signals);
+  g_clear_pointer (&self->xla_words, g_strfreev);
 
   G_OBJECT_CLASS (tm_summary_cards_parent_class)->dispose (object);
 }
@@ -705,6 +734,9 @@ tm_summary_cards_class_init (TmSummaryCardsClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, peak_step_label);
   gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, peak_step_value);
   gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, never_freed_value);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, peak_title);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, capacity_title);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, lifetime_title);
 
   gtk_widget_class_set_css_name (widget_class, "tmsummarycards");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
@@ -770,4 +802,150 @@ session_memory_store_cb (TmSummaryCards *self,
     return;
 
   tm_summary_cards_update (self);
+}
+
+/* ------------------------------------------------------------------ */
+/* PyTorch's words (docs/pytorch.md, "In the views")                    */
+
+/* The words that differ for a caching allocator: PyTorch's, or back to
+ * the template's. */
+static void
+set_words (TmSummaryCards *self,
+           gboolean        torch)
+{
+  GtkLabel *labels[] = {
+    self->peak_title, self->capacity_title, self->lifetime_title,
+    self->heap_label, self->free_label, self->deallocations_label, self->peak_step_label,
+  };
+  static const char * const words[] = {
+    N_("Peak Allocated"), N_("Reserved at the Peak"), N_("At Snapshot Time"),
+    N_("Allocated"), N_("Not allocated"), N_("Frees"), N_("Live from start"),
+  };
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (labels) == G_N_ELEMENTS (words));
+
+  if (self->xla_words == NULL)
+    {
+      self->xla_words = g_new0 (char *, G_N_ELEMENTS (labels) + 1);
+      for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+        self->xla_words[i] = g_strdup (gtk_label_get_label (labels[i]));
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    gtk_label_set_label (labels[i], torch ? _(words[i]) : self->xla_words[i]);
+  /* No stack; fragmentation only at snapshot time, on its own card. */
+  gtk_widget_set_visible (GTK_WIDGET (self->stack_label), !torch);
+  gtk_widget_set_visible (GTK_WIDGET (self->stack_value), !torch);
+  gtk_widget_set_visible (GTK_WIDGET (self->fragmentation_label), !torch);
+  gtk_widget_set_visible (GTK_WIDGET (self->fragmentation_value), !torch);
+}
+
+static void
+show_segments (TmSummaryCards  *self,
+               const TmSummary *summary)
+{
+  const TmSegmentsState *state;
+  g_autofree char *text = NULL;
+  g_autofree char *exact = NULL;
+  g_autofree char *time = NULL;
+  g_autofree char *unbroken = NULL;
+  g_autofree char *detail = NULL;
+  g_autofree char *explanation = NULL;
+  g_autofree char *percent = NULL;
+  g_autofree char *reserved = NULL;
+
+  set_words (self, self->segments != NULL);
+  if (self->segments == NULL)
+    return;
+  state = tm_segments_get_state (self->segments);
+
+  /* The allocated peak */
+  text = tm_format_bytes (summary->peak_bytes_in_use);
+  exact = tm_format_bytes_exact (summary->peak_bytes_in_use);
+  time = tm_format_time_ms (summary->peak_time_ps);
+  unbroken = no_break (time);
+  gtk_label_set_label (self->peak_value, text);
+  /* Translators: below the peak memory use: "at 1 938.413 ms" */
+  detail = g_strdup_printf (_("at %s"), time);
+  gtk_label_set_label (self->peak_detail, detail);
+  explanation = g_strdup_printf (_("The most memory allocated at once, in requested bytes as PyTorch's memory "
+                                   "viewer counts them (allocations live from the start included), reached at %s. "
+                                   "The table lists what was live then."), unbroken);
+  set_tooltip (self->peak_card, NULL, _("Peak Allocated"), explanation, exact);
+  g_clear_pointer (&text, g_free);
+  g_clear_pointer (&exact, g_free);
+  g_clear_pointer (&detail, g_free);
+  g_clear_pointer (&explanation, g_free);
+
+  /* Reserved at the peak: allocated + not allocated */
+  text = tm_format_bytes (summary->memory_capacity);
+  exact = tm_format_bytes_exact (summary->memory_capacity);
+  gtk_label_set_label (self->capacity_value, text);
+  if (summary->memory_capacity > 0)
+    {
+      percent = tm_format_percent ((double) summary->peak_bytes_in_use / (double) summary->memory_capacity);
+      /* Translators: below the memory reserved at the peak: "98.2 % allocated at the peak" */
+      detail = g_strdup_printf (_("%s allocated at the peak"), percent);
+    }
+  gtk_label_set_label (self->capacity_detail, detail != NULL ? detail : "");
+  reserved = tm_format_bytes (state->peak_reserved_bytes);
+  explanation = g_strdup_printf (_("The memory PyTorch's caching allocator held from the device (its segments) "
+                                   "when allocation peaked: what was allocated, and what it kept for later "
+                                   "allocations. The most it held during the trace was %s."), reserved);
+  set_tooltip (self->capacity_card, NULL, _("Reserved at the Peak"), explanation, exact);
+  g_clear_pointer (&text, g_free);
+  g_clear_pointer (&exact, g_free);
+  g_clear_pointer (&detail, g_free);
+  g_clear_pointer (&explanation, g_free);
+  g_clear_pointer (&percent, g_free);
+  g_clear_pointer (&reserved, g_free);
+
+  /* At snapshot time, with Tidemark's fragmentation */
+  text = tm_format_bytes (state->allocated_bytes);
+  exact = tm_format_bytes_exact (state->allocated_bytes);
+  reserved = tm_format_bytes (state->reserved_bytes);
+  percent = tm_format_percent (state->fragmentation);
+  gtk_label_set_label (self->lifetime_value, text);
+  /* Translators: below the memory allocated at snapshot time: "13.2 GiB reserved · 96.4 % fragmented" */
+  detail = g_strdup_printf (_("%s reserved · %s fragmented"), reserved, percent);
+  gtk_label_set_label (self->lifetime_detail, detail);
+  explanation = g_strdup_printf (ngettext ("Memory allocated when the snapshot was taken, as PyTorch sums it, "
+                                           "of %s reserved in %u segment. “Fragmented” is Tidemark’s own figure, "
+                                           "not PyTorch’s, and holds only at snapshot time: one minus the largest "
+                                           "free block over all the free memory of the segments.",
+                                           "Memory allocated when the snapshot was taken, as PyTorch sums it, "
+                                           "of %s reserved in %u segments. “Fragmented” is Tidemark’s own figure, "
+                                           "not PyTorch’s, and holds only at snapshot time: one minus the largest "
+                                           "free block over all the free memory of the segments.",
+                                           state->n_segments),
+                                 reserved, state->n_segments);
+  set_tooltip (self->lifetime_card, NULL, _("At Snapshot Time"), explanation, exact);
+  g_clear_pointer (&text, g_free);
+
+  /* At the peak */
+  set_bytes_row (self->heap_label, self->heap_value, summary->peak_heap_bytes,
+                 _("Allocated at the Peak"),
+                 _("Requested bytes of the allocations live when allocation peaked."));
+  set_bytes_row (self->free_label, self->free_value, summary->peak_free_bytes,
+                 _("Not Allocated at the Peak"),
+                 _("Memory the caching allocator held but had not allocated when allocation peaked: kept "
+                   "for later allocations, or in pieces too small for them."));
+
+  /* The trace */
+  set_count_row (self->allocations_label, self->allocations_value, state->n_alloc_entries,
+                 _("Allocations"), _("The trace’s alloc entries."));
+  set_count_row (self->deallocations_label, self->deallocations_value, state->n_free_entries,
+                 _("Frees"), _("The trace’s free_completed entries: blocks the allocator got back."));
+  text = tm_format_duration (summary->last_time_ps - summary->first_time_ps);
+  gtk_label_set_label (self->span_value, text);
+  set_tooltip (GTK_WIDGET (self->span_label), GTK_WIDGET (self->span_value), _("Span"),
+               _("Time from the first trace entry to the last."), NULL);
+  g_clear_pointer (&text, g_free);
+  g_clear_pointer (&explanation, g_free);
+  g_free (reserved);
+  reserved = tm_format_bytes (state->initially_allocated_bytes);
+  explanation = g_strdup_printf (_("Allocations made before the first trace entry, %s in all: active blocks "
+                                   "of the snapshot that no alloc entry made, and frees of allocations the "
+                                   "trace does not hold."), reserved);
+  set_count_row (self->peak_step_label, self->peak_step_value, state->n_initially_allocated,
+                 _("Live From the Start"), explanation);
 }

@@ -10,12 +10,14 @@
  */
 #pragma once
 
+#include "tm-allocation-details.h"
 #include "tm-hlo-view.h"
 #include "tm-memory-map.h"
 #include "tm-overview.h"
 #include "tm-scope-view.h"
 #include "tm-session.h"
 #include "tm-timeline.h"
+#include "tm-trace-note.h"
 #include "tm-window.h"
 
 G_BEGIN_DECLS
@@ -93,6 +95,8 @@ struct _TmWindow
   TmBreakdownView      *breakdown_view;
   GtkStack             *lower_stack;
   TmScopeView          *scope_view;
+  TmTraceNote          *trace_note;
+  TmAllocationDetails  *allocation_details;
   GtkRevealer          *drop_revealer;
   GtkWidget            *recent_box;
   GtkListBox           *recent_list;

@@ -546,6 +546,8 @@ tm_window_class_init (TmWindowClass *klass)
   g_type_ensure (TM_TYPE_HLO_VIEW);
   g_type_ensure (TM_TYPE_SCOPE_VIEW);
   g_type_ensure (TM_TYPE_MEMORY_MAP);
+  g_type_ensure (TM_TYPE_TRACE_NOTE);
+  g_type_ensure (TM_TYPE_ALLOCATION_DETAILS);
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_PREFIX "/tm-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TmWindow, title_label);
@@ -574,6 +576,8 @@ tm_window_class_init (TmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmWindow, chart_scroller);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, hlo_view);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, breakdown_view);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, trace_note);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, allocation_details);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, lower_stack);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, scope_view);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, drop_revealer);
@@ -631,6 +635,8 @@ tm_window_init (TmWindow *self)
   tm_view_set_session (TM_VIEW (self->overview), self->session);
   tm_view_set_session (TM_VIEW (self->hlo_view), self->session);
   tm_view_set_session (TM_VIEW (self->scope_view), self->session);
+  tm_view_set_session (TM_VIEW (self->trace_note), self->session);
+  tm_view_set_session (TM_VIEW (self->allocation_details), self->session);
   tm_memory_map_set_session (self->memory_map, self->session);
 
   /* The charts get 60 % of the paned, the usage timeline 55 % of that

@@ -791,6 +791,7 @@ tm_memory_store_get_activity (TmMemoryStore  *self,
       activity->region_type = g_strdup (src->region_type);
       activity->data_type = g_strdup (src->data_type);
       activity->shape = g_strdup (src->shape);
+      activity->stack = g_strdup (src->stack);
     }
   else
     {

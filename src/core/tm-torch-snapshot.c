@@ -852,3 +852,34 @@ tm_torch_snapshot_format_top_frame (TmTorchSnapshot *self,
       break;
   return g_string_free (out, FALSE);
 }
+
+char *
+tm_torch_snapshot_format_frames (TmTorchSnapshot *self,
+                                 TmPickleValue    frames)
+{
+  TmPickle *p = self->pickle;
+  gsize n;
+  const TmPickleValue *items = tm_pickle_get_items (p, frames, &n);
+  GString *out = g_string_new (NULL);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      TmPickleValue v;
+      const char *name = NULL, *file = NULL;
+      gsize name_len = 0, file_len = 0;
+      g_autofree char *line = NULL;
+
+      if (tm_pickle_dict_lookup (p, items[i], "name", &v))
+        name = tm_pickle_get_string (p, v, &name_len);
+      if (tm_pickle_dict_lookup (p, items[i], "filename", &v))
+        file = tm_pickle_get_string (p, v, &file_len);
+      line = tm_pickle_dict_lookup (p, items[i], "line", &v) ? tm_torch_snapshot_format_int (self, v) : g_strdup ("?");
+      if (out->len > 0)
+        g_string_append_c (out, '\n');
+      g_string_append_len (out, name != NULL ? name : "?", name != NULL ? (gssize) name_len : 1);
+      g_string_append (out, " (");
+      g_string_append_len (out, file != NULL ? file : "?", file != NULL ? (gssize) file_len : 1);
+      g_string_append_printf (out, ":%s)", line);
+    }
+  return g_string_free (out, FALSE);
+}

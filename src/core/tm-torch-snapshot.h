@@ -151,6 +151,10 @@ char             *tm_torch_snapshot_format_stack (TmTorchSnapshot  *self,
  * "" when none. */
 char             *tm_torch_snapshot_format_top_frame (TmTorchSnapshot *self,
                                                   TmPickleValue     frames);
+/* Every frame of a frames list, innermost first, one per line:
+ * "name (filename:line)" with the whole file name; "" for none. */
+char             *tm_torch_snapshot_format_frames (TmTorchSnapshot *self,
+                                                  TmPickleValue     frames);
 /* A stream int as Python prints it. */
 char             *tm_torch_snapshot_format_int   (TmTorchSnapshot  *self,
                                                   TmPickleValue     value);

@@ -165,6 +165,7 @@ decode (gpointer     data,
   ref_frames (dec, d, meta_ref, &frames, &ignored);
   ref_frames (dec, d, ref, &ignored, &stream);
   activity->op_name = scope_path (dec, frames);
+  activity->stack = tm_torch_snapshot_format_frames (dec->snap, frames);
   stream_text = tm_torch_snapshot_format_int (dec->snap, stream);
   activity->shape = g_strdup_printf ("stream %s", stream_text);
   return TRUE;
