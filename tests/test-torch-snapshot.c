@@ -77,44 +77,6 @@ read_bytes (GBytes  *bytes,
   return tm_torch_snapshot_read (source, NULL, error);
 }
 
-/* A snapshot written by Python: expr is a Python expression of the
- * snapshot, pickled at protocol into a temporary file. */
-static GBytes *
-python_pickle (const char *expr,
-               guint       protocol)
-{
-  const char *python = g_getenv ("TM_PYTHON");
-  g_autofree char *path = NULL;
-  g_autofree char *code = NULL;
-  g_autofree char *err = NULL;
-  g_autofree char *data = NULL;
-  g_autoptr(GError) error = NULL;
-  gsize len = 0;
-  int status;
-  int fd;
-
-  g_assert_nonnull (python);
-  fd = g_file_open_tmp ("tm-pickle-XXXXXX", &path, &error);
-  g_assert_no_error (error);
-  close (fd);
-  code = g_strdup_printf ("import pickle, sys\n"
-                          "open(sys.argv[1], 'wb').write(pickle.dumps(%s, protocol=%u))\n",
-                          expr, protocol);
-  {
-    const char *argv[] = { python, "-c", code, path, NULL };
-
-    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                                 NULL, &err, &status, &error));
-  }
-  g_assert_no_error (error);
-  if (!g_spawn_check_wait_status (status, NULL))
-    g_error ("python failed: %s", err);
-  g_assert_true (g_file_get_contents (path, &data, &len, &error));
-  g_assert_no_error (error);
-  g_unlink (path);
-  return g_bytes_new_take (g_steal_pointer (&data), len);
-}
-
 /* ------------------------------------------------------------------ */
 /* Real snapshots                                                       */
 
@@ -246,7 +208,7 @@ joined (GBytes       *a,
 static void
 test_gzip_rules (void)
 {
-  g_autoptr(GBytes) plain = python_pickle ("{'segments': [], 'device_traces': "
+  g_autoptr(GBytes) plain = tm_test_python_pickle ("{'segments': [], 'device_traces': "
                                            "[[{'action': 'alloc', 'addr': 16, 'size': 4, 'stream': 0}]]}", 4);
   g_autoptr(GBytes) gz = tm_test_gzip_bytes (g_bytes_get_data (plain, NULL), g_bytes_get_size (plain));
   gsize gz_len = g_bytes_get_size (gz);
@@ -331,7 +293,7 @@ test_rules (void)
 {
   for (guint protocol = 2; protocol <= 5; protocol++)
     {
-      g_autoptr(GBytes) bytes = python_pickle (RULES_SNAPSHOT, protocol);
+      g_autoptr(GBytes) bytes = tm_test_python_pickle (RULES_SNAPSHOT, protocol);
       g_autoptr(GError) error = NULL;
       g_autoptr(TmTorchSnapshot) snap = read_bytes (bytes, &error);
       g_autoptr(GArray) live = NULL;
@@ -408,7 +370,7 @@ test_rules (void)
 static void
 test_stores (void)
 {
-  g_autoptr(GBytes) bytes = python_pickle (RULES_SNAPSHOT, 4);
+  g_autoptr(GBytes) bytes = tm_test_python_pickle (RULES_SNAPSHOT, 4);
   g_autoptr(GError) error = NULL;
   g_autoptr(TmTorchSnapshot) snap = read_bytes (bytes, &error);
   g_autoptr(GPtrArray) stores = NULL;
@@ -569,9 +531,9 @@ test_profile_refuses (void)
 static void
 test_no_time_and_legacy (void)
 {
-  g_autoptr(GBytes) a = python_pickle ("{'segments': [], 'device_traces': [[], "
+  g_autoptr(GBytes) a = tm_test_python_pickle ("{'segments': [], 'device_traces': [[], "
                                        "[{'action': 'alloc', 'addr': 16, 'size': 4, 'stream': 0}]]}", 4);
-  g_autoptr(GBytes) b = python_pickle ("[{'device': 2, 'address': 0, 'total_size': 10, 'stream': 0,"
+  g_autoptr(GBytes) b = tm_test_python_pickle ("[{'device': 2, 'address': 0, 'total_size': 10, 'stream': 0,"
                                        " 'blocks': [{'size': 10, 'state': 'active_allocated',"
                                        " 'history': [{'real_size': 6}]}]}]", 2);
   g_autoptr(GError) error = NULL;
@@ -612,7 +574,7 @@ test_not_a_snapshot (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(GBytes) bytes = python_pickle (cases[i].expr, 4);
+      g_autoptr(GBytes) bytes = tm_test_python_pickle (cases[i].expr, 4);
       g_autoptr(GError) error = NULL;
       g_autoptr(TmTorchSnapshot) snap = read_bytes (bytes, &error);
 
@@ -667,7 +629,7 @@ assert_segment (const TmSegment *s,
 static void
 test_segments (void)
 {
-  g_autoptr(GBytes) bytes = python_pickle (SEGMENTS_SNAPSHOT, 4);
+  g_autoptr(GBytes) bytes = tm_test_python_pickle (SEGMENTS_SNAPSHOT, 4);
   g_autoptr(GError) error = NULL;
   g_autoptr(TmTorchSnapshot) snap = read_bytes (bytes, &error);
   g_autoptr(GPtrArray) all = NULL;
@@ -732,7 +694,7 @@ test_segments (void)
 static void
 test_segments_state (void)
 {
-  g_autoptr(GBytes) bytes = python_pickle (RULES_SNAPSHOT, 2);
+  g_autoptr(GBytes) bytes = tm_test_python_pickle (RULES_SNAPSHOT, 2);
   g_autoptr(GError) error = NULL;
   g_autoptr(TmTorchSnapshot) snap = read_bytes (bytes, &error);
   g_autoptr(GPtrArray) all = tm_torch_snapshot_build_segments (snap);
@@ -775,7 +737,7 @@ random_trace (guint    seed,
     "(__import__('random').Random(%u), [{'name': 'f', 'filename': 'a.py', 'line': 1}])",
     same_sizes ? "8 * x + 1" : "s", seed);
 
-  return python_pickle (expr, 4);
+  return tm_test_python_pickle (expr, 4);
 }
 
 static void

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <zlib.h>
@@ -31,6 +32,44 @@ tm_test_gzip_bytes (const void *data,
   g_assert_cmpint (deflate (&zs, Z_FINISH), ==, Z_STREAM_END);
   deflateEnd (&zs);
   return g_bytes_new_take (gz, zs.total_out);
+}
+
+/* A pickle written by Python ($TM_PYTHON): expr is a Python expression,
+ * pickled at protocol into a temporary file, read back. */
+static inline GBytes *
+tm_test_python_pickle (const char *expr,
+                       guint       protocol)
+{
+  const char *python = g_getenv ("TM_PYTHON");
+  g_autofree char *path = NULL;
+  g_autofree char *code = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *data = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize len = 0;
+  int status;
+  int fd;
+
+  g_assert_nonnull (python);
+  fd = g_file_open_tmp ("tm-pickle-XXXXXX", &path, &error);
+  g_assert_no_error (error);
+  close (fd);
+  code = g_strdup_printf ("import pickle, sys\n"
+                          "open(sys.argv[1], 'wb').write(pickle.dumps(%s, protocol=%u))\n",
+                          expr, protocol);
+  {
+    const char *argv[] = { python, "-c", code, path, NULL };
+
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                                 NULL, &err, &status, &error));
+  }
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("python failed: %s", err);
+  g_assert_true (g_file_get_contents (path, &data, &len, &error));
+  g_assert_no_error (error);
+  g_unlink (path);
+  return g_bytes_new_take (g_steal_pointer (&data), len);
 }
 
 /* Writes bytes to a temp file, loads it, removes the file. */

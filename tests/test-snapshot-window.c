@@ -1,0 +1,293 @@
+/* test-snapshot-window.c — PyTorch snapshots in the window
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Snapshots written by Python's pickle module at test time ($TM_PYTHON):
+ * the cards in PyTorch's words (and back for an XLA profile), the banner
+ * of a snapshot without a trace, the details pane of a selected
+ * allocation (a snapshot's stack, an XLA op's scopes) and the error page
+ * of a pickle that holds Python objects.
+ */
+#include "config.h"
+
+#include <string.h>
+#include <gtk/gtk.h>
+
+#include "tm-allocations-query.h"
+#include "tm-summary-cards.h"
+#include "tm-test-util.h"
+#include "tm-window.h"
+#include "tm-gui-test-util.h"
+
+static char *fixture_dir;
+static char *traced_path;    /* a trace, a block live from the start */
+static char *untraced_path;  /* segments and blocks, no trace */
+static char *global_path;    /* a STACK_GLOBAL in a trace entry */
+static char *xspace_path;    /* the fixture writer's XProf example */
+
+#define TRACED                                                                          \
+  "{'segments': [{'device': 0, 'address': 4096, 'total_size': 8192, 'stream': 0,"        \
+  "  'blocks': [{'address': 4096, 'size': 1024, 'requested_size': 1000,"                 \
+  "              'state': 'active_allocated',"                                            \
+  "              'frames': [{'name': 'inner', 'filename': '/srv/job/model.py', 'line': 3},"\
+  "                         {'name': 'outer', 'filename': '/srv/job/train.py', 'line': 9}]},"\
+  "             {'address': 5120, 'size': 7168, 'requested_size': 0, 'state': 'inactive', 'frames': []}]}],"\
+  " 'device_traces': [[{'action': 'alloc', 'addr': 65536, 'size': 2048, 'stream': 0, 'time_us': 10,"\
+  "                     'frames': [{'name': 'forward', 'filename': '/srv/job/layer.py', 'line': 42}]},"\
+  "                    {'action': 'free_completed', 'addr': 65536, 'size': 2048, 'stream': 0, 'time_us': 20}]]}"
+
+#define UNTRACED                                                                        \
+  "{'segments': [{'device': 1, 'address': 4096, 'total_size': 4096, 'stream': 0,"        \
+  "  'blocks': [{'address': 4096, 'size': 2048, 'requested_size': 2000, 'state': 'active_allocated', 'frames': []},"\
+  "             {'address': 6144, 'size': 2048, 'requested_size': 2048, 'state': 'active_allocated', 'frames': []}]}],"\
+  " 'device_traces': [[], [], []]}"
+
+static void
+write_fixtures (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) traced = tm_test_python_pickle (TRACED, 4);
+  g_autoptr(GBytes) untraced = tm_test_python_pickle (UNTRACED, 4);
+  /* h2 of docs/pytorch.md: a protocol 4 snapshot whose trace entry's
+   * frames are posix.system (...), through STACK_GLOBAL and REDUCE. */
+  static const guint8 global[] = {
+    0x80, 4, '}', 0x94, 0x8c, 8, 's', 'e', 'g', 'm', 'e', 'n', 't', 's', 0x94, ']', 0x94, 's',
+    0x8c, 6, 'f', 'r', 'a', 'm', 'e', 's',
+    0x8c, 5, 'p', 'o', 's', 'i', 'x', 0x8c, 6, 's', 'y', 's', 't', 'e', 'm', 0x93,
+    0x8c, 4, 't', 'r', 'u', 'e', 0x85, 'R', 's', '.',
+  };
+  g_autoptr(GBytes) global_bytes = g_bytes_new_static (global, sizeof global);
+  TmFixtureSpace *space = tm_fixture_space_new_xprof_example ();
+  g_autoptr(GBytes) xspace = tm_fixture_space_serialize (space);
+
+  tm_fixture_space_free (space);
+  fixture_dir = g_dir_make_tmp ("tm-snapshot-window-XXXXXX", &error);
+  g_assert_no_error (error);
+  traced_path = tm_fixture_write_bytes (traced, fixture_dir, "traced.pickle", &error);
+  g_assert_no_error (error);
+  untraced_path = tm_fixture_write_bytes (untraced, fixture_dir, "untraced.pickle", &error);
+  g_assert_no_error (error);
+  global_path = tm_fixture_write_bytes (global_bytes, fixture_dir, "hostile.pickle", &error);
+  g_assert_no_error (error);
+  xspace_path = tm_fixture_write_bytes (xspace, fixture_dir, "example.xplane.pb", &error);
+  g_assert_no_error (error);
+}
+
+static const char *
+label_of (gpointer    root,
+          const char *id)
+{
+  return gtk_label_get_label (GTK_LABEL (tm_test_find_widget (root, id)));
+}
+
+/* The cards say allocated and reserved for a snapshot, and go back to
+ * XLA's words for an XSpace profile in the same window. */
+static void
+test_cards (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  GtkWidget *cards;
+
+  tm_test_open_and_wait (window, traced_path);
+  cards = tm_test_find_widget (window, "summary_cards");
+  g_assert_cmpstr (label_of (cards, "peak_title"), ==, "Peak Allocated");
+  g_assert_cmpstr (label_of (cards, "capacity_title"), ==, "Reserved at the Peak");
+  g_assert_cmpstr (label_of (cards, "lifetime_title"), ==, "At Snapshot Time");
+  g_assert_cmpstr (label_of (cards, "heap_label"), ==, "Allocated");
+  g_assert_cmpstr (label_of (cards, "free_label"), ==, "Not allocated");
+  g_assert_false (gtk_widget_get_visible (tm_test_find_widget (cards, "stack_label")));
+  g_assert_false (gtk_widget_get_visible (tm_test_find_widget (cards, "fragmentation_label")));
+  /* The allocated peak: the block live from the start and the alloc. */
+  g_assert_cmpstr (label_of (cards, "peak_value"), ==, "2.98 KiB");
+  /* The trace's one alloc, one free, the block live from the start. */
+  g_assert_cmpstr (label_of (cards, "allocations_value"), ==, "1");
+  g_assert_cmpstr (label_of (cards, "deallocations_value"), ==, "1");
+  g_assert_cmpstr (label_of (cards, "peak_step_value"), ==, "1");
+  /* Tidemark's own fragmentation, at snapshot time, says whose it is. */
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_markup (tm_test_find_widget (cards, "lifetime_card")),
+                            "Tidemark’s own"));
+  g_assert_false (gtk_widget_get_visible (tm_test_find_widget (window, "trace_note")));
+
+  tm_test_open_and_wait (window, xspace_path);
+  g_assert_cmpstr (label_of (cards, "peak_title"), ==, "Peak Memory Use");
+  g_assert_cmpstr (label_of (cards, "heap_label"), ==, "Heap");
+  g_assert_true (gtk_widget_get_visible (tm_test_find_widget (cards, "stack_label")));
+  g_assert_true (gtk_widget_get_visible (tm_test_find_widget (cards, "fragmentation_label")));
+  g_assert_false (gtk_widget_get_visible (tm_test_find_widget (window, "trace_note")));
+  tm_test_destroy_window (window);
+}
+
+/* A snapshot without a trace: its blocks, all live from the start, and a
+ * banner that says why the timeline is flat. */
+static void
+test_untraced (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  GtkWidget *note;
+  TmSession *session;
+  TmAnalysis *analysis;
+
+  tm_test_open_and_wait (window, untraced_path);
+  session = tm_window_get_session (window);
+  g_assert_cmpstr (tm_memory_store_get_id (tm_session_get_memory_store (session)), ==, "1");
+  note = tm_test_find_widget (window, "trace_note");
+  g_assert_true (gtk_widget_get_visible (note));
+  g_assert_true (gtk_widget_get_mapped (note));
+  g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (gtk_widget_get_last_child (gtk_widget_get_first_child (note)))),
+                            "2 blocks live from the start, so the timeline is flat"));
+  /* Both blocks are rows of the table at the peak. */
+  analysis = tm_session_get_analysis (session);
+  g_assert_cmpuint (tm_analysis_get_peak_breakdown (analysis)->len, ==, 2);
+  g_assert_cmpstr (label_of (tm_test_find_widget (window, "summary_cards"), "peak_step_value"), ==, "2");
+
+  /* Another file: the banner goes. */
+  tm_test_open_and_wait (window, traced_path);
+  g_assert_false (gtk_widget_get_visible (note));
+  tm_test_destroy_window (window);
+}
+
+/* The label under root after the label that says title (a heading, or a
+ * fact's name beside its value), or NULL. */
+static GtkWidget *
+find_after (GtkWidget  *root,
+            const char *title)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+
+      if (GTK_IS_LABEL (c) && gtk_widget_get_visible (c) && g_str_equal (gtk_label_get_label (GTK_LABEL (c)), title) &&
+          GTK_IS_LABEL (gtk_widget_get_next_sibling (c)))
+        return gtk_widget_get_next_sibling (c);
+      if ((found = find_after (c, title)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static const char *
+after_heading (GtkWidget  *details,
+               const char *title)
+{
+  GtkWidget *label = find_after (details, title);
+
+  if (label == NULL)
+    g_error ("no “%s” in the details pane", title);
+  return gtk_label_get_label (GTK_LABEL (label));
+}
+
+/* The allocation at address in the session's index. */
+static guint
+allocation_at (TmSession *session,
+               guint64    address)
+{
+  TmAllocations *allocations;
+
+  tm_test_wait_allocations (session);
+  allocations = tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session));
+  g_assert_nonnull (allocations);
+  for (guint i = 0; i < tm_allocations_get_n (allocations); i++)
+    if (tm_allocations_get (allocations, i)->address == address)
+      return i;
+  g_error ("no allocation at %" G_GUINT64_FORMAT, address);
+  return TM_ALLOCATIONS_NONE;
+}
+
+/* The details pane: hidden without a selection; for a snapshot the top
+ * frame and every frame with its whole file name, the block live from
+ * the start as found at snapshot time; for XLA the op and its scopes. */
+static void
+test_details (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  TmSession *session;
+  GtkWidget *details;
+
+  tm_test_open_and_wait (window, traced_path);
+  session = tm_window_get_session (window);
+  details = tm_test_find_widget (window, "allocation_details");
+  g_assert_false (gtk_widget_get_visible (details));
+
+  tm_session_select_allocation (session, allocation_at (session, 65536));
+  g_assert_true (gtk_widget_get_visible (details));
+  g_assert_cmpstr (after_heading (details, "Top frame"), ==, "forward (/srv/job/layer.py:42)");
+  g_assert_cmpstr (after_heading (details, "Stack, innermost first"), ==, "forward (/srv/job/layer.py:42)");
+
+  tm_session_select_allocation (session, allocation_at (session, 4096));
+  g_assert_cmpstr (after_heading (details, "Top frame"), ==, "inner (/srv/job/model.py:3)");
+  g_assert_cmpstr (after_heading (details, "Stack, innermost first"), ==,
+                   "inner (/srv/job/model.py:3)\nouter (/srv/job/train.py:9)");
+  g_assert_cmpstr (after_heading (details, "Found as"), ==, "block at snapshot");
+  g_assert_cmpstr (after_heading (details, "Freed at"), ==, "never freed");
+
+  tm_session_select_allocation (session, TM_ALLOCATIONS_NONE);
+  g_assert_false (gtk_widget_get_visible (details));
+
+  /* XLA: the op, its name scopes. */
+  tm_test_open_and_wait (window, xspace_path);
+  {
+    TmAllocations *allocations;
+    TmActivity act = { 0 };
+    guint index;
+
+    tm_test_wait_allocations (session);
+    allocations = tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session));
+    for (index = 0; index < tm_allocations_get_n (allocations); index++)
+      {
+        g_assert_true (tm_memory_store_get_activity (tm_allocations_get_store (allocations),
+                                                     tm_allocations_get_event (allocations, index), &act, NULL));
+        if (strchr (act.op_name, '/') != NULL)
+          break;
+        tm_activity_clear (&act);
+      }
+    g_assert_cmpuint (index, <, tm_allocations_get_n (allocations));
+    tm_session_select_allocation (session, index);
+    g_assert_true (gtk_widget_get_visible (details));
+    g_assert_cmpstr (after_heading (details, "Op"), ==, strrchr (act.op_name, '/') + 1);
+    g_assert_true (g_str_has_prefix (act.op_name, after_heading (details, "Name scopes, outermost first")));
+    tm_activity_clear (&act);
+  }
+  tm_test_destroy_window (window);
+}
+
+/* A pickle that holds Python objects: the error page says so in one line,
+ * the message the command line prints. */
+static void
+test_refused (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  g_autoptr(GFile) file = g_file_new_for_path (global_path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmProfile) profile = tm_profile_load (file, NULL, NULL, NULL, &error);
+  const char *message;
+
+  g_assert_null (profile);
+  g_assert_error (error, TM_ERROR, TM_ERROR_UNSAFE);
+  tm_window_open (window, file);
+  tm_test_iterate_until (tm_test_not_loading, window);
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_ERROR);
+  message = gtk_label_get_label (GTK_LABEL (tm_test_find_widget (window, "error_message")));
+  g_assert_cmpstr (message, ==, error->message);
+  g_assert_nonnull (strstr (message, "holds Python objects, not a memory snapshot: pickle opcode STACK_GLOBAL at byte 41"));
+  g_assert_null (strchr (message, '\n'));
+  g_assert_true (gtk_widget_get_mapped (tm_test_find_widget (window, "error_message")));
+  tm_test_destroy_window (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *data_home = tm_test_gui_init (&argc, &argv);
+  int status;
+
+  write_fixtures ();
+  g_test_add_func ("/snapshot-window/cards", test_cards);
+  g_test_add_func ("/snapshot-window/untraced", test_untraced);
+  g_test_add_func ("/snapshot-window/details", test_details);
+  g_test_add_func ("/snapshot-window/refused", test_refused);
+  status = g_test_run ();
+  tm_fixture_remove (fixture_dir);
+  tm_fixture_remove (data_home);
+  return status;
+}
