@@ -18,6 +18,7 @@
 #include "tm-allocations.h"
 #include "tm-analysis.h"
 #include "tm-error.h"
+#include "tm-scopes.h"
 #include "tm-torch-export.h"
 #include "tm-torch-snapshot-private.h"
 #include "tm-torch-stores.h"
@@ -394,7 +395,11 @@ test_stores (void)
   heap = tm_memory_store_get_heap (store);
   g_assert_cmpint (heap[0], ==, 50);
   g_assert_cmpint (heap[1], ==, 120);
-  g_assert_cmpint (tm_memory_store_get_times (store)[1], ==, 0);
+  /* A picosecond apart, before the first entry's (docs/pytorch.md, "In
+   * the views"). */
+  g_assert_cmpint (tm_memory_store_get_times (store)[0], ==, 0);
+  g_assert_cmpint (tm_memory_store_get_times (store)[1], ==, 1);
+  g_assert_cmpint (tm_memory_store_get_times (store)[2], ==, 2);
   g_assert_cmpint (heap[2], ==, 220);
   g_assert_cmpint (heap[2 + 4], ==, 380);
   g_assert_cmpint (heap[2 + 8], ==, 370);
@@ -441,6 +446,70 @@ test_stores (void)
   allocations = tm_allocations_new (store, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (allocations);
+}
+
+/* What the table lists at the window's peak is what PyTorch's walk has
+ * live there: an allocation a second alloc at its address left live, an
+ * allocation live from the start whose address the trace used before
+ * freeing it, and entries in the peak's microsecond after it
+ * (docs/pytorch.md, "In the views"). */
+#define PAIRING_SNAPSHOT                                                                 \
+  "{'segments': [], 'device_traces': [["                                                  \
+  "  {'action': 'alloc', 'addr': 4096, 'size': 100, 'stream': 0, 'time_us': 10},"         \
+  "  {'action': 'alloc', 'addr': 4096, 'size': 200, 'stream': 0, 'time_us': 11},"         \
+  "  {'action': 'free_requested', 'addr': 4096, 'size': 200, 'stream': 0, 'time_us': 12},"\
+  "  {'action': 'free_completed', 'addr': 4096, 'size': 200, 'stream': 0, 'time_us': 12},"\
+  "  {'action': 'alloc', 'addr': 8192, 'size': 50, 'stream': 0, 'time_us': 13},"          \
+  "  {'action': 'free_completed', 'addr': 8192, 'size': 50, 'stream': 0, 'time_us': 14}," \
+  "  {'action': 'alloc', 'addr': 12288, 'size': 1000, 'stream': 0, 'time_us': 16},"       \
+  "  {'action': 'free_requested', 'addr': 12288, 'size': 1000, 'stream': 0, 'time_us': 16},"\
+  "  {'action': 'free_completed', 'addr': 12288, 'size': 1000, 'stream': 0, 'time_us': 16},"\
+  "  {'action': 'free_completed', 'addr': 8192, 'size': 30, 'stream': 0, 'time_us': 17}]]}"
+
+static void
+test_store_pairing (void)
+{
+  g_autoptr(GBytes) bytes = tm_test_python_pickle (PAIRING_SNAPSHOT, 4);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTorchSnapshot) snap = read_bytes (bytes, &error);
+  g_autoptr(TmProfile) profile = tm_test_load_bytes (bytes, "pairing.pickle", &error);
+  g_autoptr(GArray) live = NULL;
+  const TmTorchAllocation *allocs;
+  TmMemoryStore *store;
+  GPtrArray *rows;
+  gint64 want = 0, got = 0;
+  guint n;
+
+  g_assert_no_error (error);
+  allocs = tm_torch_snapshot_get_allocations (snap, 0, &n);
+  live = tm_torch_snapshot_live_at_peak (snap, 0);
+  /* Live from the start (30), left live (100), the last alloc (1000). */
+  g_assert_cmpuint (live->len, ==, 3);
+  g_assert_cmpint (tm_torch_snapshot_get_figures (snap, 0)->peak_bytes, ==, 1130);
+
+  store = tm_profile_get_memory_store (profile, 0);
+  g_assert_cmpint (tm_memory_store_get_summary (store)->peak_bytes_in_use, ==, 1130);
+  rows = tm_analysis_get_peak_breakdown (tm_profile_get_analysis (profile, 0));
+  g_assert_cmpuint (rows->len, ==, 3);
+  for (guint i = 0; i < live->len; i++)
+    {
+      const TmTorchAllocation *a = &allocs[g_array_index (live, guint, i)];
+      const TmBreakdownRow *row = g_ptr_array_index (rows, i);
+
+      /* Both largest first. */
+      g_assert_cmpuint (row->address, ==, a->address);
+      g_assert_cmpint (row->allocation_bytes, ==, a->bytes);
+      g_assert_cmpstr (row->op_name, !=, "unused preallocated device memory");
+      want += a->bytes;
+      got += row->allocation_bytes;
+    }
+  g_assert_cmpint (got, ==, want);
+  /* The store pairs as PyTorch: the allocation live from the start ends
+   * at the free that found it, not at the free of the alloc between. */
+  g_assert_cmpuint (tm_memory_store_get_partners (store)[0], ==, 1 + 9);
+  g_assert_cmpuint (tm_memory_store_get_partners (store)[1 + 4], ==, 1 + 5);
+  /* The allocation left live is never freed. */
+  g_assert_cmpuint (tm_memory_store_get_partners (store)[1 + 0], ==, TM_MEMORY_STORE_NO_PARTNER);
 }
 
 /* The real snapshots as stores: the allocated peak is PyTorch's. */
@@ -510,6 +579,74 @@ test_real_profile (void)
   g_assert_cmpint (tm_memory_store_get_summary (tm_profile_get_memory_store (profile, 0))->peak_bytes_in_use,
                    ==, 13923997700);
   g_assert_nonnull (tm_profile_lookup_allocations (profile, tm_profile_get_memory_store (profile, 0)));
+}
+
+/* The scope view by stack frame at the peak, as collapsed stacks (what the
+ * window exports), is PyTorch's stacks of what is live at its peak
+ * (docs/pytorch.md, "Collapsed stacks"), summed per stack: the stores'
+ * pairing keys make XProf's table at the peak keep every allocation
+ * PyTorch keeps, those a second alloc at their address left live
+ * included (this file has two). */
+static void
+test_real_scopes (void)
+{
+  g_autofree char *path = tm_test_real_profile ("pytorch_cs336_memory_snapshot.pickle");
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(TmProfile) profile = NULL;
+  g_autoptr(TmSource) source = NULL;
+  g_autoptr(TmTorchSnapshot) snap = NULL;
+  g_autoptr(TmScopeTree) tree = NULL;
+  g_autoptr(GArray) live = NULL;
+  g_autoptr(GHashTable) sums = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GString) got = g_string_new (NULL);
+  g_autoptr(GString) want = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  const TmTorchAllocation *allocs;
+  GHashTableIter iter;
+  gpointer key, value;
+  guint n;
+
+  if (path == NULL)
+    {
+      g_test_skip ("TM_REAL_PROFILES is not set");
+      return;
+    }
+  file = g_file_new_for_path (path);
+  profile = tm_profile_load (file, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  tree = tm_scope_tree_new_at (tm_profile_get_analysis (profile, 0), TRUE, 0, TM_SCOPE_GROUPING_NAME);
+  tm_scope_tree_append_collapsed (tree, got);
+
+  source = tm_source_open (path, &error);
+  snap = tm_torch_snapshot_read (source, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tm_torch_snapshot_get_figures (snap, 0)->n_never_freed_traced, ==, 2);
+  allocs = tm_torch_snapshot_get_allocations (snap, 0, &n);
+  live = tm_torch_snapshot_live_at_peak (snap, 0);
+  for (guint i = 0; i < live->len; i++)
+    {
+      const TmTorchAllocation *a = &allocs[g_array_index (live, guint, i)];
+      char *stack = tm_torch_snapshot_format_stack (snap, a->frames);
+      gint64 *sum = g_hash_table_lookup (sums, stack);
+
+      if (sum == NULL)
+        {
+          sum = g_new0 (gint64, 1);
+          g_hash_table_insert (sums, stack, sum);
+        }
+      else
+        g_free (stack);
+      *sum += a->bytes;
+    }
+  g_hash_table_iter_init (&iter, sums);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    g_ptr_array_add (lines, g_strdup_printf ("%s %" G_GINT64_FORMAT "\n", (char *) key, *(gint64 *) value));
+  g_ptr_array_sort (lines, tm_test_compare_strings);
+  for (guint i = 0; i < lines->len; i++)
+    g_string_append (want, g_ptr_array_index (lines, i));
+  g_assert_cmpuint (lines->len, >, 10);
+  g_assert_cmpstr (got->str, ==, want->str);
 }
 
 /* A hostile pickle fails the profile loader with the same message. */
@@ -649,7 +786,8 @@ test_segments (void)
 
   s = tm_segments_get_segments (segments, &n);
   g_assert_cmpuint (n, ==, 8);
-  assert_segment (&s[0], 1000, 100, -1, 0, 0, 0, before);
+  /* Entry 0 a picosecond after the block live from the start. */
+  assert_segment (&s[0], 1000, 100, -1, 0, 0, 1, before);
   assert_segment (&s[1], 9000, 10, -1, -1, 0, 6000000, before | end);
   assert_segment (&s[2], 2000, 300, 1, 2, 1000000, 2000000, 0);
   assert_segment (&s[3], 2000, 100, 2, 5, 2000000, 5000000, 0);
@@ -892,8 +1030,10 @@ main (int   argc,
   g_test_add_func ("/torch-snapshot/gzip-rules", test_gzip_rules);
   g_test_add_func ("/torch-snapshot/rules", test_rules);
   g_test_add_func ("/torch-snapshot/stores", test_stores);
+  g_test_add_func ("/torch-snapshot/store-pairing", test_store_pairing);
   g_test_add_func ("/torch-snapshot/real/stores", test_real_stores);
   g_test_add_func ("/torch-snapshot/real/profile", test_real_profile);
+  g_test_add_func ("/torch-snapshot/real/scopes", test_real_scopes);
   g_test_add_func ("/torch-snapshot/profile-refuses", test_profile_refuses);
   g_test_add_func ("/torch-snapshot/no-time-and-legacy", test_no_time_and_legacy);
   g_test_add_func ("/torch-snapshot/not-a-snapshot", test_not_a_snapshot);

@@ -15,6 +15,14 @@
 #include "tm-fixture-writer.h"
 #include "tm-profile-private.h"
 
+/* For g_ptr_array_sort () of strings, byte-wise. */
+static inline int
+tm_test_compare_strings (gconstpointer a,
+                         gconstpointer b)
+{
+  return strcmp (*(char * const *) a, *(char * const *) b);
+}
+
 /* data as one gzip member. */
 static inline GBytes *
 tm_test_gzip_bytes (const void *data,

@@ -210,7 +210,9 @@ compute_peak_breakdown (TmMemoryStore  *s,
           tm_addr_map_insert (records, addr, i);
           unmapped = tm_sat_sub (unmapped, bytes);
         }
-      else
+      /* Events of neither kind (a snapshot's segment or free_requested
+       * entries, docs/pytorch.md) change no record. */
+      else if (tm_memory_store_get_kind (s, i) == TM_ACTIVITY_DEALLOCATION)
         {
           if (!tm_addr_map_remove (records, addr, NULL))
             unmapped_dealloc = tm_sat_add (unmapped_dealloc, bytes);

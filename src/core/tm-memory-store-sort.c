@@ -63,7 +63,7 @@ match_all (TmMemoryStore  *s,
                 }
             }
         }
-      else if (tm_addr_map_remove (live, addr, &other))
+      else if (ref_kind (s->refs[src]) == TM_ACTIVITY_DEALLOCATION && tm_addr_map_remove (live, addr, &other))
         {
           guint32 earliest;
 

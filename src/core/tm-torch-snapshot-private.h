@@ -60,6 +60,9 @@ typedef struct
   /* TmTorchFreed, by entry: the free_completed entries whose allocation's
    * bytes are not their size (rare), for the allocated series */
   GArray        *freed;
+  /* guint32: the alloc entries whose allocation a second alloc at its
+   * address left live for ever, in order */
+  GArray        *orphans;
 
   TmTorchWalk   *walk;  /* while reading: the trace's allocations */
   TmTorchAllocation *allocs;

@@ -68,6 +68,7 @@ device_free (gpointer data)
   g_clear_pointer (&d->events, g_array_unref);
   g_clear_pointer (&d->checkpoints, g_array_unref);
   g_clear_pointer (&d->freed, g_array_unref);
+  g_clear_pointer (&d->orphans, g_array_unref);
   tm_torch_walk_free (d->walk);
   g_free (d->allocs);
   g_free (d);
@@ -142,6 +143,7 @@ device_for (GPtrArray *devices,
   d->events = g_array_new (FALSE, FALSE, sizeof (guint32));
   d->checkpoints = g_array_new (FALSE, FALSE, sizeof (TmTorchCheckpoint));
   d->freed = g_array_new (FALSE, FALSE, sizeof (TmTorchFreed));
+  d->orphans = g_array_new (FALSE, FALSE, sizeof (guint32));
   d->walk = tm_torch_walk_new ();
   d->figures.peak_index = -1;
   d->figures.peak_reserved_index = -1;
@@ -465,6 +467,16 @@ analyse (TmTorchSnapshot *self,
   f->n_initially_allocated = c->ghosts->len;
   for (guint k = 0; k < c->ghosts->len; k++)
     v0 = tm_sat_add (v0, g_array_index (c->ghosts, TmTorchAllocation, k).bytes);
+  /* The allocations a second alloc at their address left live: the map
+   * of live addresses no longer leads to them. */
+  for (guint k = 0; k < c->allocs->len; k++)
+    {
+      const TmTorchAllocation *a = &g_array_index (c->allocs, TmTorchAllocation, k);
+      guint32 live, entry = (guint32) a->start;
+
+      if (a->end < 0 && !(tm_addr_map_lookup (c->live, a->address, &live) && live == k))
+        g_array_append_val (d->orphans, entry);
+    }
   g_array_prepend_vals (c->allocs, c->ghosts->data, c->ghosts->len);
   d->n_allocs = c->allocs->len;
   d->allocs = (TmTorchAllocation *) (gpointer) g_array_free (g_steal_pointer (&c->allocs), FALSE);

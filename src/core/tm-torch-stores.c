@@ -26,7 +26,58 @@ typedef struct
   guint            device;
   GMutex           lock;
   GHashTable      *scopes;  /* frames word → its scope path ('/'-joined) */
+  /* entry index → its pairing key, where that is not its address (below);
+   * made before the store is filled, then only read */
+  GHashTable      *keys;
 } Decoder;
+
+/* Pairing keys. The store pairs an allocation with the first later
+ * deallocation at its address, and XProf's table at the peak keeps one
+ * allocation per address (docs/analysis.md, steps 4 and 6); PyTorch pairs
+ * by its walk of the trace (docs/pytorch.md, "Allocations on the
+ * timeline"). They agree but for allocations live from the start, whose
+ * address the trace may use meanwhile, and allocations a second alloc at
+ * their address left live: those, and the frees that end them, get keys
+ * of their own, odd numbers, which no block address of PyTorch's
+ * allocator is (those are multiples of 512). The store's address of an
+ * event, and the decoder's sizes(), are its key; what the views show is
+ * the address decode() gives. */
+#define LIVE_KEY(k)   ((guint64) (k) * 2 + 1)
+#define ORPHAN_KEY(i) ((G_GUINT64_CONSTANT (1) << 62) + (guint64) (i) * 2 + 1)
+
+static void
+set_key (Decoder *dec,
+         guint    entry,
+         guint64  key)
+{
+  g_hash_table_insert (dec->keys, GUINT_TO_POINTER (entry), g_memdup2 (&key, sizeof key));
+}
+
+static void
+make_keys (Decoder       *dec,
+           TmTorchDevice *d)
+{
+  dec->keys = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  for (guint k = 0; k < d->figures.n_initially_allocated; k++)
+    if (d->allocs[k].end >= 0)
+      set_key (dec, (guint) d->allocs[k].end, LIVE_KEY (k));
+  for (guint k = 0; k < d->orphans->len; k++)
+    set_key (dec, g_array_index (d->orphans, guint32, k), ORPHAN_KEY (g_array_index (d->orphans, guint32, k)));
+}
+
+/* The pairing key of entry i at address. */
+static guint64
+key_of (Decoder *dec,
+        guint    i,
+        guint64  address)
+{
+  const guint64 *key;
+
+  if (g_hash_table_size (dec->keys) == 0)
+    return address;
+  key = g_hash_table_lookup (dec->keys, GUINT_TO_POINTER (i));
+  return key != NULL ? *key : address;
+}
 
 /* Refs: an entry's index; LIVE_REF + k for the allocation k live from the
  * start (an index of tm_torch_snapshot_get_allocations()); STATE_REF for
@@ -41,6 +92,7 @@ decoder_free (gpointer data)
 
   g_mutex_clear (&dec->lock);
   g_hash_table_unref (dec->scopes);
+  g_clear_pointer (&dec->keys, g_hash_table_unref);
   tm_torch_snapshot_unref (dec->snap);
   g_free (dec);
 }
@@ -191,10 +243,11 @@ sizes (gpointer     data,
       tm_torch_entry_read (dec->snap->pickle, &slots, d->entry[ref], &entry);
       tm_torch_entry_uint (dec->snap->pickle, &entry, TM_TORCH_KEY_ADDR, address);
       tm_torch_entry_int (dec->snap->pickle, &entry, TM_TORCH_KEY_SIZE, allocation_bytes);
+      *address = key_of (dec, (guint) ref, *address);
     }
   else if (ref >= LIVE_REF && ref - LIVE_REF < d->n_allocs)
     {
-      *address = d->allocs[ref - LIVE_REF].address;
+      *address = LIVE_KEY (ref - LIVE_REF);
       *allocation_bytes = d->allocs[ref - LIVE_REF].bytes;
     }
   return TRUE;
@@ -205,10 +258,10 @@ static const TmMemoryStoreDecoder decoder = { decode, sizes };
 /* Microseconds since the first entry as picoseconds, saturating; the
  * entry index as microseconds without times. */
 static gint64
-entry_time_ps (TmTorchSnapshot *self,
-               TmTorchDevice   *d,
+entry_time_ps (TmTorchSnapshot    *self,
+               TmTorchDevice      *d,
                const TmTorchEntry *entry,
-               guint            index)
+               guint               index)
 {
   gint64 t = 0;
 
@@ -216,6 +269,39 @@ entry_time_ps (TmTorchSnapshot *self,
     return tm_sat_mul (index, 1000000);
   tm_torch_entry_int (self->pickle, entry, TM_TORCH_KEY_TIME, &t);
   return tm_sat_mul (tm_sat_sub (t, d->figures.first_time_us), 1000000);
+}
+
+/* Entries of one microsecond (and the allocations live from the start,
+ * before the first entry) are a picosecond apart, in order, so that what
+ * the views take as "at or before a time" ends at one entry, as PyTorch's
+ * walk does (docs/pytorch.md, "In the views"). At most this many. */
+#define MAX_TIES 999999
+
+/* How many entries (and allocations live from the start) come before
+ * entry i in its microsecond, at time_ps. */
+static gint64
+ties_before (TmTorchSnapshot *self,
+             TmTorchDevice   *d,
+             guint            i,
+             gint64           time_ps)
+{
+  TmTorchSlotCache slots = { { 0 }, { { 0 } }, 0 };
+  gint64 n = 0;
+  guint k = i;
+
+  while (k > 0 && n < MAX_TIES)
+    {
+      TmTorchEntry entry;
+
+      tm_torch_entry_read (self->pickle, &slots, d->entry[k - 1], &entry);
+      if (entry_time_ps (self, d, &entry, k - 1) != time_ps)
+        break;
+      k--;
+      n++;
+    }
+  if (k == 0 && time_ps == 0)
+    n += d->figures.n_initially_allocated;
+  return MIN (n, MAX_TIES);
 }
 
 /* The bytes free_completed entry i frees: its size, unless the walk
@@ -248,6 +334,7 @@ typedef struct
 {
   TmTorchSnapshot *self;
   TmTorchDevice   *d;
+  Decoder         *dec;
   TmMemoryStore   *store;
   guint            from;
   guint            to;
@@ -269,14 +356,24 @@ fill_part (gpointer data)
   gint64 high = tm_sat_add (f->initially_allocated_bytes, point->high_rel);
   gint64 r = tm_sat_add (f->reserved_bytes_at_start, point->reserved_rel);
 
+  gint64 prev_ps = G_MININT64, ties = 0;
+
   g_assert (part->from % self->checkpoint == 0);
   snap.step_id = -1;
   for (guint i = part->from; i < part->to; i++)
     {
       TmTorchEntry entry;
-      gint64 size = 0;
+      gint64 size = 0, time_ps;
 
       tm_torch_entry_read (p, &slots, d->entry[i], &entry);
+      time_ps = entry_time_ps (self, d, &entry, i);
+      if (i == part->from)
+        ties = ties_before (self, d, i, time_ps);
+      else if (time_ps == prev_ps)
+        ties = MIN (ties + 1, MAX_TIES);
+      else
+        ties = 0;
+      prev_ps = time_ps;
       tm_torch_entry_int (p, &entry, TM_TORCH_KEY_SIZE, &size);
       snap.kind = TM_ACTIVITY_UNKNOWN;
       switch (d->action[i])
@@ -301,13 +398,16 @@ fill_part (gpointer data)
           break;
         }
       high = MAX (high, v);
-      snap.time_ps = entry_time_ps (self, d, &entry, i);
+      snap.time_ps = tm_sat_add (time_ps, ties);
       snap.heap_bytes = v;
       snap.free_bytes = MAX (tm_sat_sub (r, v), 0);
       snap.peak_bytes_in_use = high;
       snap.address = 0;
       if (snap.kind != TM_ACTIVITY_UNKNOWN)
-        tm_torch_entry_uint (p, &entry, TM_TORCH_KEY_ADDR, &snap.address);
+        {
+          tm_torch_entry_uint (p, &entry, TM_TORCH_KEY_ADDR, &snap.address);
+          snap.address = key_of (part->dec, i, snap.address);
+        }
       snap.ref = i;
       tm_memory_store_add (part->store, &snap);
     }
@@ -330,6 +430,7 @@ build_store (TmTorchSnapshot *self,
   dec->device = device;
   g_mutex_init (&dec->lock);
   dec->scopes = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  make_keys (dec, d);
   store = tm_memory_store_new_with_decoder (d->id, &decoder, dec, decoder_free);
 
   /* The allocations live from the start, at the first entry's time: the
@@ -339,11 +440,11 @@ build_store (TmTorchSnapshot *self,
   for (guint k = 0; k < f->n_initially_allocated; k++)
     {
       v = tm_sat_add (v, d->allocs[k].bytes);
-      snap.time_ps = 0;
+      snap.time_ps = MIN (k, MAX_TIES);
       snap.heap_bytes = v;
       snap.free_bytes = MAX (tm_sat_sub (f->reserved_bytes_at_start, v), 0);
       snap.peak_bytes_in_use = v;
-      snap.address = d->allocs[k].address;
+      snap.address = LIVE_KEY (k);
       snap.ref = LIVE_REF + k;
       tm_memory_store_add (store, &snap);
     }
@@ -370,8 +471,8 @@ build_store (TmTorchSnapshot *self,
   if (d->n >= self->two_parts_min && mid > 0 && mid < d->n && g_get_num_processors () >= 2)
     {
       g_autoptr(TmMemoryStore) later = tm_memory_store_new_with_decoder (d->id, &decoder, dec, NULL);
-      Part first = { self, d, store, 0, mid };
-      Part second = { self, d, later, mid, d->n };
+      Part first = { self, d, dec, store, 0, mid };
+      Part second = { self, d, dec, later, mid, d->n };
       GThread *thread = g_thread_new ("tidemark-torch-store", fill_part, &second);
 
       fill_part (&first);
@@ -380,7 +481,7 @@ build_store (TmTorchSnapshot *self,
     }
   else
     {
-      Part all = { self, d, store, 0, d->n };
+      Part all = { self, d, dec, store, 0, d->n };
 
       fill_part (&all);
     }
@@ -551,8 +652,11 @@ time_of (TmTorchSnapshot  *self,
          guint             index,
          TmTorchEntry     *entry)
 {
+  gint64 t;
+
   tm_torch_entry_read (self->pickle, slots, d->entry[index], entry);
-  return entry_time_ps (self, d, entry, index);
+  t = entry_time_ps (self, d, entry, index);
+  return tm_sat_add (t, ties_before (self, d, index, t));
 }
 
 static TmSegments *
