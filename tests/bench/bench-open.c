@@ -53,33 +53,10 @@
 /* ------------------------------------------------------------------ */
 /* /proc helpers                                                       */
 
-/* A "Name:   123 kB" field of /proc/<pid>/status in bytes, or -1. */
-static gint64
-status_field (const char *status_path,
-              const char *name)
-{
-  g_autofree char *contents = NULL;
-  gsize name_len = strlen (name);
-
-  if (!g_file_get_contents (status_path, &contents, NULL, NULL))
-    return -1;
-
-  for (const char *line = contents; line != NULL && *line != '\0';)
-    {
-      const char *next = strchr (line, '\n');
-
-      if (strncmp (line, name, name_len) == 0 && line[name_len] == ':')
-        return g_ascii_strtoll (line + name_len + 1, NULL, 10) * 1024;
-      line = next != NULL ? next + 1 : NULL;
-    }
-
-  return -1;
-}
-
 static gint64
 self_status (const char *name)
 {
-  return status_field ("/proc/self/status", name);
+  return tm_bench_status_field ("/proc/self/status", name);
 }
 
 /* ------------------------------------------------------------------ */
@@ -196,156 +173,6 @@ child_unpack (const char *path)
   /* Freeing millions of small blocks only costs time: the process ends. */
   fflush (stdout);
   _exit (0);
-}
-
-/* ------------------------------------------------------------------ */
-/* Running children                                                    */
-
-typedef struct
-{
-  int         status;         /* exit status, or -1 if killed */
-  double      wall_seconds;   /* fork to exit */
-  double      cpu_seconds;    /* user + system, getrusage */
-  gint64      max_rss;        /* getrusage ru_maxrss, bytes */
-  gint64      max_anon;       /* largest RssAnon seen while polling, bytes */
-  GHashTable *values;         /* key=value lines of its stdout */
-  GString    *output;
-} ChildResult;
-
-static void
-child_result_clear (ChildResult *result)
-{
-  g_clear_pointer (&result->values, g_hash_table_unref);
-  if (result->output != NULL)
-    g_string_free (result->output, TRUE);
-  result->output = NULL;
-}
-
-static void
-parse_values (ChildResult *result)
-{
-  g_auto(GStrv) lines = g_strsplit (result->output->str, "\n", -1);
-
-  result->values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      char *eq = strchr (lines[i], '=');
-
-      if (eq != NULL)
-        g_hash_table_insert (result->values, g_strndup (lines[i], eq - lines[i]), g_strdup (eq + 1));
-    }
-}
-
-static double
-value_double (const ChildResult *result,
-              const char        *key)
-{
-  const char *v = g_hash_table_lookup (result->values, key);
-
-  return v != NULL ? g_ascii_strtod (v, NULL) : -1;
-}
-
-static gint64
-value_int (const ChildResult *result,
-           const char        *key)
-{
-  const char *v = g_hash_table_lookup (result->values, key);
-
-  return v != NULL ? g_ascii_strtoll (v, NULL, 10) : -1;
-}
-
-/* Runs argv, capturing stdout, polling its RssAnon every 2 ms. */
-static gboolean
-run_child (char *const  *argv,
-           ChildResult  *result)
-{
-  g_autofree char *status_path = NULL;
-  int fds[2];
-  pid_t pid;
-  gint64 start;
-  gboolean exited = FALSE;
-  struct rusage usage;
-  int wstatus = 0;
-
-  memset (result, 0, sizeof *result);
-  result->output = g_string_new (NULL);
-
-  if (pipe (fds) != 0)
-    {
-      g_printerr ("bench-open: pipe: %s\n", g_strerror (errno));
-      return FALSE;
-    }
-
-  fflush (stdout);
-  fflush (stderr);
-  start = g_get_monotonic_time ();
-  pid = fork ();
-  if (pid < 0)
-    {
-      g_printerr ("bench-open: fork: %s\n", g_strerror (errno));
-      return FALSE;
-    }
-  if (pid == 0)
-    {
-      dup2 (fds[1], STDOUT_FILENO);
-      close (fds[0]);
-      close (fds[1]);
-      execv (argv[0], argv);
-      fprintf (stderr, "bench-open: cannot run %s: %s\n", argv[0], strerror (errno));
-      _exit (127);
-    }
-
-  close (fds[1]);
-  status_path = g_strdup_printf ("/proc/%d/status", (int) pid);
-
-  while (!exited)
-    {
-      struct pollfd pfd = { fds[0], POLLIN, 0 };
-      gint64 anon;
-      pid_t r;
-
-      if (poll (&pfd, 1, 2) > 0)
-        {
-          char buf[4096];
-          gssize n = read (fds[0], buf, sizeof buf);
-
-          if (n > 0)
-            g_string_append_len (result->output, buf, n);
-        }
-
-      anon = status_field (status_path, "RssAnon");
-      result->max_anon = MAX (result->max_anon, anon);
-
-      r = wait4 (pid, &wstatus, WNOHANG, &usage);
-      if (r == pid)
-        exited = TRUE;
-      else if (r < 0 && errno != EINTR)
-        {
-          g_printerr ("bench-open: wait: %s\n", g_strerror (errno));
-          return FALSE;
-        }
-    }
-  result->wall_seconds = (g_get_monotonic_time () - start) / 1e6;
-
-  for (;;)
-    {
-      char buf[4096];
-      gssize n = read (fds[0], buf, sizeof buf);
-
-      if (n > 0)
-        g_string_append_len (result->output, buf, n);
-      else if (n == 0 || errno != EINTR)
-        break;
-    }
-  close (fds[0]);
-
-  result->status = WIFEXITED (wstatus) ? WEXITSTATUS (wstatus) : -1;
-  result->max_rss = (gint64) usage.ru_maxrss * 1024;
-  result->cpu_seconds = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 +
-                        usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
-  parse_values (result);
-
-  return TRUE;
 }
 
 /* ------------------------------------------------------------------ */
@@ -516,25 +343,25 @@ run_parent (const char *generator,
   for (guint r = 0; r < runs; r++)
     {
       char *argv[] = { self, (char *) "--child-load", path, NULL };
-      ChildResult result;
+      TmBenchChild result;
       double seconds;
 
-      if (!run_child (argv, &result) || result.status != 0)
+      if (!tm_bench_run_child (argv, &result) || result.status != 0)
         {
           g_printerr ("bench-open: loading failed (status %d)\n", result.status);
-          child_result_clear (&result);
+          tm_bench_child_clear (&result);
           return 1;
         }
-      seconds = value_double (&result, "seconds");
+      seconds = tm_bench_value_double (&result, "seconds");
       g_array_append_val (load_times, seconds);
-      read_events = value_int (&result, "memory_events");
-      load_hwm = MAX (load_hwm, value_int (&result, "vm_hwm"));
+      read_events = tm_bench_value_int (&result, "memory_events");
+      load_hwm = MAX (load_hwm, tm_bench_value_int (&result, "vm_hwm"));
       load_anon = MAX (load_anon, result.max_anon);
-      load_anon_end = MAX (load_anon_end, value_int (&result, "rss_anon_end"));
-      load_store = value_int (&result, "store_bytes");
+      load_anon_end = MAX (load_anon_end, tm_bench_value_int (&result, "rss_anon_end"));
+      load_store = tm_bench_value_int (&result, "store_bytes");
       if (r == 0)
-        printf ("memory ids        %" G_GINT64_FORMAT "\n", value_int (&result, "memory_ids"));
-      child_result_clear (&result);
+        printf ("memory ids        %" G_GINT64_FORMAT "\n", tm_bench_value_int (&result, "memory_ids"));
+      tm_bench_child_clear (&result);
     }
 
   best_load = g_array_index (load_times, double, 0);
@@ -576,12 +403,12 @@ run_parent (const char *generator,
   for (guint r = 0; r < runs; r++)
     {
       char *argv[] = { (char *) tidemark, (char *) "--summary", path, NULL };
-      ChildResult result;
+      TmBenchChild result;
 
-      if (!run_child (argv, &result) || result.status != 0)
+      if (!tm_bench_run_child (argv, &result) || result.status != 0)
         {
           g_printerr ("bench-open: %s --summary failed (status %d)\n", tidemark, result.status);
-          child_result_clear (&result);
+          tm_bench_child_clear (&result);
           return 1;
         }
       g_array_append_val (cli_times, result.wall_seconds);
@@ -599,7 +426,7 @@ run_parent (const char *generator,
           if (n_lines > 40)
             printf ("  | … %u more lines\n", n_lines - 40);
         }
-      child_result_clear (&result);
+      tm_bench_child_clear (&result);
     }
 
   best_cli = g_array_index (cli_times, double, 0);
@@ -625,25 +452,25 @@ run_parent (const char *generator,
   else
     {
       char *argv[] = { self, (char *) "--child-unpack", path, NULL };
-      ChildResult result;
+      TmBenchChild result;
 
       printf ("\nprotobuf-c baseline: read the whole file + tensorflow__profiler__xspace__unpack\n");
-      if (!run_child (argv, &result) || result.status != 0)
+      if (!tm_bench_run_child (argv, &result) || result.status != 0)
         {
           printf ("  failed (status %d); the machine may lack the memory\n", result.status);
         }
       else
         {
-          double total = value_double (&result, "read_seconds") + value_double (&result, "unpack_seconds") +
-                         value_double (&result, "walk_seconds");
-          gint64 hwm = value_int (&result, "vm_hwm");
+          double total = tm_bench_value_double (&result, "read_seconds") + tm_bench_value_double (&result, "unpack_seconds") +
+                         tm_bench_value_double (&result, "walk_seconds");
+          gint64 hwm = tm_bench_value_int (&result, "vm_hwm");
           g_autofree char *hwm_text = bytes_text (hwm);
-          gint64 events = value_int (&result, "memory_events");
+          gint64 events = tm_bench_value_int (&result, "memory_events");
 
-          printf ("  read            %.3f s\n", value_double (&result, "read_seconds"));
-          printf ("  unpack          %.3f s\n", value_double (&result, "unpack_seconds"));
+          printf ("  read            %.3f s\n", tm_bench_value_double (&result, "read_seconds"));
+          printf ("  unpack          %.3f s\n", tm_bench_value_double (&result, "unpack_seconds"));
           printf ("  memory walk     %.3f s (%" G_GINT64_FORMAT " memory events)\n",
-                 value_double (&result, "walk_seconds"), events);
+                 tm_bench_value_double (&result, "walk_seconds"), events);
           printf ("  total           %.3f s, %.0f MB/s, %.2f million memory events/s\n",
                  total, st.st_size / 1e6 / total, events / total / 1e6);
           printf ("  peak RSS        %s = %.0f bytes per memory event beyond the file\n",
@@ -658,7 +485,7 @@ run_parent (const char *generator,
               failures++;
             }
         }
-      child_result_clear (&result);
+      tm_bench_child_clear (&result);
     }
 
   return failures > 0 ? 1 : 0;
@@ -716,12 +543,12 @@ run_growth (const char *generator,
       for (guint r = 0; r < runs; r++)
         {
           char *argv[] = { (char *) tidemark, (char *) "--summary", path, NULL };
-          ChildResult result;
+          TmBenchChild result;
 
-          if (!run_child (argv, &result) || result.status != 0)
+          if (!tm_bench_run_child (argv, &result) || result.status != 0)
             {
               g_printerr ("bench-open: %s --summary %s failed (status %d)\n", tidemark, path, result.status);
-              child_result_clear (&result);
+              tm_bench_child_clear (&result);
               failures++;
               break;
             }
@@ -729,7 +556,7 @@ run_growth (const char *generator,
           best = MIN (best, result.wall_seconds);
           best_cpu = MIN (best_cpu, result.cpu_seconds);
           anon = MAX (anon, result.max_anon);
-          child_result_clear (&result);
+          tm_bench_child_clear (&result);
         }
       if (times->len == 0)
         continue;

@@ -16,7 +16,8 @@
  * the peak anonymous memory (RssAnon, polled every 2 ms) up to the first
  * and in all; then the same peak for `TIDEMARK --summary PROFILE` and the
  * ratio of the two, and bytes per memory event beyond 32 MiB
- * (docs/performance.md).
+ * (docs/performance.md). A PyTorch snapshot has targets of its own: the
+ * window with every event drawn in 4 s for 1 GB.
  * Timing never makes it fail; it fails only if something does not work.
  */
 
@@ -182,6 +183,7 @@ main (int   argc,
   guint64 events = 0;
   gint64 window_anon = 0, window_anon_shown = 0, cli_anon = 0;
   double budget;
+  gboolean snapshot;
 
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error) || tidemark == NULL ||
@@ -201,6 +203,7 @@ main (int   argc,
     }
   for (guint i = 0; i < tm_profile_get_n_memory_ids (profile); i++)
     events += tm_memory_store_get_n_snapshots (tm_profile_get_memory_store (profile, i));
+  snapshot = tm_profile_get_format (profile) == TM_INPUT_FORMAT_TORCH_SNAPSHOT;
   g_clear_object (&profile);
 
   printf ("Tidemark window benchmark (docs/performance.md)\n");
@@ -248,9 +251,17 @@ main (int   argc,
   g_array_sort (times, compare_double);
   g_array_sort (map_times, compare_double);
   budget = 48.0 * (double) events + 32 * MIB;
-  printf ("window            best %.3f s, median %.3f s (target ≤ 1.0 s for 1 GiB: %s)\n",
+  printf ("window            best %.3f s, median %.3f s (target ≤ %s for 1 GiB: %s)\n",
           g_array_index (times, double, 0), g_array_index (times, double, times->len / 2),
-          g_array_index (times, double, 0) <= 1.0 ? "met" : "MISSED");
+          snapshot ? "4 s, a snapshot" : "1.0 s", g_array_index (times, double, 0) <= (snapshot ? 4.0 : 1.0) ? "met" : "MISSED");
+  if (snapshot)
+    {
+      /* A snapshot's budgets per event are not XSpace's (docs/performance.md). */
+      printf ("memory, command line  peak anon %.1f MiB\n", cli_anon / MIB);
+      printf ("memory, window        peak anon %.1f MiB (%.1f MiB at the first frame) = %.2f × the command line's\n",
+              window_anon / MIB, window_anon_shown / MIB, cli_anon > 0 ? (double) window_anon / cli_anon : 0.0);
+      return 0;
+    }
   if (map_times->len > 0)
     printf ("  with the memory map  best %.3f s, median %.3f s (no target: the map may come after)\n",
             g_array_index (map_times, double, 0), g_array_index (map_times, double, map_times->len / 2));

@@ -4,7 +4,13 @@
  */
 #pragma once
 
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 
@@ -69,3 +75,178 @@ tm_bench_ensure_profile (const char  *generator,
     *info_text = g_steal_pointer (&text);
   return g_steal_pointer (&path);
 }
+
+/* A "Name:   123 kB" field of /proc/<pid>/status in bytes, or -1. */
+static inline gint64
+tm_bench_status_field (const char *status_path,
+                       const char *name)
+{
+  g_autofree char *contents = NULL;
+  gsize name_len = strlen (name);
+
+  if (!g_file_get_contents (status_path, &contents, NULL, NULL))
+    return -1;
+
+  for (const char *line = contents; line != NULL && *line != '\0';)
+    {
+      const char *next = strchr (line, '\n');
+
+      if (strncmp (line, name, name_len) == 0 && line[name_len] == ':')
+        return g_ascii_strtoll (line + name_len + 1, NULL, 10) * 1024;
+      line = next != NULL ? next + 1 : NULL;
+    }
+
+  return -1;
+}
+
+
+/* ------------------------------------------------------------------ */
+/* Running children                                                    */
+
+typedef struct
+{
+  int         status;         /* exit status, or -1 if killed */
+  double      wall_seconds;   /* fork to exit */
+  double      cpu_seconds;    /* user + system, getrusage */
+  gint64      max_rss;        /* getrusage ru_maxrss, bytes */
+  gint64      max_anon;       /* largest RssAnon seen while polling, bytes */
+  GHashTable *values;         /* key=value lines of its stdout */
+  GString    *output;
+} TmBenchChild;
+
+static inline void
+tm_bench_child_clear (TmBenchChild *result)
+{
+  g_clear_pointer (&result->values, g_hash_table_unref);
+  if (result->output != NULL)
+    g_string_free (result->output, TRUE);
+  result->output = NULL;
+}
+
+static inline void
+tm_bench_parse_values (TmBenchChild *result)
+{
+  g_auto(GStrv) lines = g_strsplit (result->output->str, "\n", -1);
+
+  result->values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      char *eq = strchr (lines[i], '=');
+
+      if (eq != NULL)
+        g_hash_table_insert (result->values, g_strndup (lines[i], eq - lines[i]), g_strdup (eq + 1));
+    }
+}
+
+static inline double
+tm_bench_value_double (const TmBenchChild *result,
+                       const char        *key)
+{
+  const char *v = g_hash_table_lookup (result->values, key);
+
+  return v != NULL ? g_ascii_strtod (v, NULL) : -1;
+}
+
+static inline gint64
+tm_bench_value_int (const TmBenchChild *result,
+                    const char        *key)
+{
+  const char *v = g_hash_table_lookup (result->values, key);
+
+  return v != NULL ? g_ascii_strtoll (v, NULL, 10) : -1;
+}
+
+/* Runs argv, capturing stdout, polling its RssAnon every 2 ms. */
+static inline gboolean
+tm_bench_run_child (char *const  *argv,
+                    TmBenchChild  *result)
+{
+  g_autofree char *status_path = NULL;
+  int fds[2];
+  pid_t pid;
+  gint64 start;
+  gboolean exited = FALSE;
+  struct rusage usage;
+  int wstatus = 0;
+
+  memset (result, 0, sizeof *result);
+  result->output = g_string_new (NULL);
+
+  if (pipe (fds) != 0)
+    {
+      g_printerr ("bench: pipe: %s\n", g_strerror (errno));
+      return FALSE;
+    }
+
+  fflush (stdout);
+  fflush (stderr);
+  start = g_get_monotonic_time ();
+  pid = fork ();
+  if (pid < 0)
+    {
+      g_printerr ("bench: fork: %s\n", g_strerror (errno));
+      return FALSE;
+    }
+  if (pid == 0)
+    {
+      dup2 (fds[1], STDOUT_FILENO);
+      close (fds[0]);
+      close (fds[1]);
+      execv (argv[0], argv);
+      fprintf (stderr, "bench: cannot run %s: %s\n", argv[0], strerror (errno));
+      _exit (127);
+    }
+
+  close (fds[1]);
+  status_path = g_strdup_printf ("/proc/%d/status", (int) pid);
+
+  while (!exited)
+    {
+      struct pollfd pfd = { fds[0], POLLIN, 0 };
+      gint64 anon;
+      pid_t r;
+
+      if (poll (&pfd, 1, 2) > 0)
+        {
+          char buf[4096];
+          gssize n = read (fds[0], buf, sizeof buf);
+
+          if (n > 0)
+            g_string_append_len (result->output, buf, n);
+        }
+
+      anon = tm_bench_status_field (status_path, "RssAnon");
+      result->max_anon = MAX (result->max_anon, anon);
+
+      r = wait4 (pid, &wstatus, WNOHANG, &usage);
+      if (r == pid)
+        exited = TRUE;
+      else if (r < 0 && errno != EINTR)
+        {
+          g_printerr ("bench: wait: %s\n", g_strerror (errno));
+          return FALSE;
+        }
+    }
+  result->wall_seconds = (g_get_monotonic_time () - start) / 1e6;
+
+  for (;;)
+    {
+      char buf[4096];
+      gssize n = read (fds[0], buf, sizeof buf);
+
+      if (n > 0)
+        g_string_append_len (result->output, buf, n);
+      else if (n == 0 || errno != EINTR)
+        break;
+    }
+  close (fds[0]);
+
+  result->status = WIFEXITED (wstatus) ? WEXITSTATUS (wstatus) : -1;
+  result->max_rss = (gint64) usage.ru_maxrss * 1024;
+  result->cpu_seconds = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 +
+                        usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
+  tm_bench_parse_values (result);
+
+  return TRUE;
+}
+
