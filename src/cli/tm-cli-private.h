@@ -30,5 +30,10 @@ int  tm_cli_summary_gathered (GFile      *file,
 /* The run table of several hosts (TmHostSummary), busiest host first,
  * failed hosts last, on standard output. */
 void tm_cli_print_run_table  (GPtrArray *summaries);
+/* "  LABEL   VALUE" on standard output, the values in a column width
+ * wide, padded by what a terminal shows (translated labels line up). */
+void tm_cli_print_row        (const char *label,
+                              const char *value,
+                              glong       width);
 
 G_END_DECLS

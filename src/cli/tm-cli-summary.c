@@ -35,15 +35,23 @@ display_width (const char *text)
   return width;
 }
 
+void
+tm_cli_print_row (const char *label,
+                  const char *value,
+                  glong       width)
+{
+  /* Pad by what the terminal shows, not by bytes, so translated labels
+   * line up too. */
+  glong pad = MAX (width - display_width (label), 0);
+
+  g_print ("  %s%*s %s\n", label, (int) pad, "", value);
+}
+
 static void
 print_row (const char *label,
            const char *value)
 {
-  /* Pad by what the terminal shows, not by bytes, so translated labels
-   * line up too. */
-  glong pad = MAX (24 - display_width (label), 0);
-
-  g_print ("  %s%*s %s\n", label, (int) pad, "", value);
+  tm_cli_print_row (label, value, 24);
 }
 
 static void

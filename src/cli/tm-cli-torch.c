@@ -8,6 +8,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "tm-cli-private.h"
 #include "tm-cli-torch.h"
 #include "tm-error.h"
 #include "tm-format.h"
@@ -26,14 +27,26 @@ fail (const char   *path,
   return 1;
 }
 
+#define LABEL_WIDTH 26
+
 static void
 print_bytes (const char *label,
              gint64      bytes)
 {
   g_autofree char *human = tm_format_bytes (bytes);
   g_autofree char *exact = tm_format_bytes_exact (bytes);
+  g_autofree char *text = g_strdup_printf ("%s (%s)", human, exact);
 
-  g_print ("  %-26s %s (%s)\n", label, human, exact);
+  tm_cli_print_row (label, text, LABEL_WIDTH);
+}
+
+static void
+print_count (const char *label,
+             guint64     count)
+{
+  g_autofree char *text = g_strdup_printf ("%" G_GUINT64_FORMAT, count);
+
+  tm_cli_print_row (label, text, LABEL_WIDTH);
 }
 
 static void
@@ -53,24 +66,24 @@ print_summary (TmTorchSnapshot *snap,
       g_print ("\n");
       g_print (_("Memory id %s (CUDA device %s)\n"), tm_torch_snapshot_get_device_id (snap, i),
                tm_torch_snapshot_get_device_id (snap, i));
-      g_print ("  %-26s %u\n", _("Trace entries"), f->n_entries);
+      print_count (_("Trace entries"), f->n_entries);
       if (f->n_entries == 0)
         g_print ("  %s\n", _("No trace was recorded: everything is live from the start, the timeline is flat"));
       print_bytes (_("Peak allocated"), f->peak_bytes);
       if (f->peak_index >= 0)
-        g_print ("  %-26s %" G_GINT64_FORMAT "\n", _("Peak at trace entry"), f->peak_index);
+        print_count (_("Peak at trace entry"), (guint64) f->peak_index);
       else
-        g_print ("  %-26s %s\n", _("Peak at trace entry"), _("before the first"));
+        tm_cli_print_row (_("Peak at trace entry"), _("before the first"), LABEL_WIDTH);
       print_bytes (_("Peak reserved"), f->peak_reserved_bytes);
-      g_print ("  %-26s %u\n", _("Allocations"), f->n_allocations);
-      g_print ("  %-26s %u\n", _("Live from the start"), f->n_initially_allocated);
-      g_print ("  %-26s %u\n", _("Live at the peak"), f->n_live_at_peak);
-      g_print ("  %-26s %u\n", _("Never freed"), f->n_never_freed);
+      print_count (_("Allocations"), f->n_allocations);
+      print_count (_("Live from the start"), f->n_initially_allocated);
+      print_count (_("Live at the peak"), f->n_live_at_peak);
+      print_count (_("Never freed"), f->n_never_freed);
       print_bytes (_("Never freed bytes"), f->never_freed_bytes);
-      g_print ("  %-26s %u\n", _("Out-of-memory entries"), f->n_by_action[TM_TORCH_OOM]);
+      print_count (_("Out-of-memory entries"), f->n_by_action[TM_TORCH_OOM]);
       g_print ("  %s\n", _("At snapshot time:"));
-      g_print ("  %-26s %u\n", _("  Segments"), f->n_segments);
-      g_print ("  %-26s %u\n", _("  Blocks"), f->n_blocks);
+      print_count (_("  Segments"), f->n_segments);
+      print_count (_("  Blocks"), f->n_blocks);
       print_bytes (_("  Reserved"), f->snapshot_reserved_bytes);
       print_bytes (_("  Allocated"), f->snapshot_allocated_bytes);
       print_bytes (_("  Free (internal)"), f->free_internal_bytes);
