@@ -20,7 +20,8 @@
 #include "tm-pickle.h"
 #include "tm-run-summary.h"
 #include "tm-torch-export.h"
-#include "tm-torch-snapshot.h"
+#include "tm-torch-snapshot-private.h"
+#include "tm-torch-stores.h"
 #include "tm-xspace-writer.h"
 
 static char *input_path;
@@ -635,4 +636,50 @@ tm_fuzz_pickle (const uint8_t *data,
       tm_torch_export_breakdown_csv (snap, dev, csv);
       tm_torch_export_allocations_csv (snap, dev, csv);
     }
+
+  /* Walked in two parts (forced: fuzz inputs are far below the size where
+   * the reader splits a trace), the same figures; the stores filled and
+   * finished, the segments made. */
+  {
+    TmTorchReadOptions two_parts = { 3, 2 };
+    g_autoptr(TmTorchSnapshot) two = tm_torch_snapshot_read_with_options (source, &two_parts, NULL, &error);
+    g_autoptr(GPtrArray) stores = NULL;
+    g_autoptr(GPtrArray) segments = NULL;
+
+    tm_fuzz_check (two != NULL);
+    tm_fuzz_check (tm_torch_snapshot_get_n_devices (two) == tm_torch_snapshot_get_n_devices (snap));
+    for (guint dev = 0; dev < tm_torch_snapshot_get_n_devices (snap); dev++)
+      {
+        const TmTorchFigures *a = tm_torch_snapshot_get_figures (snap, dev);
+        const TmTorchFigures *b = tm_torch_snapshot_get_figures (two, dev);
+
+        tm_fuzz_check (a->peak_bytes == b->peak_bytes && a->peak_index == b->peak_index &&
+                       a->n_never_freed == b->n_never_freed && a->never_freed_bytes == b->never_freed_bytes &&
+                       a->n_initially_allocated == b->n_initially_allocated &&
+                       a->peak_reserved_bytes == b->peak_reserved_bytes && a->n_live_at_peak == b->n_live_at_peak);
+      }
+    stores = tm_torch_snapshot_build_stores (two);
+    segments = tm_torch_snapshot_build_segments (two);
+    tm_fuzz_check (stores->len == segments->len);
+    for (guint i = 0; i < stores->len; i++)
+      {
+        TmMemoryStore *store = g_ptr_array_index (stores, i);
+        g_autoptr(TmAnalysis) analysis = NULL;
+
+        const TmTorchAllocation *allocs;
+        gboolean small = TRUE;
+        guint n;
+
+        tm_fuzz_check (tm_memory_store_finish (store, NULL, NULL));
+        analysis = tm_analysis_new (store, NULL, NULL);
+        tm_fuzz_check (analysis != NULL);
+        /* The allocated series is the store's heap: the same peak. */
+        allocs = tm_torch_snapshot_get_allocations (two, i, &n);
+        for (guint k = 0; k < n; k++)
+          small &= allocs[k].bytes >= 0 && allocs[k].bytes < ((gint64) 1 << 40);
+        if (small && n < (1u << 20))
+          tm_fuzz_check (tm_memory_store_get_summary (store)->peak_bytes_in_use ==
+                         tm_torch_snapshot_get_figures (two, i)->peak_bytes);
+      }
+  }
 }
