@@ -135,6 +135,9 @@ test_untraced (void)
   g_assert_true (gtk_widget_get_mapped (note));
   g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (gtk_widget_get_last_child (gtk_widget_get_first_child (note)))),
                             "2 blocks live from the start, so the timeline is flat"));
+  /* All at one time: a flat timeline. */
+  g_assert_cmpint (tm_memory_store_get_summary (tm_session_get_memory_store (session))->last_time_ps, ==,
+                   tm_memory_store_get_summary (tm_session_get_memory_store (session))->first_time_ps);
   /* Both blocks are rows of the table at the peak. */
   analysis = tm_session_get_analysis (session);
   g_assert_cmpuint (tm_analysis_get_peak_breakdown (analysis)->len, ==, 2);

@@ -271,14 +271,15 @@ entry_time_ps (TmTorchSnapshot    *self,
   return tm_sat_mul (tm_sat_sub (t, d->figures.first_time_us), 1000000);
 }
 
-/* Entries of one microsecond (and the allocations live from the start,
- * before the first entry) are a picosecond apart, in order, so that what
- * the views take as "at or before a time" ends at one entry, as PyTorch's
- * walk does (docs/pytorch.md, "In the views"). At most this many. */
+/* Entries of one microsecond are a picosecond apart, in order, after the
+ * allocations live from the start (all at time 0), so that what the views
+ * take as "at or before a time" ends at one entry, as PyTorch's walk does
+ * (docs/pytorch.md, "In the views"). At most this many. */
 #define MAX_TIES 999999
 
-/* How many entries (and allocations live from the start) come before
- * entry i in its microsecond, at time_ps. */
+/* How many picoseconds after its microsecond entry i at time_ps comes:
+ * one per entry before it there, and one for the allocations live from
+ * the start. */
 static gint64
 ties_before (TmTorchSnapshot *self,
              TmTorchDevice   *d,
@@ -299,8 +300,8 @@ ties_before (TmTorchSnapshot *self,
       k--;
       n++;
     }
-  if (k == 0 && time_ps == 0)
-    n += d->figures.n_initially_allocated;
+  if (k == 0 && time_ps == 0 && d->figures.n_initially_allocated > 0)
+    n++;
   return MIN (n, MAX_TIES);
 }
 
@@ -440,7 +441,7 @@ build_store (TmTorchSnapshot *self,
   for (guint k = 0; k < f->n_initially_allocated; k++)
     {
       v = tm_sat_add (v, d->allocs[k].bytes);
-      snap.time_ps = MIN (k, MAX_TIES);
+      snap.time_ps = 0;
       snap.heap_bytes = v;
       snap.free_bytes = MAX (tm_sat_sub (f->reserved_bytes_at_start, v), 0);
       snap.peak_bytes_in_use = v;
