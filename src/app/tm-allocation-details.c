@@ -90,6 +90,35 @@ show_nothing (TmAllocationDetails *self)
   gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
 }
 
+/* At least this wide, and this wide when there is room: the table beside
+ * it keeps what it needs in a narrow window (docs/ui.md, "The details
+ * pane"). */
+#define MIN_WIDTH     120
+#define NATURAL_WIDTH 260
+
+/* Shows the pane. In a GtkPaned whose handle the user has not moved, the
+ * first time it gives the pane its natural width where the other side
+ * keeps its minimum (a paned gives a new end child only its minimum). */
+static void
+show_pane (TmAllocationDetails *self)
+{
+  GtkWidget *parent = gtk_widget_get_parent (GTK_WIDGET (self));
+  gboolean position_set = TRUE;
+  int width, start_min = 0;
+
+  gtk_widget_set_visible (GTK_WIDGET (self), TRUE);
+  if (!GTK_IS_PANED (parent))
+    return;
+  g_object_get (parent, "position-set", &position_set, NULL);
+  width = gtk_widget_get_width (parent);
+  if (position_set || width <= 0)
+    return;
+  if (gtk_paned_get_start_child (GTK_PANED (parent)) != NULL)
+    gtk_widget_measure (gtk_paned_get_start_child (GTK_PANED (parent)), GTK_ORIENTATION_HORIZONTAL, -1,
+                        &start_min, NULL, NULL, NULL);
+  gtk_paned_set_position (GTK_PANED (parent), MAX (start_min, width - NATURAL_WIDTH));
+}
+
 static void
 update (TmAllocationDetails *self)
 {
@@ -176,7 +205,7 @@ update (TmAllocationDetails *self)
       gtk_widget_set_visible (GTK_WIDGET (self->stack_title), *path != '\0');
       gtk_widget_set_visible (GTK_WIDGET (self->stack), *path != '\0');
     }
-  gtk_widget_set_visible (GTK_WIDGET (self), TRUE);
+  show_pane (self);
   tm_activity_clear (&act);
 }
 
@@ -211,6 +240,34 @@ tm_allocation_details_get_request_mode (GtkWidget *widget)
 }
 
 static void
+tm_allocation_details_measure (GtkWidget      *widget,
+                               GtkOrientation  orientation,
+                               int             for_size,
+                               int            *minimum,
+                               int            *natural,
+                               int            *minimum_baseline,
+                               int            *natural_baseline)
+{
+  TmAllocationDetails *self = TM_ALLOCATION_DETAILS (widget);
+
+  gtk_widget_measure (self->scroller, orientation, for_size, minimum, natural, NULL, NULL);
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      *minimum = MAX (*minimum, MIN_WIDTH);
+      *natural = MAX (*minimum, NATURAL_WIDTH);
+    }
+}
+
+static void
+tm_allocation_details_size_allocate (GtkWidget *widget,
+                                     int        width,
+                                     int        height,
+                                     int        baseline)
+{
+  gtk_widget_allocate (TM_ALLOCATION_DETAILS (widget)->scroller, width, height, baseline, NULL);
+}
+
+static void
 tm_allocation_details_class_init (TmAllocationDetailsClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -219,8 +276,9 @@ tm_allocation_details_class_init (TmAllocationDetailsClass *klass)
   object_class->dispose = tm_allocation_details_dispose;
   TM_VIEW_CLASS (klass)->session_changed = tm_allocation_details_session_changed;
   widget_class->get_request_mode = tm_allocation_details_get_request_mode;
+  widget_class->measure = tm_allocation_details_measure;
+  widget_class->size_allocate = tm_allocation_details_size_allocate;
 
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "tmallocationdetails");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
@@ -263,10 +321,7 @@ tm_allocation_details_init (TmAllocationDetails *self)
 
   self->scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  /* As wide as this at first, whatever the stack's lines: the table has
-   * the rest; the pane's handle makes it wider. */
-  gtk_widget_set_size_request (GTK_WIDGET (self), 260, -1);
-  gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (self->scroller), FALSE);
+
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), outer);
   gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
 
