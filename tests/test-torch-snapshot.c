@@ -432,6 +432,14 @@ test_stores (void)
   g_assert_cmpstr (a.region_type, ==, "block at snapshot");
   g_assert_cmpstr (a.shape, ==, "stream 7");
   tm_activity_clear (&a);
+  /* Its whole stack, every frame, innermost first; none for alloc A. */
+  {
+    g_autofree char *stack = tm_memory_store_get_call_stack (store, 1);
+    g_autofree char *none = tm_memory_store_get_call_stack (store, 2);
+
+    g_assert_cmpstr (stack, ==, "inner (/a/b/model.py:3)\nPyEval_Frame (x.c:1)\nouter (main.py:9)");
+    g_assert_cmpstr (none, ==, "");
+  }
   /* The free of B ends the allocation live from the start it found. */
   g_assert_cmpint (tm_memory_store_get_kind (store, 2 + 2), ==, TM_ACTIVITY_DEALLOCATION);
   g_assert_cmpuint (tm_memory_store_get_partners (store)[2 + 2], ==, 0);
@@ -849,6 +857,7 @@ test_segments_state (void)
   tm_fixture_space_free (space);
   g_assert_no_error (error);
   g_assert_null (tm_profile_lookup_segments (xspace, tm_profile_get_memory_store (xspace, 0)));
+  g_assert_null (tm_memory_store_get_call_stack (tm_profile_get_memory_store (xspace, 0), 0));
 }
 
 /* ------------------------------------------------------------------ */

@@ -4,9 +4,9 @@
  *
  * docs/ui.md, "The details pane". The allocation comes from the session's
  * selection and the allocation index its query holds; what it is, from
- * the store's decoder (TmActivity): a snapshot's stack as the file
- * records it (every frame, whole file names), or an op name split at its
- * name scopes.
+ * the store's decoder (TmActivity, and tm_memory_store_get_call_stack()): a
+ * snapshot's stack as the file records it (every frame, whole file
+ * names), or an op name split at its name scopes.
  */
 #include "config.h"
 
@@ -130,6 +130,7 @@ update (TmAllocationDetails *self)
   const TmAllocation *a;
   g_autoptr(GError) error = NULL;
   TmActivity act = { 0 };
+  g_autofree char *stack = NULL;
   g_autofree char *bytes = NULL;
   g_autofree char *exact = NULL;
   g_autofree char *requested = NULL;
@@ -147,6 +148,7 @@ update (TmAllocationDetails *self)
       return;
     }
   a = tm_allocations_get (allocations, index);
+  stack = tm_memory_store_get_call_stack (tm_allocations_get_store (allocations), tm_allocations_get_event (allocations, index));
 
   bytes = tm_format_bytes (TM_ALLOCATION_BYTES (a));
   exact = tm_format_bytes_exact (TM_ALLOCATION_BYTES (a));
@@ -164,21 +166,21 @@ update (TmAllocationDetails *self)
     end = tm_format_time_ms (tm_allocations_get_end_time (allocations, index));
   add_fact (self, _("Freed at"), end);
 
-  if (act.stack != NULL)
+  if (stack != NULL)
     {
       /* A PyTorch snapshot: its entry's action (or where an allocation
        * live from the start was found), its stream, its frames. */
-      const char *newline = strchr (act.stack, '\n');
-      g_autofree char *top = newline != NULL ? g_strndup (act.stack, newline - act.stack) : g_strdup (act.stack);
+      const char *newline = strchr (stack, '\n');
+      g_autofree char *top = newline != NULL ? g_strndup (stack, newline - stack) : g_strdup (stack);
 
       add_fact (self, _("Found as"), act.region_type);
       add_fact (self, _("Stream"), g_str_has_prefix (act.shape, "stream ") ? act.shape + 7 : act.shape);
       gtk_label_set_label (self->top_title, _("Top frame"));
       gtk_label_set_label (self->top, *top != '\0' ? top : _("No Python frame was recorded for it."));
       gtk_label_set_label (self->stack_title, _("Stack, innermost first"));
-      gtk_label_set_label (self->stack, act.stack);
-      gtk_widget_set_visible (GTK_WIDGET (self->stack_title), *act.stack != '\0');
-      gtk_widget_set_visible (GTK_WIDGET (self->stack), *act.stack != '\0');
+      gtk_label_set_label (self->stack, stack);
+      gtk_widget_set_visible (GTK_WIDGET (self->stack_title), *stack != '\0');
+      gtk_widget_set_visible (GTK_WIDGET (self->stack), *stack != '\0');
     }
   else
     {

@@ -791,7 +791,6 @@ tm_memory_store_get_activity (TmMemoryStore  *self,
       activity->region_type = g_strdup (src->region_type);
       activity->data_type = g_strdup (src->data_type);
       activity->shape = g_strdup (src->shape);
-      activity->stack = g_strdup (src->stack);
     }
   else
     {
@@ -847,6 +846,23 @@ tm_memory_store_get_partners (TmMemoryStore *self)
 {
   g_return_val_if_fail (TM_IS_MEMORY_STORE (self), NULL);
   return self->partner;
+}
+
+char *
+tm_memory_store_get_call_stack (TmMemoryStore *self,
+                                guint          index)
+{
+  guint64 meta;
+
+  g_return_val_if_fail (TM_IS_MEMORY_STORE (self), NULL);
+  g_return_val_if_fail (index < self->n, NULL);
+
+  if (self->decoder == NULL || self->decoder->stack == NULL)
+    return NULL;
+  meta = self->refs[index] & TM_REF_OFFSET_MASK;
+  if (ref_kind (self->refs[index]) == TM_ACTIVITY_DEALLOCATION && self->partner[index] != TM_NO_PARTNER)
+    meta = self->refs[self->partner[index]] & TM_REF_OFFSET_MASK;
+  return self->decoder->stack (self->decoder_data, meta);
 }
 
 gboolean

@@ -70,6 +70,10 @@ typedef struct
                       guint64     *address,
                       gint64      *allocation_bytes,
                       GError     **error);
+  /* Optional (NULL: the format records none): the stack of what meta_ref
+   * is, as the file records it, one frame per line, innermost first. */
+  char    *(*stack)  (gpointer     data,
+                      guint64      meta_ref);
 } TmMemoryStoreDecoder;
 
 /* A complete store whose snapshots decode through decoder (which must
@@ -110,6 +114,13 @@ gboolean         tm_memory_store_finish                 (TmMemoryStore  *self,
 
 /* ------------------------------------------------------------------ */
 /* Reading (a finished store)                                           */
+
+/* The stack of snapshot index's allocation (a deallocation's is its
+ * allocation's), one frame per line, innermost first, as the file records
+ * it ("" for none recorded); NULL when the format records no stacks
+ * (XSpace, XProf JSON). */
+char            *tm_memory_store_get_call_stack         (TmMemoryStore  *self,
+                                                         guint           index);
 
 const char      *tm_memory_store_get_id                 (TmMemoryStore  *self);
 guint            tm_memory_store_get_n_snapshots        (TmMemoryStore  *self);

@@ -217,7 +217,6 @@ decode (gpointer     data,
   ref_frames (dec, d, meta_ref, &frames, &ignored);
   ref_frames (dec, d, ref, &ignored, &stream);
   activity->op_name = scope_path (dec, frames);
-  activity->stack = tm_torch_snapshot_format_frames (dec->snap, frames);
   stream_text = tm_torch_snapshot_format_int (dec->snap, stream);
   activity->shape = g_strdup_printf ("stream %s", stream_text);
   return TRUE;
@@ -253,7 +252,18 @@ sizes (gpointer     data,
   return TRUE;
 }
 
-static const TmMemoryStoreDecoder decoder = { decode, sizes };
+static char *
+stack (gpointer data,
+       guint64  meta_ref)
+{
+  Decoder *dec = data;
+  TmPickleValue frames, stream;
+
+  ref_frames (dec, tm_torch_get_device (dec->snap, dec->device), meta_ref, &frames, &stream);
+  return tm_torch_snapshot_format_frames (dec->snap, frames);
+}
+
+static const TmMemoryStoreDecoder decoder = { decode, sizes, stack };
 
 /* Microseconds since the first entry as picoseconds, saturating; the
  * entry index as microseconds without times. */

@@ -15,7 +15,6 @@ tm_activity_clear (TmActivity *activity)
   g_clear_pointer (&activity->region_type, g_free);
   g_clear_pointer (&activity->data_type, g_free);
   g_clear_pointer (&activity->shape, g_free);
-  g_clear_pointer (&activity->stack, g_free);
 }
 
 void

@@ -68,7 +68,7 @@ typedef enum
 } TmActivityKind;
 
 /* What one memory event did, decoded on demand (hover, table rows, export).
- * Strings are owned by the struct and never NULL (but stack); free with
+ * Strings are owned by the struct and never NULL; free with
  * tm_activity_clear(). For a deallocation, op_name/region_type/data_type/
  * shape are those of its matching allocation (docs/analysis.md step 4). */
 typedef struct
@@ -88,10 +88,6 @@ typedef struct
   char          *region_type;
   char          *data_type;          /* by name: "float", "half", "INVALID" ... */
   char          *shape;
-  /* The allocation's stack as the file records it, one frame per line,
-   * innermost first ("name (file:line)"); NULL when the format records
-   * none (XSpace, XProf JSON). */
-  char          *stack;
 } TmActivity;
 
 void tm_activity_clear (TmActivity *activity);
