@@ -20,8 +20,8 @@
 
 gboolean
 tm_pickle_fail_truncated (gsize    at,
-                guint8   op,
-                GError **error)
+                          guint8   op,
+                          GError **error)
 {
   g_set_error (error, TM_ERROR, TM_ERROR_TRUNCATED,
                _("truncated at byte %zu: the pickle ends inside its %s opcode"),
@@ -31,8 +31,8 @@ tm_pickle_fail_truncated (gsize    at,
 
 gboolean
 tm_pickle_fail_underflow (gsize    at,
-                guint8   op,
-                GError **error)
+                          guint8   op,
+                          GError **error)
 {
   g_set_error (error, TM_ERROR, TM_ERROR_PICKLE,
                _("invalid pickle at byte %zu: %s finds too few values on the stack"),
@@ -42,7 +42,7 @@ tm_pickle_fail_underflow (gsize    at,
 
 gboolean
 tm_pickle_fail_too_large (gsize    at,
-                GError **error)
+                          GError **error)
 {
   g_set_error (error, TM_ERROR, TM_ERROR_TOO_LARGE,
                _("too large at byte %zu: the pickle holds more than %zu values"),
@@ -52,8 +52,8 @@ tm_pickle_fail_too_large (gsize    at,
 
 gboolean
 tm_pickle_fail_odd (gsize    at,
-          guint8   op,
-          GError **error)
+                    guint8   op,
+                    GError **error)
 {
   g_set_error (error, TM_ERROR, TM_ERROR_PICKLE,
                _("invalid pickle at byte %zu: %s finds a key without a value"), at, tm_pickle_op_name (op));
@@ -84,8 +84,8 @@ reserve (gpointer  *array,
 
 gboolean
 tm_pickle_grow_stack (Parser  *ps,
-            gsize    at,
-            GError **error)
+                      gsize    at,
+                      GError **error)
 {
   if (!reserve ((gpointer *) &ps->stack, &ps->stack_cap, ps->n_stack + 1, sizeof (guint64)))
     return tm_pickle_fail_too_large (at, error);
@@ -107,8 +107,8 @@ push (Parser  *ps,
 /* A new object; its word is its index. */
 TmPickleObj *
 tm_pickle_new_obj (TmPickle *p,
-         guint32   kind,
-         guint64  *word)
+                   guint32   kind,
+                   guint64  *word)
 {
   TmPickleObj *o;
 
@@ -126,10 +126,10 @@ tm_pickle_new_obj (TmPickle *p,
 
 gboolean
 tm_pickle_push_obj (Parser       *ps,
-          guint32       kind,
-          TmPickleObj **out,
-          gsize         at,
-          GError      **error)
+                    guint32       kind,
+                    TmPickleObj **out,
+                    gsize         at,
+                    GError      **error)
 {
   guint64 word;
   TmPickleObj *o = tm_pickle_new_obj (ps->p, kind, &word);
@@ -240,12 +240,12 @@ find_shape (Parser        *ps,
  * shape. FALSE in *done when it does not (the caller adds pairs). */
 gboolean
 tm_pickle_add_shaped (Parser        *ps,
-            guint64        dict,
-            const guint64 *words,
-            gsize          count,
-            gboolean      *done,
-            gsize          at,
-            GError       **error)
+                      guint64        dict,
+                      const guint64 *words,
+                      gsize          count,
+                      gboolean      *done,
+                      gsize          at,
+                      GError       **error)
 {
   TmPickle *p = ps->p;
   TmPickleObj *o = &p->objs[dict >> TAG_BITS];
@@ -351,11 +351,11 @@ add_to_run (TmPickle    *p,
  * list moves into an array of its own instead. */
 gboolean
 tm_pickle_add_items (TmPickle      *p,
-           guint64        container,
-           const guint64 *words,
-           gsize          k,
-           gsize          at,
-           GError       **error)
+                     guint64        container,
+                     const guint64 *words,
+                     gsize          k,
+                     gsize          at,
+                     GError       **error)
 {
   TmPickleObj *o = &p->objs[container >> TAG_BITS];
   gboolean dict = o->kind == TM_PICKLE_DICT;
@@ -423,11 +423,11 @@ tm_pickle_add_items (TmPickle      *p,
  * value from -2^63 to 2^64-1; anything else is refused. */
 gboolean
 tm_pickle_push_long (Parser       *ps,
-           const guint8 *q,
-           gsize         n,
-           gsize         at,
-           guint8        op,
-           GError      **error)
+                     const guint8 *q,
+                     gsize         n,
+                     gsize         at,
+                     guint8        op,
+                     GError      **error)
 {
   gboolean negative = n > 0 && (q[n - 1] & 0x80);
   guint64 low;
@@ -468,12 +468,12 @@ too_wide:
 
 gboolean
 tm_pickle_push_string (Parser       *ps,
-             const guint8 *q,
-             gsize         n,
-             gboolean      text,
-             gsize         at,
-             guint8        op,
-             GError      **error)
+                       const guint8 *q,
+                       gsize         n,
+                       gboolean      text,
+                       gsize         at,
+                       guint8        op,
+                       GError      **error)
 {
   TmPickleObj *o;
 
@@ -503,10 +503,10 @@ tm_pickle_push_string (Parser       *ps,
 /* The position of the top mark, or FALSE with an error. */
 gboolean
 tm_pickle_pop_mark (Parser  *ps,
-          gsize   *base,
-          gsize    at,
-          guint8   op,
-          GError **error)
+                    gsize   *base,
+                    gsize    at,
+                    guint8   op,
+                    GError **error)
 {
   if (ps->n_marks == 0)
     {
@@ -520,11 +520,11 @@ tm_pickle_pop_mark (Parser  *ps,
 
 gboolean
 tm_pickle_container_kind (Parser  *ps,
-                guint64  word,
-                guint32  want,
-                gsize    at,
-                guint8   op,
-                GError **error)
+                          guint64  word,
+                          guint32  want,
+                          gsize    at,
+                          guint8   op,
+                          GError **error)
 {
   TmPickleKind kind = tm_pickle_kind (ps->p, word);
 
@@ -539,11 +539,11 @@ tm_pickle_container_kind (Parser  *ps,
 /* Replaces the top count values (above floor) with a new container. */
 gboolean
 tm_pickle_collect (Parser  *ps,
-         guint32  kind,
-         gsize    base,
-         gsize    at,
-         guint8   op,
-         GError **error)
+                   guint32  kind,
+                   gsize    base,
+                   gsize    at,
+                   guint8   op,
+                   GError **error)
 {
   gsize count = ps->n_stack - base;
   guint64 word;
@@ -566,11 +566,11 @@ tm_pickle_collect (Parser  *ps,
  * (each takes at least one byte of the pickle). */
 gboolean
 tm_pickle_memo_put (Parser  *ps,
-          gsize    index,
-          gsize    at,
-          guint8   op,
-          gsize    op_len,
-          GError **error)
+                    gsize    index,
+                    gsize    at,
+                    guint8   op,
+                    gsize    op_len,
+                    GError **error)
 {
   TmPickle *p = ps->p;
 

@@ -79,8 +79,8 @@ device_free (gpointer data)
 
 gboolean
 tm_torch_fail_shape (GError    **error,
-            const char *format,
-            ...)
+                     const char *format,
+                     ...)
 {
   va_list args;
   g_autofree char *what = NULL;
@@ -94,9 +94,9 @@ tm_torch_fail_shape (GError    **error,
 
 gboolean
 tm_torch_lookup_int (TmPickle      *p,
-            TmPickleValue  dict,
-            const char    *key,
-            gint64        *out)
+                     TmPickleValue  dict,
+                     const char    *key,
+                     gint64        *out)
 {
   TmPickleValue v;
 
@@ -106,9 +106,9 @@ tm_torch_lookup_int (TmPickle      *p,
 /* Addresses may be above 2^63 (LONG1 of 9 bytes). */
 gboolean
 tm_torch_lookup_addr (TmPickle      *p,
-             TmPickleValue  dict,
-             const char    *key,
-             guint64       *out)
+                      TmPickleValue  dict,
+                      const char    *key,
+                      guint64       *out)
 {
   TmPickleValue v;
 
@@ -117,8 +117,8 @@ tm_torch_lookup_addr (TmPickle      *p,
 
 TmPickleValue
 tm_torch_lookup_or_none (TmPickle      *p,
-                TmPickleValue  dict,
-                const char    *key)
+                         TmPickleValue  dict,
+                         const char    *key)
 {
   TmPickleValue v;
 
@@ -294,8 +294,8 @@ read_shape (TmTorchSnapshot *self,
  * or a legacy block's first history item, or its size. */
 gint64
 tm_torch_block_requested (TmPickle      *p,
-                 TmPickleValue  block,
-                 gint64         size)
+                          TmPickleValue  block,
+                          gint64         size)
 {
   TmPickleValue history;
   gint64 v;
@@ -312,7 +312,7 @@ tm_torch_block_requested (TmPickle      *p,
 
 TmTorchBlockState
 tm_torch_block_state (TmPickle      *p,
-             TmPickleValue  block)
+                      TmPickleValue  block)
 {
   TmPickleValue v;
 
@@ -329,9 +329,9 @@ tm_torch_block_state (TmPickle      *p,
 
 void
 tm_torch_each_block (TmTorchSnapshot *self,
-            TmTorchDevice          *d,
-            TmTorchBlockFunc        func,
-            gpointer         data)
+                     TmTorchDevice          *d,
+                     TmTorchBlockFunc        func,
+                     gpointer         data)
 {
   TmPickle *p = self->pickle;
 
@@ -678,7 +678,7 @@ tm_torch_snapshot_get_n_devices (TmTorchSnapshot *self)
 
 TmTorchDevice *
 tm_torch_get_device (TmTorchSnapshot *self,
-            guint            device)
+                     guint            device)
 {
   /* A device number from this snapshot's own range. */
   g_assert (device < self->devices->len);
