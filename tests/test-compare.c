@@ -362,6 +362,46 @@ get_entry (GPtrArray  *entries,
   return e;
 }
 
+/* Two allocations of one op and size at the baseline's peak make one
+ * breakdown row of two occurrences: the op counts both. */
+static const Ev twice_events[] = {
+  { TRUE,   500, 10, 10, 0x100,  "init",        -1 },
+  { TRUE,  1000, 40, 30, 0x1000, "model/twice",  1 },
+  { TRUE,  1100, 70, 30, 0x2000, "model/twice",  1 },
+};
+
+static void
+test_op_diff_occurrences (void)
+{
+  const char *ids[] = { "GPU_0_bfc", NULL };
+  g_autofree char *b = write_profile (ids, twice_events, G_N_ELEMENTS (twice_events), "twice.xplane.pb");
+  g_autofree char *c = write_profile (ids, twice_events, 2, "once.xplane.pb");
+  g_autoptr(TmProfile) baseline = tm_test_load_path (b);
+  g_autoptr(TmProfile) current = tm_test_load_path (c);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmCompare) cmp = NULL;
+  const TmCompareEntry *twice;
+  const TmBreakdownRow *row;
+  gint64 sum = 0;
+
+  tm_fixture_remove (b);
+  tm_fixture_remove (c);
+  row = g_ptr_array_index (tm_analysis_get_peak_breakdown (tm_profile_get_analysis (baseline, 0)), 0);
+  g_assert_nonnull (row);
+  g_assert_cmpuint (row->n_occurrences, ==, 2);
+  cmp = tm_compare_new (tm_profile_get_analysis (baseline, 0), NULL,
+                        tm_profile_get_analysis (current, 0), NULL, &error);
+  g_assert_no_error (error);
+  twice = get_entry (tm_compare_get_op_diff (cmp), "model/twice");
+  g_assert_cmpint (twice->baseline_bytes, ==, 60);
+  g_assert_cmpint (twice->current_bytes, ==, 30);
+  g_assert_cmpuint (twice->baseline_occurrences, ==, 2);
+  g_assert_cmpuint (twice->current_occurrences, ==, 1);
+  for (guint i = 0; i < tm_compare_get_op_diff (cmp)->len; i++)
+    sum += ((TmCompareEntry *) g_ptr_array_index (tm_compare_get_op_diff (cmp), i))->delta;
+  g_assert_cmpint (sum, ==, tm_compare_lookup_figure (cmp, "peak_bytes_in_use")->delta);
+}
+
 static void
 assert_renumbered (GPtrArray  *entries,
                    const char *name,
@@ -798,6 +838,7 @@ main (int   argc,
 
   g_test_add_func ("/compare/figures", test_figures);
   g_test_add_func ("/compare/op-diff", test_op_diff);
+  g_test_add_func ("/compare/op-diff-occurrences", test_op_diff_occurrences);
   g_test_add_func ("/compare/scope-diff", test_scope_diff);
   g_test_add_func ("/compare/alignment", test_alignment);
   g_test_add_func ("/compare/single-step", test_single_step);

@@ -506,8 +506,9 @@ add_rows (GHashTable *table,
       /* A special row never shares its entry with an op of the same name. */
       g_autofree char *key = match_key (row->special ? "s" : "o", row->op_name);
 
+      /* A merged row stands for n_occurrences allocations of its size. */
       add_to_entry (table, entries, key, row->op_name, 0, row->special, baseline,
-                    row->allocation_bytes, row->n_occurrences);
+                    tm_sat_mul (row->allocation_bytes, (gint64) row->n_occurrences), row->n_occurrences);
     }
 }
 
