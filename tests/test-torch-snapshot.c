@@ -365,6 +365,38 @@ test_rules (void)
     }
 }
 
+/* The allocation index takes a snapshot's names once per label key:
+ * every allocation's address, bytes and names are still what decoding
+ * its event gives. */
+static void
+assert_index_decodes (TmMemoryStore *store)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmAllocations) index = tm_allocations_new (store, NULL, &error);
+  guint n_keyed = 0;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < tm_allocations_get_n (index); i++)
+    {
+      const TmAllocation *a = tm_allocations_get (index, i);
+      const TmAllocationLabel *label = tm_allocations_get_label (index, TM_ALLOCATION_LABEL (a));
+      guint event = a->start != TM_ALLOCATIONS_OPEN ? a->start : a->end;
+      TmActivity act;
+      guint64 address, key;
+      gint64 bytes;
+
+      n_keyed += tm_memory_store_get_label_key (store, event, &address, &bytes, &key);
+      g_assert_true (tm_memory_store_get_activity (store, event, &act, &error));
+      g_assert_cmpuint (a->address, ==, act.address);
+      g_assert_cmpint (TM_ALLOCATION_BYTES (a), ==, act.allocation_bytes);
+      g_assert_cmpstr (label->op_name, ==, act.op_name);
+      g_assert_cmpstr (label->region_type, ==, act.region_type);
+      g_assert_cmpstr (label->data_type, ==, act.data_type);
+      tm_activity_clear (&act);
+    }
+  g_assert_cmpuint (n_keyed, ==, tm_allocations_get_n (index));
+}
+
 /* The stores the views read: a snapshot per allocation live from the
  * start (at the first entry's time), then one per entry; the allocated
  * series as heap, reserved - allocated as free, stacks as scope paths. */
@@ -454,6 +486,7 @@ test_stores (void)
   allocations = tm_allocations_new (store, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (allocations);
+  assert_index_decodes (store);
 }
 
 /* What the table lists at the window's peak is what PyTorch's walk has
@@ -555,6 +588,7 @@ test_real_stores (void)
       g_assert_true (tm_memory_store_finish (store, NULL, &error));
       g_assert_cmpuint (tm_memory_store_get_n_snapshots (store), ==, cases[i].n);
       g_assert_cmpint (tm_memory_store_get_summary (store)->peak_bytes_in_use, ==, cases[i].peak);
+      assert_index_decodes (store);
     }
 }
 

@@ -207,6 +207,7 @@ typedef struct
   GArray      *open_start;  /* TmAllocation */
   GArray      *items;       /* TmAllocation */
   GHashTable  *label_ids;   /* "op\x1fregion\x1fdtype" → id + 1 */
+  GHashTable  *label_keys;  /* the store's label key → id + 1 */
   GPtrArray   *label_strings;
   GError      *error;
 } Builder;
@@ -237,18 +238,30 @@ build_one (TmMemoryStore *store,
            gpointer       user_data)
 {
   Builder *b = user_data;
+  guint index = start != TM_ALLOCATIONS_OPEN ? start : end;
   TmActivity act;
   TmAllocation a;
-  guint64 bytes;
+  guint64 key;
+  gint64 bytes;
+  gpointer id = NULL;
+  gboolean keyed = tm_memory_store_get_label_key (store, index, &a.address, &bytes, &key);
 
-  if (!tm_memory_store_get_activity (store, start != TM_ALLOCATIONS_OPEN ? start : end, &act, &b->error))
-    return FALSE;
-  bytes = act.allocation_bytes < 0 ? 0 : MIN ((guint64) act.allocation_bytes, BYTES_MASK);
-  a.address = act.address;
-  a.bytes_label = bytes | ((guint64) intern_label (b, &act) << 40);
+  /* Names once per label key, where the store has keys. */
+  if (!keyed || !g_hash_table_lookup_extended (b->label_keys, &key, NULL, &id))
+    {
+      if (!tm_memory_store_get_activity (store, index, &act, &b->error))
+        return FALSE;
+      bytes = act.allocation_bytes;
+      a.address = act.address;
+      id = GUINT_TO_POINTER (intern_label (b, &act) + 1);
+      tm_activity_clear (&act);
+      if (keyed)
+        g_hash_table_insert (b->label_keys, g_memdup2 (&key, sizeof key), id);
+    }
+  a.bytes_label = (bytes < 0 ? 0 : MIN ((guint64) bytes, BYTES_MASK)) |
+                  ((guint64) (GPOINTER_TO_UINT (id) - 1) << 40);
   a.start = start;
   a.end = end;
-  tm_activity_clear (&act);
 
   g_array_append_val (start == TM_ALLOCATIONS_OPEN ? b->open_start : b->items, a);
   return TRUE;
@@ -386,6 +399,7 @@ tm_allocations_new (TmMemoryStore  *store,
   b.items = g_array_sized_new (FALSE, FALSE, sizeof (TmAllocation),
                                tm_memory_store_get_summary (store)->n_allocations);
   b.label_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  b.label_keys = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   b.label_strings = g_ptr_array_new_with_free_func (g_free);
   b.error = NULL;
 
@@ -396,6 +410,7 @@ tm_allocations_new (TmMemoryStore  *store,
       ok = FALSE;
     }
   g_hash_table_unref (b.label_ids);
+  g_hash_table_unref (b.label_keys);
   if (!ok)
     {
       g_array_unref (b.open_start);

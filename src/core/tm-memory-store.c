@@ -758,6 +758,17 @@ data_type_name (gint64 value)
   return value == G_MININT64 ? g_strdup ("") : tm_data_type_name (value);
 }
 
+/* The ref whose names an event shows: a matched deallocation shows its
+ * allocation's. */
+static guint64
+meta_ref (TmMemoryStore *self,
+          guint          index)
+{
+  if (ref_kind (self->refs[index]) == TM_ACTIVITY_DEALLOCATION && self->partner[index] != TM_NO_PARTNER)
+    return self->refs[self->partner[index]] & TM_REF_OFFSET_MASK;
+  return self->refs[index] & TM_REF_OFFSET_MASK;
+}
+
 gboolean
 tm_memory_store_get_activity (TmMemoryStore  *self,
                               guint           index,
@@ -772,13 +783,9 @@ tm_memory_store_get_activity (TmMemoryStore  *self,
 
   if (self->decoder != NULL)
     {
-      guint64 ref = self->refs[index] & TM_REF_OFFSET_MASK;
-      guint64 meta = ref;
-
       activity->kind = ref_kind (self->refs[index]);
-      if (activity->kind == TM_ACTIVITY_DEALLOCATION && self->partner[index] != TM_NO_PARTNER)
-        meta = self->refs[self->partner[index]] & TM_REF_OFFSET_MASK;
-      if (!self->decoder->decode (self->decoder_data, ref, meta, activity, error))
+      if (!self->decoder->decode (self->decoder_data, self->refs[index] & TM_REF_OFFSET_MASK,
+                                  meta_ref (self, index), activity, error))
         return FALSE;
       activity->kind = ref_kind (self->refs[index]);
     }
@@ -852,17 +859,28 @@ char *
 tm_memory_store_get_call_stack (TmMemoryStore *self,
                                 guint          index)
 {
-  guint64 meta;
-
   g_return_val_if_fail (TM_IS_MEMORY_STORE (self), NULL);
   g_return_val_if_fail (index < self->n, NULL);
 
   if (self->decoder == NULL || self->decoder->stack == NULL)
     return NULL;
-  meta = self->refs[index] & TM_REF_OFFSET_MASK;
-  if (ref_kind (self->refs[index]) == TM_ACTIVITY_DEALLOCATION && self->partner[index] != TM_NO_PARTNER)
-    meta = self->refs[self->partner[index]] & TM_REF_OFFSET_MASK;
-  return self->decoder->stack (self->decoder_data, meta);
+  return self->decoder->stack (self->decoder_data, meta_ref (self, index));
+}
+
+gboolean
+tm_memory_store_get_label_key (TmMemoryStore *self,
+                               guint          index,
+                               guint64       *address,
+                               gint64        *allocation_bytes,
+                               guint64       *key)
+{
+  g_return_val_if_fail (TM_IS_MEMORY_STORE (self), FALSE);
+  g_return_val_if_fail (index < self->n, FALSE);
+
+  if (self->decoder == NULL || self->decoder->label == NULL)
+    return FALSE;
+  return self->decoder->label (self->decoder_data, self->refs[index] & TM_REF_OFFSET_MASK,
+                               meta_ref (self, index), address, allocation_bytes, key);
 }
 
 gboolean

@@ -74,6 +74,16 @@ typedef struct
    * is, as the file records it, one frame per line, innermost first. */
   char    *(*stack)  (gpointer     data,
                       guint64      meta_ref);
+  /* Optional (NULL: none): decode's address and allocation_bytes of
+   * (ref, meta_ref) and a key that two events share only when decode
+   * gives both the same op_name, region_type and data_type; FALSE when
+   * there is no key for this one. Called from any thread. */
+  gboolean (*label)  (gpointer     data,
+                      guint64      ref,
+                      guint64      meta_ref,
+                      guint64     *address,
+                      gint64      *allocation_bytes,
+                      guint64     *key);
 } TmMemoryStoreDecoder;
 
 /* A complete store whose snapshots decode through decoder (which must
@@ -161,6 +171,16 @@ gboolean         tm_memory_store_get_activity           (TmMemoryStore  *self,
                                                          TmActivity     *activity,
                                                          GError        **error);
 /* Just the address and allocation size of snapshot index (no strings). */
+/* Snapshot index's address and allocation bytes as
+ * tm_memory_store_get_activity() gives them, and a key that snapshots
+ * share only when their activities have the same op_name, region_type and
+ * data_type (so that an index of many allocations decodes their names
+ * once per key); FALSE when the store's decoder gives no key for it. */
+gboolean         tm_memory_store_get_label_key          (TmMemoryStore  *self,
+                                                         guint           index,
+                                                         guint64        *address,
+                                                         gint64         *allocation_bytes,
+                                                         guint64        *key);
 gboolean         tm_memory_store_get_event_sizes        (TmMemoryStore  *self,
                                                          guint           index,
                                                          guint64        *address,

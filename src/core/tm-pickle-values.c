@@ -295,6 +295,12 @@ key_is (TmPickle      *self,
          memcmp (self->data + k->v.offset, key, len) == 0;
 }
 
+guint
+tm_pickle_get_n_shapes (TmPickle *self)
+{
+  return (guint) self->n_shapes;
+}
+
 gint
 tm_pickle_shape_find (TmPickle   *self,
                       guint       shape,

@@ -139,6 +139,8 @@ gboolean       tm_pickle_dict_lookup     (TmPickle       *self,
 
 guint          tm_pickle_dict_shape      (TmPickle       *self,
                                           TmPickleValue   dict);
+/* Shapes are numbered 1 to tm_pickle_get_n_shapes () - 1. */
+guint          tm_pickle_get_n_shapes    (TmPickle       *self);
 /* The slot of key in shape (the last one set), or -1. */
 gint           tm_pickle_shape_find      (TmPickle       *self,
                                           guint           shape,

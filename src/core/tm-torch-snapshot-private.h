@@ -76,6 +76,8 @@ struct _TmTorchSnapshot
   TmSource  *source;
   TmPickle  *pickle;
   GPtrArray *devices;   /* TmTorchDevice, ascending */
+  gint8     *slots;     /* per shape, TM_TORCH_N_KEYS slots of the entry keys (-1: none) */
+  guint      n_shapes;
   guint      checkpoint;     /* entries between the walk's checkpoints */
   gsize      two_parts_min;  /* the least entries walked and filled in two parts */
 };
@@ -124,14 +126,6 @@ enum
   TM_TORCH_N_KEYS
 };
 
-#define TM_TORCH_SLOT_CACHE 4
-
-typedef struct
-{
-  guint shape[TM_TORCH_SLOT_CACHE];
-  gint  slot[TM_TORCH_SLOT_CACHE][TM_TORCH_N_KEYS];
-  guint next;
-} TmTorchSlotCache;
 
 /* One trace entry's fields, read at once: bit k of present says whether
  * the entry holds key k (value[k] is None otherwise). */
@@ -141,8 +135,9 @@ typedef struct
   guint         present;
 } TmTorchEntry;
 
-void               tm_torch_entry_read      (TmPickle        *p,
-                                             TmTorchSlotCache *c,
+/* Shaped entries (nearly all) take their fields by the slots found once
+ * per shape when the pickle was read. */
+void               tm_torch_entry_read      (TmTorchSnapshot *self,
                                              TmPickleValue    entry,
                                              TmTorchEntry    *out);
 
@@ -186,7 +181,7 @@ tm_torch_entry_int (TmPickle           *p,
 
 /* One field of entry as an integer, 0 when absent (reads the whole entry:
  * for a field or two, not for a walk). */
-gint64             tm_torch_entry_field_int (TmPickle        *p,
+gint64             tm_torch_entry_field_int (TmTorchSnapshot *self,
                                              TmPickleValue    entry,
                                              guint            key);
 

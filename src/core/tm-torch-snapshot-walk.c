@@ -164,7 +164,6 @@ walk_part (gpointer data)
   TmPickle *p = w->self->pickle;
   TmTorchWalk *c = w->walk;
   ActionCache cache = { { 0 }, { 0 }, 0 };
-  TmTorchSlotCache slots = { { 0 }, { { 0 } }, 0 };
   TmTorchEntry entry, prev;
   guint8 prev_action = TM_TORCH_OTHER;
   guint64 prev_addr = 0;
@@ -174,7 +173,7 @@ walk_part (gpointer data)
     {
       /* The entry before the part, for a free_requested right before a
        * free_completed (the other part's action column is not ours). */
-      tm_torch_entry_read (p, &slots, w->items[w->from - 1], &prev);
+      tm_torch_entry_read (w->self, w->items[w->from - 1], &prev);
       if (tm_pickle_kind (p, prev.value[TM_TORCH_KEY_ACTION]) == TM_PICKLE_STRING)
         prev_action = action_of (p, &cache, prev.value[TM_TORCH_KEY_ACTION]);
       tm_torch_entry_uint (p, &prev, TM_TORCH_KEY_ADDR, &prev_addr);
@@ -204,7 +203,7 @@ walk_part (gpointer data)
                                i, d->id, tm_pickle_kind_name (tm_pickle_kind (p, e)));
           return NULL;
         }
-      tm_torch_entry_read (p, &slots, e, &entry);
+      tm_torch_entry_read (w->self, e, &entry);
 
       if (!(entry.present & (1u << TM_TORCH_KEY_ACTION)) ||
           tm_pickle_kind (p, entry.value[TM_TORCH_KEY_ACTION]) != TM_PICKLE_STRING)

@@ -161,21 +161,34 @@ compare_devices (gconstpointer a,
   return x->index < y->index ? -1 : x->index > y->index;
 }
 
-void
-tm_torch_entry_read (TmPickle         *p,
-                     TmTorchSlotCache *c,
-                     TmPickleValue     entry,
-                     TmTorchEntry     *out)
+static const char * const entry_keys[TM_TORCH_N_KEYS] = {
+  "action", "addr", "size", "time_us", "frames", "stream",
+};
+
+/* Each shape's slots of the entry keys, once the pickle is read. */
+static void
+find_slots (TmTorchSnapshot *self)
 {
-  static const char * const entry_keys[TM_TORCH_N_KEYS] = {
-    "action", "addr", "size", "time_us", "frames", "stream",
-  };
+  self->n_shapes = tm_pickle_get_n_shapes (self->pickle);
+  self->slots = g_new (gint8, (gsize) self->n_shapes * TM_TORCH_N_KEYS);
+  for (guint shape = 0; shape < self->n_shapes; shape++)
+    for (guint k = 0; k < TM_TORCH_N_KEYS; k++)
+      self->slots[(gsize) shape * TM_TORCH_N_KEYS + k] =
+        (gint8) (shape == 0 ? -1 : tm_pickle_shape_find (self->pickle, shape, entry_keys[k]));
+}
+
+void
+tm_torch_entry_read (TmTorchSnapshot *self,
+                     TmPickleValue    entry,
+                     TmTorchEntry    *out)
+{
+  TmPickle *p = self->pickle;
   TmPickleValue values[TM_PICKLE_MAX_SHAPE_KEYS];
   guint shape = tm_pickle_dict_get_values (p, entry, values);
-  guint r;
+  const gint8 *slots;
 
   out->present = 0;
-  if (shape == 0)
+  if (shape == 0 || shape >= self->n_shapes)
     {
       /* A dict of pairs: by name. */
       for (guint k = 0; k < TM_TORCH_N_KEYS; k++)
@@ -185,41 +198,27 @@ tm_torch_entry_read (TmPickle         *p,
           out->value[k] = TM_PICKLE_VALUE_NONE;
       return;
     }
-  for (r = 0; r < TM_TORCH_SLOT_CACHE && c->shape[r] != shape; r++)
-    ;
-  if (G_UNLIKELY (r == TM_TORCH_SLOT_CACHE))
-    {
-      r = c->next;
-      c->next = (c->next + 1) % TM_TORCH_SLOT_CACHE;
-      c->shape[r] = shape;
-      for (guint k = 0; k < TM_TORCH_N_KEYS; k++)
-        c->slot[r][k] = tm_pickle_shape_find (p, shape, entry_keys[k]);
-    }
+  slots = &self->slots[(gsize) shape * TM_TORCH_N_KEYS];
   for (guint k = 0; k < TM_TORCH_N_KEYS; k++)
-    {
-      gint slot = c->slot[r][k];
-
-      if (slot >= 0)
-        {
-          out->value[k] = values[slot];
-          out->present |= 1u << k;
-        }
-      else
-        out->value[k] = TM_PICKLE_VALUE_NONE;
-    }
+    if (slots[k] >= 0)
+      {
+        out->value[k] = values[slots[k]];
+        out->present |= 1u << k;
+      }
+    else
+      out->value[k] = TM_PICKLE_VALUE_NONE;
 }
 
 gint64
-tm_torch_entry_field_int (TmPickle      *p,
-                          TmPickleValue  entry,
-                          guint          key)
+tm_torch_entry_field_int (TmTorchSnapshot *self,
+                          TmPickleValue    entry,
+                          guint            key)
 {
-  TmTorchSlotCache slots = { { 0 }, { { 0 } }, 0 };
   TmTorchEntry e;
   gint64 v = 0;
 
-  tm_torch_entry_read (p, &slots, entry, &e);
-  tm_torch_entry_int (p, &e, key, &v);
+  tm_torch_entry_read (self, entry, &e);
+  tm_torch_entry_int (self->pickle, &e, key, &v);
   return v;
 }
 
@@ -528,8 +527,8 @@ analyse (TmTorchSnapshot *self,
 
   if (f->has_time)
     {
-      f->first_time_us = tm_torch_entry_field_int (p, d->entry[0], TM_TORCH_KEY_TIME);
-      f->last_time_us = tm_torch_entry_field_int (p, d->entry[d->n - 1], TM_TORCH_KEY_TIME);
+      f->first_time_us = tm_torch_entry_field_int (self, d->entry[0], TM_TORCH_KEY_TIME);
+      f->last_time_us = tm_torch_entry_field_int (self, d->entry[d->n - 1], TM_TORCH_KEY_TIME);
     }
   g_clear_pointer (&d->walk, tm_torch_walk_free);
 }
@@ -565,7 +564,10 @@ read_job (gpointer   user_data,
   TmTorchSnapshot *self = job->self;
 
   self->pickle = tm_pickle_read (job->data, job->size, error);
-  if (self->pickle == NULL || !read_shape (self, job->cancellable, error))
+  if (self->pickle == NULL)
+    return FALSE;
+  find_slots (self);
+  if (!read_shape (self, job->cancellable, error))
     return FALSE;
   for (guint i = 0; i < self->devices->len; i++)
     {
@@ -640,6 +642,7 @@ tm_torch_snapshot_unref (TmTorchSnapshot *self)
     return;
   g_clear_pointer (&self->devices, g_ptr_array_unref);
   g_clear_pointer (&self->pickle, tm_pickle_free);
+  g_clear_pointer (&self->slots, g_free);
   g_clear_pointer (&self->source, tm_source_unref);
   g_free (self);
 }
@@ -709,7 +712,7 @@ tm_torch_snapshot_get_time (TmTorchSnapshot *self,
 
   if (!d->figures.has_time || d->n == 0 || index >= (gint64) d->n)
     return FALSE;
-  *time_us = tm_torch_entry_field_int (self->pickle, d->entry[MAX (index, 0)], TM_TORCH_KEY_TIME);
+  *time_us = tm_torch_entry_field_int (self, d->entry[MAX (index, 0)], TM_TORCH_KEY_TIME);
   return TRUE;
 }
 

@@ -29,6 +29,7 @@ typedef struct
   /* entry index → its pairing key, where that is not its address (below);
    * made before the store is filled, then only read */
   GHashTable      *keys;
+  guint8          *keyed;   /* a bit per entry: whether keys holds it */
 } Decoder;
 
 /* Pairing keys. The store pairs an allocation with the first later
@@ -51,6 +52,7 @@ set_key (Decoder *dec,
          guint64  key)
 {
   g_hash_table_insert (dec->keys, GUINT_TO_POINTER (entry), g_memdup2 (&key, sizeof key));
+  dec->keyed[entry / 8] |= (guint8) (1u << (entry % 8));
 }
 
 static void
@@ -58,6 +60,7 @@ make_keys (Decoder       *dec,
            TmTorchDevice *d)
 {
   dec->keys = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  dec->keyed = g_new0 (guint8, d->n / 8 + 1);
   for (guint k = 0; k < d->figures.n_initially_allocated; k++)
     if (d->allocs[k].end >= 0)
       set_key (dec, (guint) d->allocs[k].end, LIVE_KEY (k));
@@ -73,7 +76,7 @@ key_of (Decoder *dec,
 {
   const guint64 *key;
 
-  if (g_hash_table_size (dec->keys) == 0)
+  if (!(dec->keyed[i / 8] & (1u << (i % 8))))
     return address;
   key = g_hash_table_lookup (dec->keys, GUINT_TO_POINTER (i));
   return key != NULL ? *key : address;
@@ -93,6 +96,7 @@ decoder_free (gpointer data)
   g_mutex_clear (&dec->lock);
   g_hash_table_unref (dec->scopes);
   g_clear_pointer (&dec->keys, g_hash_table_unref);
+  g_clear_pointer (&dec->keyed, g_free);
   tm_torch_snapshot_unref (dec->snap);
   g_free (dec);
 }
@@ -159,10 +163,9 @@ ref_frames (Decoder       *dec,
   *stream = TM_PICKLE_VALUE_NONE;
   if (ref < d->n)
     {
-      TmTorchSlotCache slots = { { 0 }, { { 0 } }, 0 };
       TmTorchEntry entry;
 
-      tm_torch_entry_read (dec->snap->pickle, &slots, d->entry[ref], &entry);
+      tm_torch_entry_read (dec->snap, d->entry[ref], &entry);
       *frames = entry.value[TM_TORCH_KEY_FRAMES];
       *stream = entry.value[TM_TORCH_KEY_STREAM];
     }
@@ -189,10 +192,9 @@ decode (gpointer     data,
   activity->data_type = g_strdup ("");
   if (ref < d->n)
     {
-      TmTorchSlotCache slots = { { 0 }, { { 0 } }, 0 };
       TmTorchEntry entry;
 
-      tm_torch_entry_read (p, &slots, d->entry[ref], &entry);
+      tm_torch_entry_read (dec->snap, d->entry[ref], &entry);
       tm_torch_entry_uint (p, &entry, TM_TORCH_KEY_ADDR, &activity->address);
       tm_torch_entry_int (p, &entry, TM_TORCH_KEY_SIZE, &activity->requested_bytes);
       activity->region_type = g_strdup (action_name (d->action[ref]));
@@ -236,10 +238,9 @@ sizes (gpointer     data,
   *allocation_bytes = 0;
   if (ref < d->n)
     {
-      TmTorchSlotCache slots = { { 0 }, { { 0 } }, 0 };
       TmTorchEntry entry;
 
-      tm_torch_entry_read (dec->snap->pickle, &slots, d->entry[ref], &entry);
+      tm_torch_entry_read (dec->snap, d->entry[ref], &entry);
       tm_torch_entry_uint (dec->snap->pickle, &entry, TM_TORCH_KEY_ADDR, address);
       tm_torch_entry_int (dec->snap->pickle, &entry, TM_TORCH_KEY_SIZE, allocation_bytes);
       *address = key_of (dec, (guint) ref, *address);
@@ -263,7 +264,50 @@ stack (gpointer data,
   return tm_torch_snapshot_format_frames (dec->snap, frames);
 }
 
-static const TmMemoryStoreDecoder decoder = { decode, sizes, stack };
+/* decode's names are the frames of meta_ref and the region, an action
+ * (< 10) or an origin (10, 11): the key holds both. */
+static gboolean
+label (gpointer  data,
+       guint64   ref,
+       guint64   meta_ref,
+       guint64  *address,
+       gint64   *allocation_bytes,
+       guint64  *key)
+{
+  Decoder *dec = data;
+  TmTorchDevice *d = tm_torch_get_device (dec->snap, dec->device);
+  TmPickleValue frames, ignored;
+  guint region;
+
+  if (ref < d->n)
+    {
+      TmTorchEntry entry;
+
+      *address = 0;
+      *allocation_bytes = 0;
+      tm_torch_entry_read (dec->snap, d->entry[ref], &entry);
+      tm_torch_entry_uint (dec->snap->pickle, &entry, TM_TORCH_KEY_ADDR, address);
+      tm_torch_entry_int (dec->snap->pickle, &entry, TM_TORCH_KEY_SIZE, allocation_bytes);
+      region = MIN (d->action[ref], 9);
+    }
+  else if (ref >= LIVE_REF && ref - LIVE_REF < d->n_allocs)
+    {
+      const TmTorchAllocation *a = &d->allocs[ref - LIVE_REF];
+
+      *address = a->address;
+      *allocation_bytes = a->bytes;
+      region = a->origin == TM_TORCH_ORIGIN_SNAPSHOT ? 10 : 11;
+    }
+  else
+    return FALSE;
+  ref_frames (dec, d, meta_ref, &frames, &ignored);
+  if (frames >> 59 != 0)
+    return FALSE;
+  *key = frames << 4 | region;
+  return TRUE;
+}
+
+static const TmMemoryStoreDecoder decoder = { decode, sizes, stack, label };
 
 /* Microseconds since the first entry as picoseconds, saturating; the
  * entry index as microseconds without times. */
@@ -296,7 +340,6 @@ ties_before (TmTorchSnapshot *self,
              guint            i,
              gint64           time_ps)
 {
-  TmTorchSlotCache slots = { { 0 }, { { 0 } }, 0 };
   gint64 n = 0;
   guint k = i;
 
@@ -304,7 +347,7 @@ ties_before (TmTorchSnapshot *self,
     {
       TmTorchEntry entry;
 
-      tm_torch_entry_read (self->pickle, &slots, d->entry[k - 1], &entry);
+      tm_torch_entry_read (self, d->entry[k - 1], &entry);
       if (entry_time_ps (self, d, &entry, k - 1) != time_ps)
         break;
       k--;
@@ -361,12 +404,10 @@ fill_part (gpointer data)
   const TmTorchCheckpoint *point = &g_array_index (d->checkpoints, TmTorchCheckpoint,
                                                    part->from / self->checkpoint);
   TmPickle *p = self->pickle;
-  TmTorchSlotCache slots = { { 0 }, { { 0 } }, 0 };
   TmSnapshot snap = { 0 };
   gint64 v = tm_sat_add (f->initially_allocated_bytes, point->allocated_rel);
   gint64 high = tm_sat_add (f->initially_allocated_bytes, point->high_rel);
   gint64 r = tm_sat_add (f->reserved_bytes_at_start, point->reserved_rel);
-
   gint64 prev_ps = G_MININT64, ties = 0;
 
   g_assert (part->from % self->checkpoint == 0);
@@ -376,7 +417,7 @@ fill_part (gpointer data)
       TmTorchEntry entry;
       gint64 size = 0, time_ps;
 
-      tm_torch_entry_read (p, &slots, d->entry[i], &entry);
+      tm_torch_entry_read (self, d->entry[i], &entry);
       time_ps = entry_time_ps (self, d, &entry, i);
       if (i == part->from)
         ties = ties_before (self, d, i, time_ps);
@@ -657,15 +698,14 @@ compare_segments (gconstpointer a,
 }
 
 static gint64
-time_of (TmTorchSnapshot  *self,
-         TmTorchDevice    *d,
-         TmTorchSlotCache *slots,
-         guint             index,
-         TmTorchEntry     *entry)
+time_of (TmTorchSnapshot *self,
+         TmTorchDevice   *d,
+         guint            index,
+         TmTorchEntry    *entry)
 {
   gint64 t;
 
-  tm_torch_entry_read (self->pickle, slots, d->entry[index], entry);
+  tm_torch_entry_read (self, d->entry[index], entry);
   t = entry_time_ps (self, d, entry, index);
   return tm_sat_add (t, ties_before (self, d, index, t));
 }
@@ -677,7 +717,6 @@ build_segments (TmTorchSnapshot *self,
   TmTorchDevice *d = tm_torch_get_device (self, device);
   const TmTorchFigures *f = &d->figures;
   TmPickle *p = self->pickle;
-  TmTorchSlotCache slots = { { 0 }, { { 0 } }, 0 };
   TmSegmentsState state = { 0 };
   g_autoptr(GTree) open = g_tree_new_full (compare_addresses, NULL, NULL, g_free);
   g_autoptr(GArray) out = g_array_new (FALSE, FALSE, sizeof (TmSegment));
@@ -702,12 +741,12 @@ build_segments (TmTorchSnapshot *self,
     state.fragmentation = 1.0 - (double) f->largest_inactive_block_bytes / (double) f->free_external_bytes;
   segments = tm_segments_new (d->id, &state);
   if (d->n > 0)
-    last_ps = time_of (self, d, &slots, d->n - 1, &entry);
+    last_ps = time_of (self, d, d->n - 1, &entry);
 
   for (guint k = 0; k < d->events->len; k++)
     {
       guint i = g_array_index (d->events, guint32, k);
-      gint64 t = time_of (self, d, &slots, i, &entry);
+      gint64 t = time_of (self, d, i, &entry);
       guint64 address = 0;
       gint64 size = 0;
 
