@@ -468,10 +468,12 @@ gboolean       tm_pickle_memo_put       (Parser         *ps,
                                          gsize           op_len,
                                          GError        **error);
 
-/* Reads a lazy dict's values again (its shape's number of them) into
- * values; FALSE if the pickle no longer holds them (it changed). */
+/* Reads a lazy dict's first n_values values again (at most its shape's
+ * number of them) into values; FALSE if the pickle no longer holds them
+ * (it changed). */
 gboolean tm_pickle_lazy_values (TmPickle      *self,
                                 TmPickleValue  dict,
+                                guint          n_values,
                                 TmPickleValue *values);
 
 G_END_DECLS

@@ -151,19 +151,29 @@ tm_pickle_get_string_offset (TmPickle      *self,
          ? (gsize) o->v.offset : 0;
 }
 
-/* A lazy dict's values, read again: None for each when the pickle no
- * longer holds them. */
+/* A lazy dict's first n values (all of them if it has no more), read
+ * again: None for each when the pickle no longer holds them. */
+static guint
+lazy_read_first (TmPickle      *self,
+                 TmPickleValue  dict,
+                 guint          n,
+                 TmPickleValue *values)
+{
+  guint shape = lazy_shape (self, dict);
+
+  n = MIN (n, self->shapes[shape].n);
+  if (!tm_pickle_lazy_values (self, dict, n, values))
+    for (guint i = 0; i < n; i++)
+      values[i] = TM_PICKLE_VALUE_NONE;
+  return shape;
+}
+
 static guint
 lazy_read (TmPickle      *self,
            TmPickleValue  dict,
            TmPickleValue *values)
 {
-  guint shape = lazy_shape (self, dict);
-
-  if (!tm_pickle_lazy_values (self, dict, values))
-    for (guint i = 0; i < self->shapes[shape].n; i++)
-      values[i] = TM_PICKLE_VALUE_NONE;
-  return shape;
+  return lazy_read_first (self, dict, G_MAXUINT, values);
 }
 
 gsize
@@ -260,14 +270,23 @@ tm_pickle_dict_get_values (TmPickle      *self,
                            TmPickleValue  dict,
                            TmPickleValue *values)
 {
+  return tm_pickle_dict_get_first_values (self, dict, G_MAXUINT, values);
+}
+
+guint
+tm_pickle_dict_get_first_values (TmPickle      *self,
+                                 TmPickleValue  dict,
+                                 guint          n,
+                                 TmPickleValue *values)
+{
   const TmPickleObj *o;
 
   if ((dict & TAG_MASK) == TAG_LAZY)
-    return lazy_read (self, dict, values);
+    return lazy_read_first (self, dict, n, values);
   o = obj_of (self, dict);
   if (o == NULL || o->kind != TM_PICKLE_DICT || o->shape == 0)
     return 0;
-  memcpy (values, self->items + o->v.c.start, o->n * sizeof (TmPickleValue));
+  memcpy (values, self->items + o->v.c.start, MIN (o->n, n) * sizeof (TmPickleValue));
   return o->shape;
 }
 
@@ -364,10 +383,11 @@ tm_pickle_dict_lookup (TmPickle      *self,
 gboolean
 tm_pickle_lazy_values (TmPickle      *self,
                        TmPickleValue  dict,
+                       guint          n_values,
                        TmPickleValue *values)
 {
   gsize pos = (gsize) (dict >> LAZY_OFFSET_SHIFT);
-  guint n = 2 * self->shapes[lazy_shape (self, dict)].n;
+  guint n = 2 * MIN (n_values, self->shapes[lazy_shape (self, dict)].n);
 
   /* The parser checked these bytes; they are read again with every check,
    * since the file may have changed since. */

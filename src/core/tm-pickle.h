@@ -155,6 +155,12 @@ TmPickleValue  tm_pickle_dict_value_at   (TmPickle       *self,
 guint          tm_pickle_dict_get_values (TmPickle       *self,
                                           TmPickleValue   dict,
                                           TmPickleValue  *values);
+/* The same for its first n values only (a lazy dict is read again only
+ * that far); its shape, or 0. */
+guint          tm_pickle_dict_get_first_values (TmPickle      *self,
+                                                TmPickleValue  dict,
+                                                guint          n,
+                                                TmPickleValue *values);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmPickle, tm_pickle_free)
 

@@ -140,6 +140,12 @@ typedef struct
 void               tm_torch_entry_read      (TmTorchSnapshot *self,
                                              TmPickleValue    entry,
                                              TmTorchEntry    *out);
+/* Only the keys whose bits (1 << TM_TORCH_KEY_…) are set in keys; the
+ * others are None. */
+void               tm_torch_entry_read_keys (TmTorchSnapshot *self,
+                                             TmPickleValue    entry,
+                                             guint            keys,
+                                             TmTorchEntry    *out);
 
 /* A field as an unsigned integer (addresses) or a signed one: FALSE when
  * the entry lacks it or it is not one. */

@@ -178,35 +178,49 @@ find_slots (TmTorchSnapshot *self)
 }
 
 void
-tm_torch_entry_read (TmTorchSnapshot *self,
-                     TmPickleValue    entry,
-                     TmTorchEntry    *out)
+tm_torch_entry_read_keys (TmTorchSnapshot *self,
+                          TmPickleValue    entry,
+                          guint            keys,
+                          TmTorchEntry    *out)
 {
   TmPickle *p = self->pickle;
   TmPickleValue values[TM_PICKLE_MAX_SHAPE_KEYS];
-  guint shape = tm_pickle_dict_get_values (p, entry, values);
+  guint shape = tm_pickle_dict_shape (p, entry);
   const gint8 *slots;
+  guint n = 0;
 
   out->present = 0;
+  for (guint k = 0; k < TM_TORCH_N_KEYS; k++)
+    out->value[k] = TM_PICKLE_VALUE_NONE;
   if (shape == 0 || shape >= self->n_shapes)
     {
       /* A dict of pairs: by name. */
       for (guint k = 0; k < TM_TORCH_N_KEYS; k++)
-        if (tm_pickle_dict_lookup (p, entry, entry_keys[k], &out->value[k]))
+        if ((keys & (1u << k)) && tm_pickle_dict_lookup (p, entry, entry_keys[k], &out->value[k]))
           out->present |= 1u << k;
-        else
-          out->value[k] = TM_PICKLE_VALUE_NONE;
       return;
     }
+  /* A lazy dict is read again only as far as the last key asked for. */
   slots = &self->slots[(gsize) shape * TM_TORCH_N_KEYS];
   for (guint k = 0; k < TM_TORCH_N_KEYS; k++)
-    if (slots[k] >= 0)
+    if ((keys & (1u << k)) && slots[k] >= 0)
+      n = MAX (n, (guint) slots[k] + 1);
+  if (n == 0 || tm_pickle_dict_get_first_values (p, entry, n, values) != shape)
+    return;
+  for (guint k = 0; k < TM_TORCH_N_KEYS; k++)
+    if ((keys & (1u << k)) && slots[k] >= 0)
       {
         out->value[k] = values[slots[k]];
         out->present |= 1u << k;
       }
-    else
-      out->value[k] = TM_PICKLE_VALUE_NONE;
+}
+
+void
+tm_torch_entry_read (TmTorchSnapshot *self,
+                     TmPickleValue    entry,
+                     TmTorchEntry    *out)
+{
+  tm_torch_entry_read_keys (self, entry, (1u << TM_TORCH_N_KEYS) - 1, out);
 }
 
 gint64
@@ -217,7 +231,7 @@ tm_torch_entry_field_int (TmTorchSnapshot *self,
   TmTorchEntry e;
   gint64 v = 0;
 
-  tm_torch_entry_read (self, entry, &e);
+  tm_torch_entry_read_keys (self, entry, 1u << key, &e);
   tm_torch_entry_int (self->pickle, &e, key, &v);
   return v;
 }

@@ -240,7 +240,7 @@ sizes (gpointer     data,
     {
       TmTorchEntry entry;
 
-      tm_torch_entry_read (dec->snap, d->entry[ref], &entry);
+      tm_torch_entry_read_keys (dec->snap, d->entry[ref], 1u << TM_TORCH_KEY_ADDR | 1u << TM_TORCH_KEY_SIZE, &entry);
       tm_torch_entry_uint (dec->snap->pickle, &entry, TM_TORCH_KEY_ADDR, address);
       tm_torch_entry_int (dec->snap->pickle, &entry, TM_TORCH_KEY_SIZE, allocation_bytes);
       *address = key_of (dec, (guint) ref, *address);
@@ -276,7 +276,7 @@ label (gpointer  data,
 {
   Decoder *dec = data;
   TmTorchDevice *d = tm_torch_get_device (dec->snap, dec->device);
-  TmPickleValue frames, ignored;
+  TmPickleValue frames = TM_PICKLE_VALUE_NONE, ignored;
   guint region;
 
   if (ref < d->n)
@@ -289,6 +289,9 @@ label (gpointer  data,
       tm_torch_entry_uint (dec->snap->pickle, &entry, TM_TORCH_KEY_ADDR, address);
       tm_torch_entry_int (dec->snap->pickle, &entry, TM_TORCH_KEY_SIZE, allocation_bytes);
       region = MIN (d->action[ref], 9);
+      /* An allocation shows its own frames: the entry is read once. */
+      if (meta_ref == ref)
+        frames = entry.value[TM_TORCH_KEY_FRAMES];
     }
   else if (ref >= LIVE_REF && ref - LIVE_REF < d->n_allocs)
     {
@@ -300,7 +303,8 @@ label (gpointer  data,
     }
   else
     return FALSE;
-  ref_frames (dec, d, meta_ref, &frames, &ignored);
+  if (meta_ref != ref || ref >= d->n)
+    ref_frames (dec, d, meta_ref, &frames, &ignored);
   if (frames >> 59 != 0)
     return FALSE;
   *key = frames << 4 | region;
@@ -417,7 +421,7 @@ fill_part (gpointer data)
       TmTorchEntry entry;
       gint64 size = 0, time_ps;
 
-      tm_torch_entry_read (self, d->entry[i], &entry);
+      tm_torch_entry_read_keys (self, d->entry[i], 1u << TM_TORCH_KEY_ADDR | 1u << TM_TORCH_KEY_SIZE | 1u << TM_TORCH_KEY_TIME, &entry);
       time_ps = entry_time_ps (self, d, &entry, i);
       if (i == part->from)
         ties = ties_before (self, d, i, time_ps);
