@@ -595,6 +595,20 @@ test_lazy (void)
   g_assert_true (tm_pickle_dict_lookup (p, items[7], "b", &v));
   g_assert_cmpint (int_of (p, v), ==, 77);
   g_assert_cmpuint (tm_pickle_dict_size (p, items[8]), ==, 1);
+
+  /* The first values only: a lazy dict (2), a shaped one that is not
+   * lazy (7) and a dict of pairs (8, no shape); a value past n is left. */
+  values[0] = values[1] = 42;
+  g_assert_cmpuint (tm_pickle_dict_get_first_values (p, items[2], 1, values), ==, tm_pickle_dict_shape (p, items[2]));
+  g_assert_cmpint (int_of (p, values[0]), ==, G_GINT64_CONSTANT (0x7f0012345678));
+  g_assert_cmpuint (values[1], ==, 42);
+  g_assert_cmpuint (tm_pickle_dict_get_first_values (p, items[2], 9, values), ==, tm_pickle_dict_shape (p, items[2]));
+  assert_string (p, values[1], "a");
+  values[1] = 42;
+  g_assert_cmpuint (tm_pickle_dict_get_first_values (p, items[7], 1, values), ==, tm_pickle_dict_shape (p, items[7]));
+  g_assert_cmpint (int_of (p, values[0]), ==, 7);
+  g_assert_cmpuint (values[1], ==, 42);
+  g_assert_cmpuint (tm_pickle_dict_get_first_values (p, items[8], 1, values), ==, 0);
 }
 
 /* A memo slot set twice: what a lazy dict read before it would read again
