@@ -271,6 +271,51 @@ test_spans (void)
   g_assert_cmpuint (tm_allocations_axis_to_address (allocs, (double) spans[1].offset + 10), ==, 0x7f000000000a);
 }
 
+/* Many allocations, addresses in no order and often the same (the index
+ * sorts them by address to find the spans): the spans are in address
+ * order, apart, and hold every allocation. */
+static void
+test_spans_many (void)
+{
+  g_autoptr(GArray) evs = g_array_new (FALSE, FALSE, sizeof (Ev));
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  g_autoptr(TmProfile) profile = NULL;
+  TmAllocations *allocs;
+  const TmAddressSpan *spans;
+  guint n_spans;
+
+  for (guint i = 0; i < 3000; i++)
+    {
+      /* 40 places in 3 regions far apart, blocks of 1 KiB to 64 KiB */
+      guint64 base = (guint64) g_rand_int_range (rand, 0, 3) << 36;
+      Ev ev = { TRUE, 10 + i, 0, 1024 * g_rand_int_range (rand, 1, 65),
+                base + 0x100000 * (guint64) g_rand_int_range (rand, 0, 40), "op" };
+
+      g_array_append_val (evs, ev);
+    }
+  profile = load_events ((const Ev *) evs->data, evs->len);
+  allocs = tm_profile_lookup_allocations (profile, tm_profile_get_memory_store (profile, 0));
+  spans = tm_allocations_get_spans (allocs, &n_spans);
+  g_assert_cmpuint (n_spans, >=, 3);
+  for (guint i = 1; i < n_spans; i++)
+    {
+      g_assert_cmpuint (spans[i - 1].address, <, spans[i - 1].end);
+      g_assert_cmpuint (spans[i - 1].end, <, spans[i].address);
+      g_assert_cmpuint (spans[i - 1].offset, <, spans[i].offset);
+    }
+  for (guint i = 0; i < tm_allocations_get_n (allocs); i++)
+    {
+      const TmAllocation *a = tm_allocations_get (allocs, i);
+      guint k = 0;
+
+      while (k < n_spans && spans[k].end <= a->address)
+        k++;
+      g_assert_cmpuint (k, <, n_spans);
+      g_assert_cmpuint (spans[k].address, <=, a->address);
+      g_assert_cmpuint (spans[k].end, >=, a->address + (guint64) TM_ALLOCATION_BYTES (a));
+    }
+}
+
 /* A store of random points (the XProf JSON path pairs them itself): the
  * rectangle query and picking against brute force. */
 static void
@@ -607,6 +652,7 @@ main (int    argc,
   g_test_add_func ("/allocations/lookup-async", test_lookup_async);
   g_test_add_func ("/allocations/csv", test_csv);
   g_test_add_func ("/allocations/spans", test_spans);
+  g_test_add_func ("/allocations/spans-many", test_spans_many);
   g_test_add_func ("/allocations/query-brute-force", test_query_brute_force);
   g_test_add_func ("/allocations/render", test_render);
   g_test_add_func ("/allocations/render-brute-force", test_render_brute_force);

@@ -273,10 +273,12 @@ typedef struct
   guint64 end;
 } Range;
 
-/* Heap sort by address, in place: there are as many ranges as
- * allocations, and a merge sort's buffer of as many again was most of the
- * memory the index took while it was built (and kept in the builder
- * thread's malloc arena after). */
+/* Sorting by address, in place: there are as many ranges as allocations,
+ * and a merge sort's buffer of as many again was most of the memory the
+ * index took while it was built (and kept in the builder thread's malloc
+ * arena after). An introsort: quicksort (Hoare's partition, which splits
+ * runs of one address evenly: allocators reuse addresses), insertion sort
+ * for short runs, heap sort where quicksort goes too deep. */
 static void
 sift_down (Range *r,
            gsize  root,
@@ -301,8 +303,8 @@ sift_down (Range *r,
 }
 
 static void
-sort_ranges (Range *r,
-             gsize  n)
+heap_sort (Range *r,
+           gsize  n)
 {
   for (gsize i = n / 2; i-- > 0;)
     sift_down (r, i, n);
@@ -314,6 +316,87 @@ sort_ranges (Range *r,
       r[end] = top;
       sift_down (r, 0, end);
     }
+}
+
+static void
+insertion_sort (Range *r,
+                gsize  n)
+{
+  for (gsize i = 1; i < n; i++)
+    {
+      Range v = r[i];
+      gsize j = i;
+
+      for (; j > 0 && r[j - 1].address > v.address; j--)
+        r[j] = r[j - 1];
+      r[j] = v;
+    }
+}
+
+static void
+intro_sort (Range *r,
+            gsize  n,
+            guint  depth)
+{
+  while (n > 16)
+    {
+      guint64 a, b, c, pivot;
+      gsize i, j;
+
+      if (depth-- == 0)
+        {
+          heap_sort (r, n);
+          return;
+        }
+      /* The median of the first, middle and last addresses. */
+      a = r[0].address;
+      b = r[n / 2].address;
+      c = r[n - 1].address;
+      pivot = a < b ? (b < c ? b : MAX (a, c)) : (a < c ? a : MAX (b, c));
+      i = 0;
+      j = n - 1;
+      for (;;)
+        {
+          Range t;
+
+          while (r[i].address < pivot)
+            i++;
+          while (r[j].address > pivot)
+            j--;
+          if (i >= j)
+            break;
+          t = r[i];
+          r[i] = r[j];
+          r[j] = t;
+          i++;
+          j--;
+        }
+      /* [0, j] ≤ pivot ≤ [j + 1, n): the smaller side first, the other
+       * by the loop, so the stack stays shallow. */
+      if (j + 1 < n - (j + 1))
+        {
+          intro_sort (r, j + 1, depth);
+          r += j + 1;
+          n -= j + 1;
+        }
+      else
+        {
+          intro_sort (r + j + 1, n - (j + 1), depth);
+          n = j + 1;
+        }
+    }
+  insertion_sort (r, n);
+}
+
+static void
+sort_ranges (Range *r,
+             gsize  n)
+{
+  guint depth = 0;
+
+  for (gsize m = n; m > 1; m >>= 1)
+    depth += 2;
+  intro_sort (r, n, depth);
 }
 
 
