@@ -8,7 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "tm-addr-map.h"
-#include "tm-analysis.h"
+#include "tm-analysis-private.h"
 
 #define CANCEL_CHECK_INTERVAL 16384
 
@@ -167,9 +167,109 @@ allocation_row (TmMemoryStore  *store,
   return row;
 }
 
+/* docs/analysis.md step 6, the walk over snapshots [from, to): records
+ * of the allocations (address → snapshot) and the sums the unmapped bytes
+ * are made of. A later part starts without the records of the parts
+ * before it: where it finds no record of its own (an address's first
+ * allocation or deallocation in it), it notes a miss, which the join
+ * applies to the earlier parts' records in order. */
+typedef struct
+{
+  guint64  address;
+  gint64   bytes;
+  gboolean deallocation;
+} Miss;
+
+typedef struct
+{
+  TmMemoryStore *s;
+  gint64         step;
+  guint          from;
+  guint          to;
+  gboolean       later;       /* notes misses */
+  TmAddrMap     *records;
+  GArray        *misses;      /* Miss, in snapshot order */
+  gint64         allocated;   /* Σ allocation bytes of its allocations */
+  gint64         deallocated; /* Σ of its deallocations */
+  gint64         unmatched;   /* Σ of its deallocations without a record */
+  GCancellable  *cancellable;
+  GError        *error;
+} ReplayPart;
+
+static gpointer
+replay_part (gpointer data)
+{
+  ReplayPart *r = data;
+  TmMemoryStore *s = r->s;
+
+  for (guint i = r->from, run_end = r->from; i < r->to; i++)
+    {
+      guint64 addr;
+      gint64 bytes;
+
+      if ((i % CANCEL_CHECK_INTERVAL) == 0 && g_cancellable_set_error_if_cancelled (r->cancellable, &r->error))
+        return NULL;
+      if (i >= run_end && tm_memory_store_get_step_run (s, i, &run_end) != r->step)
+        {
+          /* Not this step up to the run's end. */
+          i = run_end - 1;
+          continue;
+        }
+
+      if (!tm_memory_store_get_event_sizes (s, i, &addr, &bytes, &r->error))
+        return NULL;
+
+      if (tm_memory_store_get_kind (s, i) == TM_ACTIVITY_ALLOCATION)
+        {
+          if (!tm_addr_map_exchange (r->records, addr, i, NULL) && r->later)
+            {
+              Miss miss = { addr, bytes, FALSE };
+
+              g_array_append_val (r->misses, miss);
+            }
+          r->allocated = tm_sat_add (r->allocated, bytes);
+        }
+      /* Events of neither kind (a snapshot's segment or free_requested
+       * entries, docs/pytorch.md) change no record. */
+      else if (tm_memory_store_get_kind (s, i) == TM_ACTIVITY_DEALLOCATION)
+        {
+          if (!tm_addr_map_remove (r->records, addr, NULL))
+            {
+              r->unmatched = tm_sat_add (r->unmatched, bytes);
+              if (r->later)
+                {
+                  Miss miss = { addr, bytes, TRUE };
+
+                  g_array_append_val (r->misses, miss);
+                }
+            }
+          r->deallocated = tm_sat_add (r->deallocated, bytes);
+        }
+    }
+  return NULL;
+}
+
+static void
+replay_part_clear (ReplayPart *r)
+{
+  g_clear_pointer (&r->records, tm_addr_map_free);
+  g_clear_pointer (&r->misses, g_array_unref);
+  g_clear_error (&r->error);
+}
+
+/* Below this many snapshots up to the peak, one thread walks them. */
+static guint replay_two_parts_min = 1u << 20;
+
+void
+_tm_analysis_set_two_parts_min (guint n_snapshots)
+{
+  replay_two_parts_min = n_snapshots;
+}
+
 /* docs/analysis.md step 6: the allocations of the peak step made up to the
  * window peak and not freed by then, plus what the records cannot account
- * for. */
+ * for. A long walk is split in two halves on two threads, joined by the
+ * second half's misses: the same records and sums as one walk. */
 static GPtrArray *
 compute_peak_breakdown (TmMemoryStore  *s,
                         gint64          step,
@@ -177,58 +277,92 @@ compute_peak_breakdown (TmMemoryStore  *s,
                         GError        **error)
 {
   g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) tm_breakdown_row_free);
-  g_autoptr(TmAddrMap) records = tm_addr_map_new ();
   const TmSummary *summary = tm_memory_store_get_summary (s);
   const gint64 *times = tm_memory_store_get_times (s);
   guint n = tm_memory_store_get_n_snapshots (s);
+  guint end = 0;
+  gboolean two = FALSE;
+  ReplayPart parts[2];
   gint64 unmapped = summary->peak_heap_bytes;
-  gint64 unmapped_dealloc = 0;
-  gsize pos = 0;
-  guint32 index;
+  gint64 unmatched = 0;
+  GError *failed = NULL;
 
-  for (guint i = 0, run_end = 0; i < n; i++)
+  /* Snapshots up to the peak time (those at exactly the peak included). */
+  while (end < n && times[end] <= summary->peak_time_ps)
+    end = end + 1;
+  two = end >= MAX (replay_two_parts_min, 2) && g_get_num_processors () >= 2;
+
+  for (guint k = 0; k < 2; k++)
     {
-      guint64 addr;
-      gint64 bytes;
+      memset (&parts[k], 0, sizeof parts[k]);
+      parts[k].s = s;
+      parts[k].step = step;
+      parts[k].records = tm_addr_map_new ();
+      parts[k].misses = g_array_new (FALSE, FALSE, sizeof (Miss));
+      parts[k].cancellable = cancellable;
+    }
+  parts[0].from = 0;
+  parts[0].to = two ? end / 2 : end;
+  parts[1].from = parts[0].to;
+  parts[1].to = end;
+  parts[1].later = TRUE;
 
-      if (times[i] > summary->peak_time_ps)
-        break;
-      if ((i % CANCEL_CHECK_INTERVAL) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
-        return NULL;
-      if (i >= run_end && tm_memory_store_get_step_run (s, i, &run_end) != step)
-        {
-          /* Not this step up to the run's end. */
-          i = run_end - 1;
-          continue;
-        }
+  if (two)
+    {
+      GThread *thread = g_thread_new ("tidemark-breakdown", replay_part, &parts[1]);
 
-      if (!tm_memory_store_get_event_sizes (s, i, &addr, &bytes, error))
-        return NULL;
+      replay_part (&parts[0]);
+      g_thread_join (thread);
+    }
+  else
+    replay_part (&parts[0]);
 
-      if (tm_memory_store_get_kind (s, i) == TM_ACTIVITY_ALLOCATION)
+  for (guint k = 0; k < 2 && failed == NULL; k++)
+    if (parts[k].error != NULL)
+      failed = g_steal_pointer (&parts[k].error);
+  if (failed != NULL)
+    {
+      g_propagate_error (error, failed);
+      replay_part_clear (&parts[0]);
+      replay_part_clear (&parts[1]);
+      return NULL;
+    }
+
+  /* The join: each miss of the second half meets the first's records as
+   * the one walk would have; a deallocation that finds one there was not
+   * unmatched after all. */
+  for (guint m = 0; m < parts[1].misses->len; m++)
+    {
+      const Miss *miss = &g_array_index (parts[1].misses, Miss, m);
+
+      if (tm_addr_map_remove (parts[0].records, miss->address, NULL) && miss->deallocation)
+        parts[1].unmatched = tm_sat_sub (parts[1].unmatched, miss->bytes);
+    }
+
+  for (guint k = 0; k < 2; k++)
+    {
+      gsize pos = 0;
+      guint32 index;
+
+      unmapped = tm_sat_sub (unmapped, parts[k].allocated);
+      unmapped = tm_sat_add (unmapped, parts[k].deallocated);
+      unmatched = tm_sat_add (unmatched, parts[k].unmatched);
+      while (tm_addr_map_iter_next (parts[k].records, &pos, NULL, &index))
         {
-          tm_addr_map_insert (records, addr, i);
-          unmapped = tm_sat_sub (unmapped, bytes);
-        }
-      /* Events of neither kind (a snapshot's segment or free_requested
-       * entries, docs/pytorch.md) change no record. */
-      else if (tm_memory_store_get_kind (s, i) == TM_ACTIVITY_DEALLOCATION)
-        {
-          if (!tm_addr_map_remove (records, addr, NULL))
-            unmapped_dealloc = tm_sat_add (unmapped_dealloc, bytes);
-          unmapped = tm_sat_add (unmapped, bytes);
+          TmBreakdownRow *row = allocation_row (s, index, error);
+
+          if (row == NULL)
+            {
+              replay_part_clear (&parts[0]);
+              replay_part_clear (&parts[1]);
+              return NULL;
+            }
+          g_ptr_array_add (rows, row);
         }
     }
-  unmapped = tm_sat_sub (unmapped, unmapped_dealloc);
-
-  while (tm_addr_map_iter_next (records, &pos, NULL, &index))
-    {
-      TmBreakdownRow *row = allocation_row (s, index, error);
-
-      if (row == NULL)
-        return NULL;
-      g_ptr_array_add (rows, row);
-    }
+  unmapped = tm_sat_sub (unmapped, unmatched);
+  replay_part_clear (&parts[0]);
+  replay_part_clear (&parts[1]);
 
   if (unmapped > 0)
     g_ptr_array_add (rows, special_row ("unused preallocated device memory", "persist/dynamic", unmapped, step));
