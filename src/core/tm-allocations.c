@@ -333,10 +333,24 @@ insertion_sort (Range *r,
     }
 }
 
+/* Pivots from places a xorshift picks: allocators' addresses come in
+ * patterns (a trace repeated, blocks reused in turn) that defeat the
+ * first, middle and last. */
+static gsize
+pick (guint64 *state,
+      gsize    n)
+{
+  *state ^= *state << 13;
+  *state ^= *state >> 7;
+  *state ^= *state << 17;
+  return (gsize) (*state % n);
+}
+
 static void
-intro_sort (Range *r,
-            gsize  n,
-            guint  depth)
+intro_sort (Range   *r,
+            gsize    n,
+            guint    depth,
+            guint64 *state)
 {
   while (n > 16)
     {
@@ -348,10 +362,10 @@ intro_sort (Range *r,
           heap_sort (r, n);
           return;
         }
-      /* The median of the first, middle and last addresses. */
-      a = r[0].address;
-      b = r[n / 2].address;
-      c = r[n - 1].address;
+      /* The median of three addresses. */
+      a = r[pick (state, n)].address;
+      b = r[pick (state, n)].address;
+      c = r[pick (state, n)].address;
       pivot = a < b ? (b < c ? b : MAX (a, c)) : (a < c ? a : MAX (b, c));
       i = 0;
       j = n - 1;
@@ -375,13 +389,13 @@ intro_sort (Range *r,
        * by the loop, so the stack stays shallow. */
       if (j + 1 < n - (j + 1))
         {
-          intro_sort (r, j + 1, depth);
+          intro_sort (r, j + 1, depth, state);
           r += j + 1;
           n -= j + 1;
         }
       else
         {
-          intro_sort (r + j + 1, n - (j + 1), depth);
+          intro_sort (r + j + 1, n - (j + 1), depth, state);
           n = j + 1;
         }
     }
@@ -392,11 +406,12 @@ static void
 sort_ranges (Range *r,
              gsize  n)
 {
+  guint64 state = G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
   guint depth = 0;
 
   for (gsize m = n; m > 1; m >>= 1)
     depth += 2;
-  intro_sort (r, n, depth);
+  intro_sort (r, n, depth, &state);
 }
 
 
