@@ -279,14 +279,16 @@ append_memory_event (TmMemoryStore    *store,
  * of it at least 16 bytes before the end of the file: its top-level fields
  * hopped over by their tags and lengths, nothing inside a stat looked at.
  * Gives the event's last metadata_id (0 if none), which decides what it is
- * (docs/formats.md, section 1.2). FALSE on anything else (another field,
+ * (docs/formats.md, section 1.2), and if has_offset is not NULL, whether it
+ * has an offset_ps field (a stat never has one). FALSE on anything else (another field,
  * a varint of more than 8 bytes, a length of more than two bytes, a field
  * that runs past the event): the careful path reads that event, and says
  * what is wrong with it. */
 static inline __attribute__ ((always_inline)) gboolean
 walk_event (const guint8 *p,
             const guint8 *end,
-            guint64      *metadata_id)
+            guint64      *metadata_id,
+            gboolean     *has_offset)
 {
   guint64 md_word = 0;
   guint md_len = 0;
@@ -323,6 +325,8 @@ walk_event (const guint8 *p,
               md_word = word;
               md_len = len;
             }
+          if (has_offset != NULL && tag == ((TM_XEVENT_OFFSET_PS << 3) | TM_WIRE_VARINT))
+            *has_offset = TRUE;
           p += 1 + len;
         }
       else
@@ -389,7 +393,7 @@ read_part (Reader             *r,
             {
               const guint8 *body_end = body + body_len;
 
-              if (body_end <= fast_end && walk_event (body, body_end, &md))
+              if (body_end <= fast_end && walk_event (body, body_end, &md, NULL))
                 {
                   len_offset = (gsize) (line.p + 1 - line.base);
                   line.p = body_end;
@@ -509,8 +513,8 @@ read_part (Reader             *r,
 }
 
 /* Where an event seems to start at or after from, within SYNC_SEARCH
- * bytes: a tag 0x22 whose event walk_event() takes, and so on for
- * SYNC_EVENTS events or up to the end of the line. A guess: the thread
+ * bytes: a tag 0x22 whose event walk_event() takes and has a time, and so
+ * on for SYNC_EVENTS events or up to the end of the line. A guess: the thread
  * that reads the part before it checks that it ends there. */
 static const guint8 *
 guess_event_start (const TmWire *line,
@@ -532,6 +536,7 @@ guess_event_start (const TmWire *line,
           const guint8 *body = q + 2;
           gsize len = q[1];
           guint64 md;
+          gboolean has_offset = FALSE;
 
           if (q >= fast_end || q[0] != ((TM_XLINE_EVENTS << 3) | TM_WIRE_LEN))
             break;
@@ -542,7 +547,9 @@ guess_event_start (const TmWire *line,
               len = (len & 0x7f) | ((gsize) q[2] << 7);
               body++;
             }
-          if (body + len > fast_end || !walk_event (body, body + len, &md))
+          /* Only events have an offset_ps: the last stats of an event
+           * and the events after it would read as events too. */
+          if (body + len > fast_end || !walk_event (body, body + len, &md, &has_offset) || !has_offset)
             break;
           q = body + len;
         }
