@@ -339,6 +339,23 @@ walk_event (const guint8 *p,
   return TRUE;
 }
 
+/* Every CANCEL_CHECK_INTERVAL events: cancelled?, and the bytes read
+ * since *counted (up to p) for the progress. */
+static gboolean
+check_point (Reader        *r,
+             const guint8  *p,
+             const guint8 **counted,
+             GError       **error)
+{
+  if (check_cancelled (r, error))
+    return FALSE;
+  g_atomic_pointer_add (r->host_done, (gssize) (p - *counted));
+  *counted = p;
+  if (r->progress != NULL)
+    report_progress (r, r->host_start + (gsize) g_atomic_pointer_get (r->host_done));
+  return TRUE;
+}
+
 /* Reads the memory events of the part of a line from start (the line's
  * start or an event's tag) up to stop: the field that starts before stop
  * and every one before it. Sets *reached to where the last one ends, and
@@ -398,15 +415,9 @@ read_part (Reader             *r,
                   len_offset = (gsize) (line.p + 1 - line.base);
                   line.p = body_end;
 
-                  if (G_UNLIKELY ((++n_events % CANCEL_CHECK_INTERVAL) == 0))
-                    {
-                      if (check_cancelled (r, error))
-                        return FALSE;
-                      g_atomic_pointer_add (r->host_done, (gssize) (line.p - counted));
-                      counted = line.p;
-                      if (r->progress != NULL)
-                        report_progress (r, r->host_start + (gsize) g_atomic_pointer_get (r->host_done));
-                    }
+                  if (G_UNLIKELY ((++n_events % CANCEL_CHECK_INTERVAL) == 0) &&
+                      !check_point (r, line.p, &counted, error))
+                    return FALSE;
 
                   kind = lookup_event_kind (r, md);
                   if (kind != TM_ACTIVITY_UNKNOWN)
@@ -462,15 +473,8 @@ read_part (Reader             *r,
       if (!tm_wire_read_len (&line, &ev_wire, error))
         return FALSE;
 
-      if ((++n_events % CANCEL_CHECK_INTERVAL) == 0)
-        {
-          if (check_cancelled (r, error))
-            return FALSE;
-          g_atomic_pointer_add (r->host_done, (gssize) (line.p - counted));
-          counted = line.p;
-          if (r->progress != NULL)
-            report_progress (r, r->host_start + (gsize) g_atomic_pointer_get (r->host_done));
-        }
+      if ((++n_events % CANCEL_CHECK_INTERVAL) == 0 && !check_point (r, line.p, &counted, error))
+        return FALSE;
 
       /* Most events start with their metadata id: a memory event is
        * then decoded in one pass, and its last metadata id (a later one
