@@ -20,6 +20,7 @@
 #include "tm-breakdown-view.h"
 #include "tm-error.h"
 #include "tm-format.h"
+#include "tm-profile-private.h"
 #include "tm-summary-cards.h"
 #include "tm-test-util.h"
 #include "tm-window.h"
@@ -450,6 +451,58 @@ test_no_data_state (void)
 
 /* ------------------------------------------------------------------ */
 /* Fixture profiles                                                    */
+
+static gboolean
+profile_complete (gpointer data)
+{
+  TmWindow *window = data;
+
+  return tm_profile_is_complete (tm_window_get_profile (window));
+}
+
+/* The window shows the busiest memory id as soon as it is analysed, while
+ * the loader still finishes the others: they are listed as analysing, and
+ * one picked meanwhile is shown once it is ready. */
+static void
+test_busiest_first (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  GtkDropDown *dropdown = GTK_DROP_DOWN (tm_test_find_widget (window, "memory_dropdown"));
+  g_autofree char *item0 = expected_item ("GPU_0_bfc", 14 * MIB + 512 * KIB);
+  g_autofree char *item1 = expected_item ("GPU_1_bfc", 96 * MIB);
+  g_autofree char *analysing0 = g_strconcat (item0, " · analysing…", NULL);
+  TmProfile *profile;
+
+  tm_profile_hold_pending_for_tests (TRUE);
+  open_and_wait (window, two_ids_path);
+  profile = tm_window_get_profile (window);
+
+  g_assert_cmpint (tm_window_get_state (window), ==, TM_WINDOW_STATE_PROFILE);
+  g_assert_cmpstr (visible_page (window), ==, "profile");
+  g_assert_false (tm_profile_is_complete (profile));
+  g_assert_false (tm_profile_is_memory_id_ready (profile, 0));
+  g_assert_true (tm_profile_is_memory_id_ready (profile, 1));
+  g_assert_null (tm_profile_get_analysis (profile, 0));
+  g_assert_cmpstr (tm_memory_store_get_id (tm_window_get_memory_store (window)), ==, "GPU_1_bfc");
+  assert_card_bytes (window, "peak_value", 96 * MIB);
+  g_assert_cmpstr (dropdown_item (window, 0), ==, analysing0);
+  g_assert_cmpstr (dropdown_item (window, 1), ==, item1);
+
+  /* Picked while it is analysed: what is shown stays until it is ready. */
+  gtk_drop_down_set_selected (dropdown, 0);
+  tm_test_iterate_for (50);
+  g_assert_cmpstr (tm_memory_store_get_id (tm_window_get_memory_store (window)), ==, "GPU_1_bfc");
+
+  tm_profile_hold_pending_for_tests (FALSE);
+  tm_test_iterate_until (profile_complete, window);
+  tm_test_iterate_for (50);
+  g_assert_cmpstr (dropdown_item (window, 0), ==, item0);
+  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 0);
+  g_assert_cmpstr (tm_memory_store_get_id (tm_window_get_memory_store (window)), ==, "GPU_0_bfc");
+  assert_card_bytes (window, "peak_value", 14 * MIB + 512 * KIB);
+
+  tm_test_destroy_window (window);
+}
 
 static void
 test_two_memory_ids (void)
@@ -1365,6 +1418,7 @@ main (int   argc,
   g_test_add_func ("/window/error-state/missing-file", test_missing_file);
   g_test_add_func ("/window/no-data-state", test_no_data_state);
   g_test_add_func ("/window/two-memory-ids", test_two_memory_ids);
+  g_test_add_func ("/window/busiest-first", test_busiest_first);
   g_test_add_func ("/window/hide-small-rows", test_hide_small_rows);
   g_test_add_func ("/window/never-freed-pending", test_never_freed_pending);
   g_test_add_func ("/window/live-at-time", test_live_at_time);

@@ -571,7 +571,8 @@ compare_with_action (GSimpleAction *action,
       g_autofree char *detail = NULL;
       GtkWidget *row;
 
-      if (store == tm_session_get_memory_store (self->session))
+      if (store == tm_session_get_memory_store (self->session) ||
+          !tm_profile_is_memory_id_ready (tm_session_get_profile (self->session), i))
         continue;
       peak = tm_format_bytes (tm_memory_store_get_summary (store)->peak_bytes_in_use);
       /* Translators: the detail of a memory id in Compare With: its peak */

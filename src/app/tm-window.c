@@ -227,17 +227,29 @@ memory_dropdown_selected_cb (TmWindow    *self,
   if (tm_session_get_profile (self->session) != NULL &&
       selected != GTK_INVALID_LIST_POSITION &&
       selected < tm_profile_get_n_memory_ids (tm_session_get_profile (self->session)))
-    store = tm_profile_get_memory_store (tm_session_get_profile (self->session), selected);
+    {
+      /* One still being analysed is shown once it is ready
+       * (_tm_window_memory_id_ready); what is shown stays until then. */
+      if (!tm_profile_is_memory_id_ready (tm_session_get_profile (self->session), selected))
+        return;
+      store = tm_profile_get_memory_store (tm_session_get_profile (self->session), selected);
+    }
 
   _tm_window_set_memory_store (self, store);
 }
 
 static char *
-memory_id_label (TmMemoryStore *store)
+memory_id_label (TmProfile *profile,
+                 guint      index)
 {
+  TmMemoryStore *store = tm_profile_get_memory_store (profile, index);
   const char *id = tm_memory_store_get_id (store);
   g_autofree char *peak = tm_format_bytes (tm_memory_store_get_summary (store)->peak_bytes_in_use);
 
+  if (!tm_profile_is_memory_id_ready (profile, index))
+    /* Translators: a memory-id dropdown item still being analysed after the
+     * window shows the busiest one: "GPU_1_bfc · 5.78 GiB · analysing…" */
+    return g_strdup_printf (_("%s · %s · analysing…"), id && *id ? id : _("(no id)"), peak);
   /* Translators: a memory-id dropdown item: "GPU_6_bfc · 5.78 GiB" */
   return g_strdup_printf (_("%s · %s"), id && *id ? id : _("(no id)"), peak);
 }
@@ -257,7 +269,7 @@ _tm_window_fill_memory_ids (TmWindow   *self,
     {
       TmMemoryStore *store = tm_profile_get_memory_store (tm_session_get_profile (self->session), i);
 
-      g_ptr_array_add (labels, memory_id_label (store));
+      g_ptr_array_add (labels, memory_id_label (tm_session_get_profile (self->session), i));
       if (keep_id != NULL && g_strcmp0 (keep_id, tm_memory_store_get_id (store)) == 0)
         selected = i;
     }

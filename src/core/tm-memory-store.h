@@ -93,6 +93,12 @@ void             tm_memory_store_add_activity           (TmMemoryStore  *self,
  * be changed meanwhile. */
 void             tm_memory_store_append                 (TmMemoryStore  *self,
                                                          TmMemoryStore  *later);
+/* The same for several, in file order: their columns' room is made at
+ * once, so that each is moved in without growing the columns again (the
+ * reader's parts of one memory id). */
+void             tm_memory_store_append_all             (TmMemoryStore  *self,
+                                                         TmMemoryStore **later,
+                                                         guint           n_later);
 /* XProf JSON: XProf's own summary and breakdown at the peak. Its peak
  * figures replace the fold's (the counts and times stay the store's); the
  * rows (TmBreakdownRow, transfer full, in XProf's order) and peak step
