@@ -10,9 +10,12 @@
  */
 #include "config.h"
 
+#include <locale.h>
+#include <math.h>
 #include <string.h>
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
+#include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
 #include "tm-allocation-row.h"
@@ -20,6 +23,7 @@
 #include "tm-breakdown-view.h"
 #include "tm-error.h"
 #include "tm-format.h"
+#include "tm-memory-map.h"
 #include "tm-summary-cards.h"
 #include "tm-test-util.h"
 #include "tm-window.h"
@@ -1115,6 +1119,16 @@ test_application_open (void)
   g_assert_cmpstr (gtk_about_dialog_get_version (about), ==, PACKAGE_VERSION);
   gtk_window_destroy (GTK_WINDOW (about));
 
+  /* F1 is Help in GNOME: it shows the keyboard shortcuts, not About. */
+  {
+    g_auto(GStrv) f1 = gtk_application_get_actions_for_accel (GTK_APPLICATION (app), "F1");
+    g_auto(GStrv) about_accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "app.about");
+
+    g_assert_true (g_strv_contains ((const char * const *) f1, "win.show-help-overlay"));
+    g_assert_false (g_strv_contains ((const char * const *) f1, "app.about"));
+    g_assert_false (g_strv_contains ((const char * const *) about_accels, "F1"));
+  }
+
   tm_test_destroy_all_windows (GTK_APPLICATION (app));
 
   tm_fixture_remove (log_dir);
@@ -1335,6 +1349,275 @@ test_real_xprof_json (void)
   tm_test_destroy_window (window);
 }
 
+/* ------------------------------------------------------------------ */
+/* What a new user tripped over                                        */
+
+/* The file chooser dialog (GtkFileChooserNative without a portal) whose
+ * title is title, or NULL. */
+static GtkWidget *
+find_dialog (const char *title)
+{
+  g_autoptr(GList) toplevels = gtk_window_list_toplevels ();
+
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (GTK_IS_FILE_CHOOSER_DIALOG (l->data) && gtk_widget_get_visible (l->data) &&
+        g_strcmp0 (gtk_window_get_title (l->data), title) == 0)
+      return l->data;
+  return NULL;
+}
+
+typedef struct
+{
+  const char *title;
+  GtkWidget  *dialog;
+} DialogWait;
+
+static gboolean
+dialog_shown (gpointer data)
+{
+  DialogWait *wait = data;
+
+  return (wait->dialog = find_dialog (wait->title)) != NULL;
+}
+
+/* Every export of the main menu asks where to write; Export Scopes as
+ * Collapsed Stacks… did nothing at all. */
+static void
+test_export_dialogs (void)
+{
+  const struct { const char *action; const char *title; } exports[] = {
+    { "export-collapsed", "Export Scopes as Collapsed Stacks" },
+    { "export-csv", "Export Table as CSV" },
+    { "export-xprof-json", "Export XProf Memory Profile" },
+    { "export-timeline-png", "Export Timeline as PNG" },
+    { "export-timeline-svg", "Export Timeline as SVG" },
+  };
+  TmWindow *window = tm_test_new_window ();
+
+  tm_test_open_and_wait (window, two_ids_path);
+  for (guint i = 0; i < G_N_ELEMENTS (exports); i++)
+    {
+      DialogWait wait = { exports[i].title, NULL };
+
+      g_test_message ("%s", exports[i].action);
+      g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), exports[i].action));
+      g_action_group_activate_action (G_ACTION_GROUP (window), exports[i].action, NULL);
+      tm_test_iterate_until (dialog_shown, &wait);
+      gtk_dialog_response (GTK_DIALOG (wait.dialog), GTK_RESPONSE_CANCEL);
+      tm_test_iterate_for (20);
+      g_assert_null (find_dialog (exports[i].title));
+    }
+  tm_test_destroy_window (window);
+}
+
+/* The first check button under root whose label is label. */
+static GtkCheckButton *
+find_check (GtkWidget  *root,
+            const char *label)
+{
+  if (GTK_IS_CHECK_BUTTON (root) && g_strcmp0 (gtk_check_button_get_label (GTK_CHECK_BUTTON (root)), label) == 0)
+    return GTK_CHECK_BUTTON (root);
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkCheckButton *found = find_check (child, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Another file starts without the last one's filter text, the table's
+ * Never freed filter and the map's never-freed highlight; a reload keeps
+ * them. */
+static void
+test_next_file_filters (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  TmBreakdownView *table = TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"));
+  TmMemoryMap *map = TM_MEMORY_MAP (tm_test_find_widget (window, "memory_map"));
+  GtkCheckButton *never_freed = find_check (GTK_WIDGET (table), "_Never freed");
+
+  g_assert_nonnull (never_freed);
+  tm_test_open_and_wait (window, two_ids_path);
+  tm_breakdown_view_set_filter_text (table, "alpha");
+  gtk_check_button_set_active (never_freed, TRUE);
+  tm_memory_map_set_highlight_never_freed (map, TRUE);
+
+  tm_window_reload (window);
+  tm_test_iterate_until (tm_test_not_loading, window);
+  g_assert_cmpstr (tm_breakdown_view_get_filter_text (table), ==, "alpha");
+  g_assert_true (gtk_check_button_get_active (never_freed));
+  g_assert_true (tm_memory_map_get_highlight_never_freed (map));
+
+  tm_test_open_and_wait (window, xprof_example_path);
+  g_assert_cmpstr (tm_breakdown_view_get_filter_text (table), ==, "");
+  g_assert_false (gtk_check_button_get_active (never_freed));
+  g_assert_false (tm_memory_map_get_highlight_never_freed (map));
+  tm_test_destroy_window (window);
+}
+
+static void
+collect_label_text (GtkWidget *widget,
+                    GString   *out)
+{
+  if (GTK_IS_LABEL (widget))
+    {
+      g_string_append (out, gtk_label_get_label (GTK_LABEL (widget)));
+      g_string_append_c (out, '\n');
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    collect_label_text (child, out);
+}
+
+/* The start page names what opens, and a JSON Lines file of gathered
+ * summaries is among the recent files like a profile. */
+static void
+test_start_page (void)
+{
+  g_autofree char *jsonl = g_build_filename (fixture_dir, "gathered.jsonl", NULL);
+  g_autofree char *uri = NULL;
+  TmWindow *window;
+  GtkWidget *recent;
+  const char *text;
+  gboolean listed = FALSE;
+
+  g_assert_true (g_file_set_contents (jsonl, "{}\n", -1, NULL));
+  uri = g_filename_to_uri (jsonl, NULL, NULL);
+  g_assert_true (gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri));
+  tm_test_iterate_for (50);
+
+  window = tm_test_new_window ();
+  recent = tm_test_find_widget (window, "recent_list");
+  {
+    g_autoptr(GString) labels = g_string_new (NULL);
+
+    collect_label_text (recent, labels);
+    listed = strstr (labels->str, "gathered.jsonl") != NULL;
+  }
+  g_assert_true (listed);
+
+  text = gtk_label_get_label (GTK_LABEL (tm_test_find_widget (window, "start_description")));
+  g_assert_nonnull (strstr (text, ".xplane.pb"));
+  g_assert_nonnull (strstr (text, ".json"));
+  g_assert_nonnull (strstr (text, ".jsonl"));
+  g_assert_nonnull (strstr (text, ".pickle"));
+  tm_test_destroy_window (window);
+}
+
+/* WCAG's contrast of two colours (their alpha ignored). */
+static double
+contrast (const GdkRGBA *a,
+          const GdkRGBA *b)
+{
+  double l[2];
+  const GdkRGBA *c[2] = { a, b };
+
+  for (guint i = 0; i < 2; i++)
+    {
+      double rgb[3] = { c[i]->red, c[i]->green, c[i]->blue };
+
+      for (guint k = 0; k < 3; k++)
+        rgb[k] = rgb[k] <= 0.03928 ? rgb[k] / 12.92 : pow ((rgb[k] + 0.055) / 1.055, 2.4);
+      l[i] = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
+    }
+  return (MAX (l[0], l[1]) + 0.05) / (MIN (l[0], l[1]) + 0.05);
+}
+
+/* Error text (a failed host's row, the comparison bar) reads at 4.5:1 or
+ * more on the window's and the lists' background, light and dark. */
+static void
+test_error_contrast (void)
+{
+  g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
+
+  /* The application's style, as it loads it at startup. */
+  gtk_css_provider_load_from_resource (css, RESOURCE_PREFIX "/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  for (guint dark = 0; dark < 2; dark++)
+    {
+      TmWindow *window;
+      GtkWidget *label = gtk_label_new ("Could not compare");
+      GtkStyleContext *context;
+      GdkRGBA fg, bg, base;
+
+      g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", (gboolean) dark, NULL);
+      window = tm_test_new_window ();
+      /* The window's profile page is where error text shows. */
+      gtk_widget_add_css_class (label, "error");
+      gtk_widget_insert_after (label, tm_test_find_widget (window, "profile_view"), NULL);
+      tm_test_iterate_for (50);
+      context = gtk_widget_get_style_context (label);
+      G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+      gtk_style_context_get_color (context, &fg);
+      g_assert_true (gtk_style_context_lookup_color (context, "theme_bg_color", &bg));
+      g_assert_true (gtk_style_context_lookup_color (context, "theme_base_color", &base));
+      G_GNUC_END_IGNORE_DEPRECATIONS
+      g_test_message ("dark %u: %.2f:1 on the window, %.2f:1 on lists", dark, contrast (&fg, &bg), contrast (&fg, &base));
+      g_assert_cmpfloat (contrast (&fg, &bg), >=, 4.5);
+      g_assert_cmpfloat (contrast (&fg, &base), >=, 4.5);
+      gtk_widget_unparent (label);
+      tm_test_destroy_window (window);
+    }
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
+  gtk_style_context_remove_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css));
+}
+
+/* Thai from the build tree's translations, or English again. */
+static void
+use_thai (gboolean thai)
+{
+  if (thai)
+    {
+      bindtextdomain (GETTEXT_PACKAGE, BUILD_LOCALEDIR);
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      textdomain (GETTEXT_PACKAGE);
+      g_setenv ("LANGUAGE", "th", TRUE);
+    }
+  else
+    {
+      /* Binding again also drops the translations gettext cached. */
+      bindtextdomain (GETTEXT_PACKAGE, "/nonexistent");
+      g_setenv ("LANGUAGE", "en", TRUE);
+    }
+  setlocale (LC_MESSAGES, "C.UTF-8");
+}
+
+static gboolean
+has_thai (const char *text)
+{
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    if (g_utf8_get_char (p) >= 0x0e00 && g_utf8_get_char (p) <= 0x0e7f)
+      return TRUE;
+  return FALSE;
+}
+
+/* Thai shows no English word for these: the run overview's column, the
+ * timeline's step and a protobuf field in errors. */
+static void
+test_thai_words (void)
+{
+  const struct { const char *msgid; const char *english; } words[] = {
+    { "Memory id", "Memory" },
+    { "Memory ID", "Memory" },
+    { "Step %s · region %s · %s %s", "Step" },
+    { "field %u has wire type %u (%s) at byte %zu", "field" },
+    { "field %u has wire type %u (%s) at byte %zu: %s", "field" },
+  };
+
+  use_thai (TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (words); i++)
+    {
+      const char *thai = g_dgettext (GETTEXT_PACKAGE, words[i].msgid);
+
+      g_test_message ("%s → %s", words[i].msgid, thai);
+      g_assert_true (has_thai (thai));
+      g_assert_null (strstr (thai, words[i].english));
+    }
+  use_thai (FALSE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1376,6 +1659,11 @@ main (int   argc,
   g_test_add_func ("/window/application-open", test_application_open);
   g_test_add_func ("/window/real/gpu-profile", test_real_gpu_profile);
   g_test_add_func ("/window/real/xprof-json", test_real_xprof_json);
+  g_test_add_func ("/window/export-dialogs", test_export_dialogs);
+  g_test_add_func ("/window/next-file-filters", test_next_file_filters);
+  g_test_add_func ("/window/start-page", test_start_page);
+  g_test_add_func ("/window/error-contrast", test_error_contrast);
+  g_test_add_func ("/window/thai-words", test_thai_words);
 
   status = g_test_run ();
 

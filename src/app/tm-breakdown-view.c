@@ -404,12 +404,29 @@ column_view_activate_cb (TmBreakdownView *self,
 /* ------------------------------------------------------------------ */
 /* Rows                                                                */
 
+/* Shows the table from its first row. A list keeps the row it showed at
+ * its top when rows come in above it, the scrollbar still at the top:
+ * after a filter or new rows the largest row would be out of sight. */
+static void
+scroll_to_top (TmBreakdownView *self)
+{
+  GtkAdjustment *vadj = gtk_scrolled_window_get_vadjustment (self->scroller);
+
+  gtk_adjustment_set_value (vadj, gtk_adjustment_get_lower (vadj));
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->sort_model)) == 0)
+    return;
+  /* GTK 4.8 has no gtk_column_view_scroll_to(): its list's action. */
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      gtk_widget_activate_action (child, "list.scroll-to-item", "u", 0);
+}
+
 static void
 tm_breakdown_view_set_rows (TmBreakdownView *self,
                             GPtrArray       *rows)
 {
   g_autoptr(GPtrArray) items = NULL;
-  GtkAdjustment *vadj;
   guint n_old;
 
   items = g_ptr_array_new_full (rows ? rows->len : 0, g_object_unref);
@@ -418,9 +435,7 @@ tm_breakdown_view_set_rows (TmBreakdownView *self,
 
   n_old = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
   g_list_store_splice (self->rows, 0, n_old, items->pdata, items->len);
-
-  vadj = gtk_scrolled_window_get_vadjustment (self->scroller);
-  gtk_adjustment_set_value (vadj, gtk_adjustment_get_lower (vadj));
+  scroll_to_top (self);
 
   tm_breakdown_view_update_counts (self);
 }
@@ -679,6 +694,7 @@ static void
 selected_scope_changed_cb (TmBreakdownView *self)
 {
   gtk_filter_changed (GTK_FILTER (self->size_filter), GTK_FILTER_CHANGE_DIFFERENT);
+  scroll_to_top (self);
   tm_breakdown_view_update_heading (self);
 }
 
@@ -959,6 +975,24 @@ tm_breakdown_view_set_filter_text (TmBreakdownView *self,
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text);
   gtk_string_filter_set_search (self->op_filter, text[0] ? text : NULL);
   tm_breakdown_view_update_counts (self);
+}
+
+gboolean
+tm_breakdown_view_get_never_freed (TmBreakdownView *self)
+{
+  g_return_val_if_fail (TM_IS_BREAKDOWN_VIEW (self), FALSE);
+
+  return gtk_check_button_get_active (self->never_freed_check);
+}
+
+/* Shows only the rows still live at the end of the profile, or all. */
+void
+tm_breakdown_view_set_never_freed (TmBreakdownView *self,
+                                   gboolean         never_freed)
+{
+  g_return_if_fail (TM_IS_BREAKDOWN_VIEW (self));
+
+  gtk_check_button_set_active (self->never_freed_check, never_freed);
 }
 
 void

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n.h>
 
 #include "tm-op-label.h"
 
@@ -36,6 +37,36 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+/* ------------------------------------------------------------------ */
+/* Names for people                                                    */
+
+char *
+tm_op_label_display_name (const char *op_name,
+                          gboolean    special)
+{
+  if (op_name == NULL || op_name[0] == '\0')
+    /* Translators: an op name, a step or a size the profile does not hold */
+    return g_strdup (_("unknown"));
+  if (special && g_str_equal (op_name, "unused preallocated device memory"))
+    /* Translators: the table's row for the heap no listed allocation
+     * accounts for, as XProf names it */
+    return g_strdup (_("unused preallocated device memory"));
+  if (special && g_str_equal (op_name, "stack"))
+    /* Translators: the table's row for the stack */
+    return g_strdup (C_("row", "stack"));
+  return g_strdup (op_name);
+}
+
+const char *
+tm_op_label_display_value (const char *value)
+{
+  /* XProf writes data type 0 as "INVALID" and a missing shape of its own
+   * rows as "unknown": neither is a value. */
+  if (value == NULL || value[0] == '\0' || g_str_equal (value, "INVALID") || g_str_equal (value, "unknown"))
+    return _("unknown");
+  return value;
+}
 
 /* ------------------------------------------------------------------ */
 /* Shortening                                                          */

@@ -26,6 +26,15 @@ void        tm_op_label_set_text       (TmOpLabel  *self,
 /* The text as drawn at the current width. */
 const char *tm_op_label_get_shown_text (TmOpLabel  *self);
 
+/* What people read for an op name and for the other names the file may
+ * leave out (docs/ui.md, "Values the file does not hold"): the special
+ * rows' names translated, and "unknown" for an op, a region type, a data
+ * type ("INVALID") or a shape the file does not give. The exports keep
+ * the names as the core has them. */
+char       *tm_op_label_display_name  (const char *op_name,
+                                        gboolean    special);
+const char *tm_op_label_display_value (const char *value);
+
 /* text shortened to fit width pixels as a TmOpLabel does it, measured
  * with layout (whose text it changes). */
 char       *tm_op_label_shorten        (PangoLayout *layout,

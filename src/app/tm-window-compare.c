@@ -104,6 +104,19 @@ _tm_window_compare_update_title (TmWindow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), TRUE);
 }
 
+/* The Difference page is there only while comparing; when it goes, the
+ * table takes its place (GTK would show whichever page comes first). */
+static void
+show_diff_page (TmWindow *self,
+                gboolean  visible)
+{
+  TmWindowCompare *c = self->compare;
+
+  if (!visible && gtk_stack_get_visible_child (self->lower_stack) == gtk_stack_page_get_child (c->diff_page))
+    gtk_stack_set_visible_child_name (self->lower_stack, "table");
+  gtk_stack_page_set_visible (c->diff_page, visible);
+}
+
 static void
 update_bar (TmWindow *self)
 {
@@ -112,7 +125,7 @@ update_bar (TmWindow *self)
   TmCompare *compare = tm_comparison_query_get_comparison (tm_comparison_query_get_for_session (self->session));
   g_autofree char *message = NULL;
 
-  gtk_stack_page_set_visible (c->diff_page, baseline != NULL);
+  show_diff_page (self, baseline != NULL);
   if (baseline == NULL)
     {
       if (!c->is_error && c->cancellable == NULL)
@@ -167,6 +180,7 @@ tm_window_end_comparison (TmWindow *self)
   c->is_error = FALSE;
   tm_session_set_baseline (self->session, NULL, NULL);
   set_message (self, NULL, FALSE, FALSE);
+  show_diff_page (self, FALSE);
   /* The title without the comparison. */
   _tm_window_update (self, _tm_window_current (self)->state, _tm_window_current (self)->file);
 }
@@ -521,6 +535,18 @@ add_row (GtkListBox *list,
   return row;
 }
 
+/* Whether host index of the shown run failed to load: when it was shown,
+ * or in the run overview, which reads every host. */
+static gboolean
+host_failed (TmWindow *self,
+             guint     index)
+{
+  TmWindowHost *host = g_ptr_array_index (self->shown.hosts, index);
+  const TmHostSummary *summary = _tm_window_host_summary (self, self->shown.hosts, index);
+
+  return host->error_message != NULL || (summary != NULL && summary->error != NULL);
+}
+
 static void
 compare_with_action (GSimpleAction *action,
                      GVariant      *param,
@@ -584,7 +610,8 @@ compare_with_action (GSimpleAction *action,
       TmWindowHost *host = g_ptr_array_index (self->shown.hosts, i);
       GtkWidget *row;
 
-      if (i == self->shown.host_index)
+      /* A host that could not be read is no baseline. */
+      if (i == self->shown.host_index || host_failed (self, i))
         continue;
       row = add_row (GTK_LIST_BOX (list), host->name, _("Host of this run"));
       g_object_set_data_full (G_OBJECT (row), "tm-host", g_strdup (host->name), g_free);
@@ -632,6 +659,8 @@ session_changed_cb (TmWindow *self)
   g_simple_action_set_enabled (G_SIMPLE_ACTION (action), tm_session_get_memory_store (self->session) != NULL);
   if (tm_session_get_baseline (self->session) != NULL)
     update_bar (self);
+  else
+    show_diff_page (self, FALSE);
 }
 
 static void

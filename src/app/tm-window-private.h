@@ -139,6 +139,9 @@ struct _TmWindow
   GtkWidget            *run_overview;
   GtkWidget            *back_button;
   gboolean              showing_overview;
+  /* On the session's run: a host read by the overview relabels its item
+   * in the host dropdown. */
+  GSignalGroup         *run_signals;
   guint64               host_serial;
   /* The share of the outer paned the charts get, and of the chart paned
    * the usage timeline gets (docs/ui.md, "Layout"). */
@@ -183,6 +186,11 @@ void _tm_window_hosts_update_page  (TmWindow      *self);
 void _tm_window_hosts_loaded       (TmWindow      *self,
                                     TmWindowHost  *host);
 void _tm_window_hosts_leave_run    (TmWindow      *self);
+/* What the run overview knows of host index of hosts (NULL until it has
+ * read it, or when hosts are not the session's run). */
+const TmHostSummary *_tm_window_host_summary (TmWindow  *self,
+                                              GPtrArray *hosts,
+                                              guint      index);
 
 /* tm-window-compare.c */
 void _tm_window_compare_init       (TmWindow      *self);

@@ -458,6 +458,7 @@ tm_window_dispose (GObject *object)
   g_clear_pointer (&self->listed_hosts, g_ptr_array_unref);
   g_clear_pointer (&self->wanted_memory_id, g_free);
   g_clear_object (&self->host_names);
+  g_clear_object (&self->run_signals);
   g_clear_object (&self->memory_ids);
   g_clear_object (&self->settings);
   /* The y-scale action holds the timeline; GTK may keep the window's
