@@ -506,6 +506,15 @@ tm_window_open_summaries (TmWindow *self,
   g_file_load_contents_async (file, NULL, summaries_loaded_cb, g_object_ref (self));
 }
 
+/* The overview read a host: its item in the host dropdown says what. */
+static void
+run_host_changed_cb (TmWindow *self)
+{
+  _tm_window_sync_hosts (self);
+  /* The dropdown stays hidden while the overview is shown. */
+  _tm_window_hosts_update_page (self);
+}
+
 void
 _tm_window_hosts_init (TmWindow *self)
 {
@@ -523,7 +532,7 @@ _tm_window_hosts_init (TmWindow *self)
 
   /* What the overview learns of a host shows in the host dropdown. */
   self->run_signals = g_signal_group_new (TM_TYPE_RUN_LOADER);
-  g_signal_group_connect_swapped (self->run_signals, "host-changed", G_CALLBACK (_tm_window_sync_hosts), self);
+  g_signal_group_connect_swapped (self->run_signals, "host-changed", G_CALLBACK (run_host_changed_cb), self);
   g_object_bind_property (self->session, "run", self->run_signals, "target", G_BINDING_SYNC_CREATE);
 
   self->host_names = gtk_string_list_new (NULL);
