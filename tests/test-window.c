@@ -27,6 +27,7 @@
 #include "tm-summary-cards.h"
 #include "tm-test-util.h"
 #include "tm-window.h"
+#include "tm-window-compare.h"
 #include "tm-gui-test-util.h"
 
 #define MIB (G_GINT64_CONSTANT (1) << 20)
@@ -1564,6 +1565,229 @@ test_error_contrast (void)
   gtk_style_context_remove_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css));
 }
 
+/* ------------------------------------------------------------------ */
+/* Panes that keep their minimums                                      */
+
+/* A TPU profile as JAX writes it: memory ids by device ordinal, 20 MiB of
+ * stack reserved for the program, and n_modules XLA module runs on
+ * "/device:TPU:0". */
+static char *
+write_tpu_profile (guint n_modules)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  TmFixtureLine *line = tm_fixture_plane_add_line (tm_fixture_space_get_plane (space, "/host:CPU"), "Memory", 0);
+  TmFixtureLine *modules = tm_fixture_plane_add_line (tm_fixture_space_get_plane (space, "/device:TPU:0"), "XLA Modules", 0);
+  gint64 heap = 0;
+
+  for (guint i = 0; i < 200; i++)
+    {
+      TmFixtureMemory m = { 0 };
+      gboolean alloc = i % 3 != 2;
+      gint64 bytes = (gint64) (i % 7 + 1) * MIB;
+
+      heap += alloc ? bytes : -bytes;
+      heap = MAX (heap, 0);
+      m.id_kind = TM_FIXTURE_MEMORY_ID_DEVICE_ORDINAL;
+      m.memory_index = 0;
+      m.bytes_reserved = 20 * MIB;
+      m.bytes_allocated = heap;
+      m.bytes_available = GIB - heap - 20 * MIB;
+      m.peak_bytes_in_use = heap;
+      m.requested_bytes = bytes;
+      m.allocation_bytes = bytes;
+      m.addr = 0x100000000 + (guint64) (i / 3) * 0x1000000;
+      m.tf_op = "jit_train_step/dot_general";
+      m.region_type = "output";
+      m.data_type = 14;
+      m.shape = "bf16[128,1024]";
+      m.has_group_id = TRUE;
+      m.group_id = i / 20;
+      tm_fixture_line_add_memory_event (line, alloc, 1000000 + (gint64) i * 1000000, &m);
+    }
+  for (guint i = 0; i < n_modules; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("jit_train_step_%u", i % 17);
+
+      tm_fixture_line_add_event (modules, name, 1000000 + (gint64) i * 400000, 300000);
+    }
+  return write_space (space, "tpu.xplane.pb");
+}
+
+static gboolean
+comparison_settled (gpointer data)
+{
+  return !tm_window_get_comparison_loading (data) && tm_window_get_comparison_message (data, NULL) != NULL;
+}
+
+static GtkWidget *
+window_child (TmWindow   *window,
+              const char *name)
+{
+  return tm_test_template_child (window, TM_TYPE_WINDOW, name);
+}
+
+/* Table → Scopes leaves the charts as they were; at 800 × 600 the usage
+ * timeline and the table keep their minimums (the page scrolls) and the
+ * memory map, with no room, says so where it would be. */
+static void
+test_panes_keep_minimums (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  GtkWidget *timeline = tm_test_find_widget (window, "timeline");
+  GtkStack *lower = GTK_STACK (window_child (window, "lower_stack"));
+  int before, timeline_min, table_min;
+
+  tm_test_open_and_wait (window, two_ids_path);
+  before = gtk_widget_get_height (timeline);
+  gtk_stack_set_visible_child_name (lower, "scopes");
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+  g_assert_cmpint (gtk_widget_get_height (timeline), ==, before);
+  gtk_stack_set_visible_child_name (lower, "table");
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+  gtk_widget_measure (timeline, GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (timeline), &timeline_min, NULL, NULL, NULL);
+  g_assert_cmpint (gtk_widget_get_height (timeline), >=, timeline_min);
+  gtk_widget_measure (GTK_WIDGET (lower), GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (GTK_WIDGET (lower)), &table_min, NULL, NULL, NULL);
+  g_assert_cmpint (table_min, >=, 180);
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (lower)), >=, table_min);
+  if (!gtk_widget_get_visible (tm_test_find_widget (window, "memory_map")))
+    {
+      g_assert_true (gtk_widget_get_visible (window_child (window, "map_placeholder")));
+      g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (window_child (window, "map_placeholder_label"))), "No room"));
+    }
+  tm_test_destroy_window (window);
+}
+
+/* A baseline that fails to load: its message takes at most three lines,
+ * and the charts keep their height. */
+static void
+test_failed_baseline_bar (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  GtkWidget *timeline = tm_test_find_widget (window, "timeline");
+  g_autofree char *missing = g_build_filename (fixture_dir,
+                                               "a-baseline-with-a-very-long-name-that-does-not-exist-"
+                                               "anywhere-on-this-machine-or-any-other-one.xplane.pb", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (missing);
+  int before, window_min_before, window_min;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
+  tm_test_open_and_wait (window, two_ids_path);
+  before = gtk_widget_get_height (timeline);
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_VERTICAL, 800, &window_min_before, NULL, NULL, NULL);
+  tm_window_compare_with_file (window, file);
+  tm_test_iterate_until (comparison_settled, window);
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_VERTICAL, 800, &window_min, NULL, NULL, NULL);
+  g_assert_cmpint (gtk_widget_get_height (timeline), ==, before);
+  g_assert_cmpint (window_min, <=, window_min_before);
+  tm_test_destroy_window (window);
+}
+
+/* The TPU profile's 414 HLO modules get a table of a few rows, not one,
+ * and the memory map is there or says why it is not. */
+static void
+test_hlo_pane (void)
+{
+  g_autofree char *path = write_tpu_profile (414);
+  TmWindow *window = tm_test_new_window ();
+  GtkWidget *hlo = tm_test_find_widget (window, "hlo_view");
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  tm_test_open_and_wait (window, path);
+  g_assert_true (gtk_widget_get_visible (hlo));
+  g_assert_cmpint (gtk_widget_get_height (hlo), >=, 100);
+  g_assert_true (gtk_widget_get_visible (tm_test_find_widget (window, "memory_map")) ||
+                 gtk_widget_get_visible (window_child (window, "map_placeholder")));
+  tm_test_destroy_window (window);
+  tm_fixture_remove (path);
+}
+
+/* The user hides and shows the memory map, the HLO modules and the table;
+ * the next window keeps the choice, and the panes' shares. */
+static void
+test_panes_hidden_and_kept (void)
+{
+  g_autoptr(GSettings) settings = tm_application_create_settings ();
+  g_autofree char *path = write_tpu_profile (40);
+  TmWindow *window;
+  GtkWidget *map, *charts;
+  int charts_before, position_before;
+
+  if (settings == NULL)
+    {
+      g_test_skip ("the GSettings schema is not compiled");
+      return;
+    }
+
+  /* What earlier windows left. */
+  g_settings_reset (settings, "charts-share");
+  g_settings_reset (settings, "timeline-share");
+  g_settings_reset (settings, "hlo-share");
+  window = tm_test_new_window ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  map = tm_test_find_widget (window, "memory_map");
+  charts = window_child (window, "timeline_area");
+  tm_test_open_and_wait (window, path);
+  /* Beside the HLO modules the map may have no room: it says so. */
+  g_assert_true (gtk_widget_get_visible (map) || gtk_widget_get_visible (window_child (window, "map_placeholder")));
+
+  /* The table hidden, the charts take its room: the map shows. */
+  charts_before = gtk_widget_get_height (charts);
+  position_before = gtk_paned_get_position (GTK_PANED (window_child (window, "paned")));
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-table", g_variant_new_boolean (FALSE));
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+  g_assert_false (gtk_widget_get_visible (window_child (window, "lower_stack")));
+  g_assert_false (g_settings_get_boolean (settings, "show-table"));
+  g_assert_cmpint (gtk_widget_get_height (charts), >, charts_before);
+  g_assert_true (gtk_widget_get_visible (map));
+  g_assert_false (gtk_widget_get_visible (window_child (window, "map_placeholder")));
+
+  /* The map hidden: a line says so, with a button to show it again. */
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-memory-map", g_variant_new_boolean (FALSE));
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+  g_assert_false (gtk_widget_get_visible (map));
+  g_assert_true (gtk_widget_get_visible (window_child (window, "map_placeholder")));
+  g_assert_true (gtk_widget_get_visible (window_child (window, "map_placeholder_button")));
+  g_assert_false (g_settings_get_boolean (settings, "show-memory-map"));
+
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-hlo-modules", g_variant_new_boolean (FALSE));
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+  g_assert_false (gtk_widget_get_visible (window_child (window, "hlo_box")));
+
+  /* The table back, at the height it had. */
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-table", g_variant_new_boolean (TRUE));
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+  g_assert_true (gtk_widget_get_visible (window_child (window, "lower_stack")));
+  g_assert_cmpint (ABS (gtk_paned_get_position (GTK_PANED (window_child (window, "paned"))) - position_before), <=, 2);
+
+  /* The divider over the table, dragged: kept with the choices. */
+  gtk_paned_set_position (GTK_PANED (window_child (window, "paned")),
+                          gtk_widget_get_height (window_child (window, "paned")) / 3);
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+  gtk_window_close (GTK_WINDOW (window));
+  g_assert_cmpfloat (ABS (g_settings_get_double (settings, "charts-share") - 1.0 / 3), <, 0.02);
+  g_object_unref (window);
+
+  window = tm_test_new_window ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  tm_test_open_and_wait (window, path);
+  g_assert_false (gtk_widget_get_visible (tm_test_find_widget (window, "memory_map")));
+  g_assert_false (gtk_widget_get_visible (window_child (window, "hlo_box")));
+  g_assert_cmpfloat (ABS ((double) gtk_paned_get_position (GTK_PANED (window_child (window, "paned"))) /
+                          gtk_widget_get_height (window_child (window, "paned")) - 1.0 / 3), <, 0.02);
+  tm_test_destroy_window (window);
+
+  g_settings_reset (settings, "show-memory-map");
+  g_settings_reset (settings, "show-hlo-modules");
+  g_settings_reset (settings, "show-table");
+  g_settings_reset (settings, "charts-share");
+  g_settings_reset (settings, "timeline-share");
+  g_settings_reset (settings, "hlo-share");
+  tm_fixture_remove (path);
+}
+
 /* Thai from the build tree's translations, or English again. */
 static void
 use_thai (gboolean thai)
@@ -1664,6 +1888,10 @@ main (int   argc,
   g_test_add_func ("/window/start-page", test_start_page);
   g_test_add_func ("/window/error-contrast", test_error_contrast);
   g_test_add_func ("/window/thai-words", test_thai_words);
+  g_test_add_func ("/window/panes-keep-minimums", test_panes_keep_minimums);
+  g_test_add_func ("/window/failed-baseline-bar", test_failed_baseline_bar);
+  g_test_add_func ("/window/hlo-pane", test_hlo_pane);
+  g_test_add_func ("/window/panes-hidden-and-kept", test_panes_hidden_and_kept);
 
   status = g_test_run ();
 

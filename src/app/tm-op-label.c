@@ -446,3 +446,75 @@ tm_op_label_fit_action (GtkWidget  *widget,
   if (column != NULL)
     tm_op_label_fit_column (column_view, column);
 }
+
+/* ------------------------------------------------------------------ */
+/* The op column takes the width first                                 */
+
+/* The narrowest a column gets: its title and sort arrow. */
+static int
+column_title_width (GtkColumnView       *column_view,
+                    GtkColumnViewColumn *column)
+{
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (column_view),
+                                                                  gtk_column_view_column_get_title (column));
+  int width;
+
+  pango_layout_get_pixel_size (layout, &width, NULL);
+  /* Titles are bold; then padding and the sort arrow. */
+  return width + width / 16 + 28;
+}
+
+void
+tm_op_label_share_width (GtkColumnView *column_view,
+                         int            width,
+                         const int     *natural,
+                         int           *given)
+{
+  GListModel *columns;
+  guint n;
+  g_autofree int *mins = NULL;
+  int sum_min = 0, sum_nat = 0, taken = 0, room;
+
+  g_return_if_fail (GTK_IS_COLUMN_VIEW (column_view));
+  g_return_if_fail (natural != NULL && given != NULL);
+
+  if (width <= 0)
+    return;
+  columns = gtk_column_view_get_columns (column_view);
+  n = g_list_model_get_n_items (columns);
+  mins = g_new0 (int, n);
+
+  for (guint i = 1; i < n; i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      int fixed = gtk_column_view_column_get_fixed_width (column);
+
+      if (fixed != given[i])
+        {
+          taken += MAX (fixed, 0);
+          continue;
+        }
+      mins[i] = MIN (column_title_width (column_view, column), natural[i]);
+      sum_min += mins[i];
+      sum_nat += natural[i];
+    }
+
+  room = width - MAX (240, width * 35 / 100) - taken;
+  for (guint i = 1; i < n; i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      int w;
+
+      if (gtk_column_view_column_get_fixed_width (column) != given[i])
+        continue;
+      if (room >= sum_nat)
+        w = natural[i];
+      else if (room <= sum_min)
+        w = mins[i];
+      else
+        w = mins[i] + (int) ((gint64) (natural[i] - mins[i]) * (room - sum_min) / MAX (sum_nat - sum_min, 1));
+      given[i] = w;
+      if (gtk_column_view_column_get_fixed_width (column) != w)
+        gtk_column_view_column_set_fixed_width (column, w);
+    }
+}

@@ -46,6 +46,15 @@ char       *tm_op_label_shorten        (PangoLayout *layout,
  * sorts by, for the items of the column view's model. */
 void        tm_op_label_fit_column     (GtkColumnView       *column_view,
                                         GtkColumnViewColumn *column);
+/* Gives column_view's first column (the op names) a third of width or
+ * more before the others get their natural widths (natural[i], the
+ * template's): they shrink towards their titles. given[i] holds the width
+ * last given each; a column whose width differs from it was resized by
+ * the user and is left as it is. Column 0's entries are not used. */
+void        tm_op_label_share_width    (GtkColumnView       *column_view,
+                                        int                  width,
+                                        const int           *natural,
+                                        int                 *given);
 /* For gtk_widget_class_install_action(): fits the first column of the
  * first GtkColumnView inside widget. */
 void        tm_op_label_fit_action     (GtkWidget           *widget,

@@ -66,6 +66,7 @@ set_message (TmWindow   *self,
   c->message = g_strdup (message);
   c->is_error = is_error;
   gtk_label_set_label (c->label, message != NULL ? message : "");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (c->label), message);
   if (is_error)
     gtk_widget_add_css_class (GTK_WIDGET (c->label), "error");
   else
@@ -703,6 +704,10 @@ _tm_window_compare_init (TmWindow *self)
   gtk_label_set_xalign (c->label, 0);
   gtk_label_set_wrap (c->label, TRUE);
   gtk_label_set_wrap_mode (c->label, PANGO_WRAP_WORD_CHAR);
+  /* A long message (a baseline that failed) never takes more than three
+   * lines from the panes; the tooltip has it whole. */
+  gtk_label_set_lines (c->label, 3);
+  gtk_label_set_ellipsize (c->label, PANGO_ELLIPSIZE_END);
   gtk_label_set_selectable (c->label, TRUE);
   gtk_widget_set_hexpand (GTK_WIDGET (c->label), TRUE);
   gtk_widget_set_valign (GTK_WIDGET (c->label), GTK_ALIGN_CENTER);
@@ -725,7 +730,7 @@ _tm_window_compare_init (TmWindow *self)
 
   c->revealer = GTK_REVEALER (gtk_revealer_new ());
   gtk_revealer_set_child (c->revealer, bar);
-  parent = gtk_widget_get_parent (GTK_WIDGET (self->summary_cards));
+  parent = gtk_widget_get_parent (GTK_WIDGET (self->sampled_banner));
   gtk_box_insert_child_after (GTK_BOX (parent), GTK_WIDGET (c->revealer), GTK_WIDGET (self->sampled_banner));
 
   /* The op diff, next to the table, while comparing. */
