@@ -1839,6 +1839,15 @@ test_thai_words (void)
       g_assert_true (has_thai (thai));
       g_assert_null (strstr (thai, words[i].english));
     }
+  {
+    const char *thai = g_dngettext (GETTEXT_PACKAGE,
+                                    "length runs past the end at byte %zu: a field claims %" G_GUINT64_FORMAT " byte but the file ends at byte %zu",
+                                    "length runs past the end at byte %zu: a field claims %" G_GUINT64_FORMAT " bytes but the file ends at byte %zu",
+                                    2);
+
+    g_test_message ("%s", thai);
+    g_assert_null (strstr (thai, "field"));
+  }
   use_thai (FALSE);
 }
 

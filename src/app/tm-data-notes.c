@@ -21,7 +21,8 @@ struct _TmDataNotes
 
 G_DEFINE_FINAL_TYPE (TmDataNotes, tm_data_notes, TM_TYPE_VIEW)
 
-/* One line each, to keep the charts' room; the tooltip says more. */
+/* A line each (two in a narrow window), to keep the charts' room; the
+ * tooltip says more. */
 static void
 add_note (TmDataNotes *self,
           const char  *text,
@@ -32,8 +33,12 @@ add_note (TmDataNotes *self,
   GtkWidget *label = gtk_label_new (text);
   g_autofree char *tooltip = g_strdup_printf ("%s\n\n%s", text, more);
 
+  gtk_widget_set_valign (icon, GTK_ALIGN_START);
   gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
   gtk_widget_set_hexpand (label, TRUE);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_lines (GTK_LABEL (label), 2);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   gtk_label_set_width_chars (GTK_LABEL (label), 20);
   gtk_widget_set_tooltip_text (row, tooltip);

@@ -724,65 +724,87 @@ session_baseline_cb (TmSummaryCards *self)
 /* ------------------------------------------------------------------ */
 /* Layout                                                              */
 
-/* The cards side by side and equally wide; in a window too narrow for
- * that they wrap onto as few, evenly filled lines as they need. */
+/* The cards side by side, equally wide when each fits that width, else
+ * each at least its minimum width (so that no label is cut) with the rest
+ * shared; in a window too narrow for that they wrap onto as few, evenly
+ * filled lines as they need. */
 
 #define CARD_SPACING 12
+#define MAX_CARDS 8
 
+/* The visible cards and their minimum widths; their number. */
 static int
-n_cards (GtkWidget *widget)
+card_mins (GtkWidget  *widget,
+           GtkWidget **cards,
+           int        *mins)
 {
   int n = 0;
 
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
-    if (gtk_widget_get_visible (c))
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL && n < MAX_CARDS; c = gtk_widget_get_next_sibling (c))
+    {
+      if (!gtk_widget_get_visible (c))
+        continue;
+      cards[n] = c;
+      gtk_widget_measure (c, GTK_ORIENTATION_HORIZONTAL, -1, &mins[n], NULL, NULL, NULL);
       n++;
+    }
   return n;
 }
 
-/* The largest minimum and natural size of the visible cards. */
-static void
-measure_cards (GtkWidget      *widget,
-               GtkOrientation  orientation,
-               int             for_size,
-               int            *minimum,
-               int            *natural)
+/* How many cards go on one line of a row of width: the fewest lines on
+ * which, evenly filled, every line's cards have their minimum widths. */
+static int
+cards_per_line (int        width,
+                const int *mins,
+                int        n)
 {
-  *minimum = *natural = 0;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+  for (int lines = 1; lines < n; lines++)
     {
-      int min, nat;
+      int per_line = (n + lines - 1) / lines;
+      gboolean fits = TRUE;
 
-      if (!gtk_widget_get_visible (c))
-        continue;
-      gtk_widget_measure (c, orientation, for_size, &min, &nat, NULL, NULL);
-      *minimum = MAX (*minimum, min);
-      *natural = MAX (*natural, nat);
+      for (int first = 0; first < n && fits; first += per_line)
+        {
+          int sum = 0, count = MIN (per_line, n - first);
+
+          for (int i = first; i < first + count; i++)
+            sum += mins[i];
+          fits = sum + (count - 1) * CARD_SPACING <= width;
+        }
+      if (fits)
+        return per_line;
     }
+  return 1;
 }
 
-/* How many cards go on one line of a row of width. */
-static int
-cards_per_line (GtkWidget *widget,
-                int        width)
+/* The widths of the count cards from first on a line of width: equal when
+ * each fits that, else each its minimum and an equal part of the rest. */
+static void
+line_widths (int        width,
+             const int *mins,
+             int        first,
+             int        count,
+             int        per_line,
+             int       *widths)
 {
-  int n = n_cards (widget);
-  int min, nat, per_line, lines;
+  int equal = MAX (0, (width - (per_line - 1) * CARD_SPACING) / per_line);
+  int sum = 0, rest;
+  gboolean all_fit = TRUE;
 
-  if (n == 0)
-    return 1;
-  measure_cards (widget, GTK_ORIENTATION_HORIZONTAL, -1, &min, &nat);
-  per_line = CLAMP ((width + CARD_SPACING) / (MAX (min, 1) + CARD_SPACING), 1, n);
-  /* Even lines: five cards as 3 + 2, not 4 + 1. */
-  lines = (n + per_line - 1) / per_line;
-  return (n + lines - 1) / lines;
-}
-
-static int
-card_width_for (int width,
-                int per_line)
-{
-  return MAX (0, (width - (per_line - 1) * CARD_SPACING) / per_line);
+  for (int i = first; i < first + count; i++)
+    {
+      all_fit &= mins[i] <= equal;
+      sum += mins[i];
+    }
+  if (all_fit)
+    {
+      for (int i = first; i < first + count; i++)
+        widths[i] = equal;
+      return;
+    }
+  rest = MAX (0, width - (count - 1) * CARD_SPACING - sum);
+  for (int i = first; i < first + count; i++)
+    widths[i] = mins[i] + rest / count;
 }
 
 static void
@@ -794,8 +816,9 @@ tm_summary_cards_measure (GtkWidget      *widget,
                           int            *minimum_baseline,
                           int            *natural_baseline)
 {
-  int n = n_cards (widget);
-  int min, nat;
+  GtkWidget *cards[MAX_CARDS];
+  int mins[MAX_CARDS], widths[MAX_CARDS];
+  int n = card_mins (widget, cards, mins);
 
   *minimum = *natural = 0;
   if (n == 0)
@@ -803,18 +826,44 @@ tm_summary_cards_measure (GtkWidget      *widget,
 
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
-      measure_cards (widget, orientation, -1, &min, &nat);
-      *minimum = min;
-      *natural = n * nat + (n - 1) * CARD_SPACING;
+      for (int i = 0; i < n; i++)
+        {
+          int nat;
+
+          gtk_widget_measure (cards[i], orientation, -1, NULL, &nat, NULL, NULL);
+          *minimum = MAX (*minimum, mins[i]);
+          *natural = MAX (*natural, nat);
+        }
+      *natural = n * *natural + (n - 1) * CARD_SPACING;
     }
   else
     {
-      int per_line = for_size < 0 ? n : cards_per_line (widget, for_size);
-      int lines = (n + per_line - 1) / per_line;
+      int per_line, width = for_size;
 
-      measure_cards (widget, orientation, for_size < 0 ? -1 : card_width_for (for_size, per_line), &min, &nat);
-      *minimum = lines * min + (lines - 1) * CARD_SPACING;
-      *natural = lines * nat + (lines - 1) * CARD_SPACING;
+      if (width < 0)
+        {
+          width = (n - 1) * CARD_SPACING;
+          for (int i = 0; i < n; i++)
+            width += mins[i];
+        }
+      per_line = cards_per_line (width, mins, n);
+      for (int first = 0; first < n; first += per_line)
+        {
+          int count = MIN (per_line, n - first);
+          int line_min = 0, line_nat = 0;
+
+          line_widths (width, mins, first, count, per_line, widths);
+          for (int i = first; i < first + count; i++)
+            {
+              int min, nat;
+
+              gtk_widget_measure (cards[i], orientation, widths[i], &min, &nat, NULL, NULL);
+              line_min = MAX (line_min, min);
+              line_nat = MAX (line_nat, nat);
+            }
+          *minimum += line_min + (first > 0 ? CARD_SPACING : 0);
+          *natural += line_nat + (first > 0 ? CARD_SPACING : 0);
+        }
     }
 }
 
@@ -824,30 +873,31 @@ tm_summary_cards_size_allocate (GtkWidget *widget,
                                 int        height,
                                 int        baseline)
 {
-  int n = n_cards (widget);
-  int per_line, lines, card_width, card_height, i = 0;
+  GtkWidget *cards[MAX_CARDS];
+  int mins[MAX_CARDS], widths[MAX_CARDS];
+  int n = card_mins (widget, cards, mins);
+  int per_line, lines, line_height;
 
   if (n == 0)
     return;
 
-  per_line = cards_per_line (widget, width);
+  per_line = cards_per_line (width, mins, n);
   lines = (n + per_line - 1) / per_line;
-  card_width = card_width_for (width, per_line);
-  card_height = MAX (0, (height - (lines - 1) * CARD_SPACING) / lines);
+  line_height = MAX (0, (height - (lines - 1) * CARD_SPACING) / lines);
 
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+  for (int first = 0, line = 0; first < n; first += per_line, line++)
     {
-      if (!gtk_widget_get_visible (c))
-        continue;
-      gtk_widget_size_allocate (c,
-                                &(GtkAllocation) {
-                                  (i % per_line) * (card_width + CARD_SPACING),
-                                  (i / per_line) * (card_height + CARD_SPACING),
-                                  card_width,
-                                  card_height,
-                                },
-                                -1);
-      i++;
+      int count = MIN (per_line, n - first);
+      int x = 0;
+
+      line_widths (width, mins, first, count, per_line, widths);
+      for (int i = first; i < first + count; i++)
+        {
+          gtk_widget_size_allocate (cards[i],
+                                    &(GtkAllocation) { x, line * (line_height + CARD_SPACING), widths[i], line_height },
+                                    -1);
+          x += widths[i] + CARD_SPACING;
+        }
     }
 }
 
