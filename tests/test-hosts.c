@@ -707,19 +707,6 @@ run_read (gpointer data)
   return run != NULL && tm_run_loader_get_n_done (run) == tm_run_loader_get_n_hosts (run);
 }
 
-static void
-collect_label_text (GtkWidget *widget,
-                    GString   *out)
-{
-  if (GTK_IS_LABEL (widget))
-    {
-      g_string_append (out, gtk_label_get_label (GTK_LABEL (widget)));
-      g_string_append_c (out, '\n');
-    }
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
-    collect_label_text (child, out);
-}
-
 static GtkWidget *
 find_toplevel (const char *title)
 {
@@ -753,7 +740,7 @@ test_host_items (void)
   tm_test_iterate_for (30);
   dialog = find_toplevel ("Compare With");
   g_assert_nonnull (dialog);
-  collect_label_text (dialog, offered);
+  tm_test_collect_label_text (dialog, offered);
   g_assert_nonnull (strstr (offered->str, "worker-2\n"));
   g_assert_null (strstr (offered->str, "worker-10"));
   gtk_window_destroy (GTK_WINDOW (dialog));

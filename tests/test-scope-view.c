@@ -492,37 +492,6 @@ test_all_then_table (void)
   tm_fixture_remove (dir);
 }
 
-static void
-use_thai (gboolean thai)
-{
-  if (thai)
-    {
-      bindtextdomain (GETTEXT_PACKAGE, BUILD_LOCALEDIR);
-      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-      textdomain (GETTEXT_PACKAGE);
-      g_setenv ("LANGUAGE", "th", TRUE);
-    }
-  else
-    {
-      bindtextdomain (GETTEXT_PACKAGE, "/nonexistent");
-      g_setenv ("LANGUAGE", "en", TRUE);
-    }
-  setlocale (LC_MESSAGES, "C.UTF-8");
-}
-
-static void
-collect_label_text (GtkWidget *widget,
-                    GString   *out)
-{
-  if (GTK_IS_LABEL (widget))
-    {
-      g_string_append (out, gtk_label_get_label (GTK_LABEL (widget)));
-      g_string_append_c (out, '\n');
-    }
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
-    collect_label_text (child, out);
-}
-
 /* The special rows read as the table names them, translated: in Thai the
  * scope tree, the icicle and its tooltip say the table's words. */
 static void
@@ -539,7 +508,7 @@ test_special_names (void)
   const TmScopeNode *special = NULL;
   g_autofree char *tooltip = NULL;
 
-  use_thai (TRUE);
+  tm_test_use_thai (TRUE);
   thai = g_dgettext (GETTEXT_PACKAGE, "unused preallocated device memory");
   g_assert_cmpstr (thai, !=, "unused preallocated device memory");
   path = write_scoped_profile (dir);
@@ -549,7 +518,7 @@ test_special_names (void)
   gtk_stack_set_visible_child_name (GTK_STACK (tm_test_find_widget (window, "lower_stack")), "scopes");
   tm_test_wait_layout_settled (GTK_WIDGET (window));
 
-  collect_label_text (GTK_WIDGET (scopes), text);
+  tm_test_collect_label_text (GTK_WIDGET (scopes), text);
   g_assert_nonnull (strstr (text->str, thai));
   g_assert_null (strstr (text->str, "unused preallocated device memory"));
   root = tm_scope_tree_get_root (tm_scope_view_get_tree (scopes));
@@ -561,7 +530,7 @@ test_special_names (void)
   g_assert_true (g_str_has_prefix (tooltip, thai));
 
   tm_test_destroy_window (window);
-  use_thai (FALSE);
+  tm_test_use_thai (FALSE);
   tm_fixture_remove (dir);
 }
 

@@ -72,25 +72,6 @@ write_profile (const char *basename,
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
 
-static void
-use_thai (gboolean thai)
-{
-  if (thai)
-    {
-      bindtextdomain (GETTEXT_PACKAGE, BUILD_LOCALEDIR);
-      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-      textdomain (GETTEXT_PACKAGE);
-      g_setenv ("LANGUAGE", "th", TRUE);
-    }
-  else
-    {
-      /* Binding again also drops the translations gettext cached. */
-      bindtextdomain (GETTEXT_PACKAGE, "/nonexistent");
-      g_setenv ("LANGUAGE", "en", TRUE);
-    }
-  setlocale (LC_MESSAGES, "C.UTF-8");
-}
-
 static TmSummaryCards *
 cards_of (TmWindow *window)
 {
@@ -192,13 +173,13 @@ test_narrow (void)
     {
       TmWindow *window;
 
-      use_thai (thai);
+      tm_test_use_thai (thai);
       window = window_of_size (800, 600);
       assert_labels_whole (GTK_WIDGET (cards_of (window)), thai ? "800 × 600, Thai" : "800 × 600");
       assert_no_ellipsis (GTK_WIDGET (cards_of (window)));
       tm_test_destroy_window (window);
     }
-  use_thai (FALSE);
+  tm_test_use_thai (FALSE);
 }
 
 /* While comparing, at the default size and at 1400 px: the cards' labels
@@ -223,24 +204,9 @@ test_comparing (void)
     }
 }
 
-static GtkCheckButton *
-find_check (GtkWidget  *root,
-            const char *label)
-{
-  if (GTK_IS_CHECK_BUTTON (root) && g_strcmp0 (gtk_check_button_get_label (GTK_CHECK_BUTTON (root)), label) == 0)
-    return GTK_CHECK_BUTTON (root);
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkCheckButton *found = find_check (child, label);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static gboolean
-has_return_shortcut (GtkWidget *widget)
+/* The card's shortcut for Return (Enter), or NULL. */
+static GtkShortcut *
+return_shortcut (GtkWidget *widget)
 {
   g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
 
@@ -256,34 +222,20 @@ has_return_shortcut (GtkWidget *widget)
           g_autofree char *trigger = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (shortcut));
 
           if (g_str_equal (trigger, "Return"))
-            return TRUE;
+            return shortcut;  /* the controller keeps it */
         }
     }
-  return FALSE;
+  return NULL;
 }
 
-/* Activates card as a click, Enter or Space would: the card's shortcut
- * for Return. */
+/* Activates card as Enter would (a click does the same). */
 static void
 activate_card (GtkWidget *widget)
 {
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+  GtkShortcut *shortcut = return_shortcut (widget);
 
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
-
-      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
-        continue;
-      for (guint k = 0; k < g_list_model_get_n_items (G_LIST_MODEL (controller)); k++)
-        {
-          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), k);
-
-          g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, widget, NULL));
-          return;
-        }
-    }
-  g_assert_not_reached ();
+  g_assert_nonnull (shortcut);
+  g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, widget, NULL));
 }
 
 /* A click (or Enter) on a card goes to its moment: Peak Memory Use to the
@@ -309,7 +261,7 @@ test_cards_lead (void)
 
       g_test_message ("%s", cards[i]);
       g_assert_true (gtk_widget_get_focusable (w));
-      g_assert_true (has_return_shortcut (w));
+      g_assert_nonnull (return_shortcut (w));
       g_assert_nonnull (strstr (gtk_widget_get_tooltip_markup (w), "Click to"));
     }
 
@@ -332,9 +284,9 @@ test_cards_lead (void)
   /* Never freed: the table's filter and the map's highlight. */
   never_freed = card (window, "never_freed_button");
   g_assert_nonnull (strstr (gtk_widget_get_tooltip_markup (never_freed), "Click to"));
-  g_assert_false (gtk_check_button_get_active (find_check (GTK_WIDGET (table), "_Never freed")));
+  g_assert_false (gtk_check_button_get_active (tm_test_find_check (GTK_WIDGET (table), "_Never freed")));
   g_signal_emit_by_name (never_freed, "clicked");
-  g_assert_true (gtk_check_button_get_active (find_check (GTK_WIDGET (table), "_Never freed")));
+  g_assert_true (gtk_check_button_get_active (tm_test_find_check (GTK_WIDGET (table), "_Never freed")));
   g_assert_true (tm_memory_map_get_highlight_never_freed (map));
 
   /* Activity shows the whole profile. */

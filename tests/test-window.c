@@ -1411,23 +1411,6 @@ test_export_dialogs (void)
   tm_test_destroy_window (window);
 }
 
-/* The first check button under root whose label is label. */
-static GtkCheckButton *
-find_check (GtkWidget  *root,
-            const char *label)
-{
-  if (GTK_IS_CHECK_BUTTON (root) && g_strcmp0 (gtk_check_button_get_label (GTK_CHECK_BUTTON (root)), label) == 0)
-    return GTK_CHECK_BUTTON (root);
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkCheckButton *found = find_check (child, label);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* Another file starts without the last one's filter text, the table's
  * Never freed filter and the map's never-freed highlight; a reload keeps
  * them. */
@@ -1437,7 +1420,7 @@ test_next_file_filters (void)
   TmWindow *window = tm_test_new_window ();
   TmBreakdownView *table = TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"));
   TmMemoryMap *map = TM_MEMORY_MAP (tm_test_find_widget (window, "memory_map"));
-  GtkCheckButton *never_freed = find_check (GTK_WIDGET (table), "_Never freed");
+  GtkCheckButton *never_freed = tm_test_find_check (GTK_WIDGET (table), "_Never freed");
 
   g_assert_nonnull (never_freed);
   tm_test_open_and_wait (window, two_ids_path);
@@ -1456,19 +1439,6 @@ test_next_file_filters (void)
   g_assert_false (gtk_check_button_get_active (never_freed));
   g_assert_false (tm_memory_map_get_highlight_never_freed (map));
   tm_test_destroy_window (window);
-}
-
-static void
-collect_label_text (GtkWidget *widget,
-                    GString   *out)
-{
-  if (GTK_IS_LABEL (widget))
-    {
-      g_string_append (out, gtk_label_get_label (GTK_LABEL (widget)));
-      g_string_append_c (out, '\n');
-    }
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
-    collect_label_text (child, out);
 }
 
 /* The start page names what opens, and a JSON Lines file of gathered
@@ -1493,7 +1463,7 @@ test_start_page (void)
   {
     g_autoptr(GString) labels = g_string_new (NULL);
 
-    collect_label_text (recent, labels);
+    tm_test_collect_label_text (recent, labels);
     listed = strstr (labels->str, "gathered.jsonl") != NULL;
   }
   g_assert_true (listed);
@@ -1788,26 +1758,6 @@ test_panes_hidden_and_kept (void)
   tm_fixture_remove (path);
 }
 
-/* Thai from the build tree's translations, or English again. */
-static void
-use_thai (gboolean thai)
-{
-  if (thai)
-    {
-      bindtextdomain (GETTEXT_PACKAGE, BUILD_LOCALEDIR);
-      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-      textdomain (GETTEXT_PACKAGE);
-      g_setenv ("LANGUAGE", "th", TRUE);
-    }
-  else
-    {
-      /* Binding again also drops the translations gettext cached. */
-      bindtextdomain (GETTEXT_PACKAGE, "/nonexistent");
-      g_setenv ("LANGUAGE", "en", TRUE);
-    }
-  setlocale (LC_MESSAGES, "C.UTF-8");
-}
-
 static gboolean
 has_thai (const char *text)
 {
@@ -1830,7 +1780,7 @@ test_thai_words (void)
     { "field %u has wire type %u (%s) at byte %zu: %s", "field" },
   };
 
-  use_thai (TRUE);
+  tm_test_use_thai (TRUE);
   for (guint i = 0; i < G_N_ELEMENTS (words); i++)
     {
       const char *thai = g_dgettext (GETTEXT_PACKAGE, words[i].msgid);
@@ -1848,7 +1798,7 @@ test_thai_words (void)
     g_test_message ("%s", thai);
     g_assert_null (strstr (thai, "field"));
   }
-  use_thai (FALSE);
+  tm_test_use_thai (FALSE);
 }
 
 int
