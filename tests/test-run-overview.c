@@ -307,6 +307,26 @@ test_sparkline_scale (void)
   g_assert_cmpint (half, >=, full / 2 - 2);
   g_assert_cmpint (half, <=, full / 2 + 2);
 
+  /* No figure cut at 800 px: the table scrolls sideways instead. */
+  {
+    g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+
+    find_type (GTK_WIDGET (tm_run_overview_get_column_view (overview)), GTK_TYPE_LABEL, labels);
+    for (guint i = 0; i < labels->len; i++)
+      {
+        GtkWidget *label = g_ptr_array_index (labels, i);
+        int natural;
+
+        const char *text = gtk_label_get_label (GTK_LABEL (label));
+
+        if (!gtk_widget_get_mapped (label) || (strstr (text, "iB") == NULL && strstr (text, " %") == NULL))
+          continue;
+        gtk_widget_measure (label, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+        g_assert_cmpint (gtk_widget_get_width (label), >=, natural);
+        g_assert_cmpint (gtk_label_get_ellipsize (GTK_LABEL (label)), ==, PANGO_ELLIPSIZE_NONE);
+      }
+  }
+
   /* The busiest host's name whole beside its badge. */
   {
     g_autoptr(GPtrArray) labels = g_ptr_array_new ();

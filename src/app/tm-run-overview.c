@@ -470,9 +470,11 @@ setup_label_cb (GtkSignalListItemFactory *factory,
   GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_xalign (GTK_LABEL (label), column >= COLUMN_PEAK ? 1.0 : 0.0);
-  /* A host's name is never cut, however narrow its column: the column
-   * keeps the name and the badge beside it. */
-  if (column != COLUMN_HOST)
+  /* A host's name and the figures are never cut, however narrow the
+   * window (the table scrolls sideways): a column keeps a name and the
+   * badge beside it. Only a failed host's error, in the memory id's
+   * column, is cut (its tooltip has it whole). */
+  if (column == COLUMN_MEMORY_ID)
     gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   if (column >= COLUMN_PEAK)
     gtk_widget_add_css_class (label, "tm-numeric");
