@@ -5,8 +5,12 @@
  */
 #include "config.h"
 
+#include <locale.h>
 #include <string.h>
+#include <glib/gi18n.h>
 
+#include "tm-breakdown-cells.h"
+#include "tm-breakdown-view.h"
 #include "tm-gui-test-util.h"
 #include "tm-palette.h"
 #include "tm-scope-index-query.h"
@@ -364,6 +368,172 @@ test_view_and_session (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A profile with 24 ops in scope "big" and 24 in scope "small", all live
+ * at the peak (the last event), over 64 MiB of heap that no allocation
+ * accounts for: the table's "unused preallocated device memory" row. */
+static char *
+write_scoped_profile (const char *dir)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  TmFixtureLine *line = tm_fixture_plane_add_line (tm_fixture_space_get_plane (space, "/host:CPU"), "Memory", 0);
+  g_autoptr(GError) error = NULL;
+  gint64 heap = 64 << 20;
+  char *path;
+
+  for (guint i = 0; i < 48; i++)
+    {
+      g_autofree char *op = g_strdup_printf ("%s/layer_%u/MatMul", i < 24 ? "big" : "small", i);
+      gint64 bytes = (i < 24 ? 8 << 20 : 2 << 20) + i * 4096;
+      TmFixtureMemory m = { 0 };
+
+      heap += bytes;
+      m.allocator_name = "GPU_0_bfc";
+      m.bytes_allocated = heap;
+      m.bytes_available = (G_GINT64_CONSTANT (1) << 30) - heap;
+      m.peak_bytes_in_use = heap;
+      m.requested_bytes = bytes;
+      m.allocation_bytes = bytes;
+      m.addr = 0x100000000 + (guint64) i * 0x1000000;
+      m.tf_op = op;
+      m.region_type = "output";
+      m.data_type = 1;
+      m.shape = "[4,4]";
+      m.has_group_id = TRUE;
+      m.group_id = 1;
+      tm_fixture_line_add_memory_event (line, TRUE, 1000 + i * 1000, &m);
+    }
+  path = tm_fixture_space_write (space, dir, "scoped.xplane.pb", &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+static GtkWidget *
+find_button_labelled (GtkWidget  *widget,
+                      const char *text)
+{
+  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), text) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_button_labelled (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The position of the table's row drawn at the top of its list. */
+static guint
+first_row_shown (GtkColumnView *column_view)
+{
+  GtkWidget *list = NULL;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (column_view)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      list = child;
+  g_assert_nonnull (list);
+  for (int y = 1; y < 40; y++)
+    {
+      GtkWidget *picked = gtk_widget_pick (list, 20, y, GTK_PICK_DEFAULT);
+      GtkListItem *item = picked != NULL ? tm_breakdown_cell_find_item (picked, list) : NULL;
+
+      if (item != NULL && gtk_list_item_get_item (item) != NULL)
+        return gtk_list_item_get_position (item);
+    }
+  g_assert_not_reached ();
+}
+
+/* Scopes → a scope → All → Table: the table shows its largest row at its
+ * top again, and the tree no longer highlights the scope. */
+static void
+test_all_then_table (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = tm_fixture_make_temp_dir (&error);
+  g_autofree char *path = write_scoped_profile (dir);
+  TmWindow *window = tm_test_new_window ();
+  TmSession *session = tm_window_get_session (window);
+  GtkStack *lower = GTK_STACK (tm_test_find_widget (window, "lower_stack"));
+  TmScopeView *scopes = TM_SCOPE_VIEW (tm_test_find_widget (window, "scope_view"));
+  TmBreakdownView *table = TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"));
+  GtkSelectionModel *tree_selection;
+  const TmScopeNode *root;
+  GtkWidget *all;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 820);
+  tm_test_open_and_wait (window, path);
+  gtk_stack_set_visible_child_name (lower, "scopes");
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+
+  /* The smaller scope, picked in the tree: the table keeps its rows. */
+  root = tm_scope_tree_get_root (tm_scope_view_get_tree (scopes));
+  for (guint i = 0; i < root->n_children; i++)
+    if (g_strcmp0 (root->children[i]->name, "small") == 0)
+      g_signal_emit_by_name (tm_scope_view_get_icicle (scopes), "node-activated", root->children[i]);
+  g_assert_nonnull (tm_session_get_selected_scope (session));
+  g_assert_cmpstr (tm_session_get_selected_scope (session)->parts[0], ==, "small");
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+
+  all = find_button_labelled (GTK_WIDGET (scopes), "All");
+  g_assert_nonnull (all);
+  g_signal_emit_by_name (all, "clicked");
+  g_assert_null (tm_session_get_selected_scope (session));
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+  tree_selection = gtk_column_view_get_model (tm_scope_view_get_column_view (scopes));
+  g_assert_true (gtk_bitset_is_empty (gtk_selection_model_get_selection (tree_selection)));
+
+  gtk_stack_set_visible_child_name (lower, "table");
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+  g_assert_cmpuint (first_row_shown (tm_breakdown_view_get_column_view (table)), ==, 0);
+
+  tm_test_destroy_window (window);
+  tm_fixture_remove (dir);
+}
+
+/* The special rows read as the table names them, translated: in Thai the
+ * scope tree, the icicle and its tooltip say the table's words. */
+static void
+test_special_names (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = tm_fixture_make_temp_dir (&error);
+  g_autofree char *path = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+  const char *thai = NULL;
+  TmWindow *window;
+  TmScopeView *scopes;
+  const TmScopeNode *root;
+  const TmScopeNode *special = NULL;
+  g_autofree char *tooltip = NULL;
+
+  tm_test_use_thai (TRUE);
+  thai = g_dgettext (GETTEXT_PACKAGE, "unused preallocated device memory");
+  g_assert_cmpstr (thai, !=, "unused preallocated device memory");
+  path = write_scoped_profile (dir);
+  window = tm_test_new_window ();
+  scopes = TM_SCOPE_VIEW (tm_test_find_widget (window, "scope_view"));
+  tm_test_open_and_wait (window, path);
+  gtk_stack_set_visible_child_name (GTK_STACK (tm_test_find_widget (window, "lower_stack")), "scopes");
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+
+  tm_test_collect_label_text (GTK_WIDGET (scopes), text);
+  g_assert_nonnull (strstr (text->str, thai));
+  g_assert_null (strstr (text->str, "unused preallocated device memory"));
+  root = tm_scope_tree_get_root (tm_scope_view_get_tree (scopes));
+  for (guint i = 0; i < root->n_children; i++)
+    if (root->children[i]->special)
+      special = root->children[i];
+  g_assert_nonnull (special);
+  tooltip = tm_icicle_describe_node (TM_ICICLE (tm_scope_view_get_icicle (scopes)), special);
+  g_assert_true (g_str_has_prefix (tooltip, thai));
+
+  tm_test_destroy_window (window);
+  tm_test_use_thai (FALSE);
+  tm_fixture_remove (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -373,6 +543,8 @@ main (int   argc,
   g_test_add_func ("/scope-view/icicle-pixels", test_icicle_pixels);
   g_test_add_func ("/scope-view/icicle-chain", test_icicle_chain);
   g_test_add_func ("/scope-view/view-and-session", test_view_and_session);
+  g_test_add_func ("/scope-view/all-then-table", test_all_then_table);
+  g_test_add_func ("/scope-view/special-names", test_special_names);
 
   return g_test_run ();
 }

@@ -10,9 +10,12 @@
  */
 #include "config.h"
 
+#include <locale.h>
+#include <math.h>
 #include <string.h>
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
+#include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
 #include "tm-allocation-row.h"
@@ -21,9 +24,11 @@
 #include "tm-error.h"
 #include "tm-format.h"
 #include "tm-profile-private.h"
+#include "tm-memory-map.h"
 #include "tm-summary-cards.h"
 #include "tm-test-util.h"
 #include "tm-window.h"
+#include "tm-window-compare.h"
 #include "tm-gui-test-util.h"
 
 #define MIB (G_GINT64_CONSTANT (1) << 20)
@@ -1168,6 +1173,16 @@ test_application_open (void)
   g_assert_cmpstr (gtk_about_dialog_get_version (about), ==, PACKAGE_VERSION);
   gtk_window_destroy (GTK_WINDOW (about));
 
+  /* F1 is Help in GNOME: it shows the keyboard shortcuts, not About. */
+  {
+    g_auto(GStrv) f1 = gtk_application_get_actions_for_accel (GTK_APPLICATION (app), "F1");
+    g_auto(GStrv) about_accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "app.about");
+
+    g_assert_true (g_strv_contains ((const char * const *) f1, "win.show-help-overlay"));
+    g_assert_false (g_strv_contains ((const char * const *) f1, "app.about"));
+    g_assert_false (g_strv_contains ((const char * const *) about_accels, "F1"));
+  }
+
   tm_test_destroy_all_windows (GTK_APPLICATION (app));
 
   tm_fixture_remove (log_dir);
@@ -1388,6 +1403,457 @@ test_real_xprof_json (void)
   tm_test_destroy_window (window);
 }
 
+/* ------------------------------------------------------------------ */
+/* What a new user tripped over                                        */
+
+/* The file chooser dialog (GtkFileChooserNative without a portal) whose
+ * title is title, or NULL. */
+static GtkWidget *
+find_dialog (const char *title)
+{
+  g_autoptr(GList) toplevels = gtk_window_list_toplevels ();
+
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (GTK_IS_FILE_CHOOSER_DIALOG (l->data) && gtk_widget_get_visible (l->data) &&
+        g_strcmp0 (gtk_window_get_title (l->data), title) == 0)
+      return l->data;
+  return NULL;
+}
+
+typedef struct
+{
+  const char *title;
+  GtkWidget  *dialog;
+} DialogWait;
+
+static gboolean
+dialog_shown (gpointer data)
+{
+  DialogWait *wait = data;
+
+  return (wait->dialog = find_dialog (wait->title)) != NULL;
+}
+
+/* Every export of the main menu asks where to write; Export Scopes as
+ * Collapsed Stacks… did nothing at all. */
+static void
+test_export_dialogs (void)
+{
+  const struct { const char *action; const char *title; } exports[] = {
+    { "export-collapsed", "Export Scopes as Collapsed Stacks" },
+    { "export-csv", "Export Table as CSV" },
+    { "export-xprof-json", "Export XProf Memory Profile" },
+    { "export-timeline-png", "Export Timeline as PNG" },
+    { "export-timeline-svg", "Export Timeline as SVG" },
+  };
+  TmWindow *window = tm_test_new_window ();
+
+  tm_test_open_and_wait (window, two_ids_path);
+  for (guint i = 0; i < G_N_ELEMENTS (exports); i++)
+    {
+      DialogWait wait = { exports[i].title, NULL };
+
+      g_test_message ("%s", exports[i].action);
+      g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), exports[i].action));
+      g_action_group_activate_action (G_ACTION_GROUP (window), exports[i].action, NULL);
+      tm_test_iterate_until (dialog_shown, &wait);
+      gtk_dialog_response (GTK_DIALOG (wait.dialog), GTK_RESPONSE_CANCEL);
+      tm_test_iterate_for (20);
+      g_assert_null (find_dialog (exports[i].title));
+    }
+  tm_test_destroy_window (window);
+}
+
+/* Another file starts without the last one's filter text, the table's
+ * Never freed filter and the map's never-freed highlight; a reload keeps
+ * them. */
+static void
+test_next_file_filters (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  TmBreakdownView *table = TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"));
+  TmMemoryMap *map = TM_MEMORY_MAP (tm_test_find_widget (window, "memory_map"));
+  GtkCheckButton *never_freed = tm_test_find_check (GTK_WIDGET (table), "_Never freed");
+
+  g_assert_nonnull (never_freed);
+  tm_test_open_and_wait (window, two_ids_path);
+  tm_breakdown_view_set_filter_text (table, "alpha");
+  gtk_check_button_set_active (never_freed, TRUE);
+  tm_memory_map_set_highlight_never_freed (map, TRUE);
+
+  tm_window_reload (window);
+  tm_test_iterate_until (tm_test_not_loading, window);
+  g_assert_cmpstr (tm_breakdown_view_get_filter_text (table), ==, "alpha");
+  g_assert_true (gtk_check_button_get_active (never_freed));
+  g_assert_true (tm_memory_map_get_highlight_never_freed (map));
+
+  tm_test_open_and_wait (window, xprof_example_path);
+  g_assert_cmpstr (tm_breakdown_view_get_filter_text (table), ==, "");
+  g_assert_false (gtk_check_button_get_active (never_freed));
+  g_assert_false (tm_memory_map_get_highlight_never_freed (map));
+  tm_test_destroy_window (window);
+}
+
+/* The start page names what opens, and a JSON Lines file of gathered
+ * summaries is among the recent files like a profile. */
+static void
+test_start_page (void)
+{
+  g_autofree char *jsonl = g_build_filename (fixture_dir, "gathered.jsonl", NULL);
+  g_autofree char *uri = NULL;
+  TmWindow *window;
+  GtkWidget *recent;
+  const char *text;
+  gboolean listed = FALSE;
+
+  g_assert_true (g_file_set_contents (jsonl, "{}\n", -1, NULL));
+  uri = g_filename_to_uri (jsonl, NULL, NULL);
+  g_assert_true (gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri));
+  tm_test_iterate_for (50);
+
+  window = tm_test_new_window ();
+  recent = tm_test_find_widget (window, "recent_list");
+  {
+    g_autoptr(GString) labels = g_string_new (NULL);
+
+    tm_test_collect_label_text (recent, labels);
+    listed = strstr (labels->str, "gathered.jsonl") != NULL;
+  }
+  g_assert_true (listed);
+
+  text = gtk_label_get_label (GTK_LABEL (tm_test_find_widget (window, "start_description")));
+  g_assert_nonnull (strstr (text, ".xplane.pb"));
+  g_assert_nonnull (strstr (text, ".json"));
+  g_assert_nonnull (strstr (text, ".jsonl"));
+  g_assert_nonnull (strstr (text, ".pickle"));
+  tm_test_destroy_window (window);
+}
+
+/* WCAG's contrast of two colours (their alpha ignored). */
+static double
+contrast (const GdkRGBA *a,
+          const GdkRGBA *b)
+{
+  double l[2];
+  const GdkRGBA *c[2] = { a, b };
+
+  for (guint i = 0; i < 2; i++)
+    {
+      double rgb[3] = { c[i]->red, c[i]->green, c[i]->blue };
+
+      for (guint k = 0; k < 3; k++)
+        rgb[k] = rgb[k] <= 0.03928 ? rgb[k] / 12.92 : pow ((rgb[k] + 0.055) / 1.055, 2.4);
+      l[i] = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
+    }
+  return (MAX (l[0], l[1]) + 0.05) / (MIN (l[0], l[1]) + 0.05);
+}
+
+/* Error text (a failed host's row, the comparison bar) reads at 4.5:1 or
+ * more on the window's and the lists' background, light and dark. */
+static void
+test_error_contrast (void)
+{
+  g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
+
+  /* The application's style, as it loads it at startup. */
+  gtk_css_provider_load_from_resource (css, RESOURCE_PREFIX "/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  for (guint dark = 0; dark < 2; dark++)
+    {
+      TmWindow *window;
+      GtkWidget *label = gtk_label_new ("Could not compare");
+      GtkStyleContext *context;
+      GdkRGBA fg, bg, base;
+
+      g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", (gboolean) dark, NULL);
+      window = tm_test_new_window ();
+      /* The window's profile page is where error text shows. */
+      gtk_widget_add_css_class (label, "error");
+      gtk_widget_insert_after (label, tm_test_find_widget (window, "profile_view"), NULL);
+      tm_test_iterate_for (50);
+      context = gtk_widget_get_style_context (label);
+      G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+      gtk_style_context_get_color (context, &fg);
+      g_assert_true (gtk_style_context_lookup_color (context, "theme_bg_color", &bg));
+      g_assert_true (gtk_style_context_lookup_color (context, "theme_base_color", &base));
+      G_GNUC_END_IGNORE_DEPRECATIONS
+      g_test_message ("dark %u: %.2f:1 on the window, %.2f:1 on lists", dark, contrast (&fg, &bg), contrast (&fg, &base));
+      g_assert_cmpfloat (contrast (&fg, &bg), >=, 4.5);
+      g_assert_cmpfloat (contrast (&fg, &base), >=, 4.5);
+      gtk_widget_unparent (label);
+      tm_test_destroy_window (window);
+    }
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
+  gtk_style_context_remove_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css));
+}
+
+/* ------------------------------------------------------------------ */
+/* Panes that keep their minimums                                      */
+
+/* A TPU profile as JAX writes it: memory ids by device ordinal, 20 MiB of
+ * stack reserved for the program, and n_modules XLA module runs on
+ * "/device:TPU:0". */
+static char *
+write_tpu_profile (guint n_modules)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  TmFixtureLine *line = tm_fixture_plane_add_line (tm_fixture_space_get_plane (space, "/host:CPU"), "Memory", 0);
+  TmFixtureLine *modules = tm_fixture_plane_add_line (tm_fixture_space_get_plane (space, "/device:TPU:0"), "XLA Modules", 0);
+  gint64 heap = 0;
+
+  for (guint i = 0; i < 200; i++)
+    {
+      TmFixtureMemory m = { 0 };
+      gboolean alloc = i % 3 != 2;
+      gint64 bytes = (gint64) (i % 7 + 1) * MIB;
+
+      heap += alloc ? bytes : -bytes;
+      heap = MAX (heap, 0);
+      m.id_kind = TM_FIXTURE_MEMORY_ID_DEVICE_ORDINAL;
+      m.memory_index = 0;
+      m.bytes_reserved = 20 * MIB;
+      m.bytes_allocated = heap;
+      m.bytes_available = GIB - heap - 20 * MIB;
+      m.peak_bytes_in_use = heap;
+      m.requested_bytes = bytes;
+      m.allocation_bytes = bytes;
+      m.addr = 0x100000000 + (guint64) (i / 3) * 0x1000000;
+      m.tf_op = "jit_train_step/dot_general";
+      m.region_type = "output";
+      m.data_type = 14;
+      m.shape = "bf16[128,1024]";
+      m.has_group_id = TRUE;
+      m.group_id = i / 20;
+      tm_fixture_line_add_memory_event (line, alloc, 1000000 + (gint64) i * 1000000, &m);
+    }
+  for (guint i = 0; i < n_modules; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("jit_train_step_%u", i % 17);
+
+      tm_fixture_line_add_event (modules, name, 1000000 + (gint64) i * 400000, 300000);
+    }
+  return write_space (space, "tpu.xplane.pb");
+}
+
+static gboolean
+comparison_settled (gpointer data)
+{
+  return !tm_window_get_comparison_loading (data) && tm_window_get_comparison_message (data, NULL) != NULL;
+}
+
+static GtkWidget *
+window_child (TmWindow   *window,
+              const char *name)
+{
+  return tm_test_template_child (window, TM_TYPE_WINDOW, name);
+}
+
+/* Table → Scopes leaves the charts as they were; at 800 × 600 the usage
+ * timeline and the table keep their minimums (the page scrolls) and the
+ * memory map, with no room, says so where it would be. */
+static void
+test_panes_keep_minimums (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  GtkWidget *timeline = tm_test_find_widget (window, "timeline");
+  GtkStack *lower = GTK_STACK (window_child (window, "lower_stack"));
+  int before, timeline_min, table_min;
+
+  tm_test_open_and_wait (window, two_ids_path);
+  before = gtk_widget_get_height (timeline);
+  gtk_stack_set_visible_child_name (lower, "scopes");
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+  g_assert_cmpint (gtk_widget_get_height (timeline), ==, before);
+  gtk_stack_set_visible_child_name (lower, "table");
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+  gtk_widget_measure (timeline, GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (timeline), &timeline_min, NULL, NULL, NULL);
+  g_assert_cmpint (gtk_widget_get_height (timeline), >=, timeline_min);
+  gtk_widget_measure (GTK_WIDGET (lower), GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (GTK_WIDGET (lower)), &table_min, NULL, NULL, NULL);
+  g_assert_cmpint (table_min, >=, 180);
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (lower)), >=, table_min);
+  if (!gtk_widget_get_visible (tm_test_find_widget (window, "memory_map")))
+    {
+      g_assert_true (gtk_widget_get_visible (window_child (window, "map_placeholder")));
+      g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (window_child (window, "map_placeholder_label"))), "No room"));
+    }
+  tm_test_destroy_window (window);
+}
+
+/* A baseline that fails to load: its message takes at most three lines,
+ * and the charts keep their height. */
+static void
+test_failed_baseline_bar (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  GtkWidget *timeline = tm_test_find_widget (window, "timeline");
+  g_autofree char *missing = g_build_filename (fixture_dir,
+                                               "a-baseline-with-a-very-long-name-that-does-not-exist-"
+                                               "anywhere-on-this-machine-or-any-other-one.xplane.pb", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (missing);
+  int before, window_min_before, window_min;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
+  tm_test_open_and_wait (window, two_ids_path);
+  before = gtk_widget_get_height (timeline);
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_VERTICAL, 800, &window_min_before, NULL, NULL, NULL);
+  tm_window_compare_with_file (window, file);
+  tm_test_iterate_until (comparison_settled, window);
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_VERTICAL, 800, &window_min, NULL, NULL, NULL);
+  g_assert_cmpint (gtk_widget_get_height (timeline), ==, before);
+  g_assert_cmpint (window_min, <=, window_min_before);
+  tm_test_destroy_window (window);
+}
+
+/* The TPU profile's 414 HLO modules get a table of a few rows, not one,
+ * and the memory map is there or says why it is not. */
+static void
+test_hlo_pane (void)
+{
+  g_autofree char *path = write_tpu_profile (414);
+  TmWindow *window = tm_test_new_window ();
+  GtkWidget *hlo = tm_test_find_widget (window, "hlo_view");
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  tm_test_open_and_wait (window, path);
+  g_assert_true (gtk_widget_get_visible (hlo));
+  g_assert_cmpint (gtk_widget_get_height (hlo), >=, 100);
+  g_assert_true (gtk_widget_get_visible (tm_test_find_widget (window, "memory_map")) ||
+                 gtk_widget_get_visible (window_child (window, "map_placeholder")));
+  tm_test_destroy_window (window);
+  tm_fixture_remove (path);
+}
+
+/* The user hides and shows the memory map, the HLO modules and the table;
+ * the next window keeps the choice, and the panes' shares. */
+static void
+test_panes_hidden_and_kept (void)
+{
+  g_autoptr(GSettings) settings = tm_application_create_settings ();
+  g_autofree char *path = write_tpu_profile (40);
+  TmWindow *window;
+  GtkWidget *map, *charts;
+  int charts_before, position_before;
+
+  if (settings == NULL)
+    {
+      g_test_skip ("the GSettings schema is not compiled");
+      return;
+    }
+
+  /* What earlier windows left. */
+  g_settings_reset (settings, "charts-share");
+  g_settings_reset (settings, "timeline-share");
+  g_settings_reset (settings, "hlo-share");
+  window = tm_test_new_window ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  map = tm_test_find_widget (window, "memory_map");
+  charts = window_child (window, "timeline_area");
+  tm_test_open_and_wait (window, path);
+  /* Beside the HLO modules the map may have no room: it says so. */
+  g_assert_true (gtk_widget_get_visible (map) || gtk_widget_get_visible (window_child (window, "map_placeholder")));
+
+  /* The table hidden, the charts take its room: the map shows. */
+  charts_before = gtk_widget_get_height (charts);
+  position_before = gtk_paned_get_position (GTK_PANED (window_child (window, "paned")));
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-table", g_variant_new_boolean (FALSE));
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+  g_assert_false (gtk_widget_get_visible (window_child (window, "lower_stack")));
+  g_assert_false (g_settings_get_boolean (settings, "show-table"));
+  g_assert_cmpint (gtk_widget_get_height (charts), >, charts_before);
+  g_assert_true (gtk_widget_get_visible (map));
+  g_assert_false (gtk_widget_get_visible (window_child (window, "map_placeholder")));
+
+  /* The map hidden: a line says so, with a button to show it again. */
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-memory-map", g_variant_new_boolean (FALSE));
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+  g_assert_false (gtk_widget_get_visible (map));
+  g_assert_true (gtk_widget_get_visible (window_child (window, "map_placeholder")));
+  g_assert_true (gtk_widget_get_visible (window_child (window, "map_placeholder_button")));
+  g_assert_false (g_settings_get_boolean (settings, "show-memory-map"));
+
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-hlo-modules", g_variant_new_boolean (FALSE));
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+  g_assert_false (gtk_widget_get_visible (window_child (window, "hlo_box")));
+
+  /* The table back, at the height it had. */
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-table", g_variant_new_boolean (TRUE));
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+  g_assert_true (gtk_widget_get_visible (window_child (window, "lower_stack")));
+  g_assert_cmpint (ABS (gtk_paned_get_position (GTK_PANED (window_child (window, "paned"))) - position_before), <=, 2);
+
+  /* The divider over the table, dragged: kept with the choices. */
+  gtk_paned_set_position (GTK_PANED (window_child (window, "paned")),
+                          gtk_widget_get_height (window_child (window, "paned")) / 3);
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+  gtk_window_close (GTK_WINDOW (window));
+  g_assert_cmpfloat (ABS (g_settings_get_double (settings, "charts-share") - 1.0 / 3), <, 0.02);
+  g_object_unref (window);
+
+  window = tm_test_new_window ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  tm_test_open_and_wait (window, path);
+  g_assert_false (gtk_widget_get_visible (tm_test_find_widget (window, "memory_map")));
+  g_assert_false (gtk_widget_get_visible (window_child (window, "hlo_box")));
+  g_assert_cmpfloat (ABS ((double) gtk_paned_get_position (GTK_PANED (window_child (window, "paned"))) /
+                          gtk_widget_get_height (window_child (window, "paned")) - 1.0 / 3), <, 0.02);
+  tm_test_destroy_window (window);
+
+  g_settings_reset (settings, "show-memory-map");
+  g_settings_reset (settings, "show-hlo-modules");
+  g_settings_reset (settings, "show-table");
+  g_settings_reset (settings, "charts-share");
+  g_settings_reset (settings, "timeline-share");
+  g_settings_reset (settings, "hlo-share");
+  tm_fixture_remove (path);
+}
+
+static gboolean
+has_thai (const char *text)
+{
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    if (g_utf8_get_char (p) >= 0x0e00 && g_utf8_get_char (p) <= 0x0e7f)
+      return TRUE;
+  return FALSE;
+}
+
+/* Thai shows no English word for these: the run overview's column, the
+ * timeline's step and a protobuf field in errors. */
+static void
+test_thai_words (void)
+{
+  const struct { const char *msgid; const char *english; } words[] = {
+    { "Memory id", "Memory" },
+    { "Memory ID", "Memory" },
+    { "Step %s · region %s · %s %s", "Step" },
+    { "field %u has wire type %u (%s) at byte %zu", "field" },
+    { "field %u has wire type %u (%s) at byte %zu: %s", "field" },
+  };
+
+  tm_test_use_thai (TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (words); i++)
+    {
+      const char *thai = g_dgettext (GETTEXT_PACKAGE, words[i].msgid);
+
+      g_test_message ("%s → %s", words[i].msgid, thai);
+      g_assert_true (has_thai (thai));
+      g_assert_null (strstr (thai, words[i].english));
+    }
+  {
+    const char *thai = g_dngettext (GETTEXT_PACKAGE,
+                                    "length runs past the end at byte %zu: a field claims %" G_GUINT64_FORMAT " byte but the file ends at byte %zu",
+                                    "length runs past the end at byte %zu: a field claims %" G_GUINT64_FORMAT " bytes but the file ends at byte %zu",
+                                    2);
+
+    g_test_message ("%s", thai);
+    g_assert_null (strstr (thai, "field"));
+  }
+  tm_test_use_thai (FALSE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1430,6 +1896,15 @@ main (int   argc,
   g_test_add_func ("/window/application-open", test_application_open);
   g_test_add_func ("/window/real/gpu-profile", test_real_gpu_profile);
   g_test_add_func ("/window/real/xprof-json", test_real_xprof_json);
+  g_test_add_func ("/window/export-dialogs", test_export_dialogs);
+  g_test_add_func ("/window/next-file-filters", test_next_file_filters);
+  g_test_add_func ("/window/start-page", test_start_page);
+  g_test_add_func ("/window/error-contrast", test_error_contrast);
+  g_test_add_func ("/window/thai-words", test_thai_words);
+  g_test_add_func ("/window/panes-keep-minimums", test_panes_keep_minimums);
+  g_test_add_func ("/window/failed-baseline-bar", test_failed_baseline_bar);
+  g_test_add_func ("/window/hlo-pane", test_hlo_pane);
+  g_test_add_func ("/window/panes-hidden-and-kept", test_panes_hidden_and_kept);
 
   status = g_test_run ();
 

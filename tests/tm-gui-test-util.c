@@ -4,6 +4,9 @@
  */
 #include "config.h"
 
+#include <locale.h>
+#include <glib/gi18n.h>
+
 #include "tm-gui-test-util.h"
 #include "tm-test-time.h"
 
@@ -330,4 +333,52 @@ tm_test_destroy_all_windows (GtkApplication *app)
   for (GList *l = windows; l; l = l->next)
     gtk_window_destroy (l->data);
   tm_test_iterate_for (50);
+}
+
+void
+tm_test_use_thai (gboolean thai)
+{
+  if (thai)
+    {
+      bindtextdomain (GETTEXT_PACKAGE, BUILD_LOCALEDIR);
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      textdomain (GETTEXT_PACKAGE);
+      g_setenv ("LANGUAGE", "th", TRUE);
+    }
+  else
+    {
+      /* Binding again also drops the translations gettext cached. */
+      bindtextdomain (GETTEXT_PACKAGE, "/nonexistent");
+      g_setenv ("LANGUAGE", "en", TRUE);
+    }
+  setlocale (LC_MESSAGES, "C.UTF-8");
+}
+
+void
+tm_test_collect_label_text (GtkWidget *widget,
+                            GString   *out)
+{
+  if (GTK_IS_LABEL (widget))
+    {
+      g_string_append (out, gtk_label_get_label (GTK_LABEL (widget)));
+      g_string_append_c (out, '\n');
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    tm_test_collect_label_text (child, out);
+}
+
+GtkCheckButton *
+tm_test_find_check (GtkWidget  *root,
+                    const char *label)
+{
+  if (GTK_IS_CHECK_BUTTON (root) && g_strcmp0 (gtk_check_button_get_label (GTK_CHECK_BUTTON (root)), label) == 0)
+    return GTK_CHECK_BUTTON (root);
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkCheckButton *found = tm_test_find_check (child, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
 }

@@ -90,4 +90,14 @@ guint32    tm_test_picture_pixel   (const TmTestPicture *p,
                                     double               x,
                                     double               y);
 
+/* Thai from the build tree's translations for what follows, or English
+ * again. */
+void       tm_test_use_thai        (gboolean     thai);
+/* The text of every label under widget (itself included), a line each. */
+void       tm_test_collect_label_text (GtkWidget *widget,
+                                    GString     *out);
+/* The first check button under root whose label is label, or NULL. */
+GtkCheckButton *tm_test_find_check (GtkWidget   *root,
+                                    const char  *label);
+
 G_END_DECLS

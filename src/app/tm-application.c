@@ -429,7 +429,8 @@ tm_application_startup (GApplication *application)
     { "win.open-folder", { "<Control><Shift>o", NULL } },
     { "app.new-window", { "<Control>n", NULL } },
     { "app.quit", { "<Control>q", NULL } },
-    { "app.about", { "F1", NULL } },
+    /* F1 is Help in GNOME: here, the keyboard shortcuts. */
+    { "win.show-help-overlay", { "F1", "<Control>question", NULL } },
     { "window.close", { "<Control>w", NULL } },
     { "win.reload", { "<Control>r", "F5", NULL } },
     { "win.find", { "<Control>f", NULL } },

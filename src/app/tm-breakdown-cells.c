@@ -26,12 +26,13 @@ cell_text (TmBreakdownCell  cell,
       return tm_format_bytes (tm_allocation_row_get_requested_bytes (row));
     case TM_BREAKDOWN_CELL_OCCURRENCES:
       return tm_format_count (tm_allocation_row_get_occurrences (row));
+    /* What the file leaves out reads "unknown", not a blank or "INVALID". */
     case TM_BREAKDOWN_CELL_REGION:
-      return g_strdup (tm_allocation_row_get_region_type (row));
+      return g_strdup (tm_op_label_display_value (tm_allocation_row_get_region_type (row)));
     case TM_BREAKDOWN_CELL_DATA_TYPE:
-      return g_strdup (tm_allocation_row_get_data_type (row));
+      return g_strdup (tm_op_label_display_value (tm_allocation_row_get_data_type (row)));
     case TM_BREAKDOWN_CELL_SHAPE:
-      return g_strdup (tm_allocation_row_get_shape (row));
+      return g_strdup (tm_op_label_display_value (tm_allocation_row_get_shape (row)));
     case TM_BREAKDOWN_N_CELLS:
     default:
       g_assert_not_reached ();

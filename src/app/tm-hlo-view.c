@@ -337,6 +337,9 @@ sync_modules (TmHloView *self)
                        items->pdata, items->len);
 
   update_count (self);
+  /* Three rows at least when there are more, so that a long list shows
+   * as one (docs/ui.md, "Layout"); a short one no taller than it is. */
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (self->scroller), n > 3 ? 96 : 40);
   gtk_widget_set_visible (GTK_WIDGET (self), n > 0);
 }
 
@@ -485,7 +488,7 @@ tm_hlo_view_init (TmHloView *self)
   self->scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   /* In a pane of its own: as tall as the user drags it (natural: four
-   * rows), down to a row and a half. */
+   * rows), down to three rows (sync_modules). */
   gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (self->scroller), 40);
   gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (self->scroller), 140);
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (self->scroller), TRUE);

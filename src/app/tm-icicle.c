@@ -8,6 +8,7 @@
 
 #include "tm-format.h"
 #include "tm-icicle.h"
+#include "tm-op-label.h"
 #include "tm-palette.h"
 
 /* Narrower nodes are not drawn (their bytes still widen their parent). */
@@ -177,10 +178,25 @@ tm_icicle_get_node_area (TmIcicle          *self,
 /* ------------------------------------------------------------------ */
 /* Drawing                                                             */
 
-/* The names of first down to node, joined by "/". */
+char *
+tm_icicle_node_name (TmScopeTree       *tree,
+                     const TmScopeNode *node)
+{
+  g_return_val_if_fail (node != NULL, NULL);
+
+  /* A data type group of data type 0 is one the file did not give. */
+  if (tree != NULL && node->depth == 1 && !node->special &&
+      tm_scope_tree_get_grouping (tree) == TM_SCOPE_GROUPING_DATA_TYPE)
+    return g_strdup (tm_op_label_display_value (node->name));
+  return tm_op_label_display_name (node->name, node->special);
+}
+
+/* The names of first down to node, joined by separator. */
 static char *
-chain_name (const TmScopeNode *first,
-            const TmScopeNode *node)
+chain_names (TmScopeTree       *tree,
+             const TmScopeNode *first,
+             const TmScopeNode *node,
+             const char        *separator)
 {
   GString *out = g_string_new (NULL);
   const TmScopeNode *chain[256];
@@ -194,9 +210,14 @@ chain_name (const TmScopeNode *first,
     }
   while (n-- > 0)
     {
+      g_autofree char *name = NULL;
+
+      if (chain[n]->depth == 0)
+        continue;
       if (out->len > 0)
-        g_string_append_c (out, '/');
-      g_string_append (out, chain[n]->name[0] != '\0' ? chain[n]->name : _("(no op name)"));
+        g_string_append (out, separator);
+      name = tm_icicle_node_name (tree, chain[n]);
+      g_string_append (out, name);
     }
   return g_string_free (out, FALSE);
 }
@@ -211,7 +232,7 @@ node_label (TmIcicle  *self,
   if (box->node->depth == 0)
     /* Translators: the icicle's top bar at the tree's root; %s is a size */
     return g_strdup_printf (_("All live memory — %s"), bytes);
-  name = chain_name (box->first, box->node);
+  name = chain_names (self->tree, box->first, box->node, "/");
   /* Translators: a node of the icicle: its name and size */
   return g_strdup_printf (_("%s — %s"), name, bytes);
 }
@@ -388,7 +409,6 @@ char *
 tm_icicle_describe_node (TmIcicle          *self,
                          const TmScopeNode *node)
 {
-  g_autoptr(TmScope) scope = NULL;
   g_autofree char *path = NULL;
   g_autofree char *bytes = NULL;
   g_autofree char *exact = NULL;
@@ -400,10 +420,7 @@ tm_icicle_describe_node (TmIcicle          *self,
   g_return_val_if_fail (node != NULL && self->tree != NULL, NULL);
 
   if (node->depth > 0)
-    {
-      scope = tm_scope_tree_get_scope (self->tree, node);
-      path = g_strjoinv (" / ", scope->parts);
-    }
+    path = chain_names (self->tree, NULL, node, " / ");
   else
     path = g_strdup (_("All live memory"));
   bytes = tm_format_bytes (node->bytes);

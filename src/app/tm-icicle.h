@@ -45,6 +45,10 @@ const TmScopeNode *tm_icicle_node_at           (TmIcicle          *self,
  * allocations and requested bytes. */
 char              *tm_icicle_describe_node     (TmIcicle          *self,
                                                 const TmScopeNode *node);
+/* The name of node of tree for people: translated for a special row,
+ * "unknown" for what the file does not name (tm_op_label_display_name). */
+char              *tm_icicle_node_name         (TmScopeTree       *tree,
+                                                const TmScopeNode *node);
 /* Where node is drawn; FALSE when it is not. */
 gboolean           tm_icicle_get_node_area     (TmIcicle          *self,
                                                 const TmScopeNode *node,

@@ -26,6 +26,15 @@ void        tm_op_label_set_text       (TmOpLabel  *self,
 /* The text as drawn at the current width. */
 const char *tm_op_label_get_shown_text (TmOpLabel  *self);
 
+/* What people read for an op name and for the other names the file may
+ * leave out (docs/ui.md, "Values the file does not hold"): the special
+ * rows' names translated, and "unknown" for an op, a region type, a data
+ * type ("INVALID") or a shape the file does not give. The exports keep
+ * the names as the core has them. */
+char       *tm_op_label_display_name  (const char *op_name,
+                                        gboolean    special);
+const char *tm_op_label_display_value (const char *value);
+
 /* text shortened to fit width pixels as a TmOpLabel does it, measured
  * with layout (whose text it changes). */
 char       *tm_op_label_shorten        (PangoLayout *layout,
@@ -37,6 +46,15 @@ char       *tm_op_label_shorten        (PangoLayout *layout,
  * sorts by, for the items of the column view's model. */
 void        tm_op_label_fit_column     (GtkColumnView       *column_view,
                                         GtkColumnViewColumn *column);
+/* Gives column_view's first column (the op names) a third of width or
+ * more before the others get their natural widths (natural[i], the
+ * template's): they shrink towards their titles. given[i] holds the width
+ * last given each; a column whose width differs from it was resized by
+ * the user and is left as it is. Column 0's entries are not used. */
+void        tm_op_label_share_width    (GtkColumnView       *column_view,
+                                        int                  width,
+                                        const int           *natural,
+                                        int                 *given);
 /* For gtk_widget_class_install_action(): fits the first column of the
  * first GtkColumnView inside widget. */
 void        tm_op_label_fit_action     (GtkWidget           *widget,

@@ -203,10 +203,9 @@ sync_selection (TmScopeView *self)
 
   self->syncing = TRUE;
   position = node != NULL ? reveal_row (self, node) : G_MAXUINT;
-  if (position != G_MAXUINT)
-    gtk_single_selection_set_selected (self->selection, position);
-  else
-    gtk_selection_model_unselect_all (GTK_SELECTION_MODEL (self->selection));
+  /* No scope (All): no row stays highlighted. GtkSingleSelection's
+   * unselect_all() leaves its row selected in GTK 4.8. */
+  gtk_single_selection_set_selected (self->selection, position != G_MAXUINT ? position : GTK_INVALID_LIST_POSITION);
   self->syncing = FALSE;
 }
 
@@ -356,7 +355,7 @@ update_breadcrumb (TmScopeView *self)
   while (depth-- > 0)
     {
       const TmScopeNode *n = chain[depth];
-      const char *name = n->depth == 0 ? _("All") : n->name[0] != '\0' ? n->name : _("(no op name)");
+      g_autofree char *name = n->depth == 0 ? g_strdup (_("All")) : tm_icicle_node_name (self->tree, n);
       GtkWidget *button;
 
       if (n->depth > 0)
@@ -479,7 +478,7 @@ bind_name_cb (GtkSignalListItemFactory *factory,
   GtkWidget *swatch = gtk_widget_get_first_child (box);
   GtkWidget *label = gtk_widget_get_last_child (box);
   g_autoptr(TmScopeItem) item = gtk_tree_list_row_get_item (row);
-  const char *name = item->node->name[0] != '\0' ? item->node->name : _("(no op name)");
+  g_autofree char *name = tm_icicle_node_name (item->tree, item->node);
 
   gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), row);
   gtk_label_set_label (GTK_LABEL (label), name);

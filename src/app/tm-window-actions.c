@@ -145,7 +145,9 @@ show_chooser (TmWindow             *self,
 void
 tm_window_choose_files (TmWindow *self)
 {
-  static const char * const profile_patterns[] = { "*.xplane.pb", "*.pb", "*.json", "*.json.gz", NULL };
+  static const char * const profile_patterns[] = {
+    "*.xplane.pb", "*.pb", "*.json", "*.json.gz", "*.jsonl", "*.pickle", "*.pkl", "*.pickle.gz", "*.pkl.gz", NULL
+  };
   static const char * const xspace_patterns[] = { "*.xplane.pb", "*.pb", NULL };
   static const char * const json_patterns[] = { "*.json", "*.json.gz", NULL };
   static const char * const all_patterns[] = { "*", NULL };

@@ -539,7 +539,8 @@ _tm_window_export_collapsed (TmWindow *self)
       name = g_strdup_printf ("%s-%s-at-%s.folded", stem, tm_memory_store_get_id (tm_session_get_memory_store (self->session)), ms);
     }
 
-  ask_where (self, job, _("Export Scopes as Collapsed Stacks"), name, _("Collapsed Stacks"), "*.folded");
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (ask_where (self, job, _("Export Scopes as Collapsed Stacks"), name,
+                                                        _("Collapsed Stacks"), "*.folded")));
 }
 
 #define TITLE_HEIGHT 32

@@ -245,6 +245,19 @@ _tm_window_show (TmWindow        *self,
            g_file_equal (self->shown.file, next.file))
     keep_id = g_strdup (tm_memory_store_get_id (tm_session_get_memory_store (self->session)));
 
+  /* Another file (not a reload, nor another host of the same run) starts
+   * without the last one's filters: the table's text and never-freed
+   * filter, the map's never-freed highlight. */
+  if (self->shown.file == NULL ||
+      (!g_file_equal (self->shown.file, next.file) &&
+       (self->shown.run_directory == NULL || next.run_directory == NULL ||
+        !g_file_equal (self->shown.run_directory, next.run_directory))))
+    {
+      tm_breakdown_view_set_filter_text (self->breakdown_view, NULL);
+      tm_breakdown_view_set_never_freed (self->breakdown_view, FALSE);
+      tm_memory_map_set_highlight_never_freed (self->memory_map, FALSE);
+    }
+
   tm_window_stop_load (self);
   _tm_window_set_memory_store (self, NULL);
   _tm_window_content_clear (&self->shown);

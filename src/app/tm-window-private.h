@@ -3,9 +3,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * TmWindow is one class split by concern: tm-window.c (states, header bar,
- * layout, memory ids), -load.c (the shown and loading contents), -hosts.c
- * (a run's hosts and the run overview), -actions.c, -dnd.c, -export.c,
- * -recent.c, -toast.c and -compare.c. What is shown (profile, memory id,
+ * memory ids), -layout.c (the profile page's panes), -load.c (the shown and
+ * loading contents), -hosts.c (a run's hosts and the run overview),
+ * -actions.c, -dnd.c, -export.c, -recent.c, -toast.c and -compare.c. What is shown (profile, memory id,
  * selections) is the session's; the window keeps no copy of it.
  */
 #pragma once
@@ -80,6 +80,7 @@ struct _TmWindow
   GtkLabel             *no_data_message;
   GtkWidget            *sampled_banner;
   TmSummaryCards       *summary_cards;
+  GtkWidget            *data_notes;
   GtkPaned             *paned;
   GtkBox               *timeline_area;
   TmTimeline           *timeline;
@@ -88,8 +89,16 @@ struct _TmWindow
   TmMemoryMap          *memory_map;
   GtkPaned             *chart_paned;
   GtkScrolledWindow    *chart_scroller;
+  GtkPaned             *timeline_paned;
+  GtkWidget            *hlo_box;
+  GtkWidget            *map_placeholder;
+  GtkLabel             *map_placeholder_label;
+  GtkWidget            *map_placeholder_button;
+  GtkWidget            *table_toggle;
   guint                 map_room_source;
+  int                   map_min_height;   /* the memory map's, last measured while shown */
   gulong                chart_paned_handler;
+  gulong                hlo_paned_handler;
   TmBreakdownView      *breakdown_view;
   GtkStack             *lower_stack;
   TmScopeView          *scope_view;
@@ -139,11 +148,15 @@ struct _TmWindow
   GtkWidget            *run_overview;
   GtkWidget            *back_button;
   gboolean              showing_overview;
+  /* On the session's run: a host read by the overview relabels its item
+   * in the host dropdown. */
+  GSignalGroup         *run_signals;
   guint64               host_serial;
   /* The share of the outer paned the charts get, and of the chart paned
    * the usage timeline gets (docs/ui.md, "Layout"). */
   double                charts_share;
   double                timeline_share;
+  double                hlo_share;
 };
 
 /* The load's content while one runs, else the shown one. */
@@ -183,6 +196,11 @@ void _tm_window_hosts_update_page  (TmWindow      *self);
 void _tm_window_hosts_loaded       (TmWindow      *self,
                                     TmWindowHost  *host);
 void _tm_window_hosts_leave_run    (TmWindow      *self);
+/* What the run overview knows of host index of hosts (NULL until it has
+ * read it, or when hosts are not the session's run). */
+const TmHostSummary *_tm_window_host_summary (TmWindow  *self,
+                                              GPtrArray *hosts,
+                                              guint      index);
 
 /* tm-window-compare.c */
 void _tm_window_compare_init       (TmWindow      *self);
@@ -191,6 +209,13 @@ void _tm_window_compare_dispose    (TmWindow      *self);
 void _tm_window_compare_end        (TmWindow      *self);
 /* While comparing, the title says what is compared. */
 void _tm_window_compare_update_title (TmWindow    *self);
+
+/* tm-window-layout.c */
+void _tm_window_layout_load        (TmWindow      *self);
+void _tm_window_layout_init        (TmWindow      *self);
+void _tm_window_layout_save        (TmWindow      *self);
+void _tm_window_layout_dispose     (TmWindow      *self);
+void _tm_window_layout_queue_update (TmWindow     *self);
 
 /* tm-window-toast.c */
 void _tm_window_toast_init         (TmWindow      *self);

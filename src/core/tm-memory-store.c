@@ -945,6 +945,20 @@ tm_memory_store_find_at_or_before (TmMemoryStore *self,
 }
 
 guint
+tm_memory_store_find_lifetime_peak (TmMemoryStore *self)
+{
+  gint64 lifetime;
+
+  g_return_val_if_fail (TM_IS_MEMORY_STORE (self), G_MAXUINT);
+
+  lifetime = self->summary.peak_bytes_usage_lifetime;
+  for (guint i = 0; i < self->n; i++)
+    if (self->heap[i] >= lifetime)
+      return i;
+  return G_MAXUINT;
+}
+
+guint
 tm_memory_store_find_nearest (TmMemoryStore *self,
                               gint64         t_ps)
 {

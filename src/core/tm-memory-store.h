@@ -174,6 +174,12 @@ GPtrArray       *tm_memory_store_get_xprof_peak_breakdown (TmMemoryStore *self,
  * first. */
 guint            tm_memory_store_find_at_or_before      (TmMemoryStore  *self,
                                                          gint64          t_ps);
+/* Index of the first snapshot (time order) whose heap is at least the
+ * allocator's lifetime peak heap (the summary's peak_bytes_usage_lifetime):
+ * when the profile saw that peak. G_MAXUINT when no snapshot holds that
+ * much: the allocator reached it before the profile began, or, for
+ * sampled points, between them (docs/analysis.md, "The lifetime peak"). */
+guint            tm_memory_store_find_lifetime_peak     (TmMemoryStore  *self);
 /* Index of the snapshot whose time is nearest to t_ps (the first of equals). */
 guint            tm_memory_store_find_nearest           (TmMemoryStore  *self,
                                                          gint64          t_ps);
