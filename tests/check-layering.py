@@ -60,6 +60,8 @@ CORE_CHAIN = [
     'tm-allocations',
     # the memory map's picture of the allocation index, in threads
     'tm-alloc-raster',
+    # temporary allocations and the rate per step, over the allocation index
+    'tm-alloc-stats',
     'tm-compare',
     'tm-buffer-assignment',
     'tm-profile',

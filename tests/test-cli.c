@@ -49,6 +49,11 @@ test_summary (void)
   g_assert_nonnull (strstr (r.out, "example.xplane.pb"));
   g_assert_nonnull (strstr (r.out, "GPU_0_bfc"));
   g_assert_nonnull (strstr (r.out, "7\u202f000 bytes"));
+  /* foo/bar lived 10 ns (docs/analysis.md, "Temporary allocations and the
+   * rate per step"); without step ids everything is step 0. */
+  g_assert_nonnull (strstr (r.out, "  temporary (≤ 1.000 ms)   1, 50.0 % of the allocations\n"));
+  g_assert_nonnull (strstr (r.out, "  freed in the same step   1, 50.0 % of the allocations\n"));
+  g_assert_nonnull (strstr (r.out, "  allocations per step     2.0 per step over 1 step (most: step 0, 2)\n"));
 
   tm_test_run_cli (&j, NULL, "--summary", "--json", path, NULL);
   g_assert_cmpint (j.status, ==, 0);
@@ -57,6 +62,18 @@ test_summary (void)
   mem = json_object_get_object_member (json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "memory"), "GPU_0_bfc");
   g_assert_cmpint (json_object_get_int_member (mem, "peak_bytes_in_use"), ==, 7000);
   g_assert_cmpint (json_object_get_int_member (mem, "num_breakdown_rows"), ==, 3);
+  {
+    JsonObject *temporary = json_object_get_object_member (mem, "temporary");
+    JsonObject *steps = json_object_get_object_member (mem, "steps");
+
+    g_assert_cmpint (json_object_get_int_member (temporary, "threshold_ps"), ==, 1000000000);
+    g_assert_cmpint (json_object_get_int_member (temporary, "num_within_threshold"), ==, 1);
+    g_assert_cmpint (json_object_get_int_member (temporary, "num_freed_in_same_step"), ==, 1);
+    g_assert_cmpint (json_object_get_int_member (steps, "num_steps"), ==, 1);
+    g_assert_cmpfloat (json_object_get_double_member (steps, "allocations_per_step"), ==, 2.0);
+    g_assert_cmpint (json_object_get_int_member (steps, "busiest_step_id"), ==, 0);
+    g_assert_cmpint (json_object_get_int_member (steps, "busiest_step_allocations"), ==, 2);
+  }
   tm_fixture_remove (path);
 }
 

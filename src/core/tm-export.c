@@ -14,6 +14,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "tm-alloc-stats.h"
 #include "tm-allocations.h"
 #include "tm-export.h"
 #include "tm-format.h"
@@ -647,11 +648,16 @@ tm_export_summary_json_full (TmProfile      *profile,
       GPtrArray *rows = tm_analysis_get_peak_breakdown (analysis);
       g_autoptr(GArray) sampled = tm_analysis_sample (store, TM_XPROF_MAX_SNAPSHOTS);
       g_autoptr(GArray) sparkline = tm_run_sparkline (store, TM_RUN_SPARKLINE_POINTS);
-      guint n_never_freed;
-      gint64 never_freed_bytes;
+      /* What was never freed, the temporary allocations and the steps in
+       * one walk, without the sizes of the rest (docs/analysis.md,
+       * "Temporary allocations and the rate per step"). */
+      g_autoptr(TmAllocStats) stats = tm_alloc_stats_new_for_store (store, TM_ALLOC_STATS_DEFAULT_TEMPORARY_PS,
+                                                                    cancellable, error);
+      const TmStepStats *busiest;
 
-      if (!tm_allocations_count_never_freed (store, &n_never_freed, &never_freed_bytes, error))
+      if (stats == NULL)
         return FALSE;
+      busiest = stats->busiest_step != G_MAXUINT ? &g_array_index (stats->steps, TmStepStats, stats->busiest_step) : NULL;
 
       g_string_append (str, i > 0 ? ", " : "");
       bad += tm_export_append_string (str, tm_memory_store_get_id (store));
@@ -673,11 +679,22 @@ tm_export_summary_json_full (TmProfile      *profile,
                               "\"peak_free_memory_bytes\": %" G_GINT64_FORMAT ", "
                               "\"peak_fragmentation\": ",
                               s->n_snapshots, s->n_allocations, s->n_deallocations,
-                              n_never_freed, never_freed_bytes, sampled->len,
+                              stats->n_never_freed, stats->never_freed_bytes, sampled->len,
                               s->memory_capacity, s->peak_bytes_usage_lifetime,
                               s->last_peak_bytes_in_use, s->peak_bytes_in_use, s->peak_time_ps,
                               s->peak_stack_bytes, s->peak_heap_bytes, s->peak_free_bytes);
       tm_export_append_double (str, s->peak_fragmentation);
+      /* Objects of their own: --compare takes the flat figures. */
+      g_string_append_printf (str,
+                              ", \"temporary\": {\"threshold_ps\": %" G_GINT64_FORMAT ", "
+                              "\"num_within_threshold\": %u, \"num_freed_in_same_step\": %u}, "
+                              "\"steps\": {\"num_steps\": %u, \"allocations_per_step\": ",
+                              stats->temporary_ps, stats->n_temporary, stats->n_same_step, stats->steps->len);
+      tm_export_append_double (str, tm_alloc_stats_get_allocations_per_step (stats));
+      if (busiest != NULL)
+        g_string_append_printf (str, ", \"busiest_step_id\": %" G_GINT64_FORMAT ", \"busiest_step_allocations\": %u",
+                                busiest->step_id, busiest->n_allocations);
+      g_string_append_c (str, '}');
       g_string_append_printf (str,
                               ", \"peak_step_id\": %" G_GINT64_FORMAT ", "
                               "\"num_breakdown_rows\": %u, "
