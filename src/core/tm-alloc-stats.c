@@ -451,3 +451,36 @@ tm_alloc_stats_get_bytes_per_step (const TmAllocStats *stats)
   g_return_val_if_fail (stats != NULL, 0.0);
   return stats->steps->len > 0 ? (double) stats->allocated_bytes / stats->steps->len : 0.0;
 }
+
+gboolean
+tm_alloc_stats_is_temporary (TmAllocations *allocations,
+                             guint          index,
+                             gint64         temporary_ps)
+{
+  const TmAllocation *a;
+  const gint64 *times;
+
+  g_return_val_if_fail (TM_IS_ALLOCATIONS (allocations), FALSE);
+
+  a = tm_allocations_get (allocations, index);
+  if (a == NULL || a->start == TM_ALLOCATIONS_OPEN || a->end == TM_ALLOCATIONS_OPEN)
+    return FALSE;
+  times = tm_memory_store_get_times (tm_allocations_get_store (allocations));
+  return times[a->end] - times[a->start] <= temporary_ps;
+}
+
+gboolean
+tm_alloc_stats_is_same_step (TmAllocations *allocations,
+                             guint          index)
+{
+  TmMemoryStore *store;
+  const TmAllocation *a;
+
+  g_return_val_if_fail (TM_IS_ALLOCATIONS (allocations), FALSE);
+
+  a = tm_allocations_get (allocations, index);
+  if (a == NULL || a->start == TM_ALLOCATIONS_OPEN || a->end == TM_ALLOCATIONS_OPEN)
+    return FALSE;
+  store = tm_allocations_get_store (allocations);
+  return tm_memory_store_get_step_id (store, a->start) == tm_memory_store_get_step_id (store, a->end);
+}

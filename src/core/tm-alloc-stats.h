@@ -81,6 +81,15 @@ TmAllocStats *tm_alloc_stats_new_for_store (TmMemoryStore  *store,
                                             GError        **error);
 void          tm_alloc_stats_free          (TmAllocStats   *stats);
 
+/* Whether allocation index of the index is temporary (made in the profile
+ * and ended at most temporary_ps later), or ended by an event of the step
+ * that made it: the rules the figures count by, for one allocation. */
+gboolean      tm_alloc_stats_is_temporary  (TmAllocations  *allocations,
+                                            guint           index,
+                                            gint64          temporary_ps);
+gboolean      tm_alloc_stats_is_same_step  (TmAllocations  *allocations,
+                                            guint           index);
+
 /* Mean allocations and allocated bytes per step (0 without steps). */
 double        tm_alloc_stats_get_allocations_per_step (const TmAllocStats *stats);
 double        tm_alloc_stats_get_bytes_per_step       (const TmAllocStats *stats);
