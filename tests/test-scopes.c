@@ -451,6 +451,38 @@ test_never_freed (void)
   g_assert_cmpint (tm_scope_tree_get_root (empty)->bytes, ==, 0);
 }
 
+/* Finding scopes by name, ignoring case, depth first in the tree's order
+ * (docs/scopes.md, "Finding a scope"). */
+static void
+test_search (void)
+{
+  g_autoptr(TmProfile) profile = load_events (fixture, G_N_ELEMENTS (fixture));
+  TmAnalysis *analysis = tm_profile_get_analysis (profile, 0);
+  g_autoptr(TmScopeTree) tree = tm_scope_tree_new_at (analysis, FALSE, 70, TM_SCOPE_GROUPING_NAME);
+  g_autoptr(GPtrArray) matmul = tm_scope_tree_search (tree, "matmul");
+  g_autoptr(GPtrArray) layer = tm_scope_tree_search (tree, "LAYER_");
+  g_autoptr(GPtrArray) stack = tm_scope_tree_search (tree, "sta");
+  g_autoptr(GPtrArray) none = tm_scope_tree_search (tree, "nothing like it");
+  g_autoptr(GPtrArray) empty = tm_scope_tree_search (tree, "");
+  const TmScopeNode *node;
+
+  /* Live at 70: layer_0's MatMul (500) before layer_1's (300). */
+  g_assert_cmpuint (matmul->len, ==, 2);
+  node = g_ptr_array_index (matmul, 0);
+  g_assert_cmpstr (node->name, ==, "MatMul");
+  g_assert_cmpint (node->bytes, ==, 500);
+  g_assert_cmpstr (node->parent->parent->name, ==, "layer_0");
+  node = g_ptr_array_index (matmul, 1);
+  g_assert_cmpint (node->bytes, ==, 300);
+  g_assert_cmpuint (layer->len, ==, 2);
+  g_assert_cmpstr (((const TmScopeNode *) g_ptr_array_index (layer, 0))->name, ==, "layer_0");
+  /* Special rows are found by their names too. */
+  g_assert_cmpuint (stack->len, ==, 1);
+  g_assert_true (((const TmScopeNode *) g_ptr_array_index (stack, 0))->special);
+  g_assert_cmpuint (none->len, ==, 0);
+  g_assert_cmpuint (empty->len, ==, 0);
+}
+
 static void
 test_real_gpu_peak (void)
 {
@@ -501,6 +533,7 @@ main (int   argc,
   g_test_add_func ("/scopes/series", test_series);
   g_test_add_func ("/scopes/index-tree", test_index_tree);
   g_test_add_func ("/scopes/never-freed", test_never_freed);
+  g_test_add_func ("/scopes/search", test_search);
   g_test_add_func ("/scopes/real-gpu-peak", test_real_gpu_peak);
 
   return g_test_run ();

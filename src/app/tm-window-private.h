@@ -213,6 +213,7 @@ void _tm_window_dnd_init           (TmWindow      *self);
 void _tm_window_export_xprof_json  (TmWindow      *self);
 void _tm_window_export_csv         (TmWindow      *self);
 void _tm_window_export_collapsed   (TmWindow      *self);
+void _tm_window_export_never_freed (TmWindow      *self);
 void _tm_window_export_timeline_png (TmWindow     *self);
 void _tm_window_export_timeline_svg (TmWindow     *self);
 void _tm_window_save_memory_only   (TmWindow      *self);

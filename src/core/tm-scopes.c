@@ -521,6 +521,39 @@ tm_scope_tree_get_scope (TmScopeTree       *self,
   return tm_scope_new (self->grouping, top->special, parts);
 }
 
+static void
+search_below (const TmScopeNode *node,
+              const char        *folded,
+              GPtrArray         *out)
+{
+  for (guint i = 0; i < node->n_children; i++)
+    {
+      const TmScopeNode *child = node->children[i];
+      g_autofree char *name = g_utf8_casefold (child->name, -1);
+
+      if (strstr (name, folded) != NULL)
+        g_ptr_array_add (out, (gpointer) child);
+      search_below (child, folded, out);
+    }
+}
+
+GPtrArray *
+tm_scope_tree_search (TmScopeTree *self,
+                      const char  *text)
+{
+  GPtrArray *out;
+  g_autofree char *folded = NULL;
+
+  g_return_val_if_fail (TM_IS_SCOPE_TREE (self), NULL);
+
+  out = g_ptr_array_new ();
+  if (text == NULL || text[0] == '\0')
+    return out;
+  folded = g_utf8_casefold (text, -1);
+  search_below (&self->root->node, folded, out);
+  return out;
+}
+
 double
 tm_scope_tree_get_share (TmScopeTree       *self,
                          const TmScopeNode *node)

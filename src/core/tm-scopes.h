@@ -105,6 +105,11 @@ const TmScopeNode *tm_scope_tree_find           (TmScopeTree        *self,
 /* The scope of node (not the root). */
 TmScope           *tm_scope_tree_get_scope      (TmScopeTree        *self,
                                                  const TmScopeNode  *node);
+/* The nodes whose name holds text, ignoring case (docs/scopes.md,
+ * "Finding a scope"), depth first in the tree's order; a new array of
+ * const TmScopeNode *, empty for an empty text. */
+GPtrArray         *tm_scope_tree_search         (TmScopeTree        *self,
+                                                 const char         *text);
 /* bytes / the root's bytes, in [0, 1]. */
 double             tm_scope_tree_get_share      (TmScopeTree        *self,
                                                  const TmScopeNode  *node);
