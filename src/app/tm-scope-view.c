@@ -999,14 +999,19 @@ tm_scope_view_init (TmScopeView *self)
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->breadcrumb));
   gtk_widget_set_hexpand (scrolled, TRUE);
-  /* The breadcrumb beside the search. */
+  /* The breadcrumb beside the search; in a short window they give way to
+   * the picture (no minimum height of their own, as the breadcrumb alone). */
   header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   gtk_box_append (GTK_BOX (header), scrolled);
   self->search = TM_SCOPE_SEARCH (tm_scope_search_new ());
   g_signal_connect_swapped (self->search, "matches-changed", G_CALLBACK (matches_changed_cb), self);
   g_signal_connect_swapped (self->search, "current-changed", G_CALLBACK (current_match_cb), self);
   gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->search));
-  gtk_box_append (GTK_BOX (self->box), header);
+  scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_EXTERNAL);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), header);
+  gtk_box_append (GTK_BOX (self->box), scrolled);
 
   self->icicle = TM_ICICLE (tm_icicle_new ());
   g_signal_connect_swapped (self->icicle, "node-activated", G_CALLBACK (node_activated_cb), self);

@@ -10,6 +10,7 @@
  */
 #pragma once
 
+#include "tm-allocations-view.h"
 #include "tm-hlo-view.h"
 #include "tm-memory-map.h"
 #include "tm-overview.h"
@@ -93,6 +94,7 @@ struct _TmWindow
   TmBreakdownView      *breakdown_view;
   GtkStack             *lower_stack;
   TmScopeView          *scope_view;
+  TmAllocationsView    *allocations_view;
   GtkRevealer          *drop_revealer;
   GtkWidget            *recent_box;
   GtkListBox           *recent_list;

@@ -545,6 +545,7 @@ tm_window_class_init (TmWindowClass *klass)
   g_type_ensure (TM_TYPE_OVERVIEW);
   g_type_ensure (TM_TYPE_HLO_VIEW);
   g_type_ensure (TM_TYPE_SCOPE_VIEW);
+  g_type_ensure (TM_TYPE_ALLOCATIONS_VIEW);
   g_type_ensure (TM_TYPE_MEMORY_MAP);
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_PREFIX "/tm-window.ui");
@@ -576,6 +577,7 @@ tm_window_class_init (TmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmWindow, breakdown_view);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, lower_stack);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, scope_view);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, allocations_view);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, drop_revealer);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, recent_box);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, recent_list);
@@ -631,6 +633,7 @@ tm_window_init (TmWindow *self)
   tm_view_set_session (TM_VIEW (self->overview), self->session);
   tm_view_set_session (TM_VIEW (self->hlo_view), self->session);
   tm_view_set_session (TM_VIEW (self->scope_view), self->session);
+  tm_view_set_session (TM_VIEW (self->allocations_view), self->session);
   tm_memory_map_set_session (self->memory_map, self->session);
 
   /* The charts get 60 % of the paned, the usage timeline 55 % of that
