@@ -99,8 +99,8 @@ tm_allocation_figures_set_stats (TmAllocationFigures *self,
       g_autofree char *bytes = tm_format_bytes ((gint64) tm_alloc_stats_get_bytes_per_step (stats));
       g_autofree char *most = tm_format_count (busiest->n_allocations);
 
-      /* Translators: the allocation rate: allocations per step · bytes per step */
-      rate = g_strdup_printf (_("%s · %s per step"), per_step, bytes);
+      /* Translators: the allocation rate per step: allocations, then bytes */
+      rate = g_strdup_printf (_("%s allocations · %s"), per_step, bytes);
       /* Translators: tooltip of the allocation rate: the number of steps,
        * the busiest step's id and its allocations */
       rate_tip = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
@@ -235,15 +235,17 @@ tm_allocation_figures_init (TmAllocationFigures *self)
   gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (self->box), 4);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
 
-  self->made = add_figure (self, caption_label (_("Made in the range")),
+  self->made = add_figure (self, caption_label (_("Made")),
                            _("The allocations made in the range shown (whenever they end), and their size"));
 
   /* "Temporary, freed within [1.000] ms" */
   temporary_caption = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
   gtk_widget_set_valign (temporary_caption, GTK_ALIGN_CENTER);
-  gtk_box_append (GTK_BOX (temporary_caption), caption_label (_("Temporary: freed within")));
+  gtk_box_append (GTK_BOX (temporary_caption), caption_label (_("Temporary, freed within")));
   self->threshold = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (0.0, 1000000.0, 0.1));
   gtk_spin_button_set_digits (self->threshold, 3);
+  gtk_editable_set_width_chars (GTK_EDITABLE (self->threshold), 7);
+  gtk_widget_add_css_class (GTK_WIDGET (self->threshold), "tm-compact-spin");
   gtk_spin_button_set_value (self->threshold, self->temporary_ps / PS_PER_MS);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->threshold), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Temporary allocations: freed within this many milliseconds"), -1);
@@ -255,10 +257,10 @@ tm_allocation_figures_init (TmAllocationFigures *self)
                                 _("Allocations made in the range and freed at most this long after: their count, "
                                   "share of those made and size"));
 
-  self->same_step = add_figure (self, caption_label (_("Freed in the same step")),
+  self->same_step = add_figure (self, caption_label (_("Freed in their step")),
                                 _("Allocations freed by an event of the step that made them: their count, "
                                   "share of those made and size"));
-  self->rate = add_figure (self, caption_label (_("Allocation rate")),
+  self->rate = add_figure (self, caption_label (_("Per step")),
                            _("Allocations and bytes made per step, on average over the steps in the range"));
   tm_allocation_figures_set_stats (self, NULL);
 }

@@ -689,15 +689,16 @@ tm_allocations_view_init (TmAllocationsView *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->column_view), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Allocations"), -1);
   g_signal_connect_swapped (self->column_view, "activate", G_CALLBACK (activate_cb), self);
-  add_column (self, TM_ALLOCATION_CELL_OP, _("Op Name"), -1);
-  add_column (self, TM_ALLOCATION_CELL_SIZE, _("Size"), 90);
+  /* The op name takes the width first; narrow, the table scrolls sideways. */
+  add_column (self, TM_ALLOCATION_CELL_OP, _("Op Name"), 240);
+  add_column (self, TM_ALLOCATION_CELL_SIZE, _("Size"), 80);
   add_column (self, TM_ALLOCATION_CELL_REGION, _("Region"), 80);
-  add_column (self, TM_ALLOCATION_CELL_DATA_TYPE, _("Data Type"), 95);
+  add_column (self, TM_ALLOCATION_CELL_DATA_TYPE, _("Data Type"), 90);
   add_column (self, TM_ALLOCATION_CELL_SHAPE, _("Shape"), 100);
-  add_column (self, TM_ALLOCATION_CELL_ADDRESS, _("Address"), 130);
-  add_column (self, TM_ALLOCATION_CELL_ALLOCATED_AT, _("Allocated At"), 120);
-  add_column (self, TM_ALLOCATION_CELL_FREED_AT, _("Freed At"), 120);
-  add_column (self, TM_ALLOCATION_CELL_LIFETIME, _("Lifetime"), 90);
+  add_column (self, TM_ALLOCATION_CELL_ADDRESS, _("Address"), 125);
+  add_column (self, TM_ALLOCATION_CELL_ALLOCATED_AT, _("Allocated At"), 110);
+  add_column (self, TM_ALLOCATION_CELL_FREED_AT, _("Freed At"), 110);
+  add_column (self, TM_ALLOCATION_CELL_LIFETIME, _("Lifetime"), 85);
   g_signal_connect_object (gtk_column_view_get_sorter (self->column_view), "changed",
                            G_CALLBACK (refresh), self, G_CONNECT_SWAPPED);
 

@@ -234,6 +234,8 @@ tm_scope_search_init (TmScopeSearch *self)
   self->entry = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
   g_object_set (self->entry, "placeholder-text", _("Find a scope"), NULL);
   gtk_editable_set_width_chars (GTK_EDITABLE (self->entry), 14);
+  gtk_widget_add_css_class (GTK_WIDGET (self->entry), "tm-compact-entry");
+  gtk_widget_set_valign (GTK_WIDGET (self->entry), GTK_ALIGN_CENTER);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->entry),
                                _("Find the scopes whose name holds this text; Enter goes to the next, Shift+Enter to the previous"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Find a scope"), -1);
@@ -255,6 +257,8 @@ tm_scope_search_init (TmScopeSearch *self)
 
   buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
   gtk_widget_add_css_class (buttons, "linked");
+  gtk_widget_add_css_class (buttons, "tm-compact-buttons");
+  gtk_widget_set_valign (buttons, GTK_ALIGN_CENTER);
   self->previous = arrow_button ("go-up-symbolic", _("Previous match"));
   g_signal_connect_swapped (self->previous, "clicked", G_CALLBACK (previous_cb), self);
   gtk_box_append (GTK_BOX (buttons), self->previous);
