@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "tm-allocation-figures.h"
@@ -104,8 +105,8 @@ tm_allocation_figures_set_stats (TmAllocationFigures *self,
       /* Translators: tooltip of the allocation rate: the number of steps,
        * the busiest step's id and its allocations */
       rate_tip = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                               "Over %u step with memory events in the range; the busiest, step %" G_GINT64_FORMAT ", made %s",
-                                               "Over %u steps with memory events in the range; the busiest, step %" G_GINT64_FORMAT ", made %s",
+                                               "Over %u step with memory events in the range; the busiest, step %" PRId64 ", made %s",
+                                               "Over %u steps with memory events in the range; the busiest, step %" PRId64 ", made %s",
                                                stats->steps->len),
                                   stats->steps->len, busiest->step_id, most);
     }

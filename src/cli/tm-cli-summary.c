@@ -119,7 +119,7 @@ print_stats (const TmAllocStats *stats)
                              stats->steps->len);
     /* TRANSLATORS: the allocation rate: allocations per step on average,
      * over N steps, and the busiest step's id and allocations */
-    per_step = g_strdup_printf (_("%s per step over %s (most: step %" G_GINT64_FORMAT ", %s)"),
+    per_step = g_strdup_printf (_("%s per step over %s (most: step %" PRId64 ", %s)"),
                                 mean, steps, busiest->step_id, most);
   }
   print_row (_("allocations per step"), per_step);
