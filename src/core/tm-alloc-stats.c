@@ -353,19 +353,22 @@ sweep_store (Walk *walk)
   TmAllocStats *stats = walk->stats;
   const guint32 *partner = tm_memory_store_get_partners (walk->store);
   guint n = tm_memory_store_get_n_snapshots (walk->store);
-  g_autofree guint32 *step_of_snapshot = g_new (guint32, MAX (n, 1));
+  g_autofree guint32 *step_of_snapshot = tm_alloc_stats_number_steps (walk->store);
+  g_autoptr(GArray) stats_index = g_array_new (FALSE, FALSE, sizeof (guint32));
 
-  for (guint i = 0; i < n;)
-    {
-      guint run_end;
-      TmStepStats *s = step_of (walk, tm_memory_store_get_step_run (walk->store, i, &run_end));
-      guint32 index;
+  /* From the steps' numbers to their place in the figures. */
+  for (guint i = 0; i < n; i++)
+    if (step_of_snapshot[i] == stats_index->len)
+      {
+        TmStepStats *s = step_of (walk, tm_memory_store_get_step_id (walk->store, i));
+        guint32 index;
 
-      g_assert (s != NULL);
-      index = (guint32) (s - &g_array_index (stats->steps, TmStepStats, 0));
-      for (; i < run_end; i++)
-        step_of_snapshot[i] = index;
-    }
+        g_assert (s != NULL);
+        index = (guint32) (s - &g_array_index (stats->steps, TmStepStats, 0));
+        g_array_append_val (stats_index, index);
+      }
+  for (guint i = 0; i < n; i++)
+    step_of_snapshot[i] = g_array_index (stats_index, guint32, step_of_snapshot[i]);
 
   for (guint i = 0; i < n; i++)
     {
@@ -483,4 +486,33 @@ tm_alloc_stats_is_same_step (TmAllocations *allocations,
     return FALSE;
   store = tm_allocations_get_store (allocations);
   return tm_memory_store_get_step_id (store, a->start) == tm_memory_store_get_step_id (store, a->end);
+}
+
+guint32 *
+tm_alloc_stats_number_steps (TmMemoryStore *store)
+{
+  guint n;
+  guint32 *numbers;
+  g_autoptr(GHashTable) seen = NULL;  /* step id (owned) → number + 1 */
+
+  g_return_val_if_fail (TM_IS_MEMORY_STORE (store), NULL);
+
+  n = tm_memory_store_get_n_snapshots (store);
+  numbers = g_new (guint32, MAX (n, 1));
+  seen = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  for (guint i = 0; i < n;)
+    {
+      guint run_end;
+      gint64 step_id = tm_memory_store_get_step_run (store, i, &run_end);
+      gpointer number;
+
+      if (!g_hash_table_lookup_extended (seen, &step_id, NULL, &number))
+        {
+          number = GUINT_TO_POINTER (g_hash_table_size (seen) + 1);
+          g_hash_table_insert (seen, g_memdup2 (&step_id, sizeof step_id), number);
+        }
+      for (; i < run_end; i++)
+        numbers[i] = GPOINTER_TO_UINT (number) - 1;
+    }
+  return numbers;
 }

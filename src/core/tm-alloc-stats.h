@@ -90,6 +90,12 @@ gboolean      tm_alloc_stats_is_temporary  (TmAllocations  *allocations,
 gboolean      tm_alloc_stats_is_same_step  (TmAllocations  *allocations,
                                             guint           index);
 
+/* Every snapshot's step as a small number, equal for equal step ids (in
+ * the order they first come), n_snapshots of them (g_free): for walks that
+ * compare the steps of many snapshots, 4 bytes each instead of a search
+ * among the runs of steps each time. */
+guint32      *tm_alloc_stats_number_steps  (TmMemoryStore  *store);
+
 /* Mean allocations and allocated bytes per step (0 without steps). */
 double        tm_alloc_stats_get_allocations_per_step (const TmAllocStats *stats);
 double        tm_alloc_stats_get_bytes_per_step       (const TmAllocStats *stats);
