@@ -378,6 +378,83 @@ test_window (void)
   tm_fixture_remove (path);
 }
 
+static GtkWidget *
+find_file_chooser (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) w = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_FILE_CHOOSER (w) && gtk_widget_get_visible (w))
+        return w;
+    }
+  return NULL;
+}
+
+static gboolean
+chooser_shown (gpointer data)
+{
+  return find_file_chooser () != NULL;
+}
+
+/* The dialog takes a file in its own time. */
+static gboolean
+chooser_has_file (gpointer data)
+{
+  g_autoptr(GFile) file = gtk_file_chooser_get_file (data);
+  g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+
+  return path != NULL && g_str_has_suffix (path, "/leaks.folded") && strstr (path, "tidemark-fixture-") != NULL;
+}
+
+static gboolean
+file_written (gpointer data)
+{
+  return g_file_test (data, G_FILE_TEST_IS_REGULAR);
+}
+
+/* Main menu → Export Never-Freed Scopes as Collapsed Stacks: a save
+ * dialog, then the file the command line's --never-freed writes. */
+static void
+test_export_never_freed (void)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new_xprof_example ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = tm_fixture_space_write (space, NULL, "example.xplane.pb", &error);
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *out = g_build_filename (dir, "leaks.folded", NULL);
+  g_autoptr(GFile) folder = g_file_new_for_path (dir);
+  g_autofree char *contents = NULL;
+  TmWindow *window;
+  GtkWidget *chooser;
+
+  g_assert_no_error (error);
+  window = tm_test_new_window ();
+  tm_test_open_and_wait (window, path);
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export-never-freed"));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "export-never-freed", NULL);
+  tm_test_iterate_until (chooser_shown, NULL);
+  chooser = find_file_chooser ();
+  g_assert_cmpstr (gtk_file_chooser_get_current_name (GTK_FILE_CHOOSER (chooser)), ==,
+                   "example-GPU_0_bfc-never-freed.folded");
+  /* The dialog settles on a folder in its own time; then the fixture's. */
+  tm_test_iterate_for (1000);
+  g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "leaks.folded");
+  tm_test_iterate_until (chooser_has_file, chooser);
+  gtk_widget_activate (gtk_dialog_get_widget_for_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT));
+  tm_test_iterate_until (file_written, out);
+  tm_test_iterate_for (100);
+  g_assert_true (g_file_get_contents (out, &contents, NULL, NULL));
+  /* XProf's example: mul_grad/Sum (300 bytes) is never freed. */
+  g_assert_cmpstr (contents, ==, "mul_grad;Sum 300\n");
+
+  tm_test_destroy_window (window);
+  tm_fixture_remove (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -389,6 +466,7 @@ main (int   argc,
   g_test_add ("/allocations-view/filter-and-figures", Fixture, NULL, fixture_setup, test_filter_and_figures, fixture_teardown);
   g_test_add ("/allocations-view/selection", Fixture, NULL, fixture_setup, test_selection, fixture_teardown);
   g_test_add_func ("/allocations-view/window", test_window);
+  g_test_add_func ("/allocations-view/export-never-freed", test_export_never_freed);
 
   {
     int status = g_test_run ();
