@@ -136,10 +136,11 @@ add_figure (TmAllocationFigures *self,
   GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *value = gtk_label_new (NULL);
 
-  gtk_widget_set_valign (caption, GTK_ALIGN_BASELINE);
+  gtk_widget_set_valign (line, GTK_ALIGN_CENTER);
+  gtk_widget_set_valign (caption, GTK_ALIGN_CENTER);
   gtk_box_append (GTK_BOX (line), caption);
   gtk_label_set_xalign (GTK_LABEL (value), 0);
-  gtk_widget_set_valign (value, GTK_ALIGN_BASELINE);
+  gtk_widget_set_valign (value, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (value, "tm-numeric");
   gtk_box_append (GTK_BOX (line), value);
   gtk_widget_set_tooltip_text (line, tooltip);
@@ -233,6 +234,8 @@ tm_allocation_figures_init (TmAllocationFigures *self)
   gtk_flow_box_set_homogeneous (GTK_FLOW_BOX (self->box), FALSE);
   gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (self->box), 18);
   gtk_flow_box_set_row_spacing (GTK_FLOW_BOX (self->box), 0);
+  /* Two lines at most, however narrow: no taller than the table needs. */
+  gtk_flow_box_set_min_children_per_line (GTK_FLOW_BOX (self->box), 2);
   gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (self->box), 4);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
 
@@ -245,6 +248,7 @@ tm_allocation_figures_init (TmAllocationFigures *self)
   gtk_box_append (GTK_BOX (temporary_caption), caption_label (_("Temporary, freed within")));
   self->threshold = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (0.0, 1000000.0, 0.1));
   gtk_spin_button_set_digits (self->threshold, 3);
+  gtk_widget_set_valign (GTK_WIDGET (self->threshold), GTK_ALIGN_CENTER);
   gtk_editable_set_width_chars (GTK_EDITABLE (self->threshold), 7);
   gtk_widget_add_css_class (GTK_WIDGET (self->threshold), "tm-compact-spin");
   gtk_spin_button_set_value (self->threshold, self->temporary_ps / PS_PER_MS);

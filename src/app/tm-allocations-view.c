@@ -34,6 +34,7 @@ typedef struct
   GArray           *indices;
   TmAllocStats     *stats;
   guint             n_in_range;
+  gint64            started;   /* monotonic µs, for the debug log */
 } ListJob;
 
 static void
@@ -355,6 +356,8 @@ list_done (GObject      *source,
   self->stats = g_steal_pointer (&job->stats);
   tm_allocation_figures_set_stats (self->figures, self->stats);
   update_count (self, job->n_in_range);
+  g_debug ("allocations list: %u of %u rows in %.1f ms", g_list_model_get_n_items (G_LIST_MODEL (self->list)),
+           job->n_in_range, (g_get_monotonic_time () - job->started) / 1000.0);
   if (g_list_model_get_n_items (G_LIST_MODEL (self->list)) > 0)
     show_status (self, NULL);
   else
@@ -414,6 +417,7 @@ refresh (TmAllocationsView *self)
   job->query.temporary_ps = tm_allocation_figures_get_temporary_ps (self->figures);
   job->query.text = job->text;
   job->query.sort = current_sort (self, &job->query.descending);
+  job->started = g_get_monotonic_time ();
 
   self->cancellable = g_cancellable_new ();
   task = g_task_new (self, self->cancellable, list_done, NULL);
@@ -670,14 +674,7 @@ tm_allocations_view_init (TmAllocationsView *self)
 
   self->figures = TM_ALLOCATION_FIGURES (tm_allocation_figures_new ());
   g_signal_connect_swapped (self->figures, "notify::temporary-ps", G_CALLBACK (threshold_changed_cb), self);
-  /* As tall as the figures need where there is room; in a short window
-   * they give way to the table (no scrollbar: it would add its own
-   * minimum height). */
-  scrolled = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_EXTERNAL);
-  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->figures));
-  gtk_box_append (GTK_BOX (self->box), scrolled);
+  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->figures));
 
   self->list = tm_allocation_list_new ();
   self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->list)));
