@@ -8,6 +8,7 @@
 
 #include "tm-allocation-cells.h"
 #include "tm-allocation-list.h"
+#include "tm-breakdown-cells.h"
 #include "tm-format.h"
 #include "tm-op-label.h"
 
@@ -116,19 +117,7 @@ setup_cb (GtkSignalListItemFactory *factory,
   gboolean numeric = cell == TM_ALLOCATION_CELL_SIZE || cell >= TM_ALLOCATION_CELL_ADDRESS;
   GtkWidget *widget;
 
-  if (cell == TM_ALLOCATION_CELL_OP)
-    widget = tm_op_label_new (NULL);
-  else
-    {
-      widget = gtk_inscription_new (NULL);
-      gtk_inscription_set_min_chars (GTK_INSCRIPTION (widget), 4);
-      gtk_inscription_set_xalign (GTK_INSCRIPTION (widget), numeric ? 1.0f : 0.0f);
-      gtk_inscription_set_text_overflow (GTK_INSCRIPTION (widget),
-                                         numeric ? GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_START
-                                                 : GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
-      if (numeric)
-        gtk_widget_add_css_class (widget, "tm-numeric");
-    }
+  widget = cell == TM_ALLOCATION_CELL_OP ? tm_op_label_new (NULL) : tm_breakdown_cell_new_text (numeric);
   gtk_widget_set_hexpand (widget, TRUE);
   gtk_widget_set_has_tooltip (widget, TRUE);
   g_object_set_data (G_OBJECT (widget), "tm-list-item", list_item);

@@ -18,7 +18,6 @@
 
 #include "tm-axis.h"
 #include "tm-chart-export.h"
-#include "tm-error.h"
 #include "tm-export.h"
 #include "tm-format.h"
 #include "tm-legend-layer.h"
@@ -216,29 +215,6 @@ show_progress (TmWindow  *self,
   gtk_window_present (GTK_WINDOW (job->progress_window));
 }
 
-/* In the worker: the allocation index (the profile builds it, or waits for
- * the build under way), then the tree of what it never freed. */
-static gboolean
-write_never_freed (ExportJob      *job,
-                   GOutputStream  *out,
-                   GCancellable   *cancellable,
-                   GError        **error)
-{
-  TmAllocations *allocations = tm_profile_lookup_allocations (job->profile, job->store);
-  g_autoptr(GArray) events = NULL;
-  g_autoptr(TmScopeTree) tree = NULL;
-
-  if (allocations == NULL)
-    {
-      g_set_error (error, TM_ERROR, TM_ERROR_CHANGED, _("changed while reading: the file was modified by another program"));
-      return FALSE;
-    }
-  events = tm_allocations_query_never_freed_events (allocations);
-  tree = tm_scope_tree_new_for_allocations (job->store, (const guint *) events->data, events->len,
-                                            TM_SCOPE_GROUPING_NAME, cancellable, error);
-  return tree != NULL && tm_scope_tree_write_collapsed (tree, out, cancellable, error);
-}
-
 static void
 export_thread (GTask        *task,
                gpointer      source_object,
@@ -282,7 +258,9 @@ export_thread (GTask        *task,
       ok = tm_scope_tree_write_collapsed (tree, stream, cancellable, &error);
     }
   else if (job->kind == EXPORT_NEVER_FREED)
-    ok = write_never_freed (job, stream, cancellable, &error);
+    /* The allocation index: the profile builds it, or waits for the build
+     * under way. */
+    ok = tm_export_never_freed_collapsed (job->profile, job->store, stream, NULL, cancellable, &error);
   else if (job->kind == EXPORT_SVG)
     ok = tm_chart_write_svg (job->chart, job->title, &job->palette, job->font, G_OUTPUT_STREAM (out),
                              cancellable, &error);

@@ -310,9 +310,8 @@ check_at (const char    *path,
   return FALSE;
 }
 
-/* --export=collapsed --never-freed: the name scopes of the allocations
- * never freed (docs/scopes.md, "Never freed"); a warning when there are
- * none. */
+/* --export=collapsed --never-freed (docs/scopes.md, "Never freed"); a
+ * warning when there are none. */
 static gboolean
 export_never_freed (const char     *path,
                     TmProfile      *profile,
@@ -320,21 +319,11 @@ export_never_freed (const char     *path,
                     GOutputStream  *out,
                     GError        **error)
 {
-  TmAllocations *allocations = tm_profile_lookup_allocations (profile, store);
-  g_autoptr(GArray) events = NULL;
-  g_autoptr(TmScopeTree) tree = NULL;
+  guint n = 0;
 
-  if (allocations == NULL)
-    {
-      g_set_error (error, TM_ERROR, TM_ERROR_CHANGED, _("changed while reading: the file was modified by another program"));
-      return FALSE;
-    }
-  events = tm_allocations_query_never_freed_events (allocations);
-  tree = tm_scope_tree_new_for_allocations (store, (const guint *) events->data, events->len,
-                                            TM_SCOPE_GROUPING_NAME, NULL, error);
-  if (tree == NULL || !tm_scope_tree_write_collapsed (tree, out, NULL, error))
+  if (!tm_export_never_freed_collapsed (profile, store, out, &n, NULL, error))
     return FALSE;
-  if (events->len == 0)
+  if (n == 0)
     {
       g_autofree char *display = g_filename_display_name (path);
       g_autofree char *safe_display = tm_format_for_terminal (display, NULL);
@@ -660,9 +649,11 @@ tm_cli_run (int    argc,
               continue;
             }
 
-          if (g_str_equal (export_format, "collapsed") && never_freed)
+          /* (--never-freed goes only with --export=collapsed.) */
+          if (never_freed || g_str_equal (export_format, "svg") || g_str_equal (export_format, "memory-map-svg"))
             {
-              if (!export_never_freed (path, profile, store, out, &error))
+              if (!(never_freed ? export_never_freed (path, profile, store, out, &error)
+                                : export_svg (profile, store, path, g_str_equal (export_format, "memory-map-svg"), out, &error)))
                 {
                   if (error->domain == G_IO_ERROR)
                     return fail_write (output_file, error);
@@ -692,18 +683,6 @@ tm_cli_run (int    argc,
 
                   g_printerr (_("tidemark: %s: warning: nothing of memory id “%s” is live at %s: no stacks written\n"),
                               display, tm_memory_store_get_id (store), when);
-                }
-            }
-          else if (g_str_equal (export_format, "svg") || g_str_equal (export_format, "memory-map-svg"))
-            {
-              if (!export_svg (profile, store, path, g_str_equal (export_format, "memory-map-svg"), out, &error))
-                {
-                  if (error->domain == G_IO_ERROR)
-                    return fail_write (output_file, error);
-                  tm_output_finish (output_file, FALSE, NULL);
-                  g_clear_pointer (&output_file, tm_output_free);
-                  status = fail (path, error);
-                  continue;
                 }
             }
           else if (g_str_equal (export_format, "allocations"))

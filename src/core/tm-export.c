@@ -19,6 +19,7 @@
 #include "tm-export.h"
 #include "tm-format.h"
 #include "tm-run-summary.h"
+#include "tm-scopes.h"
 
 void
 tm_export_append_double (GString *str,
@@ -742,4 +743,33 @@ tm_export_summary_json_full (TmProfile      *profile,
   if (n_replaced != NULL)
     *n_replaced = bad;
   return flush (out, str, cancellable, error);
+}
+
+gboolean
+tm_export_never_freed_collapsed (TmProfile      *profile,
+                                 TmMemoryStore  *store,
+                                 GOutputStream  *out,
+                                 guint          *n_never_freed,
+                                 GCancellable   *cancellable,
+                                 GError        **error)
+{
+  TmAllocations *allocations;
+  g_autoptr(GArray) events = NULL;
+  g_autoptr(TmScopeTree) tree = NULL;
+
+  g_return_val_if_fail (TM_IS_PROFILE (profile), FALSE);
+  g_return_val_if_fail (TM_IS_MEMORY_STORE (store), FALSE);
+
+  allocations = tm_profile_lookup_allocations (profile, store);
+  if (allocations == NULL)
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_CHANGED, _("changed while reading: the file was modified by another program"));
+      return FALSE;
+    }
+  events = tm_allocations_query_never_freed_events (allocations);
+  if (n_never_freed != NULL)
+    *n_never_freed = events->len;
+  tree = tm_scope_tree_new_for_allocations (store, (const guint *) events->data, events->len,
+                                            TM_SCOPE_GROUPING_NAME, cancellable, error);
+  return tree != NULL && tm_scope_tree_write_collapsed (tree, out, cancellable, error);
 }
