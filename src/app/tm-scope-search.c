@@ -233,7 +233,7 @@ tm_scope_search_init (TmScopeSearch *self)
 
   self->entry = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
   g_object_set (self->entry, "placeholder-text", _("Find a scope"), NULL);
-  gtk_editable_set_width_chars (GTK_EDITABLE (self->entry), 14);
+  gtk_editable_set_width_chars (GTK_EDITABLE (self->entry), 10);
   gtk_widget_add_css_class (GTK_WIDGET (self->entry), "tm-compact-entry");
   gtk_widget_set_valign (GTK_WIDGET (self->entry), GTK_ALIGN_CENTER);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->entry),

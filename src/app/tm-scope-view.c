@@ -976,6 +976,11 @@ tm_scope_view_init (TmScopeView *self)
   gtk_box_append (GTK_BOX (self->computing), label);
   gtk_widget_set_visible (self->computing, FALSE);
   gtk_box_append (GTK_BOX (header), self->computing);
+  /* The search in the header, which is as tall anyway. */
+  self->search = TM_SCOPE_SEARCH (tm_scope_search_new ());
+  g_signal_connect_swapped (self->search, "matches-changed", G_CALLBACK (matches_changed_cb), self);
+  g_signal_connect_swapped (self->search, "current-changed", G_CALLBACK (current_match_cb), self);
+  gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->search));
   self->never_freed_button = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("_Never Freed")));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->never_freed_button),
                                _("Only the allocations never freed, whenever they were made: what is still live at the end "
@@ -998,19 +1003,6 @@ tm_scope_view_init (TmScopeView *self)
   scrolled = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->breadcrumb));
-  gtk_widget_set_hexpand (scrolled, TRUE);
-  /* The breadcrumb beside the search; in a short window they give way to
-   * the picture (no minimum height of their own, as the breadcrumb alone). */
-  header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  gtk_box_append (GTK_BOX (header), scrolled);
-  self->search = TM_SCOPE_SEARCH (tm_scope_search_new ());
-  g_signal_connect_swapped (self->search, "matches-changed", G_CALLBACK (matches_changed_cb), self);
-  g_signal_connect_swapped (self->search, "current-changed", G_CALLBACK (current_match_cb), self);
-  gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->search));
-  scrolled = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_EXTERNAL);
-  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), header);
   gtk_box_append (GTK_BOX (self->box), scrolled);
 
   self->icicle = TM_ICICLE (tm_icicle_new ());
