@@ -206,11 +206,18 @@ tm_allocation_list_set (TmAllocationList *self,
   g_return_if_fail (TM_IS_ALLOCATION_LIST (self));
   g_return_if_fail (indices == NULL || allocations != NULL);
 
+  /* Emptied first, then filled: when rows that had widgets go in the same
+   * change as new rows come, GTK 4.8's list views look for each new row's
+   * item among the widgets of the old ones, making an item per row of the
+   * whole list (seconds for millions). */
   removed = list_get_n_items (G_LIST_MODEL (self));
-  g_set_object (&self->allocations, allocations);
   g_clear_pointer (&self->indices, g_array_unref);
+  if (removed > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, removed, 0);
+  g_set_object (&self->allocations, allocations);
   self->indices = indices;
-  g_list_model_items_changed (G_LIST_MODEL (self), 0, removed, list_get_n_items (G_LIST_MODEL (self)));
+  if (list_get_n_items (G_LIST_MODEL (self)) > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, 0, list_get_n_items (G_LIST_MODEL (self)));
 }
 
 TmAllocations *

@@ -35,6 +35,7 @@ typedef struct
   TmAllocStats     *stats;
   guint             n_in_range;
   gint64            started;   /* monotonic µs, for the debug log */
+  gint64            worked;    /* when the worker was done */
 } ListJob;
 
 static void
@@ -316,6 +317,7 @@ list_thread (GTask        *task,
       g_task_return_error (task, error);
       return;
     }
+  job->worked = g_get_monotonic_time ();
   g_task_return_boolean (task, TRUE);
 }
 
@@ -349,7 +351,12 @@ list_done (GObject      *source,
   g_clear_object (&self->cancellable);
 
   /* The selection stays the session's: a row that goes is no choice. */
+  g_debug ("allocations list: worker done in %.1f ms, handed over after %.1f ms",
+           (job->worked - job->started) / 1000.0, (g_get_monotonic_time () - job->started) / 1000.0);
   self->syncing = TRUE;
+  /* Unselected first: GtkSingleSelection would look for its item among
+   * every new row, making each of them. */
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
   tm_allocation_list_set (self->list, job->allocations, g_steal_pointer (&job->indices));
   self->syncing = FALSE;
   g_clear_pointer (&self->stats, tm_alloc_stats_free);
@@ -387,6 +394,7 @@ refresh (TmAllocationsView *self)
   if (allocations == NULL)
     {
       self->syncing = TRUE;
+      gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
       tm_allocation_list_set (self->list, NULL, NULL);
       self->syncing = FALSE;
       g_clear_pointer (&self->stats, tm_alloc_stats_free);
