@@ -60,6 +60,10 @@ CORE_CHAIN = [
     'tm-allocations',
     # the memory map's picture of the allocation index, in threads
     'tm-alloc-raster',
+    # temporary allocations and the rate per step, over the allocation index
+    'tm-alloc-stats',
+    # the allocations of a range, filtered and sorted, for the window's list
+    'tm-alloc-list',
     'tm-compare',
     'tm-buffer-assignment',
     'tm-profile',

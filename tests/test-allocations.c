@@ -134,6 +134,14 @@ test_pairing (void)
   g_assert_cmpuint (never->len, ==, 2);
   g_assert_cmpuint (g_array_index (never, guint, 0), ==, 3);
   g_assert_cmpuint (g_array_index (never, guint, 1), ==, 4);
+  {
+    g_autoptr(GArray) events = tm_allocations_query_never_freed_events (allocs);
+
+    /* Their allocation events: snapshots 4 and 5. */
+    g_assert_cmpuint (events->len, ==, 2);
+    g_assert_cmpuint (g_array_index (events, guint, 0), ==, 4);
+    g_assert_cmpuint (g_array_index (events, guint, 1), ==, 5);
+  }
   g_assert_true (tm_allocations_count_never_freed (store, &count, &bytes, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (count, ==, 2);

@@ -520,6 +520,7 @@ tm_application_init (TmApplication *self)
     { "export", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Write XProf's memory-profile JSON (xprof-json), the peak breakdown (csv), every allocation (allocations), the scopes as collapsed stacks (collapsed) or the memory-only profile (memory-xplane) and exit"), N_("FORMAT") },
     { "memory-id", 0, 0, G_OPTION_ARG_STRING, NULL, N_("With --export=csv, allocations or collapsed: the memory id (default: the one with the highest peak)"), N_("ID") },
     { "at", 0, 0, G_OPTION_ARG_STRING, NULL, N_("With --export=collapsed: the time in milliseconds (default: the peak)"), N_("MS") },
+    { "never-freed", 0, 0, G_OPTION_ARG_NONE, NULL, N_("With --export=collapsed: the scopes of the allocations never freed (a leak flame graph) instead of those live at a time"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, NULL, N_("Where to write the export (default or “-”: standard output)"), N_("PATH") },
     { "compare", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print how FILE differs from BASELINE (tidemark --compare [--json] [--memory-id=ID] BASELINE FILE) and exit"), NULL },
     { "baseline-memory-id", 0, 0, G_OPTION_ARG_STRING, NULL, N_("With --compare and --memory-id: the baseline’s memory id, when it is another one"), N_("ID") },

@@ -123,19 +123,7 @@ setup_cb (GtkSignalListItemFactory *factory,
                      cell == TM_BREAKDOWN_CELL_OCCURRENCES;
   GtkWidget *widget;
 
-  if (cell == TM_BREAKDOWN_CELL_OP)
-    widget = tm_op_label_new (NULL);
-  else
-    {
-      widget = gtk_inscription_new (NULL);
-      gtk_inscription_set_min_chars (GTK_INSCRIPTION (widget), 4);
-      gtk_inscription_set_xalign (GTK_INSCRIPTION (widget), numeric ? 1.0f : 0.0f);
-      gtk_inscription_set_text_overflow (GTK_INSCRIPTION (widget),
-                                         numeric ? GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_START
-                                                 : GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
-      if (numeric)
-        gtk_widget_add_css_class (widget, "tm-numeric");
-    }
+  widget = cell == TM_BREAKDOWN_CELL_OP ? tm_op_label_new (NULL) : tm_breakdown_cell_new_text (numeric);
   gtk_widget_set_hexpand (widget, TRUE);
   gtk_widget_set_has_tooltip (widget, TRUE);
   /* The context menu and the tooltip find the row of a cell through it. */
@@ -165,6 +153,21 @@ bind_cb (GtkSignalListItemFactory *factory,
     }
   else
     gtk_inscription_set_text (GTK_INSCRIPTION (widget), text);
+}
+
+GtkWidget *
+tm_breakdown_cell_new_text (gboolean numeric)
+{
+  GtkWidget *widget = gtk_inscription_new (NULL);
+
+  gtk_inscription_set_min_chars (GTK_INSCRIPTION (widget), 4);
+  gtk_inscription_set_xalign (GTK_INSCRIPTION (widget), numeric ? 1.0f : 0.0f);
+  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (widget),
+                                     numeric ? GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_START
+                                             : GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+  if (numeric)
+    gtk_widget_add_css_class (widget, "tm-numeric");
+  return widget;
 }
 
 GtkListItemFactory *

@@ -66,6 +66,9 @@ struct _TmIcicle
   GArray            *boxes;  /* Box, laid out for boxes_width × boxes_height */
   int                boxes_width;
   int                boxes_height;
+  GHashTable        *matches;    /* a search's nodes (NULL: no search) */
+  GHashTable        *holders;    /* their ancestors */
+  gboolean           never_freed;
 };
 
 G_DEFINE_FINAL_TYPE (TmIcicle, tm_icicle, GTK_TYPE_WIDGET)
@@ -229,6 +232,10 @@ node_label (TmIcicle  *self,
   g_autofree char *bytes = tm_format_bytes (box->node->bytes);
   g_autofree char *name = NULL;
 
+  if (box->node->depth == 0 && self->never_freed)
+    /* Translators: the icicle's top bar at the root of what was never
+     * freed; %s is a size */
+    return g_strdup_printf (_("All never-freed memory — %s"), bytes);
   if (box->node->depth == 0)
     /* Translators: the icicle's top bar at the tree's root; %s is a size */
     return g_strdup_printf (_("All live memory — %s"), bytes);
@@ -250,6 +257,33 @@ node_color (const TmScopeNode *node,
       return;
     }
   tm_palette_color_for_name (node->name, palette->dark, fill);
+}
+
+/* Whether a node of box's chain is a match. */
+static gboolean
+box_matches (TmIcicle  *self,
+             const Box *box)
+{
+  if (self->matches == NULL)
+    return FALSE;
+  for (const TmScopeNode *n = box->node; n != NULL && n->depth >= box->first->depth; n = n->parent)
+    if (g_hash_table_contains (self->matches, n))
+      return TRUE;
+  return FALSE;
+}
+
+/* Whether box lies in a match or holds one: it is not dimmed. */
+static gboolean
+box_lit (TmIcicle  *self,
+         const Box *box)
+{
+  for (const TmScopeNode *n = box->node; n != NULL; n = n->parent)
+    if (g_hash_table_contains (self->matches, n))
+      return TRUE;
+  for (const TmScopeNode *n = box->node; n != NULL && n->depth >= box->first->depth; n = n->parent)
+    if (g_hash_table_contains (self->holders, n))
+      return TRUE;
+  return FALSE;
 }
 
 static void
@@ -282,6 +316,22 @@ tm_icicle_snapshot (GtkWidget   *widget,
           GdkRGBA glow = palette.dark ? (GdkRGBA) { 1, 1, 1, 0.18f } : (GdkRGBA) { 1, 1, 1, 0.35f };
 
           gtk_snapshot_append_color (snapshot, &glow, &r);
+        }
+      if (self->matches != NULL && !box_lit (self, box))
+        {
+          GdkRGBA veil = palette.background;
+
+          veil.alpha = 0.7f;
+          gtk_snapshot_append_color (snapshot, &veil, &r);
+        }
+      if (box_matches (self, box))
+        {
+          GskRoundedRect outline;
+          float w = 2.0f;
+
+          gsk_rounded_rect_init_from_rect (&outline, &r, 0);
+          gtk_snapshot_append_border (snapshot, &outline, (float[]) { w, w, w, w },
+                                      (GdkRGBA[]) { palette.accent, palette.accent, palette.accent, palette.accent });
         }
       if (box_holds (box, self->selected))
         {
@@ -421,6 +471,8 @@ tm_icicle_describe_node (TmIcicle          *self,
 
   if (node->depth > 0)
     path = chain_names (self->tree, NULL, node, " / ");
+  else if (self->never_freed)
+    path = g_strdup (_("All never-freed memory"));
   else
     path = g_strdup (_("All live memory"));
   bytes = tm_format_bytes (node->bytes);
@@ -428,6 +480,15 @@ tm_icicle_describe_node (TmIcicle          *self,
   share = tm_format_percent (tm_scope_tree_get_share (self->tree, node));
   count = tm_format_count (node->n_allocations);
   requested = tm_format_bytes (node->requested_bytes);
+  if (self->never_freed)
+    /* Translators: the icicle's tooltip over what was never freed: scope;
+     * size (exact), share of what was never freed; allocations; requested
+     * size */
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "%s\n%s (%s), %s of what was never freed\n%s allocation, %s requested",
+                                         "%s\n%s (%s), %s of what was never freed\n%s allocations, %s requested",
+                                         (gulong) MIN (node->n_allocations, G_MAXULONG)),
+                            path, bytes, exact, share, count, requested);
   /* Translators: the icicle's tooltip: scope; size (exact), share of the
    * memory in use; allocations; requested size */
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
@@ -538,6 +599,8 @@ tm_icicle_dispose (GObject *object)
 
   g_clear_object (&self->tree);
   g_clear_pointer (&self->boxes, g_array_unref);
+  g_clear_pointer (&self->matches, g_hash_table_unref);
+  g_clear_pointer (&self->holders, g_hash_table_unref);
 
   G_OBJECT_CLASS (tm_icicle_parent_class)->dispose (object);
 }
@@ -608,6 +671,8 @@ tm_icicle_set_tree (TmIcicle    *self,
   g_return_if_fail (TM_IS_ICICLE (self));
 
   g_set_object (&self->tree, tree);
+  g_clear_pointer (&self->matches, g_hash_table_unref);
+  g_clear_pointer (&self->holders, g_hash_table_unref);
   self->focus = tree != NULL ? tm_scope_tree_get_root (tree) : NULL;
   self->selected = NULL;
   self->hovered = NULL;
@@ -658,4 +723,41 @@ tm_icicle_get_selected (TmIcicle *self)
 {
   g_return_val_if_fail (TM_IS_ICICLE (self), NULL);
   return self->selected;
+}
+
+void
+tm_icicle_set_matches (TmIcicle  *self,
+                       GPtrArray *nodes)
+{
+  g_return_if_fail (TM_IS_ICICLE (self));
+
+  g_clear_pointer (&self->matches, g_hash_table_unref);
+  g_clear_pointer (&self->holders, g_hash_table_unref);
+  if (nodes != NULL && nodes->len > 0)
+    {
+      self->matches = g_hash_table_new (NULL, NULL);
+      self->holders = g_hash_table_new (NULL, NULL);
+      for (guint i = 0; i < nodes->len; i++)
+        {
+          const TmScopeNode *node = g_ptr_array_index (nodes, i);
+
+          g_hash_table_add (self->matches, (gpointer) node);
+          for (const TmScopeNode *n = node->parent; n != NULL && g_hash_table_add (self->holders, (gpointer) n);
+               n = n->parent)
+            ;
+        }
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+tm_icicle_set_never_freed (TmIcicle *self,
+                           gboolean  never_freed)
+{
+  g_return_if_fail (TM_IS_ICICLE (self));
+
+  if (self->never_freed == !!never_freed)
+    return;
+  self->never_freed = !!never_freed;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }

@@ -243,3 +243,34 @@ tm_scope_index_query_get_pending (TmScopeIndexQuery *self)
   return self->cancellable != NULL && self->session != NULL &&
          self->building_store == tm_session_get_memory_store (self->session);
 }
+
+/* Decoding a few thousand allocations takes milliseconds; the index of a
+ * large memory id a good part of a second. */
+#define DECODE_AT_ONCE 4096
+
+TmScopeTree *
+tm_scope_index_query_tree_for_allocations (TmScopeIndexQuery *self,
+                                           TmScopeGrouping    grouping,
+                                           GArray            *snapshots)
+{
+  TmMemoryStore *store;
+  TmScopeTree *tree;
+
+  g_return_val_if_fail (TM_IS_SCOPE_INDEX_QUERY (self), NULL);
+  g_return_val_if_fail (snapshots != NULL, NULL);
+
+  store = self->session != NULL ? tm_session_get_memory_store (self->session) : NULL;
+  if (store == NULL)
+    return NULL;
+  if (snapshots->len > DECODE_AT_ONCE)
+    {
+      TmScopeIndex *index = tm_scope_index_query_get_index (self, grouping);
+
+      if (index != NULL)
+        return tm_scope_index_tree_for_allocations (index, (const guint *) snapshots->data, snapshots->len);
+      if (tm_scope_index_query_get_pending (self))
+        return NULL;
+    }
+  tree = tm_scope_tree_new_for_allocations (store, (const guint *) snapshots->data, snapshots->len, grouping, NULL, NULL);
+  return tree != NULL ? tree : tm_scope_tree_new_for_allocations (store, NULL, 0, grouping, NULL, NULL);
+}

@@ -39,6 +39,15 @@ TmScopeIndexQuery *tm_scope_index_query_get_for_session (TmSession         *sess
  * is built (this call starts it) and without a memory store. */
 TmScopeIndex      *tm_scope_index_query_get_index       (TmScopeIndexQuery *self,
                                                          TmScopeGrouping    grouping);
+/* The tree of some allocations of the session's memory store, those
+ * whose allocation events are snapshots (ascending; such as the ones
+ * never freed, docs/scopes.md, "Never freed"): from grouping's index,
+ * which this starts building, or decoded at once when there are at most a
+ * few thousand. NULL while the index is built or without a memory store;
+ * an empty tree when the file changed on disk. */
+TmScopeTree       *tm_scope_index_query_tree_for_allocations (TmScopeIndexQuery *self,
+                                                              TmScopeGrouping    grouping,
+                                                              GArray            *snapshots);
 /* TRUE while an index of the session's memory store is being built. */
 gboolean           tm_scope_index_query_get_pending     (TmScopeIndexQuery *self);
 

@@ -289,6 +289,14 @@ export_collapsed_action (GSimpleAction *action,
 }
 
 static void
+export_never_freed_action (GSimpleAction *action,
+                           GVariant      *parameter,
+                           gpointer       user_data)
+{
+  _tm_window_export_never_freed (TM_WINDOW (user_data));
+}
+
+static void
 export_csv_action (GSimpleAction *action,
                    GVariant      *param,
                    gpointer       user_data)
@@ -381,6 +389,7 @@ static const GActionEntry window_actions[] = {
   { "export-xprof-json", export_xprof_json_action },
   { "export-csv", export_csv_action },
   { "export-collapsed", export_collapsed_action },
+  { "export-never-freed", export_never_freed_action },
   { "export-timeline-png", export_timeline_png_action },
   { "export-timeline-svg", export_timeline_svg_action },
   { "save-memory-only", save_memory_only_action },
@@ -415,6 +424,10 @@ _tm_window_actions_update (TmWindow *self)
   set_enabled (self, "export-xprof-json", profile);
   set_enabled (self, "export-csv", profile && tm_session_get_memory_store (self->session) != NULL);
   set_enabled (self, "export-collapsed", profile && tm_session_get_memory_store (self->session) != NULL);
+  /* Every event's pairing (docs/scopes.md, "Never freed"). */
+  set_enabled (self, "export-never-freed", profile && tm_session_get_memory_store (self->session) != NULL &&
+               tm_memory_store_is_complete (tm_session_get_memory_store (self->session)) &&
+               (tm_profile_get_features (tm_session_get_profile (self->session)) & TM_INPUT_HAS_ALLOCATIONS));
   set_enabled (self, "export-timeline-png", profile && tm_session_get_memory_store (self->session) != NULL);
   set_enabled (self, "export-timeline-svg", profile && tm_session_get_memory_store (self->session) != NULL);
   set_enabled (self, "save-memory-only", profile && tm_session_get_profile (self->session) != NULL &&

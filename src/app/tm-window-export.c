@@ -35,6 +35,7 @@ typedef enum
   EXPORT_SVG,
   EXPORT_COLLAPSED,
   EXPORT_MEMORY_XPLANE,
+  EXPORT_NEVER_FREED,
 } ExportKind;
 
 typedef struct
@@ -42,6 +43,7 @@ typedef struct
   ExportKind       kind;
   TmProfile       *profile;
   GPtrArray       *rows;      /* for CSV (taken when the user said where) and collapsed stacks */
+  TmMemoryStore   *store;     /* for what was never freed, of profile */
   GskRenderNode   *node;      /* for PNG: drawn on the main thread */
   TmChart         *chart;     /* for SVG: made on the main thread, drawn in the worker */
   char            *title;
@@ -66,6 +68,7 @@ export_job_free (ExportJob *job)
   g_clear_object (&job->cancellable);
   g_clear_object (&job->profile);
   g_clear_pointer (&job->rows, g_ptr_array_unref);
+  g_clear_object (&job->store);
   g_clear_pointer (&job->node, gsk_render_node_unref);
   g_clear_object (&job->chart);
   g_clear_pointer (&job->title, g_free);
@@ -254,6 +257,10 @@ export_thread (GTask        *task,
 
       ok = tm_scope_tree_write_collapsed (tree, stream, cancellable, &error);
     }
+  else if (job->kind == EXPORT_NEVER_FREED)
+    /* The allocation index: the profile builds it, or waits for the build
+     * under way. */
+    ok = tm_export_never_freed_collapsed (job->profile, job->store, stream, NULL, cancellable, &error);
   else if (job->kind == EXPORT_SVG)
     ok = tm_chart_write_svg (job->chart, job->title, &job->palette, job->font, G_OUTPUT_STREAM (out),
                              cancellable, &error);
@@ -541,6 +548,28 @@ _tm_window_export_collapsed (TmWindow *self)
 
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (ask_where (self, job, _("Export Scopes as Collapsed Stacks"), name,
                                                         _("Collapsed Stacks"), "*.folded")));
+}
+
+/* What was never freed, by name scope (docs/scopes.md, "Never freed"). */
+void
+_tm_window_export_never_freed (TmWindow *self)
+{
+  g_autofree char *stem = NULL;
+  g_autofree char *name = NULL;
+  ExportJob *job;
+
+  g_return_if_fail (TM_IS_WINDOW (self));
+  if (tm_session_get_profile (self->session) == NULL || tm_session_get_memory_store (self->session) == NULL)
+    return;
+
+  stem = profile_stem (self);
+  job = g_new0 (ExportJob, 1);
+  job->kind = EXPORT_NEVER_FREED;
+  job->profile = g_object_ref (tm_session_get_profile (self->session));
+  job->store = g_object_ref (tm_session_get_memory_store (self->session));
+  name = g_strdup_printf ("%s-%s-never-freed.folded", stem, tm_memory_store_get_id (job->store));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (ask_where (self, job, _("Export Never-Freed Scopes as Collapsed Stacks"),
+                                                        name, _("Collapsed Stacks"), "*.folded")));
 }
 
 #define TITLE_HEIGHT 32

@@ -10,6 +10,7 @@
  */
 #pragma once
 
+#include "tm-allocations-view.h"
 #include "tm-hlo-view.h"
 #include "tm-memory-map.h"
 #include "tm-overview.h"
@@ -102,6 +103,7 @@ struct _TmWindow
   TmBreakdownView      *breakdown_view;
   GtkStack             *lower_stack;
   TmScopeView          *scope_view;
+  TmAllocationsView    *allocations_view;
   GtkRevealer          *drop_revealer;
   GtkWidget            *recent_box;
   GtkListBox           *recent_list;
@@ -238,6 +240,7 @@ void _tm_window_dnd_init           (TmWindow      *self);
 void _tm_window_export_xprof_json  (TmWindow      *self);
 void _tm_window_export_csv         (TmWindow      *self);
 void _tm_window_export_collapsed   (TmWindow      *self);
+void _tm_window_export_never_freed (TmWindow      *self);
 void _tm_window_export_timeline_png (TmWindow     *self);
 void _tm_window_export_timeline_svg (TmWindow     *self);
 void _tm_window_save_memory_only   (TmWindow      *self);

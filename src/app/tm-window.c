@@ -476,6 +476,7 @@ tm_window_class_init (TmWindowClass *klass)
   g_type_ensure (TM_TYPE_OVERVIEW);
   g_type_ensure (TM_TYPE_HLO_VIEW);
   g_type_ensure (TM_TYPE_SCOPE_VIEW);
+  g_type_ensure (TM_TYPE_ALLOCATIONS_VIEW);
   g_type_ensure (TM_TYPE_MEMORY_MAP);
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_PREFIX "/tm-window.ui");
@@ -514,6 +515,7 @@ tm_window_class_init (TmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmWindow, breakdown_view);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, lower_stack);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, scope_view);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, allocations_view);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, drop_revealer);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, recent_box);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, recent_list);
@@ -569,6 +571,7 @@ tm_window_init (TmWindow *self)
   tm_view_set_session (TM_VIEW (self->overview), self->session);
   tm_view_set_session (TM_VIEW (self->hlo_view), self->session);
   tm_view_set_session (TM_VIEW (self->scope_view), self->session);
+  tm_view_set_session (TM_VIEW (self->allocations_view), self->session);
   tm_memory_map_set_session (self->memory_map, self->session);
   g_signal_connect_object (self->summary_cards, "show-never-freed",
                            G_CALLBACK (show_never_freed_cb), self, G_CONNECT_SWAPPED);

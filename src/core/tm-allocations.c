@@ -578,6 +578,25 @@ tm_allocations_query_never_freed (TmAllocations *self)
   return out;
 }
 
+GArray *
+tm_allocations_query_never_freed_events (TmAllocations *self)
+{
+  GArray *out;
+
+  g_return_val_if_fail (TM_IS_ALLOCATIONS (self), NULL);
+
+  /* Never freed means an allocation event that nothing ends, so start is
+   * never open; in index order the events ascend. */
+  out = g_array_sized_new (FALSE, FALSE, sizeof (guint), self->n_never_freed);
+  for (guint i = self->n_open_start; i < self->n; i++)
+    if (self->items[i].end == TM_ALLOCATIONS_OPEN)
+      {
+        guint event = self->items[i].start;
+
+        g_array_append_val (out, event);
+      }
+  return out;
+}
 
 /* Calls body for every allocation i whose time range meets [t0, t1];
  * blocks that all end before t0 are skipped. */

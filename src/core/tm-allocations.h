@@ -141,6 +141,10 @@ guint            tm_allocations_find_by_snapshot (TmAllocations    *self,
 guint            tm_allocations_get_n_never_freed     (TmAllocations *self);
 gint64           tm_allocations_get_never_freed_bytes (TmAllocations *self);
 GArray          *tm_allocations_query_never_freed     (TmAllocations *self);
+/* Their allocation events (snapshot indices, ascending; new array of
+ * guint), for the scopes of what was never freed
+ * (tm_scope_tree_new_for_allocations). */
+GArray          *tm_allocations_query_never_freed_events (TmAllocations *self);
 
 /* The allocations that intersect the closed rectangle [t0, t1] × [a0, a1]
  * (a zero-byte allocation counts as one byte), in index order. New array of
