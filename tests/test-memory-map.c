@@ -100,7 +100,7 @@ static double
 x_of (TmMemoryMap *map,
       gint64       time_ps)
 {
-  TmViewport *viewport = tm_session_get_viewport (tm_memory_map_get_session (map));
+  TmViewport *viewport = tm_session_get_viewport (tm_view_get_session (TM_VIEW (map)));
 
   return TM_CHART_MARGIN_LEFT + tm_viewport_time_to_x (viewport, time_ps, WIDTH - TM_CHART_MARGIN_LEFT - TM_CHART_MARGIN_RIGHT);
 }
@@ -109,7 +109,7 @@ static double
 y_of (TmMemoryMap *map,
       guint64      address)
 {
-  TmAllocations *allocations = tm_session_get_allocations (tm_memory_map_get_session (map));
+  TmAllocations *allocations = tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (tm_view_get_session (TM_VIEW (map))));
   double y0, y1, plot_height = HEIGHT - 8 - TM_CHART_MARGIN_BOTTOM;
 
   tm_memory_map_get_address_range (map, &y0, &y1);
@@ -150,7 +150,7 @@ test_selection_marks_both (void)
   g_autoptr(TmSession) session = session_for (profile);
   GtkWidget *map = g_object_ref_sink (tm_memory_map_new (session));
   GtkWidget *timeline = g_object_ref_sink (tm_timeline_new (session));
-  TmAllocations *allocations = tm_session_get_allocations (session);
+  TmAllocations *allocations = tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session));
   g_autoptr(TmTestPicture) map_before = NULL, map_after = NULL, tl_before = NULL, tl_after = NULL;
   TmViewport *viewport = tm_session_get_viewport (session);
   guint big = tm_allocations_find_by_snapshot (allocations, 0);
@@ -246,7 +246,7 @@ test_pending_then_ready (void)
 
   /* Shown: pending until the main loop runs the request. */
   tm_session_set_memory_store (session, tm_profile_get_memory_store (profile, 0));
-  g_assert_true (tm_session_get_allocations_pending (session));
+  g_assert_true (tm_allocations_query_get_pending (tm_allocations_query_get_for_session (session)));
   g_assert_true (tm_allocations_query_get_pending (query));
   pending = tm_test_render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
   for (int py = HEIGHT - TM_CHART_MARGIN_BOTTOM + 2; py < HEIGHT; py++)
@@ -266,11 +266,11 @@ test_pending_then_ready (void)
   g_signal_emit_by_name (click, "pressed", 1, x, y);
   g_signal_emit_by_name (click, "released", 1, x, y);
   g_assert_cmpuint (tm_session_get_selected_allocation (session), ==, TM_ALLOCATIONS_NONE);
-  g_assert_true (tm_session_get_allocations_pending (session));
+  g_assert_true (tm_allocations_query_get_pending (tm_allocations_query_get_for_session (session)));
 
   /* Ready: every allocation where the core puts it, none drawn before. */
   tm_test_wait_allocations (session);
-  allocations = tm_session_get_allocations (session);
+  allocations = tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session));
   g_assert_true (tm_allocations_query_get_allocations (query) == allocations);
   g_assert_nonnull (allocations);
   ready = tm_test_render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);

@@ -241,7 +241,7 @@ layout_x (TmTimeline             *timeline,
           const TmTimelineLayout *layout,
           gint64                  time_ps)
 {
-  TmViewport *viewport = tm_session_get_viewport (tm_timeline_get_session (timeline));
+  TmViewport *viewport = tm_session_get_viewport (tm_view_get_session (TM_VIEW (timeline)));
 
   return layout->plot.origin.x + tm_viewport_time_to_x (viewport, time_ps, layout->plot.size.width);
 }
@@ -278,7 +278,7 @@ test_timeline_spike (void)
 
   g_assert_nonnull (store);
   g_assert_false (tm_memory_store_has_free_data (store));
-  g_assert_true (tm_timeline_get_session (timeline) == session);
+  g_assert_true (tm_view_get_session (TM_VIEW (timeline)) == session);
   tm_session_set_profile (session, profile);
   tm_session_set_memory_store (session, store);
   g_assert_false (tm_viewport_is_zoomed (tm_session_get_viewport (session)));
@@ -815,7 +815,7 @@ test_timeline_in_window (void)
   hlo_view = TM_HLO_VIEW (gtk_widget_get_template_child (GTK_WIDGET (window), TM_TYPE_WINDOW, "hlo_view"));
   session = tm_window_get_session (window);
   g_assert_true (TM_IS_TIMELINE (timeline));
-  g_assert_true (tm_timeline_get_session (timeline) == session);
+  g_assert_true (tm_view_get_session (TM_VIEW (timeline)) == session);
   g_assert_true (tm_view_get_session (TM_VIEW (overview)) == session);
   g_assert_true (tm_view_get_session (TM_VIEW (hlo_view)) == session);
   g_assert_true (gtk_widget_is_ancestor (GTK_WIDGET (timeline), GTK_WIDGET (GTK_BOX (tm_test_find_widget (window, "timeline_area")))));

@@ -10,6 +10,8 @@
  */
 #include "config.h"
 
+#include "tm-allocations-query.h"
+
 #include <string.h>
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
@@ -576,7 +578,7 @@ test_never_freed_pending (void)
   g_assert_nonnull (never_freed);
   tm_session_set_profile (session, profile);
   tm_session_set_memory_store (session, tm_profile_lookup_memory_store (profile, "GPU_1_bfc"));
-  g_assert_true (tm_session_get_allocations_pending (session));
+  g_assert_true (tm_allocations_query_get_pending (tm_allocations_query_get_for_session (session)));
   g_assert_cmpstr (gtk_label_get_label (value), ==, "Never freed: counting…");
   n_all = g_list_model_get_n_items (rows);
   g_assert_cmpuint (n_all, >=, 2);
@@ -585,7 +587,7 @@ test_never_freed_pending (void)
   g_assert_cmpstr (gtk_label_get_label (empty_title), ==, "Indexing Allocations…");
 
   tm_test_wait_allocations (session);
-  g_assert_nonnull (tm_session_get_allocations (session));
+  g_assert_nonnull (tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session)));
   g_assert_cmpstr (gtk_label_get_label (value), ==, figure);
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 2);
   gtk_check_button_set_active (never_freed, FALSE);

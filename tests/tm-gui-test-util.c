@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include "tm-allocations-query.h"
+
 #include "tm-gui-test-util.h"
 #include "tm-test-time.h"
 
@@ -79,13 +81,13 @@ gboolean
 tm_test_not_loading (gpointer data)
 {
   return tm_window_get_state (TM_WINDOW (data)) != TM_WINDOW_STATE_LOADING &&
-         !tm_session_get_allocations_pending (tm_window_get_session (TM_WINDOW (data)));
+         !tm_allocations_query_get_pending (tm_allocations_query_get_for_session (tm_window_get_session (TM_WINDOW (data))));
 }
 
 static gboolean
 allocations_settled (gpointer data)
 {
-  return !tm_session_get_allocations_pending (data);
+  return !tm_allocations_query_get_pending (tm_allocations_query_get_for_session (data));
 }
 
 void

@@ -627,11 +627,11 @@ tm_window_init (TmWindow *self)
    * click on the timeline selects a time, Back to Peak drops it. */
   tm_view_set_session (TM_VIEW (self->summary_cards), self->session);
   tm_view_set_session (TM_VIEW (self->breakdown_view), self->session);
-  tm_timeline_set_session (self->timeline, self->session);
+  tm_view_set_session (TM_VIEW (self->timeline), self->session);
   tm_view_set_session (TM_VIEW (self->overview), self->session);
   tm_view_set_session (TM_VIEW (self->hlo_view), self->session);
   tm_view_set_session (TM_VIEW (self->scope_view), self->session);
-  tm_memory_map_set_session (self->memory_map, self->session);
+  tm_view_set_session (TM_VIEW (self->memory_map), self->session);
 
   /* The charts get 60 % of the paned, the usage timeline 55 % of that
    * (or what the user left last time). */
