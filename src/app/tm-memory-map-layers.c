@@ -293,8 +293,6 @@ _tm_memory_map_draw (TmMemoryMap           *self,
       append (self, snapshot, g, &palette, self->empty_layer, NULL);
       return;
     }
-  if (palette.dark != self->colors_dark)
-    _tm_memory_map_update_legend (self);
 
   if (!cached)
     append (self, snapshot, g, &palette, self->map_layer, self->time_layer);

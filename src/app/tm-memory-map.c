@@ -49,8 +49,12 @@ tm_memory_map_canvas_snapshot (GtkWidget   *widget,
 {
   TmMemoryMapCanvas *canvas = TM_MEMORY_MAP_CANVAS (widget);
 
-  if (canvas->map != NULL)
-    _tm_memory_map_draw (canvas->map, snapshot, &canvas->map->geometry, TRUE);
+  if (canvas->map == NULL)
+    return;
+  /* The legend's swatches follow the style, as the layers' colours do. */
+  if (tm_palette_is_dark_style (widget) != canvas->map->colors_dark)
+    _tm_memory_map_update_legend (canvas->map);
+  _tm_memory_map_draw (canvas->map, snapshot, &canvas->map->geometry, TRUE);
 }
 
 static void
