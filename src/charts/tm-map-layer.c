@@ -220,6 +220,28 @@ draw_open_marks (TmMapLayer            *self,
     }
 }
 
+/* The y of each break of the address axis in view: the middle of a long
+ * unused gap that was cut. */
+static GArray *
+break_rows (TmMapLayer            *self,
+            const TmChartGeometry *g)
+{
+  guint n_spans;
+  const TmAddressSpan *spans = tm_allocations_get_spans (self->allocations, &n_spans);
+  GArray *rows = g_array_new (FALSE, FALSE, sizeof (double));
+
+  for (guint i = 1; i < n_spans; i++)
+    {
+      double gap_top = (double) spans[i].offset;
+      double gap_bottom = (double) (spans[i - 1].offset + (spans[i - 1].end - spans[i - 1].address));
+      double ym = tm_chart_geometry_axis_to_y (g, (gap_top + gap_bottom) / 2);
+
+      if (ym >= g->plot.y && ym <= g->plot.y + g->plot.height)
+        g_array_append_val (rows, ym);
+    }
+  return rows;
+}
+
 static void
 draw_address_axis (TmMapLayer            *self,
                    TmChartCanvas         *canvas,
@@ -229,9 +251,15 @@ draw_address_axis (TmMapLayer            *self,
   guint n_spans;
   const TmAddressSpan *spans = tm_allocations_get_spans (self->allocations, &n_spans);
   guint64 base = n_spans > 0 ? spans[0].address : 0;
+  g_autoptr(GArray) breaks = break_rows (self, g);
   gint64 y_max, step;
   double span = g->axis_y1 - g->axis_y0;
+  int mark_height;
 
+  /* A tick label that would touch a break's "≈" (whose background
+   * reaches a pixel above and below it) gives way to it: the break says
+   * more there. The grid line stays. */
+  tm_chart_canvas_measure (canvas, "≈", NULL, &mark_height);
   tm_chart_axes_byte_scale ((gint64) MAX (span, 1.0), g->plot.height, &y_max, &step);
   if (step <= 0)
     step = 1;
@@ -240,21 +268,23 @@ draw_address_axis (TmMapLayer            *self,
       double y = tm_chart_geometry_axis_to_y (g, v);
       guint64 address = tm_allocations_axis_to_address (self->allocations, v);
       g_autofree char *text = tm_format_bytes ((gint64) (address - base));
+      gboolean clear = TRUE;
+      int height;
 
       tm_chart_canvas_rect (canvas, &palette->grid, g->plot.x, round (y), g->plot.width, 1);
       tm_chart_axes_trim_zeros (text);
-      tm_chart_canvas_label (canvas, text, g->plot.x - 6, y, 1.0, 0.5, &palette->dim, NULL);
+      tm_chart_canvas_measure (canvas, text, NULL, &height);
+      for (guint i = 0; i < breaks->len && clear; i++)
+        clear = fabs (y - g_array_index (breaks, double, i)) >= (height + mark_height) / 2.0 + 2;
+      if (clear)
+        tm_chart_canvas_label (canvas, text, g->plot.x - 6, y, 1.0, 0.5, &palette->dim, NULL);
     }
 
   /* Breaks: where a long unused gap was cut, a double line and "≈". */
-  for (guint i = 1; i < n_spans; i++)
+  for (guint i = 0; i < breaks->len; i++)
     {
-      double gap_top = (double) spans[i].offset;
-      double gap_bottom = (double) (spans[i - 1].offset + (spans[i - 1].end - spans[i - 1].address));
-      double ym = tm_chart_geometry_axis_to_y (g, (gap_top + gap_bottom) / 2);
+      double ym = g_array_index (breaks, double, i);
 
-      if (ym < g->plot.y || ym > g->plot.y + g->plot.height)
-        continue;
       tm_chart_canvas_rect (canvas, &palette->dim, g->plot.x, round (ym) - 2, g->plot.width, 1);
       tm_chart_canvas_rect (canvas, &palette->dim, g->plot.x, round (ym) + 2, g->plot.width, 1);
       tm_chart_canvas_label (canvas, "≈", g->plot.x - 6, ym, 1.0, 0.5, &palette->fg, &palette->background);
