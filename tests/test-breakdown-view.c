@@ -185,22 +185,6 @@ test_csv_of_shown_rows (void)
 /* ------------------------------------------------------------------ */
 /* Nothing made up for what the file does not say                      */
 
-static TmAllocationRow *
-find_row (TmBreakdownView *view,
-          gboolean       (*match) (TmAllocationRow *row))
-{
-  GListModel *model = tm_breakdown_view_get_model (view);
-
-  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
-    {
-      g_autoptr(TmAllocationRow) row = g_list_model_get_item (model, i);
-
-      if (match (row))
-        return row;   /* the model keeps it */
-    }
-  return NULL;
-}
-
 static gboolean
 is_unnamed (TmAllocationRow *row)
 {
@@ -223,7 +207,7 @@ test_no_invented_values (void)
 
   /* The allocation with nothing but its sizes: "unknown" op, no address,
    * no step. */
-  row = find_row (view, is_unnamed);
+  row = tm_test_find_row (view, is_unnamed);
   g_assert_nonnull (row);
   g_assert_cmpstr (tm_allocation_row_get_display_name (row), ==, "unknown");
   tooltip = tm_allocation_row_describe (row);
@@ -239,17 +223,9 @@ main (int   argc,
       char *argv[])
 {
   g_autofree char *data_home = tm_test_gui_init (&argc, &argv);
-  g_autoptr(GError) error = NULL;
   int status;
 
-  fixture_dir = tm_fixture_make_temp_dir (&error);
-  g_assert_no_error (error);
-  {
-    g_autoptr(TmFixtureSpace) space = tm_fixture_space_new_tour ();
-
-    tour_path = tm_fixture_space_write (space, fixture_dir, "tour.xplane.pb", &error);
-    g_assert_no_error (error);
-  }
+  tour_path = tm_test_write_tour (&fixture_dir);
 
   g_test_add_func ("/breakdown-view/op-name-shortening", test_op_name_shortening);
   g_test_add_func ("/breakdown-view/op-column", test_op_column);

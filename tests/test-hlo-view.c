@@ -75,17 +75,9 @@ main (int   argc,
       char *argv[])
 {
   g_autofree char *data_home = tm_test_gui_init (&argc, &argv);
-  g_autoptr(GError) error = NULL;
   int status;
 
-  fixture_dir = tm_fixture_make_temp_dir (&error);
-  g_assert_no_error (error);
-  {
-    g_autoptr(TmFixtureSpace) space = tm_fixture_space_new_tour ();
-
-    tour_path = tm_fixture_space_write (space, fixture_dir, "tour.xplane.pb", &error);
-    g_assert_no_error (error);
-  }
+  tour_path = tm_test_write_tour (&fixture_dir);
 
   g_test_add_func ("/hlo-view/filter", test_hlo_filter);
 

@@ -14,6 +14,7 @@
 #include "tm-allocations.h"
 #include "tm-allocations-query.h"
 #include "tm-axis.h"
+#include "tm-map-painter.h"
 #include "tm-memory-map.h"
 #include "tm-session.h"
 #include "tm-test-util.h"
@@ -437,6 +438,27 @@ test_one_pixel_among_a_million (void)
   g_assert_cmpuint (owned, ==, 1);
 }
 
+/* The painter's colours (src/charts, no GTK) are the ones GTK gave the
+ * map before it drew through its layer: a name's hue from its hash,
+ * converted as gtk_hsv_to_rgb() converts it. */
+static void
+test_colors_as_gtk (void)
+{
+  for (int dark = 0; dark < 2; dark++)
+    for (guint i = 0; i < 4000; i++)
+      {
+        g_autofree char *name = g_strdup_printf ("model/layer_%u/op_%u", i / 7, i);
+        guint h = g_str_hash (name);
+        float r, g, b;
+
+        gtk_hsv_to_rgb ((float) (h % 360) / 360.0f,
+                        dark ? 0.55f : 0.60f + (float) ((h >> 9) % 3) * 0.1f,
+                        dark ? 0.80f + (float) ((h >> 11) % 3) * 0.06f : 0.70f + (float) ((h >> 11) % 3) * 0.08f,
+                        &r, &g, &b);
+        g_assert_cmphex (tm_map_color_for_name (name, dark), ==, tm_map_color_pack (r, g, b, 1));
+      }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -449,6 +471,7 @@ main (int    argc,
   g_test_add_func ("/memory-map/one-pixel-among-a-million", test_one_pixel_among_a_million);
   g_test_add_func ("/memory-map/scope-highlight", test_scope_highlight);
   g_test_add_func ("/memory-map/legend-names", test_legend_names);
+  g_test_add_func ("/memory-map/colors-as-gtk", test_colors_as_gtk);
 
   return g_test_run ();
 }

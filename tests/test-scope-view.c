@@ -14,19 +14,6 @@
 #include "tm-scope-view.h"
 #include "tm-test-util.h"
 
-/* The selected scope's bytes at snapshot i, from the session's series
- * query. */
-static gint64
-series_at (TmSession *session,
-           guint      i)
-{
-  GBytes *series = tm_scope_series_query_get_series (tm_scope_series_query_get_for_session (session));
-
-  g_assert_nonnull (series);
-  g_assert_cmpuint (g_bytes_get_size (series), >, i * sizeof (gint64));
-  return ((const gint64 *) g_bytes_get_data (series, NULL))[i];
-}
-
 static TmBreakdownRow *
 row_new (const char *op,
          gint64      bytes,
@@ -342,8 +329,8 @@ test_view_and_session (void)
   tm_test_iterate_until (scope_index_ready, session);
   g_assert_false (tm_scope_index_query_get_pending (tm_scope_index_query_get_for_session (session)));
   /* Its bytes over time: 4000, 6000, 7000 at the allocations of model. */
-  g_assert_cmpint (series_at (session, 3), ==, 7000);
-  g_assert_cmpint (series_at (session, 0), ==, 4000);
+  g_assert_cmpint (tm_test_scope_series_at (session, 3), ==, 7000);
+  g_assert_cmpint (tm_test_scope_series_at (session, 0), ==, 4000);
 
   /* A time in the session: the tree follows, the selection stays. */
   tm_session_select_time (session, 20);

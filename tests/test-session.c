@@ -10,6 +10,7 @@
 #include "tm-comparison-query.h"
 #include "tm-scope-index-query.h"
 #include "tm-scope-series-query.h"
+#include "tm-gui-test-util.h"
 #include "tm-session.h"
 #include "tm-test-time.h"
 #include "tm-test-util.h"
@@ -19,19 +20,6 @@
 /* 100 events on GPU_0_bfc and 10 on GPU_1_bfc, the heap peaking at event
  * 60 of GPU_0_bfc; with_modules adds two HLO modules, the second one
  * ending well after the last event. */
-/* The selected scope's bytes at snapshot i, from the session's series
- * query. */
-static gint64
-series_at (TmSession *session,
-           guint      i)
-{
-  GBytes *series = tm_scope_series_query_get_series (tm_scope_series_query_get_for_session (session));
-
-  g_assert_nonnull (series);
-  g_assert_cmpuint (g_bytes_get_size (series), >, i * sizeof (gint64));
-  return ((const gint64 *) g_bytes_get_data (series, NULL))[i];
-}
-
 static TmProfile *
 load_profile (gboolean with_modules)
 {
@@ -498,7 +486,7 @@ test_scope_index_query (void)
   g_assert_nonnull (tm_scope_series_query_get_series (tm_scope_series_query_get_for_session (session)));
   /* The heap at event 60 is 61 MiB, of which 61 allocations of 1 KiB are
    * of the scope. */
-  g_assert_cmpint (series_at (session, 60), ==, 61 * 1024);
+  g_assert_cmpint (tm_test_scope_series_at (session, 60), ==, 61 * 1024);
 
   /* Another memory store: no index, no series, until asked again. */
   tm_session_set_memory_store (session, gpu1);

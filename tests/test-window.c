@@ -1563,22 +1563,6 @@ test_window_800_600 (void)
   assert_fits_800_600 (tpu, TRUE, TRUE);
 }
 
-static TmAllocationRow *
-find_row (TmBreakdownView *view,
-          gboolean       (*match) (TmAllocationRow *row))
-{
-  GListModel *model = tm_breakdown_view_get_model (view);
-
-  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
-    {
-      g_autoptr(TmAllocationRow) row = g_list_model_get_item (model, i);
-
-      if (match (row))
-        return row;   /* the model keeps it */
-    }
-  return NULL;
-}
-
 static gboolean
 is_unused_preallocated (TmAllocationRow *row)
 {
@@ -1618,7 +1602,7 @@ test_thai (void)
   view = TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"));
 
   /* The special row at the peak is translated. */
-  row = find_row (view, is_unused_preallocated);
+  row = tm_test_find_row (view, is_unused_preallocated);
   g_assert_nonnull (row);
   g_assert_cmpstr (tm_allocation_row_get_display_name (row), !=, "unused preallocated device memory");
 

@@ -267,22 +267,11 @@ _tm_timeline_sync_pointer (TmTimeline *self)
 /* ------------------------------------------------------------------ */
 /* Drawing                                                              */
 
-static void
-append_layers (TmTimeline            *self,
-               GtkSnapshot           *snapshot,
-               const TmChartGeometry *g,
-               const TmPalette       *palette,
-               const graphene_rect_t *bounds,
-               TmChartLayer * const  *layers,
-               guint                  n)
-{
-  tm_chart_node_append (snapshot, GTK_WIDGET (self), palette, g, bounds, layers, n);
-}
-
+/* The layers given, drawn into one cairo node over bounds. */
 #define APPEND(bounds, ...) \
   G_STMT_START { \
     TmChartLayer *layers_[] = { __VA_ARGS__ }; \
-    append_layers (self, snapshot, g, palette, (bounds), layers_, G_N_ELEMENTS (layers_)); \
+    tm_chart_node_append (snapshot, GTK_WIDGET (self), palette, g, (bounds), layers_, G_N_ELEMENTS (layers_)); \
   } G_STMT_END
 
 void
