@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "tm-alloc-raster.h"
 #include "tm-block-layer.h"
@@ -27,6 +28,17 @@ struct _TmMapLayer
   gboolean       open_ends;
   GArray        *open_ended;   /* indices of allocations with an open edge, found once */
   TmMapPainter  *painter;
+  /* The last image and what it shows: drawn again as it is while
+   * nothing of that changed (a frame that only moves the pointer). */
+  cairo_surface_t *image;
+  struct {
+    TmAllocations *allocations;   /* compared only */
+    GBytes        *in_scope;      /* compared only */
+    gint64         t0, t1;
+    double         y0, y1;
+    int            width, height;
+    TmMapPaintOptions options;
+  }              image_key;
 };
 
 G_DEFINE_FINAL_TYPE (TmMapLayer, tm_map_layer, TM_TYPE_CHART_LAYER)
@@ -154,8 +166,26 @@ draw_image (TmMapLayer            *self,
 
   if (width <= 0 || height <= 0)
     return;
-  image = tm_map_painter_paint (self->painter, self->allocations, g->start_ps, g->end_ps, g->axis_y0, g->axis_y1,
-                                width, height, &options);
+  if (self->image == NULL || self->image_key.allocations != self->allocations ||
+      self->image_key.in_scope != self->in_scope || self->image_key.t0 != g->start_ps ||
+      self->image_key.t1 != g->end_ps || self->image_key.y0 != g->axis_y0 || self->image_key.y1 != g->axis_y1 ||
+      self->image_key.width != width || self->image_key.height != height ||
+      memcmp (&self->image_key.options, &options, sizeof options) != 0)
+    {
+      g_clear_pointer (&self->image, cairo_surface_destroy);
+      self->image = tm_map_painter_paint (self->painter, self->allocations, g->start_ps, g->end_ps,
+                                          g->axis_y0, g->axis_y1, width, height, &options);
+      self->image_key.allocations = self->allocations;
+      self->image_key.in_scope = self->in_scope;
+      self->image_key.t0 = g->start_ps;
+      self->image_key.t1 = g->end_ps;
+      self->image_key.y0 = g->axis_y0;
+      self->image_key.y1 = g->axis_y1;
+      self->image_key.width = width;
+      self->image_key.height = height;
+      self->image_key.options = options;
+    }
+  image = self->image;
   cairo_save (cr);
   cairo_translate (cr, g->plot.x, g->plot.y);
   cairo_scale (cr, g->plot.width / width, g->plot.height / height);
@@ -164,7 +194,6 @@ draw_image (TmMapLayer            *self,
   cairo_rectangle (cr, 0, 0, width, height);
   cairo_fill (cr);
   cairo_restore (cr);
-  cairo_surface_destroy (image);
 }
 
 /* Open ends: a notch at the edge of the profile for each allocation made
@@ -336,6 +365,7 @@ tm_map_layer_finalize (GObject *object)
   g_clear_object (&self->allocations);
   g_clear_pointer (&self->in_scope, g_bytes_unref);
   g_clear_pointer (&self->open_ended, g_array_unref);
+  g_clear_pointer (&self->image, cairo_surface_destroy);
   g_clear_pointer (&self->painter, tm_map_painter_free);
 
   G_OBJECT_CLASS (tm_map_layer_parent_class)->finalize (object);
@@ -383,6 +413,7 @@ tm_map_layer_set_allocations (TmMapLayer    *self,
 
   if (!g_set_object (&self->allocations, allocations))
     return;
+  g_clear_pointer (&self->image, cairo_surface_destroy);
   g_clear_pointer (&self->open_ended, g_array_unref);
   g_clear_pointer (&self->in_scope, g_bytes_unref);
 }
@@ -393,6 +424,8 @@ tm_map_layer_set_color_by (TmMapLayer   *self,
 {
   g_return_if_fail (TM_IS_MAP_LAYER (self));
 
+  if (self->color_by != color_by)
+    g_clear_pointer (&self->image, cairo_surface_destroy);
   self->color_by = color_by;
 }
 
@@ -403,6 +436,8 @@ tm_map_layer_set_highlight (TmMapLayer *self,
 {
   g_return_if_fail (TM_IS_MAP_LAYER (self));
 
+  if (self->never_freed != !!never_freed || self->in_scope != in_scope)
+    g_clear_pointer (&self->image, cairo_surface_destroy);
   self->never_freed = !!never_freed;
   if (in_scope != NULL)
     g_bytes_ref (in_scope);
