@@ -5,7 +5,8 @@
  * Layers draw into a cairo image (read back pixel by pixel) or keep their
  * labels on a canvas (TM_CHART_CANVAS_TEXT_ELEMENTS), with no widget: the
  * spans (an HLO band whose runs tell which one is under a point, a level
- * held over some spans), marks at many times, blocks on the address axis;
+ * held over some spans), marks at many times, blocks on the address axis,
+ * the regions a layer that follows the pointer draws in;
  * the timeline's layers in order with the band, as the command line
  * writes them. And three drawing bugs: the SVG's labels sit where a
  * raster canvas puts them, the memory map's tick labels give way to the
@@ -22,6 +23,7 @@
 #include "tm-block-layer.h"
 #include "tm-chart-export.h"
 #include "tm-chart-palette.h"
+#include "tm-hover-layer.h"
 #include "tm-line-layer.h"
 #include "tm-map-layer.h"
 #include "tm-mark-layer.h"
@@ -485,6 +487,91 @@ test_dense_fragmentation (void)
   target_clear (&t);
 }
 
+/* A layer that follows the pointer or a selection says where it draws
+ * (a widget redraws only there when it moves): every pixel it draws is
+ * in one of its regions, its labels too. */
+static void
+assert_draws_in_regions (TmChartLayer          *layer,
+                         const TmChartGeometry *g)
+{
+  g_autoptr(GArray) regions = g_array_new (FALSE, FALSE, sizeof (TmChartRect));
+  Target t;
+  guint drawn = 0;
+
+  target_init (&t, g->width, g->height, FALSE);
+  g_assert_true (tm_chart_layer_get_regions (layer, t.canvas, g, regions));
+  g_assert_cmpuint (regions->len, >, 0);
+  tm_chart_layer_draw (layer, t.canvas, g);
+  for (int y = 0; y < g->height; y++)
+    for (int x = 0; x < g->width; x++)
+      {
+        gboolean inside = FALSE;
+
+        if (pixel (&t, x, y) == 0xffffff)
+          continue;
+        drawn++;
+        for (guint i = 0; i < regions->len && !inside; i++)
+          {
+            const TmChartRect *r = &g_array_index (regions, TmChartRect, i);
+
+            inside = x >= r->x && x < r->x + r->width && y >= r->y && y < r->y + r->height;
+          }
+        if (!inside)
+          g_error ("%s draws at (%d, %d), outside its regions", G_OBJECT_TYPE_NAME (layer), x, y);
+      }
+  g_assert_cmpuint (drawn, >, 0);
+  target_clear (&t);
+}
+
+static void
+test_regions (void)
+{
+  TmChartGeometry g, map;
+  g_autoptr(TmChartLayer) hover = tm_hover_layer_new ();
+  g_autoptr(TmChartLayer) selection = tm_mark_layer_new (TM_MARK_SELECTION);
+  g_autoptr(TmChartLayer) lines = tm_mark_layer_new (TM_MARK_LINE);
+  g_autoptr(TmChartLayer) lifetime = tm_span_layer_new (TM_SPAN_HIGHLIGHT);
+  g_autoptr(TmChartLayer) band = tm_span_layer_new (TM_SPAN_SELECTION);
+  g_autoptr(TmChartLayer) outline = tm_block_layer_new (TM_BLOCK_OUTLINE);
+  g_autoptr(TmChartLayer) selected = tm_block_layer_new (TM_BLOCK_SELECTED);
+  const TmChartMark marks[] = { { 3 * MS, 0, "OOM at the start" }, { 97 * MS, 0, "OOM" } };
+  const TmChartSpan spans[] = { { 40 * MS, 55 * MS, 0, 0 } };
+  const TmChartBlock blocks[] = { { 20 * MS, 60 * MS, 200, 400 } };
+  g_autoptr(TmChartLayer) level = tm_span_layer_new (TM_SPAN_LEVEL);
+  g_autoptr(GArray) none = g_array_new (FALSE, FALSE, sizeof (TmChartRect));
+  Target t;
+
+  tm_chart_geometry_init (&g, 400, 200, FALSE, 0, 100 * MS, 1024);
+  tm_chart_geometry_init_map (&map, 400, 200, 0, 100 * MS, 0, 1000);
+
+  /* The pointer: its lines, its dot and its read-out at the top right. */
+  tm_hover_layer_set (TM_HOVER_LAYER (hover), TRUE, 30 * MS, TRUE, 300, "30.000 ms · 300 B in use");
+  assert_draws_in_regions (hover, &g);
+  /* The selected time's line and label, near an edge too. */
+  tm_mark_layer_set (TM_MARK_LAYER (selection), TRUE, 50 * MS, 0);
+  assert_draws_in_regions (selection, &g);
+  tm_mark_layer_set (TM_MARK_LAYER (selection), TRUE, 1 * MS, 0);
+  assert_draws_in_regions (selection, &g);
+  tm_mark_layer_set_marks (TM_MARK_LAYER (lines), marks, G_N_ELEMENTS (marks));
+  assert_draws_in_regions (lines, &g);
+  tm_span_layer_set_spans (TM_SPAN_LAYER (lifetime), spans, 1);
+  assert_draws_in_regions (lifetime, &g);
+  tm_span_layer_set_spans (TM_SPAN_LAYER (band), spans, 1);
+  assert_draws_in_regions (band, &g);
+  tm_block_layer_set_blocks (TM_BLOCK_LAYER (outline), blocks, 1);
+  assert_draws_in_regions (outline, &map);
+  tm_block_layer_set_blocks (TM_BLOCK_LAYER (selected), blocks, 1);
+  assert_draws_in_regions (selected, &map);
+
+  /* Nothing to draw: no region. A level may be anywhere. */
+  target_init (&t, 400, 200, FALSE);
+  tm_hover_layer_set (TM_HOVER_LAYER (hover), FALSE, 0, FALSE, 0, NULL);
+  g_assert_true (tm_chart_layer_get_regions (hover, t.canvas, &g, none));
+  g_assert_cmpuint (none->len, ==, 0);
+  g_assert_false (tm_chart_layer_get_regions (level, t.canvas, &g, none));
+  target_clear (&t);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -496,6 +583,7 @@ main (int    argc,
   g_test_add_func ("/chart-layers/marks", test_marks);
   g_test_add_func ("/chart-layers/blocks", test_blocks);
   g_test_add_func ("/chart-layers/timeline-modules", test_timeline_modules);
+  g_test_add_func ("/chart-layers/regions", test_regions);
   g_test_add_func ("/chart-layers/svg-labels-as-on-screen", test_svg_labels_as_on_screen);
   g_test_add_func ("/chart-layers/map-breaks-clear-labels", test_map_breaks_clear_labels);
   g_test_add_func ("/chart-layers/dense-fragmentation", test_dense_fragmentation);

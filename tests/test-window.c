@@ -1383,6 +1383,21 @@ assert_charts_whole (TmWindow *window)
     g_assert_cmpint (gtk_widget_get_height (map), >=, min_height (map));
 }
 
+/* Earlier tests (settings, application-open) close windows, which saves
+ * their size and pane shares: start the layout tests from the defaults. */
+static void
+reset_layout_settings (void)
+{
+  g_autoptr(GSettings) settings = tm_application_create_settings ();
+  const char *keys[] = { "window-width", "window-height", "window-maximized",
+                         "charts-share", "timeline-share" };
+
+  if (settings == NULL)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    g_settings_reset (settings, keys[i]);
+}
+
 static void
 test_layout (void)
 {
@@ -1392,6 +1407,7 @@ test_layout (void)
   TmTimelineLayout layout;
   int paned_h, chart_h, kept;
 
+  reset_layout_settings ();
   /* The default size (as without a window manager). */
   gtk_window_set_default_size (GTK_WINDOW (window), 1175, 785);
   tm_test_open_and_wait (window, tour_path);
@@ -1730,13 +1746,15 @@ main (int   argc,
   g_test_add_func ("/window/many-rows", test_many_rows);
   g_test_add_func ("/window/cancel-and-replace", test_cancel_and_replace);
   g_test_add_func ("/window/file-changed", test_file_changed);
-  g_test_add_func ("/window/settings", test_settings);
-  g_test_add_func ("/window/application-open", test_application_open);
+  /* Before /window/application-open, which loads the application's
+   * style sheet into the process (as test-polish.c ran them). */
   g_test_add_func ("/window/layout", test_layout);
   g_test_add_func ("/window/layout-saved", test_layout_saved);
   g_test_add_func ("/window/800-600", test_window_800_600);
   g_test_add_func ("/window/thai", test_thai);
   g_test_add_func ("/window/keys", test_keys);
+  g_test_add_func ("/window/settings", test_settings);
+  g_test_add_func ("/window/application-open", test_application_open);
   g_test_add_func ("/window/real/gpu-profile", test_real_gpu_profile);
   g_test_add_func ("/window/real/xprof-json", test_real_xprof_json);
 

@@ -19,12 +19,22 @@
 
 G_BEGIN_DECLS
 
-void tm_chart_node_append (GtkSnapshot           *snapshot,
-                           GtkWidget             *widget,
-                           const TmPalette       *palette,
-                           const TmChartGeometry *geometry,
-                           const graphene_rect_t *bounds,
-                           TmChartLayer * const  *layers,
-                           guint                  n_layers);
+void tm_chart_node_append       (GtkSnapshot           *snapshot,
+                                 GtkWidget             *widget,
+                                 const TmPalette       *palette,
+                                 const TmChartGeometry *geometry,
+                                 const graphene_rect_t *bounds,
+                                 TmChartLayer * const  *layers,
+                                 guint                  n_layers);
+/* One layer that follows the pointer or the selection: a node for each
+ * region it draws in (tm_chart_layer_get_regions()), so that when it
+ * moves GTK redraws those and not the chart under them; one node over
+ * bounds when it may draw anywhere. */
+void tm_chart_node_append_layer (GtkSnapshot           *snapshot,
+                                 GtkWidget             *widget,
+                                 const TmPalette       *palette,
+                                 const TmChartGeometry *geometry,
+                                 const graphene_rect_t *bounds,
+                                 TmChartLayer          *layer);
 
 G_END_DECLS

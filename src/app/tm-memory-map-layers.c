@@ -59,6 +59,7 @@ _tm_memory_map_layers_clear (TmMemoryMap *self)
   g_clear_object (&self->band_layer);
   g_clear_object (&self->empty_layer);
   g_clear_pointer (&self->map_node, gsk_render_node_unref);
+  g_clear_pointer (&self->marks_node, gsk_render_node_unref);
 }
 
 /* ------------------------------------------------------------------ */
@@ -80,6 +81,7 @@ void
 _tm_memory_map_invalidate (TmMemoryMap *self)
 {
   g_clear_pointer (&self->map_node, gsk_render_node_unref);
+  g_clear_pointer (&self->marks_node, gsk_render_node_unref);
   if (self->canvas != NULL)
     gtk_widget_queue_draw (self->canvas);
 }
@@ -214,6 +216,7 @@ _tm_memory_map_sync_selection (TmMemoryMap *self)
     }
   else
     tm_block_layer_set_blocks (TM_BLOCK_LAYER (self->selected_layer), NULL, 0);
+  g_clear_pointer (&self->marks_node, gsk_render_node_unref);
   if (self->canvas != NULL)
     gtk_widget_queue_draw (self->canvas);
 }
@@ -271,6 +274,53 @@ append (TmMemoryMap           *self,
   tm_chart_node_append (snapshot, self->canvas, palette, g, &all, layers, second != NULL ? 2 : 1);
 }
 
+/* One layer, only where it draws (a moving pointer, a new selection
+ * make GTK redraw those, not the map under them). */
+static void
+append_layer (TmMemoryMap           *self,
+              GtkSnapshot           *snapshot,
+              const TmChartGeometry *g,
+              const TmPalette       *palette,
+              TmChartLayer          *layer)
+{
+  graphene_rect_t all = GRAPHENE_RECT_INIT (0, 0, g->width, g->height);
+
+  tm_chart_node_append_layer (snapshot, self->canvas, palette, g, &all, layer);
+}
+
+/* The allocations, the axes, then the marks; a node of them kept when
+ * cached (a new one only when they change). */
+static void
+append_cached (TmMemoryMap           *self,
+               GtkSnapshot           *snapshot,
+               const TmChartGeometry *g,
+               const TmPalette       *palette,
+               gboolean               cached,
+               GskRenderNode        **node,
+               gboolean               marks)
+{
+  GtkSnapshot *child;
+
+  if (cached && *node != NULL)
+    {
+      gtk_snapshot_append_node (snapshot, *node);
+      return;
+    }
+  child = cached ? gtk_snapshot_new () : snapshot;
+  if (marks)
+    {
+      append_layer (self, child, g, palette, self->shown_layer);
+      append_layer (self, child, g, palette, self->selected_layer);
+    }
+  else
+    append (self, child, g, palette, self->map_layer, self->time_layer);
+  if (!cached)
+    return;
+  *node = gtk_snapshot_free_to_node (child);
+  if (*node != NULL)
+    gtk_snapshot_append_node (snapshot, *node);
+}
+
 void
 _tm_memory_map_draw (TmMemoryMap           *self,
                      GtkSnapshot           *snapshot,
@@ -294,28 +344,15 @@ _tm_memory_map_draw (TmMemoryMap           *self,
       return;
     }
 
-  if (!cached)
-    append (self, snapshot, g, &palette, self->map_layer, self->time_layer);
-  else
+  if (cached && (self->cache_scale != scale || self->cache_dark != palette.dark))
     {
-      if (self->cache_scale != scale || self->cache_dark != palette.dark)
-        {
-          g_clear_pointer (&self->map_node, gsk_render_node_unref);
-          self->cache_scale = scale;
-          self->cache_dark = palette.dark;
-        }
-      if (self->map_node == NULL)
-        {
-          GtkSnapshot *child = gtk_snapshot_new ();
-
-          append (self, child, g, &palette, self->map_layer, self->time_layer);
-          self->map_node = gtk_snapshot_free_to_node (child);
-        }
-      if (self->map_node != NULL)
-        gtk_snapshot_append_node (snapshot, self->map_node);
+      g_clear_pointer (&self->map_node, gsk_render_node_unref);
+      g_clear_pointer (&self->marks_node, gsk_render_node_unref);
+      self->cache_scale = scale;
+      self->cache_dark = palette.dark;
     }
-  append (self, snapshot, g, &palette, self->shown_layer, NULL);
-  append (self, snapshot, g, &palette, self->hover_layer, NULL);
-  append (self, snapshot, g, &palette, self->selected_layer, NULL);
-  append (self, snapshot, g, &palette, self->band_layer, NULL);
+  append_cached (self, snapshot, g, &palette, cached, &self->map_node, FALSE);
+  append_cached (self, snapshot, g, &palette, cached, &self->marks_node, TRUE);
+  append_layer (self, snapshot, g, &palette, self->hover_layer);
+  append_layer (self, snapshot, g, &palette, self->band_layer);
 }

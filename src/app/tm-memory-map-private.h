@@ -55,8 +55,9 @@ struct _TmMemoryMap
   double            y1;
   TmChartGeometry   geometry;
 
-  /* The layers, and the cached node of the allocations, the address axis
-   * and the time ruler (the style it was drawn in). */
+  /* The layers, the cached node of the allocations, the address axis and
+   * the time ruler, and that of the shown time and the selected
+   * allocation (the style they were drawn in). */
   TmChartLayer     *map_layer;
   TmChartLayer     *time_layer;
   TmChartLayer     *shown_layer;
@@ -65,6 +66,7 @@ struct _TmMemoryMap
   TmChartLayer     *band_layer;
   TmChartLayer     *empty_layer;
   GskRenderNode    *map_node;
+  GskRenderNode    *marks_node;
   int               cache_scale;
   gboolean          cache_dark;
 

@@ -87,8 +87,18 @@ _tm_timeline_update_geometry (TmTimeline *self)
     return FALSE;
   self->geometry = g;
   g_clear_pointer (&self->range_node, gsk_render_node_unref);
+  g_clear_pointer (&self->marks_node, gsk_render_node_unref);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   return TRUE;
+}
+
+/* The widget's own layers that follow the selections changed. */
+static void
+marks_changed (TmTimeline       *self,
+               TmTimelineLayers *layers)
+{
+  if (layers == &self->layers)
+    g_clear_pointer (&self->marks_node, gsk_render_node_unref);
 }
 
 /* ------------------------------------------------------------------ */
@@ -167,6 +177,7 @@ _tm_timeline_sync_selection (TmTimeline       *self,
       shown = TRUE;
     }
   tm_mark_layer_set (TM_MARK_LAYER (layers->selection), shown && _tm_timeline_has_data (self), t, 0);
+  marks_changed (self, layers);
 }
 
 /* The selected allocation's lifetime (picked on the memory map or in the
@@ -182,6 +193,7 @@ _tm_timeline_sync_lifetime (TmTimeline       *self,
   guint index = session != NULL ? tm_session_get_selected_allocation (session) : TM_ALLOCATIONS_NONE;
   TmChartSpan span;
 
+  marks_changed (self, layers);
   if (allocations == NULL || index >= tm_allocations_get_n (allocations))
     {
       tm_span_layer_set_spans (TM_SPAN_LAYER (layers->lifetime), NULL, 0);
@@ -230,6 +242,7 @@ _tm_timeline_sync_readout (TmTimeline       *self,
     label = tm_timeline_describe_range (self, &figures);
   tm_note_layer_set_text (TM_NOTE_LAYER (layers->note), label,
                           session != NULL && tm_session_get_selected_scope (session) != NULL ? 1 : 0);
+  marks_changed (self, layers);
 }
 
 /* The hover (at the pointer's time, at the height of the state then) and
@@ -315,17 +328,27 @@ _tm_timeline_draw_range (TmTimeline            *self,
 }
 
 void
-_tm_timeline_draw_overlay (TmTimeline            *self,
-                           GtkSnapshot           *snapshot,
-                           const TmChartGeometry *g,
-                           const TmPalette       *palette,
-                           gboolean               with_pointer)
+_tm_timeline_draw_marks (TmTimeline            *self,
+                         GtkSnapshot           *snapshot,
+                         const TmChartGeometry *g,
+                         const TmPalette       *palette)
 {
   graphene_rect_t all = GRAPHENE_RECT_INIT (0, 0, g->width, g->height);
 
+  tm_chart_node_append_layer (snapshot, GTK_WIDGET (self), palette, g, &all, self->layers.selection);
+  tm_chart_node_append_layer (snapshot, GTK_WIDGET (self), palette, g, &all, self->layers.lifetime);
+  tm_chart_node_append_layer (snapshot, GTK_WIDGET (self), palette, g, &all, self->layers.note);
+}
+
+void
+_tm_timeline_draw_focus (TmTimeline            *self,
+                         GtkSnapshot           *snapshot,
+                         const TmChartGeometry *g,
+                         const TmPalette       *palette)
+{
   /* A ring whenever the timeline has the focus, clicked or tabbed to:
    * it shows where + − ← → go. */
-  if (gtk_widget_has_focus (GTK_WIDGET (self)) && with_pointer)
+  if (gtk_widget_has_focus (GTK_WIDGET (self)))
     {
       GdkRGBA focus = palette->accent;
       const TmChartRect *p = &g->plot;
@@ -336,15 +359,20 @@ _tm_timeline_draw_overlay (TmTimeline            *self,
       tm_axis_append_rect (snapshot, &focus, p->x - 1, p->y, 1, p->height);
       tm_axis_append_rect (snapshot, &focus, p->x + p->width, p->y, 1, p->height);
     }
+}
 
-  APPEND (&all, self->layers.selection);
-  APPEND (&all, self->layers.lifetime);
-  APPEND (&all, self->layers.note);
-  if (with_pointer)
-    {
-      APPEND (&all, self->hover_layer);
-      APPEND (&all, self->band_layer);
-    }
+void
+_tm_timeline_draw_pointer (TmTimeline            *self,
+                           GtkSnapshot           *snapshot,
+                           const TmChartGeometry *g,
+                           const TmPalette       *palette)
+{
+  graphene_rect_t all = GRAPHENE_RECT_INIT (0, 0, g->width, g->height);
+
+  /* Only where they draw: a moving pointer makes GTK redraw these, not
+   * the plot under them. */
+  tm_chart_node_append_layer (snapshot, GTK_WIDGET (self), palette, g, &all, self->hover_layer);
+  tm_chart_node_append_layer (snapshot, GTK_WIDGET (self), palette, g, &all, self->band_layer);
 }
 
 /* ------------------------------------------------------------------ */

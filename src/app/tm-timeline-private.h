@@ -82,9 +82,11 @@ struct _TmTimeline
   TmChartGeometry  geometry;
 
   /* The cached render nodes: what does not move with the visible range,
-   * and what does; and the style they were drawn in. */
+   * what does, and what follows the selections (made again when they
+   * change); and the style they were drawn in. */
   GskRenderNode   *static_node;
   GskRenderNode   *range_node;
+  GskRenderNode   *marks_node;
   int              cache_scale;
   gboolean         cache_dark;
 
@@ -156,8 +158,9 @@ void     _tm_timeline_sync_readout          (TmTimeline            *self,
 /* The widget's hover and rubber band layers. */
 void     _tm_timeline_sync_pointer          (TmTimeline            *self);
 /* The layers of width × height, uncached: what does not move with the
- * range, what does, and (with_pointer: the hover and the rubber band
- * too) what follows the selection and the pointer. */
+ * range, what does, what follows the selections (the selected time, the
+ * selected allocation's lifetime, the range read-out); on screen the
+ * focus ring and the pointer (the hover, the rubber band). */
 void     _tm_timeline_draw_static           (TmTimeline            *self,
                                              GtkSnapshot           *snapshot,
                                              const TmChartGeometry *geometry,
@@ -166,11 +169,18 @@ void     _tm_timeline_draw_range            (TmTimeline            *self,
                                              GtkSnapshot           *snapshot,
                                              const TmChartGeometry *geometry,
                                              const TmPalette       *palette);
-void     _tm_timeline_draw_overlay          (TmTimeline            *self,
+void     _tm_timeline_draw_marks            (TmTimeline            *self,
                                              GtkSnapshot           *snapshot,
                                              const TmChartGeometry *geometry,
-                                             const TmPalette       *palette,
-                                             gboolean               with_pointer);
+                                             const TmPalette       *palette);
+void     _tm_timeline_draw_focus            (TmTimeline            *self,
+                                             GtkSnapshot           *snapshot,
+                                             const TmChartGeometry *geometry,
+                                             const TmPalette       *palette);
+void     _tm_timeline_draw_pointer          (TmTimeline            *self,
+                                             GtkSnapshot           *snapshot,
+                                             const TmChartGeometry *geometry,
+                                             const TmPalette       *palette);
 /* The HLO module run under (x, y) (an index of the profile's modules), or
  * -1. */
 int      _tm_timeline_module_at             (TmTimeline            *self,

@@ -63,6 +63,7 @@ static void
 invalidate (TmTimeline *self)
 {
   g_clear_pointer (&self->static_node, gsk_render_node_unref);
+  g_clear_pointer (&self->marks_node, gsk_render_node_unref);
   invalidate_range (self);
 }
 
@@ -226,11 +227,22 @@ tm_timeline_snapshot (GtkWidget   *widget,
       self->range_node = gtk_snapshot_free_to_node (child);
     }
 
+  if (self->marks_node == NULL)
+    {
+      GtkSnapshot *child = gtk_snapshot_new ();
+
+      _tm_timeline_draw_marks (self, child, &self->geometry, &palette);
+      self->marks_node = gtk_snapshot_free_to_node (child);
+    }
+
   if (self->static_node != NULL)
     gtk_snapshot_append_node (snapshot, self->static_node);
   if (self->range_node != NULL)
     gtk_snapshot_append_node (snapshot, self->range_node);
-  _tm_timeline_draw_overlay (self, snapshot, &self->geometry, &palette, TRUE);
+  _tm_timeline_draw_focus (self, snapshot, &self->geometry, &palette);
+  if (self->marks_node != NULL)
+    gtk_snapshot_append_node (snapshot, self->marks_node);
+  _tm_timeline_draw_pointer (self, snapshot, &self->geometry, &palette);
 }
 
 GskRenderNode *
@@ -264,7 +276,7 @@ tm_timeline_render_node_with_palette (TmTimeline      *self,
   snapshot = gtk_snapshot_new ();
   _tm_timeline_draw_static (self, snapshot, &geometry, palette);
   _tm_timeline_draw_range (self, snapshot, &geometry, palette);
-  _tm_timeline_draw_overlay (self, snapshot, &geometry, palette, FALSE);
+  _tm_timeline_draw_marks (self, snapshot, &geometry, palette);
 
   return gtk_snapshot_free_to_node (snapshot);
 }
@@ -376,6 +388,7 @@ tm_timeline_dispose (GObject *object)
   g_clear_pointer (&self->hlo_modules, g_array_unref);
   g_clear_pointer (&self->static_node, gsk_render_node_unref);
   g_clear_pointer (&self->range_node, gsk_render_node_unref);
+  g_clear_pointer (&self->marks_node, gsk_render_node_unref);
   g_clear_pointer (&self->described_markup, g_free);
 
   G_OBJECT_CLASS (tm_timeline_parent_class)->dispose (object);

@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <math.h>
+
 #include "tm-block-layer.h"
 #include "tm-chart-palette.h"
 
@@ -99,6 +101,27 @@ tm_block_layer_draw (TmChartLayer          *layer,
     }
 }
 
+/* Each block with its outline. */
+static gboolean
+tm_block_layer_get_regions (TmChartLayer          *layer,
+                            TmChartCanvas         *canvas,
+                            const TmChartGeometry *g,
+                            GArray                *regions)
+{
+  TmBlockLayer *self = TM_BLOCK_LAYER (layer);
+
+  for (guint i = 0; i < self->blocks->len && g->axis_y1 > g->axis_y0; i++)
+    {
+      TmChartRect r;
+
+      if (!tm_block_layer_block_rect (g, &g_array_index (self->blocks, TmChartBlock, i), &r))
+        continue;
+      r = (TmChartRect) { floor (r.x) - 3, floor (r.y) - 3, ceil (r.width) + 7, ceil (r.height) + 7 };
+      g_array_append_val (regions, r);
+    }
+  return TRUE;
+}
+
 static void
 tm_block_layer_finalize (GObject *object)
 {
@@ -114,6 +137,7 @@ tm_block_layer_class_init (TmBlockLayerClass *klass)
 {
   G_OBJECT_CLASS (klass)->finalize = tm_block_layer_finalize;
   TM_CHART_LAYER_CLASS (klass)->draw = tm_block_layer_draw;
+  TM_CHART_LAYER_CLASS (klass)->get_regions = tm_block_layer_get_regions;
 }
 
 static void

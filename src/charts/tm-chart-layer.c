@@ -229,3 +229,21 @@ tm_chart_layer_set_visible (TmChartLayer *self,
   priv->visible = visible;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VISIBLE]);
 }
+
+gboolean
+tm_chart_layer_get_regions (TmChartLayer          *self,
+                            TmChartCanvas         *canvas,
+                            const TmChartGeometry *geometry,
+                            GArray                *regions)
+{
+  TmChartLayerPrivate *priv = tm_chart_layer_get_instance_private (self);
+
+  g_return_val_if_fail (TM_IS_CHART_LAYER (self), FALSE);
+  g_return_val_if_fail (canvas != NULL && geometry != NULL && regions != NULL, FALSE);
+
+  if (!priv->visible)
+    return TRUE;
+  if (TM_CHART_LAYER_GET_CLASS (self)->get_regions == NULL)
+    return FALSE;
+  return TM_CHART_LAYER_GET_CLASS (self)->get_regions (self, canvas, geometry, regions);
+}

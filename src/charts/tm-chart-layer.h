@@ -100,15 +100,29 @@ struct _TmChartLayerClass
 {
   GObjectClass parent_class;
 
-  void (*draw) (TmChartLayer          *self,
-                TmChartCanvas         *canvas,
-                const TmChartGeometry *geometry);
+  void     (*draw)        (TmChartLayer          *self,
+                           TmChartCanvas         *canvas,
+                           const TmChartGeometry *geometry);
+  /* Optional: see tm_chart_layer_get_regions(). */
+  gboolean (*get_regions) (TmChartLayer          *self,
+                           TmChartCanvas         *canvas,
+                           const TmChartGeometry *geometry,
+                           GArray                *regions);
 };
 
 /* Draws the layer (nothing while it is not visible). */
 void     tm_chart_layer_draw        (TmChartLayer          *self,
                                      TmChartCanvas         *canvas,
                                      const TmChartGeometry *geometry);
+/* The rectangles (TmChartRect) the layer draws in over geometry, its text
+ * measured on canvas, appended to regions: a widget redraws only those
+ * when the layer follows the pointer, as GTK redraws only what changed.
+ * FALSE when the layer may draw anywhere in the chart (the default); TRUE
+ * with none added when it draws nothing. */
+gboolean tm_chart_layer_get_regions (TmChartLayer          *self,
+                                     TmChartCanvas         *canvas,
+                                     const TmChartGeometry *geometry,
+                                     GArray                *regions);
 gboolean tm_chart_layer_get_visible (TmChartLayer          *self);
 void     tm_chart_layer_set_visible (TmChartLayer          *self,
                                      gboolean               visible);

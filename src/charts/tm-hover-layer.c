@@ -56,6 +56,53 @@ tm_hover_layer_draw (TmChartLayer          *layer,
 }
 
 static void
+add_region (GArray *regions,
+            double  x,
+            double  y,
+            double  width,
+            double  height)
+{
+  TmChartRect r = { x, y, width, height };
+
+  g_array_append_val (regions, r);
+}
+
+/* The line, the dashes, the dot and the read-out: not the plot between
+ * them, which a moving pointer leaves as it was. */
+static gboolean
+tm_hover_layer_get_regions (TmChartLayer          *layer,
+                            TmChartCanvas         *canvas,
+                            const TmChartGeometry *g,
+                            GArray                *regions)
+{
+  TmHoverLayer *self = TM_HOVER_LAYER (layer);
+  const TmChartRect *plot = &g->plot;
+  double x, y;
+  int w, h;
+
+  if (!self->set || g->y_max <= 0)
+    return TRUE;
+  x = round (tm_chart_geometry_time_to_x (g, self->time_ps)) + 0.5;
+  y = round (tm_chart_geometry_value_to_y (g, self->has_value ? (double) self->value : 0.0)) + 0.5;
+  if (x >= plot->x && x <= plot->x + plot->width)
+    {
+      add_region (regions, floor (x) - 1, plot->y, 3, plot->height);
+      if (self->has_value)
+        {
+          /* The last dash may reach past the plot's right edge. */
+          add_region (regions, plot->x, floor (y) - 1, plot->width + 3, 3);
+          add_region (regions, floor (x) - 7, floor (y) - 7, 15, 15);
+        }
+    }
+  if (self->readout != NULL)
+    {
+      tm_chart_canvas_measure (canvas, self->readout, &w, &h);
+      add_region (regions, plot->x + plot->width - w - 2, TM_CHART_TOP_ROW_Y - h / 2.0 - 2, w + 4, h + 4);
+    }
+  return TRUE;
+}
+
+static void
 tm_hover_layer_finalize (GObject *object)
 {
   TmHoverLayer *self = TM_HOVER_LAYER (object);
@@ -70,6 +117,7 @@ tm_hover_layer_class_init (TmHoverLayerClass *klass)
 {
   G_OBJECT_CLASS (klass)->finalize = tm_hover_layer_finalize;
   TM_CHART_LAYER_CLASS (klass)->draw = tm_hover_layer_draw;
+  TM_CHART_LAYER_CLASS (klass)->get_regions = tm_hover_layer_get_regions;
 }
 
 static void

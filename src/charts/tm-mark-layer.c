@@ -108,6 +108,49 @@ tm_mark_layer_draw (TmChartLayer          *layer,
     }
 }
 
+/* The selected time's line and label, or each line with its label; the
+ * peak may be anywhere. */
+static gboolean
+tm_mark_layer_get_regions (TmChartLayer          *layer,
+                           TmChartCanvas         *canvas,
+                           const TmChartGeometry *g,
+                           GArray                *regions)
+{
+  TmMarkLayer *self = TM_MARK_LAYER (layer);
+  const TmChartRect *plot = &g->plot;
+
+  if (self->kind == TM_MARK_PEAK)
+    return FALSE;
+  for (guint i = 0; i < self->marks->len; i++)
+    {
+      const TmChartMark *mark = &g_array_index (self->marks, TmChartMark, i);
+      double x = round (tm_chart_geometry_time_to_x (g, mark->time_ps));
+      double x0 = x - 2, x1 = x + 2;
+      TmChartRect r;
+      int w = 0;
+
+      if (mark->time_ps < g->start_ps || mark->time_ps > g->end_ps)
+        continue;
+      if (self->kind == TM_MARK_SELECTION)
+        {
+          g_autofree char *label = tm_chart_axes_format_time (mark->time_ps, g->end_ps - g->start_ps);
+          double center = CLAMP (x, plot->x + 40, plot->x + plot->width - 40);
+
+          tm_chart_canvas_measure (canvas, label, &w, NULL);
+          x0 = MIN (x0, center - w / 2.0 - 6);
+          x1 = MAX (x1, center + w / 2.0 + 6);
+        }
+      else if (mark->label != NULL)
+        {
+          tm_chart_canvas_measure (canvas, mark->label, &w, NULL);
+          x1 = MAX (x1, x + 3 + w + 6);
+        }
+      r = (TmChartRect) { floor (x0), plot->y - 2, ceil (x1) - floor (x0), plot->height + 4 };
+      g_array_append_val (regions, r);
+    }
+  return TRUE;
+}
+
 static void
 clear_mark (gpointer data)
 {
@@ -131,6 +174,7 @@ tm_mark_layer_class_init (TmMarkLayerClass *klass)
 {
   G_OBJECT_CLASS (klass)->finalize = tm_mark_layer_finalize;
   TM_CHART_LAYER_CLASS (klass)->draw = tm_mark_layer_draw;
+  TM_CHART_LAYER_CLASS (klass)->get_regions = tm_mark_layer_get_regions;
 }
 
 static void

@@ -180,6 +180,31 @@ tm_span_layer_draw (TmChartLayer          *layer,
     }
 }
 
+/* Over the plot, each span's columns (and its edges); the band and the
+ * levels may be anywhere. */
+static gboolean
+tm_span_layer_get_regions (TmChartLayer          *layer,
+                           TmChartCanvas         *canvas,
+                           const TmChartGeometry *g,
+                           GArray                *regions)
+{
+  TmSpanLayer *self = TM_SPAN_LAYER (layer);
+  double left = g->plot.x, right = g->plot.x + g->plot.width;
+
+  if (self->style == TM_SPAN_BAND || self->style == TM_SPAN_LEVEL)
+    return FALSE;
+  for (guint i = 0; i < self->spans->len; i++)
+    {
+      const TmChartSpan *s = &g_array_index (self->spans, TmChartSpan, i);
+      double x0 = CLAMP (tm_chart_geometry_time_to_x (g, s->start_ps), left, right);
+      double x1 = CLAMP (tm_chart_geometry_time_to_x (g, s->end_ps), left, right);
+      TmChartRect r = { floor (x0) - 2, g->plot.y - 1, ceil (x1) - floor (x0) + 4, g->plot.height + 2 };
+
+      g_array_append_val (regions, r);
+    }
+  return TRUE;
+}
+
 static void
 tm_span_layer_finalize (GObject *object)
 {
@@ -196,6 +221,7 @@ tm_span_layer_class_init (TmSpanLayerClass *klass)
 {
   G_OBJECT_CLASS (klass)->finalize = tm_span_layer_finalize;
   TM_CHART_LAYER_CLASS (klass)->draw = tm_span_layer_draw;
+  TM_CHART_LAYER_CLASS (klass)->get_regions = tm_span_layer_get_regions;
 }
 
 static void
