@@ -357,12 +357,12 @@ test_window (void)
   canvas = tm_memory_map_get_canvas (map);
   click = tm_test_find_click_gesture (canvas, FALSE);
   g_assert_nonnull (click);
-  big = tm_allocations_find_by_snapshot (tm_session_get_allocations (session), 1);
+  big = tm_allocations_find_by_snapshot (tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session)), 1);
   g_assert_cmpuint (big, ==, 1);
   tm_memory_map_get_plot (map, &plot);
   tm_memory_map_get_address_range (map, &y0, &y1);
   x = plot.origin.x + tm_viewport_time_to_x (tm_session_get_viewport (session), 3 * US, plot.size.width);
-  y = plot.origin.y + (y1 - tm_allocations_address_to_axis (tm_session_get_allocations (session), 0x100 + (1 << 20)))
+  y = plot.origin.y + (y1 - tm_allocations_address_to_axis (tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session)), 0x100 + (1 << 20)))
                       / (y1 - y0) * plot.size.height;
   g_signal_emit_by_name (click, "pressed", 1, x, y);
   g_signal_emit_by_name (click, "released", 1, x, y);

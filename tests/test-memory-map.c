@@ -14,6 +14,7 @@
 #include "tm-allocations.h"
 #include "tm-allocations-query.h"
 #include "tm-axis.h"
+#include "tm-map-painter.h"
 #include "tm-memory-map.h"
 #include "tm-session.h"
 #include "tm-test-util.h"
@@ -100,7 +101,7 @@ static double
 x_of (TmMemoryMap *map,
       gint64       time_ps)
 {
-  TmViewport *viewport = tm_session_get_viewport (tm_memory_map_get_session (map));
+  TmViewport *viewport = tm_session_get_viewport (tm_view_get_session (TM_VIEW (map)));
 
   return TM_CHART_MARGIN_LEFT + tm_viewport_time_to_x (viewport, time_ps, WIDTH - TM_CHART_MARGIN_LEFT - TM_CHART_MARGIN_RIGHT);
 }
@@ -109,7 +110,7 @@ static double
 y_of (TmMemoryMap *map,
       guint64      address)
 {
-  TmAllocations *allocations = tm_session_get_allocations (tm_memory_map_get_session (map));
+  TmAllocations *allocations = tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (tm_view_get_session (TM_VIEW (map))));
   double y0, y1, plot_height = HEIGHT - 8 - TM_CHART_MARGIN_BOTTOM;
 
   tm_memory_map_get_address_range (map, &y0, &y1);
@@ -150,7 +151,7 @@ test_selection_marks_both (void)
   g_autoptr(TmSession) session = session_for (profile);
   GtkWidget *map = g_object_ref_sink (tm_memory_map_new (session));
   GtkWidget *timeline = g_object_ref_sink (tm_timeline_new (session));
-  TmAllocations *allocations = tm_session_get_allocations (session);
+  TmAllocations *allocations = tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session));
   g_autoptr(TmTestPicture) map_before = NULL, map_after = NULL, tl_before = NULL, tl_after = NULL;
   TmViewport *viewport = tm_session_get_viewport (session);
   guint big = tm_allocations_find_by_snapshot (allocations, 0);
@@ -246,7 +247,7 @@ test_pending_then_ready (void)
 
   /* Shown: pending until the main loop runs the request. */
   tm_session_set_memory_store (session, tm_profile_get_memory_store (profile, 0));
-  g_assert_true (tm_session_get_allocations_pending (session));
+  g_assert_true (tm_allocations_query_get_pending (tm_allocations_query_get_for_session (session)));
   g_assert_true (tm_allocations_query_get_pending (query));
   pending = tm_test_render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
   for (int py = HEIGHT - TM_CHART_MARGIN_BOTTOM + 2; py < HEIGHT; py++)
@@ -266,11 +267,11 @@ test_pending_then_ready (void)
   g_signal_emit_by_name (click, "pressed", 1, x, y);
   g_signal_emit_by_name (click, "released", 1, x, y);
   g_assert_cmpuint (tm_session_get_selected_allocation (session), ==, TM_ALLOCATIONS_NONE);
-  g_assert_true (tm_session_get_allocations_pending (session));
+  g_assert_true (tm_allocations_query_get_pending (tm_allocations_query_get_for_session (session)));
 
   /* Ready: every allocation where the core puts it, none drawn before. */
   tm_test_wait_allocations (session);
-  allocations = tm_session_get_allocations (session);
+  allocations = tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session));
   g_assert_true (tm_allocations_query_get_allocations (query) == allocations);
   g_assert_nonnull (allocations);
   ready = tm_test_render_node (tm_memory_map_render_node (TM_MEMORY_MAP (map), WIDTH, HEIGHT), WIDTH, HEIGHT);
@@ -437,6 +438,27 @@ test_one_pixel_among_a_million (void)
   g_assert_cmpuint (owned, ==, 1);
 }
 
+/* The painter's colours (src/charts, no GTK) are the ones GTK gave the
+ * map before it drew through its layer: a name's hue from its hash,
+ * converted as gtk_hsv_to_rgb() converts it. */
+static void
+test_colors_as_gtk (void)
+{
+  for (int dark = 0; dark < 2; dark++)
+    for (guint i = 0; i < 4000; i++)
+      {
+        g_autofree char *name = g_strdup_printf ("model/layer_%u/op_%u", i / 7, i);
+        guint h = g_str_hash (name);
+        float r, g, b;
+
+        gtk_hsv_to_rgb ((float) (h % 360) / 360.0f,
+                        dark ? 0.55f : 0.60f + (float) ((h >> 9) % 3) * 0.1f,
+                        dark ? 0.80f + (float) ((h >> 11) % 3) * 0.06f : 0.70f + (float) ((h >> 11) % 3) * 0.08f,
+                        &r, &g, &b);
+        g_assert_cmphex (tm_map_color_for_name (name, dark), ==, tm_map_color_pack (r, g, b, 1));
+      }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -449,6 +471,7 @@ main (int    argc,
   g_test_add_func ("/memory-map/one-pixel-among-a-million", test_one_pixel_among_a_million);
   g_test_add_func ("/memory-map/scope-highlight", test_scope_highlight);
   g_test_add_func ("/memory-map/legend-names", test_legend_names);
+  g_test_add_func ("/memory-map/colors-as-gtk", test_colors_as_gtk);
 
   return g_test_run ();
 }

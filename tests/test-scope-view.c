@@ -13,7 +13,9 @@
 #include "tm-breakdown-view.h"
 #include "tm-gui-test-util.h"
 #include "tm-palette.h"
+#include "tm-allocations-query.h"
 #include "tm-scope-index-query.h"
+#include "tm-scope-series-query.h"
 #include "tm-scope-view.h"
 #include "tm-test-util.h"
 
@@ -277,6 +279,8 @@ test_view_and_session (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 600, 400);
   gtk_window_set_child (GTK_WINDOW (window), view);
   tm_view_set_session (TM_VIEW (view), session);
+  /* What the timeline asks for: the selected scope's bytes over time. */
+  tm_scope_series_query_get_for_session (session);
   tm_session_set_profile (session, profile);
   tm_session_set_memory_store (session, tm_profile_get_memory_store (profile, 0));
   gtk_window_present (GTK_WINDOW (window));
@@ -326,12 +330,12 @@ test_view_and_session (void)
    * since a scope was first selected (in the table above): none until it
    * is there. */
   if (tm_scope_index_query_get_pending (tm_scope_index_query_get_for_session (session)))
-    g_assert_null (tm_session_get_selected_scope_series (session));
+    g_assert_null (tm_scope_series_query_get_series (tm_scope_series_query_get_for_session (session)));
   tm_test_iterate_until (scope_index_ready, session);
   g_assert_false (tm_scope_index_query_get_pending (tm_scope_index_query_get_for_session (session)));
   /* Its bytes over time: 4000, 6000, 7000 at the allocations of model. */
-  g_assert_cmpint (tm_session_get_selected_scope_series (session)[3], ==, 7000);
-  g_assert_cmpint (tm_session_get_selected_scope_series (session)[0], ==, 4000);
+  g_assert_cmpint (tm_test_scope_series_at (session, 3), ==, 7000);
+  g_assert_cmpint (tm_test_scope_series_at (session, 0), ==, 4000);
 
   /* A time in the session: the tree follows, the selection stays. */
   tm_session_select_time (session, 20);
@@ -579,7 +583,7 @@ load_leaky_fixture (void)
 static gboolean
 allocations_ready (gpointer data)
 {
-  return tm_session_get_allocations (data) != NULL;
+  return tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (data)) != NULL;
 }
 
 /* The scopes of what was never freed (docs/scopes.md, "Never freed"): the
@@ -614,7 +618,7 @@ test_never_freed (void)
   g_assert_nonnull (tm_scope_view_get_tree (TM_SCOPE_VIEW (view)));
   root = tm_scope_tree_get_root (tm_scope_view_get_tree (TM_SCOPE_VIEW (view)));
   g_assert_cmpint (root->bytes, ==, 3000);
-  g_assert_cmpint (root->bytes, ==, tm_allocations_get_never_freed_bytes (tm_session_get_allocations (session)));
+  g_assert_cmpint (root->bytes, ==, tm_allocations_get_never_freed_bytes (tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session))));
   g_assert_cmpuint (root->n_allocations, ==, 2);
   g_assert_cmpuint (root->n_children, ==, 1);
   model = root->children[0];

@@ -1,5 +1,6 @@
 /* test-window.c — the window, its states, the memory-ID dropdown, the
- * summary cards and the breakdown table, under Xvfb
+ * summary cards and the breakdown table, the room the charts get,
+ * 800 × 600, Thai, the zoom keys and the focus ring, under Xvfb
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -12,7 +13,11 @@
 
 #include <locale.h>
 #include <math.h>
+#include "tm-allocations-query.h"
+
+#include <locale.h>
 #include <string.h>
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <glib/gi18n.h>
@@ -27,6 +32,8 @@
 #include "tm-memory-map.h"
 #include "tm-summary-cards.h"
 #include "tm-test-util.h"
+#include "tm-timeline.h"
+#include "tm-timeline-private.h"
 #include "tm-window.h"
 #include "tm-window-compare.h"
 #include "tm-gui-test-util.h"
@@ -43,6 +50,7 @@ static char *many_rows_path;     /* GPU_0_bfc with MANY_ROWS live allocations at
 static char *no_events_path;     /* a host plane without memory events */
 static char *no_host_path;       /* no /host:CPU plane at all */
 static char *corrupt_path;       /* a length that runs past the end */
+static char *tour_path;          /* tm_fixture_space_new_tour (): long names, HLO modules, a quiet stretch */
 
 #define MANY_ROWS 20000
 
@@ -198,6 +206,12 @@ write_fixtures (void)
 
     corrupt_path = tm_fixture_write_bytes (bytes, fixture_dir, "corrupt.xplane.pb", &error);
     g_assert_no_error (error);
+  }
+
+  {
+    g_autoptr(TmFixtureSpace) space = tm_fixture_space_new_tour ();
+
+    tour_path = write_space (space, "tour.xplane.pb");
   }
 }
 
@@ -634,7 +648,7 @@ test_never_freed_pending (void)
   g_assert_nonnull (never_freed);
   tm_session_set_profile (session, profile);
   tm_session_set_memory_store (session, tm_profile_lookup_memory_store (profile, "GPU_1_bfc"));
-  g_assert_true (tm_session_get_allocations_pending (session));
+  g_assert_true (tm_allocations_query_get_pending (tm_allocations_query_get_for_session (session)));
   g_assert_cmpstr (gtk_label_get_label (value), ==, "Never freed: counting…");
   n_all = g_list_model_get_n_items (rows);
   g_assert_cmpuint (n_all, >=, 2);
@@ -643,7 +657,7 @@ test_never_freed_pending (void)
   g_assert_cmpstr (gtk_label_get_label (empty_title), ==, "Indexing Allocations…");
 
   tm_test_wait_allocations (session);
-  g_assert_nonnull (tm_session_get_allocations (session));
+  g_assert_nonnull (tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session)));
   g_assert_cmpstr (gtk_label_get_label (value), ==, figure);
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 2);
   gtk_check_button_set_active (never_freed, FALSE);
@@ -1649,6 +1663,16 @@ window_child (TmWindow   *window,
   return tm_test_template_child (window, TM_TYPE_WINDOW, name);
 }
 
+/* ------------------------------------------------------------------ */
+/* The room the charts get                                             */
+
+static GtkWidget *
+child (TmWindow   *window,
+       const char *name)
+{
+  return tm_test_template_child (window, TM_TYPE_WINDOW, name);
+}
+
 /* Table → Scopes leaves the charts as they were; at 800 × 600 the usage
  * timeline and the table keep their minimums (the page scrolls) and the
  * memory map, with no room, says so where it would be. */
@@ -1854,6 +1878,356 @@ test_thai_words (void)
   tm_test_use_thai (FALSE);
 }
 
+static int
+min_height (GtkWidget *widget)
+{
+  int minimum = 0;
+
+  gtk_widget_measure (widget, GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (widget),
+                      &minimum, NULL, NULL, NULL);
+  /* The allocation is inside the margins the measure counts. */
+  return minimum - gtk_widget_get_margin_top (widget) - gtk_widget_get_margin_bottom (widget);
+}
+
+/* A chart is never given less than its minimum height, where GtkPaned
+ * would shift it up and cut its top off. */
+static void
+assert_charts_whole (TmWindow *window)
+{
+  GtkWidget *timeline = child (window, "timeline");
+  GtkWidget *map = child (window, "memory_map");
+
+  g_assert_cmpint (gtk_widget_get_height (timeline), >=, min_height (timeline));
+  if (gtk_widget_get_visible (map))
+    g_assert_cmpint (gtk_widget_get_height (map), >=, min_height (map));
+}
+
+/* Earlier tests (settings, application-open) close windows, which saves
+ * their size and pane shares: start the layout tests from the defaults. */
+static void
+reset_layout_settings (void)
+{
+  g_autoptr(GSettings) settings = tm_application_create_settings ();
+  const char *keys[] = { "window-width", "window-height", "window-maximized",
+                         "charts-share", "timeline-share" };
+
+  if (settings == NULL)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    g_settings_reset (settings, keys[i]);
+}
+
+static void
+test_layout (void)
+{
+  g_autofree char *gpu = tm_test_real_profile ("tf_gpu_multi_worker.xplane.pb");
+  TmWindow *window = tm_test_new_window ();
+  GtkPaned *paned, *chart_paned;
+  TmTimelineLayout layout;
+  int paned_h, chart_h, kept;
+
+  reset_layout_settings ();
+  /* The default size (as without a window manager). */
+  gtk_window_set_default_size (GTK_WINDOW (window), 1175, 785);
+  tm_test_open_and_wait (window, tour_path);
+  tm_test_iterate_for (400);
+  paned = GTK_PANED (child (window, "paned"));
+  chart_paned = GTK_PANED (child (window, "chart_paned"));
+
+  /* The charts get about 60 % of the outer paned, the usage timeline
+   * about 55 % of the charts. */
+  paned_h = gtk_widget_get_height (GTK_WIDGET (paned));
+  chart_h = gtk_widget_get_height (GTK_WIDGET (chart_paned));
+  g_test_message ("paned %d at %d; chart paned %d at %d", paned_h, gtk_paned_get_position (paned),
+                  chart_h, gtk_paned_get_position (chart_paned));
+  g_assert_cmpint (gtk_paned_get_position (paned), >=, paned_h * 55 / 100);
+  g_assert_cmpint (gtk_paned_get_position (paned), <=, paned_h * 65 / 100);
+  g_assert_cmpint (gtk_paned_get_position (chart_paned), >=, chart_h * 50 / 100);
+  g_assert_cmpint (gtk_paned_get_position (chart_paned), <=, chart_h * 60 / 100);
+  /* The HLO table takes its share of the charts here (the memory map may
+   * give way to it). */
+  tm_timeline_get_layout (TM_TIMELINE (child (window, "timeline")), &layout);
+  g_assert_cmpfloat (layout.plot.size.height, >=, 70);
+  assert_charts_whole (window);
+
+  /* Without HLO modules, both charts have room to read. */
+  if (gpu != NULL)
+    {
+      tm_test_open_and_wait (window, gpu);
+      /* Settled: the map's room is decided in an idle after a frame. */
+      tm_test_iterate_for (400);
+      tm_timeline_get_layout (TM_TIMELINE (child (window, "timeline")), &layout);
+      g_test_message ("GPU: plot %g, map %d", layout.plot.size.height,
+                      gtk_widget_get_height (child (window, "memory_map")));
+      g_assert_cmpfloat (layout.plot.size.height, >=, 110);
+      g_assert_true (gtk_widget_get_visible (child (window, "memory_map")));
+      g_assert_cmpint (gtk_widget_get_height (child (window, "memory_map")), >=, 120);
+      assert_charts_whole (window);
+    }
+
+  /* A position the user chose stays when the window grows (scaled with
+   * it), and is not reset to the default share. */
+  gtk_paned_set_position (paned, paned_h * 45 / 100);
+  tm_test_iterate_for (100);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  tm_test_iterate_for (300);
+  kept = gtk_paned_get_position (paned) * 100 / gtk_widget_get_height (GTK_WIDGET (paned));
+  g_assert_cmpint (kept, >=, 42);
+  g_assert_cmpint (kept, <=, 48);
+  assert_charts_whole (window);
+
+  /* At 800 × 600 the map gives way rather than cutting either chart. */
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
+  tm_test_iterate_for (300);
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (window)), <=, 600);
+  assert_charts_whole (window);
+
+  tm_test_destroy_window (window);
+}
+
+/* The shares are saved with the window state and used by the next window. */
+static void
+test_layout_saved (void)
+{
+  g_autoptr(GSettings) settings = tm_application_create_settings ();
+  TmWindow *window;
+  GtkPaned *paned;
+  int paned_h;
+
+  g_assert_nonnull (settings);
+  g_settings_set_double (settings, "charts-share", 0.64);
+
+  window = tm_test_new_window ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 1175, 785);
+  tm_test_open_and_wait (window, tour_path);
+  paned = GTK_PANED (child (window, "paned"));
+  paned_h = gtk_widget_get_height (GTK_WIDGET (paned));
+  g_assert_cmpint (gtk_paned_get_position (paned), >=, paned_h * 62 / 100);
+  g_assert_cmpint (gtk_paned_get_position (paned), <=, paned_h * 66 / 100);
+
+  /* Moved and closed: saved. */
+  gtk_paned_set_position (paned, paned_h / 2);
+  tm_test_iterate_for (100);
+  gtk_window_close (GTK_WINDOW (window));
+  tm_test_iterate_for (50);
+  g_assert_cmpfloat_with_epsilon (g_settings_get_double (settings, "charts-share"), 0.5, 0.02);
+  g_object_unref (window);
+
+  g_settings_reset (settings, "charts-share");
+}
+
+/* ------------------------------------------------------------------ */
+/* Recent files                                                        */
+
+/* ------------------------------------------------------------------ */
+/* 800 × 600, dark and Thai                                            */
+
+/* Thai from the build tree's translations, for the rest of the test. */
+static void
+use_thai (gboolean thai)
+{
+  if (thai)
+    {
+      bindtextdomain (GETTEXT_PACKAGE, BUILD_LOCALEDIR);
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      textdomain (GETTEXT_PACKAGE);
+      g_setenv ("LANGUAGE", "th", TRUE);
+    }
+  else
+    {
+      /* Binding again also drops the translations gettext cached. */
+      bindtextdomain (GETTEXT_PACKAGE, "/nonexistent");
+      g_setenv ("LANGUAGE", "en", TRUE);
+    }
+  setlocale (LC_MESSAGES, "C.UTF-8");
+}
+
+static void
+set_dark (gboolean dark)
+{
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", dark, NULL);
+}
+
+static void
+assert_fits_800_600 (const char *path,
+                     gboolean    thai,
+                     gboolean    dark)
+{
+  TmWindow *window;
+  int min_w, min_h, nat;
+
+  use_thai (thai);
+  set_dark (dark);
+  window = tm_test_new_window ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
+  tm_test_open_and_wait (window, path);
+
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &min_w, &nat, NULL, NULL);
+  /* The toplevel's minimum height is the one for its minimum width. */
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_VERTICAL, min_w, &min_h, &nat, NULL, NULL);
+  g_test_message ("%s%s%s: minimum %d × %d", path, thai ? " (Thai)" : "", dark ? " (dark)" : "", min_w, min_h);
+  g_assert_cmpint (min_w, <=, 800);
+  g_assert_cmpint (min_h, <=, 600);
+
+  /* Opening a file does not make the window grow by itself. */
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, 800);
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (window)), <=, 600);
+
+  tm_test_destroy_window (window);
+  use_thai (FALSE);
+  set_dark (FALSE);
+}
+
+static void
+test_window_800_600 (void)
+{
+  g_autofree char *gpu = tm_test_real_profile ("tf_gpu_multi_worker.xplane.pb");
+  g_autofree char *tpu = tm_test_real_profile ("xprof_tpu_training.memory_profile.json");
+
+  assert_fits_800_600 (tour_path, FALSE, FALSE);
+  assert_fits_800_600 (tour_path, TRUE, FALSE);
+  if (gpu == NULL || tpu == NULL)
+    {
+      g_test_skip ("TM_REAL_PROFILES is not set");
+      return;
+    }
+  assert_fits_800_600 (gpu, FALSE, FALSE);
+  assert_fits_800_600 (gpu, FALSE, TRUE);
+  assert_fits_800_600 (gpu, TRUE, FALSE);
+  assert_fits_800_600 (tpu, FALSE, FALSE);
+  assert_fits_800_600 (tpu, TRUE, TRUE);
+}
+
+static gboolean
+is_unused_preallocated (TmAllocationRow *row)
+{
+  return g_str_equal (tm_allocation_row_get_op_name (row), "unused preallocated device memory");
+}
+
+static void
+test_thai (void)
+{
+  TmWindow *window;
+  TmBreakdownView *view;
+  TmAllocationRow *row;
+  GtkColumnView *column_view;
+  g_autoptr(GtkColumnViewColumn) shape = NULL;
+  GtkWidget *detail;
+  const char *exe = g_getenv ("TM_TIDEMARK_EXE");
+
+  /* The program run from the build tree speaks Thai. */
+  if (exe != NULL)
+    {
+      g_autofree char *err = NULL;
+      g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "LANGUAGE", "th", TRUE);
+      int status;
+
+      env = g_environ_setenv (env, "LC_ALL", "C.UTF-8", TRUE);
+      env = g_environ_unsetenv (env, "TIDEMARK_LOCALEDIR");
+      g_assert_true (g_spawn_sync (NULL, (char *[]) { (char *) exe, "--export=bogus", "x", NULL }, env,
+                                   G_SPAWN_DEFAULT, NULL, NULL, NULL, &err, &status, NULL));
+      g_test_message ("%s", err);
+      g_assert_nonnull (strstr (err, "รับค่า"));
+    }
+
+  use_thai (TRUE);
+  window = tm_test_new_window ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
+  tm_test_open_and_wait (window, tour_path);
+  view = TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"));
+
+  /* The special row at the peak is translated. */
+  row = tm_test_find_row (view, is_unused_preallocated);
+  g_assert_nonnull (row);
+  g_assert_cmpstr (tm_allocation_row_get_display_name (row), !=, "unused preallocated device memory");
+
+  /* So is the Shape column. */
+  column_view = tm_breakdown_view_get_column_view (view);
+  shape = g_list_model_get_item (gtk_column_view_get_columns (column_view), 6);
+  g_assert_cmpstr (gtk_column_view_column_get_title (shape), !=, "Shape");
+
+  /* The Lifetime Peak Heap subtitle is whole at 800 × 600. */
+  tm_test_iterate_for (100);
+  detail = tm_test_template_child (TM_SUMMARY_CARDS (tm_test_find_widget (window, "summary_cards")), g_type_from_name ("TmSummaryCards"), "lifetime_detail");
+  g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (detail))));
+
+  tm_test_destroy_window (window);
+  use_thai (FALSE);
+}
+
+/* ------------------------------------------------------------------ */
+/* Keys and the focus ring                                             */
+
+static gboolean
+focus_ring_drawn (TmTimeline *timeline)
+{
+  GtkWidget *widget = GTK_WIDGET (timeline);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GskRenderer) renderer = gsk_cairo_renderer_new ();
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree guchar *data = NULL;
+  TmTimelineLayout layout;
+  int x, y;
+  guchar *px;
+
+  /* What the widget draws on screen, overlay included. */
+  gtk_snapshot_append_color (snapshot, &(GdkRGBA) { 1, 1, 1, 1 }, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_true (gsk_renderer_realize (renderer, NULL, NULL));
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gsk_renderer_unrealize (renderer);
+  data = g_malloc (width * height * 4);
+  gdk_texture_download (texture, data, width * 4);
+
+  /* The ring runs just outside the plot's top edge, in the accent. */
+  tm_timeline_get_layout (timeline, &layout);
+  x = (int) (layout.plot.origin.x + layout.plot.size.width / 2);
+  y = (int) layout.plot.origin.y - 1;
+  px = data + (gsize) y * width * 4 + (gsize) x * 4;
+  return px[3] > 0 && px[0] > px[2] + 40;   /* blue over red: the accent */
+}
+
+static void
+test_keys (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  TmBreakdownView *view;
+  TmTimeline *timeline;
+  TmViewport *viewport;
+  GtkWidget *entry;
+  gint64 span;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  tm_test_open_and_wait (window, tour_path);
+  view = TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"));
+  timeline = TM_TIMELINE (tm_test_template_child (window, TM_TYPE_WINDOW, "timeline"));
+  viewport = tm_session_get_viewport (tm_window_get_session (window));
+
+  /* Typing in the table does not go into the filter ("+" zooms). */
+  entry = tm_test_template_child (view, TM_TYPE_BREAKDOWN_VIEW, "search_entry");
+  g_assert_null (gtk_search_entry_get_key_capture_widget (GTK_SEARCH_ENTRY (entry)));
+
+  /* Zoom keys work with the table focused: the window's actions. */
+  gtk_widget_grab_focus (GTK_WIDGET (tm_breakdown_view_get_column_view (view)));
+  span = tm_viewport_get_span (viewport);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.zoom-in", NULL));
+  g_assert_cmpint (tm_viewport_get_span (viewport), <, span);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.zoom-reset", NULL));
+  g_assert_cmpint (tm_viewport_get_span (viewport), ==, span);
+
+  /* A focused timeline shows a focus ring, a clicked one too. */
+  g_assert_false (focus_ring_drawn (timeline));
+  gtk_widget_grab_focus (GTK_WIDGET (timeline));
+  tm_test_iterate_for (50);
+  g_assert_true (focus_ring_drawn (timeline));
+
+  tm_test_destroy_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1892,6 +2266,13 @@ main (int   argc,
   g_test_add_func ("/window/many-rows", test_many_rows);
   g_test_add_func ("/window/cancel-and-replace", test_cancel_and_replace);
   g_test_add_func ("/window/file-changed", test_file_changed);
+  /* Before /window/application-open, which loads the application's
+   * style sheet into the process (as test-polish.c ran them). */
+  g_test_add_func ("/window/layout", test_layout);
+  g_test_add_func ("/window/layout-saved", test_layout_saved);
+  g_test_add_func ("/window/800-600", test_window_800_600);
+  g_test_add_func ("/window/thai", test_thai);
+  g_test_add_func ("/window/keys", test_keys);
   g_test_add_func ("/window/settings", test_settings);
   g_test_add_func ("/window/application-open", test_application_open);
   g_test_add_func ("/window/real/gpu-profile", test_real_gpu_profile);

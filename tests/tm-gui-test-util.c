@@ -6,8 +6,11 @@
 
 #include <locale.h>
 #include <glib/gi18n.h>
+#include "tm-allocations-query.h"
 
 #include "tm-gui-test-util.h"
+#include "tm-scope-series-query.h"
+#include "tm-fixture-writer.h"
 #include "tm-test-time.h"
 
 static gboolean
@@ -82,13 +85,13 @@ gboolean
 tm_test_not_loading (gpointer data)
 {
   return tm_window_get_state (TM_WINDOW (data)) != TM_WINDOW_STATE_LOADING &&
-         !tm_session_get_allocations_pending (tm_window_get_session (TM_WINDOW (data)));
+         !tm_allocations_query_get_pending (tm_allocations_query_get_for_session (tm_window_get_session (TM_WINDOW (data))));
 }
 
 static gboolean
 allocations_settled (gpointer data)
 {
-  return !tm_session_get_allocations_pending (data);
+  return !tm_allocations_query_get_pending (tm_allocations_query_get_for_session (data));
 }
 
 void
@@ -381,4 +384,44 @@ tm_test_find_check (GtkWidget  *root,
         return found;
     }
   return NULL;
+}
+char *
+tm_test_write_tour (char **dir)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new_tour ();
+  g_autoptr(GError) error = NULL;
+  char *path;
+
+  *dir = tm_fixture_make_temp_dir (&error);
+  g_assert_no_error (error);
+  path = tm_fixture_space_write (space, *dir, "tour.xplane.pb", &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+TmAllocationRow *
+tm_test_find_row (TmBreakdownView  *view,
+                  gboolean        (*match) (TmAllocationRow *row))
+{
+  GListModel *model = tm_breakdown_view_get_model (view);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(TmAllocationRow) row = g_list_model_get_item (model, i);
+
+      if (match (row))
+        return row;   /* the model keeps it */
+    }
+  return NULL;
+}
+
+gint64
+tm_test_scope_series_at (TmSession *session,
+                         guint      i)
+{
+  GBytes *series = tm_scope_series_query_get_series (tm_scope_series_query_get_for_session (session));
+
+  g_assert_nonnull (series);
+  g_assert_cmpuint (g_bytes_get_size (series), >, i * sizeof (gint64));
+  return ((const gint64 *) g_bytes_get_data (series, NULL))[i];
 }

@@ -6,6 +6,8 @@
 
 #include <gtk/gtk.h>
 
+#include "tm-allocation-row.h"
+#include "tm-breakdown-view.h"
 #include "tm-window.h"
 
 G_BEGIN_DECLS
@@ -99,5 +101,19 @@ void       tm_test_collect_label_text (GtkWidget *widget,
 /* The first check button under root whose label is label, or NULL. */
 GtkCheckButton *tm_test_find_check (GtkWidget   *root,
                                     const char  *label);
+/* Writes the tour fixture (tm_fixture_space_new_tour ()) as tour.xplane.pb
+ * in a new temporary folder (*dir, for tm_fixture_remove() at the end);
+ * returns its path. */
+char      *tm_test_write_tour      (char       **dir);
+
+/* The first row of the breakdown table shown whose row matches, or NULL
+ * (transfer none: the model keeps it). */
+TmAllocationRow *tm_test_find_row  (TmBreakdownView  *view,
+                                    gboolean        (*match) (TmAllocationRow *row));
+
+/* The selected scope's bytes at snapshot i, from session's scope series
+ * query (asserted to be there). */
+gint64     tm_test_scope_series_at (TmSession  *session,
+                                    guint       i);
 
 G_END_DECLS

@@ -227,7 +227,7 @@ sync_selection (TmAllocationsView *self)
   guint position = GTK_INVALID_LIST_POSITION;
 
   if (index != TM_ALLOCATIONS_NONE &&
-      tm_allocation_list_get_allocations (self->list) == tm_session_get_allocations (session))
+      tm_allocation_list_get_allocations (self->list) == tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session)))
     position = tm_allocation_list_find (self->list, index);
 
   self->syncing = TRUE;
@@ -267,7 +267,7 @@ activate_cb (TmAllocationsView *self,
   if (session == NULL || allocations == NULL || position >= g_list_model_get_n_items (G_LIST_MODEL (self->list)))
     return;
   index = tm_allocation_list_get_index (self->list, position);
-  tm_session_zoom_to (session, tm_allocations_get_start_time (allocations, index),
+  tm_viewport_zoom_to (tm_session_get_viewport (session), tm_allocations_get_start_time (allocations, index),
                       tm_allocations_get_end_time (allocations, index));
 }
 

@@ -310,7 +310,7 @@ selection_changed_cb (TmHloView *self)
   TmSession *session = tm_view_get_session (TM_VIEW (self));
 
   if (item != NULL && session != NULL)
-    tm_session_zoom_to (session, item->start_ps, item->end_ps);
+    tm_viewport_zoom_to (tm_session_get_viewport (session), item->start_ps, item->end_ps);
 }
 
 /* Lists the HLO modules of the session's profile. */
@@ -318,7 +318,8 @@ static void
 sync_modules (TmHloView *self)
 {
   TmSession *session = tm_view_get_session (TM_VIEW (self));
-  GArray *modules = session != NULL ? tm_session_get_hlo_modules (session) : NULL;
+  GArray *modules = session != NULL && tm_session_get_profile (session) != NULL
+                    ? tm_profile_get_hlo_modules (tm_session_get_profile (session)) : NULL;
   g_autoptr(GPtrArray) items = NULL;
   guint n;
 

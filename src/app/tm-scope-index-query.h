@@ -10,10 +10,8 @@
  * notifies. A build for another grouping or memory store cancels the one
  * in progress; a new memory store drops the index.
  *
- * While the session has a selected scope, the query builds the index of
- * that scope's grouping by itself, and (until the timeline asks this query
- * directly) hands it to the session, whose transitional "scope-index"
- * property and tm_session_get_selected_scope_series() the timeline reads.
+ * The scope view asks for the index of its grouping; tm-scope-series-query
+ * asks for the selected scope's.
  *
  * One query per session: tm_scope_index_query_get_for_session() makes it
  * the first time and the session keeps it for its life (as object data).

@@ -698,24 +698,19 @@ _tm_window_export_timeline_png (TmWindow *self)
 }
 
 /* The timeline as the user sees it (size, zoom, scale, hidden series,
- * selection) as chart layers, for the vector export. */
+ * selections, HLO band, scope, baseline, range read-out) as chart layers,
+ * for the vector export: the timeline's own (tm_timeline_build_chart()). */
 TmChart *
 tm_window_build_timeline_chart (TmWindow       *self,
                                 gboolean        light,
                                 TmChartPalette *palette)
 {
-  TmViewport *viewport;
-  TmTimelineChartOptions options;
-  TmSeriesFlags hidden;
   TmPalette widget_palette;
-  TmMemoryStore *store;
 
   g_return_val_if_fail (TM_IS_WINDOW (self), NULL);
   g_return_val_if_fail (palette != NULL, NULL);
-  store = tm_session_get_memory_store (self->session);
 
-  if (tm_session_get_profile (self->session) == NULL || store == NULL || self->timeline == NULL ||
-      tm_memory_store_get_n_snapshots (store) == 0)
+  if (tm_session_get_profile (self->session) == NULL || self->timeline == NULL)
     return NULL;
 
   if (light || !tm_palette_is_dark_style (GTK_WIDGET (self->timeline)))
@@ -725,22 +720,9 @@ tm_window_build_timeline_chart (TmWindow       *self,
       tm_palette_init_for_widget (&widget_palette, GTK_WIDGET (self->timeline));
       tm_palette_to_chart (&widget_palette, palette);
     }
-
-  viewport = tm_session_get_viewport (self->session);
-  hidden = tm_timeline_get_hidden_series (self->timeline);
-  tm_timeline_chart_options_init (&options);
-  options.start_ps = tm_viewport_get_start (viewport);
-  options.end_ps = tm_viewport_get_end (viewport);
-  options.width = MAX (gtk_widget_get_width (GTK_WIDGET (self->timeline)), 640);
-  options.height = MAX (gtk_widget_get_height (GTK_WIDGET (self->timeline)), 240);
-  options.capacity_scale = tm_timeline_get_y_scale (self->timeline) == TM_Y_SCALE_CAPACITY;
-  options.hidden = ((hidden & TM_SERIES_FLAG_STACK) ? 1u << TM_SERIES_STACK : 0) |
-                   ((hidden & TM_SERIES_FLAG_HEAP) ? 1u << TM_SERIES_HEAP : 0) |
-                   ((hidden & TM_SERIES_FLAG_FREE) ? 1u << TM_SERIES_FREE : 0) |
-                   ((hidden & TM_SERIES_FLAG_FRAGMENTATION) ? TM_LEGEND_FRAGMENTATION : 0);
-  options.has_selection = tm_session_get_has_selected_time (self->session);
-  options.selected_ps = tm_session_get_selected_time (self->session);
-  return tm_chart_new_timeline (store, &options);
+  return tm_timeline_build_chart (self->timeline,
+                                  MAX (gtk_widget_get_width (GTK_WIDGET (self->timeline)), 640),
+                                  MAX (gtk_widget_get_height (GTK_WIDGET (self->timeline)), 240));
 }
 
 void

@@ -567,12 +567,12 @@ tm_window_init (TmWindow *self)
   tm_view_set_session (TM_VIEW (self->summary_cards), self->session);
   tm_view_set_session (TM_VIEW (self->data_notes), self->session);
   tm_view_set_session (TM_VIEW (self->breakdown_view), self->session);
-  tm_timeline_set_session (self->timeline, self->session);
+  tm_view_set_session (TM_VIEW (self->timeline), self->session);
   tm_view_set_session (TM_VIEW (self->overview), self->session);
   tm_view_set_session (TM_VIEW (self->hlo_view), self->session);
   tm_view_set_session (TM_VIEW (self->scope_view), self->session);
   tm_view_set_session (TM_VIEW (self->allocations_view), self->session);
-  tm_memory_map_set_session (self->memory_map, self->session);
+  tm_view_set_session (TM_VIEW (self->memory_map), self->session);
   g_signal_connect_object (self->summary_cards, "show-never-freed",
                            G_CALLBACK (show_never_freed_cb), self, G_CONNECT_SWAPPED);
 

@@ -221,6 +221,7 @@ export_svg (TmProfile      *profile,
       TmTimelineChartOptions options;
 
       tm_timeline_chart_options_init (&options);
+      options.modules = tm_profile_get_hlo_modules (profile);
       chart = tm_chart_new_timeline (store, &options);
     }
 
