@@ -14,6 +14,7 @@
 #include <glib/gstdio.h>
 
 #include "tm-error.h"
+#include "tm-hlo.h"
 #include "tm-input-picker-private.h"
 #include "tm-pickle.h"
 #include "tm-summaries-reader.h"
@@ -178,6 +179,8 @@ sniff_plain (const guint8 *data,
     return TM_INPUT_FORMAT_TORCH_SNAPSHOT;
   if (i < size && data[i] == '{')
     return sniff_json (data, size, i);
+  if (tm_hlo_sniff (data, size))
+    return TM_INPUT_FORMAT_HLO_PROTO;
   return TM_INPUT_FORMAT_XSPACE;
 }
 
@@ -592,12 +595,35 @@ read_torch_snapshot (TmSource                  *source,
   return TRUE;
 }
 
+/* A sidecar given by itself: its module, nothing decoded (that is done
+ * on first use, docs/buffer-assignment.md). */
+static gboolean
+read_hlo_proto (TmSource                  *source,
+                const TmXSpaceReadOptions *options,
+                TmInput                   *input,
+                TmProgressFunc             progress,
+                gpointer                   progress_data,
+                GCancellable              *cancellable,
+                GError                   **error)
+{
+  TmHloEntry entry;
+
+  input->hlo_entries = tm_hlo_entries_new ();
+  tm_hlo_sidecar_entry (source, &entry);
+  g_array_append_val (input->hlo_entries, entry);
+  input->has_memory_trace = FALSE;
+  if (progress != NULL)
+    progress (tm_source_get_size (source), tm_source_get_size (source), progress_data);
+  return TRUE;
+}
+
 /* In the order of TmInputFormat. */
 static const ReadFunc readers[TM_INPUT_N_FORMATS] = {
   read_xspace,
   read_xprof_json,
   read_summaries,
   read_torch_snapshot,
+  read_hlo_proto,
 };
 
 gboolean
