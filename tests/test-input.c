@@ -349,6 +349,7 @@ test_read_hlo_proto (void)
   g_autoptr(TmHloFixture) f = tm_hlo_fixture_new_chain ();
   g_autoptr(GBytes) bytes = tm_hlo_fixture_serialize (f);
   g_autoptr(GBytes) keep = NULL;
+  g_autoptr(GBytes) large = NULL;
   g_autofree char *dir = g_dir_make_tmp ("tm-hlo-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "jit_step(7).hlo_proto.pb", NULL);
   g_autofree char *other = g_build_filename (dir, "b.hlo_proto.pb", NULL);
@@ -367,9 +368,21 @@ test_read_hlo_proto (void)
   const guint8 *data = g_bytes_get_data (bytes, &size);
 
   g_assert_cmpint (tm_input_picker_sniff (data, size), ==, TM_INPUT_FORMAT_HLO_PROTO);
-  /* Only the start of a large one is enough. */
-  g_assert_cmpint (tm_input_picker_sniff (data, 16), ==, TM_INPUT_FORMAT_HLO_PROTO);
+  /* Its module must fit in the file. */
+  g_assert_cmpint (tm_input_picker_sniff (data, 16), ==, TM_INPUT_FORMAT_XSPACE);
   g_assert_true (g_file_set_contents (path, (const char *) data, size, NULL));
+  g_assert_cmpint (tm_input_picker_sniff_file (file, NULL), ==, TM_INPUT_FORMAT_HLO_PROTO);
+  /* A file larger than what is sniffed of it. */
+  for (guint i = 0; i < 5000; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("fusion.%u.with.a.long.name", i);
+
+      tm_hlo_fixture_add_instruction (f, name, 100 + i);
+    }
+  large = tm_hlo_fixture_serialize (f);
+  g_assert_cmpuint (g_bytes_get_size (large), >, 65536 * 2);
+  g_assert_true (g_file_set_contents (renamed, g_bytes_get_data (large, NULL), g_bytes_get_size (large), NULL));
+  g_assert_cmpint (tm_input_picker_sniff_file (renamed_file, NULL), ==, TM_INPUT_FORMAT_HLO_PROTO);
   g_assert_true (g_file_set_contents (renamed, (const char *) data, size, NULL));
   /* Cut short: opens, and fails when decoded. */
   g_assert_true (g_file_set_contents (other, (const char *) data, size - 3, NULL));

@@ -301,18 +301,19 @@ tm_hlo_sidecar_entry (TmSource   *source,
 
 gboolean
 tm_hlo_sniff (const guint8 *data,
-              gsize         size)
+              gsize         size,
+              guint64       file_size)
 {
   TmWire wire;
   guint32 field;
   guint wt;
   guint64 len;
 
-  /* The module's own length is not checked (the bytes may be only the
-   * file's start); its name's is. */
+  /* The module must fit in the file, its name in the bytes (which may be
+   * only the file's start). */
   tm_wire_init (&wire, data, size);
   if (!tm_wire_read_tag (&wire, &field, &wt, NULL) || field != HLO_PROTO_MODULE || wt != TM_WIRE_LEN ||
-      !tm_wire_read_varint (&wire, &len, NULL) || len == 0)
+      !tm_wire_read_varint (&wire, &len, NULL) || len == 0 || len > file_size - tm_wire_offset (&wire))
     return FALSE;
   return tm_wire_read_tag (&wire, &field, &wt, NULL) && field == HLO_MODULE_NAME && wt == TM_WIRE_LEN &&
          tm_wire_read_varint (&wire, &len, NULL) && len <= (guint64) (wire.end - wire.p);

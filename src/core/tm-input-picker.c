@@ -167,11 +167,13 @@ starts_with_global (const guint8 *data,
   return FALSE;
 }
 
-/* Uncompressed bytes: a pickle by its magic bytes (a PyTorch snapshot),
- * JSON of one kind or the other, else XSpace. */
+/* Uncompressed bytes, the start of a file of file_size bytes: a pickle by
+ * its magic bytes (a PyTorch snapshot), JSON of one kind or the other, an
+ * HloProto by its structure, else XSpace. */
 static TmInputFormat
-sniff_plain (const guint8 *data,
-             gsize         size)
+sniff_start (const guint8 *data,
+             gsize         size,
+             guint64       file_size)
 {
   gsize i = first_byte (data, size);
 
@@ -179,9 +181,16 @@ sniff_plain (const guint8 *data,
     return TM_INPUT_FORMAT_TORCH_SNAPSHOT;
   if (i < size && data[i] == '{')
     return sniff_json (data, size, i);
-  if (tm_hlo_sniff (data, size))
+  if (tm_hlo_sniff (data, size, file_size))
     return TM_INPUT_FORMAT_HLO_PROTO;
   return TM_INPUT_FORMAT_XSPACE;
+}
+
+static TmInputFormat
+sniff_plain (const guint8 *data,
+             gsize         size)
+{
+  return sniff_start (data, size, size);
 }
 
 TmInputFormat
@@ -293,6 +302,8 @@ tm_input_picker_sniff_file (GFile        *file,
       n += (gsize) got;
     }
   close (fd);
+  if (!is_gzip (start, n))
+    return sniff_start (start, n, (guint64) st.st_size);
   return tm_input_picker_sniff (start, n);
 }
 
