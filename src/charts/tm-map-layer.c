@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "tm-alloc-raster.h"
 #include "tm-chart-axes.h"
@@ -19,6 +20,13 @@ struct _TmMapLayer
   TmAllocations *allocations;
   double         y0;
   double         y1;
+
+  /* Or a list of rectangles (tm_map_layer_new_for_rects): their colours
+   * (0xRRGGBB), which of them are lit (NULL: all) and the one outlined. */
+  GArray        *rects;
+  GArray        *colors;
+  GArray        *lit;
+  guint          selected;
 };
 
 G_DEFINE_FINAL_TYPE (TmMapLayer, tm_map_layer, TM_TYPE_CHART_LAYER)
@@ -174,8 +182,8 @@ draw_address_axis (TmMapLayer            *self,
                    const TmChartGeometry *g)
 {
   const TmChartPalette *palette = tm_chart_canvas_get_palette (canvas);
-  guint n_spans;
-  const TmAddressSpan *spans = tm_allocations_get_spans (self->allocations, &n_spans);
+  guint n_spans = 0;
+  const TmAddressSpan *spans = self->allocations != NULL ? tm_allocations_get_spans (self->allocations, &n_spans) : NULL;
   guint64 base = n_spans > 0 ? spans[0].address : 0;
   gint64 y_max, step;
   double span = self->y1 - self->y0;
@@ -186,7 +194,7 @@ draw_address_axis (TmMapLayer            *self,
   for (double v = ceil (self->y0 / (double) step) * (double) step; v <= self->y1; v += (double) step)
     {
       double y = axis_to_y (self, g, v);
-      guint64 address = tm_allocations_axis_to_address (self->allocations, v);
+      guint64 address = self->allocations != NULL ? tm_allocations_axis_to_address (self->allocations, v) : (guint64) v;
       g_autofree char *text = tm_format_bytes ((gint64) (address - base));
 
       tm_chart_canvas_rect (canvas, &palette->grid, g->plot.x, round (y), g->plot.width, 1);
@@ -209,6 +217,158 @@ draw_address_axis (TmMapLayer            *self,
     }
 }
 
+/* ------------------------------------------------------------------ */
+/* A list of rectangles, drawn by the same painter                      */
+
+/* The colour of rectangle i, packed as a premultiplied opaque pixel,
+ * dimmed towards the background when it is not lit. */
+static guint32
+rect_pixel (TmMapLayer   *self,
+            guint         i,
+            const guint32 background)
+{
+  guint32 rgb = g_array_index (self->colors, guint32, i);
+
+  if (self->lit != NULL && !g_array_index (self->lit, guint8, i))
+    {
+      guint32 mixed = 0;
+
+      /* A quarter of the colour over the background. */
+      for (int shift = 0; shift <= 16; shift += 8)
+        mixed |= ((((rgb >> shift) & 0xff) + 3 * ((background >> shift) & 0xff)) / 4) << shift;
+      rgb = mixed;
+    }
+  return 0xff000000u | rgb;
+}
+
+static guint32
+pack_color (const TmChartColor *c)
+{
+  return (guint32) (c->red * 255.0f + 0.5f) << 16 | (guint32) (c->green * 255.0f + 0.5f) << 8 |
+         (guint32) (c->blue * 255.0f + 0.5f);
+}
+
+typedef struct
+{
+  TmMapLayer *self;
+  guint32    *pixels;   /* the plot's image, or NULL (vector: cells) */
+  int         stride;   /* in pixels */
+  guint32    *cells;    /* rectangle per pixel, row 0 at the top */
+  guint       width;
+  guint32     background;
+} RectsTarget;
+
+static void
+rects_band (guint          x0,
+            guint          n_columns,
+            guint          height,
+            const guint32 *keys,
+            guint32        index_mask,
+            gpointer       user_data)
+{
+  RectsTarget *t = user_data;
+
+  for (guint x = 0; x < n_columns; x++)
+    {
+      guint32 last_key = 0, last = 0;
+
+      for (guint r = 0; r < height; r++)
+        {
+          guint32 key = keys[(gsize) x * height + r];
+          guint index = tm_alloc_raster_key_index (key, index_mask);
+
+          if (t->cells != NULL)
+            {
+              t->cells[(gsize) r * t->width + x0 + x] = index;
+              continue;
+            }
+          if (key != last_key)
+            {
+              last_key = key;
+              last = key == 0 ? 0 : rect_pixel (t->self, index, t->background);
+            }
+          t->pixels[(gsize) r * t->stride + x0 + x] = last;
+        }
+    }
+}
+
+static void
+draw_rect_list (TmMapLayer            *self,
+                TmChartCanvas         *canvas,
+                const TmChartGeometry *g)
+{
+  const TmChartPalette *palette = tm_chart_canvas_get_palette (canvas);
+  cairo_t *cr = tm_chart_canvas_get_cairo (canvas);
+  guint width = (guint) lround (g->plot.width), height = (guint) lround (g->plot.height);
+  RectsTarget t = { self, NULL, 0, NULL, width, pack_color (&palette->background) };
+  g_autofree guint32 *cells = NULL;
+
+  if (width == 0 || height == 0 || self->rects->len == 0)
+    return;
+
+  if (!tm_chart_canvas_is_vector (canvas))
+    {
+      /* A picture: the painter's pixels straight into an image. */
+      cairo_surface_t *image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) width, (int) height);
+
+      t.pixels = (guint32 *) (gpointer) cairo_image_surface_get_data (image);
+      t.stride = cairo_image_surface_get_stride (image) / 4;
+      memset (t.pixels, 0, (gsize) t.stride * 4 * height);
+      tm_alloc_raster_render_rects ((const TmRasterRect *) (gpointer) self->rects->data, self->rects->len,
+                                    (double) g->start_ps, (double) g->end_ps, self->y0, self->y1,
+                                    width, height, rects_band, &t);
+      cairo_surface_mark_dirty (image);
+      cairo_set_source_surface (cr, image, g->plot.x, g->plot.y);
+      cairo_paint (cr);
+      cairo_surface_destroy (image);
+    }
+  else
+    {
+      /* Shapes: a rectangle per run of one rectangle's pixels in a row. */
+      cells = g_new (guint32, (gsize) width * height);
+      t.cells = cells;
+      tm_alloc_raster_render_rects ((const TmRasterRect *) (gpointer) self->rects->data, self->rects->len,
+                                    (double) g->start_ps, (double) g->end_ps, self->y0, self->y1,
+                                    width, height, rects_band, &t);
+      for (guint r = 0; r < height; r++)
+        for (guint x = 0; x < width;)
+          {
+            guint32 owner = cells[(gsize) r * width + x];
+            guint32 pixel;
+            TmChartColor color;
+            guint run = 1;
+
+            if (owner == TM_ALLOCATIONS_NONE)
+              {
+                x++;
+                continue;
+              }
+            while (x + run < width && cells[(gsize) r * width + x + run] == owner)
+              run++;
+            pixel = rect_pixel (self, owner, t.background);
+            color = (TmChartColor) { ((pixel >> 16) & 0xff) / 255.0f, ((pixel >> 8) & 0xff) / 255.0f,
+                                     (pixel & 0xff) / 255.0f, 1.0f };
+            tm_chart_canvas_rect (canvas, &color, g->plot.x + x, g->plot.y + r, run, 1);
+            x += run;
+          }
+    }
+
+  /* The selected one, outlined (at least a pixel wide and high). */
+  if (self->selected < self->rects->len)
+    {
+      const TmRasterRect *sel = &g_array_index (self->rects, TmRasterRect, self->selected);
+      double sx = g->plot.width / (double) (g->end_ps - g->start_ps), sy = g->plot.height / (self->y1 - self->y0);
+      double x0 = g->plot.x + (sel->x0 - (double) g->start_ps) * sx, x1 = g->plot.x + (sel->x1 - (double) g->start_ps) * sx;
+      double ya = g->plot.y + (self->y1 - sel->y0) * sy, yb = g->plot.y + (self->y1 - sel->y1) * sy;
+
+      cairo_rectangle (cr, floor (x0) - 1.5, floor (yb) - 1.5, MAX (ceil (x1) - floor (x0), 1) + 3,
+                       MAX (ceil (ya) - floor (yb), 1) + 3);
+      tm_chart_set_source (cr, &palette->fg);
+      cairo_set_line_width (cr, 2);
+      cairo_stroke (cr);
+    }
+}
+
 static void
 tm_map_layer_draw (TmChartLayer          *layer,
                    TmChartCanvas         *canvas,
@@ -222,6 +382,16 @@ tm_map_layer_draw (TmChartLayer          *layer,
     return;
 
   draw_address_axis (self, canvas, g);
+
+  if (self->rects != NULL)
+    {
+      cairo_save (cr);
+      cairo_rectangle (cr, g->plot.x, g->plot.y, g->plot.width, g->plot.height);
+      cairo_clip (cr);
+      draw_rect_list (self, canvas, g);
+      cairo_restore (cr);
+      return;
+    }
 
   cairo_rectangle (cr, g->plot.x, g->plot.y, g->plot.width, g->plot.height);
   cairo_clip (cr);
@@ -240,6 +410,9 @@ tm_map_layer_finalize (GObject *object)
   TmMapLayer *self = TM_MAP_LAYER (object);
 
   g_clear_object (&self->allocations);
+  g_clear_pointer (&self->rects, g_array_unref);
+  g_clear_pointer (&self->colors, g_array_unref);
+  g_clear_pointer (&self->lit, g_array_unref);
 
   G_OBJECT_CLASS (tm_map_layer_parent_class)->finalize (object);
 }
@@ -254,6 +427,7 @@ tm_map_layer_class_init (TmMapLayerClass *klass)
 static void
 tm_map_layer_init (TmMapLayer *self)
 {
+  self->selected = G_MAXUINT;
 }
 
 TmChartLayer *
@@ -279,4 +453,43 @@ tm_map_layer_set_range (TmMapLayer *self,
 
   self->y0 = y0;
   self->y1 = y1;
+}
+
+TmChartLayer *
+tm_map_layer_new_for_rects (GArray  *rects,
+                            GArray  *colors,
+                            guint64  axis_length)
+{
+  TmMapLayer *self;
+
+  g_return_val_if_fail (rects != NULL && colors != NULL, NULL);
+  g_return_val_if_fail (rects->len == colors->len, NULL);
+
+  self = g_object_new (TM_TYPE_MAP_LAYER, NULL);
+  self->rects = g_array_ref (rects);
+  self->colors = g_array_ref (colors);
+  self->y0 = 0;
+  self->y1 = (double) MAX (axis_length, 1);
+  return TM_CHART_LAYER (self);
+}
+
+void
+tm_map_layer_set_lit (TmMapLayer *self,
+                      GArray     *lit)
+{
+  g_return_if_fail (TM_IS_MAP_LAYER (self));
+  g_return_if_fail (lit == NULL || (self->rects != NULL && lit->len == self->rects->len));
+
+  g_clear_pointer (&self->lit, g_array_unref);
+  if (lit != NULL)
+    self->lit = g_array_ref (lit);
+}
+
+void
+tm_map_layer_set_selected (TmMapLayer *self,
+                           guint       index)
+{
+  g_return_if_fail (TM_IS_MAP_LAYER (self));
+
+  self->selected = index;
 }

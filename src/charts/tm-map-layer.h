@@ -31,6 +31,24 @@ void          tm_map_layer_set_range  (TmMapLayer    *self,
                                        double         y0,
                                        double         y1);
 
+/* The same painter over a list of rectangles (the Memory Viewer's
+ * allocation chart, docs/buffer-assignment.md): rects (TmRasterRect,
+ * sorted by x0) on the geometry's x range (start_ps and end_ps in the
+ * rectangles' unit) and an axis of offsets from 0 to axis_length, with
+ * their colours (colors: guint32 0xRRGGBB, one per rectangle; references
+ * are taken). On a raster canvas the plot is one image; on a vector one,
+ * a rectangle per run of a rectangle's pixels in a row. */
+TmChartLayer *tm_map_layer_new_for_rects (GArray        *rects,
+                                          GArray        *colors,
+                                          guint64        axis_length);
+/* Which rectangles are drawn in their colour (lit: guint8 per rectangle,
+ * a reference is taken); the others are faded. NULL: all. */
+void          tm_map_layer_set_lit     (TmMapLayer    *self,
+                                        GArray        *lit);
+/* The rectangle outlined (G_MAXUINT: none). */
+void          tm_map_layer_set_selected (TmMapLayer   *self,
+                                         guint          index);
+
 /* The colour of an op name on the memory map (empty: no name), light or
  * dark: a hue from the name's hash. */
 void          tm_map_layer_name_color (const char    *name,
