@@ -402,6 +402,20 @@ tm_hlo_fixture_new_viewer (void)
   tm_hlo_fixture_add_trace (f);
   tm_hlo_fixture_add_event (f, TM_HLO_ALLOC, 7, 0);
   tm_hlo_fixture_add_event (f, TM_HLO_FREE, 7, 0);
+
+  /* Each event names its buffer's instruction, as XLA's traces do. */
+  {
+    Xla__BufferAssignmentProto *ba = f->proto->buffer_assignment;
+
+    for (gsize t = 0; t < ba->n_heap_simulator_traces; t++)
+      for (gsize e = 0; e < ba->heap_simulator_traces[t]->n_events; e++)
+        {
+          Xla__HeapSimulatorTrace__Event *ev = ba->heap_simulator_traces[t]->events[e];
+
+          ev->instruction_name = tm_hlo_fixture_strdup (f, insts[ev->buffer_id - 1].name);
+          ev->computation_name = tm_hlo_fixture_strdup (f, "main");
+        }
+  }
   return f;
 }
 

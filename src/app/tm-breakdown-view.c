@@ -19,6 +19,7 @@
 #include "tm-allocations-query.h"
 #include "tm-format.h"
 #include "tm-op-label.h"
+#include "tm-static-selection.h"
 
 struct _TmBreakdownView
 {
@@ -283,6 +284,8 @@ never_freed_toggled_cb (TmBreakdownView *self,
   tm_breakdown_view_update_counts (self);
 }
 
+static const char *selected_op (TmBreakdownView *self);
+
 static void
 selection_changed_cb (TmBreakdownView   *self,
                       guint              position,
@@ -294,6 +297,9 @@ selection_changed_cb (TmBreakdownView   *self,
   g_autoptr(GtkBitset) set = gtk_selection_model_get_selection (selection);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "breakdown.copy", !gtk_bitset_is_empty (set));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "breakdown.show-buffers",
+                                 session != NULL && tm_static_selection_profile_has_modules (tm_session_get_profile (session)) &&
+                                 selected_op (self) != NULL);
 
   /* One row picked by the user selects its allocation (memory map). */
   if (!self->syncing_selection && session != NULL && gtk_bitset_get_size (set) == 1)
@@ -537,6 +543,35 @@ copy_action (GtkWidget  *widget,
     gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), tsv);
 }
 
+/* The op of the one row selected, when it has one (docs/ui.md, "Memory
+ * Viewer": an op's buffers in the compiler's plans). */
+static const char *
+selected_op (TmBreakdownView *self)
+{
+  g_autoptr(GtkBitset) set = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+  g_autoptr(TmAllocationRow) row = NULL;
+
+  if (gtk_bitset_get_size (set) != 1)
+    return NULL;
+  row = g_list_model_get_item (G_LIST_MODEL (self->sort_model), gtk_bitset_get_nth (set, 0));
+  if (row == NULL || tm_allocation_row_get_special (row) || tm_allocation_row_get_op_name (row)[0] == '\0')
+    return NULL;
+  /* The list keeps the row. */
+  return tm_allocation_row_get_op_name (row);
+}
+
+static void
+show_buffers_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  TmBreakdownView *self = TM_BREAKDOWN_VIEW (widget);
+  g_autofree char *op = g_strdup (selected_op (self));
+
+  if (op != NULL && tm_view_get_session (TM_VIEW (self)) != NULL)
+    tm_static_selection_show_op (widget, tm_view_get_session (TM_VIEW (self)), op);
+}
+
 static void
 select_all_action (GtkWidget  *widget,
                    const char *action_name,
@@ -760,6 +795,7 @@ tm_breakdown_view_class_init (TmBreakdownViewClass *klass)
   gtk_widget_class_install_action (widget_class, "breakdown.copy", NULL, copy_action);
   gtk_widget_class_install_action (widget_class, "breakdown.select-all", NULL, select_all_action);
   gtk_widget_class_install_action (widget_class, "breakdown.search", NULL, search_action);
+  gtk_widget_class_install_action (widget_class, "breakdown.show-buffers", NULL, show_buffers_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK, "breakdown.copy", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Insert, GDK_CONTROL_MASK, "breakdown.copy", NULL);
 
@@ -868,6 +904,7 @@ tm_breakdown_view_init (TmBreakdownView *self)
   menu = g_menu_new ();
   g_menu_append (menu, _("_Copy"), "breakdown.copy");
   g_menu_append (menu, _("Select _All"), "breakdown.select-all");
+  g_menu_append (menu, _("Show _Buffers in the Memory Viewer"), "breakdown.show-buffers");
   self->context_menu = GTK_POPOVER (gtk_popover_menu_new_from_model (G_MENU_MODEL (menu)));
   gtk_popover_set_has_arrow (self->context_menu, FALSE);
   gtk_widget_set_halign (GTK_WIDGET (self->context_menu), GTK_ALIGN_START);
@@ -880,6 +917,7 @@ tm_breakdown_view_init (TmBreakdownView *self)
   gtk_widget_add_controller (GTK_WIDGET (self->column_view), GTK_EVENT_CONTROLLER (click));
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "breakdown.copy", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "breakdown.show-buffers", FALSE);
 
   tm_breakdown_view_update_heading (self);
   tm_breakdown_view_update_counts (self);

@@ -34,9 +34,12 @@ describe_point (const TmBufferAssignment *r,
   g_autofree char *with = tm_format_bytes (heap);
   g_autofree char *without = tm_format_bytes (unpadded);
 
-  if (inst == NULL || inst[0] == '\0')
+  if (point + 1 == r->heap_sizes->len)
     /* TRANSLATORS: a program point after the last event, and the heap there with and without padding */
     return g_strdup_printf (_("Point %s, after the last event: %s with padding, %s without"), where, with, without);
+  if (inst == NULL || inst[0] == '\0')
+    /* TRANSLATORS: a program point before an event of no instruction, and the heap there */
+    return g_strdup_printf (_("Point %s: %s with padding, %s without"), where, with, without);
   /* TRANSLATORS: a program point, the HLO instruction whose event comes next, and the heap there */
   return g_strdup_printf (_("Point %s, before %s: %s with padding, %s without"), where, inst, with, without);
 }
@@ -574,7 +577,7 @@ _tm_memory_viewer_view_buffers_init (TmMemoryViewerView *self)
                                   _("Heap over the program points"), G_CALLBACK (heap_hover_cb), NULL,
                                   G_CALLBACK (points_key_cb));
   self->bars_area = tm_buffer_chart_area_new (TM_BUFFER_CHART_BARS);
-  self->bars_readout = add_chart (self, self->bars_box, self->bars_area, 120, _("Buffers live at the peak"),
+  self->bars_readout = add_chart (self, self->bars_box, self->bars_area, 120, _("Bars of the buffers live at the peak"),
                                   G_CALLBACK (bars_hover_cb), G_CALLBACK (bars_pressed_cb), G_CALLBACK (bars_key_cb));
   self->offsets_area = tm_buffer_chart_area_new (TM_BUFFER_CHART_OFFSETS);
   self->offsets_readout = add_chart (self, self->offsets_box, self->offsets_area, OFFSETS_HEIGHT,

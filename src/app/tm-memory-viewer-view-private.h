@@ -29,6 +29,7 @@ struct _TmMemoryViewerView
   GtkScrolledWindow   *scroller;
   GtkWidget           *op_banner;
   GtkLabel            *op_label;
+  GtkWidget           *op_clear_button;
   GtkStack            *module_stack;
   GtkSpinner          *pending_spinner;
   GtkLabel            *error_label;

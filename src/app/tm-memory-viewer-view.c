@@ -329,6 +329,40 @@ space_label (gint64 space)
     }
 }
 
+static gboolean
+same_items (GListModel *a,
+            GListModel *b)
+{
+  guint n = g_list_model_get_n_items (a);
+
+  if (n != g_list_model_get_n_items (b))
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GtkStringObject) x = g_list_model_get_item (a, i);
+      g_autoptr(GtkStringObject) y = g_list_model_get_item (b, i);
+
+      if (g_strcmp0 (gtk_string_object_get_string (x), gtk_string_object_get_string (y)) != 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The dropdown's items, replaced only when they change: a dropdown whose
+ * choice made the page fill it again is still inside its own change. */
+static void
+set_items (GtkDropDown   *dropdown,
+           GtkStringList *items,
+           guint          selected)
+{
+  GListModel *model = gtk_drop_down_get_model (dropdown);
+
+  if (model == NULL || !same_items (model, G_LIST_MODEL (items)))
+    gtk_drop_down_set_model (dropdown, G_LIST_MODEL (items));
+  if (gtk_drop_down_get_selected (dropdown) != selected)
+    gtk_drop_down_set_selected (dropdown, selected);
+}
+
 static void
 fill_dropdowns (TmMemoryViewerView *self)
 {
@@ -380,10 +414,8 @@ fill_dropdowns (TmMemoryViewerView *self)
       g_array_append_val (self->spaces, sel->memory_space);
       space_selected = self->spaces->len - 1;
     }
-  gtk_drop_down_set_model (self->module_dropdown, G_LIST_MODEL (modules));
-  gtk_drop_down_set_selected (self->module_dropdown, selected);
-  gtk_drop_down_set_model (self->space_dropdown, G_LIST_MODEL (spaces));
-  gtk_drop_down_set_selected (self->space_dropdown, space_selected);
+  set_items (self->module_dropdown, modules, selected);
+  set_items (self->space_dropdown, spaces, space_selected);
   gtk_widget_set_sensitive (GTK_WIDGET (self->space_dropdown), self->spaces->len > 1);
   self->filling = FALSE;
 }
@@ -557,6 +589,7 @@ tm_memory_viewer_view_class_init (TmMemoryViewerViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmMemoryViewerView, scroller);
   gtk_widget_class_bind_template_child (widget_class, TmMemoryViewerView, op_banner);
   gtk_widget_class_bind_template_child (widget_class, TmMemoryViewerView, op_label);
+  gtk_widget_class_bind_template_child (widget_class, TmMemoryViewerView, op_clear_button);
   gtk_widget_class_bind_template_child (widget_class, TmMemoryViewerView, module_stack);
   gtk_widget_class_bind_template_child (widget_class, TmMemoryViewerView, pending_spinner);
   gtk_widget_class_bind_template_child (widget_class, TmMemoryViewerView, error_label);

@@ -49,6 +49,14 @@ tm_static_selection_equal (const TmStaticSelection *a,
          g_strcmp0 (a->op, b->op) == 0;
 }
 
+gboolean
+tm_static_selection_profile_has_modules (TmProfile *profile)
+{
+  return profile != NULL &&
+         (tm_profile_get_format (profile) == TM_INPUT_FORMAT_HLO_PROTO || tm_profile_has_hlo_entries (profile) ||
+          tm_profile_get_hlo_modules (profile)->len > 0);
+}
+
 void
 tm_static_selection_show_module (TmSession  *session,
                                  const char *module,

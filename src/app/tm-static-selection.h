@@ -34,6 +34,11 @@ void               tm_static_selection_free     (TmStaticSelection       *self);
 gboolean           tm_static_selection_equal    (const TmStaticSelection *a,
                                                  const TmStaticSelection *b);
 
+/* Whether profile (may be NULL) is known to have XLA modules without
+ * looking at its folder: HloProtos inside it, executions on its XLA
+ * Modules line, or it is a sidecar by itself. */
+gboolean           tm_static_selection_profile_has_modules (TmProfile    *profile);
+
 /* Shows module in memory_space in the session (op: as it was). */
 void               tm_static_selection_show_module (TmSession            *session,
                                                     const char           *module,

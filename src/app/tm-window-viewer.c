@@ -18,6 +18,7 @@
 #include <glib/gi18n.h>
 
 #include "tm-memory-viewer-view.h"
+#include "tm-static-selection.h"
 #include "tm-window-private.h"
 
 struct _TmWindowViewer
@@ -89,14 +90,16 @@ sidecars_thread (GTask        *task,
   g_task_return_boolean (task, entries->len > 0);
 }
 
+/* The task holds the window weakly: a window closed while a folder is
+ * listed goes at once, with its session. */
 static void
 sidecars_done (GObject      *source,
                GAsyncResult *result,
                gpointer      user_data)
 {
-  TmWindow *self = TM_WINDOW (source);
+  g_autoptr(TmWindow) self = g_weak_ref_get (user_data);
 
-  if (self->viewer == NULL || g_task_get_cancellable (G_TASK (result)) != self->viewer->cancellable)
+  if (self == NULL || self->viewer == NULL || g_task_get_cancellable (G_TASK (result)) != self->viewer->cancellable)
     return;
   g_clear_object (&self->viewer->cancellable);
   if (g_task_propagate_boolean (G_TASK (result), NULL))
@@ -104,6 +107,13 @@ sidecars_done (GObject      *source,
       self->viewer->has_modules = TRUE;
       _tm_window_viewer_update (self);
     }
+}
+
+static void
+weak_ref_free (GWeakRef *ref)
+{
+  g_weak_ref_clear (ref);
+  g_free (ref);
 }
 
 /* Another profile: are there modules, and which page does it open on? */
@@ -118,9 +128,7 @@ profile_cb (TmWindow *self)
   g_cancellable_cancel (v->cancellable);
   g_clear_object (&v->cancellable);
   g_set_object (&v->profile, profile);
-  v->has_modules = profile != NULL &&
-                   (tm_profile_get_format (profile) == TM_INPUT_FORMAT_HLO_PROTO ||
-                    tm_profile_has_hlo_entries (profile) || tm_profile_get_hlo_modules (profile)->len > 0);
+  v->has_modules = tm_static_selection_profile_has_modules (profile);
   set_page (self, profile != NULL && tm_profile_get_n_memory_ids (profile) == 0 && v->has_modules
                   ? "memory-viewer" : "memory-profile");
   if (profile != NULL && !v->has_modules && tm_profile_get_file (profile) != NULL)
@@ -128,9 +136,13 @@ profile_cb (TmWindow *self)
       g_autoptr(GTask) task = NULL;
 
       /* Sidecars beside it: a folder listing, in a worker. */
+      GWeakRef *window = g_new0 (GWeakRef, 1);
+
+      g_weak_ref_init (window, self);
       v->cancellable = g_cancellable_new ();
-      task = g_task_new (self, v->cancellable, sidecars_done, NULL);
+      task = g_task_new (NULL, v->cancellable, sidecars_done, window);
       g_task_set_task_data (task, g_object_ref (profile), g_object_unref);
+      g_object_set_data_full (G_OBJECT (task), "window", window, (GDestroyNotify) weak_ref_free);
       g_task_set_priority (task, G_PRIORITY_LOW);
       g_task_run_in_thread (task, sidecars_thread);
     }
