@@ -31,7 +31,7 @@ struct _TmBufferCharts
   GArray          *object_ids;    /* gint64 */
   GArray          *rects;         /* TmRasterRect */
   GArray          *rect_blocks;   /* guint: the block of each rectangle */
-  GArray          *rect_ids;      /* gint64: its logical buffer, -1 for a container */
+  GArray          *rect_ids;      /* gint64: its logical buffer */
   GArray          *object_lit;    /* guint8 */
   GArray          *rect_lit;      /* guint8 */
 
@@ -99,6 +99,7 @@ build_offsets (TmBufferCharts           *self,
 {
   g_autoptr(GArray) sorted = g_array_sized_new (FALSE, FALSE, sizeof (Sorted), ba->blocks->len);
   g_autoptr(GArray) colors = NULL;
+  g_autoptr(GArray) containers = g_array_new (FALSE, FALSE, sizeof (TmRasterRect));
   g_autoptr(TmChartLayer) map = NULL;
 
   for (guint i = 0; i < ba->blocks->len; i++)
@@ -106,26 +107,24 @@ build_offsets (TmBufferCharts           *self,
       const TmBufferBlock *b = &g_array_index (ba->blocks, TmBufferBlock, i);
       Sorted s;
 
-      /* A container spans every point and yields every pixel to its
-       * buffers (it counts as 0 bytes); a buffer is in the heap from the
-       * point after the event that allocated it to the point of the one
-       * that freed it. */
+      /* A container spans every point, under its buffers; a buffer is in
+       * the heap from the point after the event that allocated it to the
+       * point of the one that freed it. */
+      s.rect.y0 = (double) b->offset;
+      s.rect.y1 = (double) b->offset + (double) MAX (b->size, 1);
+      self->axis_length = MAX (self->axis_length, b->offset + (guint64) MAX (b->size, 0));
       if (b->logical_buffer_id == -1)
         {
           s.rect.x0 = 0;
           s.rect.x1 = (double) MAX (self->n_points, (guint) MAX (b->end_step, 0) + 1);
           s.rect.bytes = 0;
+          g_array_append_val (containers, s.rect);
+          continue;
         }
-      else
-        {
-          s.rect.x0 = (double) b->start_step + 1;
-          s.rect.x1 = (double) b->end_step + 1;
-          s.rect.bytes = (guint64) MAX (b->size, 1);
-        }
-      s.rect.y0 = (double) b->offset;
-      s.rect.y1 = (double) b->offset + (double) MAX (b->size, 1);
+      s.rect.x0 = (double) b->start_step + 1;
+      s.rect.x1 = (double) b->end_step + 1;
+      s.rect.bytes = (guint64) MAX (b->size, 1);
       s.block = i;
-      self->axis_length = MAX (self->axis_length, b->offset + (guint64) MAX (b->size, 0));
       g_array_append_val (sorted, s);
     }
   g_array_sort (sorted, compare_sorted);
@@ -136,8 +135,8 @@ build_offsets (TmBufferCharts           *self,
       const Sorted *s = &g_array_index (sorted, Sorted, i);
       const TmBufferBlock *b = &g_array_index (ba->blocks, TmBufferBlock, s->block);
       gint64 id = b->logical_buffer_id;
-      guint32 color = b->logical_buffer_id == -1 ? 0x9a9996 : parse_color (b->color);
-      guint8 lit = b->logical_buffer_id != -1;
+      guint32 color = parse_color (b->color);
+      guint8 lit = TRUE;
 
       g_array_append_val (self->rects, s->rect);
       g_array_append_val (self->rect_blocks, s->block);
@@ -148,6 +147,7 @@ build_offsets (TmBufferCharts           *self,
   map = tm_map_layer_new_for_rects (self->rects, colors, self->axis_length);
   self->map = TM_MAP_LAYER (map);
   tm_map_layer_set_lit (self->map, self->rect_lit);
+  tm_map_layer_set_backdrop (self->map, containers);
   tm_chart_add_layer (self->charts[TM_BUFFER_CHART_OFFSETS], tm_program_axes_layer_new (TM_PROGRAM_AXES_POINTS));
   tm_chart_add_layer (self->charts[TM_BUFFER_CHART_OFFSETS], map);
 }
@@ -373,7 +373,7 @@ tm_buffer_charts_block_at (TmBufferCharts *self,
 
       if (r->x0 > px + per_px)
         break;
-      if (g_array_index (self->rect_ids, gint64, i) == -1 || r->x1 < px - per_px ||
+      if (r->x1 < px - per_px ||
           r->y0 > value + per_value || r->y1 < value - per_value)
         continue;
       if (best == G_MAXUINT || r->bytes > best_bytes)
@@ -429,7 +429,7 @@ tm_buffer_charts_set_lit (TmBufferCharts *self,
     {
       gint64 id = g_array_index (self->rect_ids, gint64, i);
 
-      g_array_index (self->rect_lit, guint8, i) = id != -1 && (ids == NULL || has_id (ids, id));
+      g_array_index (self->rect_lit, guint8, i) = ids == NULL || has_id (ids, id);
     }
   for (guint i = 0; ids != NULL && i < self->object_lit->len; i++)
     g_array_index (self->object_lit, guint8, i) = has_id (ids, g_array_index (self->object_ids, gint64, i));

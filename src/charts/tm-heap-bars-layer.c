@@ -80,78 +80,129 @@ has_bytes (TmHeapBarsLayer *self,
   return FALSE;
 }
 
-/* Calls func for each segment of a bar: its object and its extent
- * [x0, x1), at least a pixel; returns FALSE when func stops. */
-typedef gboolean (*SegmentFunc) (guint   object,
-                                 double  x0,
-                                 double  x1,
-                                 gpointer data);
-
-static void
-walk_bar (TmHeapBarsLayer *self,
-          TmHeapBarsKind   kind,
-          double           x,
-          double           width,
-          SegmentFunc      func,
-          gpointer         data)
+/* The object that owns each of a bar's width pixel columns (G_MAXUINT:
+ * none): every object's share of the bar, [x0, x1) in pixels, touches
+ * the columns it covers, and the largest of those that touch a column
+ * owns it (the first of equals), as the memory map's painter lets the
+ * largest own a pixel, so that every object shows at any count. */
+static guint *
+bar_owners (TmHeapBarsLayer *self,
+            TmHeapBarsKind   kind,
+            guint            width)
 {
   GArray *values = values_of (self, kind);
   GArray *order = self->orders[kind];
-  double total = 0, done = 0, last = x;
+  guint *owners = g_new (guint, MAX (width, 1));
+  double total = 0, done = 0;
   guint n = self->sizes->len;
 
+  for (guint c = 0; c < width; c++)
+    owners[c] = G_MAXUINT;
   for (guint k = 0; k < n; k++)
     total += (double) MAX (g_array_index (values, gint64, k), 0);
-  if (total <= 0)
-    return;
+  if (total <= 0 || width == 0)
+    return owners;
   for (guint k = 0; k < n; k++)
     {
       guint object = order != NULL ? g_array_index (order, guint, k) : k;
-      double v = (double) MAX (g_array_index (values, gint64, object), 0);
-      double x1;
+      gint64 v = MAX (g_array_index (values, gint64, object), 0);
+      double x0, x1;
+      guint c0, c1;
 
       if (v <= 0)
         continue;
-      done += v;
-      x1 = MAX (x + done / total * width, last + 1);
-      if (!func (object, last, x1, data))
-        return;
-      last = x1;
+      x0 = done / total * width;
+      done += (double) v;
+      x1 = done / total * width;
+      c0 = (guint) MIN (floor (x0), (double) width - 1);
+      c1 = (guint) MAX ((double) c0, MIN (ceil (x1), (double) width) - 1);
+      for (guint c = c0; c <= c1; c++)
+        if (owners[c] == G_MAXUINT || v > g_array_index (values, gint64, owners[c]))
+          owners[c] = object;
     }
+  return owners;
 }
 
 typedef struct
 {
-  TmHeapBarsLayer      *self;
-  TmChartCanvas        *canvas;
-  const TmChartPalette *palette;
-  double                y;
-  double                selected_x0;
-  double                selected_x1;
-} DrawData;
+  guint32 key;     /* colour and whether lit */
+  guint   x;
+  guint   width;
+} Run;
 
-static gboolean
-draw_segment (guint    object,
-              double   x0,
-              double   x1,
-              gpointer data)
+static int
+compare_runs (gconstpointer a,
+              gconstpointer b)
 {
-  DrawData *d = data;
-  guint32 rgb = g_array_index (d->self->colors, guint32, object);
-  TmChartColor color = { ((rgb >> 16) & 0xff) / 255.0f, ((rgb >> 8) & 0xff) / 255.0f, (rgb & 0xff) / 255.0f, 1.0f };
+  guint32 x = ((const Run *) a)->key, y = ((const Run *) b)->key;
 
-  if (d->self->lit != NULL && !g_array_index (d->self->lit, guint8, object))
-    color.alpha = 0.25f;
-  tm_chart_canvas_rect (d->canvas, &color, x0, d->y, x1 - x0, BAR_HEIGHT);
-  /* A thin gap between wide segments. */
-  if (x1 - x0 >= 4)
-    tm_chart_canvas_rect (d->canvas, &d->palette->background, x1 - 1, d->y, 1, BAR_HEIGHT);
-  if (object == d->self->selected)
+  return x < y ? -1 : x > y;
+}
+
+/* A bar at y: its runs of one owner, filled one colour at a time. */
+static void
+draw_bar (TmHeapBarsLayer       *self,
+          TmChartCanvas         *canvas,
+          const TmChartGeometry *g,
+          TmHeapBarsKind         kind,
+          double                 y)
+{
+  const TmChartPalette *palette = tm_chart_canvas_get_palette (canvas);
+  cairo_t *cr = tm_chart_canvas_get_cairo (canvas);
+  guint width = (guint) MAX (lround (g->plot.width), 0);
+  g_autofree guint *owners = bar_owners (self, kind, width);
+  g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (Run));
+  guint selected_x0 = 0, selected_x1 = 0;
+
+  for (guint c = 0; c < width;)
     {
-      d->selected_x0 = x0;
-      d->selected_x1 = x1;
+      guint object = owners[c];
+      Run run = { 0, c, 1 };
+
+      while (c + run.width < width && owners[c + run.width] == object)
+        run.width++;
+      c += run.width;
+      if (object == G_MAXUINT)
+        continue;
+      run.key = (g_array_index (self->colors, guint32, object) << 1) |
+                (self->lit == NULL || g_array_index (self->lit, guint8, object));
+      g_array_append_val (runs, run);
+      if (object == self->selected)
+        {
+          selected_x0 = selected_x1 > selected_x0 ? selected_x0 : run.x;
+          selected_x1 = run.x + run.width;
+        }
     }
-  return TRUE;
+
+  g_array_sort (runs, compare_runs);
+  for (guint i = 0; i < runs->len;)
+    {
+      guint32 key = g_array_index (runs, Run, i).key, rgb = key >> 1;
+      TmChartColor color = { ((rgb >> 16) & 0xff) / 255.0f, ((rgb >> 8) & 0xff) / 255.0f, (rgb & 0xff) / 255.0f,
+                             (key & 1) ? 1.0f : 0.25f };
+
+      for (; i < runs->len && g_array_index (runs, Run, i).key == key; i++)
+        cairo_rectangle (cr, g->plot.x + g_array_index (runs, Run, i).x, y, g_array_index (runs, Run, i).width,
+                         BAR_HEIGHT);
+      tm_chart_set_source (cr, &color);
+      cairo_fill (cr);
+    }
+  /* A thin gap at the end of wide segments. */
+  for (guint i = 0; i < runs->len; i++)
+    if (g_array_index (runs, Run, i).width >= 4)
+      cairo_rectangle (cr, g->plot.x + g_array_index (runs, Run, i).x + g_array_index (runs, Run, i).width - 1, y, 1,
+                       BAR_HEIGHT);
+  tm_chart_set_source (cr, &palette->background);
+  cairo_fill (cr);
+
+  if (selected_x1 > selected_x0)
+    {
+      cairo_rectangle (cr, g->plot.x + selected_x0 + 1, y + 1, MAX ((double) (selected_x1 - selected_x0) - 2, 1),
+                       BAR_HEIGHT - 2);
+      tm_chart_set_source (cr, &palette->fg);
+      cairo_set_line_width (cr, 2);
+      cairo_stroke (cr);
+    }
 }
 
 static void
@@ -161,52 +212,21 @@ tm_heap_bars_layer_draw (TmChartLayer          *layer,
 {
   TmHeapBarsLayer *self = TM_HEAP_BARS_LAYER (layer);
   const TmChartPalette *palette = tm_chart_canvas_get_palette (canvas);
-  cairo_t *cr = tm_chart_canvas_get_cairo (canvas);
   int th = title_height (canvas);
   double y = g->plot.y;
 
   for (guint kind = 0; kind < TM_HEAP_BARS_N; kind++)
     {
-      DrawData d = { self, canvas, palette, 0, -1, -1 };
+      double bar_y = y + th + TITLE_GAP;
 
       tm_chart_canvas_label (canvas, title (kind), g->plot.x, y, 0.0, 0.0, &palette->dim, NULL);
-      d.y = y + th + TITLE_GAP;
-      tm_chart_canvas_rect (canvas, &palette->grid, g->plot.x, d.y, g->plot.width, BAR_HEIGHT);
+      tm_chart_canvas_rect (canvas, &palette->grid, g->plot.x, bar_y, g->plot.width, BAR_HEIGHT);
       if (!has_bytes (self, kind))
         tm_chart_canvas_label (canvas, kind == TM_HEAP_BARS_PADDING ? _("No padding") : _("Nothing"),
-                               g->plot.x + 8, d.y + BAR_HEIGHT / 2.0, 0.0, 0.5, &palette->dim, NULL);
-      walk_bar (self, kind, g->plot.x, g->plot.width, draw_segment, &d);
-      if (d.selected_x1 > d.selected_x0)
-        {
-          cairo_rectangle (cr, d.selected_x0 + 1, d.y + 1, MAX (d.selected_x1 - d.selected_x0 - 2, 1), BAR_HEIGHT - 2);
-          tm_chart_set_source (cr, &palette->fg);
-          cairo_set_line_width (cr, 2);
-          cairo_stroke (cr);
-        }
-      y = d.y + BAR_HEIGHT + ROW_GAP;
+                               g->plot.x + 8, bar_y + BAR_HEIGHT / 2.0, 0.0, 0.5, &palette->dim, NULL);
+      draw_bar (self, canvas, g, kind, bar_y);
+      y = bar_y + BAR_HEIGHT + ROW_GAP;
     }
-}
-
-typedef struct
-{
-  double x;
-  guint  found;
-} HitData;
-
-static gboolean
-hit_segment (guint    object,
-             double   x0,
-             double   x1,
-             gpointer data)
-{
-  HitData *h = data;
-
-  if (h->x >= x0 && h->x < x1)
-    {
-      h->found = object;
-      return FALSE;
-    }
-  return TRUE;
 }
 
 guint
@@ -219,21 +239,23 @@ tm_heap_bars_layer_object_at (TmHeapBarsLayer       *self,
 {
   int th;
   double row_y = g->plot.y;
+  guint width;
 
   g_return_val_if_fail (TM_IS_HEAP_BARS_LAYER (self), G_MAXUINT);
 
   th = title_height (canvas);
+  width = (guint) MAX (lround (g->plot.width), 0);
   for (guint k = 0; k < TM_HEAP_BARS_N; k++)
     {
       double bar_y = row_y + th + TITLE_GAP;
-      HitData h = { x, G_MAXUINT };
 
-      if (y >= bar_y && y < bar_y + BAR_HEIGHT)
+      if (y >= bar_y && y < bar_y + BAR_HEIGHT && x >= g->plot.x && x < g->plot.x + width)
         {
-          walk_bar (self, k, g->plot.x, g->plot.width, hit_segment, &h);
+          g_autofree guint *owners = bar_owners (self, k, width);
+
           if (kind != NULL)
             *kind = k;
-          return h.found;
+          return owners[(guint) (x - g->plot.x)];
         }
       row_y = bar_y + BAR_HEIGHT + ROW_GAP;
     }

@@ -30,20 +30,34 @@ value_at (GArray *values,
   return (gint64) ((guint64) g_array_index (values, gint64, i) + (guint64) add);
 }
 
-/* The largest of values over the points [p0, p1] (clamped to the array). */
-static gint64
-column_max (GArray *values,
-            gint64  p0,
-            gint64  p1,
-            gint64  add)
+/* The largest of values per pixel column of a plot width pixels wide
+ * showing points [start, end): a column takes every point that touches
+ * it. G_MININT64 where no point does. */
+static gint64 *
+column_maxima (GArray *values,
+               gint64  add,
+               double  start,
+               double  end,
+               guint   width)
 {
-  gint64 best = G_MININT64;
+  gint64 *out = g_new (gint64, width);
+  const gint64 *v = (const gint64 *) (gpointer) values->data;
+  double per_column = (end - start) / width;
+  gint64 n = values->len;
 
-  p0 = MAX (p0, 0);
-  p1 = MIN (p1, (gint64) values->len - 1);
-  for (gint64 p = p0; p <= p1; p++)
-    best = MAX (best, value_at (values, (guint) p, add));
-  return best;
+  for (guint c = 0; c < width; c++)
+    {
+      gint64 p0 = (gint64) floor (start + c * per_column);
+      gint64 p1 = (gint64) ceil (start + (c + 1) * per_column) - 1;
+      gint64 best = G_MININT64;
+
+      p0 = MAX (p0, 0);
+      p1 = MIN (MAX (p1, p0), n - 1);
+      for (gint64 p = p0; p <= p1; p++)
+        best = MAX (best, v[p]);
+      out[c] = best == G_MININT64 ? best : (gint64) ((guint64) best + (guint64) add);
+    }
+  return out;
 }
 
 static void
@@ -79,6 +93,8 @@ tm_heap_layer_draw (TmChartLayer          *layer,
   guint width = (guint) lround (g->plot.width);
   double bottom = g->plot.y + g->plot.height;
   gboolean started = FALSE;
+  g_autofree gint64 *padded = NULL;
+  g_autofree gint64 *unpadded = NULL;
 
   draw_legend (canvas, g);
   if (self->heap->len == 0 || span <= 0 || width == 0 || g->y_max <= 0)
@@ -87,51 +103,52 @@ tm_heap_layer_draw (TmChartLayer          *layer,
   cairo_save (cr);
   cairo_rectangle (cr, g->plot.x, g->plot.y, g->plot.width, g->plot.height);
   cairo_clip (cr);
+  padded = column_maxima (self->heap, self->add, (double) g->start_ps, (double) g->end_ps, width);
+  unpadded = column_maxima (self->unpadded, self->add, (double) g->start_ps, (double) g->end_ps, width);
 
-  /* The padded heap: a rectangle per run of columns of one height. */
-  for (guint c = 0; c < width;)
+  /* The padded heap: a rectangle per run of columns of one height, all
+   * in one path, then its top edge in another. */
+  for (int pass = 0; pass < 2; pass++)
     {
-      gint64 p0 = (gint64) floor ((double) g->start_ps + c * span / width);
-      gint64 p1 = (gint64) ceil ((double) g->start_ps + (c + 1) * span / width) - 1;
-      gint64 v = column_max (self->heap, p0, p1, self->add);
-      guint run = 1;
-      double y;
-
-      while (c + run < width)
+      for (guint c = 0; c < width;)
         {
-          gint64 q0 = (gint64) floor ((double) g->start_ps + (c + run) * span / width);
-          gint64 q1 = (gint64) ceil ((double) g->start_ps + (c + run + 1) * span / width) - 1;
+          gint64 v = padded[c];
+          guint run = 1;
+          double y;
 
-          if (column_max (self->heap, q0, q1, self->add) != v)
-            break;
-          run++;
+          while (c + run < width && padded[c + run] == v)
+            run++;
+          if (v != G_MININT64)
+            {
+              y = round (tm_chart_geometry_value_to_y (g, (double) v));
+              cairo_rectangle (cr, g->plot.x + c, y, run, pass == 0 ? bottom - y : 1.5);
+            }
+          c += run;
         }
-      if (v != G_MININT64)
-        {
-          y = round (tm_chart_geometry_value_to_y (g, (double) v));
-          tm_chart_canvas_rect (canvas, &palette->series_fill[TM_SERIES_HEAP], g->plot.x + c, y, run, bottom - y);
-          tm_chart_canvas_rect (canvas, &palette->series[TM_SERIES_HEAP], g->plot.x + c, y, run, 1.5);
-        }
-      c += run;
+      tm_chart_set_source (cr, pass == 0 ? &palette->series_fill[TM_SERIES_HEAP] : &palette->series[TM_SERIES_HEAP]);
+      cairo_fill (cr);
     }
 
   /* The unpadded heap: a line of steps over the same columns. */
-  for (guint c = 0; c < width; c++)
+  for (guint c = 0; c < width;)
     {
-      gint64 p0 = (gint64) floor ((double) g->start_ps + c * span / width);
-      gint64 p1 = (gint64) ceil ((double) g->start_ps + (c + 1) * span / width) - 1;
-      gint64 v = column_max (self->unpadded, p0, p1, self->add);
+      gint64 v = unpadded[c];
+      guint run = 1;
       double y;
 
-      if (v == G_MININT64)
-        continue;
-      y = tm_chart_geometry_value_to_y (g, (double) v);
-      if (!started)
-        cairo_move_to (cr, g->plot.x + c, y);
-      else
-        cairo_line_to (cr, g->plot.x + c, y);
-      cairo_line_to (cr, g->plot.x + c + 1, y);
-      started = TRUE;
+      while (c + run < width && unpadded[c + run] == v)
+        run++;
+      if (v != G_MININT64)
+        {
+          y = tm_chart_geometry_value_to_y (g, (double) v);
+          if (!started)
+            cairo_move_to (cr, g->plot.x + c, y);
+          else
+            cairo_line_to (cr, g->plot.x + c, y);
+          cairo_line_to (cr, g->plot.x + c + run, y);
+          started = TRUE;
+        }
+      c += run;
     }
   tm_chart_set_source (cr, &palette->frag);
   cairo_set_line_width (cr, 1.5);

@@ -27,6 +27,7 @@ struct _TmMapLayer
   GArray        *colors;
   GArray        *lit;
   guint          selected;
+  GArray        *backdrop;    /* TmRasterRect drawn under them, faded */
 };
 
 G_DEFINE_FINAL_TYPE (TmMapLayer, tm_map_layer, TM_TYPE_CHART_LAYER)
@@ -258,6 +259,8 @@ typedef struct
   guint32     background;
 } RectsTarget;
 
+/* The band's pixels, a row at a time (the image's rows are contiguous);
+ * a colour is looked up only when the key changes. */
 static void
 rects_band (guint          x0,
             guint          n_columns,
@@ -267,25 +270,26 @@ rects_band (guint          x0,
             gpointer       user_data)
 {
   RectsTarget *t = user_data;
+  guint32 last_key = 0, last = 0;
 
-  for (guint x = 0; x < n_columns; x++)
+  for (guint r = 0; r < height; r++)
     {
-      guint32 last_key = 0, last = 0;
+      if (t->cells != NULL)
+        {
+          guint32 *row = t->cells + (gsize) r * t->width + x0;
 
-      for (guint r = 0; r < height; r++)
+          for (guint x = 0; x < n_columns; x++)
+            row[x] = tm_alloc_raster_key_index (keys[(gsize) x * height + r], index_mask);
+          continue;
+        }
+      for (guint x = 0; x < n_columns; x++)
         {
           guint32 key = keys[(gsize) x * height + r];
-          guint index = tm_alloc_raster_key_index (key, index_mask);
 
-          if (t->cells != NULL)
-            {
-              t->cells[(gsize) r * t->width + x0 + x] = index;
-              continue;
-            }
           if (key != last_key)
             {
               last_key = key;
-              last = key == 0 ? 0 : rect_pixel (t->self, index, t->background);
+              last = key == 0 ? 0 : rect_pixel (t->self, tm_alloc_raster_key_index (key, index_mask), t->background);
             }
           t->pixels[(gsize) r * t->stride + x0 + x] = last;
         }
@@ -303,7 +307,28 @@ draw_rect_list (TmMapLayer            *self,
   RectsTarget t = { self, NULL, 0, NULL, width, pack_color (&palette->background) };
   g_autofree guint32 *cells = NULL;
 
-  if (width == 0 || height == 0 || self->rects->len == 0)
+  if (width == 0 || height == 0)
+    return;
+
+  /* The backdrop, faded, in one path. */
+  for (guint i = 0; self->backdrop != NULL && i < self->backdrop->len; i++)
+    {
+      const TmRasterRect *b = &g_array_index (self->backdrop, TmRasterRect, i);
+      double sx = g->plot.width / (double) (g->end_ps - g->start_ps), sy = g->plot.height / (self->y1 - self->y0);
+      double x0 = g->plot.x + (b->x0 - (double) g->start_ps) * sx, x1 = g->plot.x + (b->x1 - (double) g->start_ps) * sx;
+      double ya = g->plot.y + (self->y1 - b->y0) * sy, yb = g->plot.y + (self->y1 - b->y1) * sy;
+
+      cairo_rectangle (cr, x0, yb, x1 - x0, ya - yb);
+    }
+  if (self->backdrop != NULL)
+    {
+      TmChartColor faded = palette->fg;
+
+      faded.alpha = palette->dark ? 0.10f : 0.07f;
+      tm_chart_set_source (cr, &faded);
+      cairo_fill (cr);
+    }
+  if (self->rects->len == 0)
     return;
 
   if (!tm_chart_canvas_is_vector (canvas))
@@ -413,6 +438,7 @@ tm_map_layer_finalize (GObject *object)
   g_clear_pointer (&self->rects, g_array_unref);
   g_clear_pointer (&self->colors, g_array_unref);
   g_clear_pointer (&self->lit, g_array_unref);
+  g_clear_pointer (&self->backdrop, g_array_unref);
 
   G_OBJECT_CLASS (tm_map_layer_parent_class)->finalize (object);
 }
@@ -492,4 +518,15 @@ tm_map_layer_set_selected (TmMapLayer *self,
   g_return_if_fail (TM_IS_MAP_LAYER (self));
 
   self->selected = index;
+}
+
+void
+tm_map_layer_set_backdrop (TmMapLayer *self,
+                           GArray     *rects)
+{
+  g_return_if_fail (TM_IS_MAP_LAYER (self));
+
+  g_clear_pointer (&self->backdrop, g_array_unref);
+  if (rects != NULL)
+    self->backdrop = g_array_ref (rects);
 }

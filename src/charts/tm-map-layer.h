@@ -45,6 +45,11 @@ TmChartLayer *tm_map_layer_new_for_rects (GArray        *rects,
  * a reference is taken); the others are faded. NULL: all. */
 void          tm_map_layer_set_lit     (TmMapLayer    *self,
                                         GArray        *lit);
+/* Rectangles (TmRasterRect, a reference is taken) drawn faded under the
+ * painter's picture: what the others lie in (an allocation holding its
+ * buffers). NULL: none. */
+void          tm_map_layer_set_backdrop (TmMapLayer   *self,
+                                         GArray       *rects);
 /* The rectangle outlined (G_MAXUINT: none). */
 void          tm_map_layer_set_selected (TmMapLayer   *self,
                                          guint          index);
