@@ -172,7 +172,9 @@ setup_cb (GtkSignalListItemFactory *factory,
   GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_xalign (GTK_LABEL (label), bytes ? 1.0f : 0.0f);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  /* Figures are never cut; text is, at its end (the tooltip has it all). */
+  if (!bytes)
+    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
   if (bytes)
     gtk_widget_add_css_class (label, "tm-numeric");

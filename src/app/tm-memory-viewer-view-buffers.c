@@ -567,6 +567,32 @@ _tm_memory_viewer_view_update_lit (TmMemoryViewerView *self)
   redraw_all (self);
 }
 
+/* The details get two sevenths of the width (220 to 400 pixels) and the
+ * table the rest, as the width changes, until the user drags the handle;
+ * after that the drag holds. */
+static void
+paned_width_cb (GtkPaned           *paned,
+                GParamSpec         *pspec,
+                TmMemoryViewerView *self)
+{
+  int width = gtk_widget_get_width (GTK_WIDGET (paned));
+
+  if (width <= 0)
+    return;
+  self->placing_paned = TRUE;
+  gtk_paned_set_position (paned, width - CLAMP (width * 2 / 7, 220, 400));
+  self->placing_paned = FALSE;
+}
+
+static void
+paned_position_cb (GtkPaned           *paned,
+                   GParamSpec         *pspec,
+                   TmMemoryViewerView *self)
+{
+  if (!self->placing_paned && gtk_widget_get_mapped (GTK_WIDGET (paned)))
+    g_signal_handlers_disconnect_by_func (paned, paned_width_cb, self);
+}
+
 void
 _tm_memory_viewer_view_buffers_init (TmMemoryViewerView *self)
 {
@@ -583,6 +609,9 @@ _tm_memory_viewer_view_buffers_init (TmMemoryViewerView *self)
   self->offsets_readout = add_chart (self, self->offsets_box, self->offsets_area, OFFSETS_HEIGHT,
                                      _("Allocation chart"), G_CALLBACK (offsets_hover_cb),
                                      G_CALLBACK (offsets_pressed_cb), G_CALLBACK (points_key_cb));
+
+  g_signal_connect_object (self->table_paned, "notify::max-position", G_CALLBACK (paned_width_cb), self, 0);
+  g_signal_connect_object (self->table_paned, "notify::position", G_CALLBACK (paned_position_cb), self, 0);
 
   self->rows = g_list_store_new (TM_TYPE_BUFFER_ROW);
   self->op_filter = gtk_custom_filter_new (op_filter_func, self, NULL);

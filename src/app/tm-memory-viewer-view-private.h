@@ -70,6 +70,7 @@ struct _TmMemoryViewerView
   GArray              *lit;           /* gint64 ids of the op's buffers here, sorted; NULL: no op */
   gint64               selected_id;   /* -1: none */
   gboolean             syncing;
+  gboolean             placing_paned;  /* the table's share is being set, not dragged */
   guint                cursor;        /* program point, G_MAXUINT: none */
   char                *op_switched;   /* the op whose first module was shown */
 };

@@ -52,6 +52,7 @@ add_card (TmMemoryViewerView *self,
   label = gtk_label_new (title);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 18);
   gtk_widget_add_css_class (label, "tm-card-title");
   gtk_box_append (GTK_BOX (card), label);
   label = gtk_label_new (value);
@@ -64,6 +65,8 @@ add_card (TmMemoryViewerView *self,
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_label_set_wrap (GTK_LABEL (label), TRUE);
       gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+      /* Narrow, so that three cards fit across 800 pixels. */
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 18);
       gtk_widget_add_css_class (label, "tm-card-detail");
       gtk_box_append (GTK_BOX (card), label);
     }
