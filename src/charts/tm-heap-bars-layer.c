@@ -139,7 +139,72 @@ compare_runs (gconstpointer a,
   return x < y ? -1 : x > y;
 }
 
-/* A bar at y: its runs of one owner, filled one colour at a time. */
+/* On a vector canvas: the runs filled one colour at a time. */
+static void
+draw_bar_rects (cairo_t               *cr,
+                const TmChartGeometry *g,
+                GArray                *runs,
+                double                 y)
+{
+  g_array_sort (runs, compare_runs);
+  for (guint i = 0; i < runs->len;)
+    {
+      guint32 key = g_array_index (runs, Run, i).key, rgb = key >> 1;
+      TmChartColor color = { ((rgb >> 16) & 0xff) / 255.0f, ((rgb >> 8) & 0xff) / 255.0f, (rgb & 0xff) / 255.0f,
+                             (key & 1) ? 1.0f : 0.25f };
+
+      for (; i < runs->len && g_array_index (runs, Run, i).key == key; i++)
+        cairo_rectangle (cr, g->plot.x + g_array_index (runs, Run, i).x, y, g_array_index (runs, Run, i).width,
+                         BAR_HEIGHT);
+      tm_chart_set_source (cr, &color);
+      cairo_fill (cr);
+    }
+}
+
+/* On a raster canvas: one row of pixels, the runs' colours (a faded one
+ * a quarter over the background), stretched to the bar's height. */
+static void
+draw_bar_image (TmHeapBarsLayer       *self,
+                const TmChartPalette  *palette,
+                cairo_t               *cr,
+                const TmChartGeometry *g,
+                GArray                *runs,
+                guint                  width,
+                double                 y)
+{
+  cairo_surface_t *image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) MAX (width, 1), 1);
+  guint32 *row = (guint32 *) (gpointer) cairo_image_surface_get_data (image);
+  cairo_pattern_t *pattern;
+
+  for (guint i = 0; i < runs->len; i++)
+    {
+      const Run *r = &g_array_index (runs, Run, i);
+      guint32 rgb = r->key >> 1, pixel = 0xff000000u | rgb;
+
+      if (!(r->key & 1))
+        {
+          /* Premultiplied, a quarter opaque. */
+          pixel = 0x40000000u | ((((rgb >> 16) & 0xff) / 4) << 16) | ((((rgb >> 8) & 0xff) / 4) << 8) |
+                  ((rgb & 0xff) / 4);
+        }
+      for (guint x = r->x; x < r->x + r->width && x < width; x++)
+        row[x] = pixel;
+    }
+  cairo_surface_mark_dirty (image);
+  cairo_save (cr);
+  cairo_translate (cr, g->plot.x, y);
+  cairo_scale (cr, 1, BAR_HEIGHT);
+  cairo_set_source_surface (cr, image, 0, 0);
+  pattern = cairo_get_source (cr);
+  cairo_pattern_set_filter (pattern, CAIRO_FILTER_NEAREST);
+  cairo_pattern_set_extend (pattern, CAIRO_EXTEND_PAD);
+  cairo_rectangle (cr, 0, 0, width, 1);
+  cairo_fill (cr);
+  cairo_restore (cr);
+  cairo_surface_destroy (image);
+}
+
+/* A bar at y: its runs of one owner. */
 static void
 draw_bar (TmHeapBarsLayer       *self,
           TmChartCanvas         *canvas,
@@ -174,19 +239,10 @@ draw_bar (TmHeapBarsLayer       *self,
         }
     }
 
-  g_array_sort (runs, compare_runs);
-  for (guint i = 0; i < runs->len;)
-    {
-      guint32 key = g_array_index (runs, Run, i).key, rgb = key >> 1;
-      TmChartColor color = { ((rgb >> 16) & 0xff) / 255.0f, ((rgb >> 8) & 0xff) / 255.0f, (rgb & 0xff) / 255.0f,
-                             (key & 1) ? 1.0f : 0.25f };
-
-      for (; i < runs->len && g_array_index (runs, Run, i).key == key; i++)
-        cairo_rectangle (cr, g->plot.x + g_array_index (runs, Run, i).x, y, g_array_index (runs, Run, i).width,
-                         BAR_HEIGHT);
-      tm_chart_set_source (cr, &color);
-      cairo_fill (cr);
-    }
+  if (!tm_chart_canvas_is_vector (canvas))
+    draw_bar_image (self, palette, cr, g, runs, width, y);
+  else
+    draw_bar_rects (cr, g, runs, y);
   /* A thin gap at the end of wide segments. */
   for (guint i = 0; i < runs->len; i++)
     if (g_array_index (runs, Run, i).width >= 4)

@@ -60,6 +60,58 @@ column_maxima (GArray *values,
   return out;
 }
 
+/* Adds to cr's path the region under the steps of column values (one
+ * polygon per stretch of columns with data), its steps moved dx right and
+ * dy down; the left edge stays, the bottom moves down with them. */
+static void
+add_steps (cairo_t               *cr,
+           const TmChartGeometry *g,
+           const gint64          *values,
+           guint                  width,
+           double                 dx,
+           double                 dy)
+{
+  double bottom = g->plot.y + g->plot.height + dy;
+  gboolean open = FALSE;
+
+  for (guint c = 0; c < width;)
+    {
+      gint64 v = values[c];
+      guint run = 1;
+      double y;
+
+      while (c + run < width && values[c + run] == v)
+        run++;
+      if (v == G_MININT64)
+        {
+          if (open)
+            {
+              cairo_line_to (cr, g->plot.x + c + dx, bottom);
+              cairo_close_path (cr);
+            }
+          open = FALSE;
+          c += run;
+          continue;
+        }
+      y = round (tm_chart_geometry_value_to_y (g, (double) v)) + dy;
+      if (!open)
+        {
+          cairo_move_to (cr, g->plot.x + c, bottom);
+          cairo_line_to (cr, g->plot.x + c, y);
+          open = TRUE;
+        }
+      else
+        cairo_line_to (cr, g->plot.x + c + dx, y);
+      cairo_line_to (cr, g->plot.x + c + run + dx, y);
+      c += run;
+    }
+  if (open)
+    {
+      cairo_line_to (cr, g->plot.x + width + dx, bottom);
+      cairo_close_path (cr);
+    }
+}
+
 static void
 draw_legend (TmChartCanvas         *canvas,
              const TmChartGeometry *g)
@@ -91,8 +143,6 @@ tm_heap_layer_draw (TmChartLayer          *layer,
   cairo_t *cr = tm_chart_canvas_get_cairo (canvas);
   double span = (double) (g->end_ps - g->start_ps);
   guint width = (guint) lround (g->plot.width);
-  double bottom = g->plot.y + g->plot.height;
-  gboolean started = FALSE;
   g_autofree gint64 *padded = NULL;
   g_autofree gint64 *unpadded = NULL;
 
@@ -106,54 +156,24 @@ tm_heap_layer_draw (TmChartLayer          *layer,
   padded = column_maxima (self->heap, self->add, (double) g->start_ps, (double) g->end_ps, width);
   unpadded = column_maxima (self->unpadded, self->add, (double) g->start_ps, (double) g->end_ps, width);
 
-  /* The padded heap: a rectangle per run of columns of one height, all
-   * in one path, then its top edge in another. */
-  for (int pass = 0; pass < 2; pass++)
-    {
-      for (guint c = 0; c < width;)
-        {
-          gint64 v = padded[c];
-          guint run = 1;
-          double y;
-
-          while (c + run < width && padded[c + run] == v)
-            run++;
-          if (v != G_MININT64)
-            {
-              y = round (tm_chart_geometry_value_to_y (g, (double) v));
-              cairo_rectangle (cr, g->plot.x + c, y, run, pass == 0 ? bottom - y : 1.5);
-            }
-          c += run;
-        }
-      tm_chart_set_source (cr, pass == 0 ? &palette->series_fill[TM_SERIES_HEAP] : &palette->series[TM_SERIES_HEAP]);
-      cairo_fill (cr);
-    }
-
-  /* The unpadded heap: a line of steps over the same columns. */
-  for (guint c = 0; c < width;)
-    {
-      gint64 v = unpadded[c];
-      guint run = 1;
-      double y;
-
-      while (c + run < width && unpadded[c + run] == v)
-        run++;
-      if (v != G_MININT64)
-        {
-          y = tm_chart_geometry_value_to_y (g, (double) v);
-          if (!started)
-            cairo_move_to (cr, g->plot.x + c, y);
-          else
-            cairo_line_to (cr, g->plot.x + c, y);
-          cairo_line_to (cr, g->plot.x + c + run, y);
-          started = TRUE;
-        }
-      c += run;
-    }
+  /* The padded heap's area; then its top edge, and the unpadded heap, as
+   * lines of steps: what lies between the area and the area moved right
+   * and down by the line's width (even-odd), so risers have that width
+   * too. Whole polygons of axis-aligned edges, which cairo fills fast
+   * however many columns there are. */
+  add_steps (cr, g, padded, width, 0, 0);
+  tm_chart_set_source (cr, &palette->series_fill[TM_SERIES_HEAP]);
+  cairo_fill (cr);
+  cairo_set_fill_rule (cr, CAIRO_FILL_RULE_EVEN_ODD);
+  add_steps (cr, g, padded, width, 0, 0);
+  add_steps (cr, g, padded, width, 1.5, 1.5);
+  tm_chart_set_source (cr, &palette->series[TM_SERIES_HEAP]);
+  cairo_fill (cr);
+  add_steps (cr, g, unpadded, width, -1, -1);
+  add_steps (cr, g, unpadded, width, 1, 1);
   tm_chart_set_source (cr, &palette->frag);
-  cairo_set_line_width (cr, 1.5);
-  cairo_set_line_join (cr, CAIRO_LINE_JOIN_BEVEL);
-  cairo_stroke (cr);
+  cairo_fill (cr);
+  cairo_set_fill_rule (cr, CAIRO_FILL_RULE_WINDING);
   cairo_restore (cr);
 }
 

@@ -333,12 +333,16 @@ draw_rect_list (TmMapLayer            *self,
 
   if (!tm_chart_canvas_is_vector (canvas))
     {
-      /* A picture: the painter's pixels straight into an image. */
-      cairo_surface_t *image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) width, (int) height);
+      /* A picture: the painter's pixels straight into an image, every
+       * one of them written (empty ones transparent), so the buffer needs
+       * no clearing first. */
+      int stride = cairo_format_stride_for_width (CAIRO_FORMAT_ARGB32, (int) width);
+      g_autofree guint32 *pixels = g_malloc ((gsize) stride * height);
+      cairo_surface_t *image = cairo_image_surface_create_for_data ((unsigned char *) pixels, CAIRO_FORMAT_ARGB32,
+                                                                    (int) width, (int) height, stride);
 
-      t.pixels = (guint32 *) (gpointer) cairo_image_surface_get_data (image);
-      t.stride = cairo_image_surface_get_stride (image) / 4;
-      memset (t.pixels, 0, (gsize) t.stride * 4 * height);
+      t.pixels = pixels;
+      t.stride = stride / 4;
       tm_alloc_raster_render_rects ((const TmRasterRect *) (gpointer) self->rects->data, self->rects->len,
                                     (double) g->start_ps, (double) g->end_ps, self->y0, self->y1,
                                     width, height, rects_band, &t);
