@@ -336,11 +336,15 @@ draw_rect_list (TmMapLayer            *self,
       /* A picture: the painter's pixels straight into an image, every
        * one of them written (empty ones transparent), so the buffer needs
        * no clearing first. */
+      static const cairo_user_data_key_t pixels_key;
       int stride = cairo_format_stride_for_width (CAIRO_FORMAT_ARGB32, (int) width);
-      g_autofree guint32 *pixels = g_malloc ((gsize) stride * height);
+      guint32 *pixels = g_malloc ((gsize) stride * height);
       cairo_surface_t *image = cairo_image_surface_create_for_data ((unsigned char *) pixels, CAIRO_FORMAT_ARGB32,
                                                                     (int) width, (int) height, stride);
 
+      /* The pixels live as long as the image: a recording canvas (a
+       * widget's snapshot) keeps the image after this draw. */
+      cairo_surface_set_user_data (image, &pixels_key, pixels, g_free);
       t.pixels = pixels;
       t.stride = stride / 4;
       tm_alloc_raster_render_rects ((const TmRasterRect *) (gpointer) self->rects->data, self->rects->len,
