@@ -397,6 +397,42 @@ test_sidecar_and_missing (void)
   tm_fixture_remove (dir);
 }
 
+/* In a sandbox, a profile the document portal gave by itself: its folder,
+ * and so its sidecars, are out of reach, so the page is there and says
+ * what to do rather than nothing; the same profile elsewhere, with neither
+ * modules nor sidecars, has no page. */
+static void
+test_lone_portal_document (void)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new_xprof_example ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *doc = g_build_filename (g_get_user_runtime_dir (), "doc", "a1b2c3", NULL);
+  g_autofree char *path = NULL;
+  g_autofree char *plain = NULL;
+  TmWindow *window = tm_test_new_window ();
+  GtkWidget *view;
+
+  g_assert_cmpint (g_mkdir_with_parents (doc, 0700), ==, 0);
+  path = tm_fixture_space_write (space, doc, "plain.xplane.pb", &error);
+  g_assert_no_error (error);
+  plain = tm_fixture_space_write (space, NULL, "plain.xplane.pb", &error);
+  g_assert_no_error (error);
+
+  tm_test_open_and_wait (window, plain);
+  tm_test_iterate_for (200);
+  g_assert_false (switch_shown (window));
+
+  tm_test_open_and_wait (window, path);
+  g_assert_true (switch_shown (window));
+  show_viewer (window);
+  view = get_view (window);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (tm_test_template_child (view, TM_TYPE_MEMORY_VIEWER_VIEW,
+                                                                                        "state_stack"))), ==, "missing");
+  tm_test_destroy_window (window);
+  tm_fixture_remove (plain);
+  tm_fixture_remove (path);
+}
+
 /* 800 × 600: the page fits the window's width. */
 static void
 test_small_window (void)
@@ -458,12 +494,16 @@ int
 main (int    argc,
       char **argv)
 {
-  g_autofree char *home = tm_test_gui_init (&argc, &argv);
+  g_autofree char *runtime = g_dir_make_tmp ("tidemark-test-runtime-XXXXXX", NULL);
+  g_autofree char *home = NULL;
   g_autoptr(GBytes) keep = NULL;
   g_autoptr(TmFixtureSpace) space = tm_hlo_fixture_new_viewer_space (&keep);
   g_autoptr(GError) error = NULL;
   int status;
 
+  /* A runtime folder of its own, for a document portal's mount. */
+  g_setenv ("XDG_RUNTIME_DIR", runtime, TRUE);
+  home = tm_test_gui_init (&argc, &argv);
   fixture_dir = tm_fixture_make_temp_dir (&error);
   g_assert_no_error (error);
   fixture_path = tm_fixture_space_write (space, fixture_dir, "viewer.xplane.pb", &error);
@@ -472,12 +512,14 @@ main (int    argc,
   g_test_add_func ("/memory-viewer-view/fixture", test_fixture);
   g_test_add_func ("/memory-viewer-view/op-link", test_op_link);
   g_test_add_func ("/memory-viewer-view/sidecar-and-missing", test_sidecar_and_missing);
+  g_test_add_func ("/memory-viewer-view/lone-portal-document", test_lone_portal_document);
   g_test_add_func ("/memory-viewer-view/small-window", test_small_window);
   g_test_add_func ("/memory-viewer-view/real-profile", test_real_profile);
 
   status = g_test_run ();
   tm_fixture_remove (fixture_dir);
   tm_fixture_remove (home);
+  tm_fixture_remove (runtime);
   g_free (fixture_path);
   g_free (fixture_dir);
   return status;

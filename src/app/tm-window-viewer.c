@@ -10,14 +10,18 @@
  * The toggles show only for a profile with XLA modules: HloProtos inside
  * it, executions on its XLA Modules line, a sidecar opened by itself, or
  * sidecar files beside it (looked for in a worker after the profile
- * shows, never before). A sidecar opened by itself, having no memory
- * ids, opens on the Memory Viewer.
+ * shows, never before). An XSpace the document portal gave by itself (in
+ * a sandbox the folder beside it cannot be read) shows them too: the page
+ * then says how to reach its modules' plans, rather than nothing. A
+ * sidecar opened by itself, having no memory ids, opens on the Memory
+ * Viewer.
  */
 #include "config.h"
 
 #include <glib/gi18n.h>
 
 #include "tm-memory-viewer-view.h"
+#include "tm-portal.h"
 #include "tm-static-selection.h"
 #include "tm-window-private.h"
 
@@ -116,6 +120,17 @@ weak_ref_free (GWeakRef *ref)
   g_free (ref);
 }
 
+/* A file the document portal gave by itself: its folder is out of reach. */
+static gboolean
+is_lone_portal_document (TmProfile *profile)
+{
+  g_autofree char *path = g_file_get_path (tm_profile_get_file (profile));
+  g_autofree char *below = NULL;
+
+  return tm_portal_parse_document_path (path, g_get_user_runtime_dir (), NULL, &below) &&
+         below != NULL && below[0] == '\0';
+}
+
 /* Another profile: are there modules, and which page does it open on? */
 static void
 profile_cb (TmWindow *self)
@@ -128,7 +143,9 @@ profile_cb (TmWindow *self)
   g_cancellable_cancel (v->cancellable);
   g_clear_object (&v->cancellable);
   g_set_object (&v->profile, profile);
-  v->has_modules = tm_static_selection_profile_has_modules (profile);
+  v->has_modules = tm_static_selection_profile_has_modules (profile) ||
+                   (profile != NULL && tm_profile_get_format (profile) == TM_INPUT_FORMAT_XSPACE &&
+                    tm_profile_get_file (profile) != NULL && is_lone_portal_document (profile));
   set_page (self, profile != NULL && tm_profile_get_n_memory_ids (profile) == 0 && v->has_modules
                   ? "memory-viewer" : "memory-profile");
   if (profile != NULL && !v->has_modules && tm_profile_get_file (profile) != NULL)
