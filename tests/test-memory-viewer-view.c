@@ -392,6 +392,13 @@ test_sidecar_and_missing (void)
   g_assert_true (has_text (view, ".hlo_proto.pb"));
   g_assert_true (has_text (view, "Flatpak"));
 
+  /* Another profile opened over the page: its own default, nothing of
+   * the one before. */
+  tm_test_open_and_wait (window, fixture_path);
+  show_viewer (window);
+  g_assert_cmpstr (selection (window)->module, ==, "jit_train_step(1)");
+  g_assert_cmpuint (tm_memory_viewer_query_get_plans (get_query (window))->len, ==, 3);
+
   tm_test_destroy_window (window);
   tm_fixture_remove (plain);
   tm_fixture_remove (dir);

@@ -626,12 +626,20 @@ tm_memory_viewer_query_get_for_session (TmSession *session)
   return self;
 }
 
+/* Whether what the query holds is of the session's profile: a view told
+ * of a new profile before the query was sees nothing of the old one. */
+static gboolean
+is_current (TmMemoryViewerQuery *self)
+{
+  return self->session != NULL && tm_session_get_profile (self->session) == self->profile;
+}
+
 TmMemoryViewerState
 tm_memory_viewer_query_get_state (TmMemoryViewerQuery *self)
 {
   g_return_val_if_fail (TM_IS_MEMORY_VIEWER_QUERY (self), TM_MEMORY_VIEWER_IDLE);
 
-  return self->state;
+  return is_current (self) ? self->state : TM_MEMORY_VIEWER_IDLE;
 }
 
 void
@@ -652,7 +660,7 @@ tm_memory_viewer_query_get_plans (TmMemoryViewerQuery *self)
 {
   g_return_val_if_fail (TM_IS_MEMORY_VIEWER_QUERY (self), NULL);
 
-  return self->plans;
+  return is_current (self) ? self->plans : NULL;
 }
 
 GArray *
@@ -660,7 +668,7 @@ tm_memory_viewer_query_get_order (TmMemoryViewerQuery *self)
 {
   g_return_val_if_fail (TM_IS_MEMORY_VIEWER_QUERY (self), NULL);
 
-  return self->order;
+  return is_current (self) ? self->order : NULL;
 }
 
 const TmModulePlan *
@@ -669,7 +677,7 @@ tm_memory_viewer_query_lookup_plan (TmMemoryViewerQuery *self,
 {
   g_return_val_if_fail (TM_IS_MEMORY_VIEWER_QUERY (self), NULL);
 
-  for (guint i = 0; module != NULL && self->plans != NULL && i < self->plans->len; i++)
+  for (guint i = 0; module != NULL && is_current (self) && self->plans != NULL && i < self->plans->len; i++)
     if (g_str_equal (g_array_index (self->plans, TmModulePlan, i).name, module))
       return &g_array_index (self->plans, TmModulePlan, i);
   return NULL;
@@ -680,7 +688,7 @@ tm_memory_viewer_query_get_result (TmMemoryViewerQuery *self)
 {
   g_return_val_if_fail (TM_IS_MEMORY_VIEWER_QUERY (self), NULL);
 
-  return self->key != NULL ? g_hash_table_lookup (self->kept, self->key) : NULL;
+  return self->key != NULL && is_current (self) ? g_hash_table_lookup (self->kept, self->key) : NULL;
 }
 
 gboolean
@@ -704,5 +712,5 @@ tm_memory_viewer_query_get_op_matches (TmMemoryViewerQuery *self)
 {
   g_return_val_if_fail (TM_IS_MEMORY_VIEWER_QUERY (self), NULL);
 
-  return self->op_matches;
+  return is_current (self) ? self->op_matches : NULL;
 }

@@ -20,6 +20,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tm-memory-viewer-query.h"
 #include "tm-memory-viewer-view.h"
 #include "tm-portal.h"
 #include "tm-static-selection.h"
@@ -201,6 +202,8 @@ _tm_window_viewer_init (TmWindow *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (v->switcher), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Page"), -1);
   gtk_header_bar_pack_start (GTK_HEADER_BAR (header), v->switcher);
 
+  /* The query hears of a new profile before the page does. */
+  tm_memory_viewer_query_get_for_session (self->session);
   v->view = tm_memory_viewer_view_new (self->session);
   gtk_widget_set_name (v->view, "memory_viewer_view");
   gtk_stack_add_named (self->main_stack, v->view, "memory-viewer");
