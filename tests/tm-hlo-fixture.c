@@ -328,6 +328,10 @@ set_array (TmHloFixture             *self,
   Xla__LayoutProto *layout = NEW (self, Xla__LayoutProto, XLA__LAYOUT_PROTO__INIT);
   Xla__OpMetadata *metadata = NEW (self, Xla__OpMetadata, XLA__OP_METADATA__INIT);
 
+  /* The tuple shape it had goes, with its array (the fixture frees the
+   * arrays of what the proto still holds). */
+  g_clear_pointer (&inst->shape->tuple_shapes, g_free);
+  inst->shape->n_tuple_shapes = 0;
   shape->element_type = XLA__PRIMITIVE_TYPE__F32;
   APPEND (shape->n_dimensions, shape->dimensions, d0);
   if (d1 > 0)

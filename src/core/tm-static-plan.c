@@ -37,10 +37,11 @@ tm_static_plan_summarize (GArray          *entries,
       g_autoptr(TmHloProto) proto = NULL;
       g_autoptr(TmBufferAssignment) ba = NULL;
       g_autoptr(GError) local = NULL;
-      TmModulePlan plan = { g_strdup (entry->name), 0, 0, NULL, NULL };
+      TmModulePlan plan = { NULL, 0, 0, NULL, NULL };
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
+      plan.name = g_strdup (entry->name);
       proto = tm_hlo_entry_decode (entry, &local);
       if (proto != NULL)
         ba = tm_buffer_assignment_compute (proto, entry->name, 0, TM_BUFFER_ASSIGNMENT_SMALL_BUFFER_SIZE,
