@@ -416,7 +416,7 @@ static gboolean
 has_id (GArray *ids,
         gint64  id)
 {
-  return bsearch (&id, ids->data, ids->len, sizeof (gint64), compare_id) != NULL;
+  return ids->len > 0 && bsearch (&id, ids->data, ids->len, sizeof (gint64), compare_id) != NULL;
 }
 
 void
