@@ -193,15 +193,18 @@ test_fixture (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
   tm_test_open_and_wait (window, fixture_path);
-  view = get_view (window);
 
-  /* Opening reads no module: the page asks when it is shown. */
+  /* Opening reads no module, nor makes the page: both wait for it to be
+   * shown. */
+  g_assert_null (gtk_stack_get_child_by_name (GTK_STACK (tm_test_template_child (window, TM_TYPE_WINDOW, "main_stack")),
+                                              "memory-viewer"));
   g_assert_cmpstr (shown_page (window), ==, "profile");
   g_assert_true (switch_shown (window));
   g_assert_cmpint (tm_memory_viewer_query_get_state (get_query (window)), ==, TM_MEMORY_VIEWER_IDLE);
   g_assert_null (selection (window));
 
   show_viewer (window);
+  view = get_view (window);
   /* The default: the most heap simulator events, memory space 0. */
   g_assert_cmpstr (selection (window)->module, ==, "jit_train_step(1)");
   g_assert_cmpint (selection (window)->memory_space, ==, 0);
@@ -307,10 +310,10 @@ test_op_link (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
   tm_test_open_and_wait (window, fixture_path);
-  view = get_view (window);
 
   /* Start on another module, so that the op's module is shown for it. */
   show_viewer (window);
+  view = get_view (window);
   tm_static_selection_show_module (tm_window_get_session (window), "test_module(2)", 0);
   tm_test_iterate_until (result_ready, window);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", "memory-profile"));
@@ -383,10 +386,10 @@ test_sidecar_and_missing (void)
                    18 * MiB + 4096);
 
   tm_test_open_and_wait (window, plain);
-  view = get_view (window);
   g_assert_cmpstr (shown_page (window), ==, "profile");
   g_assert_true (switch_shown (window));
   show_viewer (window);
+  view = get_view (window);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (tm_test_template_child (view, TM_TYPE_MEMORY_VIEWER_VIEW,
                                                                                         "state_stack"))), ==, "missing");
   g_assert_true (has_text (view, ".hlo_proto.pb"));
@@ -473,9 +476,9 @@ test_real_profile (void)
   window = tm_test_new_window ();
   gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
   tm_test_open_and_wait (window, path);
-  view = get_view (window);
   g_assert_cmpint (tm_memory_viewer_query_get_state (get_query (window)), ==, TM_MEMORY_VIEWER_IDLE);
   show_viewer (window);
+  view = get_view (window);
 
   g_assert_cmpstr (selection (window)->module, ==, "jit_forward_3d_conv(15)");
   g_assert_cmpuint (dropdown_n_items (view, "module_dropdown"), ==, 8);

@@ -29,7 +29,7 @@
 struct _TmWindowViewer
 {
   GtkWidget    *switcher;
-  GtkWidget    *view;
+  GtkWidget    *view;           /* the page, once it was first shown */
   GSimpleAction *action;
   TmProfile    *profile;        /* the one the toggles were decided for */
   gboolean      has_modules;
@@ -66,7 +66,16 @@ _tm_window_viewer_update (TmWindow *self)
                 g_strcmp0 (shown, "memory-viewer") != 0))
     return;
   if (v->has_modules && wants_viewer (self))
-    gtk_stack_set_visible_child_name (self->main_stack, "memory-viewer");
+    {
+      /* Made when first shown: a window that never shows it (most
+       * profiles have no modules) does not build it. */
+      if (v->view == NULL)
+        {
+          v->view = tm_memory_viewer_view_new (self->session);
+          gtk_stack_add_named (self->main_stack, v->view, "memory-viewer");
+        }
+      gtk_stack_set_visible_child_name (self->main_stack, "memory-viewer");
+    }
   else
     gtk_stack_set_visible_child_name (self->main_stack, state == TM_WINDOW_STATE_PROFILE ? "profile" : "no-data");
 }
@@ -204,9 +213,6 @@ _tm_window_viewer_init (TmWindow *self)
 
   /* The query hears of a new profile before the page does. */
   tm_memory_viewer_query_get_for_session (self->session);
-  v->view = tm_memory_viewer_view_new (self->session);
-  gtk_widget_set_name (v->view, "memory_viewer_view");
-  gtk_stack_add_named (self->main_stack, v->view, "memory-viewer");
 
   g_signal_connect_object (self->session, "notify::profile", G_CALLBACK (profile_cb), self, G_CONNECT_SWAPPED);
 }
