@@ -28,6 +28,13 @@ struct _TmMapLayer
   GArray        *lit;
   guint          selected;
   GArray        *backdrop;    /* TmRasterRect drawn under them, faded */
+  /* The painter's last frame of them: the rectangle owning each pixel,
+   * for the range and size it was made for. A redraw of the same frame
+   * (another highlight, selection or colours) only colours it again. */
+  guint32       *cells;
+  guint          cells_width;
+  guint          cells_height;
+  double         cells_range[4];
 };
 
 G_DEFINE_FINAL_TYPE (TmMapLayer, tm_map_layer, TM_TYPE_CHART_LAYER)
@@ -251,16 +258,15 @@ pack_color (const TmChartColor *c)
 
 typedef struct
 {
-  TmMapLayer *self;
-  guint32    *pixels;   /* the plot's image, or NULL (vector: cells) */
-  int         stride;   /* in pixels */
-  guint32    *cells;    /* rectangle per pixel, row 0 at the top */
-  guint       width;
-  guint32     background;
+  guint32 *cells;    /* rectangle per pixel, row 0 at the top */
+  guint    width;
 } RectsTarget;
 
-/* The band's pixels, a row at a time (the image's rows are contiguous);
- * a colour is looked up only when the key changes. */
+/* The band's keys as cells, sixteen columns at a time, each a row at a
+ * time: the keys of sixteen columns stay in the cache for sixteen rows,
+ * and a row of cells gets a whole cache line. */
+#define RECTS_TILE 16
+
 static void
 rects_band (guint          x0,
             guint          n_columns,
@@ -270,30 +276,45 @@ rects_band (guint          x0,
             gpointer       user_data)
 {
   RectsTarget *t = user_data;
-  guint32 last_key = 0, last = 0;
 
-  for (guint r = 0; r < height; r++)
+  for (guint xb = 0; xb < n_columns; xb += RECTS_TILE)
     {
-      if (t->cells != NULL)
-        {
-          guint32 *row = t->cells + (gsize) r * t->width + x0;
+      guint nx = MIN (RECTS_TILE, n_columns - xb);
+      const guint32 *columns = keys + (gsize) xb * height;
 
-          for (guint x = 0; x < n_columns; x++)
-            row[x] = tm_alloc_raster_key_index (keys[(gsize) x * height + r], index_mask);
-          continue;
-        }
-      for (guint x = 0; x < n_columns; x++)
+      for (guint r = 0; r < height; r++)
         {
-          guint32 key = keys[(gsize) x * height + r];
+          guint32 *row = t->cells + (gsize) r * t->width + x0 + xb;
 
-          if (key != last_key)
-            {
-              last_key = key;
-              last = key == 0 ? 0 : rect_pixel (t->self, tm_alloc_raster_key_index (key, index_mask), t->background);
-            }
-          t->pixels[(gsize) r * t->stride + x0 + x] = last;
+          for (guint x = 0; x < nx; x++)
+            row[x] = tm_alloc_raster_key_index (columns[(gsize) x * height + r], index_mask);
         }
     }
+}
+
+/* The rectangle owning each pixel of the plot, the painter's frame, made
+ * again only when the range or the size changed. */
+static const guint32 *
+rect_cells (TmMapLayer            *self,
+            const TmChartGeometry *g,
+            guint                  width,
+            guint                  height)
+{
+  double range[4] = { (double) g->start_ps, (double) g->end_ps, self->y0, self->y1 };
+  RectsTarget t = { NULL, width };
+
+  if (self->cells != NULL && self->cells_width == width && self->cells_height == height &&
+      memcmp (self->cells_range, range, sizeof range) == 0)
+    return self->cells;
+  g_free (self->cells);
+  self->cells = g_new (guint32, (gsize) width * height);
+  self->cells_width = width;
+  self->cells_height = height;
+  memcpy (self->cells_range, range, sizeof range);
+  t.cells = self->cells;
+  tm_alloc_raster_render_rects ((const TmRasterRect *) (gpointer) self->rects->data, self->rects->len,
+                                range[0], range[1], range[2], range[3], width, height, rects_band, &t);
+  return self->cells;
 }
 
 static void
@@ -304,8 +325,9 @@ draw_rect_list (TmMapLayer            *self,
   const TmChartPalette *palette = tm_chart_canvas_get_palette (canvas);
   cairo_t *cr = tm_chart_canvas_get_cairo (canvas);
   guint width = (guint) lround (g->plot.width), height = (guint) lround (g->plot.height);
-  RectsTarget t = { self, NULL, 0, NULL, width, pack_color (&palette->background) };
-  g_autofree guint32 *cells = NULL;
+  guint32 background = pack_color (&palette->background);
+  g_autofree guint32 *lut = NULL;
+  const guint32 *cells;
 
   if (width == 0 || height == 0)
     return;
@@ -331,11 +353,16 @@ draw_rect_list (TmMapLayer            *self,
   if (self->rects->len == 0)
     return;
 
+  cells = rect_cells (self, g, width, height);
+  /* Each rectangle's pixel, once per frame rather than per pixel. */
+  lut = g_new (guint32, self->rects->len);
+  for (guint i = 0; i < self->rects->len; i++)
+    lut[i] = rect_pixel (self, i, background);
+
   if (!tm_chart_canvas_is_vector (canvas))
     {
-      /* A picture: the painter's pixels straight into an image, every
-       * one of them written (empty ones transparent), so the buffer needs
-       * no clearing first. */
+      /* A picture: the cells coloured into an image, every pixel written
+       * (empty ones transparent), so the buffer needs no clearing. */
       static const cairo_user_data_key_t pixels_key;
       int stride = cairo_format_stride_for_width (CAIRO_FORMAT_ARGB32, (int) width);
       guint32 *pixels = g_malloc ((gsize) stride * height);
@@ -345,11 +372,14 @@ draw_rect_list (TmMapLayer            *self,
       /* The pixels live as long as the image: a recording canvas (a
        * widget's snapshot) keeps the image after this draw. */
       cairo_surface_set_user_data (image, &pixels_key, pixels, g_free);
-      t.pixels = pixels;
-      t.stride = stride / 4;
-      tm_alloc_raster_render_rects ((const TmRasterRect *) (gpointer) self->rects->data, self->rects->len,
-                                    (double) g->start_ps, (double) g->end_ps, self->y0, self->y1,
-                                    width, height, rects_band, &t);
+      for (guint r = 0; r < height; r++)
+        {
+          const guint32 *in = cells + (gsize) r * width;
+          guint32 *out = pixels + (gsize) r * (stride / 4);
+
+          for (guint x = 0; x < width; x++)
+            out[x] = in[x] == TM_ALLOCATIONS_NONE ? 0 : lut[in[x]];
+        }
       cairo_surface_mark_dirty (image);
       cairo_set_source_surface (cr, image, g->plot.x, g->plot.y);
       cairo_paint (cr);
@@ -358,11 +388,6 @@ draw_rect_list (TmMapLayer            *self,
   else
     {
       /* Shapes: a rectangle per run of one rectangle's pixels in a row. */
-      cells = g_new (guint32, (gsize) width * height);
-      t.cells = cells;
-      tm_alloc_raster_render_rects ((const TmRasterRect *) (gpointer) self->rects->data, self->rects->len,
-                                    (double) g->start_ps, (double) g->end_ps, self->y0, self->y1,
-                                    width, height, rects_band, &t);
       for (guint r = 0; r < height; r++)
         for (guint x = 0; x < width;)
           {
@@ -378,7 +403,7 @@ draw_rect_list (TmMapLayer            *self,
               }
             while (x + run < width && cells[(gsize) r * width + x + run] == owner)
               run++;
-            pixel = rect_pixel (self, owner, t.background);
+            pixel = lut[owner];
             color = (TmChartColor) { ((pixel >> 16) & 0xff) / 255.0f, ((pixel >> 8) & 0xff) / 255.0f,
                                      (pixel & 0xff) / 255.0f, 1.0f };
             tm_chart_canvas_rect (canvas, &color, g->plot.x + x, g->plot.y + r, run, 1);
@@ -447,6 +472,7 @@ tm_map_layer_finalize (GObject *object)
   g_clear_pointer (&self->colors, g_array_unref);
   g_clear_pointer (&self->lit, g_array_unref);
   g_clear_pointer (&self->backdrop, g_array_unref);
+  g_clear_pointer (&self->cells, g_free);
 
   G_OBJECT_CLASS (tm_map_layer_parent_class)->finalize (object);
 }
