@@ -35,6 +35,11 @@ struct _TmMapLayer
   guint          cells_width;
   guint          cells_height;
   double         cells_range[4];
+  /* Those cells coloured, for a raster canvas: the outline of the
+   * selected rectangle is drawn over it, so only the highlight and the
+   * colours change it. */
+  cairo_surface_t *picture;
+  guint32        picture_background;
 };
 
 G_DEFINE_FINAL_TYPE (TmMapLayer, tm_map_layer, TM_TYPE_CHART_LAYER)
@@ -307,6 +312,7 @@ rect_cells (TmMapLayer            *self,
       memcmp (self->cells_range, range, sizeof range) == 0)
     return self->cells;
   g_free (self->cells);
+  g_clear_pointer (&self->picture, cairo_surface_destroy);
   self->cells = g_new (guint32, (gsize) width * height);
   self->cells_width = width;
   self->cells_height = height;
@@ -354,36 +360,43 @@ draw_rect_list (TmMapLayer            *self,
     return;
 
   cells = rect_cells (self, g, width, height);
-  /* Each rectangle's pixel, once per frame rather than per pixel. */
-  lut = g_new (guint32, self->rects->len);
-  for (guint i = 0; i < self->rects->len; i++)
-    lut[i] = rect_pixel (self, i, background);
+  /* Each rectangle's pixel, once per colouring rather than per pixel. */
+  if (tm_chart_canvas_is_vector (canvas) || self->picture == NULL || self->picture_background != background)
+    {
+      lut = g_new (guint32, self->rects->len);
+      for (guint i = 0; i < self->rects->len; i++)
+        lut[i] = rect_pixel (self, i, background);
+    }
 
   if (!tm_chart_canvas_is_vector (canvas))
     {
-      /* A picture: the cells coloured into an image, every pixel written
-       * (empty ones transparent), so the buffer needs no clearing. */
-      static const cairo_user_data_key_t pixels_key;
-      int stride = cairo_format_stride_for_width (CAIRO_FORMAT_ARGB32, (int) width);
-      guint32 *pixels = g_malloc ((gsize) stride * height);
-      cairo_surface_t *image = cairo_image_surface_create_for_data ((unsigned char *) pixels, CAIRO_FORMAT_ARGB32,
-                                                                    (int) width, (int) height, stride);
-
-      /* The pixels live as long as the image: a recording canvas (a
-       * widget's snapshot) keeps the image after this draw. */
-      cairo_surface_set_user_data (image, &pixels_key, pixels, g_free);
-      for (guint r = 0; r < height; r++)
+      if (self->picture == NULL || self->picture_background != background)
         {
-          const guint32 *in = cells + (gsize) r * width;
-          guint32 *out = pixels + (gsize) r * (stride / 4);
+          /* A picture: the cells coloured into an image, every pixel
+           * written (empty ones transparent), so the buffer needs no
+           * clearing. The pixels live as long as the image: a recording
+           * canvas (a widget's snapshot) keeps it after this draw. */
+          static const cairo_user_data_key_t pixels_key;
+          int stride = cairo_format_stride_for_width (CAIRO_FORMAT_ARGB32, (int) width);
+          guint32 *pixels = g_malloc ((gsize) stride * height);
 
-          for (guint x = 0; x < width; x++)
-            out[x] = in[x] == TM_ALLOCATIONS_NONE ? 0 : lut[in[x]];
+          g_clear_pointer (&self->picture, cairo_surface_destroy);
+          self->picture = cairo_image_surface_create_for_data ((unsigned char *) pixels, CAIRO_FORMAT_ARGB32,
+                                                               (int) width, (int) height, stride);
+          cairo_surface_set_user_data (self->picture, &pixels_key, pixels, g_free);
+          self->picture_background = background;
+          for (guint r = 0; r < height; r++)
+            {
+              const guint32 *in = cells + (gsize) r * width;
+              guint32 *out = pixels + (gsize) r * (stride / 4);
+
+              for (guint x = 0; x < width; x++)
+                out[x] = in[x] == TM_ALLOCATIONS_NONE ? 0 : lut[in[x]];
+            }
+          cairo_surface_mark_dirty (self->picture);
         }
-      cairo_surface_mark_dirty (image);
-      cairo_set_source_surface (cr, image, g->plot.x, g->plot.y);
+      cairo_set_source_surface (cr, self->picture, g->plot.x, g->plot.y);
       cairo_paint (cr);
-      cairo_surface_destroy (image);
     }
   else
     {
@@ -473,6 +486,7 @@ tm_map_layer_finalize (GObject *object)
   g_clear_pointer (&self->lit, g_array_unref);
   g_clear_pointer (&self->backdrop, g_array_unref);
   g_clear_pointer (&self->cells, g_free);
+  g_clear_pointer (&self->picture, cairo_surface_destroy);
 
   G_OBJECT_CLASS (tm_map_layer_parent_class)->finalize (object);
 }
@@ -543,6 +557,8 @@ tm_map_layer_set_lit (TmMapLayer *self,
   g_clear_pointer (&self->lit, g_array_unref);
   if (lit != NULL)
     self->lit = g_array_ref (lit);
+  /* Other colours: the picture is made again (its owners stay). */
+  g_clear_pointer (&self->picture, cairo_surface_destroy);
 }
 
 void

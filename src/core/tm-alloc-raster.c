@@ -106,6 +106,16 @@ draw_extent (const Extent *e,
         }
       return;
     }
+  /* One row (a wide, thin rectangle: a buffer of the Memory Viewer's
+   * allocation chart, a long-lived small allocation): a strided line. */
+  if (G_LIKELY (ranks == NULL) && e->r0 == e->r1)
+    {
+      guint32 *p = keys + (gsize) (xa - bx) * height + e->r0;
+
+      for (gint x = xa; x <= xb; x++, p += height)
+        *p = MAX (*p, e->key);
+      return;
+    }
   if (G_LIKELY (ranks == NULL))
     for (gint x = xa; x <= xb; x++)
       {
