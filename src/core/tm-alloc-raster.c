@@ -397,6 +397,33 @@ render_parts (Part  *first,
   return parts[0].shown + (n_parts == 2 ? parts[1].shown : 0);
 }
 
+/* What every frame's part starts with: the whole width, the axis range,
+ * the scales (0 for an empty range; span is the x range's length) and
+ * where the bands go. */
+static void
+part_init (Part                  *part,
+           double                 span,
+           double                 y0,
+           double                 y1,
+           guint                  width,
+           guint                  height,
+           TmAllocRasterBandFunc  func,
+           gpointer               user_data)
+{
+  part->y0 = y0;
+  part->y1 = y1;
+  part->width = (gint) width;
+  part->height = (gint) height;
+  part->col1 = (gint) width;
+  part->func = func;
+  part->user_data = user_data;
+  if (span > 0 && y1 > y0)
+    {
+      part->sx = (double) width / span;
+      part->sy = (double) height / (y1 - y0);
+    }
+}
+
 guint
 tm_alloc_raster_render_bands (TmAllocations        *self,
                               gint64                t0_ps,
@@ -419,18 +446,8 @@ tm_alloc_raster_render_bands (TmAllocations        *self,
   part.self = self;
   part.t0_ps = t0_ps;
   part.t1_ps = t1_ps;
-  part.y0 = y0;
-  part.y1 = y1;
-  part.width = (gint) width;
-  part.height = (gint) height;
-  part.col1 = (gint) width;
-  part.func = func;
-  part.user_data = user_data;
-  if (t1_ps > t0_ps && y1 > y0)
-    {
-      part.sx = (double) width / (double) (t1_ps - t0_ps);
-      part.sy = (double) height / (y1 - y0);
-    }
+  /* The span as an integer first: times far from 0 keep it exact. */
+  part_init (&part, t1_ps > t0_ps ? (double) (t1_ps - t0_ps) : 0, y0, y1, width, height, func, user_data);
   return render_parts (&part, t1_ps > t0_ps ? tm_allocations_candidates_end (self, t1_ps) : 0);
 }
 
@@ -458,18 +475,7 @@ tm_alloc_raster_render_rects (const TmRasterRect    *rects,
   part.n_rects = n_rects;
   part.x0 = x0;
   part.x1 = x1;
-  part.y0 = y0;
-  part.y1 = y1;
-  part.width = (gint) width;
-  part.height = (gint) height;
-  part.col1 = (gint) width;
-  part.func = func;
-  part.user_data = user_data;
-  if (x1 > x0 && y1 > y0)
-    {
-      part.sx = (double) width / (x1 - x0);
-      part.sy = (double) height / (y1 - y0);
-    }
+  part_init (&part, x1 - x0, y0, y1, width, height, func, user_data);
   return render_parts (&part, x1 > x0 ? rects_end (rects, n_rects, x1) : 0);
 }
 
