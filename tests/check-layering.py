@@ -71,6 +71,8 @@ CORE_CHAIN = [
     'tm-alloc-list',
     'tm-compare',
     'tm-buffer-assignment',
+    # modules' static plans listed, and set against the run
+    'tm-static-plan',
     'tm-profile',
     'tm-run',
     'tm-run-summary',

@@ -604,6 +604,112 @@ test_render_brute_force (void)
   g_rand_free (rand);
 }
 
+typedef struct
+{
+  guint32 *cells;
+  guint    width;
+} RectCells;
+
+static void
+rects_to_cells (guint          x0,
+                guint          n_columns,
+                guint          height,
+                const guint32 *keys,
+                guint32        index_mask,
+                gpointer       user_data)
+{
+  RectCells *target = user_data;
+
+  for (guint x = 0; x < n_columns; x++)
+    for (guint r = 0; r < height; r++)
+      target->cells[(gsize) r * target->width + x0 + x] = tm_alloc_raster_key_index (keys[(gsize) x * height + r],
+                                                                                    index_mask);
+}
+
+static int
+compare_rect_x0 (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = ((const TmRasterRect *) a)->x0, y = ((const TmRasterRect *) b)->x0;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The same painter over a plain list of rectangles (the Memory Viewer's
+ * allocation chart): the same per-pixel rule as brute force, with one
+ * thread and with two (the list is long enough), zoomed and not. */
+static void
+test_render_rects_brute_force (void)
+{
+  GRand *rand = g_rand_new_with_seed (11);
+  g_autoptr(GArray) rects = g_array_new (FALSE, FALSE, sizeof (TmRasterRect));
+  struct { double x0, x1, y0, y1; gint w, h; } views[] = {
+    { 0, 5000, 0, 1 << 24, 301, 200 },
+    { 0, 5000, 0, 1 << 24, 1920, 600 },
+    { 1200.5, 1300, 1 << 20, 1 << 22, 333, 777 },
+    { -10, 40, 0, 1 << 24, 97, 1500 },
+  };
+
+  for (guint i = 0; i < 70000; i++)
+    {
+      TmRasterRect r;
+      double start = g_rand_int_range (rand, 0, 5000);
+
+      r.x0 = start;
+      r.x1 = start + g_rand_int_range (rand, 1, g_rand_int_range (rand, 0, 8) == 0 ? 2000 : 20);
+      r.y0 = g_rand_int_range (rand, 0, 1 << 24);
+      r.bytes = g_rand_int_range (rand, 0, 3) == 0 ? g_rand_int_range (rand, 1, 1 << 20) : g_rand_int_range (rand, 0, 4096);
+      r.y1 = r.y0 + MAX (r.bytes, 1);
+      g_array_append_val (rects, r);
+    }
+  g_array_sort (rects, compare_rect_x0);
+
+  for (guint v = 0; v < G_N_ELEMENTS (views); v++)
+    {
+      gint w = views[v].w, h = views[v].h;
+      double sx = w / (views[v].x1 - views[v].x0), sy = h / (views[v].y1 - views[v].y0);
+      g_autofree guint32 *got = g_new (guint32, (gsize) w * h);
+      g_autofree guint32 *want = g_new (guint32, (gsize) w * h);
+      g_autofree guint *rank = g_new0 (guint, (gsize) w * h);
+      RectCells target = { got, (guint) w };
+      guint differ = 0, owned = 0, in_view = 0;
+
+      for (gsize p = 0; p < (gsize) w * h; p++)
+        want[p] = TM_ALLOCATIONS_NONE;
+      for (guint i = 0; i < rects->len; i++)
+        {
+          const TmRasterRect *r = &g_array_index (rects, TmRasterRect, i);
+          guint rk = bit_length ((gint64) r->bytes) + 1;
+          gint x0, x1, r0, r1;
+
+          if (r->x1 < views[v].x0 || r->x0 > views[v].x1 || r->y1 < views[v].y0 || r->y0 > views[v].y1)
+            continue;
+          in_view++;
+          brute_extent ((r->x0 - views[v].x0) * sx, (r->x1 - views[v].x0) * sx, w, &x0, &x1);
+          brute_extent ((views[v].y1 - r->y1) * sy, (views[v].y1 - r->y0) * sy, h, &r0, &r1);
+          for (gint row = r0; row <= r1; row++)
+            for (gint x = x0; x <= x1; x++)
+              if (rk >= rank[(gsize) row * w + x])
+                {
+                  rank[(gsize) row * w + x] = rk;
+                  want[(gsize) row * w + x] = i;
+                }
+        }
+
+      g_assert_cmpuint (tm_alloc_raster_render_rects ((const TmRasterRect *) (gpointer) rects->data, rects->len,
+                                                      views[v].x0, views[v].x1, views[v].y0, views[v].y1,
+                                                      w, h, rects_to_cells, &target), ==, in_view);
+      for (gsize p = 0; p < (gsize) w * h; p++)
+        {
+          differ += got[p] != want[p];
+          owned += want[p] != TM_ALLOCATIONS_NONE;
+        }
+      g_assert_cmpuint (differ, ==, 0);
+      g_assert_cmpuint (owned, >, 0);
+    }
+  g_rand_free (rand);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -618,6 +724,7 @@ main (int    argc,
   g_test_add_func ("/allocations/query-brute-force", test_query_brute_force);
   g_test_add_func ("/allocations/render", test_render);
   g_test_add_func ("/allocations/render-brute-force", test_render_brute_force);
+  g_test_add_func ("/allocations/render-rects-brute-force", test_render_rects_brute_force);
   g_test_add_func ("/allocations/real-gpu", test_real_gpu);
 
   return g_test_run ();

@@ -6,7 +6,9 @@
  * labels on a canvas (TM_CHART_CANVAS_TEXT_ELEMENTS), with no widget: the
  * spans (an HLO band whose runs tell which one is under a point, a level
  * held over some spans), marks at many times, blocks on the address axis,
- * the regions a layer that follows the pointer draws in;
+ * the regions a layer that follows the pointer draws in; a list of
+ * rectangles drawn as the memory map is (the Memory Viewer's allocation
+ * chart), the same on a raster and a vector canvas;
  * the timeline's layers in order with the band, as the command line
  * writes them. And three drawing bugs: the SVG's labels sit where a
  * raster canvas puts them, the memory map's tick labels give way to the
@@ -26,7 +28,9 @@
 #include "tm-hover-layer.h"
 #include "tm-line-layer.h"
 #include "tm-map-layer.h"
+#include "tm-map-painter.h"
 #include "tm-mark-layer.h"
+#include "tm-rect-map-layer.h"
 #include "tm-series-painter.h"
 #include "tm-span-layer.h"
 #include "tm-test-util.h"
@@ -572,6 +576,103 @@ test_regions (void)
   target_clear (&t);
 }
 
+/* ------------------------------------------------------------------ */
+/* A list of rectangles                                                 */
+
+/* The rectangles' plot of a 222 × 132 chart (a 100 × 100 plot over x 0
+ * to 100 and offsets 0 to 1000), on a raster canvas or a vector one. */
+static void
+draw_rect_map (TmChartLayer          *layer,
+               const TmChartGeometry *g,
+               gboolean               vector,
+               Target                *t)
+{
+  target_init (t, 222, 132, FALSE);
+  if (vector)
+    {
+      tm_chart_canvas_free (t->canvas);
+      t->canvas = tm_chart_canvas_new (t->cr, TRUE, TM_CHART_CANVAS_TEXT_ELEMENTS, NULL);
+    }
+  tm_chart_layer_draw (layer, t->canvas, g);
+}
+
+/* Every rectangle covers a pixel and the largest owns a shared one, as on
+ * the memory map; those not lit are dimmed as the memory map dims; the
+ * backdrop is faded under them and the selected one outlined. A vector
+ * canvas draws the same pixels as shapes. */
+static void
+test_rect_map (void)
+{
+  const TmRasterRect list[] = {
+    { 10, 40, 100, 300, 200 },    /* A */
+    { 35, 45, 250, 260, 10 },     /* D: under A where they meet */
+    { 50, 50.1, 500, 500.5, 1 },  /* a sliver */
+    { 60, 90, 600, 900, 300 },    /* C: not lit */
+  };
+  const guint32 rgb[] = { 0xff0000, 0xffff00, 0x00ff00, 0x0000ff };
+  const guint8 lit_flags[] = { 1, 1, 1, 0 };
+  const TmRasterRect behind = { 0, 100, 950, 1000, 0 };
+  g_autoptr(GArray) rects = g_array_new (FALSE, FALSE, sizeof (TmRasterRect));
+  g_autoptr(GArray) colors = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) lit = g_array_new (FALSE, FALSE, sizeof (guint8));
+  g_autoptr(GArray) backdrop = g_array_new (FALSE, FALSE, sizeof (TmRasterRect));
+  g_autoptr(TmChartLayer) layer = NULL;
+  TmChartGeometry g;
+  guint32 fg, bg;
+  gboolean sliver = FALSE;
+  Target t, v;
+  int px, py;
+
+  g_array_append_vals (rects, list, G_N_ELEMENTS (list));
+  g_array_append_vals (colors, rgb, G_N_ELEMENTS (rgb));
+  g_array_append_vals (lit, lit_flags, G_N_ELEMENTS (lit_flags));
+  g_array_append_val (backdrop, behind);
+  layer = tm_rect_map_layer_new (rects, colors);
+  tm_rect_map_layer_set_lit (TM_RECT_MAP_LAYER (layer), lit);
+  tm_rect_map_layer_set_backdrop (TM_RECT_MAP_LAYER (layer), backdrop);
+  tm_chart_geometry_init_map (&g, 222, 132, 0, 100, 0, 1000);
+  g_assert_cmpfloat (g.plot.width, ==, 100);
+  g_assert_cmpfloat (g.plot.height, ==, 100);
+  px = (int) g.plot.x;
+  py = (int) g.plot.y;
+
+  draw_rect_map (layer, &g, FALSE, &t);
+  fg = rgb_of (&tm_chart_canvas_get_palette (t.canvas)->fg);
+  bg = rgb_of (&tm_chart_canvas_get_palette (t.canvas)->background);
+  /* A over offsets 100–300: rows 70–90 from the top. */
+  g_assert_cmphex (pixel (&t, px + 25, py + 80), ==, 0xff0000);
+  g_assert_cmphex (pixel (&t, px + 37, py + 74), ==, 0xff0000);
+  g_assert_cmphex (pixel (&t, px + 42, py + 74), ==, 0xffff00);
+  g_assert_cmphex (pixel (&t, px + 25, py + 40), ==, 0xffffff);
+  for (int dx = -1; dx <= 1; dx++)
+    for (int dy = -1; dy <= 1; dy++)
+      sliver |= pixel (&t, px + 50 + dx, py + 50 + dy) == 0x00ff00;
+  g_assert_true (sliver);
+  g_assert_cmphex (pixel (&t, px + 75, py + 25), ==, tm_map_dim_color (0xff0000ff, 0xff000000 | bg) & 0xffffff);
+  g_assert_cmphex (pixel (&t, px + 50, py + 2), !=, 0xffffff);
+  g_assert_cmphex (pixel (&t, px + 50, py + 2), !=, fg);
+
+  /* Shapes on a vector canvas, pixel for pixel the same plot. */
+  draw_rect_map (layer, &g, TRUE, &v);
+  for (int y = py; y < py + 100; y++)
+    for (int x = px; x < px + 100; x++)
+      if (pixel (&t, x, y) != pixel (&v, x, y))
+        g_error ("(%d, %d): 0x%06x on a raster canvas, 0x%06x on a vector one", x - px, y - py,
+                 pixel (&t, x, y), pixel (&v, x, y));
+  target_clear (&v);
+  target_clear (&t);
+
+  /* The selected one outlined left of its edge; all lit again: C in its
+   * colour (the kept picture is coloured again). */
+  tm_rect_map_layer_set_selected (TM_RECT_MAP_LAYER (layer), 0);
+  tm_rect_map_layer_set_lit (TM_RECT_MAP_LAYER (layer), NULL);
+  draw_rect_map (layer, &g, FALSE, &t);
+  g_assert_cmphex (pixel (&t, px + 8, py + 80), ==, fg);
+  g_assert_cmphex (pixel (&t, px + 25, py + 80), ==, 0xff0000);
+  g_assert_cmphex (pixel (&t, px + 75, py + 25), ==, 0x0000ff);
+  target_clear (&t);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -587,6 +688,7 @@ main (int    argc,
   g_test_add_func ("/chart-layers/svg-labels-as-on-screen", test_svg_labels_as_on_screen);
   g_test_add_func ("/chart-layers/map-breaks-clear-labels", test_map_breaks_clear_labels);
   g_test_add_func ("/chart-layers/dense-fragmentation", test_dense_fragmentation);
+  g_test_add_func ("/chart-layers/rect-map", test_rect_map);
 
   return g_test_run ();
 }

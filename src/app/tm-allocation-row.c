@@ -333,6 +333,14 @@ tm_allocation_row_get_special (TmAllocationRow *self)
   return self->special;
 }
 
+const char *
+tm_allocation_row_get_named_op (TmAllocationRow *self)
+{
+  g_return_val_if_fail (TM_IS_ALLOCATION_ROW (self), NULL);
+
+  return self->special || self->op_name[0] == '\0' ? NULL : self->op_name;
+}
+
 guint
 tm_allocation_row_get_index (TmAllocationRow *self)
 {

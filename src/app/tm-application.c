@@ -443,6 +443,8 @@ tm_application_startup (GApplication *application)
     { "win.export-csv", { "<Control><Shift>e", NULL } },
     { "win.export-timeline-png", { "<Control><Alt>e", NULL } },
     { "win.back-to-peak", { "<Alt>Home", NULL } },
+    { "win.show-page::memory-profile", { "<Alt>1", NULL } },
+    { "win.show-page::memory-viewer", { "<Alt>2", NULL } },
   };
 
   G_APPLICATION_CLASS (tm_application_parent_class)->startup (application);

@@ -19,6 +19,7 @@
 #include "tm-allocations-query.h"
 #include "tm-format.h"
 #include "tm-op-label.h"
+#include "tm-static-selection.h"
 #include "tm-wrap-box.h"
 
 struct _TmBreakdownView
@@ -361,6 +362,16 @@ never_freed_toggled_cb (TmBreakdownView *self,
   tm_breakdown_view_update_counts (self);
 }
 
+/* The one row selected (NULL: none, or several). */
+static TmAllocationRow *
+dup_selected_row (TmBreakdownView *self)
+{
+  g_autoptr(GtkBitset) set = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+
+  return gtk_bitset_get_size (set) != 1 ? NULL
+         : g_list_model_get_item (G_LIST_MODEL (self->sort_model), gtk_bitset_get_nth (set, 0));
+}
+
 static void
 selection_changed_cb (TmBreakdownView   *self,
                       guint              position,
@@ -370,21 +381,18 @@ selection_changed_cb (TmBreakdownView   *self,
   TmSession *session = tm_view_get_session (TM_VIEW (self));
 
   g_autoptr(GtkBitset) set = gtk_selection_model_get_selection (selection);
+  g_autoptr(TmAllocationRow) row = dup_selected_row (self);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "breakdown.copy", !gtk_bitset_is_empty (set));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "breakdown.show-buffers",
+                                 tm_static_selection_can_show_op (session, row != NULL ? tm_allocation_row_get_named_op (row) : NULL));
 
   /* One row picked by the user selects its allocation (memory map). */
-  if (!self->syncing_selection && session != NULL && gtk_bitset_get_size (set) == 1)
+  if (!self->syncing_selection && session != NULL && row != NULL && row_allocation (self, row) != TM_ALLOCATIONS_NONE)
     {
-      g_autoptr(TmAllocationRow) row = g_list_model_get_item (G_LIST_MODEL (self->sort_model),
-                                                              gtk_bitset_get_nth (set, 0));
-
-      if (row != NULL && row_allocation (self, row) != TM_ALLOCATIONS_NONE)
-        {
-          self->syncing_selection = TRUE;
-          tm_session_select_allocation (session, row_allocation (self, row));
-          self->syncing_selection = FALSE;
-        }
+      self->syncing_selection = TRUE;
+      tm_session_select_allocation (session, row_allocation (self, row));
+      self->syncing_selection = FALSE;
     }
 }
 
@@ -627,6 +635,19 @@ copy_action (GtkWidget  *widget,
 
   if (tsv != NULL)
     gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), tsv);
+}
+
+static void
+show_buffers_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  g_autoptr(TmAllocationRow) row = dup_selected_row (TM_BREAKDOWN_VIEW (widget));
+  TmSession *session = tm_view_get_session (TM_VIEW (widget));
+
+  /* Op's buffers in the compiler's plans (docs/ui.md, "Memory Viewer"). */
+  if (session != NULL && row != NULL && tm_allocation_row_get_named_op (row) != NULL)
+    tm_static_selection_show_op (widget, session, tm_allocation_row_get_named_op (row));
 }
 
 static void
@@ -878,6 +899,7 @@ tm_breakdown_view_class_init (TmBreakdownViewClass *klass)
   gtk_widget_class_install_action (widget_class, "breakdown.copy", NULL, copy_action);
   gtk_widget_class_install_action (widget_class, "breakdown.select-all", NULL, select_all_action);
   gtk_widget_class_install_action (widget_class, "breakdown.search", NULL, search_action);
+  gtk_widget_class_install_action (widget_class, "breakdown.show-buffers", NULL, show_buffers_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK, "breakdown.copy", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Insert, GDK_CONTROL_MASK, "breakdown.copy", NULL);
 
@@ -999,6 +1021,7 @@ tm_breakdown_view_init (TmBreakdownView *self)
   menu = g_menu_new ();
   g_menu_append (menu, _("_Copy"), "breakdown.copy");
   g_menu_append (menu, _("Select _All"), "breakdown.select-all");
+  g_menu_append (menu, _("Show _Buffers in the Memory Viewer"), "breakdown.show-buffers");
   self->context_menu = GTK_POPOVER (gtk_popover_menu_new_from_model (G_MENU_MODEL (menu)));
   gtk_popover_set_has_arrow (self->context_menu, FALSE);
   gtk_widget_set_halign (GTK_WIDGET (self->context_menu), GTK_ALIGN_START);
@@ -1011,6 +1034,7 @@ tm_breakdown_view_init (TmBreakdownView *self)
   gtk_widget_add_controller (GTK_WIDGET (self->column_view), GTK_EVENT_CONTROLLER (click));
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "breakdown.copy", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "breakdown.show-buffers", FALSE);
 
   tm_breakdown_view_update_heading (self);
   tm_breakdown_view_update_counts (self);

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "tm-session.h"
+#include "tm-static-selection.h"
 
 struct _TmSession
 {
@@ -27,6 +28,7 @@ struct _TmSession
   TmCompareAlignment alignment;
   /* The run of several hosts the window came from (tm-run-loader), if any. */
   TmRunLoader   *run;
+  TmStaticSelection *static_selection;  /* the Memory Viewer's module (tm-static-selection) */
 };
 
 G_DEFINE_FINAL_TYPE (TmSession, tm_session, G_TYPE_OBJECT)
@@ -50,6 +52,7 @@ enum {
   PROP_BASELINE,
   PROP_ALIGNMENT,
   PROP_RUN,
+  PROP_STATIC_SELECTION,
   N_PROPS
 };
 
@@ -113,6 +116,7 @@ tm_session_dispose (GObject *object)
   g_clear_object (&self->memory_store);
   g_clear_object (&self->profile);
   g_clear_object (&self->run);
+  g_clear_pointer (&self->static_selection, tm_static_selection_free);
 
   G_OBJECT_CLASS (tm_session_parent_class)->dispose (object);
 }
@@ -177,6 +181,10 @@ tm_session_get_property (GObject    *object,
       g_value_set_object (value, self->run);
       break;
 
+    case PROP_STATIC_SELECTION:
+      g_value_set_boxed (value, self->static_selection);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -231,6 +239,10 @@ tm_session_class_init (TmSessionClass *klass)
     g_param_spec_object ("run", NULL, NULL,
                          TM_TYPE_RUN_LOADER,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_STATIC_SELECTION] =
+    g_param_spec_boxed ("static-selection", NULL, NULL,
+                        TM_TYPE_STATIC_SELECTION,
+                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* A view asks for one host of the run and one of its memory ids (NULL:
@@ -273,6 +285,7 @@ tm_session_set_profile (TmSession *self,
 
   g_object_freeze_notify (G_OBJECT (self));
   tm_session_set_memory_store (self, NULL);
+  tm_session_set_static_selection (self, NULL);
   g_set_object (&self->profile, profile);
   update_limits (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
@@ -535,4 +548,25 @@ tm_session_open_host (TmSession  *self,
   g_return_if_fail (self->run != NULL && host < tm_run_loader_get_n_hosts (self->run));
 
   g_signal_emit (self, signals[OPEN_HOST], 0, host, memory_id);
+}
+
+const TmStaticSelection *
+tm_session_get_static_selection (TmSession *self)
+{
+  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
+
+  return self->static_selection;
+}
+
+void
+tm_session_set_static_selection (TmSession               *self,
+                                 const TmStaticSelection *selection)
+{
+  g_return_if_fail (TM_IS_SESSION (self));
+
+  if (tm_static_selection_equal (self->static_selection, selection))
+    return;
+  g_clear_pointer (&self->static_selection, tm_static_selection_free);
+  self->static_selection = selection != NULL ? tm_static_selection_copy (selection) : NULL;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATIC_SELECTION]);
 }

@@ -42,6 +42,10 @@
  *                  for one of its hosts with tm_session_open_host(), and
  *                  whoever shows the session (the window) answers the
  *                  "open-host" signal
+ *   static-selection
+ *                  the Memory Viewer's module, memory space and op looked
+ *                  for (tm-static-selection; NULL until the page shows a
+ *                  module); cleared with the profile
  *
  * The baseline stays when the profile or the memory id changes (the
  * comparison is made again); tm_session_set_baseline (self, NULL, NULL)
@@ -134,5 +138,12 @@ void           tm_session_set_run                (TmSession     *self,
 void           tm_session_open_host              (TmSession     *self,
                                                   guint          host,
                                                   const char    *memory_id);
+
+/* The Memory Viewer's choice (tm-static-selection.h; NULL: none yet). */
+typedef struct _TmStaticSelection TmStaticSelection;
+const TmStaticSelection *tm_session_get_static_selection (TmSession *self);
+/* Copies selection (NULL: none). */
+void           tm_session_set_static_selection   (TmSession     *self,
+                                                  const TmStaticSelection *selection);
 
 G_END_DECLS

@@ -5,7 +5,8 @@
  * TmWindow is one class split by concern: tm-window.c (states, header bar,
  * memory ids), -layout.c (the profile page's panes), -load.c (the shown and
  * loading contents), -hosts.c (a run's hosts and the run overview),
- * -actions.c, -dnd.c, -export.c, -recent.c, -toast.c and -compare.c. What is shown (profile, memory id,
+ * -actions.c, -dnd.c, -export.c, -recent.c, -toast.c, -compare.c and
+ * -viewer.c (the Memory Viewer page). What is shown (profile, memory id,
  * selections) is the session's; the window keeps no copy of it.
  */
 #pragma once
@@ -58,6 +59,8 @@ typedef struct
 
 /* tm-window-compare.c: where a comparison's baseline comes from, and its bar. */
 typedef struct _TmWindowCompare TmWindowCompare;
+/* tm-window-viewer.c: the Memory Viewer page and its switch. */
+typedef struct _TmWindowViewer TmWindowViewer;
 
 struct _TmWindow
 {
@@ -144,6 +147,7 @@ struct _TmWindow
   gulong                paned_position_handler;
 
   TmWindowCompare      *compare;
+  TmWindowViewer       *viewer;
   /* The run overview (tm-window-hosts.c): its page, the Back button that
    * returns to it from a host, whether it is the page shown, and the
    * counter of TmWindowHost.shown_serial. */
@@ -218,6 +222,12 @@ void _tm_window_layout_init        (TmWindow      *self);
 void _tm_window_layout_save        (TmWindow      *self);
 void _tm_window_layout_dispose     (TmWindow      *self);
 void _tm_window_layout_queue_update (TmWindow     *self);
+
+/* tm-window-viewer.c */
+void _tm_window_viewer_init        (TmWindow      *self);
+void _tm_window_viewer_dispose     (TmWindow      *self);
+/* Shows the Memory Viewer page instead of the profile's when asked. */
+void _tm_window_viewer_update      (TmWindow      *self);
 
 /* tm-window-toast.c */
 void _tm_window_toast_init         (TmWindow      *self);

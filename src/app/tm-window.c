@@ -198,6 +198,7 @@ _tm_window_update (TmWindow      *self,
                           g_list_model_get_n_items (G_LIST_MODEL (self->memory_ids)) > 0);
 
   _tm_window_hosts_update_page (self);
+  _tm_window_viewer_update (self);
   _tm_window_actions_update (self);
 
   /* Focus something useful (and not the selectable error text, which
@@ -374,6 +375,7 @@ tm_window_dispose (GObject *object)
   _tm_window_layout_dispose (self);
   _tm_window_toast_dispose (self);
   _tm_window_changed_dispose (self);
+  _tm_window_viewer_dispose (self);
 
   if (self->chooser != NULL)
     {
@@ -583,6 +585,7 @@ tm_window_init (TmWindow *self)
   _tm_window_recent_init (self);
   _tm_window_toast_init (self);
   _tm_window_changed_init (self);
+  _tm_window_viewer_init (self);
   _tm_window_update (self, TM_WINDOW_STATE_EMPTY, NULL);
 }
 

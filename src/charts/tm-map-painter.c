@@ -397,6 +397,34 @@ paint_band (guint          x0,
 #endif
 }
 
+/* The image over pixels (width × height, from the pool), whose buffer
+ * comes back to the pool when the image is destroyed. */
+static cairo_surface_t *
+image_for_pixels (TmMapPainter *self,
+                  guint32      *pixels,
+                  int           width,
+                  int           height)
+{
+  cairo_surface_t *image;
+  PoolReturn *ret;
+
+  /* 0xAARRGGBB in native order, premultiplied (every pixel is opaque or
+   * fully transparent): cairo's ARGB32. */
+  image = cairo_image_surface_create_for_data ((unsigned char *) pixels, CAIRO_FORMAT_ARGB32, width, height, width * 4);
+  if (cairo_surface_status (image) != CAIRO_STATUS_SUCCESS)
+    {
+      g_aligned_free (pixels);
+      return image;
+    }
+  ret = g_new (PoolReturn, 1);
+  ret->pool = self->pool;
+  g_atomic_ref_count_inc (&ret->pool->ref);
+  ret->pixels = pixels;
+  ret->size = (gsize) width * height * 4;
+  cairo_surface_set_user_data (image, &pool_return_key, ret, pixel_pool_return);
+  return image;
+}
+
 cairo_surface_t *
 tm_map_painter_paint (TmMapPainter            *self,
                       TmAllocations           *allocations,
@@ -409,8 +437,6 @@ tm_map_painter_paint (TmMapPainter            *self,
                       const TmMapPaintOptions *options)
 {
   gsize n = (gsize) MAX (width, 1) * MAX (height, 1);
-  cairo_surface_t *image;
-  PoolReturn *ret;
   Painter p;
 
   g_return_val_if_fail (self != NULL, NULL);
@@ -433,19 +459,44 @@ tm_map_painter_paint (TmMapPainter            *self,
                                                    options->dark);
   tm_alloc_raster_render_bands (allocations, t0_ps, t1_ps, y0, y1, width, height, paint_band, &p);
 
-  /* 0xAARRGGBB in native order, premultiplied (every pixel is opaque or
-   * fully transparent): cairo's ARGB32. */
-  image = cairo_image_surface_create_for_data ((unsigned char *) p.pixels, CAIRO_FORMAT_ARGB32, width, height, width * 4);
-  if (cairo_surface_status (image) != CAIRO_STATUS_SUCCESS)
+  return image_for_pixels (self, p.pixels, width, height);
+}
+
+cairo_surface_t *
+tm_map_painter_paint_owners (TmMapPainter  *self,
+                             const guint32 *cells,
+                             int            width,
+                             int            height,
+                             const guint32 *colors)
+{
+  guint32 line[PAINT_TILE] __attribute__ ((aligned (64)));
+  guint32 *pixels;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (cells != NULL && colors != NULL, NULL);
+  g_return_val_if_fail (width > 0 && height > 0, NULL);
+
+  pixels = pixel_pool_take (self->pool, (gsize) width * height * 4);
+  for (int r = 0; r < height; r++)
     {
-      g_aligned_free (p.pixels);
-      return image;
+      const guint32 *in = cells + (gsize) r * width;
+      guint32 *row = pixels + (gsize) r * width;
+
+      for (int x = 0; x < width; x += PAINT_TILE)
+        {
+          guint nx = MIN (PAINT_TILE, (guint) (width - x));
+          /* Whole lines streamed, as paint_band() writes them. */
+          gboolean whole = nx == PAINT_TILE && ((guintptr) (row + x) % 64) == 0;
+          guint32 *out = whole ? line : row + x;
+
+          for (guint k = 0; k < nx; k++)
+            out[k] = in[x + k] == TM_ALLOCATIONS_NONE ? 0 : colors[in[x + k]];
+          if (whole)
+            write_line (row + x, line);
+        }
     }
-  ret = g_new (PoolReturn, 1);
-  ret->pool = self->pool;
-  g_atomic_ref_count_inc (&ret->pool->ref);
-  ret->pixels = p.pixels;
-  ret->size = n * 4;
-  cairo_surface_set_user_data (image, &pool_return_key, ret, pixel_pool_return);
-  return image;
+#if defined(__SSE2__)
+  _mm_sfence ();
+#endif
+  return image_for_pixels (self, pixels, width, height);
 }

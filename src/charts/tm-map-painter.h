@@ -84,6 +84,18 @@ cairo_surface_t *tm_map_painter_paint  (TmMapPainter            *self,
                                         int                      height,
                                         const TmMapPaintOptions *options);
 
+/* A frame of owners coloured the same way, for a chart whose owners are
+ * not allocations (tm-rect-map-layer: tm-alloc-raster's list of
+ * rectangles): cells (width × height, row 0 at the top) hold an index
+ * into colors (0xAARRGGBB, opaque) or TM_ALLOCATIONS_NONE for an empty
+ * pixel, which stays transparent. A new reference, its buffer from the
+ * painter's as above. */
+cairo_surface_t *tm_map_painter_paint_owners (TmMapPainter          *self,
+                                              const guint32         *cells,
+                                              int                    width,
+                                              int                    height,
+                                              const guint32         *colors);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmMapPainter, tm_map_painter_free)
 
 G_END_DECLS

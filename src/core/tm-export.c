@@ -20,6 +20,7 @@
 #include "tm-format.h"
 #include "tm-run-summary.h"
 #include "tm-scopes.h"
+#include "tm-static-plan.h"
 
 void
 tm_export_append_double (GString *str,
@@ -608,6 +609,61 @@ tm_export_summary_json (TmProfile      *profile,
   return tm_export_summary_json_full (profile, host, out, NULL, cancellable, error);
 }
 
+static int
+compare_plan_names (gconstpointer a,
+                    gconstpointer b)
+{
+  return strcmp (((const TmModulePlan *) a)->name, ((const TmModulePlan *) b)->name);
+}
+
+/* The modules whose HloProtos the profile holds (and the sidecars beside
+ * it), by name, with their static peaks in memory space 0
+ * (docs/buffer-assignment.md, section 5); nothing without any. */
+static gboolean
+append_xla_modules (GString       *str,
+                    TmProfile     *profile,
+                    guint         *bad,
+                    GCancellable  *cancellable,
+                    GError       **error)
+{
+  g_autoptr(GArray) entries = tm_profile_list_hlo_entries (profile);
+  g_autoptr(GArray) plans = NULL;
+
+  if (entries->len == 0)
+    return TRUE;
+  plans = tm_static_plan_summarize (entries, NULL, NULL, cancellable, error);
+  if (plans == NULL)
+    return FALSE;
+  g_array_sort (plans, compare_plan_names);
+
+  g_string_append (str, ", \"xla_modules\": [");
+  for (guint i = 0; i < plans->len; i++)
+    {
+      const TmModulePlan *p = &g_array_index (plans, TmModulePlan, i);
+
+      g_string_append (str, i > 0 ? ", {\"module\": " : "{\"module\": ");
+      *bad += tm_export_append_string (str, p->name);
+      if (p->error != NULL)
+        {
+          g_string_append (str, ", \"error\": ");
+          *bad += tm_export_append_string (str, p->error);
+        }
+      else
+        {
+          g_string_append_printf (str, ", \"static_peak_bytes\": %" G_GINT64_FORMAT
+                                  ", \"heap_simulator_events\": %" G_GINT64_FORMAT ", \"memory_spaces\": [",
+                                  p->peak, p->n_trace_events);
+          for (guint k = 0; k < p->memory_spaces->len; k++)
+            g_string_append_printf (str, k > 0 ? ", %" G_GINT64_FORMAT : "%" G_GINT64_FORMAT,
+                                    g_array_index (p->memory_spaces, gint64, k));
+          g_string_append_c (str, ']');
+        }
+      g_string_append_c (str, '}');
+    }
+  g_string_append_c (str, ']');
+  return TRUE;
+}
+
 gboolean
 tm_export_summary_json_full (TmProfile      *profile,
                              const char     *host,
@@ -735,6 +791,8 @@ tm_export_summary_json_full (TmProfile      *profile,
     }
 
   g_string_append_c (str, '}');
+  if (!append_xla_modules (str, profile, &bad, cancellable, error))
+    return FALSE;
   /* Only when names were not valid UTF-8 (docs/formats.md, section 1.10). */
   if (bad > 0)
     g_string_append_printf (str, ", \"invalid_utf8_replaced\": %u", bad);

@@ -942,6 +942,14 @@ tm_profile_lookup_allocations_finish (TmProfile     *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+gboolean
+tm_profile_has_hlo_entries (TmProfile *self)
+{
+  g_return_val_if_fail (TM_IS_PROFILE (self), FALSE);
+
+  return self->hlo_entries->len > 0;
+}
+
 GArray *
 tm_profile_list_hlo_entries (TmProfile *self)
 {

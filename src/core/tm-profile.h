@@ -110,6 +110,9 @@ guint            tm_profile_get_busiest_index       (TmProfile           *self);
 /* TmHloModule elements, in id order (may be empty). */
 GArray          *tm_profile_get_hlo_modules         (TmProfile           *self);
 
+/* Whether the file itself holds HloProtos (no folder is looked at). */
+gboolean         tm_profile_has_hlo_entries         (TmProfile           *self);
+
 /* The XLA modules whose HloProto the profile holds (tm-hlo; none for a
  * memory-profile JSON), then the sidecar "*.hlo_proto.pb" files beside
  * it whose names are not among them: a new array of TmHloEntry, made on
