@@ -32,6 +32,18 @@ typedef struct
   TmStepStats   *last_step;
 } Walk;
 
+
+/* Whether an allocation made at start and freed at end (end >= start: the
+ * store is in time order) lived at most threshold picoseconds. In unsigned
+ * arithmetic, since the span of two extreme int64 times does not fit in one. */
+static inline gboolean
+lifetime_within (gint64 start,
+                 gint64 end,
+                 gint64 threshold)
+{
+  return threshold >= 0 && (guint64) end - (guint64) start <= (guint64) threshold;
+}
+
 static TmAllocStats *
 stats_new (gint64 start_ps,
            gint64 end_ps,
@@ -194,7 +206,7 @@ add_allocation (Walk   *walk,
   if (end != TM_ALLOCATIONS_OPEN)
     {
       stats->n_freed++;
-      temporary = walk->times[end] - walk->times[start] <= stats->temporary_ps;
+      temporary = lifetime_within (walk->times[start], walk->times[end], stats->temporary_ps);
       /* Often in the run that made it: no lookup then. */
       same_step = end < walk->start_to ||
                   end_step_id_of (walk, end) == start_step;
@@ -394,7 +406,7 @@ sweep_store (Walk *walk)
           continue;
         }
       stats->n_freed++;
-      if (walk->times[end] - walk->times[i] <= stats->temporary_ps)
+      if (lifetime_within (walk->times[i], walk->times[end], stats->temporary_ps))
         {
           stats->n_temporary++;
           s->n_temporary++;
@@ -469,7 +481,7 @@ tm_alloc_stats_is_temporary (TmAllocations *allocations,
   if (a == NULL || a->start == TM_ALLOCATIONS_OPEN || a->end == TM_ALLOCATIONS_OPEN)
     return FALSE;
   times = tm_memory_store_get_times (tm_allocations_get_store (allocations));
-  return times[a->end] - times[a->start] <= temporary_ps;
+  return lifetime_within (times[a->start], times[a->end], temporary_ps);
 }
 
 gboolean
