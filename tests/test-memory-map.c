@@ -8,6 +8,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <gtk/gtk.h>
 
 #include "tm-alloc-raster.h"
@@ -16,6 +18,7 @@
 #include "tm-axis.h"
 #include "tm-map-painter.h"
 #include "tm-memory-map.h"
+#include "tm-memory-map-private.h"
 #include "tm-session.h"
 #include "tm-test-util.h"
 #include "tm-timeline.h"
@@ -438,6 +441,97 @@ test_one_pixel_among_a_million (void)
   g_assert_cmpuint (owned, ==, 1);
 }
 
+/* An allocation the file names nothing of (no op, region, shape or step,
+ * data type 0, which XProf calls "INVALID"): the map's tooltip and the
+ * timeline's say "unknown" for its op, as the table does, and
+ * leave the other fields out, with no separator left by an empty one
+ * (docs/ui.md, "Values the file does not hold"); a named one keeps them
+ * all, in the same words in both. */
+static void
+test_tooltip_unknown_values (void)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  TmFixtureLine *line = tm_fixture_plane_add_line (tm_fixture_space_add_plane (space, "/host:CPU"), "l", 0);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmProfile) profile = NULL;
+  g_autoptr(TmSession) session = NULL;
+  TmAllocations *allocations;
+  GtkWidget *map, *timeline;
+  TmFixtureMemory m = {
+    .id_kind = TM_FIXTURE_MEMORY_ID_ALLOCATOR_NAME,
+    .allocator_name = "GPU_0_bfc",
+    .bytes_allocated = 4 * MIB,
+    .bytes_available = 60 * MIB,
+    .peak_bytes_in_use = 4 * MIB,
+    .requested_bytes = 4 * MIB,
+    .allocation_bytes = 4 * MIB,
+    .addr = BASE,
+    .absent = TM_FIXTURE_FIELD_TF_OP | TM_FIXTURE_FIELD_GROUP_ID | TM_FIXTURE_FIELD_REGION_TYPE |
+              TM_FIXTURE_FIELD_DATA_TYPE | TM_FIXTURE_FIELD_SHAPE,
+  };
+
+  tm_fixture_line_add_memory_event (line, TRUE, 1000, &m);
+  m = (TmFixtureMemory) {
+    .id_kind = TM_FIXTURE_MEMORY_ID_ALLOCATOR_NAME,
+    .allocator_name = "GPU_0_bfc",
+    .bytes_allocated = 8 * MIB,
+    .bytes_available = 56 * MIB,
+    .peak_bytes_in_use = 8 * MIB,
+    .requested_bytes = 4 * MIB,
+    .allocation_bytes = 4 * MIB,
+    .addr = BASE + 4 * MIB,
+    .tf_op = "named/MatMul",
+    .has_group_id = TRUE,
+    .group_id = 3,
+    .region_type = "output",
+    .data_type = 1,
+    .shape = "[4]",
+  };
+  tm_fixture_line_add_memory_event (line, TRUE, 2000, &m);
+  profile = tm_test_load_space (space, &error);
+  g_assert_no_error (error);
+  session = session_for (profile);
+  allocations = tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session));
+  map = g_object_ref_sink (tm_memory_map_new (session));
+  timeline = g_object_ref_sink (tm_timeline_new (session));
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *on_map = _tm_memory_map_describe (TM_MEMORY_MAP (map), i);
+      g_autofree char *on_timeline = tm_timeline_describe_snapshot (TM_TIMELINE (timeline),
+                                                                    tm_allocations_get_event (allocations, i));
+      const char *texts[] = { on_map, on_timeline };
+
+      g_test_message ("map: %s\ntimeline: %s", on_map, on_timeline);
+      for (guint k = 0; k < G_N_ELEMENTS (texts); k++)
+        {
+          g_assert_true (pango_parse_markup (texts[k], -1, 0, NULL, NULL, NULL, NULL));
+          g_assert_null (strstr (texts[k], "(no op)"));
+          g_assert_null (strstr (texts[k], "INVALID"));
+          g_assert_null (strstr (texts[k], "—"));
+          g_assert_null (strstr (texts[k], "·  "));
+          g_assert_null (strstr (texts[k], " · \n"));
+          g_assert_null (strstr (texts[k], "  ·"));
+          if (i == 0)
+            {
+              /* Its step is the analysis's (docs/analysis.md, step 3):
+               * then the line ends. */
+              g_assert_true (g_regex_match_simple ("\nStep [0-9]+\n", texts[k], 0, 0));
+              g_assert_null (strstr (texts[k], "region"));
+              g_assert_null (strstr (texts[k], "shape"));
+              g_assert_null (strstr (texts[k], "data type"));
+            }
+          else
+            g_assert_nonnull (strstr (texts[k], "Step 3 · region output · data type float · shape [4]\n"));
+        }
+      g_assert_true (g_str_has_prefix (on_map, i == 0 ? "<b>unknown</b>\n" : "<b>named/MatMul</b>\n"));
+      g_assert_nonnull (strstr (on_timeline, i == 0 ? "Op: unknown\n" : "Op: named/MatMul\n"));
+    }
+
+  g_object_unref (timeline);
+  g_object_unref (map);
+}
+
 /* The painter's colours (src/charts, no GTK) are the ones GTK gave the
  * map before it drew through its layer: a name's hue from its hash,
  * converted as gtk_hsv_to_rgb() converts it. */
@@ -472,6 +566,7 @@ main (int    argc,
   g_test_add_func ("/memory-map/scope-highlight", test_scope_highlight);
   g_test_add_func ("/memory-map/legend-names", test_legend_names);
   g_test_add_func ("/memory-map/colors-as-gtk", test_colors_as_gtk);
+  g_test_add_func ("/memory-map/tooltip-unknown-values", test_tooltip_unknown_values);
 
   return g_test_run ();
 }

@@ -34,6 +34,14 @@ const char *tm_op_label_get_shown_text (TmOpLabel  *self);
 char       *tm_op_label_display_name  (const char *op_name,
                                         gboolean    special);
 const char *tm_op_label_display_value (const char *value);
+/* The line of a tooltip that says where an event or allocation belongs:
+ * "Step 7 · region output · data type float · shape [8,64]", the step
+ * "unknown" when step_id is negative, and each field the file does not
+ * give (as tm_op_label_display_value() tells) left out. Plain text. */
+char       *tm_op_label_describe_fields (gint64      step_id,
+                                         const char *region_type,
+                                         const char *data_type,
+                                         const char *shape);
 
 /* text shortened to fit width pixels as a TmOpLabel does it, measured
  * with layout (whose text it changes). */
