@@ -441,6 +441,108 @@ test_one_pixel_among_a_million (void)
   g_assert_cmpuint (owned, ==, 1);
 }
 
+/* The canvas point of an allocation's address at a time. */
+static void
+canvas_point (TmMemoryMap *map,
+              gint64       time_ps,
+              guint64      address,
+              double      *x,
+              double      *y)
+{
+  TmSession *session = tm_view_get_session (TM_VIEW (map));
+  TmAllocations *allocations = tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session));
+  graphene_rect_t plot;
+  double y0, y1;
+
+  tm_memory_map_get_plot (map, &plot);
+  tm_memory_map_get_address_range (map, &y0, &y1);
+  *x = plot.origin.x + tm_viewport_time_to_x (tm_session_get_viewport (session), time_ps, plot.size.width);
+  *y = plot.origin.y + (y1 - tm_allocations_address_to_axis (allocations, address)) / (y1 - y0) * plot.size.height;
+}
+
+/* The never-freed filter (what the cards' never-freed line turns on):
+ * only the allocations never freed are drawn, in their own colours, and
+ * picked; the freed ones leave the picture, a click where one was selects
+ * nothing; the header says how many are kept, in place of the highlight
+ * toggle, and Show All brings the others back (docs/ui.md, "The memory
+ * map's never-freed filter"). */
+static void
+test_never_freed_filter (void)
+{
+  g_autoptr(TmProfile) profile = load_profile ();
+  g_autoptr(TmSession) session = session_for (profile);
+  TmAllocations *allocations = tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session));
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *map = tm_memory_map_new (session);
+  TmMemoryMap *m = TM_MEMORY_MAP (map);
+  GtkGestureClick *click = tm_test_find_click_gesture (tm_memory_map_get_canvas (m), FALSE);
+  GtkWidget *show_all = tm_test_find_button (map, "Show _All");
+  GtkWidget *toggle = tm_test_find_button (map, "_Never freed");
+  guint big = tm_allocations_find_by_snapshot (allocations, 0);
+  guint next = tm_allocations_find_by_snapshot (allocations, 1);
+  g_autoptr(TmTestPicture) all = NULL, kept = NULL, again = NULL;
+  g_autoptr(GString) header = g_string_new (NULL);
+  double bx, by, nx, ny;
+  guint32 big_px, next_px;
+
+  g_assert_nonnull (show_all);
+  g_assert_nonnull (toggle);
+  gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT + 60);
+  gtk_window_set_child (GTK_WINDOW (window), map);
+  gtk_window_present (GTK_WINDOW (window));
+  tm_test_wait_layout_settled (window);
+
+  all = tm_test_render_node (tm_memory_map_render_node (m, WIDTH, HEIGHT), WIDTH, HEIGHT);
+  big_px = tm_test_picture_pixel (all, x_of (m, 3000), y_of (m, BASE + 5 * MIB));
+  next_px = tm_test_picture_pixel (all, x_of (m, 8000), y_of (m, BASE + 13 * MIB));
+  g_assert_cmphex (big_px, !=, 0xffffff);
+  g_assert_false (gtk_widget_get_visible (gtk_widget_get_parent (show_all)));
+  g_assert_true (gtk_widget_get_visible (toggle));
+
+  tm_memory_map_set_never_freed_only (m, TRUE);
+  g_assert_true (tm_memory_map_get_never_freed_only (m));
+  kept = tm_test_render_node (tm_memory_map_render_node (m, WIDTH, HEIGHT), WIDTH, HEIGHT);
+  /* "big" was freed: gone; "next" was not: as it was, not dimmed. */
+  g_assert_cmphex (tm_test_picture_pixel (kept, x_of (m, 3000), y_of (m, BASE + 5 * MIB)), ==, 0xffffff);
+  g_assert_cmphex (tm_test_picture_pixel (kept, x_of (m, 8000), y_of (m, BASE + 13 * MIB)), ==, next_px);
+
+  /* Picking: nothing where "big" was, "next" (the index's own number). */
+  canvas_point (m, 3000, BASE + 5 * MIB, &bx, &by);
+  canvas_point (m, 8000, BASE + 13 * MIB, &nx, &ny);
+  g_assert_cmpuint (_tm_memory_map_pick (m, bx, by), ==, TM_ALLOCATIONS_NONE);
+  g_assert_cmpuint (_tm_memory_map_pick (m, nx, ny), ==, next);
+  g_signal_emit_by_name (click, "pressed", 1, bx, by);
+  g_signal_emit_by_name (click, "released", 1, bx, by);
+  g_assert_cmpuint (tm_session_get_selected_allocation (session), ==, TM_ALLOCATIONS_NONE);
+  g_signal_emit_by_name (click, "pressed", 1, nx, ny);
+  g_signal_emit_by_name (click, "released", 1, nx, ny);
+  g_assert_cmpuint (tm_session_get_selected_allocation (session), ==, next);
+
+  /* The header: how many it keeps, in place of the highlight toggle. */
+  g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (show_all)));
+  g_assert_false (gtk_widget_get_visible (toggle));
+  tm_test_collect_label_text (gtk_widget_get_parent (show_all), header);
+  g_test_message ("%s", header->str);
+  g_assert_nonnull (strstr (header->str, "Only the 2 allocations never freed (8.00 MiB)"));
+
+  /* Selected elsewhere (the table), a freed one is not drawn either. */
+  tm_session_select_allocation (session, big);
+  g_clear_pointer (&kept, tm_test_picture_free);
+  kept = tm_test_render_node (tm_memory_map_render_node (m, WIDTH, HEIGHT), WIDTH, HEIGHT);
+  g_assert_cmphex (tm_test_picture_pixel (kept, x_of (m, 1000) + 8, y_of (m, BASE + 5 * MIB)), ==, 0xffffff);
+
+  /* Show All: everything again, as it was. */
+  tm_session_select_allocation (session, TM_ALLOCATIONS_NONE);
+  g_signal_emit_by_name (show_all, "clicked");
+  g_assert_false (tm_memory_map_get_never_freed_only (m));
+  g_assert_true (gtk_widget_get_visible (toggle));
+  again = tm_test_render_node (tm_memory_map_render_node (m, WIDTH, HEIGHT), WIDTH, HEIGHT);
+  g_assert_cmphex (tm_test_picture_pixel (again, x_of (m, 3000), y_of (m, BASE + 5 * MIB)), ==, big_px);
+  g_assert_cmpuint (_tm_memory_map_pick (m, bx, by), ==, big);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* An allocation the file names nothing of (no op, region, shape or step,
  * data type 0, which XProf calls "INVALID"): the map's tooltip and the
  * timeline's say "unknown" for its op, as the table does, and
@@ -567,6 +669,7 @@ main (int    argc,
   g_test_add_func ("/memory-map/legend-names", test_legend_names);
   g_test_add_func ("/memory-map/colors-as-gtk", test_colors_as_gtk);
   g_test_add_func ("/memory-map/tooltip-unknown-values", test_tooltip_unknown_values);
+  g_test_add_func ("/memory-map/never-freed-filter", test_never_freed_filter);
 
   return g_test_run ();
 }

@@ -1479,8 +1479,8 @@ test_export_dialogs (void)
 }
 
 /* Another file starts without the last one's filter text, the table's
- * Never freed filter and the map's never-freed highlight; a reload keeps
- * them. */
+ * Never freed filter and the map's never-freed highlight and filter; a
+ * reload keeps them. */
 static void
 test_next_file_filters (void)
 {
@@ -1494,17 +1494,20 @@ test_next_file_filters (void)
   tm_breakdown_view_set_filter_text (table, "alpha");
   gtk_check_button_set_active (never_freed, TRUE);
   tm_memory_map_set_highlight_never_freed (map, TRUE);
+  tm_memory_map_set_never_freed_only (map, TRUE);
 
   tm_window_reload (window);
   tm_test_iterate_until (tm_test_not_loading, window);
   g_assert_cmpstr (tm_breakdown_view_get_filter_text (table), ==, "alpha");
   g_assert_true (gtk_check_button_get_active (never_freed));
   g_assert_true (tm_memory_map_get_highlight_never_freed (map));
+  g_assert_true (tm_memory_map_get_never_freed_only (map));
 
   tm_test_open_and_wait (window, xprof_example_path);
   g_assert_cmpstr (tm_breakdown_view_get_filter_text (table), ==, "");
   g_assert_false (gtk_check_button_get_active (never_freed));
   g_assert_false (tm_memory_map_get_highlight_never_freed (map));
+  g_assert_false (tm_memory_map_get_never_freed_only (map));
   tm_test_destroy_window (window);
 }
 

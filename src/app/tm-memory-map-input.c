@@ -253,21 +253,25 @@ _tm_memory_map_pick (TmMemoryMap *self,
 {
   const TmChartGeometry *g = &self->geometry;
   graphene_rect_t plot = GRAPHENE_RECT_INIT (g->plot.x, g->plot.y, g->plot.width, g->plot.height);
+  TmAllocations *shown = _tm_memory_map_shown (self);
   double a_lo, a_hi;
+  guint picked;
 
   if (!_tm_memory_map_has_data (self))
     return TM_ALLOCATIONS_NONE;
   if (!graphene_rect_contains_point (&plot, &GRAPHENE_POINT_INIT (x, y)))
     return TM_ALLOCATIONS_NONE;
 
-  /* What is drawn in the pixels around the pointer: the largest there. */
+  /* What is drawn in the pixels around the pointer: the largest there,
+   * of those the filter keeps (as the index's). */
   a_lo = MAX (tm_chart_geometry_y_to_axis (g, y + PICK_RADIUS), 0.0);
   a_hi = MAX (tm_chart_geometry_y_to_axis (g, y - PICK_RADIUS), 0.0);
-  return tm_allocations_pick (self->allocations,
-                              tm_chart_geometry_x_to_time (g, x - PICK_RADIUS),
-                              tm_chart_geometry_x_to_time (g, x + PICK_RADIUS),
-                              tm_allocations_axis_to_address (self->allocations, a_lo),
-                              tm_allocations_axis_to_address (self->allocations, a_hi));
+  picked = tm_allocations_pick (shown,
+                                tm_chart_geometry_x_to_time (g, x - PICK_RADIUS),
+                                tm_chart_geometry_x_to_time (g, x + PICK_RADIUS),
+                                tm_allocations_axis_to_address (shown, a_lo),
+                                tm_allocations_axis_to_address (shown, a_hi));
+  return picked != TM_ALLOCATIONS_NONE ? tm_allocations_get_parent_index (shown, picked) : TM_ALLOCATIONS_NONE;
 }
 
 char *

@@ -15,6 +15,7 @@
 #include "tm-format.h"
 #include "tm-map-painter.h"
 #include "tm-memory-map-private.h"
+#include "tm-op-label.h"
 
 #define LEGEND_ENTRIES 5
 
@@ -207,9 +208,10 @@ _tm_memory_map_update_legend (TmMemoryMap *self)
       GHashTableIter iter;
       gpointer key, value;
 
-      for (guint i = 0; i < tm_allocations_get_n (self->allocations); i++)
+      /* Of what is drawn: with the filter on, what it keeps. */
+      for (guint i = 0; i < tm_allocations_get_n (_tm_memory_map_shown (self)); i++)
         {
-          const TmAllocation *a = tm_allocations_get (self->allocations, i);
+          const TmAllocation *a = tm_allocations_get (_tm_memory_map_shown (self), i);
 
           label_bytes[MIN (TM_ALLOCATION_LABEL (a), n_labels)] += TM_ALLOCATION_BYTES (a);
         }
@@ -230,14 +232,18 @@ _tm_memory_map_update_legend (TmMemoryMap *self)
         {
           LegendEntry e = { key, *(gint64 *) value };
 
-          g_array_append_val (entries, e);
+          /* Keys the filter left without allocations are not drawn. */
+          if (e.bytes > 0 || self->shown == NULL)
+            g_array_append_val (entries, e);
           g_free (value);
         }
       g_array_sort (entries, compare_legend);
       for (guint i = 0; i < MIN (entries->len, LEGEND_ENTRIES); i++)
         {
           const LegendEntry *e = &g_array_index (entries, LegendEntry, i);
-          const char *text = e->key[0] != '\0' ? e->key : _("(none)");
+          /* "unknown", as the table says (docs/ui.md, "Values the file
+           * does not hold"). */
+          const char *text = tm_op_label_display_value (e->key);
           const char *keys[LEGEND_ENTRIES];
           g_autofree char *tooltip = NULL;
           g_autofree char *short_name = NULL;
@@ -247,7 +253,12 @@ _tm_memory_map_update_legend (TmMemoryMap *self)
             keys[j] = g_array_index (entries, LegendEntry, j).key;
           /* Translators: tooltip of a memory map legend entry: an op (or
            * region, data type) name, then bytes such as "1.5 GiB" */
-          tooltip = g_strdup_printf (_("%s\n%s allocated over the profile; click to highlight it"), text, bytes);
+          if (self->shown != NULL)
+            /* Translators: tooltip of a memory map legend entry while the
+             * map shows only what was never freed: a name, then bytes */
+            tooltip = g_strdup_printf (_("%s\n%s never freed; click to highlight it"), text, bytes);
+          else
+            tooltip = g_strdup_printf (_("%s\n%s allocated over the profile; click to highlight it"), text, bytes);
           short_name = legend_name (text, keys, MIN (entries->len, LEGEND_ENTRIES), i);
           legend_add (self, tm_map_color_for_name (e->key, dark), short_name, tooltip, e->key);
         }

@@ -293,13 +293,13 @@ cancel_clicked_cb (TmWindow  *self,
   _tm_window_cancel_load (self);
 }
 
-/* The cards' never-freed line: the table shows only what was never freed,
- * the map highlights it (docs/ui.md, "Summary cards"). */
+/* The cards' never-freed line: the table and the map show only what was
+ * never freed (docs/ui.md, "Summary cards"). */
 static void
 show_never_freed_cb (TmWindow *self)
 {
   tm_breakdown_view_set_never_freed (self->breakdown_view, TRUE);
-  tm_memory_map_set_highlight_never_freed (self->memory_map, TRUE);
+  tm_memory_map_set_never_freed_only (self->memory_map, TRUE);
   gtk_stack_set_visible_child_name (self->lower_stack, "table");
 }
 
