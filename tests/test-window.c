@@ -30,6 +30,7 @@
 #include "tm-format.h"
 #include "tm-profile-private.h"
 #include "tm-memory-map.h"
+#include "tm-scope-view.h"
 #include "tm-summary-cards.h"
 #include "tm-test-util.h"
 #include "tm-timeline.h"
@@ -2231,6 +2232,101 @@ test_keys (void)
   tm_test_destroy_window (window);
 }
 
+/* Where the focus goes when the page of a tab is shown. */
+static GtkWidget *
+focus_on_showing (TmWindow   *window,
+                  const char *page)
+{
+  GtkStack *lower = GTK_STACK (window_child (window, "lower_stack"));
+  TmBreakdownView *table = TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"));
+  GtkWidget *focus;
+
+  gtk_stack_set_visible_child_name (lower, "table");
+  gtk_widget_grab_focus (GTK_WIDGET (tm_breakdown_view_get_column_view (table)));
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)), GTK_WIDGET (lower)));
+  gtk_stack_set_visible_child_name (lower, page);
+  tm_test_iterate_for (50);
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_nonnull (focus);
+  g_test_message ("%s: the focus is on a %s", page, G_OBJECT_TYPE_NAME (focus));
+  g_assert_true (gtk_widget_is_ancestor (focus, gtk_stack_get_child_by_name (lower, page)));
+  return focus;
+}
+
+/* The capture-phase shortcut of widget for trigger, or NULL. */
+static GtkShortcut *
+capture_shortcut (GtkWidget  *widget,
+                  const char *trigger)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller) ||
+          gtk_event_controller_get_propagation_phase (controller) != GTK_PHASE_CAPTURE)
+        continue;
+      for (guint k = 0; k < g_list_model_get_n_items (G_LIST_MODEL (controller)); k++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), k);
+          g_autofree char *text = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (shortcut));
+
+          if (g_str_equal (text, trigger))
+            return shortcut;
+        }
+    }
+  return NULL;
+}
+
+/* The Scopes and Allocations tabs, shown while the focus is on the table,
+ * put it on their list (or, while the list is not there yet, on a control
+ * that is not text), never in their search entry, which would take the
+ * zoom keys; in the scope tree, + and − zoom before its expanders take
+ * them (docs/ui.md, "Keys"). */
+static void
+test_keys_in_tabs (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  TmViewport *viewport;
+  GtkWidget *tree, *focus;
+  GtkShortcut *plus, *minus;
+  gint64 span;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  tm_test_open_and_wait (window, tour_path);
+  viewport = tm_session_get_viewport (tm_window_get_session (window));
+  tree = GTK_WIDGET (tm_scope_view_get_column_view (TM_SCOPE_VIEW (tm_test_find_widget (window, "scope_view"))));
+
+  for (guint round = 0; round < 2; round++)
+    {
+      focus = focus_on_showing (window, "scopes");
+      g_assert_false (GTK_IS_EDITABLE (focus));
+      g_assert_null (gtk_widget_get_ancestor (focus, GTK_TYPE_SEARCH_ENTRY));
+      g_assert_true (gtk_widget_is_ancestor (focus, tree));
+      focus = focus_on_showing (window, "allocations");
+      g_assert_false (GTK_IS_EDITABLE (focus));
+      g_assert_null (gtk_widget_get_ancestor (focus, GTK_TYPE_SEARCH_ENTRY));
+      /* Its list comes once the tab is shown. */
+      tm_test_iterate_for (300);
+    }
+
+  /* The scope tree: + and − are the window's zoom keys before the
+   * expanders' (which would expand and collapse). */
+  plus = capture_shortcut (tree, "plus");
+  minus = capture_shortcut (tree, "minus");
+  g_assert_nonnull (plus);
+  g_assert_nonnull (minus);
+  g_assert_null (capture_shortcut (tree, "Home"));
+  span = tm_viewport_get_span (viewport);
+  g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (plus), GTK_SHORTCUT_ACTION_EXCLUSIVE, tree, NULL));
+  g_assert_cmpint (tm_viewport_get_span (viewport), <, span);
+  g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (minus), GTK_SHORTCUT_ACTION_EXCLUSIVE, tree, NULL));
+  g_assert_cmpint (tm_viewport_get_span (viewport), ==, span);
+
+  tm_test_destroy_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2276,6 +2372,7 @@ main (int   argc,
   g_test_add_func ("/window/800-600", test_window_800_600);
   g_test_add_func ("/window/thai", test_thai);
   g_test_add_func ("/window/keys", test_keys);
+  g_test_add_func ("/window/keys-in-tabs", test_keys_in_tabs);
   g_test_add_func ("/window/settings", test_settings);
   g_test_add_func ("/window/application-open", test_application_open);
   g_test_add_func ("/window/real/gpu-profile", test_real_gpu_profile);

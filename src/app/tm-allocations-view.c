@@ -721,6 +721,9 @@ tm_allocations_view_init (TmAllocationsView *self)
   gtk_box_append (GTK_BOX (status_box), GTK_WIDGET (self->status));
   gtk_stack_add_named (self->stack, status_box, "status");
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->stack));
+  /* Shown, the tab puts the focus on the list, not in the filter entry
+   * (which would take the zoom keys). */
+  tm_view_set_first_focus (TM_VIEW (self), GTK_WIDGET (self->column_view));
 
   g_signal_group_connect_swapped (tm_view_get_session_signals (TM_VIEW (self)), "notify::memory-store",
                                   G_CALLBACK (refresh), self);
