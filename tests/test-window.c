@@ -1025,6 +1025,22 @@ test_file_changed (void)
 /* ------------------------------------------------------------------ */
 /* Settings (when the schema is there)                                 */
 
+/* The first spin button under root (the Allocations tab's threshold). */
+static GtkSpinButton *
+find_spin_button (GtkWidget *root)
+{
+  if (GTK_IS_SPIN_BUTTON (root))
+    return GTK_SPIN_BUTTON (root);
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkSpinButton *found = find_spin_button (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 test_settings (void)
 {
@@ -1063,6 +1079,30 @@ test_settings (void)
   g_assert_false (tm_breakdown_view_get_hide_small (view));
   tm_breakdown_view_set_hide_small (view, TRUE);
   g_assert_true (g_settings_get_boolean (settings, "hide-small-allocations"));
+
+  /* The Allocations tab's "temporary" threshold, 1 ms at first, is kept:
+   * the spin button sets it, and the next window starts with it. */
+  {
+    GtkWidget *allocations = tm_test_find_widget (window, "allocations_view");
+    GtkSpinButton *spin = find_spin_button (allocations);
+    TmWindow *next;
+    gint64 ps;
+
+    g_assert_nonnull (spin);
+    g_object_get (allocations, "temporary-ps", &ps, NULL);
+    g_assert_cmpint (ps, ==, 1000000000);
+    g_assert_cmpint (g_settings_get_int64 (settings, "temporary-threshold"), ==, 1000000000);
+    gtk_spin_button_set_value (spin, 2.5);
+    g_assert_cmpint (g_settings_get_int64 (settings, "temporary-threshold"), ==, 2500000000);
+    next = tm_test_new_window ();
+    g_object_get (tm_test_find_widget (next, "allocations_view"), "temporary-ps", &ps, NULL);
+    g_assert_cmpint (ps, ==, 2500000000);
+    g_assert_cmpfloat (gtk_spin_button_get_value (find_spin_button (tm_test_find_widget (next, "allocations_view"))), ==, 2.5);
+    tm_test_destroy_window (next);
+    g_settings_reset (settings, "temporary-threshold");
+    g_object_get (allocations, "temporary-ps", &ps, NULL);
+    g_assert_cmpint (ps, ==, 1000000000);
+  }
 
   /* Opening a file remembers its folder for the Open dialog. */
   open_and_wait (window, two_ids_path);

@@ -559,6 +559,11 @@ tm_window_init (TmWindow *self)
       g_settings_bind (self->settings, "hide-small-allocations",
                        self->breakdown_view, "hide-small",
                        G_SETTINGS_BIND_DEFAULT);
+      /* The Allocations tab's "temporary" threshold (docs/ui.md, "The
+       * allocations"). */
+      g_settings_bind (self->settings, "temporary-threshold",
+                       self->allocations_view, "temporary-ps",
+                       G_SETTINGS_BIND_DEFAULT);
       tm_window_load_window_state (self);
     }
 
