@@ -1750,6 +1750,64 @@ test_panes_keep_minimums (void)
   tm_test_destroy_window (window);
 }
 
+/* At 800 × 600, and at the default size, the Scopes and Allocations tabs
+ * leave the charts as the table does: the usage timeline (and the memory
+ * map when it shows) at their heights, at least their minimums, and the
+ * lower pane its own, which does not grow when a tab is first shown and
+ * filled (docs/ui.md, "Layout"). The real GPU profile too, when
+ * TM_REAL_PROFILES is set. */
+static void
+test_panes_keep_minimums_in_tabs (void)
+{
+  static const int sizes[][2] = { { 800, 600 }, { 1200, 800 }, { 800, 600 }, { 1200, 800 } };
+  static const char *pages[] = { "scopes", "allocations", "table" };
+  g_autofree char *gpu = tm_test_real_profile ("tf_gpu_multi_worker.xplane.pb");
+
+  for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+    {
+      const char *path = k < 2 ? tour_path : gpu;
+
+      TmWindow *window = tm_test_new_window ();
+      GtkWidget *timeline = tm_test_find_widget (window, "timeline");
+      GtkWidget *map = tm_test_find_widget (window, "memory_map");
+      GtkStack *lower = GTK_STACK (window_child (window, "lower_stack"));
+      int timeline_height, map_height, timeline_min, lower_min, lower_min_before;
+
+      if (path == NULL)
+        {
+          tm_test_destroy_window (window);
+          continue;
+        }
+      gtk_window_set_default_size (GTK_WINDOW (window), sizes[k][0], sizes[k][1]);
+      tm_test_open_and_wait (window, path);
+      tm_test_wait_layout_settled (GTK_WIDGET (window));
+      timeline_height = gtk_widget_get_height (timeline);
+      map_height = gtk_widget_get_mapped (map) ? gtk_widget_get_height (map) : 0;
+      gtk_widget_measure (timeline, GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (timeline), &timeline_min, NULL, NULL, NULL);
+      g_assert_cmpint (timeline_height, >=, timeline_min);
+      gtk_widget_measure (GTK_WIDGET (lower), GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (GTK_WIDGET (lower)),
+                          &lower_min_before, NULL, NULL, NULL);
+      for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+        {
+          gtk_stack_set_visible_child_name (lower, pages[i]);
+          tm_test_iterate_for (400);
+          tm_test_wait_layout_settled (GTK_WIDGET (window));
+          g_test_message ("%s, %d × %d, %s: timeline %d (min %d, with the table %d), map %d (with the table %d), lower %d",
+                          k < 2 ? "tour" : "GPU", sizes[k][0], sizes[k][1], pages[i], gtk_widget_get_height (timeline), timeline_min,
+                          timeline_height, gtk_widget_get_mapped (map) ? gtk_widget_get_height (map) : 0, map_height,
+                          gtk_widget_get_height (GTK_WIDGET (lower)));
+          g_assert_cmpint (gtk_widget_get_height (timeline), ==, timeline_height);
+          g_assert_cmpint (gtk_widget_get_mapped (map) ? gtk_widget_get_height (map) : 0, ==, map_height);
+          gtk_widget_measure (GTK_WIDGET (lower), GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (GTK_WIDGET (lower)),
+                              &lower_min, NULL, NULL, NULL);
+          g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (lower)), >=, lower_min);
+          /* Shown and filled, a tab asks for what it asked before. */
+          g_assert_cmpint (lower_min, ==, lower_min_before);
+        }
+      tm_test_destroy_window (window);
+    }
+}
+
 /* A baseline that fails to load: its message takes at most three lines,
  * and the charts keep their height. */
 static void
@@ -2423,6 +2481,7 @@ main (int   argc,
   g_test_add_func ("/window/error-contrast", test_error_contrast);
   g_test_add_func ("/window/thai-words", test_thai_words);
   g_test_add_func ("/window/panes-keep-minimums", test_panes_keep_minimums);
+  g_test_add_func ("/window/panes-keep-minimums-in-tabs", test_panes_keep_minimums_in_tabs);
   g_test_add_func ("/window/failed-baseline-bar", test_failed_baseline_bar);
   g_test_add_func ("/window/hlo-pane", test_hlo_pane);
   g_test_add_func ("/window/panes-hidden-and-kept", test_panes_hidden_and_kept);
