@@ -2124,26 +2124,6 @@ test_layout_saved (void)
 /* ------------------------------------------------------------------ */
 /* 800 × 600, dark and Thai                                            */
 
-/* Thai from the build tree's translations, for the rest of the test. */
-static void
-use_thai (gboolean thai)
-{
-  if (thai)
-    {
-      bindtextdomain (GETTEXT_PACKAGE, BUILD_LOCALEDIR);
-      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-      textdomain (GETTEXT_PACKAGE);
-      g_setenv ("LANGUAGE", "th", TRUE);
-    }
-  else
-    {
-      /* Binding again also drops the translations gettext cached. */
-      bindtextdomain (GETTEXT_PACKAGE, "/nonexistent");
-      g_setenv ("LANGUAGE", "en", TRUE);
-    }
-  setlocale (LC_MESSAGES, "C.UTF-8");
-}
-
 static void
 set_dark (gboolean dark)
 {
@@ -2158,7 +2138,7 @@ assert_fits_800_600 (const char *path,
   TmWindow *window;
   int min_w, min_h, nat;
 
-  use_thai (thai);
+  tm_test_use_thai (thai);
   set_dark (dark);
   window = tm_test_new_window ();
   gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
@@ -2176,7 +2156,7 @@ assert_fits_800_600 (const char *path,
   g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (window)), <=, 600);
 
   tm_test_destroy_window (window);
-  use_thai (FALSE);
+  tm_test_use_thai (FALSE);
   set_dark (FALSE);
 }
 
@@ -2232,7 +2212,7 @@ test_thai (void)
       g_assert_nonnull (strstr (err, "รับค่า"));
     }
 
-  use_thai (TRUE);
+  tm_test_use_thai (TRUE);
   window = tm_test_new_window ();
   gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
   tm_test_open_and_wait (window, tour_path);
@@ -2254,7 +2234,7 @@ test_thai (void)
   g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (detail))));
 
   tm_test_destroy_window (window);
-  use_thai (FALSE);
+  tm_test_use_thai (FALSE);
 }
 
 /* ------------------------------------------------------------------ */
