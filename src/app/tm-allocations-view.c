@@ -711,11 +711,7 @@ tm_allocations_view_init (TmAllocationsView *self)
   gtk_widget_set_vexpand (GTK_WIDGET (self->stack), TRUE);
   scrolled = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->column_view));
-  /* Once the column titles have a height, the scrolled window asks for its
-   * scrollbar's minimum below them (about 46 + 25 px): asking for more from
-   * the start keeps the tab's minimum the same before and after it is first
-   * shown, so the charts above do not move (docs/ui.md, "Layout"). */
-  gtk_widget_set_size_request (scrolled, -1, 80);
+  gtk_widget_set_size_request (scrolled, -1, 60);
   gtk_stack_add_named (self->stack, scrolled, "table");
   status_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   self->status = GTK_LABEL (gtk_label_new (NULL));
