@@ -24,6 +24,7 @@
 #include <json-glib/json-glib.h>
 
 #include "tm-allocation-row.h"
+#include "tm-allocations-view.h"
 #include "tm-application.h"
 #include "tm-breakdown-view.h"
 #include "tm-error.h"
@@ -2227,6 +2228,25 @@ test_thai (void)
   column_view = tm_breakdown_view_get_column_view (view);
   shape = g_list_model_get_item (gtk_column_view_get_columns (column_view), 6);
   g_assert_cmpstr (gtk_column_view_column_get_title (shape), !=, "Shape");
+
+  /* And every column of the Allocations tab, its Shape as the table's. */
+  {
+    static const char *english[] = { "Op Name", "Size", "Region", "Data Type", "Shape", "Address",
+                                     "Allocated At", "Freed At", "Lifetime" };
+    GtkColumnView *list = tm_allocations_view_get_column_view (TM_ALLOCATIONS_VIEW (tm_test_find_widget (window, "allocations_view")));
+    GListModel *columns = gtk_column_view_get_columns (list);
+
+    g_assert_cmpuint (g_list_model_get_n_items (columns), ==, G_N_ELEMENTS (english));
+    for (guint i = 0; i < G_N_ELEMENTS (english); i++)
+      {
+        g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+        g_test_message ("Allocations column %s: %s", english[i], gtk_column_view_column_get_title (column));
+        g_assert_cmpstr (gtk_column_view_column_get_title (column), !=, english[i]);
+        if (g_str_equal (english[i], "Shape"))
+          g_assert_cmpstr (gtk_column_view_column_get_title (column), ==, gtk_column_view_column_get_title (shape));
+      }
+  }
 
   /* The Lifetime Peak Heap subtitle is whole at 800 × 600. */
   tm_test_iterate_for (100);
