@@ -19,6 +19,7 @@
 #include "tm-map-painter.h"
 #include "tm-memory-map.h"
 #include "tm-memory-map-private.h"
+#include "tm-op-label.h"
 #include "tm-session.h"
 #include "tm-test-util.h"
 #include "tm-timeline.h"
@@ -626,9 +627,82 @@ test_tooltip_unknown_values (void)
           else
             g_assert_nonnull (strstr (texts[k], "Step 3 · region output · data type float · shape [4]\n"));
         }
-      g_assert_true (g_str_has_prefix (on_map, i == 0 ? "<b>unknown</b>\n" : "<b>named/MatMul</b>\n"));
-      g_assert_nonnull (strstr (on_timeline, i == 0 ? "Op: unknown\n" : "Op: named/MatMul\n"));
+      g_assert_true (g_str_has_prefix (on_map, i == 0 ? "<b>unknown</b>\n" : "<b>named/\u200bMatMul</b>\n"));
+      g_assert_nonnull (strstr (on_timeline, i == 0 ? "Op: unknown\n" : "Op: named/\u200bMatMul\n"));
     }
+
+  g_object_unref (timeline);
+  g_object_unref (map);
+}
+
+/* Whether the tooltip's label for markup (tm_op_label_new_tooltip, what
+ * the views hand GtkTooltip) asks for at most width pixels, and puts the
+ * text on more than one line. */
+static gboolean
+wraps_within (const char *markup,
+              int         width)
+{
+  GtkWidget *label = g_object_ref_sink (tm_op_label_new_tooltip (markup));
+  int natural, height;
+
+  gtk_widget_measure (label, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+  gtk_widget_measure (label, GTK_ORIENTATION_VERTICAL, natural, NULL, &height, NULL, NULL);
+  g_object_unref (label);
+  g_test_message ("a tooltip of %d × %d px", natural, height);
+  return natural <= width && height > 10 * 12;
+}
+
+/* An op name of a hundred scopes (as long as a PyTorch stack): the map's
+ * and the timeline's tooltips (and the tables', through the same label)
+ * wrap it at its scopes rather than running past the window. */
+static void
+test_tooltip_long_name (void)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  TmFixtureLine *line = tm_fixture_plane_add_line (tm_fixture_space_add_plane (space, "/host:CPU"), "l", 0);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmProfile) profile = NULL;
+  g_autoptr(TmSession) session = NULL;
+  g_autoptr(GString) name = g_string_new (NULL);
+  g_autofree char *on_map = NULL, *on_timeline = NULL;
+  TmAllocations *allocations;
+  GtkWidget *map, *timeline;
+  TmFixtureMemory m = {
+    .id_kind = TM_FIXTURE_MEMORY_ID_ALLOCATOR_NAME,
+    .allocator_name = "GPU_0_bfc",
+    .bytes_allocated = 4 * MIB,
+    .bytes_available = 60 * MIB,
+    .peak_bytes_in_use = 4 * MIB,
+    .requested_bytes = 4 * MIB,
+    .allocation_bytes = 4 * MIB,
+    .addr = BASE,
+    .region_type = "output",
+    .data_type = 1,
+    .shape = "[4]",
+  };
+
+  for (guint i = 0; i < 100; i++)
+    g_string_append_printf (name, "%sD:\\work\\model\\layer_%u.py:%u:forward", i > 0 ? "/" : "", i, 10 + i);
+  m.tf_op = name->str;
+  tm_fixture_line_add_memory_event (line, TRUE, 1000, &m);
+  profile = tm_test_load_space (space, &error);
+  g_assert_no_error (error);
+  session = session_for (profile);
+  allocations = tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session));
+  map = g_object_ref_sink (tm_memory_map_new (session));
+  timeline = g_object_ref_sink (tm_timeline_new (session));
+
+  on_map = _tm_memory_map_describe (TM_MEMORY_MAP (map), 0);
+  on_timeline = tm_timeline_describe_snapshot (TM_TIMELINE (timeline), tm_allocations_get_event (allocations, 0));
+  g_assert_true (wraps_within (on_map, 800));
+  g_assert_true (wraps_within (on_timeline, 800));
+  /* The name itself, less the spaces that let it break. */
+  {
+    g_autofree char *text = NULL;
+
+    g_assert_true (pango_parse_markup (on_map, -1, 0, NULL, &text, NULL, NULL));
+    g_assert_nonnull (strstr (text, "layer_0.py:10:forward/\u200bD:\\\u200bwork"));
+  }
 
   g_object_unref (timeline);
   g_object_unref (map);
@@ -670,6 +744,7 @@ main (int    argc,
   g_test_add_func ("/memory-map/colors-as-gtk", test_colors_as_gtk);
   g_test_add_func ("/memory-map/tooltip-unknown-values", test_tooltip_unknown_values);
   g_test_add_func ("/memory-map/never-freed-filter", test_never_freed_filter);
+  g_test_add_func ("/memory-map/tooltip-long-name", test_tooltip_long_name);
 
   return g_test_run ();
 }

@@ -81,6 +81,12 @@ query_tooltip_cb (GtkWidget  *widget,
   switch (cell)
     {
     case TM_ALLOCATION_CELL_OP:
+      {
+        g_autofree char *name = tm_allocation_cell_text (cell, item);
+
+        text = tm_op_label_breakable (name);
+      }
+      break;
     case TM_ALLOCATION_CELL_REGION:
     case TM_ALLOCATION_CELL_DATA_TYPE:
     case TM_ALLOCATION_CELL_SHAPE:
@@ -104,7 +110,12 @@ query_tooltip_cb (GtkWidget  *widget,
     }
   if (text == NULL || text[0] == '\0')
     return FALSE;
-  gtk_tooltip_set_text (tooltip, text);
+  {
+    g_autofree char *markup = g_markup_escape_text (text, -1);
+
+    /* A long op name wraps (tm_op_label_new_tooltip). */
+    gtk_tooltip_set_custom (tooltip, tm_op_label_new_tooltip (markup));
+  }
   return TRUE;
 }
 

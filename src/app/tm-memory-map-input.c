@@ -294,7 +294,9 @@ _tm_memory_map_describe (TmMemoryMap *self,
   /* What the file does not hold is "unknown" or left out, as everywhere
    * (docs/ui.md, "Values the file does not hold"). */
   name = tm_op_label_display_name (act.op_name, FALSE);
-  op = g_markup_escape_text (name, -1);
+  plain = tm_op_label_breakable (name);
+  op = g_markup_escape_text (plain, -1);
+  g_clear_pointer (&plain, g_free);
   plain = tm_op_label_describe_fields (act.step_id, act.region_type, act.data_type, act.shape);
   fields = g_markup_escape_text (plain, -1);
   alloc = tm_format_bytes (TM_ALLOCATION_BYTES (a));
@@ -347,7 +349,7 @@ query_tooltip_cb (GtkWidget   *widget,
     return FALSE;
 
   markup = _tm_memory_map_describe (self, index);
-  gtk_tooltip_set_markup (tooltip, markup);
+  gtk_tooltip_set_custom (tooltip, tm_op_label_new_tooltip (markup));
   return TRUE;
 }
 

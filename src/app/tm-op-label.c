@@ -73,6 +73,40 @@ tm_op_label_display_value (const char *value)
 }
 
 char *
+tm_op_label_breakable (const char *text)
+{
+  GString *str;
+
+  if (text == NULL)
+    return NULL;
+  /* A tooltip wraps only where a line may break: after each scope (a
+   * PyTorch frame's Windows path too), not at the window's edge. */
+  str = g_string_sized_new (strlen (text) + 16);
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      g_string_append_c (str, *p);
+      if (*p == '/' || *p == '\\')
+        g_string_append (str, "\u200b");
+    }
+  return g_string_free (str, FALSE);
+}
+
+GtkWidget *
+tm_op_label_new_tooltip (const char *markup)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_markup (GTK_LABEL (label), markup);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  /* A name longer than a line breaks at its scopes (the zero-width spaces
+   * of tm_op_label_breakable()), or anywhere when it has none. */
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 80);
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
+  return label;
+}
+
+char *
 tm_op_label_describe_fields (gint64      step_id,
                              const char *region_type,
                              const char *data_type,

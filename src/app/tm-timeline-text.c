@@ -48,6 +48,7 @@ tm_timeline_describe_snapshot (TmTimeline *self,
   g_autofree char *heap = NULL;
   g_autofree char *free_text = NULL;
   g_autofree char *frag = NULL;
+  g_autofree char *name = NULL;
   g_autofree char *op = NULL;
   g_autofree char *fields = NULL;
   const char *kind;
@@ -94,7 +95,8 @@ tm_timeline_describe_snapshot (TmTimeline *self,
     }
   append_markup (str, _("Requested %s · allocated %s"), requested, allocated);
   g_string_append_c (str, '\n');
-  op = tm_op_label_display_name (activity.op_name, FALSE);
+  name = tm_op_label_display_name (activity.op_name, FALSE);
+  op = tm_op_label_breakable (name);
   append_markup (str, _("Op: %s"), op);
   g_string_append_c (str, '\n');
   fields = tm_op_label_describe_fields (activity.step_id, activity.region_type, activity.data_type, activity.shape);
