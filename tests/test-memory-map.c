@@ -16,6 +16,7 @@
 #include "tm-allocations.h"
 #include "tm-allocations-query.h"
 #include "tm-axis.h"
+#include "tm-fit-box.h"
 #include "tm-map-painter.h"
 #include "tm-memory-map.h"
 #include "tm-memory-map-private.h"
@@ -708,6 +709,62 @@ test_tooltip_long_name (void)
   g_object_unref (map);
 }
 
+/* The legend in a narrow header: the entries that fit are whole, those
+ * that do not are left out, from the last, and "+N more" counts them with
+ * the names beyond the legend (docs/ui.md, "The memory map's never-freed
+ * filter"). */
+static void
+test_legend_fits (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *box = tm_fit_box_new (10);
+  GtkWidget *more = gtk_label_new ("+3 more");
+  GtkWidget *entries[5];
+  int more_width, room = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (entries); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("layer_%u/…/Cast", i);
+
+      entries[i] = gtk_label_new (name);
+      gtk_label_set_ellipsize (GTK_LABEL (entries[i]), PANGO_ELLIPSIZE_START);
+      tm_fit_box_append (TM_FIT_BOX (box), entries[i]);
+    }
+  tm_fit_box_set_more (TM_FIT_BOX (box), more);
+  gtk_widget_measure (more, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &more_width, NULL, NULL);
+  /* Room for the first two entries and "more". */
+  for (guint i = 0; i < 2; i++)
+    {
+      int natural;
+
+      gtk_widget_measure (entries[i], GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+      room += natural + 10;
+    }
+  room += more_width + 5;
+  gtk_window_set_child (GTK_WINDOW (window), box);
+  gtk_window_present (GTK_WINDOW (window));
+  gtk_widget_allocate (box, room, 20, -1, NULL);
+
+  g_assert_cmpuint (tm_fit_box_get_n_hidden (TM_FIT_BOX (box)), ==, 3);
+  for (guint i = 0; i < G_N_ELEMENTS (entries); i++)
+    {
+      int natural;
+
+      gtk_widget_measure (entries[i], GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+      g_assert_true (gtk_widget_get_child_visible (entries[i]) == (i < 2));
+      if (i < 2)
+        g_assert_cmpint (gtk_widget_get_width (entries[i]), ==, natural);
+    }
+  g_assert_true (gtk_widget_get_child_visible (more));
+  g_assert_cmpint (gtk_widget_get_width (more), ==, more_width);
+  /* Wide enough: all of them. */
+  gtk_widget_allocate (box, room * 4, 20, -1, NULL);
+  g_assert_cmpuint (tm_fit_box_get_n_hidden (TM_FIT_BOX (box)), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (entries); i++)
+    g_assert_true (gtk_widget_get_child_visible (entries[i]));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* The painter's colours (src/charts, no GTK) are the ones GTK gave the
  * map before it drew through its layer: a name's hue from its hash,
  * converted as gtk_hsv_to_rgb() converts it. */
@@ -745,6 +802,7 @@ main (int    argc,
   g_test_add_func ("/memory-map/tooltip-unknown-values", test_tooltip_unknown_values);
   g_test_add_func ("/memory-map/never-freed-filter", test_never_freed_filter);
   g_test_add_func ("/memory-map/tooltip-long-name", test_tooltip_long_name);
+  g_test_add_func ("/memory-map/legend-fits", test_legend_fits);
 
   return g_test_run ();
 }

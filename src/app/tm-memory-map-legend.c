@@ -12,6 +12,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "tm-fit-box.h"
 #include "tm-format.h"
 #include "tm-map-painter.h"
 #include "tm-memory-map-private.h"
@@ -156,7 +157,7 @@ legend_add (TmMemoryMap *self,
       gtk_widget_add_controller (box, GTK_EVENT_CONTROLLER (click));
       gtk_widget_set_cursor_from_name (box, "pointer");
     }
-  gtk_box_append (GTK_BOX (self->legend_box), box);
+  tm_fit_box_append (TM_FIT_BOX (self->legend_box), box);
 }
 
 typedef struct
@@ -180,11 +181,15 @@ void
 _tm_memory_map_update_legend (TmMemoryMap *self)
 {
   gboolean dark = tm_palette_is_dark_style (GTK_WIDGET (self));
-  GtkWidget *child;
   guint n_labels;
 
-  while ((child = gtk_widget_get_first_child (self->legend_box)) != NULL)
-    gtk_box_remove (GTK_BOX (self->legend_box), child);
+  tm_fit_box_remove_all (TM_FIT_BOX (self->legend_box));
+  self->legend_more = gtk_label_new (NULL);
+  gtk_widget_add_css_class (self->legend_more, "caption");
+  gtk_widget_add_css_class (self->legend_more, "dim-label");
+  gtk_widget_set_visible (self->legend_more, FALSE);
+  tm_fit_box_set_more (TM_FIT_BOX (self->legend_box), self->legend_more);
+  self->legend_beyond = 0;
 
   self->colors_dark = dark;
   if (self->allocations == NULL)
@@ -262,16 +267,24 @@ _tm_memory_map_update_legend (TmMemoryMap *self)
           short_name = legend_name (text, keys, MIN (entries->len, LEGEND_ENTRIES), i);
           legend_add (self, tm_map_color_for_name (e->key, dark), short_name, tooltip, e->key);
         }
-      if (entries->len > LEGEND_ENTRIES)
-        {
-          g_autofree char *more = g_strdup_printf (_("+%u more"), entries->len - LEGEND_ENTRIES);
-          GtkWidget *label = gtk_label_new (more);
-
-          gtk_widget_add_css_class (label, "caption");
-          gtk_widget_add_css_class (label, "dim-label");
-          gtk_box_append (GTK_BOX (self->legend_box), label);
-        }
+      self->legend_beyond = entries->len > LEGEND_ENTRIES ? entries->len - LEGEND_ENTRIES : 0;
     }
+  _tm_memory_map_update_legend_more (self);
+}
+
+void
+_tm_memory_map_update_legend_more (TmMemoryMap *self)
+{
+  guint n = self->legend_beyond + tm_fit_box_get_n_hidden (TM_FIT_BOX (self->legend_box));
+  g_autofree char *more = NULL;
+
+  if (self->legend_more == NULL)
+    return;
+  gtk_widget_set_visible (self->legend_more, n > 0);
+  if (n == 0)
+    return;
+  more = g_strdup_printf (_("+%u more"), n);
+  gtk_label_set_label (GTK_LABEL (self->legend_more), more);
 }
 
 /* The selected scope's allocations stay bright and the others are dimmed,

@@ -45,7 +45,10 @@ struct _TmMemoryMap
   GtkWidget        *never_freed_toggle;
   GtkWidget        *filter_box;     /* "Only the … never freed", Show All */
   GtkWidget        *filter_label;
-  GtkWidget        *legend_box;
+  GtkWidget        *legend_box;     /* a TmFitBox */
+  GtkWidget        *legend_more;    /* "+N more", its last child */
+  guint             legend_beyond;  /* names not among the legend's entries */
+  guint             legend_more_idle;
   GtkWidget        *canvas;
 
   TmMemoryMapColor  color_by;
@@ -134,6 +137,9 @@ void     _tm_memory_map_draw             (TmMemoryMap           *self,
 /* tm-memory-map-legend.c */
 /* The legend for the colour mode and the style. */
 void     _tm_memory_map_update_legend    (TmMemoryMap *self);
+/* Its "+N more": the names beyond its entries and the entries left out
+ * for room. */
+void     _tm_memory_map_update_legend_more (TmMemoryMap *self);
 /* Finds the allocations of the session's selected scope (in_scope). */
 void     _tm_memory_map_sync_scope       (TmMemoryMap *self);
 

@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 
 #include "tm-allocations-query.h"
+#include "tm-fit-box.h"
 #include "tm-format.h"
 #include "tm-memory-map-private.h"
 
@@ -170,6 +171,25 @@ sync_shown (TmMemoryMap *self)
   _tm_memory_map_update_legend (self);
 }
 
+static gboolean
+legend_more_idle (gpointer data)
+{
+  TmMemoryMap *self = data;
+
+  self->legend_more_idle = 0;
+  _tm_memory_map_update_legend_more (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The legend left out more or fewer entries for room: its "+N more" says
+ * so, after the allocation that did it. */
+static void
+legend_hidden_cb (TmMemoryMap *self)
+{
+  if (self->legend_more_idle == 0)
+    self->legend_more_idle = g_idle_add (legend_more_idle, self);
+}
+
 /* The memory store, or its index (which comes after it). */
 static void
 sync_store (TmMemoryMap *self)
@@ -255,6 +275,7 @@ tm_memory_map_dispose (GObject *object)
     gtk_widget_unparent (child);
   self->canvas = NULL;
 
+  g_clear_handle_id (&self->legend_more_idle, g_source_remove);
   g_clear_object (&self->viewport_signals);
   g_clear_object (&self->allocations_signals);
   g_clear_object (&self->viewport);
@@ -416,10 +437,12 @@ tm_memory_map_init (TmMemoryMap *self)
   gtk_box_append (GTK_BOX (self->filter_box), show_all);
   gtk_box_append (GTK_BOX (self->header), self->filter_box);
 
-  self->legend_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 10);
+  /* Entries that do not fit are left out whole, counted in "+N more". */
+  self->legend_box = tm_fit_box_new (10);
   gtk_widget_set_hexpand (self->legend_box, TRUE);
-  gtk_widget_set_halign (self->legend_box, GTK_ALIGN_END);
   gtk_widget_set_overflow (self->legend_box, GTK_OVERFLOW_HIDDEN);
+  g_signal_connect_object (self->legend_box, "notify::n-hidden",
+                           G_CALLBACK (legend_hidden_cb), self, G_CONNECT_SWAPPED);
   gtk_box_append (GTK_BOX (self->header), self->legend_box);
 
   self->canvas = g_object_new (TM_TYPE_MEMORY_MAP_CANVAS, NULL);
