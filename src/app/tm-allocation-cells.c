@@ -26,12 +26,14 @@ tm_allocation_cell_text (TmAllocationCell cell,
       return g_strdup (tm_allocation_item_get_op_name (item));
     case TM_ALLOCATION_CELL_SIZE:
       return tm_format_bytes (TM_ALLOCATION_BYTES (a));
+    /* What the file leaves out reads "unknown", as in the table, not a
+     * blank or "INVALID" (docs/ui.md, "Values the file does not hold"). */
     case TM_ALLOCATION_CELL_REGION:
-      return g_strdup (tm_allocation_item_get_region (item));
+      return g_strdup (tm_op_label_display_value (tm_allocation_item_get_region (item)));
     case TM_ALLOCATION_CELL_DATA_TYPE:
-      return g_strdup (tm_allocation_item_get_data_type (item));
+      return g_strdup (tm_op_label_display_value (tm_allocation_item_get_data_type (item)));
     case TM_ALLOCATION_CELL_SHAPE:
-      return g_strdup (tm_allocation_item_get_shape (item));
+      return g_strdup (tm_op_label_display_value (tm_allocation_item_get_shape (item)));
     case TM_ALLOCATION_CELL_ADDRESS:
       /* As the filter reads it (tm-alloc-list.h). */
       return g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", a->address);

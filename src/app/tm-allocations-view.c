@@ -701,7 +701,7 @@ tm_allocations_view_init (TmAllocationsView *self)
   add_column (self, TM_ALLOCATION_CELL_DATA_TYPE, _("Data Type"), 90);
   add_column (self, TM_ALLOCATION_CELL_SHAPE, C_("column", "Shape"), 100);
   add_column (self, TM_ALLOCATION_CELL_ADDRESS, _("Address"), 125);
-  add_column (self, TM_ALLOCATION_CELL_ALLOCATED_AT, _("Allocated At"), 110);
+  add_column (self, TM_ALLOCATION_CELL_ALLOCATED_AT, _("Allocated At"), 130);
   add_column (self, TM_ALLOCATION_CELL_FREED_AT, _("Freed At"), 110);
   add_column (self, TM_ALLOCATION_CELL_LIFETIME, _("Lifetime"), 85);
   g_signal_connect_object (gtk_column_view_get_sorter (self->column_view), "changed",
