@@ -2156,9 +2156,77 @@ assert_fits_800_600 (const char *path,
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, 800);
   g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (window)), <=, 600);
 
+  /* And the usage timeline is there, at its minimum at least (the page
+   * scrolls rather than squeeze it), whatever banners and notes come
+   * above it. */
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+  g_test_message ("timeline %d px (minimum %d), mapped %d", gtk_widget_get_height (child (window, "timeline")),
+                  min_height (child (window, "timeline")), gtk_widget_get_mapped (child (window, "timeline")));
+  g_assert_true (gtk_widget_get_mapped (child (window, "timeline")));
+  assert_charts_whole (window);
+
   tm_test_destroy_window (window);
   tm_test_use_thai (FALSE);
   set_dark (FALSE);
+}
+
+/* Opened at the default size, then made 800 × 600: the usage timeline
+ * keeps its minimum there too, whatever banners and notes are above. */
+static void
+assert_shrinks_to_800_600 (const char *path)
+{
+  TmWindow *window = tm_test_new_window ();
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1175, 785);
+  tm_test_open_and_wait (window, path);
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+  g_test_message ("%s shrunk: timeline %d px (minimum %d), mapped %d, charts %d, paned %d at %d",
+                  path, gtk_widget_get_height (child (window, "timeline")), min_height (child (window, "timeline")),
+                  gtk_widget_get_mapped (child (window, "timeline")),
+                  gtk_widget_get_height (child (window, "chart_scroller")),
+                  gtk_widget_get_height (child (window, "paned")), gtk_paned_get_position (GTK_PANED (child (window, "paned"))));
+  g_assert_true (gtk_widget_get_mapped (child (window, "timeline")));
+  assert_charts_whole (window);
+  tm_test_destroy_window (window);
+}
+
+/* Short windows, opened at that size: however little room the banners,
+ * the cards and the notes leave, the usage timeline keeps its minimum
+ * (the page scrolls); the chart area never starts at no height and stays
+ * there. */
+static void
+test_short_windows (void)
+{
+  static const int heights[] = { 600, 520, 460, 400, 340, 280 };
+  const char *paths[] = { xprof_example_path, tour_path };
+  g_autoptr(GSettings) settings = tm_application_create_settings ();
+
+  g_assert_nonnull (settings);
+  for (guint p = 0; p < G_N_ELEMENTS (paths) * 2; p++)
+    for (guint i = 0; i < G_N_ELEMENTS (heights); i++)
+      {
+        TmWindow *window;
+
+        /* Then with the charts' divider left at the top last time: the
+         * charts start at their minimum. */
+        g_settings_set_double (settings, "charts-share", p < G_N_ELEMENTS (paths) ? 0.6 : 0.05);
+        window = tm_test_new_window ();
+
+        gtk_window_set_default_size (GTK_WINDOW (window), 800, heights[i]);
+        tm_test_open_and_wait (window, paths[p % G_N_ELEMENTS (paths)]);
+        tm_test_wait_layout_settled (GTK_WIDGET (window));
+        tm_test_iterate_for (100);
+        g_test_message ("800 × %d: timeline %d px (minimum %d), charts %d", heights[i],
+                        gtk_widget_get_height (child (window, "timeline")), min_height (child (window, "timeline")),
+                        gtk_widget_get_height (child (window, "chart_scroller")));
+        g_assert_true (gtk_widget_get_mapped (child (window, "timeline")));
+        assert_charts_whole (window);
+        g_assert_cmpint (gtk_widget_get_height (child (window, "chart_scroller")), >=, min_height (child (window, "timeline")));
+        tm_test_destroy_window (window);
+      }
+  g_settings_reset (settings, "charts-share");
 }
 
 static void
@@ -2169,6 +2237,7 @@ test_window_800_600 (void)
 
   assert_fits_800_600 (tour_path, FALSE, FALSE);
   assert_fits_800_600 (tour_path, TRUE, FALSE);
+  assert_shrinks_to_800_600 (tour_path);
   if (gpu == NULL || tpu == NULL)
     {
       g_test_skip ("TM_REAL_PROFILES is not set");
@@ -2178,6 +2247,8 @@ test_window_800_600 (void)
   assert_fits_800_600 (gpu, FALSE, TRUE);
   assert_fits_800_600 (gpu, TRUE, FALSE);
   assert_fits_800_600 (tpu, FALSE, FALSE);
+  assert_shrinks_to_800_600 (gpu);
+  assert_shrinks_to_800_600 (tpu);
   assert_fits_800_600 (tpu, TRUE, TRUE);
 }
 
@@ -2468,6 +2539,7 @@ main (int   argc,
   g_test_add_func ("/window/layout", test_layout);
   g_test_add_func ("/window/layout-saved", test_layout_saved);
   g_test_add_func ("/window/800-600", test_window_800_600);
+  g_test_add_func ("/window/short-windows", test_short_windows);
   g_test_add_func ("/window/thai", test_thai);
   g_test_add_func ("/window/keys", test_keys);
   g_test_add_func ("/window/keys-in-tabs", test_keys_in_tabs);
