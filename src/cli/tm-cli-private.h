@@ -1,4 +1,4 @@
-/* tm-cli-private.h — what tm-cli.c and tm-cli-summary.c share
+/* tm-cli-private.h — what the files of the command line share
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
