@@ -7,13 +7,15 @@
  * case runs in a subprocess, with the TSAN_OPTIONS of tests/meson.build
  * (a report ends the process): the hand-overs Tidemark relies on — a
  * GTask's result, an idle callback from a worker, a GMutex, the last
- * reference of an object dropped on another thread — pass without a
- * report; a race between a GTask's worker and the main thread, and a
- * buffer freed while a worker reads it, are reported.
+ * reference of an object dropped on another thread — and a file mapped
+ * again by GLib where another thread wrote before pass without a report;
+ * a race between a GTask's worker and the main thread, and a buffer freed
+ * while a worker reads it, are reported.
  */
 #include "config.h"
 
 #include <gio/gio.h>
+#include <glib/gstdio.h>
 
 typedef struct
 {
@@ -176,6 +178,69 @@ run_last_reference (void)
   g_thread_join (thread);
 }
 
+/* A file that GLib maps (as tm-source.c does) where another thread wrote
+ * before, in an earlier mapping GLib unmapped: the new mapping has no
+ * history. The two threads are ordered by a relaxed atomic flag only,
+ * which orders nothing for TSan. */
+typedef struct
+{
+  const char *path;
+  gboolean    unmapped;
+} Remap;
+
+static gpointer
+map_and_write (gpointer data)
+{
+  Remap *remap = data;
+  GMappedFile *file = g_mapped_file_new (remap->path, TRUE, NULL);
+  char *contents;
+
+  g_assert_nonnull (file);
+  contents = g_mapped_file_get_contents (file);
+  for (gsize i = 0; i < g_mapped_file_get_length (file); i += 64)
+    contents[i] = 'w';
+  g_mapped_file_unref (file);
+  __atomic_store_n (&remap->unmapped, TRUE, __ATOMIC_RELAXED);
+  return NULL;
+}
+
+static gpointer
+map_and_read (gpointer data)
+{
+  Remap *remap = data;
+  GMappedFile *file;
+  const volatile char *contents;
+  guint sum = 0;
+
+  while (!__atomic_load_n (&remap->unmapped, __ATOMIC_RELAXED))
+    g_usleep (1000);
+  file = g_mapped_file_new (remap->path, FALSE, NULL);
+  g_assert_nonnull (file);
+  contents = g_mapped_file_get_contents (file);
+  for (gsize i = 0; i < g_mapped_file_get_length (file); i += 64)
+    sum += (guchar) contents[i];
+  g_mapped_file_unref (file);
+  return GUINT_TO_POINTER (sum);
+}
+
+static void
+run_file_mapped_again (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tidemark-tsan-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "mapped", NULL);
+  g_autofree char *text = g_strnfill (1 << 20, 'x');
+  Remap remap = { path, FALSE };
+  GThread *writer, *reader;
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  writer = g_thread_new ("tsan-map-write", map_and_write, &remap);
+  reader = g_thread_new ("tsan-map-read", map_and_read, &remap);
+  g_thread_join (writer);
+  g_thread_join (reader);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* The main thread reads what a GTask's worker writes, with no hand-over
  * between them. A relaxed atomic flag, which orders nothing for TSan,
  * makes the main thread read after the write, so that no hand-over that
@@ -253,6 +318,7 @@ static const Case cases[] = {
   { "idle-from-worker", run_idle_from_worker, FALSE },
   { "mutex", run_mutex, FALSE },
   { "last-reference", run_last_reference, FALSE },
+  { "file-mapped-again", run_file_mapped_again, FALSE },
   { "race-with-task", run_race_with_task, TRUE },
   { "free-while-read", run_free_while_read, TRUE },
 };

@@ -22,13 +22,19 @@
  * here; tests/tsan.supp covers what the libraries hand over between their
  * own threads (README.md, "Sanitizers"), test-tsan what this file does.
  *
- * mremap() is here too: TSan does not intercept it, so pages that a
- * column's growth moves (tm-column.c) would keep the history of whatever
- * was at the new address before. Under TSan it maps, copies and unmaps
- * instead, which TSan sees.
+ * mmap(), munmap() and mremap() are here too. TSan does not intercept
+ * mremap(), so pages that a column's growth moves (tm-column.c) would
+ * keep the history of whatever was at the new address before: for
+ * Tidemark's code it maps, copies and unmaps instead, which TSan sees. And
+ * TSan skips the mmap() and munmap() of a library it ignores
+ * (tests/tsan.supp), so a file that GLib maps (GMappedFile, tm-source.c)
+ * would inherit the history of what was mapped there before: they reach
+ * TSan from here, where a library's new mapping starts with no history.
  */
 #define _GNU_SOURCE
 #include "config.h"
+/* mmap() and mmap64() are defined below, each under its own name. */
+#undef _FILE_OFFSET_BITS
 
 #include <dlfcn.h>
 #include <stdarg.h>
@@ -38,8 +44,17 @@
 #include <glib-object.h>
 #include <sanitizer/tsan_interface.h>
 
+/* The runtime's, not in its header: the thread's accesses are not
+ * recorded between the two. */
+void __tsan_ignore_thread_begin (void);
+void __tsan_ignore_thread_end (void);
+
+/* Not instrumented: what runs while TSan itself starts (it maps memory
+ * through mmap(), which is then the one below) cannot call into it. */
+#define NOT_INSTRUMENTED __attribute__ ((no_sanitize_thread))
+
 /* GLib's (or libc's) own definition of name, looked up once. */
-static gpointer
+NOT_INSTRUMENTED static gpointer
 real_function (gpointer   *cache,
                const char *name)
 {
@@ -58,6 +73,45 @@ real_function (gpointer   *cache,
 #define REAL(name) \
   ((__typeof__ (&name)) real_function (&real_##name, #name))
 #define DECLARE_REAL(name) static gpointer real_##name
+
+/* Keeps a call from being a tail call: TSan takes the caller of what it
+ * intercepts from the return address, which must then be in this file. */
+#define NOT_A_TAIL_CALL() __asm__ __volatile__ ("" ::: "memory")
+
+/* The test program's code, Tidemark's included (the linker's symbols). */
+extern const char __executable_start[];
+extern const char etext[];
+
+NOT_INSTRUMENTED static gboolean
+from_tidemark (const void *pc)
+{
+  return (const char *) pc >= __executable_start && (const char *) pc < etext;
+}
+
+/* Where TSan's runtime is loaded, once the program's constructors run (TSan
+ * has started by then); NULL before. */
+static void *tsan_base;
+
+__attribute__ ((constructor)) static void
+find_tsan (void)
+{
+  Dl_info info;
+
+  if (dladdr ((const void *) __tsan_acquire, &info) != 0)
+    __atomic_store_n (&tsan_base, info.dli_fbase, __ATOMIC_RELEASE);
+}
+
+/* Whether pc is a library's code, not Tidemark's nor TSan's own, once TSan
+ * runs. */
+NOT_INSTRUMENTED static gboolean
+from_library (const void *pc)
+{
+  void *base = __atomic_load_n (&tsan_base, __ATOMIC_ACQUIRE);
+  Dl_info info;
+
+  return base != NULL && !from_tidemark (pc) &&
+         dladdr (pc, &info) != 0 && info.dli_fbase != base;
+}
 
 /* ---- Locks ------------------------------------------------------------ */
 
@@ -200,13 +254,21 @@ g_cond_wait_until (GCond  *cond,
 /* ---- Memory ------------------------------------------------------------- */
 
 /* GLib's g_free() is free(). TSan ignores the libc calls that libglib
- * makes (tests/tsan.supp); called from here, free() is checked like any
- * access of the test program, so freeing what another thread still uses
- * is reported. */
+ * makes (tests/tsan.supp); called from here for Tidemark's code, free() is
+ * checked like any of its accesses, so freeing what another thread still
+ * uses is reported. A library's g_free() stays ignored, as its free() is. */
 void
 g_free (gpointer mem)
 {
-  free (mem);
+  if (from_tidemark (__builtin_return_address (0)))
+    free (mem);
+  else
+    {
+      __tsan_ignore_thread_begin ();
+      free (mem);
+      __tsan_ignore_thread_end ();
+    }
+  NOT_A_TAIL_CALL ();
 }
 
 /* ---- Reference counts and one-time initialisation ----------------------- */
@@ -511,19 +573,70 @@ g_thread_pool_push (GThreadPool  *pool,
   return REAL (g_thread_pool_push) (pool, data, error);
 }
 
-/* ---- mremap ------------------------------------------------------------- */
+/* ---- Mappings ----------------------------------------------------------- */
 
+DECLARE_REAL (mmap);
+DECLARE_REAL (mmap64);
+DECLARE_REAL (munmap);
 DECLARE_REAL (mremap);
 
-/* Whether the code at pc is the test program's own (Tidemark's columns),
- * not a library's, whose mappings may be of another kind. */
-static gboolean
-called_from_here (const void *pc)
+/* A mapping made for a library starts with no history (TSan resets it
+ * while ignoring the thread's accesses); one made for Tidemark's code
+ * counts as written by its thread, as TSan does it. */
+NOT_INSTRUMENTED static void *
+map (gpointer    *real,
+     const char  *name,
+     const void  *caller,
+     void        *addr,
+     size_t       length,
+     int          prot,
+     int          flags,
+     int          fd,
+     off_t        offset)
 {
-  Dl_info caller, here;
+  void *(*call) (void *, size_t, int, int, int, off_t) = real_function (real, name);
+  gboolean ignore = from_library (caller);
+  void *p;
 
-  return dladdr (pc, &caller) != 0 && dladdr ((const void *) called_from_here, &here) != 0 &&
-         caller.dli_fbase == here.dli_fbase;
+  if (ignore)
+    __tsan_ignore_thread_begin ();
+  p = call (addr, length, prot, flags, fd, offset);
+  NOT_A_TAIL_CALL ();
+  if (ignore)
+    __tsan_ignore_thread_end ();
+  return p;
+}
+
+NOT_INSTRUMENTED void *
+mmap (void   *addr,
+      size_t  length,
+      int     prot,
+      int     flags,
+      int     fd,
+      off_t   offset)
+{
+  return map (&real_mmap, "mmap", __builtin_return_address (0), addr, length, prot, flags, fd, offset);
+}
+
+NOT_INSTRUMENTED void *
+mmap64 (void     *addr,
+        size_t    length,
+        int       prot,
+        int       flags,
+        int       fd,
+        off64_t   offset)
+{
+  return map (&real_mmap64, "mmap64", __builtin_return_address (0), addr, length, prot, flags, fd, offset);
+}
+
+NOT_INSTRUMENTED int
+munmap (void   *addr,
+        size_t  length)
+{
+  int result = REAL (munmap) (addr, length);
+
+  NOT_A_TAIL_CALL ();
+  return result;
 }
 
 void *
@@ -545,7 +658,7 @@ mremap (void   *old_address,
       va_end (args);
     }
   if ((flags & MREMAP_MAYMOVE) == 0 || old_size == 0 ||
-      !called_from_here (__builtin_return_address (0)))
+      !from_tidemark (__builtin_return_address (0)))
     return REAL (mremap) (old_address, old_size, new_size, flags, new_address);
 
   /* Anonymous private memory, as tm-column.c maps it: mapped, copied and
