@@ -218,6 +218,8 @@ test_cli_summary_json (void)
 
   tm_fixture_remove (dir);
   tm_fixture_remove (side_dir);
+}
+
 /* A name that is not valid UTF-8 is written with U+FFFD, and standard
  * error says how many bytes were, in the words and plural forms of the
  * other exports' warning. */
