@@ -11,9 +11,17 @@
 - in src/app, no view calls another view: a view only talks to the session,
   the core and the drawing helpers. The views are found by their type: a
   type whose parent is TM_TYPE_VIEW (tm-view.h), or a subclass of one,
-  and, until every view derives from it, any other unit that installs a
-  "session" property of its own, so a new view cannot escape the rule;
+  and any other unit that installs a "session" property of its own, so a
+  new view cannot escape the rule;
+- the files of one view split by concern (the timeline's tm-timeline.c,
+  tm-timeline-input.c, ...; the memory map's) call each other one way
+  only: the graph of "file A calls or names a function defined in file B"
+  among them has no cycle (a static inline function of the view's private
+  header belongs to the header);
 - no file in src/ is longer than the line limit;
+- src/ reads no environment variable but those of ENVIRONMENT, which a
+  user sets: test hooks stay out of the product (docs/architecture.md,
+  "Tests");
 - nothing cites a document outside the repository, and nothing uses the
   old specification's section signs (U+00A7): comments cite a page of
   docs/ and its section by name or number ("docs/formats.md, section 1.6").
@@ -23,7 +31,8 @@ static inline functions of its headers; tm-foo-private.h belongs to
 tm-foo.c, and files named tm-foo-*.c that share a tm-foo-private.h are one
 unit with tm-foo.c (a class split by concern). Usage:
 check-layering.py REPOSITORY_ROOT, or check-layering.py --self-test
-(the rules on a small made-up tree: a view that calls another is found).
+(the rules on a small made-up tree: a view that calls another, and a
+test's switch read from the environment, are found).
 """
 
 import os
@@ -64,8 +73,14 @@ CORE_CHAIN = [
     'tm-allocations',
     # the memory map's picture of the allocation index, in threads
     'tm-alloc-raster',
+    # temporary allocations and the rate per step, over the allocation index
+    'tm-alloc-stats',
+    # the allocations of a range, filtered and sorted, for the window's list
+    'tm-alloc-list',
     'tm-compare',
     'tm-buffer-assignment',
+    # modules' static plans listed, and set against the run
+    'tm-static-plan',
     'tm-profile',
     'tm-run',
     'tm-run-summary',
@@ -75,6 +90,15 @@ CORE_CHAIN = [
     'tm-xspace-writer',
     'tm-run-loader',
 ]
+
+# The environment variables src/ may read, each one a user's (or GTK's)
+# setting; a test's knob is an entry point in a private header instead.
+ENVIRONMENT = {
+    'GTK_THEME': "GTK's theme, which the application then leaves alone",
+    'GSK_RENDERER': "GTK's renderer, which tm-renderer then leaves alone",
+    'TIDEMARK_LOCALEDIR': 'where the translations are (docs/ui.md)',
+}
+GETENV_RE = re.compile(r'\b(?:g_)?getenv\s*\(\s*"([^"]*)"')
 
 # The base every view derives from (src/app/tm-view.h); not a view itself.
 VIEW_BASE = 'tm-view'
@@ -154,6 +178,50 @@ def scan(directory):
             if target is not None and target != unit and 'TM_TYPE_' + m.group(1) not in own_parents:
                 edges[unit].add(target)
     return edges, views_of(parents, session_props)
+
+
+FILE_DEF_RE = re.compile(r'^(_?tm_[a-z0-9_]+)\s*\(', re.M)
+FILE_INLINE_RE = re.compile(r'^static inline[^\n;]*\n(?:[^\n;{]*\n)?(_?tm_[a-z0-9_]+)\s*\(', re.M)
+FILE_REF_RE = re.compile(r'(?<![A-Za-z0-9_])(_?tm_[a-z0-9_]+)(?![A-Za-z0-9_])')
+INLINE_BODY_RE = re.compile(r'^static inline.*?^}', re.M | re.S)
+
+
+def file_cycles(directory, units):
+    """For each unit split over several files: the cycles among its files,
+    where a file depends on another when it calls or names a function the
+    other defines."""
+    names = sorted(f for f in os.listdir(directory) if f.endswith(('.c', '.h')))
+    stems = {re.sub(r'\.[ch]$', '', f) for f in names}
+    by_unit = {}
+    for f in names:
+        unit = unit_of(os.path.join(directory, f), stems)
+        if unit in units:
+            by_unit.setdefault(unit, []).append(f)
+    out = {}
+    for unit, files in sorted(by_unit.items()):
+        if sum(1 for f in files if f.endswith('.c')) < 2:
+            continue
+        texts, defined = {}, {}
+        for f in files:
+            with open(os.path.join(directory, f), encoding='utf-8') as fh:
+                texts[f] = strip(fh.read())
+            rx = FILE_DEF_RE if f.endswith('.c') else FILE_INLINE_RE
+            for m in rx.finditer(texts[f]):
+                defined.setdefault(m.group(1), f)
+        edges = {f: set() for f in files}
+        for f, text in texts.items():
+            # A header's declarations name what the files define; only its
+            # inline functions use anything.
+            if f.endswith('.h'):
+                text = '\n'.join(m.group(0) for m in INLINE_BODY_RE.finditer(text))
+            for m in FILE_REF_RE.finditer(text):
+                target = defined.get(m.group(1))
+                if target is not None and target != f:
+                    edges[f].add(target)
+        comps = cycles(edges)
+        if comps:
+            out[unit] = (comps, edges)
+    return out
 
 
 def views_of(parents, session_props):
@@ -266,6 +334,10 @@ def check(root):
         if unit in views:
             for t in sorted(targets & views):
                 problems.append(f'src/app: view {unit} calls view {t}')
+    for unit, (comps, edges) in file_cycles(os.path.join(src, 'app'), views).items():
+        for comp in comps:
+            detail = '; '.join(f'{a} → {b}' for a in comp for b in sorted(edges[a]) if b in comp)
+            problems.append(f'src/app: the files of view {unit} call each other: {detail}')
 
     for root, _, names in os.walk(src):
         for name in sorted(names):
@@ -275,6 +347,13 @@ def check(root):
                     n = sum(1 for _ in fh)
                 if n > MAX_LINES:
                     problems.append(f'{os.path.relpath(path, src)}: {n} lines (limit {MAX_LINES})')
+                with open(path, encoding='utf-8') as fh:
+                    code = COMMENT_RE.sub('', fh.read())
+                for var in GETENV_RE.findall(code):
+                    if var not in ENVIRONMENT:
+                        problems.append(f'{os.path.relpath(path, src)}: reads ${var}, which is not in '
+                                        f'ENVIRONMENT of tests/check-layering.py (test hooks stay out '
+                                        f'of src/: docs/architecture.md, "Tests")')
 
     n_core = sum(len(v) for v in core.values())
     n_charts = sum(len(v) for v in charts.values())
@@ -291,16 +370,31 @@ SELF_TEST_TREE = {
     # Two views on the base, one through a subclass of it.
     'src/app/tm-one-view.c': 'G_DEFINE_FINAL_TYPE (TmOneView, tm_one_view, TM_TYPE_VIEW)\n'
                              'void\ntm_one_view_poke (void)\n{\n  tm_view_set_session ();\n  tm_two_view_poke ();\n}\n',
-    'src/app/tm-chart-view.c': 'G_DEFINE_TYPE (TmChartView, tm_chart_view, TM_TYPE_VIEW)\n',
+    'src/app/tm-chart-view.c': 'G_DEFINE_TYPE (TmChartView, tm_chart_view, TM_TYPE_VIEW)\n'
+                               'gboolean\ntm_chart_view_redraw (gpointer data)\n{\n'
+                               '  _tm_chart_view_input_init ();\n  return FALSE;\n}\n',
     'src/app/tm-two-view.c': 'G_DEFINE_FINAL_TYPE (TmTwoView, tm_two_view, TM_TYPE_CHART_VIEW)\n'
                              'void\ntm_two_view_poke (void)\n{\n}\n',
     # A widget with a session property of its own is a view too.
     'src/app/tm-old.c': 'G_DEFINE_FINAL_TYPE (TmOld, tm_old, GTK_TYPE_WIDGET)\n'
                         'static void\nf (void)\n{\n  g_param_spec_object ("session", NULL, NULL, 0, 0);\n'
                         '  tm_one_view_poke ();\n}\n',
+    # A test's switch read from the environment.
+    'src/cli/tm-cli.c': 'static int\nh (void)\n{\n  return g_getenv ("TM_CLEAN") != NULL && g_getenv ("GTK_THEME");\n}\n',
     # Not a view: the window may call views.
     'src/app/tm-window.c': 'G_DEFINE_FINAL_TYPE (TmWindow, tm_window, GTK_TYPE_APPLICATION_WINDOW)\n'
                            'static void\ng (void)\n{\n  tm_one_view_poke ();\n}\n',
+    # A view split by concern whose files go round in a circle: the widget
+    # calls its input, the input a part of the drawing, and that part
+    # names the widget's function (a callback counts as much as a call).
+    'src/app/tm-chart-view-private.h': 'static inline gboolean\n_tm_chart_view_ready (void)\n{\n  return TRUE;\n}\n',
+    'src/app/tm-chart-view-input.c': 'void\n_tm_chart_view_input_init (void)\n{\n  _tm_chart_view_draw ();\n'
+                                     '  _tm_chart_view_ready ();\n}\n',
+    'src/app/tm-chart-view-draw.c': 'void\n_tm_chart_view_draw (void)\n{\n'
+                                    '  g_idle_add (tm_chart_view_redraw, NULL);\n}\n',
+    # Split the same way, one way only: no problem.
+    'src/app/tm-two-view-private.h': '',
+    'src/app/tm-two-view-input.c': 'void\n_tm_two_view_input_init (void)\n{\n  tm_one_view_helper ();\n}\n',
 }
 
 
@@ -313,7 +407,12 @@ def self_test():
                 fh.write(text)
         problems, figures = check(root)
     print(figures)
-    expected = ['src/app: view tm-old calls view tm-one-view',
+    expected = ['cli/tm-cli.c: reads $TM_CLEAN, which is not in ENVIRONMENT of tests/check-layering.py '
+                '(test hooks stay out of src/: docs/architecture.md, "Tests")',
+                'src/app: the files of view tm-chart-view call each other: '
+                'tm-chart-view-draw.c → tm-chart-view.c; tm-chart-view-input.c → tm-chart-view-draw.c; '
+                'tm-chart-view.c → tm-chart-view-input.c',
+                'src/app: view tm-old calls view tm-one-view',
                 'src/app: view tm-one-view calls view tm-two-view']
     if sorted(problems) != expected:
         print('self-test: expected', expected, 'got', problems)

@@ -134,6 +134,14 @@ test_pairing (void)
   g_assert_cmpuint (never->len, ==, 2);
   g_assert_cmpuint (g_array_index (never, guint, 0), ==, 3);
   g_assert_cmpuint (g_array_index (never, guint, 1), ==, 4);
+  {
+    g_autoptr(GArray) events = tm_allocations_query_never_freed_events (allocs);
+
+    /* Their allocation events: snapshots 4 and 5. */
+    g_assert_cmpuint (events->len, ==, 2);
+    g_assert_cmpuint (g_array_index (events, guint, 0), ==, 4);
+    g_assert_cmpuint (g_array_index (events, guint, 1), ==, 5);
+  }
   g_assert_true (tm_allocations_count_never_freed (store, &count, &bytes, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (count, ==, 2);
@@ -316,15 +324,15 @@ test_spans_many (void)
     }
 }
 
-/* A store of random points (the XProf JSON path pairs them itself): the
- * rectangle query and picking against brute force. */
-static void
-test_query_brute_force (void)
+/* A store of random points (the XProf JSON path pairs them itself), with
+ * deallocations before any allocation too; its last time in *t_end. */
+static TmAllocations *
+random_allocations (GRand  *rand,
+                    gint64 *t_end)
 {
   g_autoptr(TmMemoryStore) store = tm_memory_store_new ("r", NULL);
-  g_autoptr(TmAllocations) allocs = NULL;
+  TmAllocations *allocs;
   g_autoptr(GError) error = NULL;
-  GRand *rand = g_rand_new_with_seed (42);
   guint64 addrs[64];
   gboolean live[64] = { FALSE };
   gint64 t = 0;
@@ -355,6 +363,17 @@ test_query_brute_force (void)
   allocs = tm_allocations_new (store, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (tm_allocations_get_n (allocs), >, 1000);
+  *t_end = t;
+  return allocs;
+}
+
+/* The rectangle query and picking against brute force. */
+static void
+test_query_brute_force (void)
+{
+  GRand *rand = g_rand_new_with_seed (42);
+  gint64 t;
+  g_autoptr(TmAllocations) allocs = random_allocations (rand, &t);
 
   for (guint q = 0; q < 500; q++)
     {
@@ -385,6 +404,98 @@ test_query_brute_force (void)
         g_assert_cmpuint (g_array_index (got, guint, i), ==, g_array_index (want, guint, i));
       g_assert_cmpuint (tm_allocations_pick (allocs, t0, t1, a0, a1), ==, best);
     }
+  g_rand_free (rand);
+}
+
+/* A subset (the memory map's never-freed filter) holds the chosen
+ * allocations on the parent's address axis, knows their parents' indices,
+ * and its picking and picture see only them: against brute force over
+ * the parent. */
+static void
+test_subset (void)
+{
+  GRand *rand = g_rand_new_with_seed (7);
+  gint64 t;
+  g_autoptr(TmAllocations) allocs = random_allocations (rand, &t);
+  g_autoptr(TmAllocations) sub = NULL;
+  g_autoptr(TmAllocations) never = NULL;
+  g_autoptr(GArray) chosen = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) never_freed = tm_allocations_query_never_freed (allocs);
+  g_autofree guint32 *cells = g_new (guint32, 200 * 100);
+  g_autofree gboolean *in = g_new0 (gboolean, tm_allocations_get_n (allocs));
+  double len = (double) tm_allocations_get_axis_length (allocs);
+  guint owned = 0;
+
+  for (guint i = 0; i < tm_allocations_get_n (allocs); i++)
+    if (g_rand_int_range (rand, 0, 3) == 0)
+      {
+        g_array_append_val (chosen, i);
+        in[i] = TRUE;
+      }
+  /* Some of those from the profile's start are among them. */
+  g_assert_true (in[0] || in[1] || in[2] || in[3]);
+  sub = tm_allocations_new_subset (allocs, (guint *) chosen->data, chosen->len);
+
+  g_assert_cmpuint (tm_allocations_get_n (sub), ==, chosen->len);
+  g_assert_cmpuint (tm_allocations_get_axis_length (sub), ==, tm_allocations_get_axis_length (allocs));
+  g_assert_cmpuint (tm_allocations_get_n_labels (sub), ==, tm_allocations_get_n_labels (allocs));
+  for (guint i = 0; i < chosen->len; i++)
+    {
+      guint p = g_array_index (chosen, guint, i);
+
+      g_assert_cmpuint (tm_allocations_get_parent_index (sub, i), ==, p);
+      g_assert_cmpuint (tm_allocations_find_parent_index (sub, p), ==, i);
+      g_assert_true (memcmp (tm_allocations_get (sub, i), tm_allocations_get (allocs, p), sizeof (TmAllocation)) == 0);
+      g_assert_cmpint (tm_allocations_get_start_time (sub, i), ==, tm_allocations_get_start_time (allocs, p));
+      g_assert_cmpint (tm_allocations_get_end_time (sub, i), ==, tm_allocations_get_end_time (allocs, p));
+      g_assert_cmpuint (tm_allocations_get_event (sub, i), ==, tm_allocations_get_event (allocs, p));
+    }
+  for (guint p = 0; p < tm_allocations_get_n (allocs); p++)
+    if (!in[p])
+      g_assert_cmpuint (tm_allocations_find_parent_index (sub, p), ==, TM_ALLOCATIONS_NONE);
+
+  for (guint q = 0; q < 300; q++)
+    {
+      gint64 t0 = g_rand_int_range (rand, -10, (gint32) t + 10);
+      gint64 t1 = t0 + g_rand_int_range (rand, 0, q % 2 ? 5 : 2000);
+      guint64 a0 = g_rand_int_range (rand, 0, 64 * 4096);
+      guint64 a1 = a0 + g_rand_int_range (rand, 0, q % 3 ? 10 : 50000);
+      g_autoptr(GArray) got = tm_allocations_query (sub, t0, t1, a0, a1);
+      g_autoptr(GArray) all = tm_allocations_query (allocs, t0, t1, a0, a1);
+      guint picked = tm_allocations_pick (sub, t0, t1, a0, a1);
+      guint best = TM_ALLOCATIONS_NONE, k = 0;
+
+      for (guint i = 0; i < all->len; i++)
+        {
+          guint p = g_array_index (all, guint, i);
+
+          if (!in[p])
+            continue;
+          g_assert_cmpuint (k, <, got->len);
+          g_assert_cmpuint (tm_allocations_get_parent_index (sub, g_array_index (got, guint, k++)), ==, p);
+          if (best == TM_ALLOCATIONS_NONE ||
+              TM_ALLOCATION_BYTES (tm_allocations_get (allocs, p)) >= TM_ALLOCATION_BYTES (tm_allocations_get (allocs, best)))
+            best = p;
+        }
+      g_assert_cmpuint (k, ==, got->len);
+      g_assert_cmpuint (picked == TM_ALLOCATIONS_NONE ? TM_ALLOCATIONS_NONE : tm_allocations_get_parent_index (sub, picked), ==, best);
+    }
+
+  /* The picture: every pixel is one of the subset's. */
+  tm_alloc_raster_render (sub, 0, t, 0, len, 200, 100, cells);
+  for (guint p = 0; p < 200 * 100; p++)
+    if (cells[p] != TM_ALLOCATIONS_NONE)
+      {
+        g_assert_cmpuint (cells[p], <, chosen->len);
+        owned++;
+      }
+  g_assert_cmpuint (owned, >, 0);
+
+  /* Those never freed: all of the subset is. */
+  never = tm_allocations_new_subset (allocs, (guint *) never_freed->data, never_freed->len);
+  g_assert_cmpuint (tm_allocations_get_n_never_freed (never), ==, never_freed->len);
+  g_assert_cmpint (tm_allocations_get_never_freed_bytes (never), ==, tm_allocations_get_never_freed_bytes (allocs));
+  g_assert_cmpuint (tm_allocations_get_n_never_freed (sub), <=, tm_allocations_get_n_never_freed (allocs));
   g_rand_free (rand);
 }
 
@@ -641,6 +752,112 @@ test_render_brute_force (void)
   g_rand_free (rand);
 }
 
+typedef struct
+{
+  guint32 *cells;
+  guint    width;
+} RectCells;
+
+static void
+rects_to_cells (guint          x0,
+                guint          n_columns,
+                guint          height,
+                const guint32 *keys,
+                guint32        index_mask,
+                gpointer       user_data)
+{
+  RectCells *target = user_data;
+
+  for (guint x = 0; x < n_columns; x++)
+    for (guint r = 0; r < height; r++)
+      target->cells[(gsize) r * target->width + x0 + x] = tm_alloc_raster_key_index (keys[(gsize) x * height + r],
+                                                                                    index_mask);
+}
+
+static int
+compare_rect_x0 (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = ((const TmRasterRect *) a)->x0, y = ((const TmRasterRect *) b)->x0;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The same painter over a plain list of rectangles (the Memory Viewer's
+ * allocation chart): the same per-pixel rule as brute force, with one
+ * thread and with two (the list is long enough), zoomed and not. */
+static void
+test_render_rects_brute_force (void)
+{
+  GRand *rand = g_rand_new_with_seed (11);
+  g_autoptr(GArray) rects = g_array_new (FALSE, FALSE, sizeof (TmRasterRect));
+  struct { double x0, x1, y0, y1; gint w, h; } views[] = {
+    { 0, 5000, 0, 1 << 24, 301, 200 },
+    { 0, 5000, 0, 1 << 24, 1920, 600 },
+    { 1200.5, 1300, 1 << 20, 1 << 22, 333, 777 },
+    { -10, 40, 0, 1 << 24, 97, 1500 },
+  };
+
+  for (guint i = 0; i < 70000; i++)
+    {
+      TmRasterRect r;
+      double start = g_rand_int_range (rand, 0, 5000);
+
+      r.x0 = start;
+      r.x1 = start + g_rand_int_range (rand, 1, g_rand_int_range (rand, 0, 8) == 0 ? 2000 : 20);
+      r.y0 = g_rand_int_range (rand, 0, 1 << 24);
+      r.bytes = g_rand_int_range (rand, 0, 3) == 0 ? g_rand_int_range (rand, 1, 1 << 20) : g_rand_int_range (rand, 0, 4096);
+      r.y1 = r.y0 + MAX (r.bytes, 1);
+      g_array_append_val (rects, r);
+    }
+  g_array_sort (rects, compare_rect_x0);
+
+  for (guint v = 0; v < G_N_ELEMENTS (views); v++)
+    {
+      gint w = views[v].w, h = views[v].h;
+      double sx = w / (views[v].x1 - views[v].x0), sy = h / (views[v].y1 - views[v].y0);
+      g_autofree guint32 *got = g_new (guint32, (gsize) w * h);
+      g_autofree guint32 *want = g_new (guint32, (gsize) w * h);
+      g_autofree guint *rank = g_new0 (guint, (gsize) w * h);
+      RectCells target = { got, (guint) w };
+      guint differ = 0, owned = 0, in_view = 0;
+
+      for (gsize p = 0; p < (gsize) w * h; p++)
+        want[p] = TM_ALLOCATIONS_NONE;
+      for (guint i = 0; i < rects->len; i++)
+        {
+          const TmRasterRect *r = &g_array_index (rects, TmRasterRect, i);
+          guint rk = bit_length ((gint64) r->bytes) + 1;
+          gint x0, x1, r0, r1;
+
+          if (r->x1 < views[v].x0 || r->x0 > views[v].x1 || r->y1 < views[v].y0 || r->y0 > views[v].y1)
+            continue;
+          in_view++;
+          brute_extent ((r->x0 - views[v].x0) * sx, (r->x1 - views[v].x0) * sx, w, &x0, &x1);
+          brute_extent ((views[v].y1 - r->y1) * sy, (views[v].y1 - r->y0) * sy, h, &r0, &r1);
+          for (gint row = r0; row <= r1; row++)
+            for (gint x = x0; x <= x1; x++)
+              if (rk >= rank[(gsize) row * w + x])
+                {
+                  rank[(gsize) row * w + x] = rk;
+                  want[(gsize) row * w + x] = i;
+                }
+        }
+
+      g_assert_cmpuint (tm_alloc_raster_render_rects ((const TmRasterRect *) (gpointer) rects->data, rects->len,
+                                                      views[v].x0, views[v].x1, views[v].y0, views[v].y1,
+                                                      w, h, rects_to_cells, &target), ==, in_view);
+      for (gsize p = 0; p < (gsize) w * h; p++)
+        {
+          differ += got[p] != want[p];
+          owned += want[p] != TM_ALLOCATIONS_NONE;
+        }
+      g_assert_cmpuint (differ, ==, 0);
+      g_assert_cmpuint (owned, >, 0);
+    }
+  g_rand_free (rand);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -654,8 +871,10 @@ main (int    argc,
   g_test_add_func ("/allocations/spans", test_spans);
   g_test_add_func ("/allocations/spans-many", test_spans_many);
   g_test_add_func ("/allocations/query-brute-force", test_query_brute_force);
+  g_test_add_func ("/allocations/subset", test_subset);
   g_test_add_func ("/allocations/render", test_render);
   g_test_add_func ("/allocations/render-brute-force", test_render_brute_force);
+  g_test_add_func ("/allocations/render-rects-brute-force", test_render_rects_brute_force);
   g_test_add_func ("/allocations/real-gpu", test_real_gpu);
 
   return g_test_run ();

@@ -234,6 +234,34 @@ test_live_at (void)
   g_assert_cmpstr (row->op_name, ==, "c");
 }
 
+/* XProf's peak table adds up to the memory in use, except where its
+ * accounting loses bytes: an address allocated again before it was freed
+ * replaces the first allocation's row, whose bytes were already taken off
+ * the unaccounted heap. */
+static void
+test_rows_bytes (void)
+{
+  static const Ev evs[] = {
+    { TRUE, 10, 0, 1256, 256, 0x10, "first", 1 },   /* 1000 allocated before */
+    { TRUE, 20, 0, 1768, 512, 0x10, "second", 1 },  /* the same address, not freed */
+  };
+  g_autoptr(TmProfile) profile = load_events (evs, G_N_ELEMENTS (evs));
+  TmMemoryStore *store = tm_profile_get_memory_store (profile, 0);
+  TmAnalysis *analysis = tm_profile_lookup_analysis (profile, store);
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new_xprof_example ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmProfile) example = tm_test_load_space (space, &error);
+  TmMemoryStore *example_store;
+
+  g_assert_cmpint (tm_memory_store_get_summary (store)->peak_bytes_in_use, ==, 1768);
+  g_assert_cmpint (tm_analysis_rows_bytes (tm_analysis_get_peak_breakdown (analysis)), ==, 1768 - 256);
+
+  g_assert_no_error (error);
+  example_store = tm_profile_get_memory_store (example, 0);
+  g_assert_cmpint (tm_analysis_rows_bytes (tm_analysis_get_peak_breakdown (tm_profile_lookup_analysis (example, example_store))),
+                   ==, TM_FIXTURE_XPROF_PEAK_BYTES);
+}
+
 static void
 test_find (void)
 {
@@ -399,6 +427,7 @@ main (int   argc,
   g_test_add_func ("/analysis/peak-step-and-merge", test_peak_step_and_merge);
   g_test_add_func ("/analysis/live-at", test_live_at);
   g_test_add_func ("/analysis/find", test_find);
+  g_test_add_func ("/analysis/rows-bytes", test_rows_bytes);
   g_test_add_func ("/analysis/sampling", test_sampling);
   g_test_add_func ("/analysis/two-parts", test_two_parts);
 

@@ -49,6 +49,11 @@ test_summary (void)
   g_assert_nonnull (strstr (r.out, "example.xplane.pb"));
   g_assert_nonnull (strstr (r.out, "GPU_0_bfc"));
   g_assert_nonnull (strstr (r.out, "7\u202f000 bytes"));
+  /* foo/bar lived 10 ns (docs/analysis.md, "Temporary allocations and the
+   * rate per step"); without step ids everything is step 0. */
+  g_assert_nonnull (strstr (r.out, "  temporary (≤ 1.000 ms)   1, 50.0 % of the allocations\n"));
+  g_assert_nonnull (strstr (r.out, "  freed in the same step   1, 50.0 % of the allocations\n"));
+  g_assert_nonnull (strstr (r.out, "  allocations per step     2.0 per step over 1 step (most: step 0, 2)\n"));
 
   tm_test_run_cli (&j, NULL, "--summary", "--json", path, NULL);
   g_assert_cmpint (j.status, ==, 0);
@@ -57,6 +62,18 @@ test_summary (void)
   mem = json_object_get_object_member (json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "memory"), "GPU_0_bfc");
   g_assert_cmpint (json_object_get_int_member (mem, "peak_bytes_in_use"), ==, 7000);
   g_assert_cmpint (json_object_get_int_member (mem, "num_breakdown_rows"), ==, 3);
+  {
+    JsonObject *temporary = json_object_get_object_member (mem, "temporary");
+    JsonObject *steps = json_object_get_object_member (mem, "steps");
+
+    g_assert_cmpint (json_object_get_int_member (temporary, "threshold_ps"), ==, 1000000000);
+    g_assert_cmpint (json_object_get_int_member (temporary, "num_within_threshold"), ==, 1);
+    g_assert_cmpint (json_object_get_int_member (temporary, "num_freed_in_same_step"), ==, 1);
+    g_assert_cmpint (json_object_get_int_member (steps, "num_steps"), ==, 1);
+    g_assert_cmpfloat (json_object_get_double_member (steps, "allocations_per_step"), ==, 2.0);
+    g_assert_cmpint (json_object_get_int_member (steps, "busiest_step_id"), ==, 0);
+    g_assert_cmpint (json_object_get_int_member (steps, "busiest_step_allocations"), ==, 2);
+  }
   tm_fixture_remove (path);
 }
 
@@ -265,6 +282,76 @@ test_export_collapsed (void)
   g_assert_cmpint (collapsed_total (c.out), ==, G_GINT64_CONSTANT (6208853760));
 }
 
+/* --export=collapsed --never-freed (docs/scopes.md, "Never freed"): the
+ * name scopes of the allocations nothing ends, adding up to the summary's
+ * never-freed bytes; refused for XProf's sampled points. */
+static void
+test_export_never_freed (void)
+{
+  g_autofree char *path = write_example ();
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *json = g_build_filename (dir, "example.memory_profile.json", NULL);
+  g_autofree char *real = tm_test_real_profile ("tf_gpu_multi_worker.xplane.pb");
+  g_auto(TmTestRun) a = { 0 };
+  g_auto(TmTestRun) b = { 0 };
+  g_auto(TmTestRun) c = { 0 };
+
+  /* XProf's example: foo/bar (256 bytes) is freed, mul_grad/Sum (300) is
+   * not; no special rows. */
+  tm_test_run_cli (&a, NULL, "--export=collapsed", "--never-freed", path, NULL);
+  g_assert_cmpint (a.status, ==, 0);
+  g_assert_cmpstr (a.out, ==, "mul_grad;Sum 300\n");
+  g_assert_cmpstr (a.err, ==, "");
+
+  /* XProf's JSON holds sampled points, whose pairing would be made up. */
+  tm_test_run_cli (&b, "C", "--export=xprof-json", "--output", json, path, NULL);
+  g_assert_cmpint (b.status, ==, 0);
+  tm_test_run_cli (&c, "C", "--export=collapsed", "--never-freed", json, NULL);
+  g_assert_cmpint (c.status, ==, 1);
+  g_assert_cmpstr (c.out, ==, "");
+  g_assert_nonnull (strstr (c.err, "which has no collapsed --never-freed export\n"));
+  tm_fixture_remove (path);
+
+  /* Everything freed: no lines, a warning, status 0. */
+  {
+    g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+    TmFixtureLine *line = tm_fixture_plane_add_line (tm_fixture_space_add_plane (space, "/host:CPU"), "l", 0);
+    TmFixtureMemory m = {
+      .allocator_name = "GPU_0_bfc", .bytes_allocated = 64, .peak_bytes_in_use = 64,
+      .requested_bytes = 64, .allocation_bytes = 64, .addr = 64,
+      .tf_op = "op", .region_type = "output", .data_type = 1, .shape = "[16]",
+    };
+    g_autoptr(GError) error = NULL;
+    g_autofree char *freed = NULL;
+    g_auto(TmTestRun) r = { 0 };
+
+    tm_fixture_line_add_memory_event (line, TRUE, 1000, &m);
+    m.bytes_allocated = 0;
+    tm_fixture_line_add_memory_event (line, FALSE, 2000, &m);
+    freed = tm_fixture_space_write (space, NULL, "freed.xplane.pb", &error);
+    g_assert_no_error (error);
+    tm_test_run_cli (&r, "C", "--export=collapsed", "--never-freed", freed, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_cmpstr (r.out, ==, "");
+    g_assert_nonnull (strstr (r.err, "warning: memory id “GPU_0_bfc” freed every allocation it made: no stacks written\n"));
+    tm_fixture_remove (freed);
+  }
+
+  if (real == NULL)
+    return;
+  /* The real GPU profile: 553 allocations of GPU_6_bfc never freed,
+   * 2 196 774 144 bytes (docs/analysis.md, "Allocations and the memory
+   * map"). */
+  {
+    g_auto(TmTestRun) r = { 0 };
+
+    tm_test_run_cli (&r, NULL, "--export=collapsed", "--never-freed", "--memory-id=GPU_6_bfc", real, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_cmpint (collapsed_total (r.out), ==, G_GINT64_CONSTANT (2196774144));
+    g_assert_cmpuint (count_lines (r.out), >, 100);
+  }
+}
+
 static void
 test_usage (void)
 {
@@ -281,6 +368,8 @@ test_usage (void)
     { "--export=xprof-json", "--memory-id=1", "x.xplane.pb", NULL },
     { "--summary", "--baseline-memory-id=1", "x.xplane.pb", NULL },
     { "--baseline-memory-id=1", "x.xplane.pb", NULL },
+    { "--export=csv", "--never-freed", "x.xplane.pb", NULL },
+    { "--export=collapsed", "--never-freed", "--at=1", "x.xplane.pb" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -301,7 +390,7 @@ test_help (void)
 {
   const char *options[] = {
     "--summary", "--json", "--export=FORMAT", "--memory-id=ID", "--at=MS", "--output=PATH",
-    "--compare", "--baseline-memory-id=ID",
+    "--compare", "--baseline-memory-id=ID", "--never-freed",
   };
   const char *cases[][2] = { { "--help", NULL }, { "--summary", "--help" } };
 
@@ -534,7 +623,7 @@ write_named (const char        *memory_id,
 
 /* "op\0A/x", "op\0B/y" and "op" are three rows, not one "op" x 3: every
  * export keeps a NUL in a name, as \u0000 in JSON and \x00 in CSV and
- * collapsed stacks. */
+ * collapsed stacks; the JSON export read back keeps them as well. */
 static void
 test_nul_in_names (void)
 {
@@ -572,6 +661,30 @@ test_nul_in_names (void)
   g_assert_nonnull (strstr (json.out, "\"op\\u0000A/x\""));
   g_assert_nonnull (strstr (json.out, "\"op\\u0000B/y\""));
   g_assert_nonnull (strstr (json.out, "\"op\""));
+
+  /* That JSON read back keeps them too, and writes them back the same. */
+  {
+    g_autofree char *dir = g_path_get_dirname (path);
+    g_autoptr(GBytes) bytes = g_bytes_new (json.out, strlen (json.out));
+    g_autoptr(GError) error = NULL;
+    g_autofree char *json_path = tm_fixture_write_bytes (bytes, dir, "names.memory_profile.json", &error);
+    g_auto(TmTestRun) again = { 0 };
+    g_auto(TmTestRun) again_csv = { 0 };
+
+    g_assert_no_error (error);
+    tm_test_run_cli (&again, NULL, "--export=xprof-json", json_path, NULL);
+    g_assert_cmpint (again.status, ==, 0);
+    g_assert_cmpstr (again.err, ==, "");
+    g_assert_nonnull (strstr (again.out, "\"op\\u0000A/x\""));
+    g_assert_nonnull (strstr (again.out, "\"op\\u0000B/y\""));
+
+    tm_test_run_cli (&again_csv, NULL, "--export=csv", json_path, NULL);
+    g_assert_cmpint (again_csv.status, ==, 0);
+    g_assert_nonnull (strstr (again_csv.out, "\nop\\x00A/x,100,"));
+    g_assert_nonnull (strstr (again_csv.out, "\nop\\x00B/y,200,"));
+    g_assert_nonnull (strstr (again_csv.out, "\nop,300,"));
+    tm_fixture_remove (json_path);
+  }
   tm_fixture_remove (path);
 }
 
@@ -680,6 +793,7 @@ main (int   argc,
   g_test_add_func ("/cli/summary", test_summary);
   g_test_add_func ("/cli/export", test_export);
   g_test_add_func ("/cli/export-collapsed", test_export_collapsed);
+  g_test_add_func ("/cli/export-never-freed", test_export_never_freed);
   g_test_add_func ("/cli/usage", test_usage);
   g_test_add_func ("/cli/help", test_help);
   g_test_add_func ("/cli/bad-input", test_bad_input);

@@ -62,7 +62,7 @@ test_append (void)
           guint a_room = na * 2 + 5, b_room = nb + 11;
           gpointer a = na > 0 ? filled (na, a_room, es, 1000) : NULL;
           gpointer b = filled (nb, b_room, es, 5000000);
-          guint room = tm_column_append_capacity (na, b_room);
+          guint room = tm_column_append_capacity (na, a_room, b_room);
           guint8 *joined = tm_column_append (a, na, a_room, b, nb, b_room, es);
 
           g_assert_cmpuint (room, >=, na + nb);
@@ -72,6 +72,42 @@ test_append (void)
           memset (joined + (gsize) (na + nb) * es, 0xab, (gsize) (room - na - nb) * es);
           tm_column_free (joined, room, es);
         }
+}
+
+/* Several columns appended in turn to one whose room was made for all of
+ * them first, as the reader's parts of one memory id are: once one
+ * column's pages are moved in, the column is two mappings and cannot be
+ * remapped to another size, so no append may shrink or grow it. */
+static void
+test_append_several (void)
+{
+  guint page_elements = (guint) (sysconf (_SC_PAGESIZE) / sizeof (guint32));
+  const guint counts[] = { 3 * page_elements + 7, 5, page_elements, 2 * page_elements + 1, 9 };
+  const gsize sizes[] = { 4, 8 };
+
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      gsize es = sizes[s];
+      guint na = 100, room = 100, n = na;
+      guint8 *a = filled (na, room, es, 0);
+
+      for (guint k = 0; k < G_N_ELEMENTS (counts); k++)
+        room = tm_column_append_capacity (n, room, counts[k] + 3), n += counts[k];
+      a = tm_column_resize (a, 100, room, es);
+
+      n = na;
+      for (guint k = 0; k < G_N_ELEMENTS (counts); k++)
+        {
+          gpointer b = filled (counts[k], counts[k] + 3, es, n);
+
+          g_assert_cmpuint (tm_column_append_capacity (n, room, counts[k] + 3), ==, room);
+          a = tm_column_append (a, n, room, b, counts[k], counts[k] + 3, es);
+          n += counts[k];
+          check_sequence (a, 0, n, es, 0);
+        }
+      memset (a + (gsize) n * es, 0xab, (gsize) (room - n) * es);
+      tm_column_free (a, room, es);
+    }
 }
 
 /* Growing and shrinking keep the first elements; new room reads zero. */
@@ -116,6 +152,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/column/append", test_append);
+  g_test_add_func ("/column/append-several", test_append_several);
   g_test_add_func ("/column/resize", test_resize);
   g_test_add_func ("/column/sort-permutation", test_sort_permutation);
 

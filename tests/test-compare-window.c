@@ -14,6 +14,7 @@
 #include "tm-comparison-query.h"
 #include "tm-gui-test-util.h"
 #include "tm-op-diff-view.h"
+#include "tm-op-label.h"
 #include "tm-session.h"
 #include "tm-test-util.h"
 #include "tm-timeline.h"
@@ -271,6 +272,61 @@ test_window_flow (void)
   tm_fixture_remove (b);
 }
 
+/* The Difference page is there only while comparing: ending the
+ * comparison, or opening another file, shows the table again instead of
+ * "Not comparing" over an empty table. */
+static void
+test_difference_page (void)
+{
+  const char *ids[] = { "GPU_0_bfc", NULL };
+  g_autofree char *a = write_profile (ids, 1000, "small", "page-current.xplane.pb");
+  g_autofree char *b = write_profile (ids, 3048, "big", "page-baseline.xplane.pb");
+  g_autoptr(GFile) file_a = g_file_new_for_path (a);
+  g_autoptr(GFile) file_b = g_file_new_for_path (b);
+  TmWindow *window = tm_test_new_window ();
+  GtkStack *lower_stack = GTK_STACK (tm_test_template_child (window, TM_TYPE_WINDOW, "lower_stack"));
+  GtkStackPage *page;
+
+  tm_window_open (window, file_a);
+  tm_test_iterate_until (tm_test_not_loading, window);
+  page = gtk_stack_get_page (lower_stack, gtk_stack_get_child_by_name (lower_stack, "difference"));
+  g_assert_false (gtk_stack_page_get_visible (page));
+
+  for (guint how = 0; how < 2; how++)
+    {
+      tm_window_compare_with_file (window, file_b);
+      tm_test_iterate_until (baseline_settled, window);
+      g_assert_cmpstr (gtk_stack_get_visible_child_name (lower_stack), ==, "difference");
+      g_assert_true (gtk_stack_page_get_visible (page));
+
+      if (how == 0)
+        tm_window_end_comparison (window);
+      else
+        {
+          tm_window_open (window, file_b);
+          tm_test_iterate_until (tm_test_not_loading, window);
+        }
+      tm_test_iterate_for (20);
+      g_assert_null (tm_session_get_baseline (tm_window_get_session (window)));
+      g_assert_cmpstr (gtk_stack_get_visible_child_name (lower_stack), ==, "table");
+      g_assert_false (gtk_stack_page_get_visible (page));
+    }
+
+  tm_test_destroy_window (window);
+  tm_fixture_remove (a);
+  tm_fixture_remove (b);
+}
+
+static void
+find_op_labels (GtkWidget *widget,
+                GPtrArray *found)
+{
+  if (TM_IS_OP_LABEL (widget))
+    g_ptr_array_add (found, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    find_op_labels (child, found);
+}
+
 /* The labels under widget whose text starts with prefix, into found. */
 static void
 find_labels (GtkWidget  *widget,
@@ -326,6 +382,45 @@ test_op_diff_renumbered (void)
     }
   g_assert_true (named);
 
+  /* Op names too long for their column drop whole scopes from their
+   * start ("…/dense_7/MatMul"), never cut one in the middle. */
+  {
+    g_autoptr(GPtrArray) names = g_ptr_array_new ();
+    guint shortened = 0;
+
+    gtk_window_set_default_size (GTK_WINDOW (window), 760, 500);
+    tm_test_wait_layout_settled (view);
+    find_op_labels (view, names);
+    g_assert_cmpuint (names->len, >, 0);
+    for (guint i = 0; i < names->len; i++)
+      {
+        TmOpLabel *label = g_ptr_array_index (names, i);
+        const char *shown = tm_op_label_get_shown_text (label);
+        const char *text = tm_op_label_get_text (label);
+
+        const char *slash = strrchr (text, '/');
+        const char *last_two = text;
+        const char *tail;
+
+        if (g_strcmp0 (shown, text) == 0)
+          continue;
+        shortened++;
+        g_assert_true (g_str_has_prefix (shown, "…"));
+        tail = shown + strlen ("…");
+        g_assert_true (g_str_has_suffix (text, tail));
+        /* Whole scopes dropped ("…/dense_7/MatMul"), or else the last
+         * two cut at their start ("…nse_7/MatMul"). */
+        for (const char *p = text; slash != NULL && p < slash; p++)
+          if (*p == '/')
+            last_two = p + 1;
+        if (tail[0] == '/')
+          g_assert_true (text[strlen (text) - strlen (tail)] == '/');
+        else
+          g_assert_cmpuint (strlen (tail), <, strlen (last_two));
+      }
+    g_assert_cmpuint (shortened, >, 0);
+  }
+
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -338,6 +433,7 @@ main (int   argc,
   g_test_add_func ("/compare-window/outline", test_outline);
   g_test_add_func ("/compare-window/flow", test_window_flow);
   g_test_add_func ("/compare-window/op-diff-renumbered", test_op_diff_renumbered);
+  g_test_add_func ("/compare-window/difference-page", test_difference_page);
 
   return g_test_run ();
 }

@@ -13,6 +13,8 @@
  */
 #include "config.h"
 
+#include "tm-allocations-query.h"
+
 #include <unistd.h>
 #include <gtk/gtk.h>
 
@@ -261,8 +263,8 @@ test_close_while_indexing (void)
     }
   g_assert_true (tm_window_select_memory_id (window, "GPU_1_bfc"));
   tm_test_iterate_until (tm_test_not_loading, window);
-  g_assert_nonnull (tm_session_get_allocations (session));
-  g_assert_true (tm_allocations_get_store (tm_session_get_allocations (session)) == tm_window_get_memory_store (window));
+  g_assert_nonnull (tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session)));
+  g_assert_true (tm_allocations_get_store (tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session))) == tm_window_get_memory_store (window));
   g_assert_cmpstr (tm_memory_store_get_id (tm_window_get_memory_store (window)), ==, "GPU_1_bfc");
 
   /* Hosts switched as soon as each is shown. */
@@ -276,8 +278,8 @@ test_close_while_indexing (void)
     }
   tm_test_iterate_until (tm_test_not_loading, window);
   g_assert_true (g_file_equal (tm_window_get_file (window), a));
-  g_assert_nonnull (tm_session_get_allocations (session));
-  g_assert_true (tm_allocations_get_store (tm_session_get_allocations (session)) == tm_window_get_memory_store (window));
+  g_assert_nonnull (tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session)));
+  g_assert_true (tm_allocations_get_store (tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session))) == tm_window_get_memory_store (window));
 
   /* And closed while the last one's index may still be built. */
   g_assert_true (tm_window_select_host (window, "host-b"));

@@ -13,6 +13,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include <gtk/gtk.h>
 
 #include "tm-allocation-row.h"
@@ -361,10 +363,10 @@ test_run_window (void)
   g_assert_cmpstr (memory_id (window), ==, "GPU_1_bfc");
   assert_peak (window, 96 * MIB);
   assert_first_row (window, "embedding/GatherV2");
-  /* A host shows its peak once it has been analysed, the others only
-   * their names. */
+  /* A host shows its peak once it has been analysed here or by the run
+   * overview (test_host_items has more), the others only their names. */
   assert_host_item (window, 0, "worker-1", 96 * MIB);
-  g_assert_cmpstr (host_item (window, 1), ==, "worker-2");
+  g_assert_true (g_str_has_prefix (host_item (window, 1), "worker-2"));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (GTK_DROP_DOWN (tm_test_find_widget (window, "memory_dropdown")))));
   g_assert_false (action_enabled (window, "previous-host"));
   g_assert_true (action_enabled (window, "next-host"));
@@ -406,8 +408,8 @@ test_run_window (void)
   assert_host_shown (window, 2, worker10_path);
   g_assert_cmpstr (tm_window_get_error_message (window), ==, corrupt_message);
   g_assert_cmpstr (label_text (window, "error_message"), ==, corrupt_message);
-  /* No peak made up for a host that failed. */
-  g_assert_cmpstr (host_item (window, 2), ==, "worker-10");
+  /* No peak made up for a host that failed: it says so. */
+  g_assert_cmpstr (host_item (window, 2), ==, "worker-10 · could not be read");
   g_assert_null (tm_window_get_memory_store (window));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (GTK_DROP_DOWN (tm_test_find_widget (window, "memory_dropdown")))));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (hosts)));
@@ -697,6 +699,55 @@ test_failed_host (void)
   tm_test_destroy_window (window);
 }
 
+static gboolean
+run_read (gpointer data)
+{
+  TmRunLoader *run = tm_session_get_run (tm_window_get_session (data));
+
+  return run != NULL && tm_run_loader_get_n_done (run) == tm_run_loader_get_n_hosts (run);
+}
+
+static GtkWidget *
+find_toplevel (const char *title)
+{
+  g_autoptr(GList) toplevels = gtk_window_list_toplevels ();
+
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (gtk_widget_get_visible (l->data) && g_strcmp0 (gtk_window_get_title (l->data), title) == 0)
+      return l->data;
+  return NULL;
+}
+
+/* What the run overview read of every host shows in the host dropdown
+ * before a host is opened: its peak, or that it could not be read; a host
+ * that could not be read is no baseline to compare with. */
+static void
+test_host_items (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  g_autoptr(GString) offered = g_string_new (NULL);
+  GtkWidget *dialog;
+
+  open_run (window);
+  wait_loaded (window);
+  tm_test_iterate_until (run_read, window);
+  tm_test_iterate_for (30);
+  assert_host_item (window, 0, "worker-1", 96 * MIB);
+  assert_host_item (window, 1, "worker-2", 48 * MIB);
+  g_assert_cmpstr (host_item (window, 2), ==, "worker-10 · could not be read");
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "compare-with", NULL);
+  tm_test_iterate_for (30);
+  dialog = find_toplevel ("Compare With");
+  g_assert_nonnull (dialog);
+  tm_test_collect_label_text (dialog, offered);
+  g_assert_nonnull (strstr (offered->str, "worker-2\n"));
+  g_assert_null (strstr (offered->str, "worker-10"));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+
+  tm_test_destroy_window (window);
+}
+
 static GtkDropTarget *
 drop_target (TmWindow *window)
 {
@@ -796,6 +847,7 @@ main (int   argc,
   g_test_add_func ("/hosts/application", test_application);
   g_test_add_func ("/hosts/cancel-restores", test_cancel_restores);
   g_test_add_func ("/hosts/failed-host", test_failed_host);
+  g_test_add_func ("/hosts/host-items", test_host_items);
   g_test_add_func ("/hosts/open-path", test_open_path);
 
   status = g_test_run ();

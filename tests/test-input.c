@@ -13,6 +13,8 @@
 
 #include "tm-error.h"
 #include "tm-export.h"
+#include "tm-fixture-writer.h"
+#include "tm-hlo-fixture.h"
 #include "tm-input-picker.h"
 #include "tm-run.h"
 #include "tm-summaries-reader.h"
@@ -315,6 +317,89 @@ test_read (void)
   tm_input_clear (&input);
 }
 
+/* A sidecar HloProto given by itself is its own format, by content: one
+ * module for the Memory Viewer, no memory ids, nothing decoded at open
+ * (a module cut short still opens; decoding it names it); an XSpace with
+ * HloProtos inside stays an XSpace. Other sidecars of its folder are
+ * listed after it. */
+static void
+test_read_hlo_proto (void)
+{
+  g_autoptr(TmHloFixture) f = tm_hlo_fixture_new_chain ();
+  g_autoptr(GBytes) bytes = tm_hlo_fixture_serialize (f);
+  g_autoptr(GBytes) keep = NULL;
+  g_autoptr(GBytes) large = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tm-hlo-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "jit_step(7).hlo_proto.pb", NULL);
+  g_autofree char *other = g_build_filename (dir, "b.hlo_proto.pb", NULL);
+  g_autofree char *space_path = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *renamed = g_build_filename (dir, "module.bin", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) renamed_file = g_file_new_for_path (renamed);
+  g_autoptr(TmProfile) profile = NULL;
+  g_autoptr(TmProfile) by_content = NULL;
+  g_autoptr(GArray) entries = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmHloProto) proto = NULL;
+  struct _TmFixtureSpace *space = NULL;
+  gsize size;
+  const guint8 *data = g_bytes_get_data (bytes, &size);
+
+  g_assert_cmpint (tm_input_picker_sniff (data, size), ==, TM_INPUT_FORMAT_HLO_PROTO);
+  /* Its module must fit in the file. */
+  g_assert_cmpint (tm_input_picker_sniff (data, 16), ==, TM_INPUT_FORMAT_XSPACE);
+  g_assert_true (g_file_set_contents (path, (const char *) data, size, NULL));
+  g_assert_cmpint (tm_input_picker_sniff_file (file, NULL), ==, TM_INPUT_FORMAT_HLO_PROTO);
+  /* A file larger than what is sniffed of it. */
+  for (guint i = 0; i < 5000; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("fusion.%u.with.a.long.name", i);
+
+      tm_hlo_fixture_add_instruction (f, name, 100 + i);
+    }
+  large = tm_hlo_fixture_serialize (f);
+  g_assert_cmpuint (g_bytes_get_size (large), >, 65536 * 2);
+  g_assert_true (g_file_set_contents (renamed, g_bytes_get_data (large, NULL), g_bytes_get_size (large), NULL));
+  g_assert_cmpint (tm_input_picker_sniff_file (renamed_file, NULL), ==, TM_INPUT_FORMAT_HLO_PROTO);
+  g_assert_true (g_file_set_contents (renamed, (const char *) data, size, NULL));
+  /* Cut short: opens, and fails when decoded. */
+  g_assert_true (g_file_set_contents (other, (const char *) data, size - 3, NULL));
+
+  profile = tm_profile_load (file, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (tm_profile_get_format (profile), ==, TM_INPUT_FORMAT_HLO_PROTO);
+  g_assert_cmpint (tm_input_format_get_info (TM_INPUT_FORMAT_HLO_PROTO)->axis, ==, TM_INPUT_AXIS_PROGRAM_ORDER);
+  g_assert_cmpuint (tm_profile_get_n_memory_ids (profile), ==, 0);
+  entries = tm_profile_list_hlo_entries (profile);
+  g_assert_cmpuint (entries->len, ==, 2);
+  g_assert_cmpstr (g_array_index (entries, TmHloEntry, 0).name, ==, "jit_step(7)");
+  g_assert_cmpstr (g_array_index (entries, TmHloEntry, 1).name, ==, "b");
+  proto = tm_hlo_entry_decode (&g_array_index (entries, TmHloEntry, 0), &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (proto);
+  g_clear_pointer (&proto, tm_hlo_proto_free);
+  proto = tm_hlo_entry_decode (&g_array_index (entries, TmHloEntry, 1), &error);
+  g_assert_null (proto);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "b"));
+  g_clear_error (&error);
+
+  /* Any name: the content decides. */
+  by_content = tm_profile_load (renamed_file, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (tm_profile_get_format (by_content), ==, TM_INPUT_FORMAT_HLO_PROTO);
+
+  space = tm_hlo_fixture_new_two_module_space (&keep);
+  space_path = tm_fixture_space_write (space, dir, "p.xplane.pb", &error);
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (space_path, &text, &size, NULL));
+  g_assert_cmpint (tm_input_picker_sniff ((const guint8 *) text, size), ==, TM_INPUT_FORMAT_XSPACE);
+  tm_fixture_space_free (space);
+
+  tm_fixture_remove (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -328,6 +413,7 @@ main (int   argc,
   g_test_add_func ("/input/fifo", test_fifo);
   g_test_add_func ("/input/read", test_read);
   g_test_add_func ("/input/read-pickle", test_read_pickle);
+  g_test_add_func ("/input/read-hlo-proto", test_read_hlo_proto);
 
   return g_test_run ();
 }

@@ -149,6 +149,38 @@ test_free_overflow (void)
   check_points (later, G_N_ELEMENTS (later), TRUE);
 }
 
+/* The moment the profile reached the allocator's lifetime peak heap: the
+ * first snapshot holding that much heap; none when the allocator reported
+ * a higher peak from before the profile. */
+static void
+test_lifetime_peak (void)
+{
+  const gint64 heaps[] = { 10, 50, 20, 50, 5 };
+
+  for (guint before = 0; before < 2; before++)
+    {
+      g_autoptr(TmMemoryStore) store = tm_memory_store_new ("GPU_0_bfc", NULL);
+      g_autoptr(GError) error = NULL;
+
+      for (guint i = 0; i < G_N_ELEMENTS (heaps); i++)
+        {
+          TmSnapshot snapshot = { 0 };
+
+          snapshot.time_ps = 10 * (gint64) i;
+          snapshot.heap_bytes = heaps[i];
+          snapshot.free_bytes = 100;
+          /* The allocator's peak so far, as it reports it. */
+          snapshot.peak_bytes_in_use = before ? 80 : MAX (heaps[i], i >= 1 ? 50 : 10);
+          snapshot.step_id = -1;
+          snapshot.kind = TM_ACTIVITY_ALLOCATION;
+          tm_memory_store_add (store, &snapshot);
+        }
+      g_assert_true (tm_memory_store_finish (store, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (tm_memory_store_find_lifetime_peak (store), ==, before ? G_MAXUINT : 1);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -159,6 +191,7 @@ main (int    argc,
   g_test_add_func ("/memory-store/free-capacity-changes", test_free_capacity_changes);
   g_test_add_func ("/memory-store/free-not-a-rest", test_free_not_a_rest);
   g_test_add_func ("/memory-store/free-overflow", test_free_overflow);
+  g_test_add_func ("/memory-store/lifetime-peak", test_lifetime_peak);
 
   return g_test_run ();
 }

@@ -129,6 +129,144 @@ test_cli_summary_without_modules (void)
   tm_fixture_remove (path);
 }
 
+/* --summary --json: the modules with their static peaks in memory space 0,
+ * by name, the bad one with its error; a sidecar given by itself has no
+ * memory ids and its modules; a profile without HloProtos has no
+ * "xla_modules"; on the real profile, XProf's peaks. */
+static void
+test_cli_summary_json (void)
+{
+  g_autoptr(GBytes) keep = NULL;
+  g_autoptr(TmFixtureSpace) space = tm_hlo_fixture_new_viewer_space (&keep);
+  g_autoptr(TmFixtureSpace) plain = tm_fixture_space_new_xprof_example ();
+  g_autoptr(TmHloFixture) side = tm_hlo_fixture_new_viewer ();
+  g_autoptr(GBytes) side_bytes = tm_hlo_fixture_serialize (side);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = tm_fixture_make_temp_dir (&error);
+  g_autofree char *side_dir = tm_fixture_make_temp_dir (&error);
+  g_autofree char *path = NULL;
+  g_autofree char *plain_path = NULL;
+  g_autofree char *side_path = NULL;
+  g_autofree char *real = tm_test_real_profile ("jax_rocm_mi300x_conv.xplane.pb");
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonParser) side_parser = json_parser_new ();
+  g_autoptr(JsonParser) plain_parser = json_parser_new ();
+  g_autoptr(JsonParser) real_parser = json_parser_new ();
+  g_auto(TmTestRun) run = { 0 };
+  g_auto(TmTestRun) side_run = { 0 };
+  g_auto(TmTestRun) plain_run = { 0 };
+  g_auto(TmTestRun) real_run = { 0 };
+  JsonObject *doc, *m;
+  JsonArray *modules;
+
+  g_assert_no_error (error);
+  path = tm_fixture_space_write (space, dir, "host.xplane.pb", &error);
+  g_assert_no_error (error);
+  plain_path = tm_fixture_space_write (plain, dir, "plain.xplane.pb", &error);
+  g_assert_no_error (error);
+  side_path = tm_fixture_write_bytes (side_bytes, side_dir, "jit_step(4).hlo_proto.pb", &error);
+  g_assert_no_error (error);
+
+  tm_test_run_cli (&run, NULL, "--summary", "--json", path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  doc = parse_object (parser, run.out);
+  modules = json_object_get_array_member (doc, "xla_modules");
+  g_assert_cmpuint (json_array_get_length (modules), ==, 3);
+  m = json_array_get_object_element (modules, 0);
+  g_assert_cmpstr (json_object_get_string_member (m, "module"), ==, "b(3)");
+  g_assert_nonnull (strstr (json_object_get_string_member (m, "error"), "b(3)"));
+  g_assert_false (json_object_has_member (m, "static_peak_bytes"));
+  m = json_array_get_object_element (modules, 1);
+  g_assert_cmpstr (json_object_get_string_member (m, "module"), ==, "jit_train_step(1)");
+  g_assert_cmpint (json_object_get_int_member (m, "static_peak_bytes"), ==, (18 << 20) + 4096);
+  g_assert_cmpint (json_object_get_int_member (m, "heap_simulator_events"), ==, 8);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (m, "memory_spaces")), ==, 2);
+  m = json_array_get_object_element (modules, 2);
+  g_assert_cmpstr (json_object_get_string_member (m, "module"), ==, "test_module(2)");
+  g_assert_cmpint (json_object_get_int_member (m, "static_peak_bytes"), ==, 3 << 19);
+  /* The memory ids are still there. */
+  g_assert_true (json_object_has_member (json_object_get_object_member (doc, "memory"), "GPU_0_bfc"));
+
+  tm_test_run_cli (&side_run, NULL, "--summary", "--json", side_path, NULL);
+  g_assert_cmpint (side_run.status, ==, 0);
+  doc = parse_object (side_parser, side_run.out);
+  g_assert_cmpstr (json_object_get_string_member (doc, "format"), ==, "hlo-proto");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (doc, "memory_ids")), ==, 0);
+  modules = json_object_get_array_member (doc, "xla_modules");
+  g_assert_cmpuint (json_array_get_length (modules), ==, 1);
+  m = json_array_get_object_element (modules, 0);
+  g_assert_cmpstr (json_object_get_string_member (m, "module"), ==, "jit_step(4)");
+  g_assert_cmpint (json_object_get_int_member (m, "static_peak_bytes"), ==, (18 << 20) + 4096);
+
+  tm_test_run_cli (&plain_run, NULL, "--summary", "--json", plain_path, NULL);
+  g_assert_cmpint (plain_run.status, ==, 0);
+  doc = parse_object (plain_parser, plain_run.out);
+  g_assert_false (json_object_has_member (doc, "xla_modules"));
+
+  if (real != NULL)
+    {
+      tm_test_run_cli (&real_run, NULL, "--summary", "--json", real, NULL);
+      g_assert_cmpint (real_run.status, ==, 0);
+      doc = parse_object (real_parser, real_run.out);
+      modules = json_object_get_array_member (doc, "xla_modules");
+      g_assert_cmpuint (json_array_get_length (modules), ==, 8);
+      m = json_array_get_object_element (modules, 7);
+      g_assert_cmpstr (json_object_get_string_member (m, "module"), ==, "jit_forward_3d_conv(15)");
+      g_assert_cmpint (json_object_get_int_member (m, "static_peak_bytes"), ==, 1158144000);
+      g_assert_cmpint (json_object_get_int_member (m, "heap_simulator_events"), ==, 6);
+    }
+
+  tm_fixture_remove (dir);
+  tm_fixture_remove (side_dir);
+}
+
+/* A name that is not valid UTF-8 is written with U+FFFD, and standard
+ * error says how many bytes were, in the words and plural forms of the
+ * other exports' warning. */
+static void
+test_cli_replaced_names (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = tm_fixture_make_temp_dir (&error);
+
+  g_assert_no_error (error);
+  for (guint n = 1; n <= 2; n++)
+    {
+      g_autoptr(TmHloFixture) module = tm_hlo_fixture_new_chain ();
+      Xla__HloModuleProto *proto = tm_hlo_fixture_get_proto (module)->hlo_module;
+      g_autoptr(GBytes) bytes = NULL;
+      g_autofree char *path = NULL;
+      g_autofree char *name = g_strdup_printf ("bad_%u.hlo_proto.pb", n);
+      g_auto(TmTestRun) run = { 0 };
+
+      proto->computations[0]->instructions[0]->name = tm_hlo_fixture_strdup (module, n == 1 ? "mul\xff" : "mul\xfe\xff");
+      tm_hlo_fixture_add_event (module, TM_HLO_ALLOC, 1, 0);
+      tm_hlo_fixture_add_event (module, TM_HLO_FREE, 1, 0);
+      bytes = tm_hlo_fixture_serialize (module);
+      path = tm_fixture_write_bytes (bytes, dir, name, &error);
+      g_assert_no_error (error);
+      tm_test_run_cli (&run, NULL, "--export=memory-viewer-json", path, NULL);
+      g_test_message ("%s", run.err);
+      g_assert_cmpint (run.status, ==, 0);
+      g_assert_nonnull (strstr (run.out, "\xef\xbf\xbd"));
+      {
+        g_autoptr(GMatchInfo) match = NULL;
+        g_autoptr(GRegex) regex = g_regex_new ("warning: ([0-9]+) (byte of names was|bytes of names were) "
+                                               "not valid UTF-8 and (is|are) written as U\\+FFFD\n$", 0, 0, NULL);
+        g_autofree char *count = NULL;
+        g_autofree char *words = NULL;
+
+        g_assert_true (g_regex_match (regex, run.err, 0, &match));
+        count = g_match_info_fetch (match, 1);
+        words = g_match_info_fetch (match, 2);
+        /* Every place the name is written counts. */
+        g_assert_cmpint (g_ascii_strtoll (count, NULL, 10) % n, ==, 0);
+        g_assert_cmpstr (words, ==, g_str_equal (count, "1") ? "byte of names was" : "bytes of names were");
+      }
+    }
+  tm_fixture_remove (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -137,6 +275,8 @@ main (int    argc,
 
   g_test_add_func ("/memory-viewer-cli/export", test_cli);
   g_test_add_func ("/memory-viewer-cli/summary-without-modules", test_cli_summary_without_modules);
+  g_test_add_func ("/memory-viewer-cli/summary-json", test_cli_summary_json);
+  g_test_add_func ("/memory-viewer-cli/replaced-names", test_cli_replaced_names);
 
   return g_test_run ();
 }

@@ -192,6 +192,217 @@ test_summaries (void)
   tm_test_destroy_window (window);
 }
 
+static TmRunDevice *
+device_new (const char *memory_id,
+            gint64      peak,
+            gint64      capacity)
+{
+  TmRunDevice *device = g_new0 (TmRunDevice, 1);
+
+  device->memory_id = g_strdup (memory_id);
+  device->peak_bytes = peak;
+  device->capacity = capacity;
+  device->sparkline = g_array_new (FALSE, FALSE, sizeof (gint64));
+  for (guint i = 0; i < 10; i++)
+    g_array_append_val (device->sparkline, peak);
+  return device;
+}
+
+static void
+find_type (GtkWidget *widget,
+           GType      type,
+           GPtrArray *found)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    g_ptr_array_add (found, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    find_type (child, type, found);
+}
+
+/* How many pixel rows of area's middle column the sparkline fills. */
+static int
+filled_height (GtkWidget *area)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (area);
+  g_autoptr(GskRenderer) renderer = gsk_cairo_renderer_new ();
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree guchar *data = NULL;
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GskRenderNode *node;
+  int width = gtk_widget_get_width (area);
+  int height = gtk_widget_get_height (area);
+  int filled = 0;
+
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_true (gsk_renderer_realize (renderer, NULL, NULL));
+  if (node == NULL)
+    {
+      gsk_renderer_unrealize (renderer);
+      return 0;
+    }
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gsk_render_node_unref (node);
+  gsk_renderer_unrealize (renderer);
+  data = g_malloc ((gsize) width * height * 4);
+  gdk_texture_download (texture, data, (gsize) width * 4);
+  for (int y = 0; y < height; y++)
+    filled += data[(gsize) y * width * 4 + (gsize) (width / 2) * 4 + 3] > 64;
+  return filled;
+}
+
+static int
+height_of_host (TmRunOverview *overview,
+                const char    *host)
+{
+  g_autoptr(GPtrArray) areas = g_ptr_array_new ();
+
+  find_type (GTK_WIDGET (overview), GTK_TYPE_DRAWING_AREA, areas);
+  for (guint i = 0; i < areas->len; i++)
+    {
+      TmRunRow *row = g_object_get_data (g_ptr_array_index (areas, i), "tm-run-row");
+
+      if (row != NULL && g_strcmp0 (tm_run_row_get_host (row), host) == 0)
+        return filled_height (g_ptr_array_index (areas, i));
+    }
+  g_assert_not_reached ();
+}
+
+/* The sparklines are drawn on the run's highest peak by default: hosts
+ * at 1 % of their capacity are not a flat line, and compare by their
+ * bytes; each device's capacity is the other choice. The busiest host's
+ * name is never cut behind its badge. */
+static void
+test_sparkline_scale (void)
+{
+  const gint64 capacity = G_GINT64_CONSTANT (16) << 30;
+  g_autoptr(GPtrArray) summaries = g_ptr_array_new_with_free_func ((GDestroyNotify) tm_host_summary_free);
+  g_autoptr(GFile) source = g_file_new_for_path ("/nonexistent/gathered.jsonl");
+  g_autoptr(TmRunLoader) run = NULL;
+  g_autoptr(TmSession) session = tm_session_new ();
+  GtkWidget *window = gtk_window_new ();
+  TmRunOverview *overview = TM_RUN_OVERVIEW (tm_run_overview_new (session));
+  const char *busiest = "tpu-worker-with-a-long-name-0";
+  TmHostSummary *summary;
+  int top, half, full;
+
+  summary = tm_host_summary_new (busiest, NULL);
+  g_ptr_array_add (summary->devices, device_new ("TPU_0_bfc", 200 << 20, capacity));
+  g_ptr_array_add (summaries, summary);
+  summary = tm_host_summary_new ("tpu-worker-1", NULL);
+  g_ptr_array_add (summary->devices, device_new ("TPU_0_bfc", 100 << 20, capacity));
+  g_ptr_array_add (summaries, summary);
+  run = tm_run_loader_new_for_summaries (source, g_steal_pointer (&summaries));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (overview));
+  tm_session_set_run (session, run);
+  gtk_window_present (GTK_WINDOW (window));
+  tm_test_wait_layout_settled (window);
+
+  full = height_of_host (overview, busiest);
+  half = height_of_host (overview, "tpu-worker-1");
+  g_test_message ("run's peak: %d and %d px", full, half);
+  g_assert_cmpint (full, >=, 18);
+  g_assert_cmpint (half, >=, full / 2 - 2);
+  g_assert_cmpint (half, <=, full / 2 + 2);
+
+  /* No figure cut at 800 px: the table scrolls sideways instead. */
+  {
+    g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+
+    find_type (GTK_WIDGET (tm_run_overview_get_column_view (overview)), GTK_TYPE_LABEL, labels);
+    for (guint i = 0; i < labels->len; i++)
+      {
+        GtkWidget *label = g_ptr_array_index (labels, i);
+        int natural;
+
+        const char *text = gtk_label_get_label (GTK_LABEL (label));
+
+        if (!gtk_widget_get_mapped (label) || (strstr (text, "iB") == NULL && strstr (text, " %") == NULL))
+          continue;
+        gtk_widget_measure (label, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+        g_assert_cmpint (gtk_widget_get_width (label), >=, natural);
+        g_assert_cmpint (gtk_label_get_ellipsize (GTK_LABEL (label)), ==, PANGO_ELLIPSIZE_NONE);
+      }
+  }
+
+  /* The busiest host's name whole beside its badge. */
+  {
+    g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+
+    find_type (GTK_WIDGET (overview), GTK_TYPE_LABEL, labels);
+    top = 0;
+    for (guint i = 0; i < labels->len; i++)
+      {
+        GtkWidget *label = g_ptr_array_index (labels, i);
+        int natural;
+
+        if (g_strcmp0 (gtk_label_get_label (GTK_LABEL (label)), busiest) != 0 || !gtk_widget_get_mapped (label))
+          continue;
+        gtk_widget_measure (label, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+        g_assert_cmpint (gtk_widget_get_width (label), >=, natural);
+        top++;
+      }
+    g_assert_cmpint (top, ==, 1);
+  }
+
+  /* On each device's capacity: both hosts are at about 1 %. */
+  {
+    g_autoptr(GPtrArray) dropdowns = g_ptr_array_new ();
+
+    find_type (GTK_WIDGET (overview), GTK_TYPE_DROP_DOWN, dropdowns);
+    g_assert_cmpuint (dropdowns->len, ==, 1);
+    gtk_drop_down_set_selected (g_ptr_array_index (dropdowns, 0), 1);
+  }
+  tm_test_wait_layout_settled (window);
+  g_assert_cmpint (height_of_host (overview, busiest), <=, 2);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Two hosts that peak at the same bytes (copies of one profile): the
+ * busiest, as the headline and the badge say, is the top row, and ties
+ * come in host order, worker-0 above worker-1, whatever order the hosts
+ * were read in. */
+static void
+test_tied_peaks (void)
+{
+  static const char *hosts[] = { "worker-1", "worker-0", "worker-2" };
+  const gint64 capacity = G_GINT64_CONSTANT (16) << 30;
+  g_autoptr(GPtrArray) summaries = g_ptr_array_new_with_free_func ((GDestroyNotify) tm_host_summary_free);
+  g_autoptr(GFile) source = g_file_new_for_path ("/nonexistent/gathered.jsonl");
+  g_autoptr(TmRunLoader) run = NULL;
+  g_autoptr(TmSession) session = tm_session_new ();
+  TmRunOverview *overview = TM_RUN_OVERVIEW (g_object_ref_sink (tm_run_overview_new (session)));
+  GListModel *model;
+
+  for (guint i = 0; i < G_N_ELEMENTS (hosts); i++)
+    {
+      TmHostSummary *summary = tm_host_summary_new (hosts[i], NULL);
+
+      g_ptr_array_add (summary->devices, device_new ("GPU_6_bfc", i < 2 ? 300 << 20 : 100 << 20, capacity));
+      g_ptr_array_add (summary->devices, device_new ("GPU_4_bfc", i < 2 ? 300 << 20 : 100 << 20, capacity));
+      g_ptr_array_add (summaries, summary);
+    }
+  run = tm_run_loader_new_for_summaries (source, g_steal_pointer (&summaries));
+  tm_session_set_run (session, run);
+  model = tm_run_overview_get_model (overview);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 6);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autoptr(TmRunRow) row = g_list_model_get_item (model, i);
+
+      g_test_message ("%s %s%s", tm_run_row_get_host (row), tm_run_row_get_device (row)->memory_id,
+                      tm_run_row_get_busiest (row) ? " (busiest)" : "");
+      g_assert_cmpstr (tm_run_row_get_host (row), ==, i < 2 ? "worker-0" : "worker-1");
+      g_assert_cmpstr (tm_run_row_get_device (row)->memory_id, ==, i % 2 == 0 ? "GPU_4_bfc" : "GPU_6_bfc");
+      g_assert_true (tm_run_row_get_busiest (row) == (i == 0));
+    }
+  g_assert_true (g_str_has_prefix (tm_run_overview_get_headline (overview), "worker-0 · GPU_4_bfc"));
+  g_object_unref (overview);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -209,6 +420,8 @@ main (int    argc,
 
   g_test_add_func ("/run-overview/folder", test_folder);
   g_test_add_func ("/run-overview/summaries", test_summaries);
+  g_test_add_func ("/run-overview/sparkline-scale", test_sparkline_scale);
+  g_test_add_func ("/run-overview/tied-peaks", test_tied_peaks);
 
   status = g_test_run ();
   tm_fixture_remove (fixture_dir);

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "tm-allocations.h"
 #include "tm-scopes.h"
 #include "tm-test-util.h"
 
@@ -379,6 +380,109 @@ test_index_tree (void)
     }
 }
 
+/* The scopes of what was never freed (docs/scopes.md, "Never freed"): in
+ * the fixture, the allocations at addresses 2, 3, 4, 5, 6 and 8 (1 and 7
+ * are freed, 99 was allocated before the profile); no special rows. The
+ * index gives the same trees as decoding, in every grouping. */
+static void
+test_never_freed (void)
+{
+  g_autoptr(TmProfile) profile = load_events (fixture, G_N_ELEMENTS (fixture));
+  TmMemoryStore *store = tm_profile_get_memory_store (profile, 0);
+  TmAllocations *allocations = tm_profile_lookup_allocations (profile, store);
+  g_autoptr(GArray) events = tm_allocations_query_never_freed_events (allocations);
+  g_autoptr(GHashTable) stacks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(TmScopeTree) tree = NULL;
+  g_autoptr(TmScopeTree) empty = NULL;
+  g_autoptr(GError) error = NULL;
+  const TmScopeNode *root, *bert;
+
+  g_assert_cmpuint (events->len, ==, 6);
+  tree = tm_scope_tree_new_for_allocations (store, (const guint *) events->data, events->len,
+                                            TM_SCOPE_GROUPING_NAME, NULL, &error);
+  g_assert_no_error (error);
+  root = tm_scope_tree_get_root (tree);
+  g_assert_cmpint (root->bytes, ==, 300 + 50 + 100 + 400 + 50 + 10);
+  g_assert_cmpint (root->bytes, ==, tm_allocations_get_never_freed_bytes (allocations));
+  g_assert_cmpuint (root->n_allocations, ==, 6);
+  g_assert_cmpint (root->requested_bytes, ==, root->bytes - 6);
+  assert_children_sorted (root);
+  for (guint i = 0; i < root->n_children; i++)
+    g_assert_false (root->children[i]->special);
+  bert = child_named (child_named (root, "replica_0"), "bert");
+  g_assert_cmpint (bert->bytes, ==, 700);
+  g_assert_cmpint (bert->self_bytes, ==, 400);
+  g_assert_cmpint (child_named (root, "loss")->bytes, ==, 100);
+  g_assert_cmpuint (child_named (root, "loss")->n_allocations, ==, 2);
+
+  tm_scope_tree_append_collapsed (tree, text);
+  g_assert_cmpint (parse_collapsed (text->str, stacks), ==, 910);
+  g_assert_cmpuint (g_hash_table_size (stacks), ==, 5);
+  g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (stacks, "replica_0;bert;encoder;layer_1;attention;MatMul")), ==, 300);
+  g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (stacks, "replica_0;bert")), ==, 400);
+  g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (stacks, "(no op name)")), ==, 100);
+  g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (stacks, "odd:name;with_space_2")), ==, 10);
+  g_assert_null (g_hash_table_lookup (stacks, "stack"));
+
+  for (TmScopeGrouping g = 0; g < TM_SCOPE_N_GROUPINGS; g++)
+    {
+      g_autoptr(TmScopeIndex) index = tm_scope_index_new (store, g, NULL, &error);
+      g_autoptr(TmScopeTree) a = NULL;
+      g_autoptr(TmScopeTree) b = NULL;
+
+      g_assert_no_error (error);
+      a = tm_scope_index_tree_for_allocations (index, (const guint *) events->data, events->len);
+      b = tm_scope_tree_new_for_allocations (store, (const guint *) events->data, events->len, g, NULL, &error);
+      g_assert_no_error (error);
+      assert_same_tree (a, b);
+      g_assert_cmpint (tm_scope_tree_get_root (a)->bytes, ==, 910);
+      if (g == TM_SCOPE_GROUPING_REGION)
+        {
+          g_assert_cmpint (child_named (tm_scope_tree_get_root (a), "temp")->bytes, ==, 300 + 50 + 50 + 10);
+          g_assert_cmpint (child_named (tm_scope_tree_get_root (a), "output")->bytes, ==, 100 + 400);
+        }
+    }
+
+  /* Nothing never freed: an empty tree. */
+  empty = tm_scope_tree_new_for_allocations (store, NULL, 0, TM_SCOPE_GROUPING_NAME, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tm_scope_tree_get_root (empty)->n_children, ==, 0);
+  g_assert_cmpint (tm_scope_tree_get_root (empty)->bytes, ==, 0);
+}
+
+/* Finding scopes by name, ignoring case, depth first in the tree's order
+ * (docs/scopes.md, "Finding a scope"). */
+static void
+test_search (void)
+{
+  g_autoptr(TmProfile) profile = load_events (fixture, G_N_ELEMENTS (fixture));
+  TmAnalysis *analysis = tm_profile_get_analysis (profile, 0);
+  g_autoptr(TmScopeTree) tree = tm_scope_tree_new_at (analysis, FALSE, 70, TM_SCOPE_GROUPING_NAME);
+  g_autoptr(GPtrArray) matmul = tm_scope_tree_search (tree, "matmul");
+  g_autoptr(GPtrArray) layer = tm_scope_tree_search (tree, "LAYER_");
+  g_autoptr(GPtrArray) stack = tm_scope_tree_search (tree, "sta");
+  g_autoptr(GPtrArray) none = tm_scope_tree_search (tree, "nothing like it");
+  g_autoptr(GPtrArray) empty = tm_scope_tree_search (tree, "");
+  const TmScopeNode *node;
+
+  /* Live at 70: layer_0's MatMul (500) before layer_1's (300). */
+  g_assert_cmpuint (matmul->len, ==, 2);
+  node = g_ptr_array_index (matmul, 0);
+  g_assert_cmpstr (node->name, ==, "MatMul");
+  g_assert_cmpint (node->bytes, ==, 500);
+  g_assert_cmpstr (node->parent->parent->name, ==, "layer_0");
+  node = g_ptr_array_index (matmul, 1);
+  g_assert_cmpint (node->bytes, ==, 300);
+  g_assert_cmpuint (layer->len, ==, 2);
+  g_assert_cmpstr (((const TmScopeNode *) g_ptr_array_index (layer, 0))->name, ==, "layer_0");
+  /* Special rows are found by their names too. */
+  g_assert_cmpuint (stack->len, ==, 1);
+  g_assert_true (((const TmScopeNode *) g_ptr_array_index (stack, 0))->special);
+  g_assert_cmpuint (none->len, ==, 0);
+  g_assert_cmpuint (empty->len, ==, 0);
+}
+
 static void
 test_real_gpu_peak (void)
 {
@@ -428,6 +532,8 @@ main (int   argc,
   g_test_add_func ("/scopes/collapsed", test_collapsed);
   g_test_add_func ("/scopes/series", test_series);
   g_test_add_func ("/scopes/index-tree", test_index_tree);
+  g_test_add_func ("/scopes/never-freed", test_never_freed);
+  g_test_add_func ("/scopes/search", test_search);
   g_test_add_func ("/scopes/real-gpu-peak", test_real_gpu_peak);
 
   return g_test_run ();

@@ -9,6 +9,8 @@
 #include "tm-allocations-query.h"
 #include "tm-comparison-query.h"
 #include "tm-scope-index-query.h"
+#include "tm-scope-series-query.h"
+#include "tm-gui-test-util.h"
 #include "tm-session.h"
 #include "tm-test-time.h"
 #include "tm-test-util.h"
@@ -85,7 +87,7 @@ notify_cb (GObject    *object,
     counts->selected_time++;
   else if (g_str_equal (name, "allocations"))
     counts->allocations++;
-  else if (g_str_equal (name, "allocations-pending"))
+  else if (g_str_equal (name, "pending"))
     counts->allocations_pending++;
 }
 
@@ -101,8 +103,9 @@ session_new_counted (Counts *counts)
 {
   TmSession *session = tm_session_new ();
 
-  /* What asks for the allocation index (the window makes it too). */
-  tm_allocations_query_get_for_session (session);
+  /* What asks for the allocation index (the window makes it too), whose
+   * "allocations" and "pending" are counted with the session's own. */
+  g_signal_connect (tm_allocations_query_get_for_session (session), "notify", G_CALLBACK (notify_cb), counts);
   g_signal_connect (session, "notify", G_CALLBACK (notify_cb), counts);
   g_signal_connect (tm_session_get_viewport (session), "changed", G_CALLBACK (viewport_changed_cb), counts);
   return session;
@@ -118,7 +121,7 @@ test_session_empty (void)
   g_assert_nonnull (viewport);
   g_assert_null (tm_session_get_profile (session));
   g_assert_null (tm_session_get_memory_store (session));
-  g_assert_null (tm_session_get_hlo_modules (session));
+  g_assert_null (tm_session_get_profile (session));
   g_assert_false (tm_session_get_has_selected_time (session));
   g_assert_cmpint (tm_session_get_shown_time (session), ==, 0);
   g_assert_false (tm_viewport_is_zoomed (viewport));
@@ -197,7 +200,7 @@ test_session_modules (void)
   GArray *modules;
 
   tm_session_set_profile (session, profile);
-  modules = tm_session_get_hlo_modules (session);
+  modules = tm_profile_get_hlo_modules (tm_session_get_profile (session));
   g_assert_nonnull (modules);
   g_assert_true (modules == tm_profile_get_hlo_modules (profile));
   g_assert_cmpuint (modules->len, ==, 2);
@@ -267,17 +270,17 @@ test_session_zoom_to (void)
   tm_session_set_profile (session, profile);
   tm_session_set_memory_store (session, gpu0);
 
-  tm_session_zoom_to (session, 200 * STEP_PS, 300 * STEP_PS);
+  tm_viewport_zoom_to (viewport, 200 * STEP_PS, 300 * STEP_PS);
   g_assert_cmpint (tm_viewport_get_start (viewport), ==, 196 * STEP_PS);
   g_assert_cmpint (tm_viewport_get_end (viewport), ==, 304 * STEP_PS);
 
   tm_viewport_reset (viewport);
-  tm_session_zoom_to (session, 300 * STEP_PS, 200 * STEP_PS);
+  tm_viewport_zoom_to (viewport, 300 * STEP_PS, 200 * STEP_PS);
   g_assert_cmpint (tm_viewport_get_start (viewport), ==, 196 * STEP_PS);
   g_assert_cmpint (tm_viewport_get_end (viewport), ==, 304 * STEP_PS);
 
   /* At the data's edge the margin stops there; the span is kept. */
-  tm_session_zoom_to (session, 0, 100 * STEP_PS);
+  tm_viewport_zoom_to (viewport, 0, 100 * STEP_PS);
   g_assert_cmpint (tm_viewport_get_start (viewport), ==, 0);
   g_assert_cmpint (tm_viewport_get_span (viewport), ==, 108 * STEP_PS);
 
@@ -305,7 +308,7 @@ iterate_until (gboolean (*cond) (gpointer),
 static gboolean
 not_pending (gpointer session)
 {
-  return !tm_session_get_allocations_pending (session);
+  return !tm_allocations_query_get_pending (tm_allocations_query_get_for_session (session));
 }
 
 static gboolean
@@ -314,10 +317,11 @@ is_null (gpointer pointer_to_pointer)
   return *(gpointer *) pointer_to_pointer == NULL;
 }
 
-/* The allocation index comes after the memory store: pending (no index,
- * no allocation can be selected) until a worker has built it, then there,
- * each change notified once. A store shown again has it at once; a request
- * for a store no longer shown is dropped. */
+/* The allocation index (the session's allocations query) comes after the
+ * memory store: pending (no index, so no view can pick an allocation)
+ * until a worker has built it, then there, each change notified once. A
+ * store shown again has it at once; a request for a store no longer shown
+ * is dropped. Another store clears the selected allocation. */
 static void
 test_session_allocations (void)
 {
@@ -329,17 +333,15 @@ test_session_allocations (void)
   TmAllocations *allocations;
 
   tm_session_set_profile (session, profile);
-  g_assert_false (tm_session_get_allocations_pending (session));
+  g_assert_false (tm_allocations_query_get_pending (tm_allocations_query_get_for_session (session)));
   tm_session_set_memory_store (session, gpu0);
-  g_assert_true (tm_session_get_allocations_pending (session));
-  g_assert_null (tm_session_get_allocations (session));
+  g_assert_true (tm_allocations_query_get_pending (tm_allocations_query_get_for_session (session)));
+  g_assert_null (tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session)));
   g_assert_cmpuint (counts.allocations_pending, ==, 1);
   g_assert_cmpuint (counts.allocations, ==, 0);
-  tm_session_select_allocation (session, 0);
-  g_assert_cmpuint (tm_session_get_selected_allocation (session), ==, TM_ALLOCATIONS_NONE);
 
   iterate_until (not_pending, session);
-  allocations = tm_session_get_allocations (session);
+  allocations = tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session));
   g_assert_nonnull (allocations);
   g_assert_true (tm_allocations_get_store (allocations) == gpu0);
   g_assert_cmpuint (tm_allocations_get_n (allocations), ==, 100);
@@ -352,33 +354,33 @@ test_session_allocations (void)
    * there: the first's at once, and the other's request says nothing. */
   counts = (Counts) { 0 };
   tm_session_set_memory_store (session, gpu1);
-  g_assert_true (tm_session_get_allocations_pending (session));
-  g_assert_null (tm_session_get_allocations (session));
+  g_assert_true (tm_allocations_query_get_pending (tm_allocations_query_get_for_session (session)));
+  g_assert_null (tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session)));
   g_assert_cmpuint (tm_session_get_selected_allocation (session), ==, TM_ALLOCATIONS_NONE);
   tm_session_set_memory_store (session, gpu0);
-  g_assert_false (tm_session_get_allocations_pending (session));
-  g_assert_true (tm_session_get_allocations (session) == allocations);
+  g_assert_false (tm_allocations_query_get_pending (tm_allocations_query_get_for_session (session)));
+  g_assert_true (tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session)) == allocations);
   counts = (Counts) { 0 };
   for (guint i = 0; i < 50; i++)
     {
       g_main_context_iteration (NULL, FALSE);
       g_usleep (1000);
     }
-  g_assert_true (tm_session_get_allocations (session) == allocations);
+  g_assert_true (tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session)) == allocations);
   g_assert_cmpuint (counts.allocations, ==, 0);
   g_assert_cmpuint (counts.allocations_pending, ==, 0);
 
   /* The second store's own index, once asked for and waited for. */
   tm_session_set_memory_store (session, gpu1);
   iterate_until (not_pending, session);
-  g_assert_nonnull (tm_session_get_allocations (session));
-  g_assert_true (tm_allocations_get_store (tm_session_get_allocations (session)) == gpu1);
-  g_assert_cmpuint (tm_allocations_get_n (tm_session_get_allocations (session)), ==, 10);
+  g_assert_nonnull (tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session)));
+  g_assert_true (tm_allocations_get_store (tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session))) == gpu1);
+  g_assert_cmpuint (tm_allocations_get_n (tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session))), ==, 10);
 
   /* No profile: no index, nothing pending. */
   tm_session_set_profile (session, NULL);
-  g_assert_null (tm_session_get_allocations (session));
-  g_assert_false (tm_session_get_allocations_pending (session));
+  g_assert_null (tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session)));
+  g_assert_false (tm_allocations_query_get_pending (tm_allocations_query_get_for_session (session)));
 }
 
 /* A session dropped while its index is pending (before its worker starts,
@@ -396,7 +398,7 @@ test_session_allocations_dropped (void)
       g_object_add_weak_pointer (G_OBJECT (session), (gpointer *) &session);
       tm_session_set_profile (session, profile);
       tm_session_set_memory_store (session, tm_profile_get_memory_store (profile, 0));
-      g_assert_true (tm_session_get_allocations_pending (session));
+      g_assert_true (tm_allocations_query_get_pending (tm_allocations_query_get_for_session (session)));
       for (guint i = 0; i < iterations; i++)
         g_main_context_iteration (NULL, FALSE);
 
@@ -455,9 +457,10 @@ scope_index_ready (gpointer query)
   return !tm_scope_index_query_get_pending (query);
 }
 
-/* A selected scope has its grouping's index built in a worker and its
- * series handed to the session; another memory store drops both, and a
- * session that goes while a build runs is left alone by it. */
+/* A selected scope has its grouping's index built in a worker (the series
+ * query asks for it) and its series made from it; another memory store
+ * drops both, and a session that goes while a build runs is left alone by
+ * it. */
 static void
 test_scope_index_query (void)
 {
@@ -466,6 +469,7 @@ test_scope_index_query (void)
   TmMemoryStore *gpu1 = tm_profile_lookup_memory_store (profile, "GPU_1_bfc");
   g_autoptr(TmSession) session = tm_session_new ();
   TmScopeIndexQuery *query = tm_scope_index_query_get_for_session (session);
+  TmScopeSeriesQuery *series = tm_scope_series_query_get_for_session (session);
   g_autoptr(TmScope) scope = tm_scope_new (TM_SCOPE_GROUPING_NAME, FALSE, (const char *[]) { "session", NULL });
   TmScopeIndex *index;
 
@@ -474,20 +478,20 @@ test_scope_index_query (void)
   g_assert_false (tm_scope_index_query_get_pending (query));
   tm_session_set_selected_scope (session, scope);
   g_assert_true (tm_scope_index_query_get_pending (query));
-  g_assert_null (tm_session_get_selected_scope_series (session));
+  g_assert_null (tm_scope_series_query_get_series (series));
   iterate_until (scope_index_ready, query);
   index = tm_scope_index_query_get_index (query, TM_SCOPE_GROUPING_NAME);
   g_assert_nonnull (index);
   g_assert_true (tm_scope_index_get_store (index) == gpu0);
-  g_assert_nonnull (tm_session_get_selected_scope_series (session));
+  g_assert_nonnull (tm_scope_series_query_get_series (tm_scope_series_query_get_for_session (session)));
   /* The heap at event 60 is 61 MiB, of which 61 allocations of 1 KiB are
    * of the scope. */
-  g_assert_cmpint (tm_session_get_selected_scope_series (session)[60], ==, 61 * 1024);
+  g_assert_cmpint (tm_test_scope_series_at (session, 60), ==, 61 * 1024);
 
   /* Another memory store: no index, no series, until asked again. */
   tm_session_set_memory_store (session, gpu1);
   g_assert_false (tm_scope_index_query_get_pending (query));
-  g_assert_null (tm_session_get_selected_scope_series (session));
+  g_assert_null (tm_scope_series_query_get_series (tm_scope_series_query_get_for_session (session)));
   g_assert_null (tm_scope_index_query_get_index (query, TM_SCOPE_GROUPING_NAME));
   g_assert_true (tm_scope_index_query_get_pending (query));
 

@@ -1,5 +1,7 @@
 /* test-timeline.c — the timeline widget, its overview strip and HLO table,
- * rendered for real under Xvfb
+ * rendered for real under Xvfb; in a window over the tour fixture, the
+ * legend's toggles, range figures, picking under the pointer, the y
+ * scale, and the PNG and SVG exports with every overlay
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -11,13 +13,16 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include <gtk/gtk.h>
 
 #include "tm-breakdown-view.h"
+#include "tm-chart-export.h"
 #include "tm-hlo-view.h"
 #include "tm-overview.h"
 #include "tm-palette.h"
+#include "tm-scope-series-query.h"
 #include "tm-session.h"
 #include "tm-test-time.h"
 #include "tm-test-util.h"
@@ -28,6 +33,12 @@
 
 #define WIDTH  720
 #define HEIGHT 320
+#define MIB    (G_GINT64_CONSTANT (1) << 20)
+#define GIB    (G_GINT64_CONSTANT (1) << 30)
+#define MS     G_GINT64_CONSTANT (1000000000)
+
+static char *fixture_dir;
+static char *tour_path;   /* tm_fixture_space_new_tour () */
 
 static void
 pixel_at (const TmTestPicture *p,
@@ -241,7 +252,7 @@ layout_x (TmTimeline             *timeline,
           const TmTimelineLayout *layout,
           gint64                  time_ps)
 {
-  TmViewport *viewport = tm_session_get_viewport (tm_timeline_get_session (timeline));
+  TmViewport *viewport = tm_session_get_viewport (tm_view_get_session (TM_VIEW (timeline)));
 
   return layout->plot.origin.x + tm_viewport_time_to_x (viewport, time_ps, layout->plot.size.width);
 }
@@ -278,7 +289,7 @@ test_timeline_spike (void)
 
   g_assert_nonnull (store);
   g_assert_false (tm_memory_store_has_free_data (store));
-  g_assert_true (tm_timeline_get_session (timeline) == session);
+  g_assert_true (tm_view_get_session (TM_VIEW (timeline)) == session);
   tm_session_set_profile (session, profile);
   tm_session_set_memory_store (session, store);
   g_assert_false (tm_viewport_is_zoomed (tm_session_get_viewport (session)));
@@ -443,7 +454,7 @@ test_timeline_pick (void)
   markup = tm_timeline_describe_snapshot (timeline, 4);
   g_assert_true (pango_parse_markup (markup, -1, 0, NULL, NULL, NULL, NULL));
   g_assert_nonnull (strstr (markup, "Allocation"));
-  g_assert_nonnull (strstr (markup, "pick/&lt;Op&gt; &amp; more"));
+  g_assert_nonnull (strstr (markup, "pick/\u200b&lt;Op&gt; &amp; more"));
   g_assert_nonnull (strstr (markup, "&lt; 0.01 %"));
   g_assert_nonnull (strstr (markup, "[16, 1024]"));
   g_assert_nonnull (strstr (markup, "5.00 MiB"));   /* in use: 5 × 1 MiB */
@@ -815,7 +826,7 @@ test_timeline_in_window (void)
   hlo_view = TM_HLO_VIEW (gtk_widget_get_template_child (GTK_WIDGET (window), TM_TYPE_WINDOW, "hlo_view"));
   session = tm_window_get_session (window);
   g_assert_true (TM_IS_TIMELINE (timeline));
-  g_assert_true (tm_timeline_get_session (timeline) == session);
+  g_assert_true (tm_view_get_session (TM_VIEW (timeline)) == session);
   g_assert_true (tm_view_get_session (TM_VIEW (overview)) == session);
   g_assert_true (tm_view_get_session (TM_VIEW (hlo_view)) == session);
   g_assert_true (gtk_widget_is_ancestor (GTK_WIDGET (timeline), GTK_WIDGET (GTK_BOX (tm_test_find_widget (window, "timeline_area")))));
@@ -857,12 +868,428 @@ test_timeline_in_window (void)
   tm_fixture_remove (path);
 }
 
+/* ------------------------------------------------------------------ */
+/* In a window, on the tour fixture                                    */
+
+static GtkWidget *
+child (TmWindow   *window,
+       const char *name)
+{
+  return tm_test_template_child (window, TM_TYPE_WINDOW, name);
+}
+
+static void
+test_legend_toggles (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  TmSession *session;
+  TmTimeline *timeline;
+  GtkGestureClick *click;
+  double heap_x = -1, frag_x = -1;
+  GVariant *state;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1175, 785);
+  tm_test_open_and_wait (window, tour_path);
+  session = tm_window_get_session (window);
+  timeline = TM_TIMELINE (child (window, "timeline"));
+
+  /* The legend row: Stack, Heap, Free, Fragmentation, then the window
+   * peak, which is no toggle. */
+  for (double x = 0; x < 700; x += 2)
+    {
+      TmSeriesFlags at = tm_timeline_legend_at (timeline, x, 14);
+
+      if (at == TM_SERIES_FLAG_HEAP && heap_x < 0)
+        heap_x = x + 4;
+      if (at == TM_SERIES_FLAG_FRAGMENTATION && frag_x < 0)
+        frag_x = x + 4;
+    }
+  g_assert_cmpfloat (heap_x, >, 0);
+  g_assert_cmpfloat (frag_x, >, heap_x);
+  /* Not in the plot. */
+  g_assert_cmpint (tm_timeline_legend_at (timeline, heap_x, 80), ==, TM_SERIES_FLAG_NONE);
+
+  /* A click on Heap hides the heap, a second shows it. */
+  click = tm_test_find_click_gesture (GTK_WIDGET (timeline), TRUE);
+  g_assert_nonnull (click);
+  g_assert_cmpint (tm_timeline_get_hidden_series (timeline), ==, TM_SERIES_FLAG_NONE);
+  g_signal_emit_by_name (click, "pressed", 1, heap_x, 14.0);
+  g_assert_cmpint (tm_timeline_get_hidden_series (timeline), ==, TM_SERIES_FLAG_HEAP);
+  /* The click selected no time. */
+  g_assert_false (tm_session_get_has_selected_time (session));
+  g_signal_emit_by_name (click, "pressed", 1, frag_x, 14.0);
+  g_assert_cmpint (tm_timeline_get_hidden_series (timeline), ==, TM_SERIES_FLAG_HEAP | TM_SERIES_FLAG_FRAGMENTATION);
+
+  /* The menu's check items follow, and toggle too (the keyboard's way). */
+  state = g_action_group_get_action_state (G_ACTION_GROUP (window), "show-heap");
+  g_assert_false (g_variant_get_boolean (state));
+  g_variant_unref (state);
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-heap", g_variant_new_boolean (TRUE));
+  g_assert_cmpint (tm_timeline_get_hidden_series (timeline), ==, TM_SERIES_FLAG_FRAGMENTATION);
+  g_signal_emit_by_name (click, "pressed", 1, frag_x, 14.0);
+  g_assert_cmpint (tm_timeline_get_hidden_series (timeline), ==, TM_SERIES_FLAG_NONE);
+
+  tm_test_destroy_window (window);
+}
+
+static void
+test_range_figures (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  TmTimeline *timeline;
+  TmViewport *viewport;
+  TmRangeFigures figures;
+  g_autofree char *text = NULL;
+  g_autofree char *zoomed_text = NULL;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1175, 785);
+  tm_test_open_and_wait (window, tour_path);
+  timeline = TM_TIMELINE (child (window, "timeline"));
+  viewport = tm_session_get_viewport (tm_window_get_session (window));
+
+  /* In use: 6 MiB from 2 ms, then +6, +8 … MiB each ms up to 90 MiB at
+   * 9 ms. */
+  g_assert_true (tm_timeline_range_figures (timeline, 2500000000, 9500000000, &figures));
+  g_assert_cmpint (figures.start_bytes, ==, 6 * MIB);
+  g_assert_cmpint (figures.end_bytes, ==, 90 * MIB);
+  g_assert_cmpint (figures.delta_bytes, ==, 84 * MIB);
+  g_assert_cmpint (figures.peak_bytes, ==, 90 * MIB);
+  g_assert_cmpint (figures.peak_time_ps, ==, 9 * MS);
+  /* A stretch without events: no change, the peak is the state at its
+   * start. */
+  g_assert_true (tm_timeline_range_figures (timeline, 20 * MS, 80 * MS, &figures));
+  g_assert_cmpint (figures.delta_bytes, ==, 0);
+  g_assert_cmpint (figures.peak_bytes, ==, 110 * MIB);
+  g_assert_cmpint (figures.peak_time_ps, ==, 20 * MS);
+
+  /* No read-out until a band zooms. */
+  g_assert_false (tm_timeline_get_shown_range (timeline, &figures));
+  tm_timeline_show_range (timeline, 2500000000, 9500000000);
+  g_assert_true (tm_timeline_get_shown_range (timeline, &figures));
+  g_assert_cmpint (figures.start_ps, ==, tm_viewport_get_start (viewport));
+  g_assert_cmpint (figures.end_ps, ==, tm_viewport_get_end (viewport));
+  g_assert_cmpint (figures.delta_bytes, ==, 84 * MIB);
+  text = tm_timeline_describe_range (timeline, &figures);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "Range 2.500 ms – 9.500 ms (7.000 ms)"));
+  g_assert_nonnull (strstr (text, "change +84.0 MiB"));
+  g_assert_nonnull (strstr (text, "peak 90.0 MiB at 9.000 ms"));
+
+  /* The precision follows the zoom: a band of 2 µs reads in ns. */
+  tm_timeline_show_range (timeline, 9 * MS, 9 * MS + 2000000);
+  g_assert_true (tm_timeline_get_shown_range (timeline, &figures));
+  zoomed_text = tm_timeline_describe_range (timeline, &figures);
+  g_assert_nonnull (strstr (zoomed_text, "9.000000 ms"));
+
+  /* Any other change of the view ends it. */
+  tm_viewport_reset (viewport);
+  g_assert_false (tm_timeline_get_shown_range (timeline, &figures));
+
+  tm_test_destroy_window (window);
+}
+
+static gboolean
+session_has_selected_time (gpointer data)
+{
+  return tm_session_get_has_selected_time (TM_SESSION (data));
+}
+
+static void
+test_pick_under_pointer (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  TmSession *session;
+  TmTimeline *timeline;
+  TmTimelineLayout layout;
+  GtkGestureClick *click;
+  g_autofree char *markup = NULL;
+  gint64 t = 55 * G_GINT64_CONSTANT (1000000000);   /* 55 ms: no event from 10 to 90 ms */
+  gint64 pixel_ps;
+  int double_click_ms = 400;
+  guint index;
+  double x;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  tm_test_open_and_wait (window, tour_path);
+  session = tm_window_get_session (window);
+  timeline = TM_TIMELINE (tm_test_template_child (window, TM_TYPE_WINDOW, "timeline"));
+
+  /* Zoomed into the quiet stretch: no event on screen. */
+  tm_viewport_set_range (tm_session_get_viewport (session),
+                         40 * G_GINT64_CONSTANT (1000000000), 60 * G_GINT64_CONSTANT (1000000000));
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+  tm_timeline_get_layout (timeline, &layout);
+  x = layout.plot.origin.x + layout.plot.size.width * 0.75;
+  pixel_ps = (gint64) (20e9 / layout.plot.size.width) + 1;
+
+  /* The state at 55 ms is the one after the event at 10 ms (index 9),
+   * not the nearer event at 90 ms, which is off screen. */
+  g_assert_true (tm_timeline_pick (timeline, x, &index));
+  g_assert_cmpuint (index, ==, 9);
+  markup = tm_timeline_describe_snapshot (timeline, index);
+  g_assert_nonnull (strstr (markup, "10.000 ms"));
+
+  /* A click selects the time under the pointer. */
+  click = tm_test_find_click_gesture (GTK_WIDGET (timeline), FALSE);
+  g_assert_nonnull (click);
+  g_signal_emit_by_name (click, "pressed", 1, x, layout.plot.origin.y + 20);
+  g_signal_emit_by_name (click, "released", 1, x, layout.plot.origin.y + 20);
+  g_object_get (gtk_widget_get_settings (GTK_WIDGET (timeline)), "gtk-double-click-time", &double_click_ms, NULL);
+  /* Not before the double-click time has passed; then soon. */
+  tm_test_iterate_for (double_click_ms / 2);
+  g_assert_false (tm_session_get_has_selected_time (session));
+  tm_test_iterate_until (session_has_selected_time, session);
+  g_assert_cmpint (llabs (tm_session_get_selected_time (session) - t), <=, pixel_ps);
+
+  /* "Live at" that time: the breakdown is the one at 55 ms, exact. */
+  g_assert_false (tm_breakdown_view_get_at_peak (TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"))));
+  g_assert_cmpint (tm_breakdown_view_get_time_ps (TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"))), ==,
+                   tm_session_get_selected_time (session));
+  g_assert_cmpuint (tm_breakdown_view_get_n_rows (TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"))), ==, 10);
+
+  tm_test_destroy_window (window);
+}
+
+static void
+test_y_scale (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  TmSession *session;
+  TmTimeline *timeline;
+  TmTimelineLayout layout;
+  gint64 fit_all, fit_zoomed, capacity;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  tm_test_open_and_wait (window, tour_path);
+  session = tm_window_get_session (window);
+  timeline = TM_TIMELINE (tm_test_template_child (window, TM_TYPE_WINDOW, "timeline"));
+
+  /* Fit by default: about the memory in use (210 MiB), not the 16 GiB
+   * device. */
+  g_assert_cmpint (tm_timeline_get_y_scale (timeline), ==, TM_Y_SCALE_FIT);
+  tm_timeline_get_layout (timeline, &layout);
+  fit_all = layout.y_max;
+  g_assert_cmpint (fit_all, >=, 210 * MIB);
+  g_assert_cmpint (fit_all, <, 512 * MIB);
+
+  /* Zoomed into the first 3 ms it fits again (6 + 4 + 2 MiB in use). */
+  tm_viewport_set_range (tm_session_get_viewport (session), 0, 3 * G_GINT64_CONSTANT (1000000000));
+  tm_timeline_get_layout (timeline, &layout);
+  fit_zoomed = layout.y_max;
+  g_assert_cmpint (fit_zoomed, >=, 12 * MIB);
+  g_assert_cmpint (fit_zoomed, <, fit_all);
+
+  /* Capacity: the whole device, from the menu's action. */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "y-scale", g_variant_new_string ("capacity"));
+  g_assert_cmpint (tm_timeline_get_y_scale (timeline), ==, TM_Y_SCALE_CAPACITY);
+  tm_timeline_get_layout (timeline, &layout);
+  capacity = layout.y_max;
+  g_assert_cmpint (capacity, >=, 16 * GIB);
+
+  tm_test_destroy_window (window);
+}
+
+/* The event of an allocation with nothing but its sizes: no step, no
+ * request, no op made up (docs/ui.md, "Values the file does not hold"). */
+static void
+test_timeline_unknown_values (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  TmTimeline *timeline;
+  g_autofree char *event = NULL;
+
+  tm_test_open_and_wait (window, tour_path);
+  timeline = TM_TIMELINE (child (window, "timeline"));
+  event = tm_timeline_describe_snapshot (timeline, 4);
+  g_assert_null (strstr (event, "Step -1"));
+  g_assert_null (strstr (event, "Requested 0 B"));
+  g_assert_nonnull (strstr (event, "Op: unknown"));
+
+  tm_test_destroy_window (window);
+}
+
+/* ------------------------------------------------------------------ */
+/* Export                                                              */
+
+static guint32
+node_pixel_at (GskRenderNode *node,
+               int            width,
+               int            height,
+               int            x,
+               int            y)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cairo_t *cr = cairo_create (surface);
+  guint32 pixel;
+
+  gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  pixel = ((guint32 *) cairo_image_surface_get_data (surface))[y * cairo_image_surface_get_stride (surface) / 4 + x];
+  cairo_surface_destroy (surface);
+  return pixel & 0xffffff;
+}
+
+static void
+test_timeline_export (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  g_autoptr(GskRenderNode) light = NULL;
+  g_autoptr(GskRenderNode) dark = NULL;
+  g_autofree char *title = NULL;
+  g_autoptr(GFile) saved = g_file_new_for_path ("/tmp/tour-GPU_0_bfc-timeline.png");
+  int w = 0, h = 0, dw = 0, dh = 0;
+
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1175, 785);
+  tm_test_open_and_wait (window, tour_path);
+  tm_viewport_set_range (tm_session_get_viewport (tm_window_get_session (window)), 2 * MS, 9 * MS);
+
+  /* The title line: file, memory id, the range shown in ms. */
+  title = tm_window_dup_timeline_title (window);
+  g_test_message ("%s", title);
+  g_assert_true (g_str_has_prefix (title, "tour.xplane.pb · GPU_0_bfc · "));
+  g_assert_nonnull (strstr (title, "2.000 ms – 9.000 ms"));
+
+  /* Light from a dark window (the default of the dialog's check box), or
+   * the window's own colours; the title line on top. */
+  light = tm_window_build_timeline_image (window, TRUE, &w, &h);
+  dark = tm_window_build_timeline_image (window, FALSE, &dw, &dh);
+  g_assert_nonnull (light);
+  g_assert_cmpint (h, ==, dh);
+  g_assert_cmpint (h, >=, gtk_widget_get_height (child (window, "timeline")) + 24);
+  g_assert_cmphex (node_pixel_at (light, w, h, 2, 2), ==, 0xffffff);
+  g_assert_cmphex (node_pixel_at (dark, dw, dh, 2, 2), ==, 0x242424);
+
+  /* The vector export draws the same range and size with the chart
+   * layers: shapes and text, no picture. */
+  {
+    g_autoptr(TmChart) chart = NULL;
+    g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+    g_autoptr(GError) error = NULL;
+    const TmChartGeometry *g;
+    TmChartPalette palette;
+    const char *svg;
+
+    chart = tm_window_build_timeline_chart (window, TRUE, &palette);
+    g_assert_nonnull (chart);
+    g = tm_chart_get_geometry (chart);
+    g_assert_cmpint (g->start_ps, ==, 2 * MS);
+    g_assert_cmpint (g->end_ps, ==, 9 * MS);
+    g_assert_cmpint (g->width, ==, w);
+    g_assert_cmpint (g->height + TM_CHART_TITLE_HEIGHT, ==, h);
+    g_assert_false (palette.dark);
+    g_assert_true (tm_chart_write_svg (chart, title, &palette, NULL, out, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_output_stream_write_all (out, "", 1, NULL, NULL, NULL));
+    g_assert_true (g_output_stream_close (out, NULL, NULL));
+    svg = g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (out));
+    g_assert_null (strstr (svg, "<image"));
+    g_assert_nonnull (strstr (svg, "<path"));
+    g_assert_nonnull (strstr (svg, "2.000 ms – 9.000 ms</text>"));
+    g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export-timeline-svg"));
+  }
+
+  /* The toast says where it went and can open it; it hides itself. */
+  tm_window_show_saved (window, saved);
+  g_assert_true (gtk_revealer_get_reveal_child (GTK_REVEALER (child (window, "toast_revealer"))));
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (child (window, "toast_label"))), ==,
+                   "Saved to tour-GPU_0_bfc-timeline.png");
+  g_assert_true (gtk_widget_get_visible (child (window, "toast_open_button")));
+  g_signal_emit_by_name (child (window, "toast_close_button"), "clicked");
+  g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (child (window, "toast_revealer"))));
+
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
+  tm_test_destroy_window (window);
+}
+
+/* Whatever the timeline shows over the series is in its SVG too, drawn by
+ * the same layers: the HLO band, the selected scope's line and label, a
+ * comparison's baseline, the range read-out, the selected time and the
+ * selected allocation's lifetime. */
+static gboolean
+scope_series_ready (gpointer session)
+{
+  return tm_scope_series_query_get_series (tm_scope_series_query_get_for_session (session)) != NULL;
+}
+
+static void
+test_timeline_export_overlays (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  g_autoptr(TmScope) scope = tm_scope_new (TM_SCOPE_GROUPING_NAME, FALSE, (const char *[]) { "replica_6", NULL });
+  g_autoptr(TmChart) chart = NULL;
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr(GError) error = NULL;
+  TmTimeline *timeline;
+  TmSession *session;
+  TmChartPalette palette;
+  TmChartColor band;
+  g_autofree char *band_fill = NULL;
+  const char *svg;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1175, 785);
+  tm_test_open_and_wait (window, tour_path);
+  session = tm_window_get_session (window);
+  timeline = TM_TIMELINE (child (window, "timeline"));
+
+  /* Compared with itself, a scope and an allocation selected, a time
+   * picked, a band's range shown (after the baseline, which shows all). */
+  tm_session_set_baseline (session, tm_session_get_profile (session), tm_session_get_memory_store (session));
+  tm_session_set_selected_scope (session, scope);
+  tm_test_iterate_until (scope_series_ready, session);
+  tm_test_wait_allocations (session);
+  tm_session_select_allocation (session, 3);
+  tm_session_select_time (session, 5 * MS);
+  tm_timeline_show_range (timeline, 2 * MS, 9 * MS);
+  tm_test_iterate_for (50);
+
+  chart = tm_window_build_timeline_chart (window, TRUE, &palette);
+  g_assert_nonnull (chart);
+  g_assert_cmpfloat (tm_chart_get_geometry (chart)->hlo_band.height, >, 0);
+  g_assert_true (tm_chart_write_svg (chart, NULL, &palette, NULL, out, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_output_stream_write_all (out, "", 1, NULL, NULL, NULL));
+  g_assert_true (g_output_stream_close (out, NULL, NULL));
+  svg = g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (out));
+
+  g_assert_null (strstr (svg, "<image"));
+  g_assert_nonnull (strstr (svg, ">Scope: replica_6</text>"));
+  g_assert_nonnull (strstr (svg, ">Baseline GPU_0_bfc, peak "));
+  g_assert_nonnull (strstr (svg, ">Range 2.000 ms – 9.000 ms (7.000 ms)"));
+  g_assert_nonnull (strstr (svg, ">5.000 ms</text>"));
+  /* The band's module, in its colour (cairo writes percentages). */
+  band = palette.hlo[0];
+  band_fill = g_strdup_printf ("fill:rgb(%.6f%%,%.6f%%,%.6f%%)", band.red * 100.0, band.green * 100.0, band.blue * 100.0);
+  g_test_message ("%s", band_fill);
+  g_assert_nonnull (strstr (svg, band_fill));
+  /* The lifetime: the accent's tint over the plot. */
+  g_assert_nonnull (strstr (svg, "fill-opacity:0.18"));
+
+  /* The band tells which module is under a point (a click there is
+   * about that module): the first runs over 1–9 ms. */
+  {
+    TmTimelineLayout layout;
+    double y, x;
+
+    tm_timeline_get_layout (timeline, &layout);
+    y = layout.hlo_band.origin.y + layout.hlo_band.size.height / 2;
+    x = layout.plot.origin.x + layout.plot.size.width * 3 / 7;   /* 5 ms of 2–9 */
+    g_assert_cmpint (tm_timeline_get_module_at (timeline, x, y), ==, 0);
+    g_assert_cmpint (tm_timeline_get_module_at (timeline, x, layout.plot.origin.y + 10), ==, -1);
+  }
+
+  tm_test_destroy_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, NULL);
-  gtk_init ();
+  g_autofree char *data_home = tm_test_gui_init (&argc, &argv);
+  int status;
+
+  tour_path = tm_test_write_tour (&fixture_dir);
 
   g_test_add_func ("/timeline/spike", test_timeline_spike);
   g_test_add_func ("/timeline/real-gpu", test_timeline_real_gpu);
@@ -873,6 +1300,19 @@ main (int   argc,
   g_test_add_func ("/timeline/overview", test_timeline_overview);
   g_test_add_func ("/timeline/dark", test_timeline_dark);
   g_test_add_func ("/timeline/in-window", test_timeline_in_window);
+  g_test_add_func ("/timeline/legend-toggles", test_legend_toggles);
+  g_test_add_func ("/timeline/range-figures", test_range_figures);
+  g_test_add_func ("/timeline/pick-under-pointer", test_pick_under_pointer);
+  g_test_add_func ("/timeline/y-scale", test_y_scale);
+  g_test_add_func ("/timeline/unknown-values", test_timeline_unknown_values);
+  g_test_add_func ("/timeline/export", test_timeline_export);
+  g_test_add_func ("/timeline/export-overlays", test_timeline_export_overlays);
 
-  return g_test_run ();
+  status = g_test_run ();
+
+  tm_fixture_remove (fixture_dir);
+  tm_fixture_remove (data_home);
+  g_free (fixture_dir);
+  g_free (tour_path);
+  return status;
 }

@@ -839,6 +839,51 @@ test_one_long_line (void)
   assert_same_with_two_threads (bytes, TRUE);
 }
 
+/* Two threads read a line in parts whose starts are guessed. Here every
+ * op name holds bytes that read as a run of events (each with a metadata
+ * id and a time), so some guess falls inside an event: the part before it
+ * does not end there, the plane is read again by one thread, and the
+ * result is the same. */
+static void
+test_wrong_part_start (void)
+{
+  const TmXSpaceReadOptions one_thread = { G_MAXSIZE, FALSE };
+  const TmXSpaceReadOptions two_cut = { 0, TRUE };
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  TmFixturePlane *host = tm_fixture_space_add_plane (space, "/host:CPU");
+  TmFixtureLine *line = tm_fixture_plane_add_line (host, "allocator", 5000);
+  g_autoptr(GString) op = g_string_new ("op/");
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(TmProfile) one = NULL;
+  g_autoptr(TmProfile) cut = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 heap = 0;
+
+  for (guint k = 0; k < 9; k++)
+    g_string_append (op, "\x22\x04\x08\x05\x10\x01");
+  for (guint k = 0; k < 600; k++)
+    {
+      gboolean alloc = k % 2 == 0;
+      TmFixtureMemory m = memory ("GPU_0_bfc", 0, 0, 1 << 24, 1024,
+                                  G_GUINT64_CONSTANT (0x7f0000000000) + (guint64) (k / 2) * 4096,
+                                  alloc ? op->str : NULL);
+
+      heap += alloc ? 1024 : -1024;
+      m.bytes_allocated = heap;
+      m.peak_bytes_in_use = heap;
+      tm_fixture_line_add_memory_event (line, alloc, 10 * (gint64) k, &m);
+    }
+  bytes = tm_fixture_space_serialize (space);
+
+  one = tm_test_load_bytes_with_options (bytes, "one.xplane.pb", &one_thread, &error);
+  g_assert_no_error (error);
+  g_test_expect_message (G_LOG_DOMAIN, G_LOG_LEVEL_DEBUG, "host plane: a part ends at byte *, not where the next starts: read again");
+  cut = tm_test_load_bytes_with_options (bytes, "one.xplane.pb", &two_cut, &error);
+  g_assert_no_error (error);
+  g_test_assert_expected_messages ();
+  assert_same_profiles (one, cut);
+}
+
 /* The store keeps no stack column while every stack value is 0 and keeps
  * addresses in 4 bytes while they are aligned in one region; a value that
  * breaks either, in the first line or only in the second (then the second
@@ -1090,6 +1135,7 @@ main (int   argc,
   g_test_add_func ("/xspace/one-long-line", test_one_long_line);
   g_test_add_func ("/xspace/narrow-columns", test_narrow_columns);
   g_test_add_func ("/xspace/metadata-id-twice", test_metadata_id_twice);
+  g_test_add_func ("/xspace/wrong-part-start", test_wrong_part_start);
   g_test_add_func ("/xspace/metadata-id-twice-in-stat", test_metadata_id_twice_in_stat);
 
   return g_test_run ();

@@ -1904,3 +1904,47 @@ tm_fixture_write_run (const char *dir,
   g_ptr_array_add (paths, NULL);
   return (char **) g_ptr_array_free (paths, FALSE);
 }
+
+TmFixtureSpace *
+tm_fixture_space_new_tour (void)
+{
+  static const gint64 times_ms[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 90, 91, 92, 93 };
+  const gint64 mib = G_GINT64_CONSTANT (1) << 20, ms = G_GINT64_CONSTANT (1000000000);
+  TmFixtureSpace *space = tm_fixture_space_new ();
+  TmFixtureLine *line = tm_fixture_plane_add_line (tm_fixture_space_add_plane (space, "/host:CPU"), "Memory", 0);
+  gint64 heap = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (times_ms); i++)
+    {
+      g_autofree char *op = g_strdup_printf ("replica_6/bert_span_labeler/bert_encoder_1/transformer/layer_%u/"
+                                             "self_attention/dropout_%u/dropout/Cast", i, i % 3);
+      gint64 bytes = (gint64) (i + 1) * 2 * mib;
+      TmFixtureMemory memory = {
+        .id_kind = TM_FIXTURE_MEMORY_ID_ALLOCATOR_NAME,
+        .allocator_name = "GPU_0_bfc",
+        .fragmentation = (i % 2) ? 0.9 : 0.05,
+        .requested_bytes = bytes,
+        .allocation_bytes = bytes,
+        .addr = G_GUINT64_CONSTANT (0x7f0000000000) + (guint64) i * 0x1000000,
+        .tf_op = op,
+        .has_group_id = TRUE,
+        .group_id = i < 2 ? 2 : 3,
+        .region_type = "output",
+        .data_type = 1,
+        .shape = "[8,64]",
+      };
+
+      heap += bytes;
+      memory.bytes_allocated = heap;
+      memory.bytes_available = 16 * 1024 * mib - heap;
+      memory.peak_bytes_in_use = heap;
+      if (i == 4)
+        memory.absent = TM_FIXTURE_FIELD_TF_OP | TM_FIXTURE_FIELD_GROUP_ID |
+                        TM_FIXTURE_FIELD_ADDR | TM_FIXTURE_FIELD_REQUESTED_BYTES |
+                        TM_FIXTURE_FIELD_REGION_TYPE | TM_FIXTURE_FIELD_SHAPE;
+      tm_fixture_line_add_memory_event (line, TRUE, times_ms[i] * ms, &memory);
+    }
+  tm_fixture_space_add_hlo_module (space, 0, "jit_train_step", 1 * ms, 9 * ms);
+  tm_fixture_space_add_hlo_module (space, 0, "", 90 * ms, 93 * ms);
+  return space;
+}

@@ -395,6 +395,18 @@ char          **tm_fixture_write_run                     (const char            
                                                           guint                   corrupt,
                                                           guint                   no_data);
 
+/* The profile the window tests tour the views with: GPU_0_bfc on a 16 GiB
+ * device, an allocation of (i + 1) × 2 MiB (never freed) at 1, 2 … 10 ms,
+ * a quiet stretch, then 90, 91, 92, 93 ms; long op names
+ * "replica_6/bert_span_labeler/bert_encoder_1/transformer/layer_<i>/
+ * self_attention/dropout_<i % 3>/dropout/Cast"; the first two in step 2,
+ * the others in step 3 (so the peak table has "unused preallocated device
+ * memory"); the fifth with nothing but its sizes (no op, step, address,
+ * request, region or shape); fragmentation 5 % and 90 % by turns; two HLO
+ * modules, "jit_train_step" over 1–9 ms and one without a name over
+ * 90–93 ms. */
+TmFixtureSpace *tm_fixture_space_new_tour                (void);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmFixtureSpace, tm_fixture_space_free)
 
 G_END_DECLS

@@ -4,7 +4,13 @@
  */
 #include "config.h"
 
+#include <locale.h>
+#include <glib/gi18n.h>
+#include "tm-allocations-query.h"
+
 #include "tm-gui-test-util.h"
+#include "tm-scope-series-query.h"
+#include "tm-fixture-writer.h"
 #include "tm-test-time.h"
 
 static gboolean
@@ -79,13 +85,13 @@ gboolean
 tm_test_not_loading (gpointer data)
 {
   return tm_window_get_state (TM_WINDOW (data)) != TM_WINDOW_STATE_LOADING &&
-         !tm_session_get_allocations_pending (tm_window_get_session (TM_WINDOW (data)));
+         !tm_allocations_query_get_pending (tm_allocations_query_get_for_session (tm_window_get_session (TM_WINDOW (data))));
 }
 
 static gboolean
 allocations_settled (gpointer data)
 {
-  return !tm_session_get_allocations_pending (data);
+  return !tm_allocations_query_get_pending (tm_allocations_query_get_for_session (data));
 }
 
 void
@@ -330,4 +336,109 @@ tm_test_destroy_all_windows (GtkApplication *app)
   for (GList *l = windows; l; l = l->next)
     gtk_window_destroy (l->data);
   tm_test_iterate_for (50);
+}
+
+void
+tm_test_use_thai (gboolean thai)
+{
+  if (thai)
+    {
+      bindtextdomain (GETTEXT_PACKAGE, BUILD_LOCALEDIR);
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      textdomain (GETTEXT_PACKAGE);
+      g_setenv ("LANGUAGE", "th", TRUE);
+    }
+  else
+    {
+      /* Binding again also drops the translations gettext cached. */
+      bindtextdomain (GETTEXT_PACKAGE, "/nonexistent");
+      g_setenv ("LANGUAGE", "en", TRUE);
+    }
+  setlocale (LC_MESSAGES, "C.UTF-8");
+}
+
+void
+tm_test_collect_label_text (GtkWidget *widget,
+                            GString   *out)
+{
+  if (GTK_IS_LABEL (widget))
+    {
+      g_string_append (out, gtk_label_get_label (GTK_LABEL (widget)));
+      g_string_append_c (out, '\n');
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    tm_test_collect_label_text (child, out);
+}
+
+GtkCheckButton *
+tm_test_find_check (GtkWidget  *root,
+                    const char *label)
+{
+  if (GTK_IS_CHECK_BUTTON (root) && g_strcmp0 (gtk_check_button_get_label (GTK_CHECK_BUTTON (root)), label) == 0)
+    return GTK_CHECK_BUTTON (root);
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkCheckButton *found = tm_test_find_check (child, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+GtkWidget *
+tm_test_find_button (GtkWidget  *root,
+                     const char *label)
+{
+  if (GTK_IS_BUTTON (root) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (root)), label) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = tm_test_find_button (child, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+char *
+tm_test_write_tour (char **dir)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new_tour ();
+  g_autoptr(GError) error = NULL;
+  char *path;
+
+  *dir = tm_fixture_make_temp_dir (&error);
+  g_assert_no_error (error);
+  path = tm_fixture_space_write (space, *dir, "tour.xplane.pb", &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+TmAllocationRow *
+tm_test_find_row (TmBreakdownView  *view,
+                  gboolean        (*match) (TmAllocationRow *row))
+{
+  GListModel *model = tm_breakdown_view_get_model (view);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(TmAllocationRow) row = g_list_model_get_item (model, i);
+
+      if (match (row))
+        return row;   /* the model keeps it */
+    }
+  return NULL;
+}
+
+gint64
+tm_test_scope_series_at (TmSession *session,
+                         guint      i)
+{
+  GBytes *series = tm_scope_series_query_get_series (tm_scope_series_query_get_for_session (session));
+
+  g_assert_nonnull (series);
+  g_assert_cmpuint (g_bytes_get_size (series), >, i * sizeof (gint64));
+  return ((const gint64 *) g_bytes_get_data (series, NULL))[i];
 }

@@ -6,6 +6,8 @@
 
 #include <gtk/gtk.h>
 
+#include "tm-allocation-row.h"
+#include "tm-breakdown-view.h"
 #include "tm-window.h"
 
 G_BEGIN_DECLS
@@ -89,5 +91,32 @@ TmTestPicture *tm_test_render_node (GskRenderNode *node,
 guint32    tm_test_picture_pixel   (const TmTestPicture *p,
                                     double               x,
                                     double               y);
+
+/* Thai from the build tree's translations for what follows, or English
+ * again. */
+void       tm_test_use_thai        (gboolean     thai);
+/* The text of every label under widget (itself included), a line each. */
+void       tm_test_collect_label_text (GtkWidget *widget,
+                                    GString     *out);
+/* The first check button under root whose label is label, or NULL. */
+GtkCheckButton *tm_test_find_check (GtkWidget   *root,
+                                    const char  *label);
+/* The first button under root whose label is label, or NULL. */
+GtkWidget *tm_test_find_button     (GtkWidget   *root,
+                                    const char  *label);
+/* Writes the tour fixture (tm_fixture_space_new_tour ()) as tour.xplane.pb
+ * in a new temporary folder (*dir, for tm_fixture_remove() at the end);
+ * returns its path. */
+char      *tm_test_write_tour      (char       **dir);
+
+/* The first row of the breakdown table shown whose row matches, or NULL
+ * (transfer none: the model keeps it). */
+TmAllocationRow *tm_test_find_row  (TmBreakdownView  *view,
+                                    gboolean        (*match) (TmAllocationRow *row));
+
+/* The selected scope's bytes at snapshot i, from session's scope series
+ * query (asserted to be there). */
+gint64     tm_test_scope_series_at (TmSession  *session,
+                                    guint       i);
 
 G_END_DECLS

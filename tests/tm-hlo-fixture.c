@@ -309,3 +309,185 @@ tm_hlo_fixture_new_two_module_space (GBytes **keep)
   tm_fixture_plane_add_line (tm_fixture_space_add_plane (space, "/host:CPU"), "l", 0);
   return space;
 }
+
+/* ------------------------------------------------------------------ */
+/* The Memory Viewer page's module                                      */
+
+/* inst's shape becomes f32[d0,d1]{1,0} (d1 0: f32[d0]{0}), and its
+ * metadata op_name and source. */
+static void
+set_array (TmHloFixture             *self,
+           Xla__HloInstructionProto *inst,
+           const char               *opcode,
+           gint64                    d0,
+           gint64                    d1,
+           const char               *op_name,
+           int                       line)
+{
+  Xla__ShapeProto *shape = NEW (self, Xla__ShapeProto, XLA__SHAPE_PROTO__INIT);
+  Xla__LayoutProto *layout = NEW (self, Xla__LayoutProto, XLA__LAYOUT_PROTO__INIT);
+  Xla__OpMetadata *metadata = NEW (self, Xla__OpMetadata, XLA__OP_METADATA__INIT);
+
+  /* The tuple shape it had goes, with its array (the fixture frees the
+   * arrays of what the proto still holds). */
+  g_clear_pointer (&inst->shape->tuple_shapes, g_free);
+  inst->shape->n_tuple_shapes = 0;
+  shape->element_type = XLA__PRIMITIVE_TYPE__F32;
+  APPEND (shape->n_dimensions, shape->dimensions, d0);
+  if (d1 > 0)
+    {
+      APPEND (shape->n_dimensions, shape->dimensions, d1);
+      APPEND (layout->n_minor_to_major, layout->minor_to_major, 1);
+    }
+  APPEND (layout->n_minor_to_major, layout->minor_to_major, 0);
+  take (self, shape->dimensions);
+  take (self, layout->minor_to_major);
+  shape->layout = layout;
+  inst->shape = shape;
+  inst->opcode = tm_hlo_fixture_strdup (self, opcode);
+  metadata->op_name = tm_hlo_fixture_strdup (self, op_name);
+  metadata->source_file = tm_hlo_fixture_strdup (self, "train.py");
+  metadata->source_line = line;
+  inst->metadata = metadata;
+}
+
+TmHloFixture *
+tm_hlo_fixture_new_viewer (void)
+{
+  TmHloFixture *f = tm_hlo_fixture_new ("jit_train_step", "main");
+  static const struct
+  {
+    const char *name, *opcode, *op_name;
+    gint64      d0, d1;
+  } insts[] = {
+    { "param.0", "parameter", "jit(train_step)/params", 1024, 1024 },
+    { "dot.1", "dot", "jit(train_step)/dot_general", 1024, 2048 },
+    { "fusion.2", "fusion", "jit(train_step)/add", 1024, 1024 },
+    { "copy.3", "copy", "jit(train_step)/copy", 512, 1024 },
+    { "tuple.4", "tuple", "jit(train_step)/output", 256, 1024 },
+    { "small.5", "fusion", "jit(train_step)/add", 1024, 0 },
+    { "vmem.6", "fusion", "jit(train_step)/dot_general", 256, 256 },
+  };
+  Xla__BufferAllocationProto *a;
+
+  for (guint i = 0; i < G_N_ELEMENTS (insts); i++)
+    set_array (f, tm_hlo_fixture_add_instruction (f, insts[i].name, i), insts[i].opcode,
+               insts[i].d0, insts[i].d1, insts[i].op_name, 10 + (int) i);
+
+  a = tm_hlo_fixture_add_allocation (f, 0, 4 << 20, 0, TM_HLO_ALLOC_PARAMETER);
+  tm_hlo_fixture_assign (f, a, 1, 0, 4 << 20);
+  a = tm_hlo_fixture_add_allocation (f, 1, 16 << 20, 0, 0);
+  tm_hlo_fixture_assign (f, a, 2, 0, 8 << 20);
+  tm_hlo_fixture_assign (f, a, 3, 8 << 20, 5 << 20);
+  tm_hlo_fixture_assign (f, a, 4, 0, 2 << 20);
+  tm_hlo_fixture_assign (f, a, 6, 13 << 20, 4096);
+  a = tm_hlo_fixture_add_allocation (f, 2, 1 << 20, 0, TM_HLO_ALLOC_MAYBE_LIVE_OUT);
+  tm_hlo_fixture_assign (f, a, 5, 0, 1 << 20);
+  a = tm_hlo_fixture_add_allocation (f, 3, 256 << 10, 1, 0);
+  tm_hlo_fixture_assign (f, a, 7, 0, 256 << 10);
+
+  tm_hlo_fixture_add_logical_buffer (f, 1, 4 << 20, 0, 0);
+  tm_hlo_fixture_add_logical_buffer (f, 2, 8 << 20, 0, 1);
+  tm_hlo_fixture_add_logical_buffer (f, 3, 5 << 20, 0, 2);
+  tm_hlo_fixture_add_logical_buffer (f, 4, 2 << 20, 0, 3);
+  tm_hlo_fixture_add_logical_buffer (f, 5, 1 << 20, 0, 4);
+  tm_hlo_fixture_add_logical_buffer (f, 6, 4096, 0, 5);
+  tm_hlo_fixture_add_logical_buffer (f, 7, 256 << 10, 1, 6);
+
+  tm_hlo_fixture_add_trace (f);
+  tm_hlo_fixture_add_event (f, TM_HLO_ALLOC, 2, 0);
+  tm_hlo_fixture_add_event (f, TM_HLO_ALLOC, 6, 0);
+  tm_hlo_fixture_add_event (f, TM_HLO_ALLOC, 3, 0);
+  tm_hlo_fixture_add_event (f, TM_HLO_FREE, 2, 0);
+  tm_hlo_fixture_add_event (f, TM_HLO_ALLOC, 4, 0);
+  tm_hlo_fixture_add_event (f, TM_HLO_FREE, 3, 0);
+  tm_hlo_fixture_add_event (f, TM_HLO_FREE, 6, 0);
+  tm_hlo_fixture_add_event (f, TM_HLO_FREE, 4, 0);
+  tm_hlo_fixture_add_trace (f);
+  tm_hlo_fixture_add_event (f, TM_HLO_ALLOC, 7, 0);
+  tm_hlo_fixture_add_event (f, TM_HLO_FREE, 7, 0);
+
+  /* Each event names its buffer's instruction, as XLA's traces do. */
+  {
+    Xla__BufferAssignmentProto *ba = f->proto->buffer_assignment;
+
+    for (gsize t = 0; t < ba->n_heap_simulator_traces; t++)
+      for (gsize e = 0; e < ba->heap_simulator_traces[t]->n_events; e++)
+        {
+          Xla__HeapSimulatorTrace__Event *ev = ba->heap_simulator_traces[t]->events[e];
+
+          ev->instruction_name = tm_hlo_fixture_strdup (f, insts[ev->buffer_id - 1].name);
+          ev->computation_name = tm_hlo_fixture_strdup (f, "main");
+        }
+  }
+  return f;
+}
+
+static void
+add_memory (TmFixtureLine *line,
+            gboolean       allocation,
+            gint64         t_ps,
+            gint64         heap,
+            gint64         bytes,
+            guint64        addr,
+            const char    *op)
+{
+  TmFixtureMemory m = { 0 };
+
+  m.id_kind = TM_FIXTURE_MEMORY_ID_ALLOCATOR_NAME;
+  m.allocator_name = "GPU_0_bfc";
+  m.bytes_allocated = heap;
+  m.bytes_available = (gint64) (64 << 20) - heap;
+  m.peak_bytes_in_use = heap;
+  m.requested_bytes = bytes;
+  m.allocation_bytes = bytes;
+  m.addr = addr;
+  m.tf_op = op;
+  m.region_type = "output";
+  m.shape = "";
+  tm_fixture_line_add_memory_event (line, allocation, t_ps, &m);
+}
+
+TmFixtureSpace *
+tm_hlo_fixture_new_viewer_space (GBytes **keep)
+{
+  TmFixtureSpace *space = tm_fixture_space_new ();
+  TmFixturePlane *plane = tm_fixture_space_add_plane (space, "/host:metadata");
+  g_autoptr(TmHloFixture) viewer = tm_hlo_fixture_new_viewer ();
+  g_autoptr(TmHloFixture) base = tm_hlo_fixture_new_base ();
+  GBytes *bytes[2];
+  static const char bad[] = { 0x0a, 0x03, 0x0a, 0x01, 'b', 0x1a, 0x7f };
+  TmFixtureStat stat = { .name = "Hlo Proto", .kind = TM_FIXTURE_STAT_BYTES };
+  TmFixtureLine *line;
+  GPtrArray *held;
+  const gint64 MiB = 1 << 20;
+
+  tm_hlo_fixture_add_event (base, TM_HLO_ALLOC, 1, 0);
+  tm_hlo_fixture_add_event (base, TM_HLO_FREE, 1, 0);
+  bytes[0] = tm_hlo_fixture_serialize (viewer);
+  bytes[1] = tm_hlo_fixture_serialize (base);
+  stat.str = g_bytes_get_data (bytes[0], &stat.n_bytes);
+  tm_fixture_plane_add_event_metadata_stat (plane, "jit_train_step", &stat);
+  stat.str = g_bytes_get_data (bytes[1], &stat.n_bytes);
+  tm_fixture_plane_add_event_metadata_stat (plane, "test_module", &stat);
+  stat.str = bad;
+  stat.n_bytes = sizeof bad;
+  tm_fixture_plane_add_event_metadata_stat (plane, "b", &stat);
+  /* The plane refers to both modules' bytes: one GBytes keeps them. */
+  held = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  g_ptr_array_add (held, bytes[0]);
+  g_ptr_array_add (held, bytes[1]);
+  *keep = g_bytes_new_with_free_func (held, 0, (GDestroyNotify) g_ptr_array_unref, held);
+
+  /* Before the module: 6 MiB, its parameter among them; during it the
+   * temporaries and the output. */
+  line = tm_fixture_plane_add_line (tm_fixture_space_add_plane (space, "/host:CPU"), "Memory", 0);
+  add_memory (line, TRUE, 1000, 2 * MiB, 2 * MiB, 0x10000000, "jit(init)/zeros");
+  add_memory (line, TRUE, 1500, 6 * MiB, 4 * MiB, 0x10200000, "jit(train_step)/params");
+  add_memory (line, TRUE, 3000, 22 * MiB, 16 * MiB, 0x10600000, "jit(train_step)/dot_general");
+  add_memory (line, TRUE, 4000, 23 * MiB, 1 * MiB, 0x11600000, "jit(train_step)/output");
+  add_memory (line, FALSE, 9000, 7 * MiB, 16 * MiB, 0x10600000, "jit(train_step)/dot_general");
+  add_memory (line, FALSE, 12000, 3 * MiB, 4 * MiB, 0x10200000, "jit(train_step)/params");
+  tm_fixture_space_add_hlo_module (space, 0, "jit_train_step(1)", 2000, 10000);
+  return space;
+}

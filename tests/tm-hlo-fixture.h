@@ -80,6 +80,28 @@ TmHloFixture                *tm_hlo_fixture_new_display      (void);
 struct _TmFixtureSpace;
 struct _TmFixtureSpace      *tm_hlo_fixture_new_two_module_space (GBytes **keep);
 
+/* The Memory Viewer page's module "jit_train_step", entry "main": f32
+ * arrays with op names and sources (train.py, line 10 + instruction id).
+ * Memory space 0: a parameter of 4 MiB (param.0, buffer 1), an output of
+ * 1 MiB (tuple.4, buffer 5), and a temporary allocation of 16 MiB whose
+ * trace allocates dot.1 (8 MiB, buffer 2), small.5 (4 KiB, buffer 6),
+ * fusion.2 (5 MiB for f32[1024,1024], so 1 MiB of padding, buffer 3),
+ * frees dot.1, allocates copy.3 (2 MiB, buffer 4) and frees the rest:
+ * the peak of 13 MiB + 4 KiB (18 MiB + 4 KiB with the indefinite part)
+ * at position 2. Memory space 1: vmem.6 (256 KiB, buffer 7), allocated
+ * and freed. Op names "jit(train_step)/add" (fusion.2, small.5) and
+ * "jit(train_step)/dot_general" (dot.1, vmem.6) define two buffers each. */
+TmHloFixture                *tm_hlo_fixture_new_viewer       (void);
+/* An XSpace of it: "/host:metadata" with "jit_train_step" (listed as
+ * "jit_train_step(1)"), the base module with one ALLOC and FREE
+ * ("test_module(2)") and a module cut short ("b(3)"); "/host:CPU" with
+ * allocator GPU_0_bfc: 2 MiB at 1000 ps and the parameter's 4 MiB at 1500,
+ * the temporaries' 16 MiB at 3000 and the output's 1 MiB at 4000 (23 MiB
+ * in use), the 16 MiB freed at 9000 and 4 MiB at 12000; and one execution
+ * of "jit_train_step(1)" over [2000, 10000] on /device:TPU:0. *keep holds
+ * the bytes the space points to. */
+struct _TmFixtureSpace      *tm_hlo_fixture_new_viewer_space (GBytes **keep);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmHloFixture, tm_hlo_fixture_free)
 
 G_END_DECLS

@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "tm-allocation-row.h"
+#include "tm-op-label.h"
 #include "tm-format.h"
 
 struct _TmAllocationRow
@@ -206,25 +207,6 @@ tm_allocation_row_init (TmAllocationRow *self)
 {
 }
 
-/* The core writes the special rows' names as XProf does, in English;
- * people read them translated. An op the file does not name is
- * "unknown", not a blank. */
-static char *
-display_name (const char *op_name,
-              gboolean    special)
-{
-  if (special && g_str_equal (op_name, "unused preallocated device memory"))
-    /* Translators: the table's row for the heap no listed allocation
-     * accounts for, as XProf names it */
-    return g_strdup (_("unused preallocated device memory"));
-  if (special && g_str_equal (op_name, "stack"))
-    /* Translators: the table's row for the stack */
-    return g_strdup (C_("row", "stack"));
-  if (op_name[0] == '\0')
-    /* Translators: an op name, a step or a size the profile does not hold */
-    return g_strdup (_("unknown"));
-  return g_strdup (op_name);
-}
 
 TmAllocationRow *
 tm_allocation_row_new (const TmBreakdownRow *row,
@@ -236,7 +218,9 @@ tm_allocation_row_new (const TmBreakdownRow *row,
 
   self = g_object_new (TM_TYPE_ALLOCATION_ROW, NULL);
   self->op_name = g_strdup (row->op_name ? row->op_name : "");
-  self->display_name = display_name (self->op_name, !!row->special);
+  /* The core writes the special rows' names as XProf does, in English;
+   * people read them translated. */
+  self->display_name = tm_op_label_display_name (self->op_name, !!row->special);
   self->region_type = g_strdup (row->region_type ? row->region_type : "");
   self->data_type = g_strdup (row->data_type ? row->data_type : "");
   self->shape = g_strdup (row->shape ? row->shape : "");
@@ -349,6 +333,14 @@ tm_allocation_row_get_special (TmAllocationRow *self)
   return self->special;
 }
 
+const char *
+tm_allocation_row_get_named_op (TmAllocationRow *self)
+{
+  g_return_val_if_fail (TM_IS_ALLOCATION_ROW (self), NULL);
+
+  return self->special || self->op_name[0] == '\0' ? NULL : self->op_name;
+}
+
 guint
 tm_allocation_row_get_index (TmAllocationRow *self)
 {
@@ -425,6 +417,7 @@ char *
 tm_allocation_row_describe (TmAllocationRow *self)
 {
   g_autofree char *time = NULL;
+  g_autofree char *breakable = NULL;
   GString *str;
 
   g_return_val_if_fail (TM_IS_ALLOCATION_ROW (self), NULL);
@@ -444,7 +437,8 @@ tm_allocation_row_describe (TmAllocationRow *self)
     return g_strdup (self->display_name);
 
   time = tm_format_time_ms (self->time_ps);
-  str = g_string_new (self->display_name);
+  breakable = tm_op_label_breakable (self->display_name);
+  str = g_string_new (breakable);
   g_string_append_c (str, '\n');
   /* Translators: in the tooltip of an op name in the table: when it
    * allocated; an address and a step follow when the profile has them */

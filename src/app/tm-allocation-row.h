@@ -31,6 +31,10 @@ guint64          tm_allocation_row_get_address          (TmAllocationRow      *s
 gint64           tm_allocation_row_get_time_ps          (TmAllocationRow      *self);
 gboolean         tm_allocation_row_get_special          (TmAllocationRow      *self);
 guint            tm_allocation_row_get_index            (TmAllocationRow      *self);
+/* The op the row is of: its name, or NULL for a special row or one whose
+ * op the file does not name (docs/ui.md, "Memory Viewer": what an op's
+ * buffers in the compiler's plans are looked up by). */
+const char      *tm_allocation_row_get_named_op         (TmAllocationRow      *self);
 /* The snapshot the row references (time order; G_MAXUINT for special rows). */
 guint            tm_allocation_row_get_snapshot_index   (TmAllocationRow      *self);
 

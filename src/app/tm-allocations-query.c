@@ -6,7 +6,6 @@
 #include "config.h"
 
 #include "tm-allocations-query.h"
-#include "tm-session-private.h"
 
 struct _TmAllocationsQuery
 {
@@ -32,7 +31,7 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-/* Tells the listeners, here and (transitional) on the session. */
+/* Tells the listeners. */
 static void
 set_state (TmAllocationsQuery *self,
            TmAllocations      *allocations,
@@ -48,8 +47,6 @@ set_state (TmAllocationsQuery *self,
       g_clear_object (&self->profile);
       g_clear_object (&self->store);
     }
-  if (self->session != NULL)
-    _tm_session_set_allocations (self->session, allocations, cancellable != NULL);
   if (changed)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOCATIONS]);
   if (was_pending != (cancellable != NULL))

@@ -11,11 +11,9 @@
  * takes a core for about a quarter of a second on 1 GiB, which that
  * frame's drawing needs more). Until it is there "allocations" is NULL and
  * "pending" TRUE; "allocations" notifies when it arrives. A request for a
- * memory store no longer shown is dropped.
- *
- * Until the timeline and the memory map ask this query themselves, it
- * hands what it has to the session, whose transitional "allocations" and
- * "allocations-pending" they read.
+ * memory store no longer shown is dropped. The views that need the index
+ * (the memory map, the timeline, the table, the cards) ask this query and
+ * follow its notifications.
  *
  * One query per session: tm_allocations_query_get_for_session() makes it
  * the first time (the window does, as it makes its session) and the

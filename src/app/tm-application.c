@@ -429,7 +429,8 @@ tm_application_startup (GApplication *application)
     { "win.open-folder", { "<Control><Shift>o", NULL } },
     { "app.new-window", { "<Control>n", NULL } },
     { "app.quit", { "<Control>q", NULL } },
-    { "app.about", { "F1", NULL } },
+    /* F1 is Help in GNOME: here, the keyboard shortcuts. */
+    { "win.show-help-overlay", { "F1", "<Control>question", NULL } },
     { "window.close", { "<Control>w", NULL } },
     { "win.reload", { "<Control>r", "F5", NULL } },
     { "win.find", { "<Control>f", NULL } },
@@ -442,6 +443,8 @@ tm_application_startup (GApplication *application)
     { "win.export-csv", { "<Control><Shift>e", NULL } },
     { "win.export-timeline-png", { "<Control><Alt>e", NULL } },
     { "win.back-to-peak", { "<Alt>Home", NULL } },
+    { "win.show-page::memory-profile", { "<Alt>1", NULL } },
+    { "win.show-page::memory-viewer", { "<Alt>2", NULL } },
   };
 
   G_APPLICATION_CLASS (tm_application_parent_class)->startup (application);
@@ -519,6 +522,7 @@ tm_application_init (TmApplication *self)
     { "export", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Write XProf's memory-profile JSON (xprof-json), the peak breakdown (csv), every allocation (allocations), the scopes as collapsed stacks (collapsed) or the memory-only profile (memory-xplane) and exit"), N_("FORMAT") },
     { "memory-id", 0, 0, G_OPTION_ARG_STRING, NULL, N_("With --export=csv, allocations or collapsed: the memory id (default: the one with the highest peak)"), N_("ID") },
     { "at", 0, 0, G_OPTION_ARG_STRING, NULL, N_("With --export=collapsed: the time in milliseconds (default: the peak)"), N_("MS") },
+    { "never-freed", 0, 0, G_OPTION_ARG_NONE, NULL, N_("With --export=collapsed: the scopes of the allocations never freed (a leak flame graph) instead of those live at a time"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, NULL, N_("Where to write the export (default or “-”: standard output)"), N_("PATH") },
     { "compare", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print how FILE differs from BASELINE (tidemark --compare [--json] [--memory-id=ID] BASELINE FILE) and exit"), NULL },
     { "baseline-memory-id", 0, 0, G_OPTION_ARG_STRING, NULL, N_("With --compare and --memory-id: the baseline’s memory id, when it is another one"), N_("ID") },

@@ -26,12 +26,13 @@ cell_text (TmBreakdownCell  cell,
       return tm_format_bytes (tm_allocation_row_get_requested_bytes (row));
     case TM_BREAKDOWN_CELL_OCCURRENCES:
       return tm_format_count (tm_allocation_row_get_occurrences (row));
+    /* What the file leaves out reads "unknown", not a blank or "INVALID". */
     case TM_BREAKDOWN_CELL_REGION:
-      return g_strdup (tm_allocation_row_get_region_type (row));
+      return g_strdup (tm_op_label_display_value (tm_allocation_row_get_region_type (row)));
     case TM_BREAKDOWN_CELL_DATA_TYPE:
-      return g_strdup (tm_allocation_row_get_data_type (row));
+      return g_strdup (tm_op_label_display_value (tm_allocation_row_get_data_type (row)));
     case TM_BREAKDOWN_CELL_SHAPE:
-      return g_strdup (tm_allocation_row_get_shape (row));
+      return g_strdup (tm_op_label_display_value (tm_allocation_row_get_shape (row)));
     case TM_BREAKDOWN_N_CELLS:
     default:
       g_assert_not_reached ();
@@ -108,7 +109,12 @@ query_tooltip_cb (GtkWidget  *widget,
       g_assert_not_reached ();
     }
 
-  gtk_tooltip_set_text (tooltip, text);
+  {
+    g_autofree char *markup = g_markup_escape_text (text, -1);
+
+    /* A long op name wraps (tm_op_label_new_tooltip). */
+    gtk_tooltip_set_custom (tooltip, tm_op_label_new_tooltip (markup));
+  }
   return TRUE;
 }
 
@@ -122,19 +128,7 @@ setup_cb (GtkSignalListItemFactory *factory,
                      cell == TM_BREAKDOWN_CELL_OCCURRENCES;
   GtkWidget *widget;
 
-  if (cell == TM_BREAKDOWN_CELL_OP)
-    widget = tm_op_label_new (NULL);
-  else
-    {
-      widget = gtk_inscription_new (NULL);
-      gtk_inscription_set_min_chars (GTK_INSCRIPTION (widget), 4);
-      gtk_inscription_set_xalign (GTK_INSCRIPTION (widget), numeric ? 1.0f : 0.0f);
-      gtk_inscription_set_text_overflow (GTK_INSCRIPTION (widget),
-                                         numeric ? GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_START
-                                                 : GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
-      if (numeric)
-        gtk_widget_add_css_class (widget, "tm-numeric");
-    }
+  widget = cell == TM_BREAKDOWN_CELL_OP ? tm_op_label_new (NULL) : tm_breakdown_cell_new_text (numeric);
   gtk_widget_set_hexpand (widget, TRUE);
   gtk_widget_set_has_tooltip (widget, TRUE);
   /* The context menu and the tooltip find the row of a cell through it. */
@@ -164,6 +158,21 @@ bind_cb (GtkSignalListItemFactory *factory,
     }
   else
     gtk_inscription_set_text (GTK_INSCRIPTION (widget), text);
+}
+
+GtkWidget *
+tm_breakdown_cell_new_text (gboolean numeric)
+{
+  GtkWidget *widget = gtk_inscription_new (NULL);
+
+  gtk_inscription_set_min_chars (GTK_INSCRIPTION (widget), 4);
+  gtk_inscription_set_xalign (GTK_INSCRIPTION (widget), numeric ? 1.0f : 0.0f);
+  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (widget),
+                                     numeric ? GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_START
+                                             : GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+  if (numeric)
+    gtk_widget_add_css_class (widget, "tm-numeric");
+  return widget;
 }
 
 GtkListItemFactory *

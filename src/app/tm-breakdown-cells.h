@@ -33,6 +33,11 @@ typedef enum
 /* The factory of a column's cells, for TmAllocationRow items. */
 GtkListItemFactory *tm_breakdown_cell_factory_new (TmBreakdownCell cell);
 
+/* A cell of text as the table's: a GtkInscription, cut at its end, or
+ * for a number right-aligned, cut at its start, in tabular figures (the
+ * allocations view's cells are made alike). */
+GtkWidget          *tm_breakdown_cell_new_text    (gboolean         numeric);
+
 /* The list item of a cell (or of the cell holding widget, when the pointer
  * is over a cell's padding), looking up from picked to stop; NULL if none. */
 GtkListItem        *tm_breakdown_cell_find_item   (GtkWidget       *picked,

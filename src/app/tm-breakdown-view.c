@@ -19,6 +19,8 @@
 #include "tm-allocations-query.h"
 #include "tm-format.h"
 #include "tm-op-label.h"
+#include "tm-static-selection.h"
+#include "tm-wrap-box.h"
 
 struct _TmBreakdownView
 {
@@ -27,6 +29,7 @@ struct _TmBreakdownView
   /* Template widgets */
   GtkLabel            *heading_label;
   GtkLabel            *count_label;
+  GtkLabel            *total_label;
   GtkButton           *back_to_peak_button;
   GtkSearchEntry      *search_entry;
   GtkCheckButton      *hide_small_check;
@@ -55,6 +58,14 @@ struct _TmBreakdownView
   gint64               time_ps;
   /* On the session's allocations query: the never-freed filter. */
   GSignalGroup        *allocations_signals;
+
+  /* The op column takes the width first (fit_columns): the other
+   * columns' widths from the template, and those last given them (a
+   * column whose width differs was resized by the user, and is left). */
+  int                  natural_widths[TM_BREAKDOWN_N_CELLS];
+  int                  given_widths[TM_BREAKDOWN_N_CELLS];
+  int                  fitted_width;
+  guint                fit_source;
 
   guint                at_peak : 1;
   guint                hide_small : 1;
@@ -184,6 +195,74 @@ tm_breakdown_view_update_counts (TmBreakdownView *self)
   gtk_stack_set_visible_child_name (self->table_stack, "empty");
 }
 
+/* What the rows add up to, and, when that is not the memory in use at the
+ * time shown, by how much: XProf's peak table leaves out bytes its
+ * accounting cannot place (docs/analysis.md, "When the table does not add
+ * up"), and says nothing of it. */
+static void
+tm_breakdown_view_update_total (TmBreakdownView *self,
+                                GPtrArray       *rows)
+{
+  g_autofree char *total_text = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *tooltip = NULL;
+  gint64 total, in_use;
+
+  if (self->store == NULL || rows == NULL || tm_memory_store_get_n_snapshots (self->store) == 0)
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->total_label), FALSE);
+      return;
+    }
+
+  total = tm_analysis_rows_bytes (rows);
+  if (self->at_peak)
+    in_use = tm_memory_store_get_summary (self->store)->peak_bytes_in_use;
+  else if (self->time_ps < tm_memory_store_get_summary (self->store)->first_time_ps)
+    in_use = 0;
+  else
+    {
+      guint i = tm_memory_store_find_at_or_before (self->store, self->time_ps);
+
+      in_use = tm_sat_add (tm_memory_store_get_stack (self->store)[i], tm_memory_store_get_heap (self->store)[i]);
+    }
+
+  total_text = tm_format_bytes (total);
+  gtk_widget_remove_css_class (GTK_WIDGET (self->total_label), "dim-label");
+  if (total == in_use)
+    {
+      g_autofree char *exact = tm_format_bytes_exact (total);
+
+      /* Translators: after the table's row count; %s is a size */
+      text = g_strdup_printf (_("%s in all rows"), total_text);
+      /* Translators: tooltip of the table's total; %s is an exact size */
+      tooltip = g_strdup_printf (_("The rows add up to the memory in use: %s."), exact);
+      gtk_widget_add_css_class (GTK_WIDGET (self->total_label), "dim-label");
+    }
+  else
+    {
+      g_autofree char *gap = tm_format_bytes (total < in_use ? tm_sat_sub (in_use, total) : tm_sat_sub (total, in_use));
+      g_autofree char *exact_total = tm_format_bytes_exact (total);
+      g_autofree char *exact_in_use = tm_format_bytes_exact (in_use);
+
+      text = g_strdup_printf (total < in_use
+                              /* Translators: after the table's row count: the rows' total, then how much less it is */
+                              ? _("%s in all rows, %s less than in use")
+                              /* Translators: after the table's row count: the rows' total, then how much more it is */
+                              : _("%s in all rows, %s more than in use"),
+                              total_text, gap);
+      /* Translators: tooltip of the table's total when it does not add up;
+       * the rows' exact total, then the memory in use */
+      tooltip = g_strdup_printf (_("The rows add up to %s, the memory in use is %s. XProf’s table at the peak "
+                                   "leaves out what its accounting cannot place (an allocation at an address "
+                                   "allocated again before it was freed, or heap beyond what the listed "
+                                   "allocations hold), and this table keeps XProf’s rows."),
+                                 exact_total, exact_in_use);
+    }
+  gtk_label_set_label (self->total_label, text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->total_label), tooltip);
+  gtk_widget_set_visible (GTK_WIDGET (self->total_label), TRUE);
+}
+
 static void
 tm_breakdown_view_update_heading (TmBreakdownView *self)
 {
@@ -283,6 +362,16 @@ never_freed_toggled_cb (TmBreakdownView *self,
   tm_breakdown_view_update_counts (self);
 }
 
+/* The one row selected (NULL: none, or several). */
+static TmAllocationRow *
+dup_selected_row (TmBreakdownView *self)
+{
+  g_autoptr(GtkBitset) set = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+
+  return gtk_bitset_get_size (set) != 1 ? NULL
+         : g_list_model_get_item (G_LIST_MODEL (self->sort_model), gtk_bitset_get_nth (set, 0));
+}
+
 static void
 selection_changed_cb (TmBreakdownView   *self,
                       guint              position,
@@ -292,21 +381,18 @@ selection_changed_cb (TmBreakdownView   *self,
   TmSession *session = tm_view_get_session (TM_VIEW (self));
 
   g_autoptr(GtkBitset) set = gtk_selection_model_get_selection (selection);
+  g_autoptr(TmAllocationRow) row = dup_selected_row (self);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "breakdown.copy", !gtk_bitset_is_empty (set));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "breakdown.show-buffers",
+                                 tm_static_selection_can_show_op (session, row != NULL ? tm_allocation_row_get_named_op (row) : NULL));
 
   /* One row picked by the user selects its allocation (memory map). */
-  if (!self->syncing_selection && session != NULL && gtk_bitset_get_size (set) == 1)
+  if (!self->syncing_selection && session != NULL && row != NULL && row_allocation (self, row) != TM_ALLOCATIONS_NONE)
     {
-      g_autoptr(TmAllocationRow) row = g_list_model_get_item (G_LIST_MODEL (self->sort_model),
-                                                              gtk_bitset_get_nth (set, 0));
-
-      if (row != NULL && row_allocation (self, row) != TM_ALLOCATIONS_NONE)
-        {
-          self->syncing_selection = TRUE;
-          tm_session_select_allocation (session, row_allocation (self, row));
-          self->syncing_selection = FALSE;
-        }
+      self->syncing_selection = TRUE;
+      tm_session_select_allocation (session, row_allocation (self, row));
+      self->syncing_selection = FALSE;
     }
 }
 
@@ -404,6 +490,24 @@ column_view_activate_cb (TmBreakdownView *self,
 /* ------------------------------------------------------------------ */
 /* Rows                                                                */
 
+/* Shows the table from its first row. A list keeps the row it showed at
+ * its top when rows come in above it, the scrollbar still at the top:
+ * after the scope filter changed the largest row would be out of sight.
+ * The list starts again from its top when it gets its model again (its
+ * scroll-to-item warns when the rows are not measured yet, as when the
+ * table is not shown). */
+static void
+scroll_to_top (TmBreakdownView *self)
+{
+  GtkAdjustment *vadj = gtk_scrolled_window_get_vadjustment (self->scroller);
+
+  gtk_adjustment_set_value (vadj, gtk_adjustment_get_lower (vadj));
+  self->syncing_selection = TRUE;
+  gtk_column_view_set_model (self->column_view, NULL);
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  self->syncing_selection = FALSE;
+}
+
 static void
 tm_breakdown_view_set_rows (TmBreakdownView *self,
                             GPtrArray       *rows)
@@ -453,6 +557,7 @@ session_changed_cb (TmBreakdownView *self,
                     TmSession       *session)
 {
   TmMemoryStore *store = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
   gboolean at_peak = TRUE;
   gint64 time_ps = 0;
 
@@ -469,18 +574,13 @@ session_changed_cb (TmBreakdownView *self,
 
   g_set_object (&self->store, store);
 
-  if (store == NULL)
-    tm_breakdown_view_set_rows (self, NULL);
-  else if (at_peak)
-    tm_breakdown_view_set_rows (self, tm_analysis_get_peak_breakdown (tm_session_get_analysis (session)));
-  else
-    {
-      g_autoptr(GPtrArray) rows = tm_analysis_breakdown_at (store, time_ps);
-
-      tm_breakdown_view_set_rows (self, rows);
-    }
+  if (store != NULL)
+    rows = at_peak ? g_ptr_array_ref (tm_analysis_get_peak_breakdown (tm_session_get_analysis (session)))
+                   : tm_analysis_breakdown_at (store, time_ps);
+  tm_breakdown_view_set_rows (self, rows);
 
   tm_breakdown_view_set_at_peak (self, at_peak, time_ps);
+  tm_breakdown_view_update_total (self, rows);
   if (session != NULL)
     selected_allocation_changed_cb (self);
 }
@@ -535,6 +635,19 @@ copy_action (GtkWidget  *widget,
 
   if (tsv != NULL)
     gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), tsv);
+}
+
+static void
+show_buffers_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  g_autoptr(TmAllocationRow) row = dup_selected_row (TM_BREAKDOWN_VIEW (widget));
+  TmSession *session = tm_view_get_session (TM_VIEW (widget));
+
+  /* Op's buffers in the compiler's plans (docs/ui.md, "Memory Viewer"). */
+  if (session != NULL && row != NULL && tm_allocation_row_get_named_op (row) != NULL)
+    tm_static_selection_show_op (widget, session, tm_allocation_row_get_named_op (row));
 }
 
 static void
@@ -595,6 +708,7 @@ tm_breakdown_view_dispose (GObject *object)
   GtkWidget *child;
 
   g_clear_pointer ((GtkWidget **) &self->context_menu, gtk_widget_unparent);
+  g_clear_handle_id (&self->fit_source, g_source_remove);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), TM_TYPE_BREAKDOWN_VIEW);
 
@@ -615,6 +729,28 @@ tm_breakdown_view_dispose (GObject *object)
   G_OBJECT_CLASS (tm_breakdown_view_parent_class)->dispose (object);
 }
 
+/* The op column takes the width first (docs/ui.md, "Layout"). */
+static gboolean
+fit_columns (gpointer data)
+{
+  TmBreakdownView *self = data;
+
+  self->fit_source = 0;
+  self->fitted_width = gtk_widget_get_width (GTK_WIDGET (self->scroller));
+  tm_op_label_share_width (self->column_view, self->fitted_width - 2, self->natural_widths, self->given_widths);
+  return G_SOURCE_REMOVE;
+}
+
+/* The table's width changed (the scroller's page): fit the columns. */
+static void
+table_width_changed_cb (TmBreakdownView *self)
+{
+  int width = gtk_widget_get_width (GTK_WIDGET (self->scroller));
+
+  if (width != self->fitted_width && self->fit_source == 0)
+    self->fit_source = g_idle_add (fit_columns, self);
+}
+
 static void
 tm_breakdown_view_size_allocate (GtkWidget *widget,
                                  int        width,
@@ -624,6 +760,7 @@ tm_breakdown_view_size_allocate (GtkWidget *widget,
   TmBreakdownView *self = TM_BREAKDOWN_VIEW (widget);
 
   GTK_WIDGET_CLASS (tm_breakdown_view_parent_class)->size_allocate (widget, width, height, baseline);
+
 
   if (self->context_menu != NULL)
     gtk_popover_present (self->context_menu);
@@ -679,6 +816,7 @@ static void
 selected_scope_changed_cb (TmBreakdownView *self)
 {
   gtk_filter_changed (GTK_FILTER (self->size_filter), GTK_FILTER_CHANGE_DIFFERENT);
+  scroll_to_top (self);
   tm_breakdown_view_update_heading (self);
 }
 
@@ -739,6 +877,7 @@ tm_breakdown_view_class_init (TmBreakdownViewClass *klass)
                   G_TYPE_NONE, 1, TM_TYPE_ALLOCATION_ROW);
 
   g_type_ensure (TM_TYPE_ALLOCATION_ROW);
+  g_type_ensure (TM_TYPE_WRAP_BOX);
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_PREFIX "/tm-breakdown-view.ui");
   gtk_widget_class_bind_template_child (widget_class, TmBreakdownView, heading_label);
@@ -760,6 +899,7 @@ tm_breakdown_view_class_init (TmBreakdownViewClass *klass)
   gtk_widget_class_install_action (widget_class, "breakdown.copy", NULL, copy_action);
   gtk_widget_class_install_action (widget_class, "breakdown.select-all", NULL, select_all_action);
   gtk_widget_class_install_action (widget_class, "breakdown.search", NULL, search_action);
+  gtk_widget_class_install_action (widget_class, "breakdown.show-buffers", NULL, show_buffers_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK, "breakdown.copy", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Insert, GDK_CONTROL_MASK, "breakdown.copy", NULL);
 
@@ -810,6 +950,7 @@ tm_breakdown_view_init (TmBreakdownView *self)
         g_autoptr(GtkListItemFactory) factory = tm_breakdown_cell_factory_new (i);
 
         gtk_column_view_column_set_factory (column, factory);
+        self->natural_widths[i] = self->given_widths[i] = gtk_column_view_column_get_fixed_width (column);
       }
   }
 
@@ -824,6 +965,16 @@ tm_breakdown_view_init (TmBreakdownView *self)
                             GTK_WIDGET (self->hide_small_check));
   g_signal_connect_object (self->never_freed_check, "toggled",
                            G_CALLBACK (never_freed_toggled_cb), self, G_CONNECT_SWAPPED);
+
+  /* What the rows add up to, beside their count. */
+  self->total_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->total_label, 0.0f);
+  gtk_label_set_ellipsize (self->total_label, PANGO_ELLIPSIZE_END);
+  gtk_widget_add_css_class (GTK_WIDGET (self->total_label), "caption");
+  gtk_widget_add_css_class (GTK_WIDGET (self->total_label), "tm-numeric");
+  gtk_widget_set_visible (GTK_WIDGET (self->total_label), FALSE);
+  gtk_widget_insert_after (GTK_WIDGET (self->total_label), gtk_widget_get_parent (GTK_WIDGET (self->count_label)),
+                           GTK_WIDGET (self->count_label));
 
   /* The name as shown: translated special rows, "unknown". */
   self->op_filter = gtk_string_filter_new (gtk_property_expression_new (TM_TYPE_ALLOCATION_ROW, NULL, "display-name"));
@@ -855,6 +1006,8 @@ tm_breakdown_view_init (TmBreakdownView *self)
                            G_CALLBACK (selection_changed_cb), self, G_CONNECT_SWAPPED);
 
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  g_signal_connect_object (gtk_scrolled_window_get_hadjustment (self->scroller), "notify::page-size",
+                           G_CALLBACK (table_width_changed_cb), self, G_CONNECT_SWAPPED);
   gtk_column_view_sort_by_column (self->column_view, self->allocation_column, GTK_SORT_DESCENDING);
   g_signal_connect_object (self->column_view, "activate",
                            G_CALLBACK (column_view_activate_cb), self, G_CONNECT_SWAPPED);
@@ -868,6 +1021,7 @@ tm_breakdown_view_init (TmBreakdownView *self)
   menu = g_menu_new ();
   g_menu_append (menu, _("_Copy"), "breakdown.copy");
   g_menu_append (menu, _("Select _All"), "breakdown.select-all");
+  g_menu_append (menu, _("Show _Buffers in the Memory Viewer"), "breakdown.show-buffers");
   self->context_menu = GTK_POPOVER (gtk_popover_menu_new_from_model (G_MENU_MODEL (menu)));
   gtk_popover_set_has_arrow (self->context_menu, FALSE);
   gtk_widget_set_halign (GTK_WIDGET (self->context_menu), GTK_ALIGN_START);
@@ -880,6 +1034,7 @@ tm_breakdown_view_init (TmBreakdownView *self)
   gtk_widget_add_controller (GTK_WIDGET (self->column_view), GTK_EVENT_CONTROLLER (click));
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "breakdown.copy", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "breakdown.show-buffers", FALSE);
 
   tm_breakdown_view_update_heading (self);
   tm_breakdown_view_update_counts (self);
@@ -959,6 +1114,24 @@ tm_breakdown_view_set_filter_text (TmBreakdownView *self,
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text);
   gtk_string_filter_set_search (self->op_filter, text[0] ? text : NULL);
   tm_breakdown_view_update_counts (self);
+}
+
+gboolean
+tm_breakdown_view_get_never_freed (TmBreakdownView *self)
+{
+  g_return_val_if_fail (TM_IS_BREAKDOWN_VIEW (self), FALSE);
+
+  return gtk_check_button_get_active (self->never_freed_check);
+}
+
+/* Shows only the rows still live at the end of the profile, or all. */
+void
+tm_breakdown_view_set_never_freed (TmBreakdownView *self,
+                                   gboolean         never_freed)
+{
+  g_return_if_fail (TM_IS_BREAKDOWN_VIEW (self));
+
+  gtk_check_button_set_active (self->never_freed_check, never_freed);
 }
 
 void

@@ -34,6 +34,9 @@ const char    *tm_breakdown_view_get_filter_text  (TmBreakdownView *self);
 /* Sets the search entry's text and applies it at once. */
 void           tm_breakdown_view_set_filter_text  (TmBreakdownView *self,
                                                    const char      *text);
+gboolean       tm_breakdown_view_get_never_freed  (TmBreakdownView *self);
+void           tm_breakdown_view_set_never_freed  (TmBreakdownView *self,
+                                                   gboolean         never_freed);
 void           tm_breakdown_view_focus_search     (TmBreakdownView *self);
 
 /* The rows as shown (filtered and sorted): TmAllocationRow items. */

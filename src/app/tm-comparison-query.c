@@ -92,7 +92,7 @@ tm_comparison_query_get_comparison (TmComparisonQuery *self)
   g_clear_object (&self->comparison);
   profile = tm_session_get_profile (self->session);
   baseline_profile = tm_session_get_baseline_profile (self->session);
-  self->comparison = tm_compare_new (tm_session_get_baseline_analysis (self->session),
+  self->comparison = tm_compare_new (tm_profile_lookup_analysis (baseline_profile, baseline),
                                      tm_profile_peek_allocations (baseline_profile, baseline),
                                      tm_session_get_analysis (self->session),
                                      tm_profile_peek_allocations (profile, store),
@@ -112,10 +112,10 @@ tm_comparison_query_get_baseline_scope_tree (TmComparisonQuery *self,
 
   g_return_val_if_fail (TM_IS_COMPARISON_QUERY (self), NULL);
 
-  analysis = tm_session_get_baseline_analysis (self->session);
   baseline = tm_session_get_baseline (self->session);
-  if (analysis == NULL)
+  if (baseline == NULL)
     return NULL;
+  analysis = tm_profile_lookup_analysis (tm_session_get_baseline_profile (self->session), baseline);
 
   t = tm_session_get_has_selected_time (self->session)
         ? tm_session_get_selected_time (self->session) - tm_session_get_baseline_shift (self->session)

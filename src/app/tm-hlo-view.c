@@ -310,7 +310,7 @@ selection_changed_cb (TmHloView *self)
   TmSession *session = tm_view_get_session (TM_VIEW (self));
 
   if (item != NULL && session != NULL)
-    tm_session_zoom_to (session, item->start_ps, item->end_ps);
+    tm_viewport_zoom_to (tm_session_get_viewport (session), item->start_ps, item->end_ps);
 }
 
 /* Lists the HLO modules of the session's profile. */
@@ -318,7 +318,8 @@ static void
 sync_modules (TmHloView *self)
 {
   TmSession *session = tm_view_get_session (TM_VIEW (self));
-  GArray *modules = session != NULL ? tm_session_get_hlo_modules (session) : NULL;
+  GArray *modules = session != NULL && tm_session_get_profile (session) != NULL
+                    ? tm_profile_get_hlo_modules (tm_session_get_profile (session)) : NULL;
   g_autoptr(GPtrArray) items = NULL;
   guint n;
 
@@ -337,6 +338,9 @@ sync_modules (TmHloView *self)
                        items->pdata, items->len);
 
   update_count (self);
+  /* Three rows at least when there are more, so that a long list shows
+   * as one (docs/ui.md, "Layout"); a short one no taller than it is. */
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (self->scroller), n > 3 ? 96 : 40);
   gtk_widget_set_visible (GTK_WIDGET (self), n > 0);
 }
 
@@ -485,7 +489,7 @@ tm_hlo_view_init (TmHloView *self)
   self->scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   /* In a pane of its own: as tall as the user drags it (natural: four
-   * rows), down to a row and a half. */
+   * rows), down to three rows (sync_modules). */
   gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (self->scroller), 40);
   gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (self->scroller), 140);
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (self->scroller), TRUE);

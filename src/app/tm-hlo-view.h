@@ -4,7 +4,7 @@
  *
  * Id, name, device, start, end and duration of every XLA module run of the
  * session's profile, with sortable columns. Selecting a module zooms the
- * session's viewport to it (tm_session_zoom_to()). The view hides itself
+ * session's viewport to it (tm_viewport_zoom_to()). The view hides itself
  * while it has no modules.
  */
 #pragma once

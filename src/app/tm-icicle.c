@@ -8,6 +8,7 @@
 
 #include "tm-format.h"
 #include "tm-icicle.h"
+#include "tm-op-label.h"
 #include "tm-palette.h"
 
 /* Narrower nodes are not drawn (their bytes still widen their parent). */
@@ -65,6 +66,9 @@ struct _TmIcicle
   GArray            *boxes;  /* Box, laid out for boxes_width × boxes_height */
   int                boxes_width;
   int                boxes_height;
+  GHashTable        *matches;    /* a search's nodes (NULL: no search) */
+  GHashTable        *holders;    /* their ancestors */
+  gboolean           never_freed;
 };
 
 G_DEFINE_FINAL_TYPE (TmIcicle, tm_icicle, GTK_TYPE_WIDGET)
@@ -177,10 +181,25 @@ tm_icicle_get_node_area (TmIcicle          *self,
 /* ------------------------------------------------------------------ */
 /* Drawing                                                             */
 
-/* The names of first down to node, joined by "/". */
+char *
+tm_icicle_node_name (TmScopeTree       *tree,
+                     const TmScopeNode *node)
+{
+  g_return_val_if_fail (node != NULL, NULL);
+
+  /* A data type group of data type 0 is one the file did not give. */
+  if (tree != NULL && node->depth == 1 && !node->special &&
+      tm_scope_tree_get_grouping (tree) == TM_SCOPE_GROUPING_DATA_TYPE)
+    return g_strdup (tm_op_label_display_value (node->name));
+  return tm_op_label_display_name (node->name, node->special);
+}
+
+/* The names of first down to node, joined by separator. */
 static char *
-chain_name (const TmScopeNode *first,
-            const TmScopeNode *node)
+chain_names (TmScopeTree       *tree,
+             const TmScopeNode *first,
+             const TmScopeNode *node,
+             const char        *separator)
 {
   GString *out = g_string_new (NULL);
   const TmScopeNode *chain[256];
@@ -194,9 +213,14 @@ chain_name (const TmScopeNode *first,
     }
   while (n-- > 0)
     {
+      g_autofree char *name = NULL;
+
+      if (chain[n]->depth == 0)
+        continue;
       if (out->len > 0)
-        g_string_append_c (out, '/');
-      g_string_append (out, chain[n]->name[0] != '\0' ? chain[n]->name : _("(no op name)"));
+        g_string_append (out, separator);
+      name = tm_icicle_node_name (tree, chain[n]);
+      g_string_append (out, name);
     }
   return g_string_free (out, FALSE);
 }
@@ -208,10 +232,14 @@ node_label (TmIcicle  *self,
   g_autofree char *bytes = tm_format_bytes (box->node->bytes);
   g_autofree char *name = NULL;
 
+  if (box->node->depth == 0 && self->never_freed)
+    /* Translators: the icicle's top bar at the root of what was never
+     * freed; %s is a size */
+    return g_strdup_printf (_("All never-freed memory — %s"), bytes);
   if (box->node->depth == 0)
     /* Translators: the icicle's top bar at the tree's root; %s is a size */
     return g_strdup_printf (_("All live memory — %s"), bytes);
-  name = chain_name (box->first, box->node);
+  name = chain_names (self->tree, box->first, box->node, "/");
   /* Translators: a node of the icicle: its name and size */
   return g_strdup_printf (_("%s — %s"), name, bytes);
 }
@@ -229,6 +257,33 @@ node_color (const TmScopeNode *node,
       return;
     }
   tm_palette_color_for_name (node->name, palette->dark, fill);
+}
+
+/* Whether a node of box's chain is a match. */
+static gboolean
+box_matches (TmIcicle  *self,
+             const Box *box)
+{
+  if (self->matches == NULL)
+    return FALSE;
+  for (const TmScopeNode *n = box->node; n != NULL && n->depth >= box->first->depth; n = n->parent)
+    if (g_hash_table_contains (self->matches, n))
+      return TRUE;
+  return FALSE;
+}
+
+/* Whether box lies in a match or holds one: it is not dimmed. */
+static gboolean
+box_lit (TmIcicle  *self,
+         const Box *box)
+{
+  for (const TmScopeNode *n = box->node; n != NULL; n = n->parent)
+    if (g_hash_table_contains (self->matches, n))
+      return TRUE;
+  for (const TmScopeNode *n = box->node; n != NULL && n->depth >= box->first->depth; n = n->parent)
+    if (g_hash_table_contains (self->holders, n))
+      return TRUE;
+  return FALSE;
 }
 
 static void
@@ -261,6 +316,22 @@ tm_icicle_snapshot (GtkWidget   *widget,
           GdkRGBA glow = palette.dark ? (GdkRGBA) { 1, 1, 1, 0.18f } : (GdkRGBA) { 1, 1, 1, 0.35f };
 
           gtk_snapshot_append_color (snapshot, &glow, &r);
+        }
+      if (self->matches != NULL && !box_lit (self, box))
+        {
+          GdkRGBA veil = palette.background;
+
+          veil.alpha = 0.7f;
+          gtk_snapshot_append_color (snapshot, &veil, &r);
+        }
+      if (box_matches (self, box))
+        {
+          GskRoundedRect outline;
+          float w = 2.0f;
+
+          gsk_rounded_rect_init_from_rect (&outline, &r, 0);
+          gtk_snapshot_append_border (snapshot, &outline, (float[]) { w, w, w, w },
+                                      (GdkRGBA[]) { palette.accent, palette.accent, palette.accent, palette.accent });
         }
       if (box_holds (box, self->selected))
         {
@@ -388,7 +459,6 @@ char *
 tm_icicle_describe_node (TmIcicle          *self,
                          const TmScopeNode *node)
 {
-  g_autoptr(TmScope) scope = NULL;
   g_autofree char *path = NULL;
   g_autofree char *bytes = NULL;
   g_autofree char *exact = NULL;
@@ -400,10 +470,9 @@ tm_icicle_describe_node (TmIcicle          *self,
   g_return_val_if_fail (node != NULL && self->tree != NULL, NULL);
 
   if (node->depth > 0)
-    {
-      scope = tm_scope_tree_get_scope (self->tree, node);
-      path = g_strjoinv (" / ", scope->parts);
-    }
+    path = chain_names (self->tree, NULL, node, " / ");
+  else if (self->never_freed)
+    path = g_strdup (_("All never-freed memory"));
   else
     path = g_strdup (_("All live memory"));
   bytes = tm_format_bytes (node->bytes);
@@ -411,6 +480,15 @@ tm_icicle_describe_node (TmIcicle          *self,
   share = tm_format_percent (tm_scope_tree_get_share (self->tree, node));
   count = tm_format_count (node->n_allocations);
   requested = tm_format_bytes (node->requested_bytes);
+  if (self->never_freed)
+    /* Translators: the icicle's tooltip over what was never freed: scope;
+     * size (exact), share of what was never freed; allocations; requested
+     * size */
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "%s\n%s (%s), %s of what was never freed\n%s allocation, %s requested",
+                                         "%s\n%s (%s), %s of what was never freed\n%s allocations, %s requested",
+                                         (gulong) MIN (node->n_allocations, G_MAXULONG)),
+                            path, bytes, exact, share, count, requested);
   /* Translators: the icicle's tooltip: scope; size (exact), share of the
    * memory in use; allocations; requested size */
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
@@ -521,6 +599,8 @@ tm_icicle_dispose (GObject *object)
 
   g_clear_object (&self->tree);
   g_clear_pointer (&self->boxes, g_array_unref);
+  g_clear_pointer (&self->matches, g_hash_table_unref);
+  g_clear_pointer (&self->holders, g_hash_table_unref);
 
   G_OBJECT_CLASS (tm_icicle_parent_class)->dispose (object);
 }
@@ -591,6 +671,8 @@ tm_icicle_set_tree (TmIcicle    *self,
   g_return_if_fail (TM_IS_ICICLE (self));
 
   g_set_object (&self->tree, tree);
+  g_clear_pointer (&self->matches, g_hash_table_unref);
+  g_clear_pointer (&self->holders, g_hash_table_unref);
   self->focus = tree != NULL ? tm_scope_tree_get_root (tree) : NULL;
   self->selected = NULL;
   self->hovered = NULL;
@@ -641,4 +723,41 @@ tm_icicle_get_selected (TmIcicle *self)
 {
   g_return_val_if_fail (TM_IS_ICICLE (self), NULL);
   return self->selected;
+}
+
+void
+tm_icicle_set_matches (TmIcicle  *self,
+                       GPtrArray *nodes)
+{
+  g_return_if_fail (TM_IS_ICICLE (self));
+
+  g_clear_pointer (&self->matches, g_hash_table_unref);
+  g_clear_pointer (&self->holders, g_hash_table_unref);
+  if (nodes != NULL && nodes->len > 0)
+    {
+      self->matches = g_hash_table_new (NULL, NULL);
+      self->holders = g_hash_table_new (NULL, NULL);
+      for (guint i = 0; i < nodes->len; i++)
+        {
+          const TmScopeNode *node = g_ptr_array_index (nodes, i);
+
+          g_hash_table_add (self->matches, (gpointer) node);
+          for (const TmScopeNode *n = node->parent; n != NULL && g_hash_table_add (self->holders, (gpointer) n);
+               n = n->parent)
+            ;
+        }
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+tm_icicle_set_never_freed (TmIcicle *self,
+                           gboolean  never_freed)
+{
+  g_return_if_fail (TM_IS_ICICLE (self));
+
+  if (self->never_freed == !!never_freed)
+    return;
+  self->never_freed = !!never_freed;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }

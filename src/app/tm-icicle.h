@@ -37,6 +37,16 @@ const TmScopeNode *tm_icicle_get_focus         (TmIcicle          *self);
 void               tm_icicle_set_selected      (TmIcicle          *self,
                                                 const TmScopeNode *node);
 const TmScopeNode *tm_icicle_get_selected      (TmIcicle          *self);
+/* Found by a search (docs/scopes.md, "Finding a scope"): the matches are
+ * outlined, and the nodes that neither lie in a match nor hold one are
+ * dimmed. NULL or none: nothing is. The nodes must be of the tree drawn;
+ * a new tree drops them. */
+void               tm_icicle_set_matches       (TmIcicle          *self,
+                                                GPtrArray         *nodes);
+/* Whether the tree is what was never freed (docs/scopes.md, "Never
+ * freed"), which the top bar and the tooltips name. */
+void               tm_icicle_set_never_freed   (TmIcicle          *self,
+                                                gboolean           never_freed);
 /* The node drawn at (x, y), or NULL. */
 const TmScopeNode *tm_icicle_node_at           (TmIcicle          *self,
                                                 double             x,
@@ -44,6 +54,10 @@ const TmScopeNode *tm_icicle_node_at           (TmIcicle          *self,
 /* The tooltip of node (of the tree shown): its scope, bytes, share,
  * allocations and requested bytes. */
 char              *tm_icicle_describe_node     (TmIcicle          *self,
+                                                const TmScopeNode *node);
+/* The name of node of tree for people: translated for a special row,
+ * "unknown" for what the file does not name (tm_op_label_display_name). */
+char              *tm_icicle_node_name         (TmScopeTree       *tree,
                                                 const TmScopeNode *node);
 /* Where node is drawn; FALSE when it is not. */
 gboolean           tm_icicle_get_node_area     (TmIcicle          *self,

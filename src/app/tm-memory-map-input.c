@@ -18,6 +18,7 @@
 
 #include "tm-format.h"
 #include "tm-memory-map-private.h"
+#include "tm-op-label.h"
 
 #define DRAG_THRESHOLD   4.0
 #define WHEEL_ZOOM_STEP  1.25
@@ -29,10 +30,9 @@ static double
 x_fraction (TmMemoryMap *self,
             double       x)
 {
-  graphene_rect_t plot;
+  const TmChartRect *plot = &self->geometry.plot;
 
-  tm_memory_map_get_plot (self, &plot);
-  return CLAMP ((x - plot.origin.x) / plot.size.width, 0.0, 1.0);
+  return CLAMP ((x - plot->x) / plot->width, 0.0, 1.0);
 }
 
 /* Zooms addresses by factor (> 1: in) keeping the offset at canvas y. */
@@ -41,14 +41,13 @@ zoom_addresses (TmMemoryMap *self,
                 double       factor,
                 double       y)
 {
-  double anchor = _tm_memory_map_y_to_axis (self, y);
+  double anchor = tm_chart_geometry_y_to_axis (&self->geometry, y);
   double span = (self->y1 - self->y0) / factor;
   double frac = (self->y1 - anchor) / (self->y1 - self->y0);
 
   self->y1 = anchor + frac * span;
   self->y0 = self->y1 - span;
   _tm_memory_map_clamp_addresses (self);
-  _tm_memory_map_invalidate (self);
 }
 
 static void
@@ -60,7 +59,6 @@ pan_addresses (TmMemoryMap *self,
   self->y0 += d;
   self->y1 += d;
   _tm_memory_map_clamp_addresses (self);
-  _tm_memory_map_invalidate (self);
 }
 
 static gboolean
@@ -70,14 +68,13 @@ scroll_cb (GtkEventControllerScroll *scroll,
            TmMemoryMap              *self)
 {
   GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (scroll));
-  graphene_rect_t plot;
+  const TmChartRect *plot = &self->geometry.plot;
   double y;
 
   if (!_tm_memory_map_has_data (self) || dy == 0.0)
     return FALSE;
 
-  tm_memory_map_get_plot (self, &plot);
-  y = self->pointer_inside ? self->pointer_y : plot.origin.y + plot.size.height / 2;
+  y = self->pointer_inside ? self->pointer_y : plot->y + plot->height / 2;
   if (state & GDK_SHIFT_MASK)
     zoom_addresses (self, pow (WHEEL_ZOOM_STEP, -dy), y);
   else
@@ -94,7 +91,7 @@ set_hover (TmMemoryMap *self,
     return;
   self->hover = index;
   gtk_widget_trigger_tooltip_query (self->canvas);
-  gtk_widget_queue_draw (self->canvas);
+  _tm_memory_map_sync_pointer (self);
 }
 
 static void
@@ -150,7 +147,7 @@ drag_update_cb (GtkGestureDrag *gesture,
                 double          dy,
                 TmMemoryMap    *self)
 {
-  graphene_rect_t plot;
+  const TmChartRect *plot = &self->geometry.plot;
 
   if (!self->dragging || (!self->drag_moved && hypot (dx, dy) < DRAG_THRESHOLD))
     return;
@@ -162,21 +159,19 @@ drag_update_cb (GtkGestureDrag *gesture,
       set_hover (self, TM_ALLOCATIONS_NONE);
     }
 
-  tm_memory_map_get_plot (self, &plot);
   self->drag_x1 = self->drag_x0 + dx;
   self->drag_y1 = self->drag_y0 + dy;
   if (self->banding)
-    gtk_widget_queue_draw (self->canvas);
+    _tm_memory_map_sync_pointer (self);
   else
     {
       double span = (double) (self->drag_view_end - self->drag_view_start);
-      gint64 delta = (gint64) llround (-dx * span / plot.size.width);
-      double ay = dy * (self->drag_ay1 - self->drag_ay0) / plot.size.height;
+      gint64 delta = (gint64) llround (-dx * span / plot->width);
+      double ay = dy * (self->drag_ay1 - self->drag_ay0) / plot->height;
 
       self->y0 = self->drag_ay0 + ay;
       self->y1 = self->drag_ay1 + ay;
       _tm_memory_map_clamp_addresses (self);
-      _tm_memory_map_invalidate (self);
       tm_viewport_set_range (self->viewport, self->drag_view_start + delta, self->drag_view_end + delta);
     }
 }
@@ -192,26 +187,27 @@ drag_end_cb (GtkGestureDrag *gesture,
 
   if (self->banding && self->drag_moved)
     {
-      graphene_rect_t plot;
-      double x0, x1, y0, y1;
-
-      tm_memory_map_get_plot (self, &plot);
-      x0 = CLAMP (MIN (self->drag_x0, self->drag_x1), plot.origin.x, plot.origin.x + plot.size.width);
-      x1 = CLAMP (MAX (self->drag_x0, self->drag_x1), plot.origin.x, plot.origin.x + plot.size.width);
-      y0 = CLAMP (MIN (self->drag_y0, self->drag_y1), plot.origin.y, plot.origin.y + plot.size.height);
-      y1 = CLAMP (MAX (self->drag_y0, self->drag_y1), plot.origin.y, plot.origin.y + plot.size.height);
+      const TmChartGeometry *g = &self->geometry;
+      const TmChartRect *plot = &g->plot;
+      double x0 = CLAMP (MIN (self->drag_x0, self->drag_x1), plot->x, plot->x + plot->width);
+      double x1 = CLAMP (MAX (self->drag_x0, self->drag_x1), plot->x, plot->x + plot->width);
+      double y0 = CLAMP (MIN (self->drag_y0, self->drag_y1), plot->y, plot->y + plot->height);
+      double y1 = CLAMP (MAX (self->drag_y0, self->drag_y1), plot->y, plot->y + plot->height);
+      /* Both ends read before either range moves the geometry. */
+      double a0 = tm_chart_geometry_y_to_axis (g, y1), a1 = tm_chart_geometry_y_to_axis (g, y0);
+      gint64 t0 = tm_chart_geometry_x_to_time (g, x0), t1 = tm_chart_geometry_x_to_time (g, x1);
 
       /* A tall, narrow band zooms addresses only; a flat one time only. */
-      if (y1 - y0 >= DRAG_THRESHOLD && (y1 - y0) / plot.size.height > 0.5 * (x1 - x0) / plot.size.width)
-        tm_memory_map_set_address_range (self, _tm_memory_map_y_to_axis (self, y1), _tm_memory_map_y_to_axis (self, y0));
-      if (x1 - x0 >= DRAG_THRESHOLD && (x1 - x0) / plot.size.width > 0.5 * (y1 - y0) / plot.size.height)
-        tm_viewport_set_range (self->viewport, _tm_memory_map_x_to_time (self, x0), _tm_memory_map_x_to_time (self, x1));
+      if (y1 - y0 >= DRAG_THRESHOLD && (y1 - y0) / plot->height > 0.5 * (x1 - x0) / plot->width)
+        tm_memory_map_set_address_range (self, a0, a1);
+      if (x1 - x0 >= DRAG_THRESHOLD && (x1 - x0) / plot->width > 0.5 * (y1 - y0) / plot->height)
+        tm_viewport_set_range (self->viewport, t0, t1);
     }
 
   self->dragging = FALSE;
   self->banding = FALSE;
   gtk_widget_set_cursor_from_name (self->canvas, "crosshair");
-  gtk_widget_queue_draw (self->canvas);
+  _tm_memory_map_sync_pointer (self);
 }
 
 static void
@@ -222,7 +218,7 @@ drag_cancel_cb (GtkGesture       *gesture,
   self->dragging = FALSE;
   self->banding = FALSE;
   gtk_widget_set_cursor_from_name (self->canvas, "crosshair");
-  gtk_widget_queue_draw (self->canvas);
+  _tm_memory_map_sync_pointer (self);
 }
 
 static void
@@ -232,7 +228,9 @@ click_released_cb (GtkGestureClick *click,
                    double           y,
                    TmMemoryMap     *self)
 {
-  if (self->session == NULL || !_tm_memory_map_has_data (self) || self->drag_moved)
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+
+  if (session == NULL || !_tm_memory_map_has_data (self) || self->drag_moved)
     return;
   if (n_press == 2)
     {
@@ -241,7 +239,7 @@ click_released_cb (GtkGestureClick *click,
       tm_memory_map_set_address_range (self, 0, (double) tm_allocations_get_axis_length (self->allocations));
       return;
     }
-  tm_session_select_allocation (self->session, _tm_memory_map_pick (self, x, y));
+  tm_session_select_allocation (session, _tm_memory_map_pick (self, x, y));
   gtk_widget_grab_focus (self->canvas);
 }
 
@@ -253,23 +251,27 @@ _tm_memory_map_pick (TmMemoryMap *self,
                      double       x,
                      double       y)
 {
-  graphene_rect_t plot;
+  const TmChartGeometry *g = &self->geometry;
+  graphene_rect_t plot = GRAPHENE_RECT_INIT (g->plot.x, g->plot.y, g->plot.width, g->plot.height);
+  TmAllocations *shown = _tm_memory_map_shown (self);
   double a_lo, a_hi;
+  guint picked;
 
   if (!_tm_memory_map_has_data (self))
     return TM_ALLOCATIONS_NONE;
-  tm_memory_map_get_plot (self, &plot);
   if (!graphene_rect_contains_point (&plot, &GRAPHENE_POINT_INIT (x, y)))
     return TM_ALLOCATIONS_NONE;
 
-  /* What is drawn in the pixels around the pointer: the largest there. */
-  a_lo = MAX (_tm_memory_map_y_to_axis (self, y + PICK_RADIUS), 0.0);
-  a_hi = MAX (_tm_memory_map_y_to_axis (self, y - PICK_RADIUS), 0.0);
-  return tm_allocations_pick (self->allocations,
-                              _tm_memory_map_x_to_time (self, x - PICK_RADIUS),
-                              _tm_memory_map_x_to_time (self, x + PICK_RADIUS),
-                              tm_allocations_axis_to_address (self->allocations, a_lo),
-                              tm_allocations_axis_to_address (self->allocations, a_hi));
+  /* What is drawn in the pixels around the pointer: the largest there,
+   * of those the filter keeps (as the index's). */
+  a_lo = MAX (tm_chart_geometry_y_to_axis (g, y + PICK_RADIUS), 0.0);
+  a_hi = MAX (tm_chart_geometry_y_to_axis (g, y - PICK_RADIUS), 0.0);
+  picked = tm_allocations_pick (shown,
+                                tm_chart_geometry_x_to_time (g, x - PICK_RADIUS),
+                                tm_chart_geometry_x_to_time (g, x + PICK_RADIUS),
+                                tm_allocations_axis_to_address (shown, a_lo),
+                                tm_allocations_axis_to_address (shown, a_hi));
+  return picked != TM_ALLOCATIONS_NONE ? tm_allocations_get_parent_index (shown, picked) : TM_ALLOCATIONS_NONE;
 }
 
 char *
@@ -280,7 +282,7 @@ _tm_memory_map_describe (TmMemoryMap *self,
   const TmAllocation *a = tm_allocations_get (self->allocations, index);
   g_autoptr(GString) s = g_string_new (NULL);
   g_autoptr(GError) error = NULL;
-  g_autofree char *op = NULL, *shape = NULL, *region = NULL, *dtype = NULL;
+  g_autofree char *name = NULL, *op = NULL, *plain = NULL, *fields = NULL;
   g_autofree char *alloc = NULL, *alloc_exact = NULL, *req = NULL, *start = NULL, *end = NULL, *life = NULL;
   TmActivity act;
   gint64 t0 = tm_allocations_get_start_time (self->allocations, index);
@@ -289,27 +291,30 @@ _tm_memory_map_describe (TmMemoryMap *self,
   if (!tm_memory_store_get_activity (store, tm_allocations_get_event (self->allocations, index), &act, &error))
     return g_markup_escape_text (error->message, -1);
 
-  op = g_markup_escape_text (act.op_name[0] ? act.op_name : _("(no op)"), -1);
-  shape = g_markup_escape_text (act.shape, -1);
-  region = g_markup_escape_text (act.region_type, -1);
-  dtype = g_markup_escape_text (act.data_type, -1);
+  /* What the file does not hold is "unknown" or left out, as everywhere
+   * (docs/ui.md, "Values the file does not hold"). */
+  name = tm_op_label_display_name (act.op_name, FALSE);
+  plain = tm_op_label_breakable (name);
+  op = g_markup_escape_text (plain, -1);
+  g_clear_pointer (&plain, g_free);
+  plain = tm_op_label_describe_fields (act.step_id, act.region_type, act.data_type, act.shape);
+  fields = g_markup_escape_text (plain, -1);
   alloc = tm_format_bytes (TM_ALLOCATION_BYTES (a));
   alloc_exact = tm_format_bytes_exact (TM_ALLOCATION_BYTES (a));
-  req = tm_format_bytes (act.requested_bytes);
+  req = act.requested_bytes == 0 && TM_ALLOCATION_BYTES (a) > 0 ? g_strdup (_("unknown")) : tm_format_bytes (act.requested_bytes);
   start = a->start != TM_ALLOCATIONS_OPEN ? tm_format_time_ms (t0) : g_strdup (_("before the profile"));
   end = tm_format_time_ms (t1);
   life = tm_format_duration (t1 - t0);
 
-  g_string_append_printf (s, "<b>%s</b>\n", op);
-  g_string_append_printf (s, _("Shape: %s · %s · region %s"), shape, dtype, region);
-  g_string_append_c (s, '\n');
+  g_string_append_printf (s, "<b>%s</b>\n%s\n", op, fields);
   g_string_append_printf (s, _("Allocated: %s (%s) · requested %s"), alloc, alloc_exact, req);
-  g_string_append_c (s, '\n');
-  {
-    g_autofree char *hex = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", a->address);
+  if (a->address != 0)
+    {
+      g_autofree char *hex = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", a->address);
 
-    g_string_append_printf (s, _("Address: %s"), hex);
-  }
+      g_string_append_c (s, '\n');
+      g_string_append_printf (s, _("Address: %s"), hex);
+    }
   g_string_append_c (s, '\n');
   if (a->end != TM_ALLOCATIONS_OPEN)
     g_string_append_printf (s, _("Allocated at %s · freed at %s"), start, end);
@@ -332,18 +337,19 @@ query_tooltip_cb (GtkWidget   *widget,
                   GtkTooltip  *tooltip,
                   TmMemoryMap *self)
 {
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
   guint index;
   g_autofree char *markup = NULL;
 
-  if (keyboard_mode && self->session != NULL)
-    index = tm_session_get_selected_allocation (self->session);
+  if (keyboard_mode && session != NULL)
+    index = tm_session_get_selected_allocation (session);
   else
     index = _tm_memory_map_pick (self, x, y);
   if (index == TM_ALLOCATIONS_NONE || self->dragging)
     return FALSE;
 
   markup = _tm_memory_map_describe (self, index);
-  gtk_tooltip_set_markup (tooltip, markup);
+  gtk_tooltip_set_custom (tooltip, tm_op_label_new_tooltip (markup));
   return TRUE;
 }
 
@@ -356,11 +362,11 @@ key_action (GtkWidget  *widget,
             GVariant   *param)
 {
   TmMemoryMap *self = TM_MEMORY_MAP (widget);
-  graphene_rect_t plot;
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+  const TmChartRect *plot = &self->geometry.plot;
 
   if (!_tm_memory_map_has_data (self))
     return;
-  tm_memory_map_get_plot (self, &plot);
 
   if (g_str_equal (action_name, "memory-map.zoom-in"))
     tm_viewport_zoom_at_fraction (self->viewport, KEY_ZOOM_STEP, 0.5);
@@ -375,16 +381,16 @@ key_action (GtkWidget  *widget,
   else if (g_str_equal (action_name, "memory-map.pan-down"))
     pan_addresses (self, -KEY_PAN_FRACTION);
   else if (g_str_equal (action_name, "memory-map.zoom-addresses-in"))
-    zoom_addresses (self, KEY_ZOOM_STEP, plot.origin.y + plot.size.height / 2);
+    zoom_addresses (self, KEY_ZOOM_STEP, plot->y + plot->height / 2);
   else if (g_str_equal (action_name, "memory-map.zoom-addresses-out"))
-    zoom_addresses (self, 1.0 / KEY_ZOOM_STEP, plot.origin.y + plot.size.height / 2);
+    zoom_addresses (self, 1.0 / KEY_ZOOM_STEP, plot->y + plot->height / 2);
   else if (g_str_equal (action_name, "memory-map.reset"))
     {
       tm_viewport_reset (self->viewport);
       tm_memory_map_set_address_range (self, 0, (double) tm_allocations_get_axis_length (self->allocations));
     }
-  else if (g_str_equal (action_name, "memory-map.unselect") && self->session != NULL)
-    tm_session_select_allocation (self->session, TM_ALLOCATIONS_NONE);
+  else if (g_str_equal (action_name, "memory-map.unselect") && session != NULL)
+    tm_session_select_allocation (session, TM_ALLOCATIONS_NONE);
 }
 
 void

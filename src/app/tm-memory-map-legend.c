@@ -1,97 +1,24 @@
-/* tm-memory-map-legend.c — the memory map's colours, legend and scope highlight
+/* tm-memory-map-legend.c — the memory map's legend and scope highlight
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Colours per label for the colour mode (op, region, data type, size
- * class), the legend under the header (entries named by their last
- * distinct components; a click highlights that scope), and which
- * allocations the session's selected scope holds.
+ * The legend under the header for the colour mode (op, region, data type,
+ * size class; the colours are the painter's, tm-map-painter): entries
+ * named by their last distinct components, a click highlights that scope;
+ * and which allocations the session's selected scope holds.
  */
 #include "config.h"
 
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "tm-fit-box.h"
 #include "tm-format.h"
+#include "tm-map-painter.h"
 #include "tm-memory-map-private.h"
+#include "tm-op-label.h"
 
 #define LEGEND_ENTRIES 5
-
-guint32
-_tm_memory_map_pack (double r,
-                     double g,
-                     double b,
-                     double a)
-{
-  return ((guint32) (a * 255 + 0.5) << 24) | ((guint32) (r * 255 + 0.5) << 16) |
-         ((guint32) (g * 255 + 0.5) << 8) | (guint32) (b * 255 + 0.5);
-}
-
-/* A stable colour for a name: its hash picks the hue. */
-static guint32
-name_color (const char *name,
-            gboolean    dark)
-{
-  guint h = g_str_hash (name);
-  float r, g, b;
-
-  if (name[0] == '\0')
-    return dark ? _tm_memory_map_pack (0.45, 0.45, 0.48, 1) : _tm_memory_map_pack (0.62, 0.62, 0.65, 1);
-  gtk_hsv_to_rgb ((float) (h % 360) / 360.0f,
-                  dark ? 0.55f : 0.60f + (float) ((h >> 9) % 3) * 0.1f,
-                  dark ? 0.80f + (float) ((h >> 11) % 3) * 0.06f : 0.70f + (float) ((h >> 11) % 3) * 0.08f,
-                  &r, &g, &b);
-  return _tm_memory_map_pack (r, g, b, 1);
-}
-
-/* Size classes: < 1 KiB, < 1 MiB, < 16 MiB, < 256 MiB, larger. */
-#define N_SIZE_CLASSES 5
-
-static guint
-size_class (gint64 bytes)
-{
-  if (bytes < 1024)
-    return 0;
-  if (bytes < 1024 * 1024)
-    return 1;
-  if (bytes < 16 * 1024 * 1024)
-    return 2;
-  if (bytes < 256 * 1024 * 1024)
-    return 3;
-  return 4;
-}
-
-static guint32
-size_color (guint    klass,
-            gboolean dark)
-{
-  static const double light[N_SIZE_CLASSES][3] = {
-    { 0.60, 0.76, 0.95 }, { 0.21, 0.52, 0.89 }, { 0.18, 0.76, 0.49 }, { 0.96, 0.61, 0.07 }, { 0.88, 0.11, 0.14 },
-  };
-  static const double darkc[N_SIZE_CLASSES][3] = {
-    { 0.45, 0.60, 0.80 }, { 0.38, 0.63, 0.92 }, { 0.34, 0.89, 0.54 }, { 1.00, 0.75, 0.30 }, { 1.00, 0.42, 0.42 },
-  };
-  const double *c = dark ? darkc[klass] : light[klass];
-
-  return _tm_memory_map_pack (c[0], c[1], c[2], 1);
-}
-
-static const char *
-label_key (const TmAllocationLabel *label,
-           TmMemoryMapColor         color_by)
-{
-  switch (color_by)
-    {
-    case TM_MEMORY_MAP_COLOR_REGION:
-      return label->region_type;
-    case TM_MEMORY_MAP_COLOR_DATA_TYPE:
-      return label->data_type;
-    case TM_MEMORY_MAP_COLOR_OP:
-    case TM_MEMORY_MAP_COLOR_SIZE:
-    default:
-      return label->op_name;
-    }
-}
 
 static void
 swatch_draw (GtkDrawingArea *area,
@@ -164,8 +91,9 @@ legend_clicked_cb (GtkGestureClick *gesture,
   g_auto(GStrv) parts = NULL;
   g_autoptr(TmScope) scope = NULL;
   TmScopeGrouping grouping;
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
 
-  if (self->session == NULL || key == NULL)
+  if (session == NULL || key == NULL)
     return;
   if (self->color_by == TM_MEMORY_MAP_COLOR_REGION)
     grouping = TM_SCOPE_GROUPING_REGION;
@@ -193,10 +121,10 @@ legend_clicked_cb (GtkGestureClick *gesture,
   else
     parts = g_strdupv ((char *[]) { (char *) key, NULL });
   scope = tm_scope_new (grouping, FALSE, (const char * const *) parts);
-  if (tm_scope_equal (tm_session_get_selected_scope (self->session), scope))
-    tm_session_set_selected_scope (self->session, NULL);
+  if (tm_scope_equal (tm_session_get_selected_scope (session), scope))
+    tm_session_set_selected_scope (session, NULL);
   else
-    tm_session_set_selected_scope (self->session, scope);
+    tm_session_set_selected_scope (session, scope);
 }
 
 static void
@@ -229,7 +157,7 @@ legend_add (TmMemoryMap *self,
       gtk_widget_add_controller (box, GTK_EVENT_CONTROLLER (click));
       gtk_widget_set_cursor_from_name (box, "pointer");
     }
-  gtk_box_append (GTK_BOX (self->legend_box), box);
+  tm_fit_box_append (TM_FIT_BOX (self->legend_box), box);
 }
 
 typedef struct
@@ -247,40 +175,35 @@ compare_legend (gconstpointer a,
   return x->bytes < y->bytes ? 1 : x->bytes > y->bytes ? -1 : g_strcmp0 (x->key, y->key);
 }
 
-/* Label colours for the colour mode, and the legend: the keys with the
- * most bytes allocated (over the whole profile) first. */
+/* The legend for the colour mode: the keys with the most bytes
+ * allocated (over the whole profile) first. */
 void
-_tm_memory_map_update_colors (TmMemoryMap *self)
+_tm_memory_map_update_legend (TmMemoryMap *self)
 {
   gboolean dark = tm_palette_is_dark_style (GTK_WIDGET (self));
-  GtkWidget *child;
   guint n_labels;
 
-  while ((child = gtk_widget_get_first_child (self->legend_box)) != NULL)
-    gtk_box_remove (GTK_BOX (self->legend_box), child);
+  tm_fit_box_remove_all (TM_FIT_BOX (self->legend_box));
+  self->legend_more = gtk_label_new (NULL);
+  gtk_widget_add_css_class (self->legend_more, "caption");
+  gtk_widget_add_css_class (self->legend_more, "dim-label");
+  gtk_widget_set_visible (self->legend_more, FALSE);
+  tm_fit_box_set_more (TM_FIT_BOX (self->legend_box), self->legend_more);
+  self->legend_beyond = 0;
 
-  g_clear_pointer (&self->label_colors, g_free);
-  self->n_label_colors = 0;
   self->colors_dark = dark;
   if (self->allocations == NULL)
     return;
 
   n_labels = tm_allocations_get_n_labels (self->allocations);
-  self->label_colors = g_new (guint32, n_labels + 1);
-  self->n_label_colors = n_labels;
-  for (guint l = 0; l < n_labels; l++)
-    self->label_colors[l] = name_color (label_key (tm_allocations_get_label (self->allocations, l), self->color_by),
-                                        dark);
-  self->label_colors[n_labels] = name_color ("", dark);
-
   if (self->color_by == TM_MEMORY_MAP_COLOR_SIZE)
     {
-      static const char *names[N_SIZE_CLASSES] = {
+      static const char *names[TM_MAP_N_SIZE_CLASSES] = {
         N_("< 1 KiB"), N_("< 1 MiB"), N_("< 16 MiB"), N_("< 256 MiB"), N_("≥ 256 MiB"),
       };
 
-      for (guint k = 0; k < N_SIZE_CLASSES; k++)
-        legend_add (self, size_color (k, dark), _(names[k]), NULL, NULL);
+      for (guint k = 0; k < TM_MAP_N_SIZE_CLASSES; k++)
+        legend_add (self, tm_map_size_class_color (k, dark), _(names[k]), NULL, NULL);
     }
   else
     {
@@ -290,15 +213,16 @@ _tm_memory_map_update_colors (TmMemoryMap *self)
       GHashTableIter iter;
       gpointer key, value;
 
-      for (guint i = 0; i < tm_allocations_get_n (self->allocations); i++)
+      /* Of what is drawn: with the filter on, what it keeps. */
+      for (guint i = 0; i < tm_allocations_get_n (_tm_memory_map_shown (self)); i++)
         {
-          const TmAllocation *a = tm_allocations_get (self->allocations, i);
+          const TmAllocation *a = tm_allocations_get (_tm_memory_map_shown (self), i);
 
           label_bytes[MIN (TM_ALLOCATION_LABEL (a), n_labels)] += TM_ALLOCATION_BYTES (a);
         }
       for (guint l = 0; l < n_labels; l++)
         {
-          const char *k = label_key (tm_allocations_get_label (self->allocations, l), self->color_by);
+          const char *k = tm_map_label_key (tm_allocations_get_label (self->allocations, l), (TmMapColorBy) self->color_by);
           gint64 *sum = g_hash_table_lookup (totals, k);
 
           if (sum == NULL)
@@ -313,14 +237,18 @@ _tm_memory_map_update_colors (TmMemoryMap *self)
         {
           LegendEntry e = { key, *(gint64 *) value };
 
-          g_array_append_val (entries, e);
+          /* Keys the filter left without allocations are not drawn. */
+          if (e.bytes > 0 || self->shown == NULL)
+            g_array_append_val (entries, e);
           g_free (value);
         }
       g_array_sort (entries, compare_legend);
       for (guint i = 0; i < MIN (entries->len, LEGEND_ENTRIES); i++)
         {
           const LegendEntry *e = &g_array_index (entries, LegendEntry, i);
-          const char *text = e->key[0] != '\0' ? e->key : _("(none)");
+          /* "unknown", as the table says (docs/ui.md, "Values the file
+           * does not hold"). */
+          const char *text = tm_op_label_display_value (e->key);
           const char *keys[LEGEND_ENTRIES];
           g_autofree char *tooltip = NULL;
           g_autofree char *short_name = NULL;
@@ -330,48 +258,33 @@ _tm_memory_map_update_colors (TmMemoryMap *self)
             keys[j] = g_array_index (entries, LegendEntry, j).key;
           /* Translators: tooltip of a memory map legend entry: an op (or
            * region, data type) name, then bytes such as "1.5 GiB" */
-          tooltip = g_strdup_printf (_("%s\n%s allocated over the profile; click to highlight it"), text, bytes);
+          if (self->shown != NULL)
+            /* Translators: tooltip of a memory map legend entry while the
+             * map shows only what was never freed: a name, then bytes */
+            tooltip = g_strdup_printf (_("%s\n%s never freed; click to highlight it"), text, bytes);
+          else
+            tooltip = g_strdup_printf (_("%s\n%s allocated over the profile; click to highlight it"), text, bytes);
           short_name = legend_name (text, keys, MIN (entries->len, LEGEND_ENTRIES), i);
-          legend_add (self, name_color (e->key, dark), short_name, tooltip, e->key);
+          legend_add (self, tm_map_color_for_name (e->key, dark), short_name, tooltip, e->key);
         }
-      if (entries->len > LEGEND_ENTRIES)
-        {
-          g_autofree char *more = g_strdup_printf (_("+%u more"), entries->len - LEGEND_ENTRIES);
-          GtkWidget *label = gtk_label_new (more);
-
-          gtk_widget_add_css_class (label, "caption");
-          gtk_widget_add_css_class (label, "dim-label");
-          gtk_box_append (GTK_BOX (self->legend_box), label);
-        }
+      self->legend_beyond = entries->len > LEGEND_ENTRIES ? entries->len - LEGEND_ENTRIES : 0;
     }
+  _tm_memory_map_update_legend_more (self);
 }
 
-/* A quarter of the colour over the background. */
-guint32
-_tm_memory_map_dim_color (guint32 color,
-                          guint32 bg)
+void
+_tm_memory_map_update_legend_more (TmMemoryMap *self)
 {
-  guint32 r = (((color >> 16) & 0xff) + 3 * ((bg >> 16) & 0xff)) / 4;
-  guint32 g = (((color >> 8) & 0xff) + 3 * ((bg >> 8) & 0xff)) / 4;
-  guint32 b = ((color & 0xff) + 3 * (bg & 0xff)) / 4;
+  guint n = self->legend_beyond + tm_fit_box_get_n_hidden (TM_FIT_BOX (self->legend_box));
+  g_autofree char *more = NULL;
 
-  return 0xff000000u | (r << 16) | (g << 8) | b;
-}
-
-guint32
-_tm_memory_map_size_color (TmMemoryMap *self,
-                           gint64       bytes)
-{
-  return size_color (size_class (bytes), self->colors_dark);
-}
-
-guint32
-_tm_memory_map_allocation_color (TmMemoryMap        *self,
-                                 const TmAllocation *a)
-{
-  if (self->color_by == TM_MEMORY_MAP_COLOR_SIZE)
-    return size_color (size_class (TM_ALLOCATION_BYTES (a)), self->colors_dark);
-  return self->label_colors[MIN (TM_ALLOCATION_LABEL (a), self->n_label_colors)];
+  if (self->legend_more == NULL)
+    return;
+  gtk_widget_set_visible (self->legend_more, n > 0);
+  if (n == 0)
+    return;
+  more = g_strdup_printf (_("+%u more"), n);
+  gtk_label_set_label (GTK_LABEL (self->legend_more), more);
 }
 
 /* The selected scope's allocations stay bright and the others are dimmed,
@@ -382,17 +295,15 @@ _tm_memory_map_allocation_color (TmMemoryMap        *self,
  * the index: nothing is highlighted for them. */
 #define SCOPE_SHAPE_DECODES 200000
 
-void
-_tm_memory_map_sync_scope (TmMemoryMap *self)
+/* Which allocations of the index the scope holds (NULL: it cannot tell,
+ * or none of the index's). */
+static GBytes *
+scope_mask (TmMemoryMap   *self,
+            const TmScope *scope)
 {
-  const TmScope *scope = self->session != NULL ? tm_session_get_selected_scope (self->session) : NULL;
   g_autofree guint8 *label_in = NULL;
+  g_autofree guint8 *in_scope = NULL;
   guint n, n_labels, decodes = 0;
-
-  g_clear_pointer (&self->in_scope, g_free);
-  _tm_memory_map_invalidate (self);
-  if (scope == NULL || scope->special || self->allocations == NULL)
-    return;
 
   n = tm_allocations_get_n (self->allocations);
   n_labels = tm_allocations_get_n_labels (self->allocations);
@@ -413,7 +324,7 @@ _tm_memory_map_sync_scope (TmMemoryMap *self)
         }
     }
 
-  self->in_scope = g_new0 (guint8, MAX (n, 1));
+  in_scope = g_new0 (guint8, MAX (n, 1));
   for (guint i = 0; i < n; i++)
     {
       const TmAllocation *a = tm_allocations_get (self->allocations, i);
@@ -424,19 +335,28 @@ _tm_memory_map_sync_scope (TmMemoryMap *self)
         continue;
       if (scope->grouping != TM_SCOPE_GROUPING_SHAPE)
         {
-          self->in_scope[i] = 1;
+          in_scope[i] = 1;
           continue;
         }
       if (++decodes > SCOPE_SHAPE_DECODES)
-        {
-          g_clear_pointer (&self->in_scope, g_free);
-          return;
-        }
+        return NULL;
       if (tm_memory_store_get_activity (store, tm_allocations_get_event (self->allocations, i), &act, NULL))
         {
-          self->in_scope[i] = tm_scope_contains (scope, FALSE, act.op_name, act.region_type, act.data_type,
-                                                 act.shape);
+          in_scope[i] = tm_scope_contains (scope, FALSE, act.op_name, act.region_type, act.data_type, act.shape);
           tm_activity_clear (&act);
         }
     }
+  return g_bytes_new_take (g_steal_pointer (&in_scope), MAX (n, 1));
+}
+
+void
+_tm_memory_map_sync_scope (TmMemoryMap *self)
+{
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+  const TmScope *scope = session != NULL ? tm_session_get_selected_scope (session) : NULL;
+
+  g_clear_pointer (&self->in_scope, g_bytes_unref);
+  if (scope != NULL && !scope->special && self->allocations != NULL)
+    self->in_scope = scope_mask (self, scope);
+  _tm_memory_map_sync_highlight (self);
 }

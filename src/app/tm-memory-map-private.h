@@ -2,67 +2,82 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * tm-memory-map.c        the widget: header (colour by, never freed,
- *                        legend), session wiring, the canvas and drawing
- * tm-memory-map-legend.c colours, the legend, the selected scope's allocations
+ * The memory map is a view (TmView) with a header (title, colour by, never
+ * freed, the filter's line, legend) over one chart widget, the canvas, drawn by layer
+ * objects (src/charts: the allocations and the address axis of
+ * tm-map-layer, the time ruler, the shown time, the allocation under the
+ * pointer, the selected one, a rubber band). Its files call one another
+ * one way only, each the ones below it (tests/check-layering.py fails on
+ * a circle):
+ *
+ * tm-memory-map.c        the widget: header, canvas, properties, the
+ *                        session and its allocations query followed
  * tm-memory-map-input.c  gestures, keys, picking and the tooltip
+ * tm-memory-map-legend.c the legend under the header, and which
+ *                        allocations the selected scope holds
+ * tm-memory-map-layers.c the geometry (canvas size, time range, address
+ *                        range), the layers' inputs, drawing them
  */
 #pragma once
 
-#include "tm-alloc-raster.h"
 #include "tm-allocations.h"
-#include "tm-axis.h"
+#include "tm-chart-layer.h"
 #include "tm-memory-map.h"
 #include "tm-palette.h"
 
 G_BEGIN_DECLS
 
-#define TM_MAP_MARGIN_TOP 8
-
-typedef struct _TmPixelPool TmPixelPool;
-
 struct _TmMemoryMap
 {
-  GtkWidget         parent_instance;
+  TmView            parent_instance;
 
-  TmSession        *session;
-  GSignalGroup     *session_signals;
-  GSignalGroup     *viewport_signals;
   TmViewport       *viewport;
+  GSignalGroup     *viewport_signals;
+  GSignalGroup     *allocations_signals;
   TmAllocations    *allocations;
+  /* With the never-freed filter on, the subset of allocations drawn and
+   * picked (tm_allocations_new_subset); NULL: all of them. */
+  TmAllocations    *shown;
 
   /* Header */
   GtkWidget        *header;
   GtkWidget        *color_dropdown;
   GtkWidget        *never_freed_toggle;
-  GtkWidget        *legend_box;
+  GtkWidget        *filter_box;     /* "Only the … never freed", Show All */
+  GtkWidget        *filter_label;
+  GtkWidget        *legend_box;     /* a TmFitBox */
+  GtkWidget        *legend_more;    /* "+N more", its last child */
+  guint             legend_beyond;  /* names not among the legend's entries */
+  guint             legend_more_idle;
   GtkWidget        *canvas;
 
   TmMemoryMapColor  color_by;
   gboolean          highlight_never_freed;
-  guint32          *label_colors;   /* per label, 0xAARRGGBB, for color_by */
-  guint             n_label_colors;
-  gboolean          colors_dark;
-  GArray           *open_ended;     /* indices of allocations with an open edge */
-  guint8           *in_scope;       /* per allocation: in the session's selected scope; NULL: no scope shown */
+  gboolean          never_freed_only;
+  gboolean          colors_dark;    /* the style the legend was made for */
+  GBytes           *in_scope;       /* per allocation: in the session's selected scope; NULL: no scope shown */
 
-  /* The visible address range, in axis bytes. */
+  /* The visible address range, in axis bytes, and the geometry of the
+   * canvas's size, the visible time range and that address range,
+   * computed when one of them changes and read by every hover. */
   double            y0;
   double            y1;
+  TmChartGeometry   geometry;
 
-  /* The cached image and what it was made for. */
-  GdkTexture       *texture;
-  gint64            tex_t0;
-  gint64            tex_t1;
-  double            tex_y0;
-  double            tex_y1;
-  int               tex_width;
-  int               tex_height;
-  gboolean          tex_valid;
-  TmPixelPool      *pixel_pool;     /* the image's pixel buffers, reused */
-  /* tm_memory_map_render_node(): the size drawn for, instead of the canvas's. */
-  int               forced_width;
-  int               forced_height;
+  /* The layers, the cached node of the allocations, the address axis and
+   * the time ruler, and that of the shown time and the selected
+   * allocation (the style they were drawn in). */
+  TmChartLayer     *map_layer;
+  TmChartLayer     *time_layer;
+  TmChartLayer     *shown_layer;
+  TmChartLayer     *hover_layer;
+  TmChartLayer     *selected_layer;
+  TmChartLayer     *band_layer;
+  TmChartLayer     *empty_layer;
+  GskRenderNode    *map_node;
+  GskRenderNode    *marks_node;
+  int               cache_scale;
+  gboolean          cache_dark;
 
   /* Pointer and gestures */
   double            pointer_x;
@@ -82,36 +97,49 @@ struct _TmMemoryMap
   double            drag_ay1;
 };
 
-/* tm-memory-map.c */
-void     _tm_memory_map_invalidate       (TmMemoryMap *self);
-gboolean _tm_memory_map_has_data         (TmMemoryMap *self);
-/* Plot x, y ↔ time and axis offset. */
-gint64   _tm_memory_map_x_to_time        (TmMemoryMap *self,
-                                          double       x);
-double   _tm_memory_map_time_to_x        (TmMemoryMap *self,
-                                          gint64       time_ps);
-double   _tm_memory_map_y_to_axis        (TmMemoryMap *self,
-                                          double       y);
-double   _tm_memory_map_axis_to_y        (TmMemoryMap *self,
-                                          double       offset);
-void     _tm_memory_map_clamp_addresses  (TmMemoryMap *self);
+/* The allocations drawn and picked: those the filter keeps, or all. */
+static inline TmAllocations *
+_tm_memory_map_shown (TmMemoryMap *self)
+{
+  return self->shown != NULL ? self->shown : self->allocations;
+}
+
+/* tm-memory-map-layers.c */
+/* Allocations to draw: an index with some, and a viewport. */
+gboolean _tm_memory_map_has_data         (TmMemoryMap           *self);
+void     _tm_memory_map_layers_init      (TmMemoryMap           *self);
+void     _tm_memory_map_layers_clear     (TmMemoryMap           *self);
+/* The geometry of a width × height canvas. */
+void     _tm_memory_map_compute_geometry (TmMemoryMap           *self,
+                                          int                    width,
+                                          int                    height,
+                                          TmChartGeometry       *geometry);
+/* The geometry of the canvas again (its size, the viewport, the address
+ * range), dropping the cached node when it changed. */
+void     _tm_memory_map_update_geometry  (TmMemoryMap           *self);
+/* The drawing changed: the cached node goes. */
+void     _tm_memory_map_invalidate       (TmMemoryMap           *self);
+/* Keeps the address range inside the axis, at least 16 bytes tall, and
+ * lays out again. */
+void     _tm_memory_map_clamp_addresses  (TmMemoryMap           *self);
+/* The layers' inputs: the index, the colours and what is highlighted;
+ * the shown time and the selected allocation; the pointer's. */
+void     _tm_memory_map_sync_allocations (TmMemoryMap           *self);
+void     _tm_memory_map_sync_highlight   (TmMemoryMap           *self);
+void     _tm_memory_map_sync_selection   (TmMemoryMap           *self);
+void     _tm_memory_map_sync_pointer     (TmMemoryMap           *self);
+/* Everything, on snapshot over geometry. */
+void     _tm_memory_map_draw             (TmMemoryMap           *self,
+                                          GtkSnapshot           *snapshot,
+                                          const TmChartGeometry *geometry,
+                                          gboolean               cached);
 
 /* tm-memory-map-legend.c */
-guint32  _tm_memory_map_pack             (double       r,
-                                          double       g,
-                                          double       b,
-                                          double       a);
-/* Label colours for the colour mode, and the legend. */
-void     _tm_memory_map_update_colors    (TmMemoryMap *self);
-guint32  _tm_memory_map_allocation_color (TmMemoryMap        *self,
-                                          const TmAllocation *a);
-/* The colour of an allocation of that many bytes when colouring by size
- * (the same for every byte count of the same bit length). */
-guint32  _tm_memory_map_size_color       (TmMemoryMap *self,
-                                          gint64       bytes);
-/* A quarter of color over bg (0xAARRGGBB). */
-guint32  _tm_memory_map_dim_color        (guint32      color,
-                                          guint32      bg);
+/* The legend for the colour mode and the style. */
+void     _tm_memory_map_update_legend    (TmMemoryMap *self);
+/* Its "+N more": the names beyond its entries and the entries left out
+ * for room. */
+void     _tm_memory_map_update_legend_more (TmMemoryMap *self);
 /* Finds the allocations of the session's selected scope (in_scope). */
 void     _tm_memory_map_sync_scope       (TmMemoryMap *self);
 

@@ -9,6 +9,7 @@
 #include "tm-comparison-query.h"
 #include "tm-format.h"
 #include "tm-op-diff-view.h"
+#include "tm-op-label.h"
 
 /* ------------------------------------------------------------------ */
 /* A row: one entry of the comparison, which it keeps alive            */
@@ -119,18 +120,18 @@ setup_cb (GtkSignalListItemFactory *factory,
           GtkListItem              *list_item)
 {
   Column column = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (factory), "tm-column"));
-  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *label;
 
+  /* Op names drop whole scopes from their start to fit, as in the table
+   * (docs/ui.md, "Long op names"). */
   if (column == COLUMN_NAME)
     {
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_START);
+      gtk_list_item_set_child (list_item, tm_op_label_new (NULL));
+      return;
     }
-  else
-    {
-      gtk_label_set_xalign (GTK_LABEL (label), column == COLUMN_STATUS ? 0 : 1);
-      gtk_widget_add_css_class (label, "tm-numeric");
-    }
+  label = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (label), column == COLUMN_STATUS ? 0 : 1);
+  gtk_widget_add_css_class (label, "tm-numeric");
   gtk_list_item_set_child (list_item, label);
 }
 
@@ -148,9 +149,13 @@ bind_cb (GtkSignalListItemFactory *factory,
   switch (column)
     {
     case COLUMN_NAME:
-      text = g_strdup (e->name);
-      tooltip = g_markup_escape_text (e->name, -1);
-      break;
+      {
+        g_autofree char *name = tm_op_label_display_name (e->name, FALSE);
+
+        tm_op_label_set_text (TM_OP_LABEL (label), name);
+        gtk_widget_set_tooltip_text (label, name);
+      }
+      return;
     case COLUMN_BASELINE:
       text = e->status == TM_COMPARE_NEW ? g_strdup ("—") : tm_format_bytes (e->baseline_bytes);
       tooltip = tm_format_bytes_exact (e->baseline_bytes);

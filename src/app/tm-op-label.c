@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n.h>
 
 #include "tm-op-label.h"
 
@@ -36,6 +37,115 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+/* ------------------------------------------------------------------ */
+/* Names for people                                                    */
+
+char *
+tm_op_label_display_name (const char *op_name,
+                          gboolean    special)
+{
+  if (op_name == NULL || op_name[0] == '\0')
+    /* Translators: an op name, a step or a size the profile does not hold */
+    return g_strdup (_("unknown"));
+  if (special && g_str_equal (op_name, "unused preallocated device memory"))
+    /* Translators: the table's row for the heap no listed allocation
+     * accounts for, as XProf names it */
+    return g_strdup (_("unused preallocated device memory"));
+  if (special && g_str_equal (op_name, "stack"))
+    /* Translators: the table's row for the stack */
+    return g_strdup (C_("row", "stack"));
+  return g_strdup (op_name);
+}
+
+/* XProf writes data type 0 as "INVALID" and a missing shape of its own
+ * rows as "unknown": neither is a value. */
+static gboolean
+is_known (const char *value)
+{
+  return value != NULL && value[0] != '\0' && !g_str_equal (value, "INVALID") && !g_str_equal (value, "unknown");
+}
+
+const char *
+tm_op_label_display_value (const char *value)
+{
+  return is_known (value) ? value : _("unknown");
+}
+
+char *
+tm_op_label_breakable (const char *text)
+{
+  GString *str;
+
+  if (text == NULL)
+    return NULL;
+  /* A tooltip wraps only where a line may break: after each scope (a
+   * PyTorch frame's Windows path too), not at the window's edge. */
+  str = g_string_sized_new (strlen (text) + 16);
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      g_string_append_c (str, *p);
+      if (*p == '/' || *p == '\\')
+        g_string_append (str, "\u200b");
+    }
+  return g_string_free (str, FALSE);
+}
+
+GtkWidget *
+tm_op_label_new_tooltip (const char *markup)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_markup (GTK_LABEL (label), markup);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  /* A name longer than a line breaks at its scopes (the zero-width spaces
+   * of tm_op_label_breakable()), or anywhere when it has none. */
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 80);
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
+  return label;
+}
+
+char *
+tm_op_label_describe_fields (gint64      step_id,
+                             const char *region_type,
+                             const char *data_type,
+                             const char *shape)
+{
+  GString *str = g_string_new (NULL);
+
+  if (step_id >= 0)
+    {
+      g_autofree char *step = g_strdup_printf ("%" G_GINT64_FORMAT, step_id);
+
+      /* Translators: in a tooltip, the step an event belongs to: "Step 7" */
+      g_string_append_printf (str, _("Step %s"), step);
+    }
+  else
+    /* Translators: in a tooltip, an event without a step (group id) */
+    g_string_append (str, _("Step unknown"));
+  /* What the file leaves out is left out, not shown as a blank between
+   * separators or as "INVALID". */
+  if (is_known (region_type))
+    {
+      g_string_append (str, " · ");
+      /* Translators: in a tooltip, an allocation's region type: "region output" */
+      g_string_append_printf (str, _("region %s"), region_type);
+    }
+  if (is_known (data_type))
+    {
+      g_string_append (str, " · ");
+      /* Translators: in a tooltip, an allocation's data type: "data type float" */
+      g_string_append_printf (str, _("data type %s"), data_type);
+    }
+  if (is_known (shape))
+    {
+      g_string_append (str, " · ");
+      /* Translators: in a tooltip, an allocation's shape: "shape [8,64]" */
+      g_string_append_printf (str, _("shape %s"), shape);
+    }
+  return g_string_free (str, FALSE);
+}
 
 /* ------------------------------------------------------------------ */
 /* Shortening                                                          */
@@ -414,4 +524,76 @@ tm_op_label_fit_action (GtkWidget  *widget,
   column = g_list_model_get_item (gtk_column_view_get_columns (column_view), 0);
   if (column != NULL)
     tm_op_label_fit_column (column_view, column);
+}
+
+/* ------------------------------------------------------------------ */
+/* The op column takes the width first                                 */
+
+/* The narrowest a column gets: its title and sort arrow. */
+static int
+column_title_width (GtkColumnView       *column_view,
+                    GtkColumnViewColumn *column)
+{
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (column_view),
+                                                                  gtk_column_view_column_get_title (column));
+  int width;
+
+  pango_layout_get_pixel_size (layout, &width, NULL);
+  /* Titles are bold; then padding and the sort arrow. */
+  return width + width / 16 + 28;
+}
+
+void
+tm_op_label_share_width (GtkColumnView *column_view,
+                         int            width,
+                         const int     *natural,
+                         int           *given)
+{
+  GListModel *columns;
+  guint n;
+  g_autofree int *mins = NULL;
+  int sum_min = 0, sum_nat = 0, taken = 0, room;
+
+  g_return_if_fail (GTK_IS_COLUMN_VIEW (column_view));
+  g_return_if_fail (natural != NULL && given != NULL);
+
+  if (width <= 0)
+    return;
+  columns = gtk_column_view_get_columns (column_view);
+  n = g_list_model_get_n_items (columns);
+  mins = g_new0 (int, n);
+
+  for (guint i = 1; i < n; i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      int fixed = gtk_column_view_column_get_fixed_width (column);
+
+      if (fixed != given[i])
+        {
+          taken += MAX (fixed, 0);
+          continue;
+        }
+      mins[i] = MIN (column_title_width (column_view, column), natural[i]);
+      sum_min += mins[i];
+      sum_nat += natural[i];
+    }
+
+  room = width - MAX (240, width * 35 / 100) - taken;
+  for (guint i = 1; i < n; i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      int w;
+
+      if (gtk_column_view_column_get_fixed_width (column) != given[i])
+        continue;
+      if (room >= sum_nat)
+        w = natural[i];
+      else if (room <= sum_min)
+        w = mins[i];
+      else
+        w = mins[i] + (int) ((gint64) (natural[i] - mins[i]) * (room - sum_min) / MAX (sum_nat - sum_min, 1));
+      given[i] = w;
+      if (gtk_column_view_column_get_fixed_width (column) != w)
+        gtk_column_view_column_set_fixed_width (column, w);
+    }
 }

@@ -136,6 +136,10 @@ struct _TmRunOverview
   gboolean            user_scrolled;
   guint               keep_top_source;
   TmRunRow           *busiest;
+  /* The sparklines' scale (docs/ui.md, "Run overview"): the highest memory
+   * in use of the whole run (the default), or each device's capacity. */
+  GtkDropDown        *scale_dropdown;
+  gint64              run_top;
 };
 
 G_DEFINE_FINAL_TYPE (TmRunOverview, tm_run_overview, TM_TYPE_VIEW)
@@ -223,19 +227,62 @@ update_headline (TmRunOverview *self)
     gtk_progress_bar_set_fraction (self->progress, fraction / n_hosts);
 }
 
+/* The most memory in use a device's sparkline reaches. */
+static gint64
+sparkline_top (const TmRunDevice *device)
+{
+  gint64 top = device->peak_bytes;
+
+  for (guint i = 0; device->sparkline != NULL && i < device->sparkline->len; i++)
+    top = MAX (top, g_array_index (device->sparkline, gint64, i));
+  return top;
+}
+
+static gboolean
+capacity_scale (TmRunOverview *self)
+{
+  return gtk_drop_down_get_selected (self->scale_dropdown) == 1;
+}
+
+/* Makes every row's sparkline draw again. */
+static void
+redraw_sparklines (TmRunOverview *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->store));
+
+  g_list_model_items_changed (G_LIST_MODEL (self->store), 0, n, n);
+}
+
+static int compare_rows (gconstpointer a,
+                         gconstpointer b,
+                         gpointer      data);
+
 static void
 update_busiest (TmRunOverview *self)
 {
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->store));
   g_autoptr(TmRunRow) old = self->busiest != NULL ? g_object_ref (self->busiest) : NULL;
   TmRunRow *best = NULL;
+  gint64 top = 0;
 
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(TmRunRow) row = g_list_model_get_item (G_LIST_MODEL (self->store), i);
 
-      if (row->device != NULL && (best == NULL || row->device->peak_bytes > best->device->peak_bytes))
+      /* The first row of the peak column's (highest first) order. */
+      if (row->device != NULL &&
+          (best == NULL || compare_rows (row, best, GUINT_TO_POINTER (COLUMN_PEAK)) == GTK_ORDERING_LARGER))
         best = row;
+      if (row->device != NULL)
+        top = MAX (top, sparkline_top (row->device));
+    }
+
+  /* A new highest peak rescales every sparkline drawn on it. */
+  if (top != self->run_top)
+    {
+      self->run_top = top;
+      if (!capacity_scale (self))
+        redraw_sparklines (self);
     }
 
   if (best == old)
@@ -345,6 +392,7 @@ rebuild (TmRunOverview *self)
     g_clear_signal_handler (&self->host_changed_handler, self->run);
   g_clear_object (&self->busiest);
   g_set_object (&self->run, run);
+  self->run_top = 0;
 
   for (guint i = 0; run != NULL && i < tm_run_loader_get_n_hosts (run); i++)
     add_host_rows (self, i, rows);
@@ -428,7 +476,12 @@ setup_label_cb (GtkSignalListItemFactory *factory,
   GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_xalign (GTK_LABEL (label), column >= COLUMN_PEAK ? 1.0 : 0.0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  /* A host's name and the figures are never cut, however narrow the
+   * window (the table scrolls sideways): a column keeps a name and the
+   * badge beside it. Only a failed host's error, in the memory id's
+   * column, is cut (its tooltip has it whole). */
+  if (column == COLUMN_MEMORY_ID)
+    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   if (column >= COLUMN_PEAK)
     gtk_widget_add_css_class (label, "tm-numeric");
 
@@ -489,6 +542,7 @@ draw_usage (GtkDrawingArea *area,
             int             height,
             gpointer        data)
 {
+  TmRunOverview *self = data;
   TmRunRow *row = g_object_get_data (G_OBJECT (area), "tm-run-row");
   GdkRGBA color;
   const TmRunDevice *device;
@@ -523,10 +577,13 @@ draw_usage (GtkDrawingArea *area,
   if (points == NULL || points->len == 0)
     return;
 
-  /* On the device's capacity, so that rows compare by their share. */
-  top = MAX (device->capacity, top);
-  for (guint i = 0; i < points->len; i++)
-    top = MAX (top, g_array_index (points, gint64, i));
+  /* On the run's highest memory in use, so that rows compare by their
+   * bytes and a device at 1 % of its capacity is not a flat line; or on
+   * the device's capacity, so that rows compare by their share. */
+  if (capacity_scale (self))
+    top = MAX (MAX (device->capacity, top), sparkline_top (device));
+  else
+    top = MAX (self->run_top, top);
 
   cairo_move_to (cr, 0, height);
   for (guint i = 0; i < points->len; i++)
@@ -557,7 +614,7 @@ setup_usage_cb (GtkSignalListItemFactory *factory,
 
   gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (area), 160);
   gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (area), 22);
-  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (area), draw_usage, NULL, NULL);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (area), draw_usage, data, NULL);
   gtk_list_item_set_child (item, area);
 }
 
@@ -635,10 +692,19 @@ compare_rows (gconstpointer a,
         break;
       }
 
-  if (cmp == 0 && column != COLUMN_HOST)
-    cmp = tm_run_compare_host_names (tm_run_row_get_host (row_a), tm_run_row_get_host (row_b));
-  if (cmp == 0 && da != NULL && db != NULL)
-    cmp = g_strcmp0 (da->memory_id, db->memory_id);
+  /* Ties in host and memory id order: the figures' columns are sorted
+   * highest first, which turns the order round, so they tie the other way
+   * (two hosts at one peak: worker-0 above worker-1, and the busiest). */
+  if (cmp == 0)
+    {
+      int ties = 0;
+
+      if (column != COLUMN_HOST)
+        ties = tm_run_compare_host_names (tm_run_row_get_host (row_a), tm_run_row_get_host (row_b));
+      if (ties == 0 && da != NULL && db != NULL)
+        ties = g_strcmp0 (da->memory_id, db->memory_id);
+      cmp = column == COLUMN_HOST || column == COLUMN_MEMORY_ID ? ties : -ties;
+    }
   return cmp < 0 ? GTK_ORDERING_SMALLER : cmp > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
 }
 
@@ -683,7 +749,7 @@ add_column (TmRunOverview *self,
 
   if (column == COLUMN_USAGE)
     {
-      g_signal_connect (factory, "setup", G_CALLBACK (setup_usage_cb), NULL);
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_usage_cb), self);
       g_signal_connect (factory, "bind", G_CALLBACK (bind_usage_cb), NULL);
       g_signal_connect (factory, "unbind", G_CALLBACK (unbind_usage_cb), NULL);
     }
@@ -769,9 +835,25 @@ tm_run_overview_init (TmRunOverview *self)
   gtk_label_set_xalign (self->status, 0.0);
   gtk_label_set_wrap (self->status, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->status), "dim-label");
-  gtk_widget_set_margin_start (GTK_WIDGET (self->status), 18);
-  gtk_widget_set_margin_end (GTK_WIDGET (self->status), 18);
-  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->status));
+  gtk_widget_set_hexpand (GTK_WIDGET (self->status), TRUE);
+  {
+    const char *scales[] = { N_("Usage on the run’s highest peak"), N_("Usage on each device’s capacity"), NULL };
+    const char *translated[G_N_ELEMENTS (scales)];
+    GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+
+    for (guint i = 0; i < G_N_ELEMENTS (scales); i++)
+      translated[i] = scales[i] != NULL ? _(scales[i]) : NULL;
+    self->scale_dropdown = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (translated));
+    gtk_widget_set_valign (GTK_WIDGET (self->scale_dropdown), GTK_ALIGN_CENTER);
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->scale_dropdown),
+                                 _("What the sparklines of memory in use are drawn against: the highest memory in use of the whole run, so that hosts compare by their bytes, or each device’s capacity, so that they compare by their share"));
+    g_signal_connect_object (self->scale_dropdown, "notify::selected", G_CALLBACK (redraw_sparklines), self, G_CONNECT_SWAPPED);
+    gtk_widget_set_margin_start (line, 18);
+    gtk_widget_set_margin_end (line, 18);
+    gtk_box_append (GTK_BOX (line), GTK_WIDGET (self->status));
+    gtk_box_append (GTK_BOX (line), GTK_WIDGET (self->scale_dropdown));
+    gtk_box_append (GTK_BOX (self->box), line);
+  }
 
   self->progress = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
   gtk_widget_set_margin_start (GTK_WIDGET (self->progress), 18);

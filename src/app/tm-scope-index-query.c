@@ -6,7 +6,6 @@
 #include "config.h"
 
 #include "tm-scope-index-query.h"
-#include "tm-session-private.h"
 
 struct _TmScopeIndexQuery
 {
@@ -44,7 +43,6 @@ drop_index (TmScopeIndexQuery *self)
   g_clear_object (&self->cancellable);
   g_clear_object (&self->building_store);
   g_clear_object (&self->index);
-  _tm_session_set_scope_index (self->session, NULL);
   if (had)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INDEX]);
   if (pending)
@@ -88,20 +86,9 @@ build_done (GObject      *source,
   else
     {
       g_set_object (&self->index, index);
-      _tm_session_set_scope_index (self->session, index);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INDEX]);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PENDING]);
-}
-
-/* The selected scope's series needs its grouping's index. */
-static void
-selected_scope_cb (TmScopeIndexQuery *self)
-{
-  const TmScope *scope = tm_session_get_selected_scope (self->session);
-
-  if (scope != NULL)
-    tm_scope_index_query_get_index (self, scope->grouping);
 }
 
 static void
@@ -192,11 +179,9 @@ tm_scope_index_query_get_for_session (TmSession *session)
     {
       self = g_object_new (TM_TYPE_SCOPE_INDEX_QUERY, NULL);
       self->session = session;
-      /* The session owns the query, so these handlers go with it. */
+      /* The session owns the query, so this handler goes with it. */
       g_signal_connect_swapped (session, "notify::memory-store", G_CALLBACK (drop_index), self);
-      g_signal_connect_swapped (session, "notify::selected-scope", G_CALLBACK (selected_scope_cb), self);
       g_object_set_qdata_full (G_OBJECT (session), quark, self, session_gone);
-      selected_scope_cb (self);
     }
   return self;
 }
@@ -242,4 +227,35 @@ tm_scope_index_query_get_pending (TmScopeIndexQuery *self)
 
   return self->cancellable != NULL && self->session != NULL &&
          self->building_store == tm_session_get_memory_store (self->session);
+}
+
+/* Decoding a few thousand allocations takes milliseconds; the index of a
+ * large memory id a good part of a second. */
+#define DECODE_AT_ONCE 4096
+
+TmScopeTree *
+tm_scope_index_query_tree_for_allocations (TmScopeIndexQuery *self,
+                                           TmScopeGrouping    grouping,
+                                           GArray            *snapshots)
+{
+  TmMemoryStore *store;
+  TmScopeTree *tree;
+
+  g_return_val_if_fail (TM_IS_SCOPE_INDEX_QUERY (self), NULL);
+  g_return_val_if_fail (snapshots != NULL, NULL);
+
+  store = self->session != NULL ? tm_session_get_memory_store (self->session) : NULL;
+  if (store == NULL)
+    return NULL;
+  if (snapshots->len > DECODE_AT_ONCE)
+    {
+      TmScopeIndex *index = tm_scope_index_query_get_index (self, grouping);
+
+      if (index != NULL)
+        return tm_scope_index_tree_for_allocations (index, (const guint *) snapshots->data, snapshots->len);
+      if (tm_scope_index_query_get_pending (self))
+        return NULL;
+    }
+  tree = tm_scope_tree_new_for_allocations (store, (const guint *) snapshots->data, snapshots->len, grouping, NULL, NULL);
+  return tree != NULL ? tree : tm_scope_tree_new_for_allocations (store, NULL, 0, grouping, NULL, NULL);
 }

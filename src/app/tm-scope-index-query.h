@@ -10,10 +10,8 @@
  * notifies. A build for another grouping or memory store cancels the one
  * in progress; a new memory store drops the index.
  *
- * While the session has a selected scope, the query builds the index of
- * that scope's grouping by itself, and (until the timeline asks this query
- * directly) hands it to the session, whose transitional "scope-index"
- * property and tm_session_get_selected_scope_series() the timeline reads.
+ * The scope view asks for the index of its grouping; tm-scope-series-query
+ * asks for the selected scope's.
  *
  * One query per session: tm_scope_index_query_get_for_session() makes it
  * the first time and the session keeps it for its life (as object data).
@@ -39,6 +37,15 @@ TmScopeIndexQuery *tm_scope_index_query_get_for_session (TmSession         *sess
  * is built (this call starts it) and without a memory store. */
 TmScopeIndex      *tm_scope_index_query_get_index       (TmScopeIndexQuery *self,
                                                          TmScopeGrouping    grouping);
+/* The tree of some allocations of the session's memory store, those
+ * whose allocation events are snapshots (ascending; such as the ones
+ * never freed, docs/scopes.md, "Never freed"): from grouping's index,
+ * which this starts building, or decoded at once when there are at most a
+ * few thousand. NULL while the index is built or without a memory store;
+ * an empty tree when the file changed on disk. */
+TmScopeTree       *tm_scope_index_query_tree_for_allocations (TmScopeIndexQuery *self,
+                                                              TmScopeGrouping    grouping,
+                                                              GArray            *snapshots);
 /* TRUE while an index of the session's memory store is being built. */
 gboolean           tm_scope_index_query_get_pending     (TmScopeIndexQuery *self);
 

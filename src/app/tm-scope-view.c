@@ -13,10 +13,12 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "tm-allocations-query.h"
 #include "tm-comparison-query.h"
 #include "tm-format.h"
 #include "tm-palette.h"
 #include "tm-scope-index-query.h"
+#include "tm-scope-search.h"
 #include "tm-scope-view.h"
 
 /* ------------------------------------------------------------------ */
@@ -119,6 +121,13 @@ struct _TmScopeView
   GtkColumnViewColumn *delta_column;   /* shown while comparing */
   GtkTreeListModel   *tree_model;
   GtkSingleSelection *selection;
+
+  /* What was never freed instead of what is live (docs/scopes.md, "Never
+   * freed"), from the session's allocation index and scope index. */
+  gboolean            never_freed;
+  GtkToggleButton    *never_freed_button;
+  GSignalGroup       *allocations_signals;
+  TmScopeSearch      *search;
 };
 
 G_DEFINE_FINAL_TYPE (TmScopeView, tm_scope_view, TM_TYPE_VIEW)
@@ -126,6 +135,7 @@ G_DEFINE_FINAL_TYPE (TmScopeView, tm_scope_view, TM_TYPE_VIEW)
 enum {
   PROP_0,
   PROP_GROUPING,
+  PROP_NEVER_FREED,
   N_PROPS
 };
 
@@ -133,6 +143,10 @@ static GParamSpec *properties[N_PROPS];
 
 static void update_breadcrumb (TmScopeView *self);
 static void rebuild_rows      (TmScopeView *self);
+static void reveal_matches    (TmScopeView *self);
+static int  compare_siblings  (const TmScopeNode *a,
+                               const TmScopeNode *b,
+                               gpointer           user_data);
 
 static void
 set_selected_node (TmScopeView       *self,
@@ -203,11 +217,49 @@ sync_selection (TmScopeView *self)
 
   self->syncing = TRUE;
   position = node != NULL ? reveal_row (self, node) : G_MAXUINT;
-  if (position != G_MAXUINT)
-    gtk_single_selection_set_selected (self->selection, position);
-  else
-    gtk_selection_model_unselect_all (GTK_SELECTION_MODEL (self->selection));
+  /* No scope (All): no row stays highlighted. GtkSingleSelection's
+   * unselect_all() leaves its row selected in GTK 4.8. */
+  gtk_single_selection_set_selected (self->selection, position != G_MAXUINT ? position : GTK_INVALID_LIST_POSITION);
   self->syncing = FALSE;
+}
+
+/* "Never freed — 553 allocations, 2.05 GiB" once the allocation index is
+ * there. */
+static char *
+never_freed_heading (TmSession *session)
+{
+  TmAllocations *allocations = tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session));
+  guint n;
+  g_autofree char *count = NULL;
+  g_autofree char *bytes = NULL;
+
+  if (allocations == NULL)
+    return g_strdup (_("Never freed"));
+  n = tm_allocations_get_n_never_freed (allocations);
+  count = tm_format_count (n);
+  bytes = tm_format_bytes (tm_allocations_get_never_freed_bytes (allocations));
+  /* Translators: heading of the scope view showing what was never freed:
+   * a count of allocations, then their size */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Never freed — %s allocation, %s",
+                                       "Never freed — %s allocations, %s", n),
+                          count, bytes);
+}
+
+/* The tree of what was never freed; NULL while the indices are built. */
+static TmScopeTree *
+never_freed_tree (TmScopeView *self,
+                  TmSession   *session)
+{
+  TmAllocationsQuery *query = tm_allocations_query_get_for_session (session);
+  TmAllocations *allocations = tm_allocations_query_get_allocations (query);
+  g_autoptr(GArray) events = NULL;
+
+  if (allocations == NULL && tm_allocations_query_get_pending (query))
+    return NULL;
+  events = allocations != NULL ? tm_allocations_query_never_freed_events (allocations)
+                               : g_array_new (FALSE, FALSE, sizeof (guint));
+  return tm_scope_index_query_tree_for_allocations (tm_scope_index_query_get_for_session (session),
+                                                    self->grouping, events);
 }
 
 static void
@@ -219,6 +271,8 @@ update_heading (TmScopeView *self)
 
   if (store == NULL)
     text = g_strdup (_("Scopes"));
+  else if (self->never_freed)
+    text = never_freed_heading (session);
   else
     {
       g_autofree char *time = tm_format_time_ms (tm_session_get_shown_time (session));
@@ -248,7 +302,9 @@ rebuild (TmScopeView *self)
   if (self->tree != NULL && focus != NULL && focus->depth > 0)
     focus_scope = tm_scope_tree_get_scope (self->tree, focus);
 
-  if (analysis != NULL)
+  if (analysis != NULL && self->never_freed)
+    tree = never_freed_tree (self, session);
+  else if (analysis != NULL)
     {
       if (!tm_session_get_has_selected_time (session))
         tree = tm_scope_tree_new_at (analysis, TRUE, 0, self->grouping);
@@ -270,8 +326,11 @@ rebuild (TmScopeView *self)
 
   g_set_object (&self->tree, tree);
   tm_icicle_set_tree (self->icicle, tree);
+  tm_icicle_set_never_freed (self->icicle, self->never_freed);
   if (tree != NULL && focus_scope != NULL)
     tm_icicle_set_focus (self->icicle, tm_scope_tree_find (tree, focus_scope));
+  tm_scope_search_set_tree (self->search, tree);
+  tm_icicle_set_matches (self->icicle, tm_scope_search_get_matches (self->search));
 
   rebuild_rows (self);
   update_breadcrumb (self);
@@ -291,6 +350,8 @@ rebuild_rows (TmScopeView *self)
   self->tree_model = gtk_tree_list_model_new (g_steal_pointer (&root), FALSE, FALSE, create_children,
                                               g_object_ref (sorter), g_object_unref);
   gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->tree_model));
+  tm_scope_search_set_order (self->search, compare_siblings, self);
+  reveal_matches (self);
   self->syncing = FALSE;
   sync_selection (self);
 }
@@ -305,14 +366,119 @@ queue_rebuild (TmScopeView *self)
     self->dirty = TRUE;
 }
 
-/* Only the tree at a selected time comes from the index. */
+/* Only the tree at a selected time, and what was never freed while it
+ * waits for it, come from the index. */
 static void
 index_changed_cb (TmScopeView *self)
 {
   TmSession *session = tm_view_get_session (TM_VIEW (self));
 
-  if (session != NULL && tm_session_get_has_selected_time (session))
+  if (session != NULL && (self->never_freed ? self->tree == NULL : tm_session_get_has_selected_time (session)))
     queue_rebuild (self);
+}
+
+/* What was never freed waits for the allocation index. */
+static void
+allocations_changed_cb (TmScopeView *self)
+{
+  if (self->never_freed && self->tree == NULL)
+    queue_rebuild (self);
+}
+
+/* What was never freed does not depend on the time shown. */
+static void
+time_changed_cb (TmScopeView *self)
+{
+  if (self->never_freed)
+    update_heading (self);
+  else
+    queue_rebuild (self);
+}
+
+static void
+never_freed_toggled_cb (TmScopeView *self)
+{
+  tm_scope_view_set_never_freed (self, gtk_toggle_button_get_active (self->never_freed_button));
+}
+
+/* ------------------------------------------------------------------ */
+/* Finding scopes (docs/scopes.md, "Finding a scope")                   */
+
+/* Siblings in the table's order, for the search. */
+static int
+compare_siblings (const TmScopeNode *a,
+                  const TmScopeNode *b,
+                  gpointer           user_data)
+{
+  TmScopeView *self = user_data;
+  GtkSorter *sorter = gtk_column_view_get_sorter (self->column_view);
+  g_autoptr(TmScopeItem) x = NULL;
+  g_autoptr(TmScopeItem) y = NULL;
+
+  if (self->tree == NULL || gtk_sorter_get_order (sorter) == GTK_SORTER_ORDER_NONE)
+    return 0;
+  x = g_object_new (TM_TYPE_SCOPE_ITEM, NULL);
+  y = g_object_new (TM_TYPE_SCOPE_ITEM, NULL);
+  x->tree = g_object_ref (self->tree);
+  x->node = a;
+  y->tree = g_object_ref (self->tree);
+  y->node = b;
+  return gtk_sorter_compare (sorter, x, y);
+}
+
+/* The parents of the first matches expanded, so that their rows show. */
+static void
+reveal_matches (TmScopeView *self)
+{
+  GPtrArray *matches = tm_scope_search_get_matches (self->search);
+
+  for (guint i = 0; i < MIN (matches->len, 64); i++)
+    reveal_row (self, g_ptr_array_index (matches, i));
+}
+
+/* The column view's list scrolls to the selected row (GTK 4.8 has no
+ * scroll_to). */
+static void
+scroll_to_selected (TmScopeView *self)
+{
+  guint position = gtk_single_selection_get_selected (self->selection);
+
+  if (position == GTK_INVALID_LIST_POSITION)
+    return;
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
+}
+
+static void
+matches_changed_cb (TmScopeView *self)
+{
+  tm_icicle_set_matches (self->icicle, tm_scope_search_get_matches (self->search));
+  /* The rows again, to draw the matches in bold. */
+  rebuild_rows (self);
+}
+
+/* Selects the current match (as a click on its row would), zooming the
+ * picture out when it lies outside the scope shown. */
+static void
+current_match_cb (TmScopeView       *self,
+                  const TmScopeNode *node)
+{
+  const TmScopeNode *focus = tm_icicle_get_focus (self->icicle);
+  const TmScopeNode *n = node;
+
+  while (n != NULL && n != focus)
+    n = n->parent;
+  if (n == NULL || node == focus)
+    {
+      tm_icicle_set_focus (self->icicle, node->parent);
+      update_breadcrumb (self);
+    }
+  reveal_row (self, node);
+  set_selected_node (self, node);
+  sync_selection (self);
+  scroll_to_selected (self);
 }
 
 static void
@@ -356,7 +522,7 @@ update_breadcrumb (TmScopeView *self)
   while (depth-- > 0)
     {
       const TmScopeNode *n = chain[depth];
-      const char *name = n->depth == 0 ? _("All") : n->name[0] != '\0' ? n->name : _("(no op name)");
+      g_autofree char *name = n->depth == 0 ? g_strdup (_("All")) : tm_icicle_node_name (self->tree, n);
       GtkWidget *button;
 
       if (n->depth > 0)
@@ -479,8 +645,17 @@ bind_name_cb (GtkSignalListItemFactory *factory,
   GtkWidget *swatch = gtk_widget_get_first_child (box);
   GtkWidget *label = gtk_widget_get_last_child (box);
   g_autoptr(TmScopeItem) item = gtk_tree_list_row_get_item (row);
-  const char *name = item->node->name[0] != '\0' ? item->node->name : _("(no op name)");
+  g_autofree char *name = tm_icicle_node_name (item->tree, item->node);
+  TmScopeView *view = g_object_get_data (G_OBJECT (factory), "tm-view");
+  g_autoptr(PangoAttrList) bold = NULL;
 
+  /* A search's matches in bold. */
+  if (tm_scope_search_is_match (view->search, item->node))
+    {
+      bold = pango_attr_list_new ();
+      pango_attr_list_insert (bold, pango_attr_weight_new (PANGO_WEIGHT_BOLD));
+    }
+  gtk_label_set_attributes (GTK_LABEL (label), bold);
   gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), row);
   gtk_label_set_label (GTK_LABEL (label), name);
   gtk_widget_set_tooltip_text (label, name);
@@ -680,6 +855,8 @@ tm_scope_view_session_changed (TmView    *view,
 
   g_signal_group_set_target (self->index_signals,
                              session != NULL ? tm_scope_index_query_get_for_session (session) : NULL);
+  g_signal_group_set_target (self->allocations_signals,
+                             session != NULL ? tm_allocations_query_get_for_session (session) : NULL);
   baseline_changed (self);
 }
 
@@ -694,6 +871,7 @@ tm_scope_view_dispose (GObject *object)
   self->column_view = NULL;
   g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_object (&self->index_signals);
+  g_clear_object (&self->allocations_signals);
   g_clear_object (&self->tree);
   g_clear_object (&self->tree_model);
   g_clear_object (&self->selection);
@@ -714,6 +892,9 @@ tm_scope_view_get_property (GObject    *object,
     case PROP_GROUPING:
       g_value_set_int (value, self->grouping);
       break;
+    case PROP_NEVER_FREED:
+      g_value_set_boolean (value, self->never_freed);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -731,6 +912,9 @@ tm_scope_view_set_property (GObject      *object,
     {
     case PROP_GROUPING:
       tm_scope_view_set_grouping (self, g_value_get_int (value));
+      break;
+    case PROP_NEVER_FREED:
+      tm_scope_view_set_never_freed (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -753,6 +937,9 @@ tm_scope_view_class_init (TmScopeViewClass *klass)
   properties[PROP_GROUPING] =
     g_param_spec_int ("grouping", NULL, NULL, 0, TM_SCOPE_N_GROUPINGS - 1, TM_SCOPE_GROUPING_NAME,
                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_NEVER_FREED] =
+    g_param_spec_boolean ("never-freed", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
@@ -788,6 +975,17 @@ tm_scope_view_init (TmScopeView *self)
   gtk_box_append (GTK_BOX (self->computing), label);
   gtk_widget_set_visible (self->computing, FALSE);
   gtk_box_append (GTK_BOX (header), self->computing);
+  /* The search in the header, which is as tall anyway. */
+  self->search = TM_SCOPE_SEARCH (tm_scope_search_new ());
+  g_signal_connect_swapped (self->search, "matches-changed", G_CALLBACK (matches_changed_cb), self);
+  g_signal_connect_swapped (self->search, "current-changed", G_CALLBACK (current_match_cb), self);
+  gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->search));
+  self->never_freed_button = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("_Never Freed")));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->never_freed_button),
+                               _("Only the allocations never freed, whenever they were made: what is still live at the end "
+                                 "of the profile, as a leak flame graph"));
+  g_signal_connect_swapped (self->never_freed_button, "toggled", G_CALLBACK (never_freed_toggled_cb), self);
+  gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->never_freed_button));
   label = gtk_label_new_with_mnemonic (_("_Group by"));
   gtk_widget_add_css_class (label, "dim-label");
   gtk_box_append (GTK_BOX (header), label);
@@ -848,16 +1046,22 @@ tm_scope_view_init (TmScopeView *self)
   gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
   gtk_paned_set_position (GTK_PANED (paned), 6 * TM_ICICLE_ROW_HEIGHT);
   gtk_box_append (GTK_BOX (self->box), paned);
+  /* Shown, the tab puts the focus on the tree, not in the search entry
+   * (which would take the zoom keys). */
+  tm_view_set_first_focus (TM_VIEW (self), GTK_WIDGET (self->column_view));
 
   session_signals = tm_view_get_session_signals (TM_VIEW (self));
   g_signal_group_connect_swapped (session_signals, "notify::memory-store", G_CALLBACK (queue_rebuild), self);
-  g_signal_group_connect_swapped (session_signals, "notify::has-selected-time", G_CALLBACK (queue_rebuild), self);
-  g_signal_group_connect_swapped (session_signals, "notify::selected-time", G_CALLBACK (queue_rebuild), self);
+  g_signal_group_connect_swapped (session_signals, "notify::has-selected-time", G_CALLBACK (time_changed_cb), self);
+  g_signal_group_connect_swapped (session_signals, "notify::selected-time", G_CALLBACK (time_changed_cb), self);
   g_signal_group_connect_swapped (session_signals, "notify::selected-scope", G_CALLBACK (sync_selection), self);
   g_signal_group_connect_swapped (session_signals, "notify::baseline", G_CALLBACK (baseline_changed), self);
   g_signal_group_connect_swapped (session_signals, "notify::alignment", G_CALLBACK (queue_rebuild), self);
   self->index_signals = g_signal_group_new (TM_TYPE_SCOPE_INDEX_QUERY);
   g_signal_group_connect_swapped (self->index_signals, "notify::index", G_CALLBACK (index_changed_cb), self);
+  self->allocations_signals = g_signal_group_new (TM_TYPE_ALLOCATIONS_QUERY);
+  g_signal_group_connect_swapped (self->allocations_signals, "notify::allocations",
+                                  G_CALLBACK (allocations_changed_cb), self);
 
   self->dirty = TRUE;
   update_heading (self);
@@ -921,4 +1125,35 @@ tm_scope_view_get_column_view (TmScopeView *self)
 {
   g_return_val_if_fail (TM_IS_SCOPE_VIEW (self), NULL);
   return self->column_view;
+}
+
+gboolean
+tm_scope_view_get_never_freed (TmScopeView *self)
+{
+  g_return_val_if_fail (TM_IS_SCOPE_VIEW (self), FALSE);
+  return self->never_freed;
+}
+
+void
+tm_scope_view_set_never_freed (TmScopeView *self,
+                               gboolean     never_freed)
+{
+  g_return_if_fail (TM_IS_SCOPE_VIEW (self));
+
+  never_freed = !!never_freed;
+  if (self->never_freed == never_freed)
+    return;
+  self->never_freed = never_freed;
+  gtk_toggle_button_set_active (self->never_freed_button, never_freed);
+  tm_icicle_set_tree (self->icicle, NULL);
+  g_clear_object (&self->tree);
+  queue_rebuild (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NEVER_FREED]);
+}
+
+TmScopeSearch *
+tm_scope_view_get_search (TmScopeView *self)
+{
+  g_return_val_if_fail (TM_IS_SCOPE_VIEW (self), NULL);
+  return self->search;
 }

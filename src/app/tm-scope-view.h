@@ -14,6 +14,7 @@
 #include <gtk/gtk.h>
 
 #include "tm-icicle.h"
+#include "tm-scope-search.h"
 #include "tm-view.h"
 
 G_BEGIN_DECLS
@@ -27,9 +28,17 @@ TmScopeGrouping  tm_scope_view_get_grouping   (TmScopeView     *self);
 void             tm_scope_view_set_grouping   (TmScopeView     *self,
                                                TmScopeGrouping  grouping);
 
-/* For tests: the tree shown (NULL: none), the picture and the table. */
+/* What was never freed instead of what is live at the shown time
+ * (docs/scopes.md, "Never freed"). */
+gboolean         tm_scope_view_get_never_freed (TmScopeView    *self);
+void             tm_scope_view_set_never_freed (TmScopeView    *self,
+                                                gboolean        never_freed);
+
+/* For tests: the tree shown (NULL: none), the picture, the table and the
+ * search. */
 TmScopeTree     *tm_scope_view_get_tree       (TmScopeView     *self);
 TmIcicle        *tm_scope_view_get_icicle     (TmScopeView     *self);
 GtkColumnView   *tm_scope_view_get_column_view (TmScopeView    *self);
+TmScopeSearch   *tm_scope_view_get_search     (TmScopeView     *self);
 
 G_END_DECLS

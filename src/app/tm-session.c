@@ -6,10 +6,7 @@
 #include "config.h"
 
 #include "tm-session.h"
-#include "tm-session-private.h"
-
-/* tm_session_zoom_to() leaves this share of the span free on each side. */
-#define ZOOM_TO_MARGIN 0.04
+#include "tm-static-selection.h"
 
 struct _TmSession
 {
@@ -22,16 +19,7 @@ struct _TmSession
   guint          has_selected_time : 1;
 
   TmScope       *selected_scope;
-  /* Transitional, for the timeline until it asks tm-scope-index-query:
-   * the index that query handed over, and the selected scope's series
-   * made from it on first use. */
-  TmScopeIndex  *scope_index;
-  gint64        *scope_series;
   guint          selected_allocation;  /* index in the memory id's allocations, or TM_ALLOCATIONS_NONE */
-  /* Transitional, for the timeline and the memory map until they ask
-   * tm-allocations-query: what that query handed over. */
-  TmAllocations *allocations;
-  gboolean       allocations_pending;
 
   /* Comparing: the baseline and the alignment (tm-comparison-query
    * makes the comparison from them). */
@@ -40,6 +28,7 @@ struct _TmSession
   TmCompareAlignment alignment;
   /* The run of several hosts the window came from (tm-run-loader), if any. */
   TmRunLoader   *run;
+  TmStaticSelection *static_selection;  /* the Memory Viewer's module (tm-static-selection) */
 };
 
 G_DEFINE_FINAL_TYPE (TmSession, tm_session, G_TYPE_OBJECT)
@@ -63,9 +52,7 @@ enum {
   PROP_BASELINE,
   PROP_ALIGNMENT,
   PROP_RUN,
-  PROP_SCOPE_INDEX,
-  PROP_ALLOCATIONS,
-  PROP_ALLOCATIONS_PENDING,
+  PROP_STATIC_SELECTION,
   N_PROPS
 };
 
@@ -83,7 +70,7 @@ static guint signals[N_SIGNALS];
 static void
 update_limits (TmSession *self)
 {
-  GArray *modules = tm_session_get_hlo_modules (self);
+  GArray *modules = self->profile != NULL ? tm_profile_get_hlo_modules (self->profile) : NULL;
   gint64 start = 0, end = 1;
   gboolean any = FALSE;
 
@@ -124,14 +111,12 @@ tm_session_dispose (GObject *object)
   TmSession *self = TM_SESSION (object);
 
   g_clear_pointer (&self->selected_scope, tm_scope_free);
-  g_clear_pointer (&self->scope_series, g_free);
-  g_clear_object (&self->scope_index);
-  g_clear_object (&self->allocations);
   g_clear_object (&self->baseline);
   g_clear_object (&self->baseline_profile);
   g_clear_object (&self->memory_store);
   g_clear_object (&self->profile);
   g_clear_object (&self->run);
+  g_clear_pointer (&self->static_selection, tm_static_selection_free);
 
   G_OBJECT_CLASS (tm_session_parent_class)->dispose (object);
 }
@@ -168,18 +153,6 @@ tm_session_get_property (GObject    *object,
       g_value_set_object (value, self->viewport);
       break;
 
-    case PROP_SCOPE_INDEX:
-      g_value_set_object (value, self->scope_index);
-      break;
-
-    case PROP_ALLOCATIONS:
-      g_value_set_object (value, self->allocations);
-      break;
-
-    case PROP_ALLOCATIONS_PENDING:
-      g_value_set_boolean (value, self->allocations_pending);
-      break;
-
     case PROP_HAS_SELECTED_TIME:
       g_value_set_boolean (value, self->has_selected_time);
       break;
@@ -190,6 +163,10 @@ tm_session_get_property (GObject    *object,
 
     case PROP_SELECTED_SCOPE:
       g_value_set_boxed (value, self->selected_scope);
+      break;
+
+    case PROP_SELECTED_ALLOCATION:
+      g_value_set_uint (value, self->selected_allocation);
       break;
 
     case PROP_BASELINE:
@@ -204,39 +181,8 @@ tm_session_get_property (GObject    *object,
       g_value_set_object (value, self->run);
       break;
 
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-tm_session_set_property (GObject      *object,
-                         guint         prop_id,
-                         const GValue *value,
-                         GParamSpec   *pspec)
-{
-  TmSession *self = TM_SESSION (object);
-
-  switch (prop_id)
-    {
-    case PROP_PROFILE:
-      tm_session_set_profile (self, g_value_get_object (value));
-      break;
-
-    case PROP_MEMORY_STORE:
-      tm_session_set_memory_store (self, g_value_get_object (value));
-      break;
-
-    case PROP_SELECTED_SCOPE:
-      tm_session_set_selected_scope (self, g_value_get_boxed (value));
-      break;
-
-    case PROP_ALIGNMENT:
-      tm_session_set_alignment (self, g_value_get_enum (value));
-      break;
-
-    case PROP_RUN:
-      tm_session_set_run (self, g_value_get_object (value));
+    case PROP_STATIC_SELECTION:
+      g_value_set_boxed (value, self->static_selection);
       break;
 
     default:
@@ -252,16 +198,15 @@ tm_session_class_init (TmSessionClass *klass)
   object_class->dispose = tm_session_dispose;
   object_class->finalize = tm_session_finalize;
   object_class->get_property = tm_session_get_property;
-  object_class->set_property = tm_session_set_property;
 
   properties[PROP_PROFILE] =
     g_param_spec_object ("profile", NULL, NULL,
                          TM_TYPE_PROFILE,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_MEMORY_STORE] =
     g_param_spec_object ("memory-store", NULL, NULL,
                          TM_TYPE_MEMORY_STORE,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_VIEWPORT] =
     g_param_spec_object ("viewport", NULL, NULL,
                          TM_TYPE_VIEWPORT,
@@ -277,13 +222,11 @@ tm_session_class_init (TmSessionClass *klass)
   properties[PROP_SELECTED_SCOPE] =
     g_param_spec_boxed ("selected-scope", NULL, NULL,
                         TM_TYPE_SCOPE,
-                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_SELECTED_ALLOCATION] =
     g_param_spec_uint ("selected-allocation", NULL, NULL,
                        0, G_MAXUINT, TM_ALLOCATIONS_NONE,
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-
-
   properties[PROP_BASELINE] =
     g_param_spec_object ("baseline", NULL, NULL,
                          TM_TYPE_MEMORY_STORE,
@@ -291,25 +234,15 @@ tm_session_class_init (TmSessionClass *klass)
   properties[PROP_ALIGNMENT] =
     g_param_spec_enum ("alignment", NULL, NULL,
                        TM_TYPE_COMPARE_ALIGNMENT, TM_COMPARE_ALIGN_START,
-                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_RUN] =
     g_param_spec_object ("run", NULL, NULL,
                          TM_TYPE_RUN_LOADER,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_SCOPE_INDEX] =
-    g_param_spec_object ("scope-index", NULL, NULL,
-                         TM_TYPE_SCOPE_INDEX,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-
-  properties[PROP_ALLOCATIONS] =
-    g_param_spec_object ("allocations", NULL, NULL,
-                         TM_TYPE_ALLOCATIONS,
-                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_ALLOCATIONS_PENDING] =
-    g_param_spec_boolean ("allocations-pending", NULL, NULL,
-                          FALSE,
-                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-
+  properties[PROP_STATIC_SELECTION] =
+    g_param_spec_boxed ("static-selection", NULL, NULL,
+                        TM_TYPE_STATIC_SELECTION,
+                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* A view asks for one host of the run and one of its memory ids (NULL:
@@ -352,6 +285,7 @@ tm_session_set_profile (TmSession *self,
 
   g_object_freeze_notify (G_OBJECT (self));
   tm_session_set_memory_store (self, NULL);
+  tm_session_set_static_selection (self, NULL);
   g_set_object (&self->profile, profile);
   update_limits (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
@@ -381,9 +315,7 @@ tm_session_set_memory_store (TmSession     *self,
   g_object_freeze_notify (G_OBJECT (self));
   tm_session_clear_selected_time (self);
   tm_session_set_selected_scope (self, NULL);
-  _tm_session_set_scope_index (self, NULL);
   tm_session_select_allocation (self, TM_ALLOCATIONS_NONE);
-  _tm_session_set_allocations (self, NULL, FALSE);
   g_set_object (&self->memory_store, store);
   update_limits (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MEMORY_STORE]);
@@ -400,43 +332,12 @@ tm_session_get_analysis (TmSession *self)
   return tm_profile_lookup_analysis (self->profile, self->memory_store);
 }
 
-GArray *
-tm_session_get_hlo_modules (TmSession *self)
-{
-  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
-
-  return self->profile != NULL ? tm_profile_get_hlo_modules (self->profile) : NULL;
-}
-
 TmViewport *
 tm_session_get_viewport (TmSession *self)
 {
   g_return_val_if_fail (TM_IS_SESSION (self), NULL);
 
   return self->viewport;
-}
-
-void
-tm_session_zoom_to (TmSession *self,
-                    gint64     start_ps,
-                    gint64     end_ps)
-{
-  gint64 margin;
-
-  g_return_if_fail (TM_IS_SESSION (self));
-
-  if (end_ps < start_ps)
-    {
-      gint64 tmp = start_ps;
-
-      start_ps = end_ps;
-      end_ps = tmp;
-    }
-  /* In double: the span of two extreme int64 times does not fit in one. */
-  margin = (gint64) (((double) end_ps - (double) start_ps) * ZOOM_TO_MARGIN);
-  tm_viewport_set_range (self->viewport,
-                         start_ps > G_MININT64 + margin ? start_ps - margin : G_MININT64,
-                         end_ps < G_MAXINT64 - margin ? end_ps + margin : G_MAXINT64);
 }
 
 gboolean
@@ -520,70 +421,9 @@ tm_session_set_selected_scope (TmSession     *self,
     return;
 
   g_clear_pointer (&self->selected_scope, tm_scope_free);
-  g_clear_pointer (&self->scope_series, g_free);
   if (scope != NULL)
     self->selected_scope = tm_scope_copy (scope);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_SCOPE]);
-}
-
-void
-_tm_session_set_scope_index (TmSession    *self,
-                             TmScopeIndex *index)
-{
-  g_return_if_fail (TM_IS_SESSION (self));
-
-  if (self->scope_index == index)
-    return;
-  g_clear_pointer (&self->scope_series, g_free);
-  g_set_object (&self->scope_index, index);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCOPE_INDEX]);
-}
-
-const gint64 *
-tm_session_get_selected_scope_series (TmSession *self)
-{
-  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
-
-  if (self->selected_scope == NULL || self->scope_index == NULL ||
-      tm_scope_index_get_grouping (self->scope_index) != self->selected_scope->grouping)
-    return NULL;
-  if (self->scope_series == NULL)
-    self->scope_series = tm_scope_index_series (self->scope_index, self->selected_scope);
-  return self->scope_series;
-}
-
-void
-_tm_session_set_allocations (TmSession     *self,
-                             TmAllocations *allocations,
-                             gboolean       pending)
-{
-  g_return_if_fail (TM_IS_SESSION (self));
-
-  g_object_freeze_notify (G_OBJECT (self));
-  if (g_set_object (&self->allocations, allocations))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOCATIONS]);
-  if (self->allocations_pending != !!pending)
-    {
-      self->allocations_pending = !!pending;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOCATIONS_PENDING]);
-    }
-  g_object_thaw_notify (G_OBJECT (self));
-}
-
-TmAllocations *
-tm_session_get_allocations (TmSession *self)
-{
-  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
-
-  return self->allocations;
-}
-
-gboolean
-tm_session_get_allocations_pending (TmSession *self)
-{
-  g_return_val_if_fail (TM_IS_SESSION (self), FALSE);
-
-  return self->allocations_pending;
 }
 
 guint
@@ -598,13 +438,8 @@ void
 tm_session_select_allocation (TmSession *self,
                               guint      index)
 {
-  TmAllocations *allocations;
-
   g_return_if_fail (TM_IS_SESSION (self));
 
-  allocations = tm_session_get_allocations (self);
-  if (allocations == NULL || index >= tm_allocations_get_n (allocations))
-    index = TM_ALLOCATIONS_NONE;
   if (self->selected_allocation == index)
     return;
 
@@ -648,16 +483,6 @@ tm_session_get_baseline_profile (TmSession *self)
   g_return_val_if_fail (TM_IS_SESSION (self), NULL);
 
   return self->baseline_profile;
-}
-
-TmAnalysis *
-tm_session_get_baseline_analysis (TmSession *self)
-{
-  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
-
-  if (self->baseline == NULL)
-    return NULL;
-  return tm_profile_lookup_analysis (self->baseline_profile, self->baseline);
 }
 
 TmCompareAlignment
@@ -723,4 +548,25 @@ tm_session_open_host (TmSession  *self,
   g_return_if_fail (self->run != NULL && host < tm_run_loader_get_n_hosts (self->run));
 
   g_signal_emit (self, signals[OPEN_HOST], 0, host, memory_id);
+}
+
+const TmStaticSelection *
+tm_session_get_static_selection (TmSession *self)
+{
+  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
+
+  return self->static_selection;
+}
+
+void
+tm_session_set_static_selection (TmSession               *self,
+                                 const TmStaticSelection *selection)
+{
+  g_return_if_fail (TM_IS_SESSION (self));
+
+  if (tm_static_selection_equal (self->static_selection, selection))
+    return;
+  g_clear_pointer (&self->static_selection, tm_static_selection_free);
+  self->static_selection = selection != NULL ? tm_static_selection_copy (selection) : NULL;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATIC_SELECTION]);
 }

@@ -9,11 +9,13 @@
  * and redraws when the session notifies; no view calls another view.
  *
  * The session says what is shown, nothing derived: what is made from it
- * (the comparison, the scope index) comes from query objects that each
- * view asks (tm-comparison-query, tm-scope-index-query,
- * tm-allocations-query).
+ * (the comparison, the scope index and the selected scope's series, the
+ * allocation index) comes from query objects that each view asks
+ * (tm-comparison-query, tm-scope-index-query, tm-scope-series-query,
+ * tm-allocations-query); the session knows nothing of them.
  *
- * The state:
+ * The state (every property is read-only: it changes through the setters
+ * below, which keep it consistent, and notifies once per change):
  *   profile        the shown profile (NULL: none)
  *   memory-store   the shown memory id of that profile (NULL: none), and
  *                  with it the profile's analysis of that memory id
@@ -25,37 +27,31 @@
  *   selected-scope a scope the user picked (tm-scopes; NULL: none): the
  *                  breakdown table filters to it, the timeline draws its
  *                  bytes over time, other views highlight its allocations
- *   scope-index    transitional (read-only): the scope index behind the
- *                  selected scope's series, which tm-scope-index-query
- *                  builds and hands over; the timeline reads it until it
- *                  asks that query itself
- *
- *   run            the run of several hosts the window opened (tm-run-loader;
- *                  NULL: none): the run overview shows it; a view asks
- *                  for one of its hosts with tm_session_open_host(), and
- *                  whoever shows the session (the window) answers the
- *                  "open-host" signal
- *
- *   allocations, allocations-pending
- *                  transitional (read-only): the memory id's allocation
- *                  index as tm-allocations-query, which asks for it,
- *                  hands it over; the timeline and the memory map read it
- *                  here until they ask that query themselves
  *   selected-allocation
  *                  an allocation the user picked: its index in the memory
- *                  id's allocation index, or TM_ALLOCATIONS_NONE (always,
- *                  while that index is pending)
+ *                  id's allocation index (tm-allocations-query), or
+ *                  TM_ALLOCATIONS_NONE
  *   baseline       a memory id to compare with (NULL: no comparison), of
  *                  the baseline profile (another file, another host of the
  *                  run, or the shown profile itself); the comparison made
  *                  from it is tm-comparison-query's
  *   alignment      where the baseline's time axis is pinned to the memory
  *                  store's: start, peak or first step (docs/compare.md)
+ *   run            the run of several hosts the window opened (tm-run-loader;
+ *                  NULL: none): the run overview shows it; a view asks
+ *                  for one of its hosts with tm_session_open_host(), and
+ *                  whoever shows the session (the window) answers the
+ *                  "open-host" signal
+ *   static-selection
+ *                  the Memory Viewer's module, memory space and op looked
+ *                  for (tm-static-selection; NULL until the page shows a
+ *                  module); cleared with the profile
  *
  * The baseline stays when the profile or the memory id changes (the
  * comparison is made again); tm_session_set_baseline (self, NULL, NULL)
  * ends it. While there is one, the viewport's limits also cover the
- * baseline's range, shifted by the alignment.
+ * baseline's range, shifted by the alignment; the viewport's limits also
+ * cover the profile's HLO modules.
  * Changing the profile or the memory id clears the selections and shows
  * the whole range. Plain GObject: no GTK, usable from tests without a
  * display.
@@ -98,15 +94,8 @@ void           tm_session_set_memory_store       (TmSession     *self,
 /* The profile's analysis of the memory store (NULL without one). */
 TmAnalysis    *tm_session_get_analysis           (TmSession     *self);
 
-/* HLO modules of the profile (TmHloModule; NULL without a profile). */
-GArray        *tm_session_get_hlo_modules        (TmSession     *self);
-
 /* The visible range; never NULL, the same object for the session's life. */
 TmViewport    *tm_session_get_viewport           (TmSession     *self);
-/* Shows [start_ps, end_ps] with a little room on both sides. */
-void           tm_session_zoom_to                (TmSession     *self,
-                                                  gint64         start_ps,
-                                                  gint64         end_ps);
 
 gboolean       tm_session_get_has_selected_time  (TmSession     *self);
 gint64         tm_session_get_selected_time      (TmSession     *self);
@@ -122,22 +111,9 @@ gint64         tm_session_get_shown_time         (TmSession     *self);
 const TmScope *tm_session_get_selected_scope     (TmSession     *self);
 void           tm_session_set_selected_scope     (TmSession     *self,
                                                   const TmScope *scope);
-/* Transitional, for the timeline until it asks tm-scope-index-query
- * itself: the selected scope's bytes at every snapshot of the memory
- * store (tm_scope_index_series), made on first use from the index that
- * query hands over ("scope-index" notifies then); NULL without a selected
- * scope and until its grouping's index is there. */
-const gint64  *tm_session_get_selected_scope_series (TmSession  *self);
-/* Transitional, until the timeline and the memory map ask
- * tm-allocations-query: the allocation index that query handed over (NULL
- * without a store, while it is pending and when it could not be built);
- * "allocations" notifies when it arrives. */
-TmAllocations *tm_session_get_allocations        (TmSession     *self);
-/* Transitional: TRUE while that query waits for the index. */
-gboolean       tm_session_get_allocations_pending (TmSession    *self);
 guint          tm_session_get_selected_allocation (TmSession    *self);
-/* Selects allocation index of tm_session_get_allocations(), or none with
- * TM_ALLOCATIONS_NONE (also for an index out of range). */
+/* Selects allocation index of the memory id's allocation index (what
+ * tm-allocations-query has), or none with TM_ALLOCATIONS_NONE. */
 void           tm_session_select_allocation      (TmSession     *self,
                                                   guint          index);
 
@@ -148,7 +124,6 @@ void           tm_session_set_baseline           (TmSession     *self,
                                                   TmMemoryStore *store);
 TmMemoryStore *tm_session_get_baseline           (TmSession     *self);
 TmProfile     *tm_session_get_baseline_profile   (TmSession     *self);
-TmAnalysis    *tm_session_get_baseline_analysis  (TmSession     *self);
 TmCompareAlignment tm_session_get_alignment      (TmSession     *self);
 void           tm_session_set_alignment          (TmSession     *self,
                                                   TmCompareAlignment alignment);
@@ -163,5 +138,12 @@ void           tm_session_set_run                (TmSession     *self,
 void           tm_session_open_host              (TmSession     *self,
                                                   guint          host,
                                                   const char    *memory_id);
+
+/* The Memory Viewer's choice (tm-static-selection.h; NULL: none yet). */
+typedef struct _TmStaticSelection TmStaticSelection;
+const TmStaticSelection *tm_session_get_static_selection (TmSession *self);
+/* Copies selection (NULL: none). */
+void           tm_session_set_static_selection   (TmSession     *self,
+                                                  const TmStaticSelection *selection);
 
 G_END_DECLS

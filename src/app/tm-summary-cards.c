@@ -3,7 +3,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Every figure has a tooltip that says what it means and, for sizes, the
- * exact number of bytes.
+ * exact number of bytes. A card leads to its moment (docs/ui.md, "Summary
+ * cards"): a click, Enter or Space on it selects that time in the session
+ * and brings it into view; "never freed" asks the window, through
+ * "show-never-freed", to filter the table and the map.
  */
 #include "config.h"
 
@@ -12,7 +15,20 @@
 #include "tm-comparison-query.h"
 #include "tm-allocations-query.h"
 #include "tm-format.h"
-#include "tm-summary-cards.h"
+#include "tm-summary-cards-private.h"
+
+/* The rows of the small cards, in the order of the comparison's figures
+ * (show_comparison). */
+enum {
+  ROW_STACK,
+  ROW_HEAP,
+  ROW_FREE,
+  ROW_FRAGMENTATION,
+  ROW_ALLOCATIONS,
+  ROW_DEALLOCATIONS,
+  ROW_PEAK_STEP,
+  N_ROWS
+};
 
 struct _TmSummaryCards
 {
@@ -51,6 +67,11 @@ struct _TmSummaryCards
    * caching allocator (tm-segments) and these put back after. */
   char         **xla_words;
   TmSegments    *segments;
+  GtkWidget     *never_freed_button;
+  GtkWidget     *at_peak_card;
+  GtkWidget     *activity_card;
+  /* While comparing, each row's change beside its value. */
+  GtkLabel      *deltas[N_ROWS];
 
   TmMemoryStore *store;
   /* On the session's allocations query: the never-freed count. */
@@ -58,6 +79,13 @@ struct _TmSummaryCards
 };
 
 G_DEFINE_FINAL_TYPE (TmSummaryCards, tm_summary_cards, TM_TYPE_VIEW)
+
+enum {
+  SHOW_NEVER_FREED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 static void session_memory_store_cb (TmSummaryCards *self,
                                      GParamSpec     *pspec,
@@ -140,6 +168,25 @@ connect_tooltip (GtkWidget *widget)
   g_signal_connect (widget, "query-tooltip", G_CALLBACK (query_tooltip_cb), NULL);
 }
 
+/* The label beside value, in the next column of its grid, for its change
+ * while comparing. */
+static GtkLabel *
+add_delta_label (GtkLabel *value)
+{
+  GtkWidget *grid = gtk_widget_get_parent (GTK_WIDGET (value));
+  GtkWidget *delta = gtk_label_new (NULL);
+  int column, row, width, height;
+
+  gtk_grid_query_child (GTK_GRID (grid), GTK_WIDGET (value), &column, &row, &width, &height);
+  gtk_label_set_xalign (GTK_LABEL (delta), 1.0f);
+  gtk_widget_set_has_tooltip (delta, TRUE);
+  gtk_widget_add_css_class (delta, "tm-numeric");
+  gtk_widget_add_css_class (delta, "tm-card-delta");
+  gtk_widget_set_visible (delta, FALSE);
+  gtk_grid_attach (GTK_GRID (grid), delta, column + 1, row, 1, 1);
+  return GTK_LABEL (delta);
+}
+
 static void
 set_bytes_row (GtkLabel   *key,
                GtkLabel   *value,
@@ -189,6 +236,166 @@ tm_summary_cards_clear (TmSummaryCards *self)
 static void show_comparison (TmSummaryCards *self,
                              TmCompare      *compare);
 
+/* Adds what a click does to widget's tooltip. */
+static void
+append_hint (GtkWidget  *widget,
+             const char *hint)
+{
+  const char *markup = gtk_widget_get_tooltip_markup (widget);
+  g_autofree char *h = g_markup_escape_text (hint, -1);
+  g_autofree char *text = g_strdup_printf ("%s%s<i>%s</i>", markup != NULL ? markup : "",
+                                           markup != NULL ? "\n\n" : "", h);
+
+  gtk_widget_set_tooltip_markup (widget, text);
+}
+
+/* ------------------------------------------------------------------ */
+/* Cards lead to their moment                                          */
+
+/* Makes t visible on the timeline, keeping the zoom. */
+static void
+bring_into_view (TmSession *session,
+                 gint64     t)
+{
+  TmViewport *viewport = tm_session_get_viewport (session);
+  gint64 span = tm_viewport_get_span (viewport);
+
+  if (t < tm_viewport_get_start (viewport) || t > tm_viewport_get_end (viewport))
+    tm_viewport_set_range (viewport, t - span / 2, t - span / 2 + span);
+}
+
+static void
+go_to_peak_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  TmSummaryCards *self = TM_SUMMARY_CARDS (widget);
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+
+  if (session == NULL || self->store == NULL)
+    return;
+  tm_session_clear_selected_time (session);
+  bring_into_view (session, tm_memory_store_get_summary (self->store)->peak_time_ps);
+}
+
+static void
+go_to_lifetime_peak_action (GtkWidget  *widget,
+                            const char *action_name,
+                            GVariant   *parameter)
+{
+  TmSummaryCards *self = TM_SUMMARY_CARDS (widget);
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+  guint index;
+  gint64 t;
+
+  if (session == NULL || self->store == NULL ||
+      (index = tm_memory_store_find_lifetime_peak (self->store)) == G_MAXUINT)
+    return;
+  t = tm_memory_store_get_times (self->store)[index];
+  /* The peak itself is the table at the peak, not "live at" its time. */
+  if (t == tm_memory_store_get_summary (self->store)->peak_time_ps)
+    tm_session_clear_selected_time (session);
+  else
+    tm_session_select_time (session, t);
+  bring_into_view (session, t);
+}
+
+static void
+show_whole_profile_action (GtkWidget  *widget,
+                           const char *action_name,
+                           GVariant   *parameter)
+{
+  TmSummaryCards *self = TM_SUMMARY_CARDS (widget);
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+
+  if (session != NULL && self->store != NULL)
+    tm_viewport_reset (tm_session_get_viewport (session));
+}
+
+static void
+show_never_freed_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *parameter)
+{
+  TmSummaryCards *self = TM_SUMMARY_CARDS (widget);
+
+  if (self->store != NULL)
+    g_signal_emit (self, signals[SHOW_NEVER_FREED], 0);
+}
+
+static void
+card_released_cb (GtkGestureClick *gesture,
+                  int              n_press,
+                  double           x,
+                  double           y,
+                  const char      *action)
+{
+  GtkWidget *card = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
+
+  if (n_press != 1 || !gtk_widget_contains (card, x, y))
+    return;
+  gtk_widget_grab_focus (card);
+  gtk_widget_activate_action (card, action, NULL);
+}
+
+/* A card as a button: a click, Enter or Space activates action. */
+static void
+make_activatable (GtkWidget  *card,
+                  const char *action)
+{
+  GtkGesture *click = gtk_gesture_click_new ();
+  GtkEventController *keys = gtk_shortcut_controller_new ();
+  const char *triggers[] = { "Return", "KP_Enter", "space" };
+
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);
+  g_signal_connect (click, "released", G_CALLBACK (card_released_cb), (gpointer) action);
+  gtk_widget_add_controller (card, GTK_EVENT_CONTROLLER (click));
+  for (guint i = 0; i < G_N_ELEMENTS (triggers); i++)
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (keys),
+                                          gtk_shortcut_new (gtk_shortcut_trigger_parse_string (triggers[i]),
+                                                            gtk_named_action_new (action)));
+  gtk_widget_add_controller (card, keys);
+}
+
+/* Which cards lead somewhere for the shown memory id, and the line of
+ * their tooltips that says where. */
+static void
+update_activatable (TmSummaryCards *self)
+{
+  gboolean shown = self->store != NULL;
+  gboolean lifetime = shown && tm_memory_store_find_lifetime_peak (self->store) != G_MAXUINT;
+  GtkWidget *cards[] = { self->peak_card, self->capacity_card, self->lifetime_card, self->at_peak_card, self->activity_card };
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "cards.go-to-peak", shown);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "cards.go-to-lifetime-peak", lifetime);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "cards.show-whole-profile", shown);
+  for (guint i = 0; i < G_N_ELEMENTS (cards); i++)
+    {
+      gboolean enabled = shown && (cards[i] != self->lifetime_card || lifetime);
+
+      gtk_widget_set_focusable (cards[i], enabled);
+      if (enabled)
+        gtk_widget_add_css_class (cards[i], "tm-card-activatable");
+      else
+        gtk_widget_remove_css_class (cards[i], "tm-card-activatable");
+    }
+  if (!shown)
+    return;
+
+  append_hint (self->peak_card, _("Click to show the peak: its time on the timeline and what was live then."));
+  append_hint (self->capacity_card, _("Click to show the peak, where the capacity was measured."));
+  append_hint (self->lifetime_card,
+               lifetime
+               ? _("Click to show the moment the profile reached this peak, and what was live then.")
+               : _("No moment of this profile holds this much heap: the allocator reached it before the profile began, or between the points that were sampled."));
+  set_tooltip (self->at_peak_card, NULL, _("At the Peak"),
+               _("Stack, heap, free memory and fragmentation when memory use peaked."), NULL);
+  append_hint (self->at_peak_card, _("Click to show the peak."));
+  set_tooltip (self->activity_card, NULL, _("Activity"),
+               _("How many allocations and deallocations the profile holds, over how long, and the step of the peak."), NULL);
+  append_hint (self->activity_card, _("Click to show the whole profile on the timeline."));
+}
+
 /* What was never freed comes from the allocation index, which the session
  * may still be waiting for: until then the line says so, in its place. */
 static void
@@ -205,6 +412,8 @@ update_never_freed (TmSummaryCards *self)
                                 "is these bytes plus that memory.");
 
   gtk_widget_remove_css_class (GTK_WIDGET (self->never_freed_value), "dim-label");
+  gtk_widget_set_visible (self->never_freed_button, TRUE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "cards.show-never-freed", allocations != NULL);
   if (allocations != NULL)
     {
       guint n = tm_allocations_get_n_never_freed (allocations);
@@ -216,18 +425,21 @@ update_never_freed (TmSummaryCards *self)
       g_autofree char *value = g_strdup_printf (_("%s never freed (%s)"), human, count);
 
       gtk_label_set_label (self->never_freed_value, value);
-      set_tooltip (GTK_WIDGET (self->never_freed_value), NULL, title, explanation, exact_bytes);
+      set_tooltip (self->never_freed_button, NULL, title, explanation, exact_bytes);
+      append_hint (self->never_freed_button,
+                   _("Click to show only these allocations in the table and to highlight them in the memory map."));
     }
   else if (self->store != NULL && tm_allocations_query_get_pending (tm_allocations_query_get_for_session (session)))
     {
       gtk_label_set_label (self->never_freed_value, _("Never freed: counting…"));
       gtk_widget_add_css_class (GTK_WIDGET (self->never_freed_value), "dim-label");
-      set_tooltip (GTK_WIDGET (self->never_freed_value), NULL, title, explanation, NULL);
+      set_tooltip (self->never_freed_button, NULL, title, explanation, NULL);
     }
   else
     {
       gtk_label_set_label (self->never_freed_value, "");
-      gtk_widget_set_tooltip_markup (GTK_WIDGET (self->never_freed_value), NULL);
+      gtk_widget_set_tooltip_markup (self->never_freed_button, NULL);
+      gtk_widget_set_visible (self->never_freed_button, FALSE);
     }
 }
 
@@ -247,9 +459,13 @@ tm_summary_cards_update (TmSummaryCards *self)
   g_autofree char *detail = NULL;
   g_autofree char *explanation = NULL;
 
+  for (guint i = 0; i < N_ROWS; i++)
+    gtk_widget_set_visible (GTK_WIDGET (self->deltas[i]), FALSE);
+
   if (self->store == NULL)
     {
       tm_summary_cards_clear (self);
+      update_activatable (self);
       return;
     }
 
@@ -389,6 +605,7 @@ tm_summary_cards_update (TmSummaryCards *self)
                NULL);
 
   update_never_freed (self);
+  update_activatable (self);
 
   comparison = tm_comparison_query_get_comparison (tm_comparison_query_get_for_session (session));
   if (comparison != NULL)
@@ -457,8 +674,12 @@ static void
 add_detail_line (GtkLabel              *detail,
                  const TmCompareFigure *f)
 {
-  g_autofree char *before = format_baseline (f);
-  g_autofree char *delta = format_delta (f, TRUE);
+  g_autofree char *before_text = format_baseline (f);
+  g_autofree char *delta_text = format_delta (f, TRUE);
+  /* A figure and its change never part at the end of a line: "(+1.71 %)"
+   * stays with "+1.20 MiB". */
+  g_autofree char *before = no_break (before_text);
+  g_autofree char *delta = no_break (delta_text);
   /* Translators: a card's line while comparing: the baseline's value, then
    * the difference, e.g. "baseline 5.78 GiB · +1.20 MiB (+0.02 %)" */
   g_autofree char *line = g_strdup_printf (_("baseline %s · %s"), before, delta);
@@ -468,10 +689,13 @@ add_detail_line (GtkLabel              *detail,
   gtk_label_set_label (detail, text);
 }
 
-/* A small row's value becomes "5.78 GiB (+1.20 MiB)" when it changed;
- * its tooltip gets the baseline and the change in bytes and per cent. */
+/* A small row that changed shows its change beside its value, in a
+ * column of its own ("+1.20 MiB"), so that the value and its name keep
+ * their room; its tooltip gets the baseline and the change in bytes and
+ * per cent. */
 static void
 add_row_delta (GtkLabel              *value,
+               GtkLabel              *delta_label,
                const TmCompareFigure *f)
 {
   g_autofree char *before = format_baseline (f);
@@ -485,13 +709,12 @@ add_row_delta (GtkLabel              *value,
 
   if (f->delta != 0 || f->delta_fraction != 0)
     {
-      g_autofree char *shrunk = NULL;
-      g_autofree char *text = NULL;
-
       /* The short form: the difference without the per cent. */
-      shrunk = format_delta (f, FALSE);
-      text = g_strdup_printf ("%s (%s)", gtk_label_get_label (value), shrunk);
-      gtk_label_set_label (value, text);
+      g_autofree char *shrunk = format_delta (f, FALSE);
+
+      gtk_label_set_label (delta_label, shrunk);
+      gtk_widget_set_visible (GTK_WIDGET (delta_label), TRUE);
+      gtk_widget_set_tooltip_markup (GTK_WIDGET (delta_label), markup);
     }
   gtk_widget_set_tooltip_markup (GTK_WIDGET (value), markup);
 }
@@ -500,14 +723,14 @@ static void
 show_comparison (TmSummaryCards *self,
                  TmCompare      *compare)
 {
-  const struct { GtkLabel *label; const char *key; } rows[] = {
-    { self->stack_value, "peak_stack_reserved_bytes" },
-    { self->heap_value, "peak_heap_allocated_bytes" },
-    { self->free_value, "peak_free_memory_bytes" },
-    { self->fragmentation_value, "peak_fragmentation" },
-    { self->allocations_value, "num_allocations" },
-    { self->deallocations_value, "num_deallocations" },
-    { self->peak_step_value, "peak_step_id" },
+  const struct { GtkLabel *label; const char *key; } rows[N_ROWS] = {
+    [ROW_STACK] = { self->stack_value, "peak_stack_reserved_bytes" },
+    [ROW_HEAP] = { self->heap_value, "peak_heap_allocated_bytes" },
+    [ROW_FREE] = { self->free_value, "peak_free_memory_bytes" },
+    [ROW_FRAGMENTATION] = { self->fragmentation_value, "peak_fragmentation" },
+    [ROW_ALLOCATIONS] = { self->allocations_value, "num_allocations" },
+    [ROW_DEALLOCATIONS] = { self->deallocations_value, "num_deallocations" },
+    [ROW_PEAK_STEP] = { self->peak_step_value, "peak_step_id" },
   };
 
   add_detail_line (self->peak_detail, tm_compare_lookup_figure (compare, "peak_bytes_in_use"));
@@ -515,145 +738,15 @@ show_comparison (TmSummaryCards *self,
   /* PyTorch's words: only the allocated and reserved figures compare. */
   if (self->segments == NULL)
     add_detail_line (self->lifetime_detail, tm_compare_lookup_figure (compare, "peak_bytes_usage_lifetime"));
-  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
-    if (self->segments == NULL || rows[i].label == self->heap_value || rows[i].label == self->free_value)
-      add_row_delta (rows[i].label, tm_compare_lookup_figure (compare, rows[i].key));
+  for (guint i = 0; i < N_ROWS; i++)
+    if (self->segments == NULL || i == ROW_HEAP || i == ROW_FREE)
+      add_row_delta (rows[i].label, self->deltas[i], tm_compare_lookup_figure (compare, rows[i].key));
 }
 
 static void
 session_baseline_cb (TmSummaryCards *self)
 {
   tm_summary_cards_update (self);
-}
-
-/* ------------------------------------------------------------------ */
-/* Layout                                                              */
-
-/* The cards side by side and equally wide; in a window too narrow for
- * that they wrap onto as few, evenly filled lines as they need. */
-
-#define CARD_SPACING 12
-
-static int
-n_cards (GtkWidget *widget)
-{
-  int n = 0;
-
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
-    if (gtk_widget_get_visible (c))
-      n++;
-  return n;
-}
-
-/* The largest minimum and natural size of the visible cards. */
-static void
-measure_cards (GtkWidget      *widget,
-               GtkOrientation  orientation,
-               int             for_size,
-               int            *minimum,
-               int            *natural)
-{
-  *minimum = *natural = 0;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      int min, nat;
-
-      if (!gtk_widget_get_visible (c))
-        continue;
-      gtk_widget_measure (c, orientation, for_size, &min, &nat, NULL, NULL);
-      *minimum = MAX (*minimum, min);
-      *natural = MAX (*natural, nat);
-    }
-}
-
-/* How many cards go on one line of a row of width. */
-static int
-cards_per_line (GtkWidget *widget,
-                int        width)
-{
-  int n = n_cards (widget);
-  int min, nat, per_line, lines;
-
-  if (n == 0)
-    return 1;
-  measure_cards (widget, GTK_ORIENTATION_HORIZONTAL, -1, &min, &nat);
-  per_line = CLAMP ((width + CARD_SPACING) / (MAX (min, 1) + CARD_SPACING), 1, n);
-  /* Even lines: five cards as 3 + 2, not 4 + 1. */
-  lines = (n + per_line - 1) / per_line;
-  return (n + lines - 1) / lines;
-}
-
-static int
-card_width_for (int width,
-                int per_line)
-{
-  return MAX (0, (width - (per_line - 1) * CARD_SPACING) / per_line);
-}
-
-static void
-tm_summary_cards_measure (GtkWidget      *widget,
-                          GtkOrientation  orientation,
-                          int             for_size,
-                          int            *minimum,
-                          int            *natural,
-                          int            *minimum_baseline,
-                          int            *natural_baseline)
-{
-  int n = n_cards (widget);
-  int min, nat;
-
-  *minimum = *natural = 0;
-  if (n == 0)
-    return;
-
-  if (orientation == GTK_ORIENTATION_HORIZONTAL)
-    {
-      measure_cards (widget, orientation, -1, &min, &nat);
-      *minimum = min;
-      *natural = n * nat + (n - 1) * CARD_SPACING;
-    }
-  else
-    {
-      int per_line = for_size < 0 ? n : cards_per_line (widget, for_size);
-      int lines = (n + per_line - 1) / per_line;
-
-      measure_cards (widget, orientation, for_size < 0 ? -1 : card_width_for (for_size, per_line), &min, &nat);
-      *minimum = lines * min + (lines - 1) * CARD_SPACING;
-      *natural = lines * nat + (lines - 1) * CARD_SPACING;
-    }
-}
-
-static void
-tm_summary_cards_size_allocate (GtkWidget *widget,
-                                int        width,
-                                int        height,
-                                int        baseline)
-{
-  int n = n_cards (widget);
-  int per_line, lines, card_width, card_height, i = 0;
-
-  if (n == 0)
-    return;
-
-  per_line = cards_per_line (widget, width);
-  lines = (n + per_line - 1) / per_line;
-  card_width = card_width_for (width, per_line);
-  card_height = MAX (0, (height - (lines - 1) * CARD_SPACING) / lines);
-
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      if (!gtk_widget_get_visible (c))
-        continue;
-      gtk_widget_size_allocate (c,
-                                &(GtkAllocation) {
-                                  (i % per_line) * (card_width + CARD_SPACING),
-                                  (i / per_line) * (card_height + CARD_SPACING),
-                                  card_width,
-                                  card_height,
-                                },
-                                -1);
-      i++;
-    }
 }
 
 static GtkSizeRequestMode
@@ -701,8 +794,8 @@ tm_summary_cards_class_init (TmSummaryCardsClass *klass)
 
   object_class->dispose = tm_summary_cards_dispose;
 
-  widget_class->measure = tm_summary_cards_measure;
-  widget_class->size_allocate = tm_summary_cards_size_allocate;
+  widget_class->measure = _tm_summary_cards_measure;
+  widget_class->size_allocate = _tm_summary_cards_size_allocate;
   widget_class->get_request_mode = tm_summary_cards_get_request_mode;
   /* The session: whose memory store the cards show (NULL: dashes). */
   view_class->session_changed = tm_summary_cards_session_changed;
@@ -737,6 +830,27 @@ tm_summary_cards_class_init (TmSummaryCardsClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, peak_title);
   gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, capacity_title);
   gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, lifetime_title);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, never_freed_button);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, at_peak_card);
+  gtk_widget_class_bind_template_child (widget_class, TmSummaryCards, activity_card);
+
+  gtk_widget_class_install_action (widget_class, "cards.go-to-peak", NULL, go_to_peak_action);
+  gtk_widget_class_install_action (widget_class, "cards.go-to-lifetime-peak", NULL, go_to_lifetime_peak_action);
+  gtk_widget_class_install_action (widget_class, "cards.show-whole-profile", NULL, show_whole_profile_action);
+  gtk_widget_class_install_action (widget_class, "cards.show-never-freed", NULL, show_never_freed_action);
+
+  /**
+   * TmSummaryCards::show-never-freed:
+   *
+   * The never-freed line was activated: the window shows only what was
+   * never freed in the table and highlights it in the memory map.
+   */
+  signals[SHOW_NEVER_FREED] =
+    g_signal_new ("show-never-freed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
 
   gtk_widget_class_set_css_name (widget_class, "tmsummarycards");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
@@ -771,12 +885,29 @@ tm_summary_cards_init (TmSummaryCards *self)
       GTK_WIDGET (self->deallocations_label), GTK_WIDGET (self->deallocations_value),
       GTK_WIDGET (self->span_label), GTK_WIDGET (self->span_value),
       GTK_WIDGET (self->peak_step_label), GTK_WIDGET (self->peak_step_value),
-      GTK_WIDGET (self->never_freed_value),
+      self->never_freed_button, self->at_peak_card, self->activity_card,
+    };
+    GtkLabel *values[N_ROWS] = {
+      [ROW_STACK] = self->stack_value, [ROW_HEAP] = self->heap_value, [ROW_FREE] = self->free_value,
+      [ROW_FRAGMENTATION] = self->fragmentation_value, [ROW_ALLOCATIONS] = self->allocations_value,
+      [ROW_DEALLOCATIONS] = self->deallocations_value, [ROW_PEAK_STEP] = self->peak_step_value,
     };
 
     for (guint i = 0; i < G_N_ELEMENTS (with_tooltips); i++)
       connect_tooltip (with_tooltips[i]);
+    for (guint i = 0; i < N_ROWS; i++)
+      {
+        self->deltas[i] = add_delta_label (values[i]);
+        connect_tooltip (GTK_WIDGET (self->deltas[i]));
+      }
   }
+
+  make_activatable (self->peak_card, "cards.go-to-peak");
+  make_activatable (self->capacity_card, "cards.go-to-peak");
+  make_activatable (self->lifetime_card, "cards.go-to-lifetime-peak");
+  make_activatable (self->at_peak_card, "cards.go-to-peak");
+  make_activatable (self->activity_card, "cards.show-whole-profile");
+  update_activatable (self);
 
   tm_summary_cards_clear (self);
 }

@@ -1,4 +1,5 @@
-/* tm-timeline-input.c — zooming, panning and selecting on the timeline
+/* tm-timeline-input.c — zooming, panning, selecting and pointing on the
+ * timeline
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -10,12 +11,27 @@
  * A click selects the time under the pointer: drawn at once, given to
  * the session (tm_session_select_time()) only once it is known not to be
  * the first half of a double-click, which shows everything and leaves the
- * session's selection as it was.
+ * session's selection as it was. A click on a legend entry toggles its
+ * series (the widget's "timeline.toggle-series" action).
+ *
+ * The pointer answers for the time under it: the state then is the one
+ * the last snapshot at or before it left (a crosshair and a read-out over
+ * the plot), and the tooltip says so and describes that snapshot's memory
+ * event; over the band, the HLO module under the pointer. Never a
+ * snapshot after the pointer, which may be off screen (docs/ui.md,
+ * "Picking").
+ *
+ * Everything here reads the geometry the widget keeps for its size and
+ * range; nothing lays the chart out again.
  */
 #include "config.h"
 
 #include <math.h>
 
+#include <glib/gi18n.h>
+
+#include "tm-axis.h"
+#include "tm-op-label.h"
 #include "tm-timeline-private.h"
 
 #define DRAG_THRESHOLD   4.0
@@ -27,10 +43,22 @@ static double
 pointer_fraction (TmTimeline *self,
                   double      x)
 {
-  TmTimelineLayout layout;
+  const TmChartRect *plot = &self->geometry.plot;
 
-  _tm_timeline_current_layout (self, &layout);
-  return CLAMP ((x - layout.plot.origin.x) / layout.plot.size.width, 0.0, 1.0);
+  return CLAMP ((x - plot->x) / plot->width, 0.0, 1.0);
+}
+
+static void set_hover (TmTimeline *self,
+                       gboolean    hovering,
+                       gint64      time_ps,
+                       guint       index);
+
+/* The pointer's layers changed. */
+static void
+pointer_changed (TmTimeline *self)
+{
+  _tm_timeline_sync_pointer (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 static gboolean
@@ -42,12 +70,10 @@ scroll_cb (GtkEventControllerScroll *scroll,
   GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (scroll));
   GdkScrollUnit unit = gtk_event_controller_scroll_get_unit (scroll);
   double fraction = self->pointer_inside ? pointer_fraction (self, self->pointer_x) : 0.5;
-  TmTimelineLayout layout;
+  const TmChartRect *plot = &self->geometry.plot;
 
   if (!_tm_timeline_has_data (self))
     return FALSE;
-
-  _tm_timeline_current_layout (self, &layout);
 
   if (unit == GDK_SCROLL_UNIT_WHEEL)
     {
@@ -74,7 +100,7 @@ scroll_cb (GtkEventControllerScroll *scroll,
   if (dx != 0.0)
     {
       tm_viewport_pan (self->viewport,
-                       (gint64) llround (dx * (double) tm_viewport_get_span (self->viewport) / layout.plot.size.width));
+                       (gint64) llround (dx * (double) tm_viewport_get_span (self->viewport) / plot->width));
       return TRUE;
     }
 
@@ -86,18 +112,17 @@ pinch_begin_cb (GtkGesture       *gesture,
                 GdkEventSequence *sequence,
                 TmTimeline       *self)
 {
-  TmTimelineLayout layout;
+  const TmChartRect *plot = &self->geometry.plot;
   double cx, cy;
 
   if (self->viewport == NULL)
     return;
 
-  _tm_timeline_current_layout (self, &layout);
   if (!gtk_gesture_get_bounding_box_center (gesture, &cx, &cy))
-    cx = layout.plot.origin.x + layout.plot.size.width / 2;
+    cx = plot->x + plot->width / 2;
 
   self->pinch_span = tm_viewport_get_span (self->viewport);
-  self->pinch_anchor = tm_viewport_x_to_time (self->viewport, cx - layout.plot.origin.x, layout.plot.size.width);
+  self->pinch_anchor = tm_viewport_x_to_time (self->viewport, cx - plot->x, plot->width);
 }
 
 static void
@@ -126,10 +151,9 @@ drag_begin_cb (GtkGestureDrag *gesture,
 {
   GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
   guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
-  TmTimelineLayout layout;
+  const TmChartRect *plot = &self->geometry.plot;
 
-  _tm_timeline_current_layout (self, &layout);
-  if (!_tm_timeline_has_data (self) || x < layout.plot.origin.x || x > layout.plot.origin.x + layout.plot.size.width)
+  if (!_tm_timeline_has_data (self) || x < plot->x || x > plot->x + plot->width)
     {
       gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
       return;
@@ -152,7 +176,7 @@ drag_update_cb (GtkGestureDrag *gesture,
                 double          dy,
                 TmTimeline     *self)
 {
-  TmTimelineLayout layout;
+  const TmChartRect *plot = &self->geometry.plot;
 
   if (!self->dragging)
     return;
@@ -165,19 +189,20 @@ drag_update_cb (GtkGestureDrag *gesture,
       self->drag_moved = TRUE;
       gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
       gtk_widget_set_cursor_from_name (GTK_WIDGET (self), self->banding ? "col-resize" : "grabbing");
-      _tm_timeline_set_hover (self, FALSE, 0, G_MAXUINT);
+      set_hover (self, FALSE, 0, G_MAXUINT);
     }
 
-  _tm_timeline_current_layout (self, &layout);
   if (self->banding)
     {
       self->band_x1 = self->drag_start_x + dx;
-      gtk_widget_queue_draw (GTK_WIDGET (self));
+      /* The read-out describes the band as it is dragged. */
+      _tm_timeline_sync_readout (self, &self->layers);
+      pointer_changed (self);
     }
   else
     {
       double span = (double) (self->drag_view_end - self->drag_view_start);
-      gint64 delta = (gint64) llround (-dx * span / layout.plot.size.width);
+      gint64 delta = (gint64) llround (-dx * span / plot->width);
 
       tm_viewport_set_range (self->viewport, self->drag_view_start + delta, self->drag_view_end + delta);
     }
@@ -194,25 +219,23 @@ drag_end_cb (GtkGestureDrag *gesture,
 
   if (self->banding && self->drag_moved)
     {
-      TmTimelineLayout layout;
-      double x0 = MIN (self->band_x0, self->band_x1);
-      double x1 = MAX (self->band_x0, self->band_x1);
+      const TmChartRect *plot = &self->geometry.plot;
+      double x0 = CLAMP (MIN (self->band_x0, self->band_x1), plot->x, plot->x + plot->width);
+      double x1 = CLAMP (MAX (self->band_x0, self->band_x1), plot->x, plot->x + plot->width);
 
-      _tm_timeline_current_layout (self, &layout);
-      x0 = CLAMP (x0, layout.plot.origin.x, layout.plot.origin.x + layout.plot.size.width);
-      x1 = CLAMP (x1, layout.plot.origin.x, layout.plot.origin.x + layout.plot.size.width);
-      /* The view becomes the band, with its figures (tm-timeline-range.c). */
+      /* The view becomes the band, with its figures. */
       if (x1 - x0 >= 2.0)
         tm_timeline_show_range (self,
-                                tm_viewport_x_to_time (self->viewport, x0 - layout.plot.origin.x, layout.plot.size.width),
-                                tm_viewport_x_to_time (self->viewport, x1 - layout.plot.origin.x, layout.plot.size.width));
+                                tm_viewport_x_to_time (self->viewport, x0 - plot->x, plot->width),
+                                tm_viewport_x_to_time (self->viewport, x1 - plot->x, plot->width));
     }
 
   self->dragging = FALSE;
   self->banding = FALSE;
   gtk_widget_set_cursor_from_name (GTK_WIDGET (self), "crosshair");
+  _tm_timeline_sync_readout (self, &self->layers);
   _tm_timeline_update_hover (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  pointer_changed (self);
 }
 
 static void
@@ -223,7 +246,8 @@ drag_cancel_cb (GtkGesture       *gesture,
   self->dragging = FALSE;
   self->banding = FALSE;
   gtk_widget_set_cursor_from_name (GTK_WIDGET (self), "crosshair");
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  _tm_timeline_sync_readout (self, &self->layers);
+  pointer_changed (self);
 }
 
 /* The click is not the first half of a double-click: the session gets it. */
@@ -231,10 +255,12 @@ static gboolean
 commit_selection_cb (gpointer user_data)
 {
   TmTimeline *self = user_data;
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
 
   self->pending_selection_source = 0;
-  if (self->session != NULL)
-    tm_session_select_time (self->session, self->pending_time);
+  if (session != NULL)
+    tm_session_select_time (session, self->pending_time);
+  _tm_timeline_sync_selection (self, &self->layers);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 
   return G_SOURCE_REMOVE;
@@ -247,6 +273,7 @@ _tm_timeline_drop_pending_selection (TmTimeline *self)
     return;
 
   g_clear_handle_id (&self->pending_selection_source, g_source_remove);
+  _tm_timeline_sync_selection (self, &self->layers);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -287,27 +314,221 @@ click_released_cb (GtkGestureClick *gesture,
   if (tm_timeline_pick_time (self, x, &t, NULL))
     {
       self->pending_time = t;
-      gtk_widget_queue_draw (GTK_WIDGET (self));
 
       g_object_get (gtk_widget_get_settings (GTK_WIDGET (self)), "gtk-double-click-time", &double_click_ms, NULL);
       g_clear_handle_id (&self->pending_selection_source, g_source_remove);
       self->pending_selection_source = g_timeout_add (MAX (double_click_ms, 1), commit_selection_cb, self);
+      _tm_timeline_sync_selection (self, &self->layers);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
     }
 }
+
+/* ------------------------------------------------------------------ */
+/* The pointer and the tooltip                                          */
+
+static void
+set_hover (TmTimeline *self,
+           gboolean    hovering,
+           gint64      time_ps,
+           guint       index)
+{
+  hovering = !!hovering;
+  if (self->hovering == hovering && self->hover_time == time_ps && self->hover_index == index)
+    return;
+
+  self->hovering = hovering;
+  self->hover_time = time_ps;
+  self->hover_index = index;
+  pointer_changed (self);
+}
+
+void
+_tm_timeline_update_hover (TmTimeline *self)
+{
+  guint index;
+  gint64 t;
+
+  if (self->pointer_inside && tm_timeline_pick_time (self, self->pointer_x, &t, &index))
+    set_hover (self, TRUE, t, index);
+  else
+    set_hover (self, FALSE, 0, G_MAXUINT);
+}
+
+static void
+motion_cb (GtkEventControllerMotion *motion,
+           double                    x,
+           double                    y,
+           TmTimeline               *self)
+{
+  self->pointer_inside = TRUE;
+  self->pointer_x = x;
+  _tm_timeline_update_hover (self);
+}
+
+static void
+leave_cb (GtkEventControllerMotion *motion,
+          TmTimeline               *self)
+{
+  self->pointer_inside = FALSE;
+  set_hover (self, FALSE, 0, G_MAXUINT);
+}
+
+gboolean
+_tm_timeline_query_tooltip (GtkWidget  *widget,
+                            int         x,
+                            int         y,
+                            gboolean    keyboard_mode,
+                            GtkTooltip *tooltip)
+{
+  TmTimeline *self = TM_TIMELINE (widget);
+  g_autofree char *time = NULL;
+  g_autofree char *header = NULL;
+  g_autofree char *text = NULL;
+  TmSeriesFlags series;
+  int module;
+  guint index;
+  gint64 t;
+
+  if (self->dragging)
+    return FALSE;
+
+  if (!keyboard_mode && (series = tm_timeline_legend_at (self, x, y)) != TM_SERIES_FLAG_NONE)
+    {
+      g_autofree char *legend = _tm_timeline_legend_tooltip (self, series);
+
+      gtk_tooltip_set_text (tooltip, legend);
+      return TRUE;
+    }
+
+  module = _tm_timeline_module_at (self, x, y);
+  if (module >= 0)
+    {
+      g_autofree char *markup = _tm_timeline_describe_module (self, module);
+
+      gtk_tooltip_set_markup (tooltip, markup);
+      return TRUE;
+    }
+
+  if (keyboard_mode || !tm_timeline_pick_time (self, x, &t, &index))
+    return FALSE;
+
+  time = tm_axis_format_time (t, tm_viewport_get_span (self->viewport));
+  if (index == G_MAXUINT)
+    {
+      g_autofree char *markup = g_markup_printf_escaped (_("<b>At %s</b>\nBefore the first memory event"), time);
+
+      gtk_tooltip_set_markup (tooltip, markup);
+      return TRUE;
+    }
+
+  if (self->described_markup == NULL || self->described_index != index)
+    {
+      g_free (self->described_markup);
+      self->described_markup = tm_timeline_describe_snapshot (self, index);
+      self->described_index = index;
+    }
+  /* Translators: first line of the timeline's tooltip: the time under the
+   * pointer; the memory event that set the state then follows */
+  header = g_markup_printf_escaped (_("<b>At %s</b>, the state after this event:"), time);
+  text = g_strconcat (header, "\n", self->described_markup, NULL);
+  /* No tip area: GTK hides a tooltip whenever the pointer leaves the
+   * previous one, so a small area kept the tooltip from ever coming back
+   * once the pointer had moved; without one it follows the pointer. A
+   * long op name wraps (tm_op_label_new_tooltip). */
+  gtk_tooltip_set_custom (tooltip, tm_op_label_new_tooltip (text));
+
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* The legend: its entries toggle their series                          */
+
+static void
+legend_pressed_cb (GtkGestureClick *gesture,
+                   int              n_press,
+                   double           x,
+                   double           y,
+                   TmTimeline      *self)
+{
+  TmSeriesFlags series = tm_timeline_legend_at (self, x, y);
+
+  if (series == TM_SERIES_FLAG_NONE || tm_view_get_session (TM_VIEW (self)) == NULL)
+    {
+      gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
+      return;
+    }
+
+  /* Claimed: the timeline's own click (select a time) and drag never see it. */
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+  gtk_widget_activate_action (GTK_WIDGET (self), "timeline.toggle-series", "u", (guint32) series);
+}
+
+static void
+legend_motion_cb (GtkEventControllerMotion *motion,
+                  double                    x,
+                  double                    y,
+                  TmTimeline               *self)
+{
+  gboolean over = tm_timeline_legend_at (self, x, y) != TM_SERIES_FLAG_NONE;
+
+  if (self->dragging)
+    return;
+  if (over != self->over_legend)
+    {
+      self->over_legend = over;
+      gtk_widget_set_cursor_from_name (GTK_WIDGET (self), over ? "pointer" : "crosshair");
+      gtk_widget_trigger_tooltip_query (GTK_WIDGET (self));
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* The range a rubber band zoomed to                                    */
+
+void
+tm_timeline_show_range (TmTimeline *self,
+                        gint64      start_ps,
+                        gint64      end_ps)
+{
+  g_return_if_fail (TM_IS_TIMELINE (self));
+
+  if (self->viewport == NULL)
+    return;
+
+  tm_viewport_set_range (self->viewport, start_ps, end_ps);
+  /* After the viewport's limits: what it shows is the range described. */
+  self->range_start = tm_viewport_get_start (self->viewport);
+  self->range_end = tm_viewport_get_end (self->viewport);
+  self->range_shown = TRUE;
+  _tm_timeline_sync_readout (self, &self->layers);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+_tm_timeline_range_viewport_changed (TmTimeline *self)
+{
+  if (self->range_shown &&
+      (tm_viewport_get_start (self->viewport) != self->range_start ||
+       tm_viewport_get_end (self->viewport) != self->range_end))
+    self->range_shown = FALSE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Keys                                                                 */
 
 /* Zooming by key keeps the selected time in place when it is visible. */
 static void
 zoom_by_key (TmTimeline *self,
              double      factor)
 {
-  gint64 selected;
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+  gboolean shown = self->pending_selection_source != 0 || (session != NULL && tm_session_get_has_selected_time (session));
+  gint64 selected = self->pending_selection_source != 0 ? self->pending_time
+                    : session != NULL ? tm_session_get_selected_time (session) : 0;
 
   if (self->viewport == NULL)
     return;
 
-  if (_tm_timeline_get_shown_selection (self, &selected) &&
-      selected >= tm_viewport_get_start (self->viewport) &&
-      selected <= tm_viewport_get_end (self->viewport))
+  if (shown && selected >= tm_viewport_get_start (self->viewport) && selected <= tm_viewport_get_end (self->viewport))
     tm_viewport_zoom (self->viewport, factor, selected);
   else
     tm_viewport_zoom_at_fraction (self->viewport, factor, 0.5);
@@ -407,6 +628,30 @@ _tm_timeline_input_init (TmTimeline *self)
   GtkWidget *widget = GTK_WIDGET (self);
   GtkEventController *controller;
   GtkGesture *gesture;
+
+  self->hover_index = G_MAXUINT;
+  self->described_index = G_MAXUINT;
+  gtk_widget_set_has_tooltip (widget, TRUE);
+
+  controller = gtk_event_controller_motion_new ();
+  g_signal_connect (controller, "enter", G_CALLBACK (motion_cb), self);
+  g_signal_connect (controller, "motion", G_CALLBACK (motion_cb), self);
+  g_signal_connect (controller, "leave", G_CALLBACK (leave_cb), self);
+  gtk_widget_add_controller (widget, controller);
+
+  /* The legend's click (capture phase) before the others: GTK lists the
+   * controllers last added first, and tests look for the timeline's own
+   * click. */
+  gesture = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_PRIMARY);
+  gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (gesture), GTK_PHASE_CAPTURE);
+  g_signal_connect (gesture, "pressed", G_CALLBACK (legend_pressed_cb), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
+
+  controller = gtk_event_controller_motion_new ();
+  g_signal_connect (controller, "motion", G_CALLBACK (legend_motion_cb), self);
+  g_signal_connect (controller, "enter", G_CALLBACK (legend_motion_cb), self);
+  gtk_widget_add_controller (widget, controller);
 
   gtk_widget_set_focusable (widget, TRUE);
   gtk_widget_set_focus_on_click (widget, TRUE);

@@ -1,57 +1,37 @@
-/* tm-timeline-layers.c — what the timeline draws
+/* tm-timeline-layers.c — the timeline's layers: their inputs, the
+ * geometry, drawing them, and what is under a point
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Three layers: what does not move with the visible range (the value axes
- * and the legend), what does (the time ruler, the series image from
- * TmSeriesPainter, the HLO band, the peak), and the overlay drawn every
- * frame (focus, selection, hover, rubber band). tm-timeline.c caches the
- * first two as render nodes.
+ * The layers (tm-timeline-chart.h) draw from plain inputs; this file sets
+ * those inputs from the widget's state, the session and the session's
+ * query objects, computes the geometry they draw over, and draws them in
+ * three groups of render nodes: what does not move with the visible range
+ * (the value axes and the legend), what does (the time ruler, the series,
+ * the fragmentation, the HLO band, the selected scope, a baseline, the
+ * peak), and what is drawn every frame (the selections, the range
+ * read-out, the pointer). tm-timeline.c caches the first two.
  */
 #include "config.h"
 
-#include <math.h>
-
 #include <glib/gi18n.h>
 
+#include "tm-allocations-query.h"
+#include "tm-axis.h"
+#include "tm-baseline-layer.h"
+#include "tm-chart-node.h"
 #include "tm-format.h"
+#include "tm-hover-layer.h"
 #include "tm-legend-layer.h"
 #include "tm-mark-layer.h"
-#include "tm-series-layer.h"
+#include "tm-note-layer.h"
+#include "tm-scope-series-query.h"
+#include "tm-span-layer.h"
 #include "tm-timeline-private.h"
+#include "tm-trace-layer.h"
 
-/* ------------------------------------------------------------------ */
-/* Shapes                                                              */
-
-void
-_tm_timeline_append_dot (GtkSnapshot   *snapshot,
-                         const GdkRGBA *ring,
-                         const GdkRGBA *fill,
-                         double         x,
-                         double         y,
-                         double         radius)
-{
-  GskRoundedRect circle;
-  graphene_rect_t outer = GRAPHENE_RECT_INIT (x - radius - 1.5, y - radius - 1.5, 2 * radius + 3, 2 * radius + 3);
-  graphene_rect_t inner = GRAPHENE_RECT_INIT (x - radius, y - radius, 2 * radius, 2 * radius);
-
-  gsk_rounded_rect_init_from_rect (&circle, &outer, radius + 1.5);
-  gtk_snapshot_push_rounded_clip (snapshot, &circle);
-  gtk_snapshot_append_color (snapshot, ring, &outer);
-  gtk_snapshot_pop (snapshot);
-
-  gsk_rounded_rect_init_from_rect (&circle, &inner, radius);
-  gtk_snapshot_push_rounded_clip (snapshot, &circle);
-  gtk_snapshot_append_color (snapshot, fill, &inner);
-  gtk_snapshot_pop (snapshot);
-}
-
-
-/* ------------------------------------------------------------------ */
-/* The chart layers                                                     */
-
-/* The session's hidden series as the layers' mask (1 << TmSeries, and
- * the fragmentation). */
+/* The hidden series as the layers' mask (1 << TmSeries, and the
+ * fragmentation). */
 static guint
 chart_hidden (TmSeriesFlags hidden)
 {
@@ -61,363 +41,425 @@ chart_hidden (TmSeriesFlags hidden)
          ((hidden & TM_SERIES_FLAG_FRAGMENTATION) ? TM_LEGEND_FRAGMENTATION : 0);
 }
 
-/* A cairo node over bounds in which chart (all its layers) or one layer
- * draws, with the widget's label font and palette's colours. */
-static void
-draw_layers (GtkSnapshot           *snapshot,
-             PangoLayout           *text,
-             const graphene_rect_t *bounds,
-             const TmPalette       *palette,
-             TmChart               *chart,
-             TmChartLayer          *layer,
-             const TmChartGeometry *geometry)
-{
-  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, bounds);
-  TmChartCanvas *canvas = tm_chart_canvas_new_for_layout (cr, FALSE, TM_CHART_CANVAS_TEXT_DRAWN, text);
-  TmChartPalette colors;
+/* ------------------------------------------------------------------ */
+/* The geometry                                                         */
 
-  tm_palette_to_chart (palette, &colors);
-  tm_chart_canvas_set_palette (canvas, &colors);
-  if (chart != NULL)
-    tm_chart_draw (chart, canvas);
-  if (layer != NULL)
-    tm_chart_layer_draw (layer, canvas, geometry);
-  tm_chart_canvas_free (canvas);
-  cairo_destroy (cr);
+void
+_tm_timeline_compute_geometry (TmTimeline      *self,
+                               int              width,
+                               int              height,
+                               TmChartGeometry *geometry)
+{
+  gboolean band = self->hlo_modules != NULL && self->hlo_modules->len > 0;
+  gboolean capacity = self->y_scale == TM_Y_SCALE_CAPACITY;
+  gint64 start = self->viewport != NULL ? tm_viewport_get_start (self->viewport) : 0;
+  gint64 end = self->viewport != NULL ? tm_viewport_get_end (self->viewport) : 0;
+  gint64 max_bytes = 0;
+
+  if (_tm_timeline_has_data (self))
+    {
+      max_bytes = tm_timeline_chart_max_bytes (self->store, start, end, capacity);
+      /* A comparison's baseline fits too. */
+      max_bytes = MAX (max_bytes, tm_baseline_layer_max (TM_BASELINE_LAYER (self->layers.baseline), start, end, capacity));
+    }
+  tm_chart_geometry_init (geometry, width, height, band, start, end, max_bytes);
+}
+
+static gboolean
+same_rect (const TmChartRect *a,
+           const TmChartRect *b)
+{
+  return a->x == b->x && a->y == b->y && a->width == b->width && a->height == b->height;
+}
+
+gboolean
+_tm_timeline_update_geometry (TmTimeline *self)
+{
+  TmChartGeometry g, *old = &self->geometry;
+
+  _tm_timeline_compute_geometry (self, gtk_widget_get_width (GTK_WIDGET (self)),
+                                 gtk_widget_get_height (GTK_WIDGET (self)), &g);
+  /* The value axes and the legend move only with the plot and the scale. */
+  if (g.width != old->width || g.height != old->height || !same_rect (&g.plot, &old->plot) ||
+      !same_rect (&g.hlo_band, &old->hlo_band) || g.y_max != old->y_max || g.y_step != old->y_step)
+    g_clear_pointer (&self->static_node, gsk_render_node_unref);
+  else if (g.start_ps == old->start_ps && g.end_ps == old->end_ps)
+    return FALSE;
+  self->geometry = g;
+  g_clear_pointer (&self->range_node, gsk_render_node_unref);
+  g_clear_pointer (&self->marks_node, gsk_render_node_unref);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  return TRUE;
+}
+
+/* The widget's own layers that follow the selections changed. */
+static void
+marks_changed (TmTimeline       *self,
+               TmTimelineLayers *layers)
+{
+  if (layers == &self->layers)
+    g_clear_pointer (&self->marks_node, gsk_render_node_unref);
 }
 
 /* ------------------------------------------------------------------ */
-/* The static and the range layers                                     */
+/* The layers' inputs                                                   */
 
-static void
-draw_hlo_band (TmTimeline             *self,
-               GtkSnapshot            *snapshot,
-               const TmTimelineLayout *layout,
-               const TmPalette        *palette)
-{
-  const graphene_rect_t *band = &layout->hlo_band;
-  gint64 start = tm_viewport_get_start (self->viewport);
-  gint64 end = tm_viewport_get_end (self->viewport);
-  double last_x1 = -1;
-  int last_color = -1;
-  graphene_rect_t pending = GRAPHENE_RECT_INIT (0, 0, 0, 0);
-
-  if (self->module_spans == NULL || self->module_spans->len == 0)
-    return;
-
-  tm_axis_append_rect (snapshot, &palette->grid, band->origin.x, band->origin.y, band->size.width, band->size.height);
-
-  for (guint i = 0; i < self->module_spans->len; i++)
-    {
-      const ModuleSpan *m = &g_array_index (self->module_spans, ModuleSpan, i);
-      double x0, x1;
-      int color = i % 2;
-
-      if (m->start_ps > end)
-        break;
-      if (m->end_ps < start)
-        continue;
-
-      x0 = MAX (_tm_timeline_time_to_x (self, layout, m->start_ps), band->origin.x);
-      x1 = MIN (_tm_timeline_time_to_x (self, layout, m->end_ps), band->origin.x + band->size.width);
-      if (x1 - x0 < 1.0)
-        x1 = x0 + 1.0;
-
-      /* Modules closer than a pixel merge into one block. */
-      if (pending.size.width > 0 && x0 <= last_x1 + 0.5 && (color == last_color || x1 - x0 < 2.0 || last_x1 - pending.origin.x < 2.0))
-        {
-          last_x1 = MAX (last_x1, x1);
-          pending.size.width = last_x1 - pending.origin.x;
-          continue;
-        }
-      if (pending.size.width > 0)
-        gtk_snapshot_append_color (snapshot, &palette->hlo[last_color], &pending);
-      graphene_rect_init (&pending, x0, band->origin.y, x1 - x0, band->size.height);
-      last_x1 = x1;
-      last_color = color;
-    }
-  if (pending.size.width > 0)
-    gtk_snapshot_append_color (snapshot, &palette->hlo[last_color], &pending);
-}
-
-/* What does not move with the visible range. */
 void
-_tm_timeline_draw_static (TmTimeline      *self,
-                          GtkSnapshot     *snapshot,
-                          int              width,
-                          int              height,
-                          const TmPalette *palette)
+_tm_timeline_sync_store (TmTimeline       *self,
+                         TmTimelineLayers *layers)
 {
-  g_autoptr(PangoLayout) text = tm_axis_create_label_layout (GTK_WIDGET (self));
-  TmTimelineLayout layout;
-  gint64 y_step;
-
-  _tm_timeline_compute_layout (self, width, height, &layout, &y_step);
-
-  if (!_tm_timeline_has_data (self))
-    {
-      tm_axis_draw_label (snapshot, text, _("No memory data"), width / 2.0, height / 2.0, 0.5, 0.5, &palette->dim, NULL);
-      return;
-    }
-
-  {
-    TmSeriesFlags hidden = self->hidden_series;
-    TmChartGeometry geometry;
-
-    tm_legend_layer_set_free (TM_LEGEND_LAYER (self->legend_layer), tm_memory_store_has_free_data (self->store));
-    tm_legend_layer_set_hidden (TM_LEGEND_LAYER (self->legend_layer), chart_hidden (hidden));
-    _tm_timeline_geometry (self, &layout, y_step, width, height, &geometry);
-    tm_chart_set_geometry (self->static_chart, &geometry);
-    draw_layers (snapshot, text, &GRAPHENE_RECT_INIT (0, 0, width, height), palette, self->static_chart, NULL, &geometry);
-  }
+  tm_timeline_layers_set_store (layers, self->store);
+  tm_timeline_layers_set_hidden (layers, chart_hidden (self->hidden_series));
+  tm_timeline_layers_set_modules (layers, self->hlo_modules);
 }
 
-/* The selected scope's bytes over time (tm-scopes), as a line of the
- * scope's colour: per pixel column the largest value of the snapshots in
- * it, so that no spike is lost. */
-static void
-draw_scope_series (TmTimeline             *self,
-                   GtkSnapshot            *snapshot,
-                   PangoLayout            *text,
-                   const TmTimelineLayout *layout,
-                   const TmPalette        *palette)
+/* The selected scope's bytes over time, from the session's scope series
+ * query (NULL until its index is built). */
+void
+_tm_timeline_sync_scope (TmTimeline       *self,
+                         TmTimelineLayers *layers)
 {
-  const graphene_rect_t *plot = &layout->plot;
-  const TmScope *scope = self->session != NULL ? tm_session_get_selected_scope (self->session) : NULL;
-  const gint64 *series, *times;
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+  const TmScope *scope = session != NULL ? tm_session_get_selected_scope (session) : NULL;
+  GBytes *series = scope != NULL ? tm_scope_series_query_get_series (tm_scope_series_query_get_for_session (session)) : NULL;
   g_autofree char *path = NULL;
   g_autofree char *label = NULL;
-  gint64 start, end;
-  GdkRGBA color, outline;
-  cairo_t *cr;
-  guint n, first;
-  int last_col = -1;
-  double col_max = 0;
-  gboolean drawing = FALSE;
 
-  if (scope == NULL || layout->y_max <= 0 ||
-      (series = tm_session_get_selected_scope_series (self->session)) == NULL)
+  tm_trace_layer_set_data (TM_TRACE_LAYER (layers->scope), self->store, series);
+  if (series == NULL)
     return;
-
-  n = tm_memory_store_get_n_snapshots (self->store);
-  times = tm_memory_store_get_times (self->store);
-  start = tm_viewport_get_start (self->viewport);
-  end = tm_viewport_get_end (self->viewport);
-  first = tm_memory_store_find_at_or_before (self->store, start);
-
-  tm_palette_color_for_name (scope->parts[g_strv_length (scope->parts) - 1], palette->dark, &color);
-  cr = gtk_snapshot_append_cairo (snapshot, plot);
-  cairo_rectangle (cr, plot->origin.x, plot->origin.y, plot->size.width, plot->size.height);
-  cairo_clip (cr);
-  cairo_set_line_width (cr, 2.0);
-  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
-
-  /* A step line: each value holds until the next snapshot. */
-  for (guint i = first; i < n; i++)
-    {
-      double x = MAX (_tm_timeline_time_to_x (self, layout, times[i]), plot->origin.x);
-      double y = plot->origin.y + plot->size.height * (1.0 - (double) series[i] / (double) layout->y_max);
-      int col = (int) floor (x);
-
-      if (!drawing)
-        {
-          cairo_move_to (cr, x, y);
-          drawing = TRUE;
-          last_col = col;
-          col_max = y;
-        }
-      else if (col != last_col)
-        {
-          cairo_line_to (cr, last_col + 0.5, col_max);
-          cairo_line_to (cr, x, col_max);
-          last_col = col;
-          col_max = y;
-        }
-      else
-        col_max = MIN (col_max, y);  /* the largest value is the smallest y */
-      if (times[i] > end)
-        break;
-    }
-  if (drawing)
-    {
-      cairo_line_to (cr, last_col + 0.5, col_max);
-      cairo_line_to (cr, plot->origin.x + plot->size.width, col_max);
-    }
-  outline = palette->fg;
-  outline.alpha = 0.7f;
-  gdk_cairo_set_source_rgba (cr, &outline);
-  cairo_set_line_width (cr, 4.0);
-  cairo_stroke_preserve (cr);
-  gdk_cairo_set_source_rgba (cr, &color);
-  cairo_set_line_width (cr, 2.0);
-  cairo_stroke (cr);
-  cairo_destroy (cr);
-
   path = g_strjoinv (" / ", scope->parts);
   /* Translators: the timeline's label of the selected scope's line */
   label = g_strdup_printf (_("Scope: %s"), path);
-  tm_axis_draw_label (snapshot, text, label, plot->origin.x + 6, plot->origin.y + 4, 0.0, 0.0,
-                      &palette->fg, &palette->background);
+  tm_trace_layer_set_name (TM_TRACE_LAYER (layers->scope), scope->parts[g_strv_length (scope->parts) - 1], label);
 }
 
-/* What does. */
+/* A comparison's baseline, shifted by the alignment (docs/compare.md). */
 void
-_tm_timeline_draw_range (TmTimeline      *self,
-                         GtkSnapshot     *snapshot,
-                         int              width,
-                         int              height,
-                         int              scale,
-                         const TmPalette *palette)
+_tm_timeline_sync_baseline (TmTimeline       *self,
+                            TmTimelineLayers *layers)
 {
-  g_autoptr(PangoLayout) text = NULL;
-  TmSeriesFlags hidden = self->hidden_series;
-  TmTimelineLayout layout;
-  TmChartGeometry geometry;
-  const graphene_rect_t *plot;
-  gint64 y_step;
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+  TmMemoryStore *baseline = session != NULL ? tm_session_get_baseline (session) : NULL;
+  g_autofree char *peak = NULL;
+  g_autofree char *label = NULL;
+
+  if (baseline == NULL || tm_memory_store_get_n_snapshots (baseline) == 0)
+    {
+      tm_baseline_layer_set (TM_BASELINE_LAYER (layers->baseline), NULL, 0, NULL);
+      return;
+    }
+  peak = tm_format_bytes (tm_memory_store_get_summary (baseline)->peak_bytes_in_use);
+  /* Translators: the timeline's label of a comparison's baseline line:
+   * its memory id, then its peak, e.g. "Baseline GPU_4_bfc, peak 5.78 GiB" */
+  label = g_strdup_printf (_("Baseline %s, peak %s"), tm_memory_store_get_id (baseline), peak);
+  tm_baseline_layer_set (TM_BASELINE_LAYER (layers->baseline), baseline, tm_session_get_baseline_shift (session), label);
+}
+
+/* The selected time: a click not yet given to the session, else the
+ * session's. */
+void
+_tm_timeline_sync_selection (TmTimeline       *self,
+                             TmTimelineLayers *layers)
+{
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+  gboolean shown = FALSE;
+  gint64 t = 0;
+
+  if (self->pending_selection_source != 0)
+    {
+      t = self->pending_time;
+      shown = TRUE;
+    }
+  else if (session != NULL && tm_session_get_has_selected_time (session))
+    {
+      t = tm_session_get_selected_time (session);
+      shown = TRUE;
+    }
+  tm_mark_layer_set (TM_MARK_LAYER (layers->selection), shown && _tm_timeline_has_data (self), t, 0);
+  marks_changed (self, layers);
+}
+
+/* The selected allocation's lifetime (picked on the memory map or in the
+ * table). */
+void
+_tm_timeline_sync_lifetime (TmTimeline       *self,
+                            TmTimelineLayers *layers)
+{
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+  TmAllocations *allocations = session != NULL
+                               ? tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session))
+                               : NULL;
+  guint index = session != NULL ? tm_session_get_selected_allocation (session) : TM_ALLOCATIONS_NONE;
+  TmChartSpan span;
+
+  marks_changed (self, layers);
+  if (allocations == NULL || index >= tm_allocations_get_n (allocations))
+    {
+      tm_span_layer_set_spans (TM_SPAN_LAYER (layers->lifetime), NULL, 0);
+      return;
+    }
+  span = (TmChartSpan) { tm_allocations_get_start_time (allocations, index),
+                         tm_allocations_get_end_time (allocations, index), 0, index };
+  tm_span_layer_set_spans (TM_SPAN_LAYER (layers->lifetime), &span, 1);
+}
+
+gboolean
+tm_timeline_get_shown_range (TmTimeline     *self,
+                             TmRangeFigures *out)
+{
+  const TmChartGeometry *g;
+
+  g_return_val_if_fail (TM_IS_TIMELINE (self), FALSE);
+
+  g = &self->geometry;
+  if (self->banding && self->drag_moved)
+    {
+      double x0 = CLAMP (MIN (self->band_x0, self->band_x1), g->plot.x, g->plot.x + g->plot.width);
+      double x1 = CLAMP (MAX (self->band_x0, self->band_x1), g->plot.x, g->plot.x + g->plot.width);
+
+      return tm_timeline_range_figures (self, tm_chart_geometry_x_to_time (g, x0),
+                                        tm_chart_geometry_x_to_time (g, x1), out);
+    }
+
+  if (!self->range_shown || self->viewport == NULL)
+    return FALSE;
+  return tm_timeline_range_figures (self, tm_viewport_get_start (self->viewport),
+                                    tm_viewport_get_end (self->viewport), out);
+}
+
+/* The range read-out, under the selected scope's label when there is
+ * one. */
+void
+_tm_timeline_sync_readout (TmTimeline       *self,
+                           TmTimelineLayers *layers)
+{
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+  g_autofree char *label = NULL;
+  TmRangeFigures figures;
+
+  if (tm_timeline_get_shown_range (self, &figures))
+    label = tm_timeline_describe_range (self, &figures);
+  tm_note_layer_set_text (TM_NOTE_LAYER (layers->note), label,
+                          session != NULL && tm_session_get_selected_scope (session) != NULL ? 1 : 0);
+  marks_changed (self, layers);
+}
+
+/* The hover (at the pointer's time, at the height of the state then) and
+ * the rubber band being dragged. */
+void
+_tm_timeline_sync_pointer (TmTimeline *self)
+{
+  const TmChartGeometry *g = &self->geometry;
+
+  if (self->hovering && _tm_timeline_has_data (self) && !self->dragging)
+    {
+      const gint64 *stack = tm_memory_store_get_stack (self->store);
+      const gint64 *heap = tm_memory_store_get_heap (self->store);
+      gint64 used = self->hover_index != G_MAXUINT ? stack[self->hover_index] + heap[self->hover_index] : 0;
+      g_autofree char *readout = _tm_timeline_hover_readout (self, self->hover_time, used);
+
+      tm_hover_layer_set (TM_HOVER_LAYER (self->hover_layer), TRUE, self->hover_time,
+                          self->hover_index != G_MAXUINT, used, readout);
+    }
+  else
+    tm_hover_layer_set (TM_HOVER_LAYER (self->hover_layer), FALSE, 0, FALSE, 0, NULL);
+
+  if (self->banding && self->drag_moved)
+    {
+      double x0 = CLAMP (MIN (self->band_x0, self->band_x1), g->plot.x, g->plot.x + g->plot.width);
+      double x1 = CLAMP (MAX (self->band_x0, self->band_x1), g->plot.x, g->plot.x + g->plot.width);
+      TmChartSpan span = { tm_chart_geometry_x_to_time (g, x0), tm_chart_geometry_x_to_time (g, x1), 0, 0 };
+
+      tm_span_layer_set_spans (TM_SPAN_LAYER (self->band_layer), &span, 1);
+    }
+  else
+    tm_span_layer_set_spans (TM_SPAN_LAYER (self->band_layer), NULL, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Drawing                                                              */
+
+/* The layers given, drawn into one cairo node over bounds. */
+#define APPEND(bounds, ...) \
+  G_STMT_START { \
+    TmChartLayer *layers_[] = { __VA_ARGS__ }; \
+    tm_chart_node_append (snapshot, GTK_WIDGET (self), palette, g, (bounds), layers_, G_N_ELEMENTS (layers_)); \
+  } G_STMT_END
+
+void
+_tm_timeline_draw_static (TmTimeline            *self,
+                          GtkSnapshot           *snapshot,
+                          const TmChartGeometry *g,
+                          const TmPalette       *palette)
+{
+  graphene_rect_t all = GRAPHENE_RECT_INIT (0, 0, g->width, g->height);
+
+  if (!_tm_timeline_has_data (self))
+    APPEND (&all, self->no_data_layer);
+  else
+    APPEND (&all, self->layers.values, self->layers.legend);
+}
+
+void
+_tm_timeline_draw_range (TmTimeline            *self,
+                         GtkSnapshot           *snapshot,
+                         const TmChartGeometry *g,
+                         const TmPalette       *palette)
+{
+  const TmChartRect *p = &g->plot;
+  graphene_rect_t all = GRAPHENE_RECT_INIT (0, 0, g->width, g->height);
+  graphene_rect_t below = GRAPHENE_RECT_INIT (0, p->y, g->width, g->height - p->y);
+  graphene_rect_t plot = GRAPHENE_RECT_INIT (p->x, p->y, p->width, p->height);
+  graphene_rect_t around;
 
   if (!_tm_timeline_has_data (self))
     return;
 
-  text = tm_axis_create_label_layout (GTK_WIDGET (self));
-  _tm_timeline_compute_layout (self, width, height, &layout, &y_step);
-  plot = &layout.plot;
-
-  /* The time ruler, the series (one image from the painter: every
-   * renderer draws it as one blit) and the fragmentation. */
-  _tm_timeline_geometry (self, &layout, y_step, width, height, &geometry);
-  tm_series_layer_set_hidden (TM_SERIES_LAYER (self->series_layer), chart_hidden (hidden) & ((1u << TM_N_SERIES) - 1));
-  tm_chart_layer_set_visible (self->line_layer, (hidden & TM_SERIES_FLAG_FRAGMENTATION) == 0);
-  tm_chart_set_geometry (self->range_chart, &geometry);
-  draw_layers (snapshot, text, &GRAPHENE_RECT_INIT (0, plot->origin.y, width, height - plot->origin.y), palette,
-               self->range_chart, NULL, &geometry);
-  tm_axis_append_rect (snapshot, &palette->dim, plot->origin.x, round (plot->origin.y + plot->size.height) - 0.5,
-                            plot->size.width, 1);
-
-  draw_hlo_band (self, snapshot, &layout, palette);
-  draw_scope_series (self, snapshot, text, &layout, palette);
-  _tm_timeline_draw_baseline (self, snapshot, text, &layout, palette);
-
-  {
-    const TmSummary *summary = tm_memory_store_get_summary (self->store);
-    graphene_rect_t around;
-
-    graphene_rect_inset_r (plot, -16, -16, &around);
-    tm_mark_layer_set (TM_MARK_LAYER (self->peak_layer), TRUE, summary->peak_time_ps, summary->peak_bytes_in_use);
-    draw_layers (snapshot, text, &around, palette, NULL, self->peak_layer, &geometry);
-  }
-}
-
-/* ------------------------------------------------------------------ */
-/* The overlay                                                         */
-
-static void
-draw_selection (TmTimeline             *self,
-                GtkSnapshot            *snapshot,
-                PangoLayout            *text,
-                const TmTimelineLayout *layout,
-                const TmPalette        *palette)
-{
-  const graphene_rect_t *plot = &layout->plot;
-  g_autofree char *label = NULL;
-  gint64 selected;
-  double x;
-
-  if (!_tm_timeline_get_shown_selection (self, &selected) || !_tm_timeline_has_data (self) ||
-      selected < tm_viewport_get_start (self->viewport) ||
-      selected > tm_viewport_get_end (self->viewport))
-    return;
-
-  x = round (_tm_timeline_time_to_x (self, layout, selected));
-  tm_axis_append_rect (snapshot, &palette->accent, x - 1, plot->origin.y, 2, plot->size.height);
-  label = tm_axis_format_time (selected, tm_viewport_get_span (self->viewport));
-  tm_axis_draw_label (snapshot, text, label,
-                      CLAMP (x, plot->origin.x + 40, plot->origin.x + plot->size.width - 40),
-                      plot->origin.y + plot->size.height - 4, 0.5, 1.0,
-                      &palette->accent, &palette->background);
-}
-
-static void
-draw_band (TmTimeline             *self,
-           GtkSnapshot            *snapshot,
-           const TmTimelineLayout *layout,
-           const TmPalette        *palette)
-{
-  const graphene_rect_t *plot = &layout->plot;
-  double x0, x1;
-
-  if (!self->banding || !self->drag_moved)
-    return;
-
-  x0 = CLAMP (MIN (self->band_x0, self->band_x1), plot->origin.x, plot->origin.x + plot->size.width);
-  x1 = CLAMP (MAX (self->band_x0, self->band_x1), plot->origin.x, plot->origin.x + plot->size.width);
-  tm_axis_append_rect (snapshot, &palette->accent_fill, x0, plot->origin.y, x1 - x0, plot->size.height);
-  tm_axis_append_rect (snapshot, &palette->accent, x0, plot->origin.y, 1, plot->size.height);
-  tm_axis_append_rect (snapshot, &palette->accent, x1 - 1, plot->origin.y, 1, plot->size.height);
-}
-
-/* The session's selected allocation (picked on the memory map or in the
- * table): its lifetime as a band over the plot, edged at both ends. */
-static void
-draw_allocation_lifetime (TmTimeline             *self,
-                          GtkSnapshot            *snapshot,
-                          const TmTimelineLayout *layout,
-                          const TmPalette        *palette)
-{
-  TmAllocations *allocations = self->session != NULL ? tm_session_get_allocations (self->session) : NULL;
-  guint index = self->session != NULL ? tm_session_get_selected_allocation (self->session) : TM_ALLOCATIONS_NONE;
-  const graphene_rect_t *p = &layout->plot;
-  double x0, x1;
-
-  if (allocations == NULL || index == TM_ALLOCATIONS_NONE)
-    return;
-
-  x0 = _tm_timeline_time_to_x (self, layout, tm_allocations_get_start_time (allocations, index));
-  x1 = _tm_timeline_time_to_x (self, layout, tm_allocations_get_end_time (allocations, index));
-  if (x1 < p->origin.x || x0 > p->origin.x + p->size.width)
-    return;
-  x0 = CLAMP (x0, p->origin.x, p->origin.x + p->size.width);
-  x1 = MAX (CLAMP (x1, p->origin.x, p->origin.x + p->size.width), x0 + 1);
-  tm_axis_append_rect (snapshot, &palette->accent_fill, x0, p->origin.y, x1 - x0, p->size.height);
-  tm_axis_append_rect (snapshot, &palette->accent, x0, p->origin.y, 2, p->size.height);
-  tm_axis_append_rect (snapshot, &palette->accent, x1 - 2, p->origin.y, 2, p->size.height);
-  tm_axis_append_rect (snapshot, &palette->accent, x0, p->origin.y, x1 - x0, 3);
+  graphene_rect_inset_r (&plot, -16, -16, &around);
+  /* The series as one image from the painter: every renderer draws it
+   * as one blit. */
+  APPEND (&below, self->layers.time, self->layers.series, self->layers.line);
+  APPEND (&all, self->layers.base);
+  APPEND (&all, self->layers.modules);
+  APPEND (&plot, self->layers.scope);
+  APPEND (&plot, self->layers.baseline);
+  APPEND (&around, self->layers.peak);
 }
 
 void
-_tm_timeline_draw_overlay (TmTimeline      *self,
-                           GtkSnapshot     *snapshot,
-                           int              width,
-                           int              height,
-                           const TmPalette *palette,
-                           gboolean         with_pointer)
+_tm_timeline_draw_marks (TmTimeline            *self,
+                         GtkSnapshot           *snapshot,
+                         const TmChartGeometry *g,
+                         const TmPalette       *palette)
 {
-  g_autoptr(PangoLayout) text = tm_axis_create_label_layout (GTK_WIDGET (self));
-  TmTimelineLayout layout;
+  graphene_rect_t all = GRAPHENE_RECT_INIT (0, 0, g->width, g->height);
 
-  _tm_timeline_compute_layout (self, width, height, &layout, NULL);
+  tm_chart_node_append_layer (snapshot, GTK_WIDGET (self), palette, g, &all, self->layers.selection);
+  tm_chart_node_append_layer (snapshot, GTK_WIDGET (self), palette, g, &all, self->layers.lifetime);
+  tm_chart_node_append_layer (snapshot, GTK_WIDGET (self), palette, g, &all, self->layers.note);
+}
 
+void
+_tm_timeline_draw_focus (TmTimeline            *self,
+                         GtkSnapshot           *snapshot,
+                         const TmChartGeometry *g,
+                         const TmPalette       *palette)
+{
   /* A ring whenever the timeline has the focus, clicked or tabbed to:
    * it shows where + − ← → go. */
-  if (gtk_widget_has_focus (GTK_WIDGET (self)) && with_pointer)
+  if (gtk_widget_has_focus (GTK_WIDGET (self)))
     {
       GdkRGBA focus = palette->accent;
-      const graphene_rect_t *p = &layout.plot;
+      const TmChartRect *p = &g->plot;
 
       focus.alpha = 0.6f;
-      tm_axis_append_rect (snapshot, &focus, p->origin.x - 1, p->origin.y - 1, p->size.width + 2, 1);
-      tm_axis_append_rect (snapshot, &focus, p->origin.x - 1, p->origin.y + p->size.height, p->size.width + 2, 1);
-      tm_axis_append_rect (snapshot, &focus, p->origin.x - 1, p->origin.y, 1, p->size.height);
-      tm_axis_append_rect (snapshot, &focus, p->origin.x + p->size.width, p->origin.y, 1, p->size.height);
-    }
-
-  draw_selection (self, snapshot, text, &layout, palette);
-  draw_allocation_lifetime (self, snapshot, &layout, palette);
-  _tm_timeline_draw_range_figures (self, snapshot, text, &layout, palette);
-  if (with_pointer)
-    {
-      _tm_timeline_draw_hover (self, snapshot, text, &layout, palette);
-      draw_band (self, snapshot, &layout, palette);
+      tm_axis_append_rect (snapshot, &focus, p->x - 1, p->y - 1, p->width + 2, 1);
+      tm_axis_append_rect (snapshot, &focus, p->x - 1, p->y + p->height, p->width + 2, 1);
+      tm_axis_append_rect (snapshot, &focus, p->x - 1, p->y, 1, p->height);
+      tm_axis_append_rect (snapshot, &focus, p->x + p->width, p->y, 1, p->height);
     }
 }
 
+void
+_tm_timeline_draw_pointer (TmTimeline            *self,
+                           GtkSnapshot           *snapshot,
+                           const TmChartGeometry *g,
+                           const TmPalette       *palette)
+{
+  graphene_rect_t all = GRAPHENE_RECT_INIT (0, 0, g->width, g->height);
+
+  /* Only where they draw: a moving pointer makes GTK redraw these, not
+   * the plot under them. */
+  tm_chart_node_append_layer (snapshot, GTK_WIDGET (self), palette, g, &all, self->hover_layer);
+  tm_chart_node_append_layer (snapshot, GTK_WIDGET (self), palette, g, &all, self->band_layer);
+}
+
+/* ------------------------------------------------------------------ */
+/* What is under a point                                                */
+
+gboolean
+tm_timeline_pick_time (TmTimeline *self,
+                       double      x,
+                       gint64     *time_ps,
+                       guint      *index)
+{
+  const TmChartGeometry *g;
+  gint64 t;
+
+  g_return_val_if_fail (TM_IS_TIMELINE (self), FALSE);
+
+  g = &self->geometry;
+  if (!_tm_timeline_has_data (self) || x < g->plot.x || x > g->plot.x + g->plot.width)
+    return FALSE;
+
+  t = tm_chart_geometry_x_to_time (g, x);
+  if (time_ps != NULL)
+    *time_ps = t;
+  if (index != NULL)
+    *index = t < tm_memory_store_get_times (self->store)[0]
+             ? G_MAXUINT
+             : tm_memory_store_find_at_or_before (self->store, t);
+  return TRUE;
+}
+
+gboolean
+tm_timeline_pick (TmTimeline *self,
+                  double      x,
+                  guint      *index)
+{
+  return tm_timeline_pick_time (self, x, NULL, index);
+}
+
+TmSeriesFlags
+tm_timeline_legend_at (TmTimeline *self,
+                       double      x,
+                       double      y)
+{
+  TmLegendLayer *legend;
+  guint entry;
+
+  g_return_val_if_fail (TM_IS_TIMELINE (self), TM_SERIES_FLAG_NONE);
+
+  if (!_tm_timeline_has_data (self) || y > TM_CHART_MARGIN_TOP)
+    return TM_SERIES_FLAG_NONE;
+
+  /* The legend layer lays its entries out as it draws them; before its
+   * first frame, ask it with the widget's label font on a canvas that
+   * draws nothing. */
+  legend = TM_LEGEND_LAYER (self->layers.legend);
+  if (tm_legend_layer_is_laid_out (legend))
+    entry = tm_legend_layer_item_at (legend, NULL, &self->geometry, x, y);
+  else
+    {
+      g_autoptr(PangoLayout) text = tm_axis_create_label_layout (GTK_WIDGET (self));
+      cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+      cairo_t *cr = cairo_create (surface);
+      TmChartCanvas *canvas = tm_chart_canvas_new_for_layout (cr, FALSE, TM_CHART_CANVAS_TEXT_DRAWN, text);
+
+      entry = tm_legend_layer_item_at (legend, canvas, &self->geometry, x, y);
+      tm_chart_canvas_free (canvas);
+      cairo_destroy (cr);
+      cairo_surface_destroy (surface);
+    }
+
+  if (entry == 1u << TM_SERIES_STACK)
+    return TM_SERIES_FLAG_STACK;
+  if (entry == 1u << TM_SERIES_HEAP)
+    return TM_SERIES_FLAG_HEAP;
+  if (entry == 1u << TM_SERIES_FREE)
+    return TM_SERIES_FLAG_FREE;
+  if (entry == TM_LEGEND_FRAGMENTATION)
+    return TM_SERIES_FLAG_FRAGMENTATION;
+  return TM_SERIES_FLAG_NONE;
+}
+
+int
+_tm_timeline_module_at (TmTimeline *self,
+                        double      x,
+                        double      y)
+{
+  guint tag = tm_span_layer_item_at (TM_SPAN_LAYER (self->layers.modules), &self->geometry, x, y);
+
+  return tag == TM_SPAN_NONE || self->hlo_modules == NULL || tag >= self->hlo_modules->len ? -1 : (int) tag;
+}

@@ -2,32 +2,36 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * tm-timeline.c         the widget: properties, session wiring, caching
- *                       and snapshot(), measure; the layout, once per
- *                       size or range
- *                       (the chart layers of src/charts draw the axes,
- *                       legend, series, fragmentation and peak)
- * tm-timeline-layers.c  what is drawn: the axes and legend, the range
- *                       layer (series image, HLO band, peak) and the
- *                       overlay (selection, hover, rubber band)
- * tm-timeline-input.c   gestures, widget actions and key bindings
- * tm-timeline-tooltip.c hover, picking and the tooltip text
- * tm-timeline-baseline.c a comparison's baseline, as an outline
- * tm-timeline-legend.c  the legend, whose entries toggle their series
- * tm-timeline-range.c   the figures of a rubber band or the range it zoomed to
+ * The timeline is one chart widget (a TmView) and its layer objects
+ * (tm-timeline-chart.h, plus the pointer's: the hover and the rubber
+ * band). Its files call one another one way only, each the ones below it
+ * (tests/check-layering.py fails on a circle):
+ *
+ * tm-timeline.c         the widget: properties and actions, the session
+ *                       and its queries followed, the geometry computed
+ *                       once per size or range change, snapshot() and
+ *                       measure, the exports' chart
+ * tm-timeline-input.c   gestures, key bindings, the pointer and a click
+ *                       not yet given to the session; the tooltip
+ * tm-timeline-layers.c  the layers' inputs set from the widget's state,
+ *                       the geometry, drawing the layers as render nodes,
+ *                       and what is under a point (time, legend entry,
+ *                       HLO module)
+ * tm-timeline-text.c    the words: a snapshot's event, a module, a legend
+ *                       entry, a range's figures
  */
 #pragma once
 
-#include "tm-axis.h"
 #include "tm-chart.h"
-#include "tm-lod.h"
 #include "tm-palette.h"
 #include "tm-session.h"
 #include "tm-timeline.h"
+#include "tm-timeline-chart.h"
 
 G_BEGIN_DECLS
 
-/* Where things go, for the parts and for code that maps pointer positions. */
+/* Where things go, for tests and code that maps pointer positions: the
+ * geometry's rectangles. */
 typedef struct
 {
   graphene_rect_t plot;       /* the data area */
@@ -50,41 +54,39 @@ typedef struct
   gint64 peak_time_ps;
 } TmRangeFigures;
 
-#define HLO_BAND_HEIGHT  8
-#define HLO_BAND_GAP     3
-
-typedef struct
-{
-  gint64 start_ps;
-  gint64 end_ps;
-  guint  index;      /* into the session's HLO modules */
-} ModuleSpan;
-
 struct _TmTimeline
 {
-  GtkWidget        parent_instance;
-
-  TmSession       *session;
-  GSignalGroup    *session_signals;
+  TmView           parent_instance;
 
   /* The timeline's own state. */
   TmYScale         y_scale;
   TmSeriesFlags    hidden_series;
-  GSignalGroup    *viewport_signals;
 
-  /* Followed from the session. */
+  /* Followed from the session and its queries. */
   TmMemoryStore   *store;
   TmViewport      *viewport;
-  TmLod           *own_lod;        /* when the store has none */
   GArray          *hlo_modules;    /* TmHloModule, referenced */
-  GArray          *module_spans;   /* ModuleSpan sorted by start */
+  GSignalGroup    *viewport_signals;
+  GSignalGroup    *allocations_signals;
+  GSignalGroup    *series_signals;
 
-  /* The cached layers and what they were built for: the axes and legend
-   * (size, store, style), and what moves with the visible range. */
+  /* The layers, and the pointer's own. */
+  TmTimelineLayers layers;
+  TmChartLayer    *no_data_layer;
+  TmChartLayer    *hover_layer;
+  TmChartLayer    *band_layer;
+
+  /* The geometry of the widget's size and the visible range, computed
+   * when either (or what the value axis holds) changes, and read by every
+   * hover. */
+  TmChartGeometry  geometry;
+
+  /* The cached render nodes: what does not move with the visible range,
+   * what does, and what follows the selections (made again when they
+   * change); and the style they were drawn in. */
   GskRenderNode   *static_node;
   GskRenderNode   *range_node;
-  int              cache_width;
-  int              cache_height;
+  GskRenderNode   *marks_node;
   int              cache_scale;
   gboolean         cache_dark;
 
@@ -121,137 +123,97 @@ struct _TmTimeline
   /* The range a rubber band zoomed to, described while it is the view. */
   gint64           range_start;
   gint64           range_end;
-
-  /* The layout, computed once for what it depends on (size, range,
-   * store, scale, baseline, modules) and reused by every hover. */
-  TmTimelineLayout layout;
-  gint64           layout_y_step;
-  struct {
-    int            width;
-    int            height;
-    gint64         start;
-    gint64         end;
-    gpointer       store;
-    gpointer       baseline;
-    gint64         baseline_shift;
-    int            y_scale;
-    gboolean       band;
-    gboolean       valid;
-  }                layout_key;
-
-  /* What the chart layers draw (tm-chart-layer.h): the value axes and the
-   * legend (static), the time ruler, the series and the fragmentation
-   * (with the range), and the peak's mark. */
-  TmChart         *static_chart;
-  TmChart         *range_chart;
-  TmChartLayer    *legend_layer;
-  TmChartLayer    *series_layer;
-  TmChartLayer    *line_layer;
-  TmChartLayer    *peak_layer;
 };
 
-/* tm-timeline.c */
-TmLod   *_tm_timeline_get_lod                  (TmTimeline *self);
-gboolean _tm_timeline_has_data                 (TmTimeline *self);
-void     _tm_timeline_compute_layout           (TmTimeline       *self,
-                                                int               width,
-                                                int               height,
-                                                TmTimelineLayout *layout,
-                                                gint64           *y_step);
-void     _tm_timeline_current_layout           (TmTimeline       *self,
-                                                TmTimelineLayout *layout);
-double   _tm_timeline_time_to_x                (TmTimeline             *self,
-                                                const TmTimelineLayout *layout,
-                                                gint64                  time_ps);
-/* The selection drawn: a pending click, else the session's selected time. */
-gboolean _tm_timeline_get_shown_selection      (TmTimeline *self,
-                                                gint64     *time_ps);
-
-/* The chart geometry of a layout. */
-void     _tm_timeline_geometry                 (TmTimeline             *self,
-                                                const TmTimelineLayout *layout,
-                                                gint64                  y_step,
-                                                int                     width,
-                                                int                     height,
-                                                TmChartGeometry        *geometry);
+/* Whether there is anything to draw: a memory store with snapshots. */
+static inline gboolean
+_tm_timeline_has_data (TmTimeline *self)
+{
+  return self->store != NULL && tm_memory_store_get_n_snapshots (self->store) > 0;
+}
 
 /* tm-timeline-layers.c */
-void     _tm_timeline_append_dot               (GtkSnapshot   *snapshot,
-                                                const GdkRGBA *ring,
-                                                const GdkRGBA *fill,
-                                                double         x,
-                                                double         y,
-                                                double         radius);
-void     _tm_timeline_draw_static              (TmTimeline      *self,
-                                                GtkSnapshot     *snapshot,
-                                                int              width,
-                                                int              height,
-                                                const TmPalette *palette);
-void     _tm_timeline_draw_range               (TmTimeline      *self,
-                                                GtkSnapshot     *snapshot,
-                                                int              width,
-                                                int              height,
-                                                int              scale,
-                                                const TmPalette *palette);
-void     _tm_timeline_draw_overlay             (TmTimeline      *self,
-                                                GtkSnapshot     *snapshot,
-                                                int              width,
-                                                int              height,
-                                                const TmPalette *palette,
-                                                gboolean         with_pointer);
+/* The geometry of a width × height timeline for the visible range. */
+void     _tm_timeline_compute_geometry      (TmTimeline            *self,
+                                             int                    width,
+                                             int                    height,
+                                             TmChartGeometry       *geometry);
+/* Computes the widget's geometry again; TRUE (and the cached nodes
+ * dropped) when it changed. */
+gboolean _tm_timeline_update_geometry       (TmTimeline            *self);
+/* The inputs of layers (the widget's own, or an export's), from the
+ * widget's state, the session and its queries. */
+void     _tm_timeline_sync_store            (TmTimeline            *self,
+                                             TmTimelineLayers      *layers);
+void     _tm_timeline_sync_scope            (TmTimeline            *self,
+                                             TmTimelineLayers      *layers);
+void     _tm_timeline_sync_baseline         (TmTimeline            *self,
+                                             TmTimelineLayers      *layers);
+void     _tm_timeline_sync_selection        (TmTimeline            *self,
+                                             TmTimelineLayers      *layers);
+void     _tm_timeline_sync_lifetime         (TmTimeline            *self,
+                                             TmTimelineLayers      *layers);
+void     _tm_timeline_sync_readout          (TmTimeline            *self,
+                                             TmTimelineLayers      *layers);
+/* The widget's hover and rubber band layers. */
+void     _tm_timeline_sync_pointer          (TmTimeline            *self);
+/* The layers of width × height, uncached: what does not move with the
+ * range, what does, what follows the selections (the selected time, the
+ * selected allocation's lifetime, the range read-out); on screen the
+ * focus ring and the pointer (the hover, the rubber band). */
+void     _tm_timeline_draw_static           (TmTimeline            *self,
+                                             GtkSnapshot           *snapshot,
+                                             const TmChartGeometry *geometry,
+                                             const TmPalette       *palette);
+void     _tm_timeline_draw_range            (TmTimeline            *self,
+                                             GtkSnapshot           *snapshot,
+                                             const TmChartGeometry *geometry,
+                                             const TmPalette       *palette);
+void     _tm_timeline_draw_marks            (TmTimeline            *self,
+                                             GtkSnapshot           *snapshot,
+                                             const TmChartGeometry *geometry,
+                                             const TmPalette       *palette);
+void     _tm_timeline_draw_focus            (TmTimeline            *self,
+                                             GtkSnapshot           *snapshot,
+                                             const TmChartGeometry *geometry,
+                                             const TmPalette       *palette);
+void     _tm_timeline_draw_pointer          (TmTimeline            *self,
+                                             GtkSnapshot           *snapshot,
+                                             const TmChartGeometry *geometry,
+                                             const TmPalette       *palette);
+/* The HLO module run under (x, y) (an index of the profile's modules), or
+ * -1. */
+int      _tm_timeline_module_at             (TmTimeline            *self,
+                                             double                 x,
+                                             double                 y);
 
 /* tm-timeline-input.c */
-void     _tm_timeline_input_class_init         (GtkWidgetClass *widget_class);
-void     _tm_timeline_input_init               (TmTimeline *self);
-void     _tm_timeline_update_actions           (TmTimeline *self);
+void     _tm_timeline_input_class_init      (GtkWidgetClass        *widget_class);
+void     _tm_timeline_input_init            (TmTimeline            *self);
+void     _tm_timeline_update_actions        (TmTimeline            *self);
+/* The pointer's time and state again (the range, the size or the data
+ * moved under it). */
+void     _tm_timeline_update_hover          (TmTimeline            *self);
 /* Forgets a click not yet given to the session. */
-void     _tm_timeline_drop_pending_selection   (TmTimeline *self);
+void     _tm_timeline_drop_pending_selection (TmTimeline           *self);
+/* The view changed: the range read-out ends unless it is still the
+ * range a band zoomed to. */
+void     _tm_timeline_range_viewport_changed (TmTimeline           *self);
+gboolean _tm_timeline_query_tooltip         (GtkWidget             *widget,
+                                             int                    x,
+                                             int                    y,
+                                             gboolean               keyboard_mode,
+                                             GtkTooltip            *tooltip);
 
-/* tm-timeline-tooltip.c */
-void     _tm_timeline_tooltip_init             (TmTimeline *self);
-gboolean _tm_timeline_query_tooltip            (GtkWidget  *widget,
-                                                int         x,
-                                                int         y,
-                                                gboolean    keyboard_mode,
-                                                GtkTooltip *tooltip);
-void     _tm_timeline_set_hover                (TmTimeline *self,
-                                                gboolean    hovering,
-                                                gint64      time_ps,
-                                                guint       index);
-void     _tm_timeline_update_hover             (TmTimeline *self);
-void     _tm_timeline_draw_hover               (TmTimeline             *self,
-                                                GtkSnapshot            *snapshot,
-                                                PangoLayout            *text,
-                                                const TmTimelineLayout *layout,
-                                                const TmPalette        *palette);
-
-/* tm-timeline-baseline.c */
-/* The most the session's baseline has in use in the visible range (or its
- * capacity), for the y scale; 0 without one. */
-gint64   _tm_timeline_baseline_max             (TmTimeline *self,
-                                                gboolean    capacity);
-void     _tm_timeline_draw_baseline            (TmTimeline             *self,
-                                                GtkSnapshot            *snapshot,
-                                                PangoLayout            *text,
-                                                const TmTimelineLayout *layout,
-                                                const TmPalette        *palette);
-
-/* tm-timeline-legend.c */
-void          _tm_timeline_legend_init         (TmTimeline      *self);
-/* The toggle under (x, y), or TM_SERIES_FLAG_NONE. */
-TmSeriesFlags _tm_timeline_legend_at           (TmTimeline      *self,
-                                                double           x,
-                                                double           y);
-char         *_tm_timeline_legend_tooltip      (TmTimeline      *self,
-                                                TmSeriesFlags    series);
-
-/* tm-timeline-range.c */
-void          _tm_timeline_range_viewport_changed (TmTimeline *self);
-void          _tm_timeline_draw_range_figures  (TmTimeline             *self,
-                                                GtkSnapshot            *snapshot,
-                                                PangoLayout            *text,
-                                                const TmTimelineLayout *layout,
-                                                const TmPalette        *palette);
+/* tm-timeline-text.c */
+char    *_tm_timeline_describe_module       (TmTimeline            *self,
+                                             guint                  index);
+char    *_tm_timeline_legend_tooltip        (TmTimeline            *self,
+                                             TmSeriesFlags          series);
+/* "time · bytes in use", above the plot while the pointer is over it. */
+char    *_tm_timeline_hover_readout         (TmTimeline            *self,
+                                             gint64                 time_ps,
+                                             gint64                 used);
 
 /* ------------------------------------------------------------------ */
 /* For the tests and the benchmark: what the widget answers, without
@@ -299,9 +261,8 @@ void           tm_timeline_get_layout         (TmTimeline      *self,
                                                TmTimelineLayout *layout);
 
 /* Builds what snapshot() draws for a width × height widget (the data, the
- * axes and the selection; no hover), uncached: for exporting the timeline
- * as an image (gsk_render_node_draw() on a cairo PNG or SVG surface) and
- * for the benchmark. */
+ * axes and the selection; no hover), uncached: for the tests and the
+ * benchmark. */
 GskRenderNode *tm_timeline_render_node        (TmTimeline      *self,
                                                int              width,
                                                int              height);

@@ -2,22 +2,27 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Follows a TmSession: its memory store, its viewport, the HLO modules of
- * its profile and its selected time. Two cached render nodes: the value
- * axes and the legend (rebuilt when the size, the store or the style
- * changes) and what moves with the visible range (time axis, data, peak,
- * HLO band; rebuilt on zoom and pan too). Hover, selection and the rubber
- * band are drawn over them every frame (tm-timeline-layers.c).
+ * A view (TmView) that follows its session: the memory store, the
+ * viewport, the HLO modules of the profile, the selected time, scope and
+ * allocation and a comparison's baseline, with what is made of them from
+ * the session's query objects (the allocation index, the selected scope's
+ * series). Each change sets the inputs of the layers it concerns
+ * (tm-timeline-layers.c) and the geometry is computed again only when the
+ * size, the range or what the value axis holds changes. Two render nodes
+ * are cached: what does not move with the visible range (value axes,
+ * legend) and what does; the selections and the pointer are drawn over
+ * them every frame.
  */
 #include "config.h"
 
 #include <glib/gi18n.h>
 
-#include "tm-axes-layer.h"
-#include "tm-legend-layer.h"
-#include "tm-line-layer.h"
-#include "tm-mark-layer.h"
-#include "tm-series-layer.h"
+#include "tm-allocations-query.h"
+#include "tm-chart-axes.h"
+#include "tm-hover-layer.h"
+#include "tm-note-layer.h"
+#include "tm-scope-series-query.h"
+#include "tm-span-layer.h"
 #include "tm-timeline-private.h"
 
 G_DEFINE_ENUM_TYPE (TmYScale, tm_y_scale,
@@ -31,11 +36,10 @@ G_DEFINE_FLAGS_TYPE (TmSeriesFlags, tm_series_flags,
   G_DEFINE_ENUM_VALUE (TM_SERIES_FLAG_FREE, "free"),
   G_DEFINE_ENUM_VALUE (TM_SERIES_FLAG_FRAGMENTATION, "fragmentation"))
 
-G_DEFINE_FINAL_TYPE (TmTimeline, tm_timeline, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (TmTimeline, tm_timeline, TM_TYPE_VIEW)
 
 enum {
   PROP_0,
-  PROP_SESSION,
   PROP_Y_SCALE,
   PROP_HIDDEN_SERIES,
   N_PROPS
@@ -44,176 +48,9 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 /* ------------------------------------------------------------------ */
-/* Shared with the other tm-timeline-*.c                               */
+/* Following the session                                                */
 
-TmLod *
-_tm_timeline_get_lod (TmTimeline *self)
-{
-  TmLod *lod;
-
-  if (self->store == NULL)
-    return NULL;
-
-  lod = tm_memory_store_get_lod (self->store);
-  if (lod != NULL)
-    return lod;
-
-  if (self->own_lod == NULL)
-    self->own_lod = tm_lod_new (tm_memory_store_get_n_snapshots (self->store),
-                                tm_memory_store_get_times (self->store),
-                                tm_memory_store_get_stack (self->store),
-                                tm_memory_store_get_heap (self->store),
-                                tm_memory_store_get_free (self->store),
-                                tm_memory_store_get_fragmentation (self->store));
-  return self->own_lod;
-}
-
-gboolean
-_tm_timeline_has_data (TmTimeline *self)
-{
-  return self->store != NULL && tm_memory_store_get_n_snapshots (self->store) > 0;
-}
-
-/* Fit: the most memory in use (stack + heap) the visible range shows,
- * from the state at its start to its end (docs/ui.md, "Y scale"). */
-static gint64
-visible_max_used (TmTimeline *self,
-                  TmLod      *lod)
-{
-  TmLodBucket bucket;
-  guint first = tm_memory_store_find_at_or_before (self->store, tm_viewport_get_start (self->viewport));
-  guint last = tm_memory_store_find_at_or_before (self->store, tm_viewport_get_end (self->viewport));
-
-  if (!tm_lod_query_indices (lod, first, MAX (first, last), &bucket) || !bucket.has_data)
-    return tm_lod_get_max_used (lod);
-  return bucket.used_max;
-}
-
-void
-_tm_timeline_compute_layout (TmTimeline       *self,
-                             int               width,
-                             int               height,
-                             TmTimelineLayout *layout,
-                             gint64           *y_step)
-{
-  gboolean band = self->module_spans != NULL && self->module_spans->len > 0;
-  double plot_w = MAX (1, width - TM_CHART_MARGIN_LEFT - TM_CHART_MARGIN_RIGHT);
-  double plot_h = MAX (1, height - TM_CHART_MARGIN_TOP - TM_CHART_MARGIN_BOTTOM
-                          - (band ? HLO_BAND_HEIGHT + HLO_BAND_GAP : 0));
-  TmLod *lod;
-  gint64 max_bytes = 0;
-  TmYScale scale = self->y_scale;
-  TmMemoryStore *baseline = self->session != NULL ? tm_session_get_baseline (self->session) : NULL;
-  gint64 shift = baseline != NULL ? tm_session_get_baseline_shift (self->session) : 0;
-  gint64 start = self->viewport != NULL ? tm_viewport_get_start (self->viewport) : 0;
-  gint64 end = self->viewport != NULL ? tm_viewport_get_end (self->viewport) : 0;
-
-  /* The same inputs give the same layout: the hover and the picking ask
-   * for it on every motion. */
-  if (self->layout_key.valid && self->layout_key.width == width && self->layout_key.height == height &&
-      self->layout_key.start == start && self->layout_key.end == end &&
-      self->layout_key.store == (gpointer) self->store && self->layout_key.baseline == (gpointer) baseline &&
-      self->layout_key.baseline_shift == shift && self->layout_key.y_scale == (int) scale &&
-      self->layout_key.band == band)
-    {
-      *layout = self->layout;
-      if (y_step != NULL)
-        *y_step = self->layout_y_step;
-      return;
-    }
-
-  graphene_rect_init (&layout->plot, TM_CHART_MARGIN_LEFT, TM_CHART_MARGIN_TOP, plot_w, plot_h);
-  if (band)
-    graphene_rect_init (&layout->hlo_band, TM_CHART_MARGIN_LEFT, TM_CHART_MARGIN_TOP + plot_h + HLO_BAND_GAP,
-                        plot_w, HLO_BAND_HEIGHT);
-  else
-    graphene_rect_init (&layout->hlo_band, TM_CHART_MARGIN_LEFT, TM_CHART_MARGIN_TOP + plot_h, plot_w, 0);
-
-  lod = _tm_timeline_get_lod (self);
-  if (lod != NULL && tm_lod_get_n_snapshots (lod) > 0)
-    {
-      if (scale == TM_Y_SCALE_FIT)
-        max_bytes = visible_max_used (self, lod);
-      else
-        max_bytes = tm_memory_store_has_free_data (self->store)
-                    ? tm_lod_get_max_total (lod)
-                    : tm_lod_get_max_used (lod);
-      /* A comparison's baseline fits too. */
-      max_bytes = MAX (max_bytes, _tm_timeline_baseline_max (self, scale == TM_Y_SCALE_CAPACITY));
-    }
-  tm_axis_byte_scale (max_bytes, plot_h, &layout->y_max, &self->layout_y_step);
-  if (y_step != NULL)
-    *y_step = self->layout_y_step;
-
-  self->layout = *layout;
-  self->layout_key.width = width;
-  self->layout_key.height = height;
-  self->layout_key.start = start;
-  self->layout_key.end = end;
-  self->layout_key.store = self->store;
-  self->layout_key.baseline = baseline;
-  self->layout_key.baseline_shift = shift;
-  self->layout_key.y_scale = (int) scale;
-  self->layout_key.band = band;
-  self->layout_key.valid = TRUE;
-}
-
-void
-_tm_timeline_geometry (TmTimeline             *self,
-                       const TmTimelineLayout *layout,
-                       gint64                  y_step,
-                       int                     width,
-                       int                     height,
-                       TmChartGeometry        *g)
-{
-  g->width = width;
-  g->height = height;
-  g->plot = (TmChartRect) { layout->plot.origin.x, layout->plot.origin.y,
-                            layout->plot.size.width, layout->plot.size.height };
-  g->hlo_band = (TmChartRect) { layout->hlo_band.origin.x, layout->hlo_band.origin.y,
-                                layout->hlo_band.size.width, layout->hlo_band.size.height };
-  g->start_ps = tm_viewport_get_start (self->viewport);
-  g->end_ps = tm_viewport_get_end (self->viewport);
-  g->y_max = layout->y_max;
-  g->y_step = y_step;
-}
-
-void
-_tm_timeline_current_layout (TmTimeline       *self,
-                             TmTimelineLayout *layout)
-{
-  _tm_timeline_compute_layout (self,
-                               gtk_widget_get_width (GTK_WIDGET (self)),
-                               gtk_widget_get_height (GTK_WIDGET (self)),
-                               layout, NULL);
-}
-
-double
-_tm_timeline_time_to_x (TmTimeline             *self,
-                        const TmTimelineLayout *layout,
-                        gint64                  time_ps)
-{
-  return layout->plot.origin.x + tm_viewport_time_to_x (self->viewport, time_ps, layout->plot.size.width);
-}
-
-gboolean
-_tm_timeline_get_shown_selection (TmTimeline *self,
-                                  gint64     *time_ps)
-{
-  if (self->pending_selection_source != 0)
-    {
-      *time_ps = self->pending_time;
-      return TRUE;
-    }
-  if (self->session != NULL && tm_session_get_has_selected_time (self->session))
-    {
-      *time_ps = tm_session_get_selected_time (self->session);
-      return TRUE;
-    }
-  return FALSE;
-}
-
-/* The visible range changed. */
+/* What moves with the visible range changed. */
 static void
 invalidate_range (TmTimeline *self)
 {
@@ -221,42 +58,156 @@ invalidate_range (TmTimeline *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-/* The store, the modules or the style changed. */
+/* Everything changed: the store, the modules, the scale or the style. */
 static void
 invalidate (TmTimeline *self)
 {
-  self->layout_key.valid = FALSE;
   g_clear_pointer (&self->static_node, gsk_render_node_unref);
+  g_clear_pointer (&self->marks_node, gsk_render_node_unref);
   invalidate_range (self);
 }
 
+/* What the value axis holds changed: the geometry, then everything. */
+static void
+relayout (TmTimeline *self)
+{
+  _tm_timeline_update_geometry (self);
+  invalidate (self);
+  _tm_timeline_update_hover (self);
+}
+
+static void
+sync_store (TmTimeline *self)
+{
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+  TmMemoryStore *store = session != NULL ? tm_session_get_memory_store (session) : NULL;
+
+  if (self->store == store)
+    return;
+
+  g_set_object (&self->store, store);
+  _tm_timeline_sync_store (self, &self->layers);
+  _tm_timeline_sync_scope (self, &self->layers);
+  _tm_timeline_sync_selection (self, &self->layers);
+  _tm_timeline_sync_readout (self, &self->layers);
+  g_clear_pointer (&self->described_markup, g_free);
+  self->described_index = G_MAXUINT;
+  self->hover_index = G_MAXUINT;
+  self->hovering = FALSE;
+
+  _tm_timeline_drop_pending_selection (self);
+  _tm_timeline_update_actions (self);
+  relayout (self);
+}
+
+static void
+sync_modules (TmTimeline *self)
+{
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+  TmProfile *profile = session != NULL ? tm_session_get_profile (session) : NULL;
+  GArray *modules = profile != NULL ? tm_profile_get_hlo_modules (profile) : NULL;
+
+  if (modules == self->hlo_modules)
+    return;
+
+  if (modules != NULL)
+    g_array_ref (modules);
+  g_clear_pointer (&self->hlo_modules, g_array_unref);
+  self->hlo_modules = modules;
+  tm_timeline_layers_set_modules (&self->layers, modules);
+  relayout (self);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+static void
+selected_time_changed_cb (TmTimeline *self)
+{
+  /* A click not yet given to the session is overtaken. */
+  _tm_timeline_drop_pending_selection (self);
+  _tm_timeline_sync_selection (self, &self->layers);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+selected_allocation_changed_cb (TmTimeline *self)
+{
+  _tm_timeline_sync_lifetime (self, &self->layers);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* The selected scope, or its series (which waits for the scope index). */
+static void
+scope_changed_cb (TmTimeline *self)
+{
+  _tm_timeline_sync_scope (self, &self->layers);
+  _tm_timeline_sync_readout (self, &self->layers);
+  invalidate_range (self);
+}
+
+static void
+baseline_changed_cb (TmTimeline *self)
+{
+  _tm_timeline_sync_baseline (self, &self->layers);
+  relayout (self);
+}
+
+static void
+viewport_changed_cb (TmTimeline *self)
+{
+  _tm_timeline_range_viewport_changed (self);
+  _tm_timeline_update_actions (self);
+  _tm_timeline_update_geometry (self);
+  _tm_timeline_sync_readout (self, &self->layers);
+  if (!self->dragging)
+    _tm_timeline_update_hover (self);
+}
+
+static void
+tm_timeline_session_changed (TmView    *view,
+                             TmSession *old_session)
+{
+  TmTimeline *self = TM_TIMELINE (view);
+  TmSession *session = tm_view_get_session (view);
+
+  _tm_timeline_drop_pending_selection (self);
+  g_clear_object (&self->viewport);
+  if (session != NULL)
+    self->viewport = g_object_ref (tm_session_get_viewport (session));
+  g_signal_group_set_target (self->viewport_signals, self->viewport);
+  g_signal_group_set_target (self->allocations_signals,
+                             session != NULL ? tm_allocations_query_get_for_session (session) : NULL);
+  g_signal_group_set_target (self->series_signals,
+                             session != NULL ? tm_scope_series_query_get_for_session (session) : NULL);
+
+  sync_modules (self);
+  sync_store (self);
+  _tm_timeline_sync_scope (self, &self->layers);
+  _tm_timeline_sync_baseline (self, &self->layers);
+  _tm_timeline_sync_selection (self, &self->layers);
+  _tm_timeline_sync_lifetime (self, &self->layers);
+  _tm_timeline_sync_readout (self, &self->layers);
+  _tm_timeline_update_actions (self);
+  relayout (self);
+}
+
 /* ------------------------------------------------------------------ */
-/* Drawing                                                             */
+/* Drawing                                                              */
 
 static void
 tm_timeline_snapshot (GtkWidget   *widget,
                       GtkSnapshot *snapshot)
 {
   TmTimeline *self = TM_TIMELINE (widget);
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
   int scale = gtk_widget_get_scale_factor (widget);
   TmPalette palette;
 
-  if (width <= 0 || height <= 0)
+  if (gtk_widget_get_width (widget) <= 0 || gtk_widget_get_height (widget) <= 0)
     return;
 
   tm_palette_init_for_widget (&palette, widget);
-
-  if (self->cache_width != width ||
-      self->cache_height != height ||
-      self->cache_scale != scale ||
-      self->cache_dark != palette.dark)
+  if (self->cache_scale != scale || self->cache_dark != palette.dark)
     {
-      g_clear_pointer (&self->static_node, gsk_render_node_unref);
-      g_clear_pointer (&self->range_node, gsk_render_node_unref);
-      self->cache_width = width;
-      self->cache_height = height;
+      invalidate (self);
       self->cache_scale = scale;
       self->cache_dark = palette.dark;
     }
@@ -265,23 +216,33 @@ tm_timeline_snapshot (GtkWidget   *widget,
     {
       GtkSnapshot *child = gtk_snapshot_new ();
 
-      _tm_timeline_draw_static (self, child, width, height, &palette);
+      _tm_timeline_draw_static (self, child, &self->geometry, &palette);
       self->static_node = gtk_snapshot_free_to_node (child);
     }
   if (self->range_node == NULL)
     {
       GtkSnapshot *child = gtk_snapshot_new ();
 
-      _tm_timeline_draw_range (self, child, width, height, scale, &palette);
+      _tm_timeline_draw_range (self, child, &self->geometry, &palette);
       self->range_node = gtk_snapshot_free_to_node (child);
+    }
+
+  if (self->marks_node == NULL)
+    {
+      GtkSnapshot *child = gtk_snapshot_new ();
+
+      _tm_timeline_draw_marks (self, child, &self->geometry, &palette);
+      self->marks_node = gtk_snapshot_free_to_node (child);
     }
 
   if (self->static_node != NULL)
     gtk_snapshot_append_node (snapshot, self->static_node);
   if (self->range_node != NULL)
     gtk_snapshot_append_node (snapshot, self->range_node);
-
-  _tm_timeline_draw_overlay (self, snapshot, width, height, &palette, TRUE);
+  _tm_timeline_draw_focus (self, snapshot, &self->geometry, &palette);
+  if (self->marks_node != NULL)
+    gtk_snapshot_append_node (snapshot, self->marks_node);
+  _tm_timeline_draw_pointer (self, snapshot, &self->geometry, &palette);
 }
 
 GskRenderNode *
@@ -302,113 +263,51 @@ GskRenderNode *
 tm_timeline_render_node_with_palette (TmTimeline      *self,
                                       int              width,
                                       int              height,
-                                      const TmPalette *given)
+                                      const TmPalette *palette)
 {
   GtkSnapshot *snapshot;
-  TmPalette palette;
+  TmChartGeometry geometry;
 
   g_return_val_if_fail (TM_IS_TIMELINE (self), NULL);
   g_return_val_if_fail (width > 0 && height > 0, NULL);
-  g_return_val_if_fail (given != NULL, NULL);
+  g_return_val_if_fail (palette != NULL, NULL);
 
-  palette = *given;
+  _tm_timeline_compute_geometry (self, width, height, &geometry);
   snapshot = gtk_snapshot_new ();
-  _tm_timeline_draw_static (self, snapshot, width, height, &palette);
-  _tm_timeline_draw_range (self, snapshot, width, height, 1, &palette);
-  _tm_timeline_draw_overlay (self, snapshot, width, height, &palette, FALSE);
+  _tm_timeline_draw_static (self, snapshot, &geometry, palette);
+  _tm_timeline_draw_range (self, snapshot, &geometry, palette);
+  _tm_timeline_draw_marks (self, snapshot, &geometry, palette);
 
   return gtk_snapshot_free_to_node (snapshot);
 }
 
-/* ------------------------------------------------------------------ */
-/* Following the session                                               */
-
-static void
-sync_store (TmTimeline *self)
+TmChart *
+tm_timeline_build_chart (TmTimeline *self,
+                         int         width,
+                         int         height)
 {
-  TmMemoryStore *store = self->session != NULL ? tm_session_get_memory_store (self->session) : NULL;
+  TmTimelineLayers layers;
+  TmChartGeometry geometry;
+  TmChart *chart;
 
-  if (self->store == store)
-    return;
+  g_return_val_if_fail (TM_IS_TIMELINE (self), NULL);
 
-  g_set_object (&self->store, store);
-  g_clear_pointer (&self->own_lod, tm_lod_free);
-  self->layout_key.valid = FALSE;
-  tm_series_layer_set_store (TM_SERIES_LAYER (self->series_layer), store);
-  tm_line_layer_set_store (TM_LINE_LAYER (self->line_layer), store);
-  g_clear_pointer (&self->described_markup, g_free);
-  self->described_index = G_MAXUINT;
-  self->hover_index = G_MAXUINT;
-  self->hovering = FALSE;
+  if (!_tm_timeline_has_data (self))
+    return NULL;
 
-  _tm_timeline_drop_pending_selection (self);
-  _tm_timeline_update_actions (self);
-  invalidate (self);
-}
-
-static int
-compare_spans (gconstpointer a,
-               gconstpointer b)
-{
-  const ModuleSpan *sa = a, *sb = b;
-
-  if (sa->start_ps != sb->start_ps)
-    return sa->start_ps < sb->start_ps ? -1 : 1;
-  if (sa->end_ps != sb->end_ps)
-    return sa->end_ps < sb->end_ps ? -1 : 1;
-  return sa->index < sb->index ? -1 : sa->index > sb->index;
-}
-
-static void
-sync_modules (TmTimeline *self)
-{
-  GArray *modules = self->session != NULL ? tm_session_get_hlo_modules (self->session) : NULL;
-
-  if (modules == self->hlo_modules)
-    return;
-
-  if (modules != NULL)
-    g_array_ref (modules);
-  g_clear_pointer (&self->hlo_modules, g_array_unref);
-  g_clear_pointer (&self->module_spans, g_array_unref);
-  self->hlo_modules = modules;
-
-  if (modules != NULL && modules->len > 0)
-    {
-      self->module_spans = g_array_sized_new (FALSE, FALSE, sizeof (ModuleSpan), modules->len);
-      for (guint i = 0; i < modules->len; i++)
-        {
-          const TmHloModule *m = &g_array_index (modules, TmHloModule, i);
-          ModuleSpan span = { m->start_ps, MAX (m->end_ps, m->start_ps), i };
-
-          g_array_append_val (self->module_spans, span);
-        }
-      g_array_sort (self->module_spans, compare_spans);
-    }
-
-  invalidate (self);
-  gtk_widget_queue_resize (GTK_WIDGET (self));
-}
-
-static void
-selected_time_changed_cb (TmTimeline *self)
-{
-  /* A click not yet given to the session is overtaken. */
-  _tm_timeline_drop_pending_selection (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-viewport_changed_cb (TmTimeline *self)
-{
-  _tm_timeline_range_viewport_changed (self);
-  _tm_timeline_update_actions (self);
-  if (self->y_scale == TM_Y_SCALE_FIT)
-    invalidate (self);
-  else
-    invalidate_range (self);
-  if (!self->dragging)
-    _tm_timeline_update_hover (self);
+  /* Layers of its own: the export draws them in a worker while these
+   * follow the pointer. */
+  tm_timeline_layers_init (&layers);
+  _tm_timeline_sync_store (self, &layers);
+  _tm_timeline_sync_scope (self, &layers);
+  _tm_timeline_sync_baseline (self, &layers);
+  _tm_timeline_sync_selection (self, &layers);
+  _tm_timeline_sync_lifetime (self, &layers);
+  _tm_timeline_sync_readout (self, &layers);
+  _tm_timeline_compute_geometry (self, MAX (width, 1), MAX (height, 1), &geometry);
+  chart = tm_timeline_layers_to_chart (&layers, &geometry);
+  tm_timeline_layers_clear (&layers);
+  return chart;
 }
 
 /* ------------------------------------------------------------------ */
@@ -423,6 +322,8 @@ tm_timeline_measure (GtkWidget      *widget,
                      int            *minimum_baseline,
                      int            *natural_baseline)
 {
+  TmTimeline *self = TM_TIMELINE (widget);
+
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
       *minimum = TM_CHART_MARGIN_LEFT + TM_CHART_MARGIN_RIGHT + 160;
@@ -435,8 +336,8 @@ tm_timeline_measure (GtkWidget      *widget,
        * less, so it never draws outside its allocation (docs/ui.md,
        * "Layout"). */
       *minimum = TM_CHART_MARGIN_TOP + TM_CHART_MARGIN_BOTTOM + 48
-                 + (TM_TIMELINE (widget)->module_spans != NULL && TM_TIMELINE (widget)->module_spans->len > 0
-                    ? HLO_BAND_HEIGHT + HLO_BAND_GAP : 0);
+                 + (self->hlo_modules != NULL && self->hlo_modules->len > 0
+                    ? TM_CHART_HLO_BAND_HEIGHT + TM_CHART_HLO_BAND_GAP : 0);
       *natural = TM_CHART_MARGIN_TOP + TM_CHART_MARGIN_BOTTOM + 260;
     }
 }
@@ -447,9 +348,13 @@ tm_timeline_size_allocate (GtkWidget *widget,
                            int        height,
                            int        baseline)
 {
-  /* The cache notices the new size in snapshot(); the hovered snapshot
-   * under a still pointer changes with it. */
-  _tm_timeline_update_hover (TM_TIMELINE (widget));
+  TmTimeline *self = TM_TIMELINE (widget);
+
+  /* The geometry for the new size; the state under a still pointer
+   * changes with it. */
+  _tm_timeline_update_geometry (self);
+  _tm_timeline_sync_pointer (self);
+  _tm_timeline_update_hover (self);
 }
 
 static void
@@ -462,21 +367,28 @@ tm_timeline_css_changed (GtkWidget         *widget,
 }
 
 static void
+toggle_series_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  tm_timeline_toggle_series (TM_TIMELINE (widget), g_variant_get_uint32 (parameter));
+}
+
+static void
 tm_timeline_dispose (GObject *object)
 {
   TmTimeline *self = TM_TIMELINE (object);
 
   g_clear_handle_id (&self->pending_selection_source, g_source_remove);
-  g_clear_object (&self->session_signals);
   g_clear_object (&self->viewport_signals);
-  g_clear_object (&self->session);
+  g_clear_object (&self->allocations_signals);
+  g_clear_object (&self->series_signals);
   g_clear_object (&self->viewport);
   g_clear_object (&self->store);
-  g_clear_pointer (&self->own_lod, tm_lod_free);
   g_clear_pointer (&self->hlo_modules, g_array_unref);
-  g_clear_pointer (&self->module_spans, g_array_unref);
   g_clear_pointer (&self->static_node, gsk_render_node_unref);
   g_clear_pointer (&self->range_node, gsk_render_node_unref);
+  g_clear_pointer (&self->marks_node, gsk_render_node_unref);
   g_clear_pointer (&self->described_markup, g_free);
 
   G_OBJECT_CLASS (tm_timeline_parent_class)->dispose (object);
@@ -487,12 +399,10 @@ tm_timeline_finalize (GObject *object)
 {
   TmTimeline *self = TM_TIMELINE (object);
 
-  g_clear_object (&self->static_chart);
-  g_clear_object (&self->range_chart);
-  g_clear_object (&self->legend_layer);
-  g_clear_object (&self->series_layer);
-  g_clear_object (&self->line_layer);
-  g_clear_object (&self->peak_layer);
+  tm_timeline_layers_clear (&self->layers);
+  g_clear_object (&self->no_data_layer);
+  g_clear_object (&self->hover_layer);
+  g_clear_object (&self->band_layer);
 
   G_OBJECT_CLASS (tm_timeline_parent_class)->finalize (object);
 }
@@ -507,10 +417,6 @@ tm_timeline_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_SESSION:
-      g_value_set_object (value, self->session);
-      break;
-
     case PROP_Y_SCALE:
       g_value_set_enum (value, self->y_scale);
       break;
@@ -534,10 +440,6 @@ tm_timeline_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_SESSION:
-      tm_timeline_set_session (self, g_value_get_object (value));
-      break;
-
     case PROP_Y_SCALE:
       tm_timeline_set_y_scale (self, g_value_get_enum (value));
       break;
@@ -556,6 +458,7 @@ tm_timeline_class_init (TmTimelineClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  TmViewClass *view_class = TM_VIEW_CLASS (klass);
 
   object_class->dispose = tm_timeline_dispose;
   object_class->finalize = tm_timeline_finalize;
@@ -568,16 +471,7 @@ tm_timeline_class_init (TmTimelineClass *klass)
   widget_class->query_tooltip = _tm_timeline_query_tooltip;
   widget_class->css_changed = tm_timeline_css_changed;
 
-  /**
-   * TmTimeline:session:
-   *
-   * The session whose memory store, viewport, HLO modules and selected
-   * time the timeline shows.
-   */
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL,
-                         TM_TYPE_SESSION,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  view_class->session_changed = tm_timeline_session_changed;
 
   /**
    * TmTimeline:y-scale:
@@ -603,6 +497,8 @@ tm_timeline_class_init (TmTimelineClass *klass)
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  /* A legend entry's click (tm-timeline-input.c) toggles its series. */
+  gtk_widget_class_install_action (widget_class, "timeline.toggle-series", "u", toggle_series_action);
   _tm_timeline_input_class_init (widget_class);
 
   gtk_widget_class_set_css_name (widget_class, "timeline");
@@ -613,43 +509,36 @@ static void
 tm_timeline_init (TmTimeline *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
+  GSignalGroup *session_signals = tm_view_get_session_signals (TM_VIEW (self));
 
-  {
-    g_autoptr(TmChartLayer) values = tm_axes_layer_new (TM_AXES_VALUES);
-    g_autoptr(TmChartLayer) time = tm_axes_layer_new (TM_AXES_TIME);
+  tm_timeline_layers_init (&self->layers);
+  self->no_data_layer = tm_note_layer_new (TM_NOTE_CHART_CENTER);
+  tm_note_layer_set_text (TM_NOTE_LAYER (self->no_data_layer), _("No memory data"), 0);
+  self->hover_layer = tm_hover_layer_new ();
+  self->band_layer = tm_span_layer_new (TM_SPAN_SELECTION);
+  tm_chart_geometry_init (&self->geometry, 0, 0, FALSE, 0, 1, 0);
 
-    self->legend_layer = tm_legend_layer_new ();
-    self->series_layer = tm_series_layer_new ();
-    self->line_layer = tm_line_layer_new ();
-    self->peak_layer = tm_mark_layer_new (TM_MARK_PEAK);
-    self->static_chart = tm_chart_new ();
-    tm_chart_add_layer (self->static_chart, values);
-    tm_chart_add_layer (self->static_chart, self->legend_layer);
-    self->range_chart = tm_chart_new ();
-    tm_chart_add_layer (self->range_chart, time);
-    tm_chart_add_layer (self->range_chart, self->series_layer);
-    tm_chart_add_layer (self->range_chart, self->line_layer);
-  }
-
-  self->session_signals = g_signal_group_new (TM_TYPE_SESSION);
-  g_signal_group_connect_swapped (self->session_signals, "notify::memory-store", G_CALLBACK (sync_store), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::profile", G_CALLBACK (sync_modules), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::has-selected-time",
+  g_signal_group_connect_swapped (session_signals, "notify::memory-store", G_CALLBACK (sync_store), self);
+  g_signal_group_connect_swapped (session_signals, "notify::profile", G_CALLBACK (sync_modules), self);
+  g_signal_group_connect_swapped (session_signals, "notify::has-selected-time",
                                   G_CALLBACK (selected_time_changed_cb), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::selected-allocation",
-                                  G_CALLBACK (gtk_widget_queue_draw), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::selected-time",
+  g_signal_group_connect_swapped (session_signals, "notify::selected-time",
                                   G_CALLBACK (selected_time_changed_cb), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::selected-scope",
-                                  G_CALLBACK (invalidate_range), self);
-  /* The selected scope's series waits for the scope index. */
-  g_signal_group_connect_swapped (self->session_signals, "notify::scope-index",
-                                  G_CALLBACK (invalidate_range), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::baseline", G_CALLBACK (invalidate), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::alignment", G_CALLBACK (invalidate), self);
+  g_signal_group_connect_swapped (session_signals, "notify::selected-allocation",
+                                  G_CALLBACK (selected_allocation_changed_cb), self);
+  g_signal_group_connect_swapped (session_signals, "notify::selected-scope", G_CALLBACK (scope_changed_cb), self);
+  g_signal_group_connect_swapped (session_signals, "notify::baseline", G_CALLBACK (baseline_changed_cb), self);
+  g_signal_group_connect_swapped (session_signals, "notify::alignment", G_CALLBACK (baseline_changed_cb), self);
 
   self->viewport_signals = g_signal_group_new (TM_TYPE_VIEWPORT);
   g_signal_group_connect_swapped (self->viewport_signals, "changed", G_CALLBACK (viewport_changed_cb), self);
+  /* The allocation index comes after the memory store. */
+  self->allocations_signals = g_signal_group_new (TM_TYPE_ALLOCATIONS_QUERY);
+  g_signal_group_connect_swapped (self->allocations_signals, "notify::allocations",
+                                  G_CALLBACK (selected_allocation_changed_cb), self);
+  /* The selected scope's series waits for the scope index. */
+  self->series_signals = g_signal_group_new (TM_TYPE_SCOPE_SERIES_QUERY);
+  g_signal_group_connect_swapped (self->series_signals, "notify::series", G_CALLBACK (scope_changed_cb), self);
 
   gtk_widget_set_hexpand (widget, TRUE);
   gtk_widget_set_vexpand (widget, TRUE);
@@ -659,10 +548,6 @@ tm_timeline_init (TmTimeline *self)
                                   _("Stack, heap and free memory over time; scroll to zoom, drag to pan, click to select a time"),
                                   -1);
 
-  _tm_timeline_tooltip_init (self);
-  /* The legend's click (capture phase) first: GTK lists the controllers
-   * last added first, and tests look for the timeline's own click. */
-  _tm_timeline_legend_init (self);
   _tm_timeline_input_init (self);
 }
 
@@ -675,41 +560,6 @@ tm_timeline_new (TmSession *session)
   g_return_val_if_fail (session == NULL || TM_IS_SESSION (session), NULL);
 
   return g_object_new (TM_TYPE_TIMELINE, "session", session, NULL);
-}
-
-TmSession *
-tm_timeline_get_session (TmTimeline *self)
-{
-  g_return_val_if_fail (TM_IS_TIMELINE (self), NULL);
-
-  return self->session;
-}
-
-void
-tm_timeline_set_session (TmTimeline *self,
-                         TmSession  *session)
-{
-  g_return_if_fail (TM_IS_TIMELINE (self));
-  g_return_if_fail (session == NULL || TM_IS_SESSION (session));
-
-  if (!g_set_object (&self->session, session))
-    return;
-
-  _tm_timeline_drop_pending_selection (self);
-  if (session != NULL)
-    g_set_object (&self->viewport, tm_session_get_viewport (session));
-  else
-    g_clear_object (&self->viewport);
-  g_signal_group_set_target (self->session_signals, session);
-  g_signal_group_set_target (self->viewport_signals, self->viewport);
-
-  sync_modules (self);
-  sync_store (self);
-  _tm_timeline_update_actions (self);
-  _tm_timeline_update_hover (self);
-  invalidate (self);
-
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
 TmYScale
@@ -729,8 +579,7 @@ tm_timeline_set_y_scale (TmTimeline *self,
   if (self->y_scale == y_scale)
     return;
   self->y_scale = y_scale;
-  invalidate (self);
-  _tm_timeline_update_hover (self);
+  relayout (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_Y_SCALE]);
 }
 
@@ -751,6 +600,7 @@ tm_timeline_set_hidden_series (TmTimeline    *self,
   if (self->hidden_series == hidden)
     return;
   self->hidden_series = hidden;
+  _tm_timeline_sync_store (self, &self->layers);
   invalidate (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIDDEN_SERIES]);
 }
@@ -764,12 +614,27 @@ tm_timeline_toggle_series (TmTimeline    *self,
   tm_timeline_set_hidden_series (self, self->hidden_series ^ series);
 }
 
+int
+tm_timeline_get_module_at (TmTimeline *self,
+                           double      x,
+                           double      y)
+{
+  g_return_val_if_fail (TM_IS_TIMELINE (self), -1);
+
+  return _tm_timeline_module_at (self, x, y);
+}
+
 void
 tm_timeline_get_layout (TmTimeline       *self,
                         TmTimelineLayout *layout)
 {
+  const TmChartGeometry *g;
+
   g_return_if_fail (TM_IS_TIMELINE (self));
   g_return_if_fail (layout != NULL);
 
-  _tm_timeline_current_layout (self, layout);
+  g = &self->geometry;
+  graphene_rect_init (&layout->plot, g->plot.x, g->plot.y, g->plot.width, g->plot.height);
+  graphene_rect_init (&layout->hlo_band, g->hlo_band.x, g->hlo_band.y, g->hlo_band.width, g->hlo_band.height);
+  layout->y_max = g->y_max;
 }

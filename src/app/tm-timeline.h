@@ -14,19 +14,27 @@
  * shows the state at the time under the pointer (the last snapshot at or
  * before it); a click selects that time (docs/ui.md, "Picking").
  *
- * A view of a TmSession: it draws the session's memory store over the
- * session's viewport, the HLO modules of the session's profile and the
- * session's selected time, and changes them only through the session. A
- * click is drawn at once and given to the session (tm_session_select_time())
- * when it is known not to be the first half of a double-click (which shows
- * everything and leaves the session's selected time as it was).
+ * A view of a TmSession (TmView): it draws the session's memory store
+ * over the session's viewport, the HLO modules of the session's profile,
+ * the selected time, scope and allocation and a comparison's baseline
+ * (what it needs of them from the session's query objects), and changes
+ * them only through the session. A click is drawn at once and given to
+ * the session (tm_session_select_time()) when it is known not to be the
+ * first half of a double-click (which shows everything and leaves the
+ * session's selected time as it was).
+ *
+ * One chart widget, drawn by layer objects (tm-timeline-chart.h and
+ * docs/architecture.md, "Adding a layer"); the exports draw the same
+ * layers (tm_timeline_build_chart()).
  */
 #pragma once
 
 #include <gtk/gtk.h>
 
+#include "tm-chart.h"
+#include "tm-chart-palette.h"
 #include "tm-palette.h"
-#include "tm-session.h"
+#include "tm-view.h"
 
 G_BEGIN_DECLS
 
@@ -56,14 +64,9 @@ GType tm_series_flags_get_type (void) G_GNUC_CONST;
 
 #define TM_TYPE_TIMELINE (tm_timeline_get_type ())
 
-G_DECLARE_FINAL_TYPE (TmTimeline, tm_timeline, TM, TIMELINE, GtkWidget)
+G_DECLARE_FINAL_TYPE (TmTimeline, tm_timeline, TM, TIMELINE, TmView)
 
 GtkWidget     *tm_timeline_new                (TmSession       *session);
-
-/* The session shown (NULL: nothing). */
-TmSession     *tm_timeline_get_session        (TmTimeline      *self);
-void           tm_timeline_set_session        (TmTimeline      *self,
-                                               TmSession       *session);
 
 /* The timeline's own view state (docs/ui.md, "Y scale" and "Legend"): the
  * byte axis' scale and the series turned off. */
@@ -77,12 +80,24 @@ void           tm_timeline_set_hidden_series  (TmTimeline      *self,
 void           tm_timeline_toggle_series      (TmTimeline      *self,
                                                TmSeriesFlags    series);
 
-/* What snapshot() draws for a width × height widget (the data, the axes
- * and the selection; no hover), uncached, in palette's colours (a light
- * image from a dark window): for exporting the timeline as an image. */
+/* What snapshot() draws for a width × height widget (the data, the axes,
+ * the selections, a baseline, the range read-out; no pointer), uncached,
+ * in palette's colours (a light image from a dark window): for exporting
+ * the timeline as an image. */
 GskRenderNode *tm_timeline_render_node_with_palette (TmTimeline      *self,
                                                      int              width,
                                                      int              height,
                                                      const TmPalette *palette);
+/* The same layers as a chart of its own (new layer objects: it may be
+ * drawn in another thread), for the vector export; NULL without data. */
+TmChart       *tm_timeline_build_chart        (TmTimeline      *self,
+                                               int              width,
+                                               int              height);
+
+/* The HLO module run drawn under widget (x, y), as an index of the
+ * profile's modules, or -1: what a click on the band is about. */
+int            tm_timeline_get_module_at      (TmTimeline      *self,
+                                               double           x,
+                                               double           y);
 
 G_END_DECLS

@@ -145,7 +145,9 @@ show_chooser (TmWindow             *self,
 void
 tm_window_choose_files (TmWindow *self)
 {
-  static const char * const profile_patterns[] = { "*.xplane.pb", "*.pb", "*.json", "*.json.gz", NULL };
+  static const char * const profile_patterns[] = {
+    "*.xplane.pb", "*.pb", "*.json", "*.json.gz", "*.jsonl", "*.pickle", "*.pkl", "*.pickle.gz", "*.pkl.gz", NULL
+  };
   static const char * const xspace_patterns[] = { "*.xplane.pb", "*.pb", NULL };
   static const char * const json_patterns[] = { "*.json", "*.json.gz", NULL };
   static const char * const all_patterns[] = { "*", NULL };
@@ -287,6 +289,14 @@ export_collapsed_action (GSimpleAction *action,
 }
 
 static void
+export_never_freed_action (GSimpleAction *action,
+                           GVariant      *parameter,
+                           gpointer       user_data)
+{
+  _tm_window_export_never_freed (TM_WINDOW (user_data));
+}
+
+static void
 export_csv_action (GSimpleAction *action,
                    GVariant      *param,
                    gpointer       user_data)
@@ -379,6 +389,7 @@ static const GActionEntry window_actions[] = {
   { "export-xprof-json", export_xprof_json_action },
   { "export-csv", export_csv_action },
   { "export-collapsed", export_collapsed_action },
+  { "export-never-freed", export_never_freed_action },
   { "export-timeline-png", export_timeline_png_action },
   { "export-timeline-svg", export_timeline_svg_action },
   { "save-memory-only", save_memory_only_action },
@@ -413,6 +424,10 @@ _tm_window_actions_update (TmWindow *self)
   set_enabled (self, "export-xprof-json", profile);
   set_enabled (self, "export-csv", profile && tm_session_get_memory_store (self->session) != NULL);
   set_enabled (self, "export-collapsed", profile && tm_session_get_memory_store (self->session) != NULL);
+  /* Every event's pairing (docs/scopes.md, "Never freed"). */
+  set_enabled (self, "export-never-freed", profile && tm_session_get_memory_store (self->session) != NULL &&
+               tm_memory_store_is_complete (tm_session_get_memory_store (self->session)) &&
+               (tm_profile_get_features (tm_session_get_profile (self->session)) & TM_INPUT_HAS_ALLOCATIONS));
   set_enabled (self, "export-timeline-png", profile && tm_session_get_memory_store (self->session) != NULL);
   set_enabled (self, "export-timeline-svg", profile && tm_session_get_memory_store (self->session) != NULL);
   set_enabled (self, "save-memory-only", profile && tm_session_get_profile (self->session) != NULL &&
@@ -516,10 +531,13 @@ add_series_actions (TmWindow *self)
   hidden_series_changed_cb (self);
 }
 
-void
-_tm_window_actions_init (TmWindow *self)
+/* The window's zoom keys on widget, in phase; Home (a list's first row)
+ * only when with_home. */
+static void
+add_zoom_keys (GtkWidget           *widget,
+               GtkPropagationPhase  phase,
+               gboolean             with_home)
 {
-  GtkEventController *shortcuts;
   static const struct {
     const char *trigger;
     const char *action;
@@ -532,6 +550,21 @@ _tm_window_actions_init (TmWindow *self)
     { "KP_Subtract", "win.zoom-out" },
     { "Home", "win.zoom-reset" },
   };
+  GtkEventController *shortcuts = gtk_shortcut_controller_new ();
+
+  gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (shortcuts), GTK_SHORTCUT_SCOPE_LOCAL);
+  gtk_event_controller_set_propagation_phase (shortcuts, phase);
+  for (guint i = 0; i < G_N_ELEMENTS (zoom_keys); i++)
+    if (with_home || !g_str_equal (zoom_keys[i].trigger, "Home"))
+      gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
+                                            gtk_shortcut_new (gtk_shortcut_trigger_parse_string (zoom_keys[i].trigger),
+                                                              gtk_named_action_new (zoom_keys[i].action)));
+  gtk_widget_add_controller (widget, shortcuts);
+}
+
+void
+_tm_window_actions_init (TmWindow *self)
+{
 
   g_action_map_add_action_entries (G_ACTION_MAP (self),
                                    window_actions,
@@ -549,14 +582,11 @@ _tm_window_actions_init (TmWindow *self)
   /* Zoom keys work wherever the focus is, except in a text entry: in the
    * bubble phase, after the focused widget had the key (the application's
    * accelerators come before, and would take "+" from the filter). */
-  shortcuts = gtk_shortcut_controller_new ();
-  gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (shortcuts), GTK_SHORTCUT_SCOPE_LOCAL);
-  gtk_event_controller_set_propagation_phase (shortcuts, GTK_PHASE_BUBBLE);
-  for (guint i = 0; i < G_N_ELEMENTS (zoom_keys); i++)
-    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
-                                          gtk_shortcut_new (gtk_shortcut_trigger_parse_string (zoom_keys[i].trigger),
-                                                            gtk_named_action_new (zoom_keys[i].action)));
-  gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
+  add_zoom_keys (GTK_WIDGET (self), GTK_PHASE_BUBBLE, TRUE);
+  /* The scope tree's expanders take + and − for themselves (GTK's tree
+   * keys): there the zoom keys come first, and Shift+→, Shift+← and
+   * Ctrl+Space expand and collapse (docs/ui.md, "Keys"). */
+  add_zoom_keys (GTK_WIDGET (tm_scope_view_get_column_view (self->scope_view)), GTK_PHASE_CAPTURE, FALSE);
 
   g_signal_connect (self, "notify::application", G_CALLBACK (application_changed_cb), NULL);
 }

@@ -66,6 +66,7 @@ set_message (TmWindow   *self,
   c->message = g_strdup (message);
   c->is_error = is_error;
   gtk_label_set_label (c->label, message != NULL ? message : "");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (c->label), message);
   if (is_error)
     gtk_widget_add_css_class (GTK_WIDGET (c->label), "error");
   else
@@ -104,6 +105,19 @@ _tm_window_compare_update_title (TmWindow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), TRUE);
 }
 
+/* The Difference page is there only while comparing; when it goes, the
+ * table takes its place (GTK would show whichever page comes first). */
+static void
+show_diff_page (TmWindow *self,
+                gboolean  visible)
+{
+  TmWindowCompare *c = self->compare;
+
+  if (!visible && gtk_stack_get_visible_child (self->lower_stack) == gtk_stack_page_get_child (c->diff_page))
+    gtk_stack_set_visible_child_name (self->lower_stack, "table");
+  gtk_stack_page_set_visible (c->diff_page, visible);
+}
+
 static void
 update_bar (TmWindow *self)
 {
@@ -112,7 +126,7 @@ update_bar (TmWindow *self)
   TmCompare *compare = tm_comparison_query_get_comparison (tm_comparison_query_get_for_session (self->session));
   g_autofree char *message = NULL;
 
-  gtk_stack_page_set_visible (c->diff_page, baseline != NULL);
+  show_diff_page (self, baseline != NULL);
   if (baseline == NULL)
     {
       if (!c->is_error && c->cancellable == NULL)
@@ -167,6 +181,7 @@ tm_window_end_comparison (TmWindow *self)
   c->is_error = FALSE;
   tm_session_set_baseline (self->session, NULL, NULL);
   set_message (self, NULL, FALSE, FALSE);
+  show_diff_page (self, FALSE);
   /* The title without the comparison. */
   _tm_window_update (self, _tm_window_current (self)->state, _tm_window_current (self)->file);
 }
@@ -521,6 +536,18 @@ add_row (GtkListBox *list,
   return row;
 }
 
+/* Whether host index of the shown run failed to load: when it was shown,
+ * or in the run overview, which reads every host. */
+static gboolean
+host_failed (TmWindow *self,
+             guint     index)
+{
+  TmWindowHost *host = g_ptr_array_index (self->shown.hosts, index);
+  const TmHostSummary *summary = _tm_window_host_summary (self, self->shown.hosts, index);
+
+  return host->error_message != NULL || (summary != NULL && summary->error != NULL);
+}
+
 static void
 compare_with_action (GSimpleAction *action,
                      GVariant      *param,
@@ -571,7 +598,8 @@ compare_with_action (GSimpleAction *action,
       g_autofree char *detail = NULL;
       GtkWidget *row;
 
-      if (store == tm_session_get_memory_store (self->session))
+      if (store == tm_session_get_memory_store (self->session) ||
+          !tm_profile_is_memory_id_ready (tm_session_get_profile (self->session), i))
         continue;
       peak = tm_format_bytes (tm_memory_store_get_summary (store)->peak_bytes_in_use);
       /* Translators: the detail of a memory id in Compare With: its peak */
@@ -584,7 +612,8 @@ compare_with_action (GSimpleAction *action,
       TmWindowHost *host = g_ptr_array_index (self->shown.hosts, i);
       GtkWidget *row;
 
-      if (i == self->shown.host_index)
+      /* A host that could not be read is no baseline. */
+      if (i == self->shown.host_index || host_failed (self, i))
         continue;
       row = add_row (GTK_LIST_BOX (list), host->name, _("Host of this run"));
       g_object_set_data_full (G_OBJECT (row), "tm-host", g_strdup (host->name), g_free);
@@ -632,6 +661,8 @@ session_changed_cb (TmWindow *self)
   g_simple_action_set_enabled (G_SIMPLE_ACTION (action), tm_session_get_memory_store (self->session) != NULL);
   if (tm_session_get_baseline (self->session) != NULL)
     update_bar (self);
+  else
+    show_diff_page (self, FALSE);
 }
 
 static void
@@ -674,6 +705,10 @@ _tm_window_compare_init (TmWindow *self)
   gtk_label_set_xalign (c->label, 0);
   gtk_label_set_wrap (c->label, TRUE);
   gtk_label_set_wrap_mode (c->label, PANGO_WRAP_WORD_CHAR);
+  /* A long message (a baseline that failed) never takes more than three
+   * lines from the panes; the tooltip has it whole. */
+  gtk_label_set_lines (c->label, 3);
+  gtk_label_set_ellipsize (c->label, PANGO_ELLIPSIZE_END);
   gtk_label_set_selectable (c->label, TRUE);
   gtk_widget_set_hexpand (GTK_WIDGET (c->label), TRUE);
   gtk_widget_set_valign (GTK_WIDGET (c->label), GTK_ALIGN_CENTER);
@@ -696,7 +731,7 @@ _tm_window_compare_init (TmWindow *self)
 
   c->revealer = GTK_REVEALER (gtk_revealer_new ());
   gtk_revealer_set_child (c->revealer, bar);
-  parent = gtk_widget_get_parent (GTK_WIDGET (self->summary_cards));
+  parent = gtk_widget_get_parent (GTK_WIDGET (self->sampled_banner));
   gtk_box_insert_child_after (GTK_BOX (parent), GTK_WIDGET (c->revealer), GTK_WIDGET (self->sampled_banner));
 
   /* The op diff, next to the table, while comparing. */

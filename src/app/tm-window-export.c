@@ -35,6 +35,7 @@ typedef enum
   EXPORT_SVG,
   EXPORT_COLLAPSED,
   EXPORT_MEMORY_XPLANE,
+  EXPORT_NEVER_FREED,
 } ExportKind;
 
 typedef struct
@@ -42,6 +43,7 @@ typedef struct
   ExportKind       kind;
   TmProfile       *profile;
   GPtrArray       *rows;      /* for CSV (taken when the user said where) and collapsed stacks */
+  TmMemoryStore   *store;     /* for what was never freed, of profile */
   GskRenderNode   *node;      /* for PNG: drawn on the main thread */
   TmChart         *chart;     /* for SVG: made on the main thread, drawn in the worker */
   char            *title;
@@ -66,6 +68,7 @@ export_job_free (ExportJob *job)
   g_clear_object (&job->cancellable);
   g_clear_object (&job->profile);
   g_clear_pointer (&job->rows, g_ptr_array_unref);
+  g_clear_object (&job->store);
   g_clear_pointer (&job->node, gsk_render_node_unref);
   g_clear_object (&job->chart);
   g_clear_pointer (&job->title, g_free);
@@ -254,6 +257,10 @@ export_thread (GTask        *task,
 
       ok = tm_scope_tree_write_collapsed (tree, stream, cancellable, &error);
     }
+  else if (job->kind == EXPORT_NEVER_FREED)
+    /* The allocation index: the profile builds it, or waits for the build
+     * under way. */
+    ok = tm_export_never_freed_collapsed (job->profile, job->store, stream, NULL, cancellable, &error);
   else if (job->kind == EXPORT_SVG)
     ok = tm_chart_write_svg (job->chart, job->title, &job->palette, job->font, G_OUTPUT_STREAM (out),
                              cancellable, &error);
@@ -539,7 +546,30 @@ _tm_window_export_collapsed (TmWindow *self)
       name = g_strdup_printf ("%s-%s-at-%s.folded", stem, tm_memory_store_get_id (tm_session_get_memory_store (self->session)), ms);
     }
 
-  ask_where (self, job, _("Export Scopes as Collapsed Stacks"), name, _("Collapsed Stacks"), "*.folded");
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (ask_where (self, job, _("Export Scopes as Collapsed Stacks"), name,
+                                                        _("Collapsed Stacks"), "*.folded")));
+}
+
+/* What was never freed, by name scope (docs/scopes.md, "Never freed"). */
+void
+_tm_window_export_never_freed (TmWindow *self)
+{
+  g_autofree char *stem = NULL;
+  g_autofree char *name = NULL;
+  ExportJob *job;
+
+  g_return_if_fail (TM_IS_WINDOW (self));
+  if (tm_session_get_profile (self->session) == NULL || tm_session_get_memory_store (self->session) == NULL)
+    return;
+
+  stem = profile_stem (self);
+  job = g_new0 (ExportJob, 1);
+  job->kind = EXPORT_NEVER_FREED;
+  job->profile = g_object_ref (tm_session_get_profile (self->session));
+  job->store = g_object_ref (tm_session_get_memory_store (self->session));
+  name = g_strdup_printf ("%s-%s-never-freed.folded", stem, tm_memory_store_get_id (job->store));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (ask_where (self, job, _("Export Never-Freed Scopes as Collapsed Stacks"),
+                                                        name, _("Collapsed Stacks"), "*.folded")));
 }
 
 #define TITLE_HEIGHT 32
@@ -668,24 +698,19 @@ _tm_window_export_timeline_png (TmWindow *self)
 }
 
 /* The timeline as the user sees it (size, zoom, scale, hidden series,
- * selection) as chart layers, for the vector export. */
+ * selections, HLO band, scope, baseline, range read-out) as chart layers,
+ * for the vector export: the timeline's own (tm_timeline_build_chart()). */
 TmChart *
 tm_window_build_timeline_chart (TmWindow       *self,
                                 gboolean        light,
                                 TmChartPalette *palette)
 {
-  TmViewport *viewport;
-  TmTimelineChartOptions options;
-  TmSeriesFlags hidden;
   TmPalette widget_palette;
-  TmMemoryStore *store;
 
   g_return_val_if_fail (TM_IS_WINDOW (self), NULL);
   g_return_val_if_fail (palette != NULL, NULL);
-  store = tm_session_get_memory_store (self->session);
 
-  if (tm_session_get_profile (self->session) == NULL || store == NULL || self->timeline == NULL ||
-      tm_memory_store_get_n_snapshots (store) == 0)
+  if (tm_session_get_profile (self->session) == NULL || self->timeline == NULL)
     return NULL;
 
   if (light || !tm_palette_is_dark_style (GTK_WIDGET (self->timeline)))
@@ -695,22 +720,9 @@ tm_window_build_timeline_chart (TmWindow       *self,
       tm_palette_init_for_widget (&widget_palette, GTK_WIDGET (self->timeline));
       tm_palette_to_chart (&widget_palette, palette);
     }
-
-  viewport = tm_session_get_viewport (self->session);
-  hidden = tm_timeline_get_hidden_series (self->timeline);
-  tm_timeline_chart_options_init (&options);
-  options.start_ps = tm_viewport_get_start (viewport);
-  options.end_ps = tm_viewport_get_end (viewport);
-  options.width = MAX (gtk_widget_get_width (GTK_WIDGET (self->timeline)), 640);
-  options.height = MAX (gtk_widget_get_height (GTK_WIDGET (self->timeline)), 240);
-  options.capacity_scale = tm_timeline_get_y_scale (self->timeline) == TM_Y_SCALE_CAPACITY;
-  options.hidden = ((hidden & TM_SERIES_FLAG_STACK) ? 1u << TM_SERIES_STACK : 0) |
-                   ((hidden & TM_SERIES_FLAG_HEAP) ? 1u << TM_SERIES_HEAP : 0) |
-                   ((hidden & TM_SERIES_FLAG_FREE) ? 1u << TM_SERIES_FREE : 0) |
-                   ((hidden & TM_SERIES_FLAG_FRAGMENTATION) ? TM_LEGEND_FRAGMENTATION : 0);
-  options.has_selection = tm_session_get_has_selected_time (self->session);
-  options.selected_ps = tm_session_get_selected_time (self->session);
-  return tm_chart_new_timeline (store, &options);
+  return tm_timeline_build_chart (self->timeline,
+                                  MAX (gtk_widget_get_width (GTK_WIDGET (self->timeline)), 640),
+                                  MAX (gtk_widget_get_height (GTK_WIDGET (self->timeline)), 240));
 }
 
 void

@@ -47,19 +47,60 @@ compare_hosts (gconstpointer a,
   return tm_run_compare_host_names (host_a->name, host_b->name);
 }
 
-/* "worker-0 · 5.78 GiB": the peak of the host's busiest memory id, as the
- * memory-id dropdown shows it, once the host is loaded; else the name. */
-static char *
-host_label (TmWindowHost *host)
+const TmHostSummary *
+_tm_window_host_summary (TmWindow  *self,
+                         GPtrArray *hosts,
+                         guint      index)
 {
+  TmRunLoader *run = tm_session_get_run (self->session);
+  TmWindowHost *host;
+  GFile *file;
+
+  if (run == NULL || hosts == NULL || index >= hosts->len || hosts->len != tm_run_loader_get_n_hosts (run))
+    return NULL;
+  host = g_ptr_array_index (hosts, index);
+  file = tm_run_loader_get_host_file (run, index);
+  if (file == NULL || !g_file_equal (file, host->file))
+    return NULL;
+  return tm_run_loader_get_host_summary (run, index);
+}
+
+/* "worker-0 · 5.78 GiB": the peak of the host's busiest memory id, as the
+ * memory-id dropdown shows it, from its profile once it is loaded, or from
+ * the run overview, which reads every host; a host that could not be read
+ * says so (docs/ui.md, "The host dropdown"). Else the name alone. */
+static char *
+host_label (TmWindow  *self,
+            GPtrArray *hosts,
+            guint      index)
+{
+  TmWindowHost *host = g_ptr_array_index (hosts, index);
+  const TmHostSummary *summary = _tm_window_host_summary (self, hosts, index);
   g_autofree char *peak = NULL;
-  TmMemoryStore *store;
 
-  if (host->profile == NULL || tm_profile_get_n_memory_ids (host->profile) == 0)
+  if (host->error_message != NULL || (summary != NULL && summary->error != NULL))
+    /* Translators: a host dropdown item for a host whose profile could not be read */
+    return g_strdup_printf (_("%s · could not be read"), host->name);
+
+  if (host->profile != NULL && tm_profile_get_n_memory_ids (host->profile) > 0)
+    {
+      TmMemoryStore *store = tm_profile_get_memory_store (host->profile, tm_profile_get_busiest_index (host->profile));
+
+      peak = tm_format_bytes (tm_memory_store_get_summary (store)->peak_bytes_in_use);
+    }
+  else if (summary != NULL && tm_host_summary_get_busiest (summary) >= 0)
+    {
+      const TmRunDevice *device = g_ptr_array_index (summary->devices, tm_host_summary_get_busiest (summary));
+
+      peak = tm_format_bytes (device->peak_bytes);
+    }
+  else if ((host->profile != NULL && tm_profile_get_n_memory_ids (host->profile) == 0) ||
+           (summary != NULL && summary->devices->len == 0))
+    /* Translators: a host dropdown item for a host whose profile holds no memory events */
+    return g_strdup_printf (_("%s · no memory data"), host->name);
+
+  if (peak == NULL)
     return g_strdup (host->name);
-
-  store = tm_profile_get_memory_store (host->profile, tm_profile_get_busiest_index (host->profile));
-  peak = tm_format_bytes (tm_memory_store_get_summary (store)->peak_bytes_in_use);
   /* Translators: a memory-id dropdown item: "GPU_6_bfc · 5.78 GiB" */
   return g_strdup_printf (_("%s · %s"), host->name, peak);
 }
@@ -87,8 +128,7 @@ _tm_window_sync_hosts (TmWindow *self)
 
     for (guint i = 0; i < n; i++)
       {
-        TmWindowHost *host = g_ptr_array_index (current->hosts, i);
-        char *label = host_label (host);
+        char *label = host_label (self, current->hosts, i);
 
         same = same && g_strcmp0 (label, gtk_string_list_get_string (self->host_names, i)) == 0;
         g_ptr_array_add (labels, label);
@@ -466,6 +506,15 @@ tm_window_open_summaries (TmWindow *self,
   g_file_load_contents_async (file, NULL, summaries_loaded_cb, g_object_ref (self));
 }
 
+/* The overview read a host: its item in the host dropdown says what. */
+static void
+run_host_changed_cb (TmWindow *self)
+{
+  _tm_window_sync_hosts (self);
+  /* The dropdown stays hidden while the overview is shown. */
+  _tm_window_hosts_update_page (self);
+}
+
 void
 _tm_window_hosts_init (TmWindow *self)
 {
@@ -480,6 +529,11 @@ _tm_window_hosts_init (TmWindow *self)
   gtk_header_bar_pack_start (GTK_HEADER_BAR (header_bar), self->back_button);
   g_signal_connect_object (self->back_button, "clicked", G_CALLBACK (back_clicked_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "open-host", G_CALLBACK (open_host_cb), self, G_CONNECT_SWAPPED);
+
+  /* What the overview learns of a host shows in the host dropdown. */
+  self->run_signals = g_signal_group_new (TM_TYPE_RUN_LOADER);
+  g_signal_group_connect_swapped (self->run_signals, "host-changed", G_CALLBACK (run_host_changed_cb), self);
+  g_object_bind_property (self->session, "run", self->run_signals, "target", G_BINDING_SYNC_CREATE);
 
   self->host_names = gtk_string_list_new (NULL);
   gtk_drop_down_set_model (self->host_dropdown, G_LIST_MODEL (self->host_names));

@@ -199,6 +199,24 @@ tm_window_remember_opened (TmWindow *self)
     }
 }
 
+/* A memory id of the shown profile is ready after the profile was shown
+ * with its busiest (tm_profile_is_memory_id_ready()): its dropdown item
+ * says so, and it is shown if it is the one picked. */
+static void
+memory_id_ready_cb (TmProfile *profile,
+                    guint      index,
+                    TmWindow  *self)
+{
+  guint selected = gtk_drop_down_get_selected (self->memory_dropdown);
+  const char *keep_id = NULL;
+
+  if (profile != tm_session_get_profile (self->session))
+    return;
+  if (selected != GTK_INVALID_LIST_POSITION && selected < tm_profile_get_n_memory_ids (profile))
+    keep_id = tm_memory_store_get_id (tm_profile_get_memory_store (profile, selected));
+  _tm_window_fill_memory_ids (self, keep_id);
+}
+
 /* Shows content (a profile, or an error when it has none) in place of
  * what was shown; any load in progress stops. Takes what content holds
  * and leaves it empty (content may be the window's "loading"). */
@@ -227,6 +245,20 @@ _tm_window_show (TmWindow        *self,
            g_file_equal (self->shown.file, next.file))
     keep_id = g_strdup (tm_memory_store_get_id (tm_session_get_memory_store (self->session)));
 
+  /* Another file (not a reload, nor another host of the same run) starts
+   * without the last one's filters: the table's text and never-freed
+   * filter, the map's never-freed highlight and filter. */
+  if (self->shown.file == NULL ||
+      (!g_file_equal (self->shown.file, next.file) &&
+       (self->shown.run_directory == NULL || next.run_directory == NULL ||
+        !g_file_equal (self->shown.run_directory, next.run_directory))))
+    {
+      tm_breakdown_view_set_filter_text (self->breakdown_view, NULL);
+      tm_breakdown_view_set_never_freed (self->breakdown_view, FALSE);
+      tm_memory_map_set_highlight_never_freed (self->memory_map, FALSE);
+      tm_memory_map_set_never_freed_only (self->memory_map, FALSE);
+    }
+
   tm_window_stop_load (self);
   _tm_window_set_memory_store (self, NULL);
   _tm_window_content_clear (&self->shown);
@@ -250,6 +282,8 @@ _tm_window_show (TmWindow        *self,
                           !(tm_profile_get_features (profile) & TM_INPUT_COMPLETE) || !complete);
 
   _tm_window_fill_memory_ids (self, keep_id);
+  if (!tm_profile_is_complete (profile))
+    g_signal_connect_object (profile, "memory-id-ready", G_CALLBACK (memory_id_ready_cb), self, 0);
 
   if (n == 0)
     {
@@ -304,6 +338,11 @@ load_ready_cb (GObject      *object,
       goto out;
     }
 
+  /* The load is done: its cancellable is no longer the window's, so that
+   * showing it (which stops the window's load) does not cancel what its
+   * loader still finishes, the memory ids after the busiest. */
+  g_set_object (&self->load_cancellable, g_cancellable_new ());
+  g_object_unref (self->load_cancellable);
   self->loading.profile = g_steal_pointer (&profile);
   self->loading.error_message = self->loading.profile == NULL ? g_strdup (error->message) : NULL;
 

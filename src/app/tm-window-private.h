@@ -3,14 +3,16 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * TmWindow is one class split by concern: tm-window.c (states, header bar,
- * layout, memory ids), -load.c (the shown and loading contents), -hosts.c
- * (a run's hosts and the run overview), -actions.c, -dnd.c, -export.c,
- * -recent.c, -toast.c and -compare.c. What is shown (profile, memory id,
+ * memory ids), -layout.c (the profile page's panes), -load.c (the shown and
+ * loading contents), -hosts.c (a run's hosts and the run overview),
+ * -actions.c, -dnd.c, -export.c, -recent.c, -toast.c, -compare.c and
+ * -viewer.c (the Memory Viewer page). What is shown (profile, memory id,
  * selections) is the session's; the window keeps no copy of it.
  */
 #pragma once
 
 #include "tm-allocation-details.h"
+#include "tm-allocations-view.h"
 #include "tm-hlo-view.h"
 #include "tm-memory-map.h"
 #include "tm-overview.h"
@@ -59,6 +61,8 @@ typedef struct
 
 /* tm-window-compare.c: where a comparison's baseline comes from, and its bar. */
 typedef struct _TmWindowCompare TmWindowCompare;
+/* tm-window-viewer.c: the Memory Viewer page and its switch. */
+typedef struct _TmWindowViewer TmWindowViewer;
 
 struct _TmWindow
 {
@@ -82,6 +86,7 @@ struct _TmWindow
   GtkLabel             *no_data_message;
   GtkWidget            *sampled_banner;
   TmSummaryCards       *summary_cards;
+  GtkWidget            *data_notes;
   GtkPaned             *paned;
   GtkBox               *timeline_area;
   TmTimeline           *timeline;
@@ -90,13 +95,22 @@ struct _TmWindow
   TmMemoryMap          *memory_map;
   GtkPaned             *chart_paned;
   GtkScrolledWindow    *chart_scroller;
+  GtkPaned             *timeline_paned;
+  GtkWidget            *hlo_box;
+  GtkWidget            *map_placeholder;
+  GtkLabel             *map_placeholder_label;
+  GtkWidget            *map_placeholder_button;
+  GtkWidget            *table_toggle;
   guint                 map_room_source;
+  int                   map_min_height;   /* the memory map's, last measured while shown */
   gulong                chart_paned_handler;
+  gulong                hlo_paned_handler;
   TmBreakdownView      *breakdown_view;
   GtkStack             *lower_stack;
   TmScopeView          *scope_view;
   TmTraceNote          *trace_note;
   TmAllocationDetails  *allocation_details;
+  TmAllocationsView    *allocations_view;
   GtkRevealer          *drop_revealer;
   GtkWidget            *recent_box;
   GtkListBox           *recent_list;
@@ -137,17 +151,22 @@ struct _TmWindow
   gulong                paned_position_handler;
 
   TmWindowCompare      *compare;
+  TmWindowViewer       *viewer;
   /* The run overview (tm-window-hosts.c): its page, the Back button that
    * returns to it from a host, whether it is the page shown, and the
    * counter of TmWindowHost.shown_serial. */
   GtkWidget            *run_overview;
   GtkWidget            *back_button;
   gboolean              showing_overview;
+  /* On the session's run: a host read by the overview relabels its item
+   * in the host dropdown. */
+  GSignalGroup         *run_signals;
   guint64               host_serial;
   /* The share of the outer paned the charts get, and of the chart paned
    * the usage timeline gets (docs/ui.md, "Layout"). */
   double                charts_share;
   double                timeline_share;
+  double                hlo_share;
 };
 
 /* The load's content while one runs, else the shown one. */
@@ -187,6 +206,11 @@ void _tm_window_hosts_update_page  (TmWindow      *self);
 void _tm_window_hosts_loaded       (TmWindow      *self,
                                     TmWindowHost  *host);
 void _tm_window_hosts_leave_run    (TmWindow      *self);
+/* What the run overview knows of host index of hosts (NULL until it has
+ * read it, or when hosts are not the session's run). */
+const TmHostSummary *_tm_window_host_summary (TmWindow  *self,
+                                              GPtrArray *hosts,
+                                              guint      index);
 
 /* tm-window-compare.c */
 void _tm_window_compare_init       (TmWindow      *self);
@@ -195,6 +219,19 @@ void _tm_window_compare_dispose    (TmWindow      *self);
 void _tm_window_compare_end        (TmWindow      *self);
 /* While comparing, the title says what is compared. */
 void _tm_window_compare_update_title (TmWindow    *self);
+
+/* tm-window-layout.c */
+void _tm_window_layout_load        (TmWindow      *self);
+void _tm_window_layout_init        (TmWindow      *self);
+void _tm_window_layout_save        (TmWindow      *self);
+void _tm_window_layout_dispose     (TmWindow      *self);
+void _tm_window_layout_queue_update (TmWindow     *self);
+
+/* tm-window-viewer.c */
+void _tm_window_viewer_init        (TmWindow      *self);
+void _tm_window_viewer_dispose     (TmWindow      *self);
+/* Shows the Memory Viewer page instead of the profile's when asked. */
+void _tm_window_viewer_update      (TmWindow      *self);
 
 /* tm-window-toast.c */
 void _tm_window_toast_init         (TmWindow      *self);
@@ -217,6 +254,7 @@ void _tm_window_dnd_init           (TmWindow      *self);
 void _tm_window_export_xprof_json  (TmWindow      *self);
 void _tm_window_export_csv         (TmWindow      *self);
 void _tm_window_export_collapsed   (TmWindow      *self);
+void _tm_window_export_never_freed (TmWindow      *self);
 void _tm_window_export_timeline_png (TmWindow     *self);
 void _tm_window_export_timeline_svg (TmWindow     *self);
 void _tm_window_save_memory_only   (TmWindow      *self);

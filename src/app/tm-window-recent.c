@@ -37,7 +37,10 @@ is_ours (GtkRecentInfo *info)
   if (app == NULL || !gtk_recent_info_has_application (info, app))
     return FALSE;
 
+  /* What it opens, not what it exports (the save dialogs add those). */
   return g_str_has_suffix (uri, ".pb") || g_str_has_suffix (uri, ".json") ||
+         g_str_has_suffix (uri, ".jsonl") || g_str_has_suffix (uri, ".gz") ||
+         g_str_has_suffix (uri, ".pickle") || g_str_has_suffix (uri, ".pkl") ||
          g_strcmp0 (mime, "inode/directory") == 0;
 }
 

@@ -10,11 +10,11 @@
  */
 #include "config.h"
 
-#include <math.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
 #include "tm-allocations-query.h"
+#include "tm-data-notes.h"
 #include "tm-format.h"
 #include "tm-portal.h"
 #include "tm-run.h"
@@ -198,6 +198,7 @@ _tm_window_update (TmWindow      *self,
                           g_list_model_get_n_items (G_LIST_MODEL (self->memory_ids)) > 0);
 
   _tm_window_hosts_update_page (self);
+  _tm_window_viewer_update (self);
   _tm_window_actions_update (self);
 
   /* Focus something useful (and not the selectable error text, which
@@ -227,17 +228,29 @@ memory_dropdown_selected_cb (TmWindow    *self,
   if (tm_session_get_profile (self->session) != NULL &&
       selected != GTK_INVALID_LIST_POSITION &&
       selected < tm_profile_get_n_memory_ids (tm_session_get_profile (self->session)))
-    store = tm_profile_get_memory_store (tm_session_get_profile (self->session), selected);
+    {
+      /* One still being analysed is shown once it is ready
+       * (_tm_window_memory_id_ready); what is shown stays until then. */
+      if (!tm_profile_is_memory_id_ready (tm_session_get_profile (self->session), selected))
+        return;
+      store = tm_profile_get_memory_store (tm_session_get_profile (self->session), selected);
+    }
 
   _tm_window_set_memory_store (self, store);
 }
 
 static char *
-memory_id_label (TmMemoryStore *store)
+memory_id_label (TmProfile *profile,
+                 guint      index)
 {
+  TmMemoryStore *store = tm_profile_get_memory_store (profile, index);
   const char *id = tm_memory_store_get_id (store);
   g_autofree char *peak = tm_format_bytes (tm_memory_store_get_summary (store)->peak_bytes_in_use);
 
+  if (!tm_profile_is_memory_id_ready (profile, index))
+    /* Translators: a memory-id dropdown item still being analysed after the
+     * window shows the busiest one: "GPU_1_bfc · 5.78 GiB · analysing…" */
+    return g_strdup_printf (_("%s · %s · analysing…"), id && *id ? id : _("(no id)"), peak);
   /* Translators: a memory-id dropdown item: "GPU_6_bfc · 5.78 GiB" */
   return g_strdup_printf (_("%s · %s"), id && *id ? id : _("(no id)"), peak);
 }
@@ -257,7 +270,7 @@ _tm_window_fill_memory_ids (TmWindow   *self,
     {
       TmMemoryStore *store = tm_profile_get_memory_store (tm_session_get_profile (self->session), i);
 
-      g_ptr_array_add (labels, memory_id_label (store));
+      g_ptr_array_add (labels, memory_id_label (tm_session_get_profile (self->session), i));
       if (keep_id != NULL && g_strcmp0 (keep_id, tm_memory_store_get_id (store)) == 0)
         selected = i;
     }
@@ -281,90 +294,14 @@ cancel_clicked_cb (TmWindow  *self,
   _tm_window_cancel_load (self);
 }
 
-/* ------------------------------------------------------------------ */
-/* Layout                                                              */
-
-/* The share of a paned's height its first child gets (docs/ui.md,
- * "Layout"): set once the paned has a size, from the saved share; after
- * that the paned keeps the user's position (GtkPaned scales it with the
- * window). */
+/* The cards' never-freed line: the table and the map show only what was
+ * never freed (docs/ui.md, "Summary cards"). */
 static void
-apply_share (GtkPaned *paned,
-             double    share)
+show_never_freed_cb (TmWindow *self)
 {
-  int height = gtk_widget_get_height (GTK_WIDGET (paned));
-
-  gtk_paned_set_position (paned, (int) round (height * CLAMP (share, 0.05, 0.95)));
-}
-
-static double
-get_share (GtkPaned *paned,
-           double    fallback)
-{
-  int height = gtk_widget_get_height (GTK_WIDGET (paned));
-
-  if (height <= 0 || !gtk_widget_get_mapped (GTK_WIDGET (paned)))
-    return fallback;
-  return CLAMP ((double) gtk_paned_get_position (paned) / height, 0.05, 0.95);
-}
-
-static void
-paned_max_position_cb (TmWindow   *self,
-                       GParamSpec *pspec,
-                       GtkPaned   *paned)
-{
-  if (gtk_widget_get_height (GTK_WIDGET (paned)) <= 0)
-    return;
-
-  apply_share (paned, self->charts_share);
-  g_clear_signal_handler (&self->paned_position_handler, paned);
-}
-
-static void
-chart_paned_max_position_cb (TmWindow   *self,
-                             GParamSpec *pspec,
-                             GtkPaned   *paned)
-{
-  if (gtk_widget_get_height (GTK_WIDGET (paned)) <= 0)
-    return;
-
-  apply_share (paned, self->timeline_share);
-  g_clear_signal_handler (&self->chart_paned_handler, paned);
-}
-
-/* The memory map shows when the chart area has room for both charts at
- * their minimum heights; otherwise the usage timeline has it alone
- * (docs/ui.md, "Layout"). Run from an idle, not inside the allocation
- * that changed the room. */
-static gboolean
-update_map_room_idle (gpointer data)
-{
-  TmWindow *self = data;
-  GtkWidget *timeline = GTK_WIDGET (self->timeline);
-  GtkWidget *map = GTK_WIDGET (self->memory_map);
-  int room = gtk_widget_get_height (GTK_WIDGET (self->chart_scroller));
-  int width = gtk_widget_get_width (GTK_WIDGET (self->chart_scroller));
-  int timeline_min = 0, map_min = 0;
-  gboolean fits;
-
-  self->map_room_source = 0;
-  if (room <= 0)
-    return G_SOURCE_REMOVE;
-
-  gtk_widget_measure (timeline, GTK_ORIENTATION_VERTICAL, width, &timeline_min, NULL, NULL, NULL);
-  gtk_widget_measure (map, GTK_ORIENTATION_VERTICAL, width, &map_min, NULL, NULL, NULL);
-  fits = room >= timeline_min + map_min + 1;
-  if (fits != gtk_widget_get_visible (map))
-    gtk_widget_set_visible (map, fits);
-
-  return G_SOURCE_REMOVE;
-}
-
-static void
-chart_room_changed_cb (TmWindow *self)
-{
-  if (self->map_room_source == 0)
-    self->map_room_source = g_idle_add (update_map_room_idle, self);
+  tm_breakdown_view_set_never_freed (self->breakdown_view, TRUE);
+  tm_memory_map_set_never_freed_only (self->memory_map, TRUE);
+  gtk_stack_set_visible_child_name (self->lower_stack, "table");
 }
 
 /* ------------------------------------------------------------------ */
@@ -385,9 +322,6 @@ tm_window_load_window_state (TmWindow *self)
 
   if (g_settings_get_boolean (self->settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
-
-  self->charts_share = g_settings_get_double (self->settings, "charts-share");
-  self->timeline_share = g_settings_get_double (self->settings, "timeline-share");
 }
 
 static void
@@ -408,11 +342,7 @@ tm_window_save_window_state (TmWindow *self)
     }
   g_settings_set_boolean (self->settings, "window-maximized",
                           gtk_window_is_maximized (GTK_WINDOW (self)));
-  /* The panes' shares, when the profile page is shown. */
-  g_settings_set_double (self->settings, "charts-share",
-                         get_share (self->paned, self->charts_share));
-  g_settings_set_double (self->settings, "timeline-share",
-                         get_share (self->chart_paned, self->timeline_share));
+  _tm_window_layout_save (self);
   g_settings_apply (self->settings);
 }
 
@@ -442,9 +372,10 @@ tm_window_dispose (GObject *object)
   _tm_window_content_clear (&self->loading);
   g_clear_handle_id (&self->show_loading_source, g_source_remove);
   _tm_window_compare_dispose (self);
-  g_clear_handle_id (&self->map_room_source, g_source_remove);
+  _tm_window_layout_dispose (self);
   _tm_window_toast_dispose (self);
   _tm_window_changed_dispose (self);
+  _tm_window_viewer_dispose (self);
 
   if (self->chooser != NULL)
     {
@@ -458,6 +389,7 @@ tm_window_dispose (GObject *object)
   g_clear_pointer (&self->listed_hosts, g_ptr_array_unref);
   g_clear_pointer (&self->wanted_memory_id, g_free);
   g_clear_object (&self->host_names);
+  g_clear_object (&self->run_signals);
   g_clear_object (&self->memory_ids);
   g_clear_object (&self->settings);
   /* The y-scale action holds the timeline; GTK may keep the window's
@@ -540,11 +472,13 @@ tm_window_class_init (TmWindowClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (TM_TYPE_SUMMARY_CARDS);
+  g_type_ensure (TM_TYPE_DATA_NOTES);
   g_type_ensure (TM_TYPE_BREAKDOWN_VIEW);
   g_type_ensure (TM_TYPE_TIMELINE);
   g_type_ensure (TM_TYPE_OVERVIEW);
   g_type_ensure (TM_TYPE_HLO_VIEW);
   g_type_ensure (TM_TYPE_SCOPE_VIEW);
+  g_type_ensure (TM_TYPE_ALLOCATIONS_VIEW);
   g_type_ensure (TM_TYPE_MEMORY_MAP);
   g_type_ensure (TM_TYPE_TRACE_NOTE);
   g_type_ensure (TM_TYPE_ALLOCATION_DETAILS);
@@ -567,6 +501,7 @@ tm_window_class_init (TmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmWindow, no_data_message);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, sampled_banner);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, summary_cards);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, data_notes);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, paned);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, timeline_area);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, timeline);
@@ -574,12 +509,19 @@ tm_window_class_init (TmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmWindow, memory_map);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, chart_paned);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, chart_scroller);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, timeline_paned);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, hlo_box);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, map_placeholder);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, map_placeholder_label);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, map_placeholder_button);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, table_toggle);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, hlo_view);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, breakdown_view);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, trace_note);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, allocation_details);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, lower_stack);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, scope_view);
+  gtk_widget_class_bind_template_child (widget_class, TmWindow, allocations_view);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, drop_revealer);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, recent_box);
   gtk_widget_class_bind_template_child (widget_class, TmWindow, recent_list);
@@ -616,13 +558,17 @@ tm_window_init (TmWindow *self)
 
   _tm_window_hosts_init (self);
 
-  self->charts_share = 0.6;
-  self->timeline_share = 0.55;
   self->settings = tm_application_create_settings ();
+  _tm_window_layout_load (self);
   if (self->settings != NULL)
     {
       g_settings_bind (self->settings, "hide-small-allocations",
                        self->breakdown_view, "hide-small",
+                       G_SETTINGS_BIND_DEFAULT);
+      /* The Allocations tab's "temporary" threshold (docs/ui.md, "The
+       * allocations"). */
+      g_settings_bind (self->settings, "temporary-threshold",
+                       self->allocations_view, "temporary-ps",
                        G_SETTINGS_BIND_DEFAULT);
       tm_window_load_window_state (self);
     }
@@ -630,34 +576,27 @@ tm_window_init (TmWindow *self)
   /* Every view of the profile page shows the session and changes it; a
    * click on the timeline selects a time, Back to Peak drops it. */
   tm_view_set_session (TM_VIEW (self->summary_cards), self->session);
+  tm_view_set_session (TM_VIEW (self->data_notes), self->session);
   tm_view_set_session (TM_VIEW (self->breakdown_view), self->session);
-  tm_timeline_set_session (self->timeline, self->session);
+  tm_view_set_session (TM_VIEW (self->timeline), self->session);
   tm_view_set_session (TM_VIEW (self->overview), self->session);
   tm_view_set_session (TM_VIEW (self->hlo_view), self->session);
   tm_view_set_session (TM_VIEW (self->scope_view), self->session);
   tm_view_set_session (TM_VIEW (self->trace_note), self->session);
   tm_view_set_session (TM_VIEW (self->allocation_details), self->session);
-  tm_memory_map_set_session (self->memory_map, self->session);
-
-  /* The charts get 60 % of the paned, the usage timeline 55 % of that
-   * (or what the user left last time). */
-  self->chart_paned_handler =
-    g_signal_connect_object (self->chart_paned, "notify::max-position",
-                             G_CALLBACK (chart_paned_max_position_cb), self, G_CONNECT_SWAPPED);
-
-  g_signal_connect_object (gtk_scrolled_window_get_vadjustment (self->chart_scroller), "notify::page-size",
-                           G_CALLBACK (chart_room_changed_cb), self, G_CONNECT_SWAPPED);
-
-  self->paned_position_handler =
-    g_signal_connect_object (self->paned, "notify::max-position",
-                             G_CALLBACK (paned_max_position_cb), self, G_CONNECT_SWAPPED);
+  tm_view_set_session (TM_VIEW (self->allocations_view), self->session);
+  tm_view_set_session (TM_VIEW (self->memory_map), self->session);
+  g_signal_connect_object (self->summary_cards, "show-never-freed",
+                           G_CALLBACK (show_never_freed_cb), self, G_CONNECT_SWAPPED);
 
   _tm_window_actions_init (self);
+  _tm_window_layout_init (self);
   _tm_window_compare_init (self);
   _tm_window_dnd_init (self);
   _tm_window_recent_init (self);
   _tm_window_toast_init (self);
   _tm_window_changed_init (self);
+  _tm_window_viewer_init (self);
   _tm_window_update (self, TM_WINDOW_STATE_EMPTY, NULL);
 }
 

@@ -18,19 +18,22 @@ struct _TmAxesLayer
   TmChartLayer parent_instance;
 
   TmAxesParts  parts;
+  double       label_gap;
 };
 
 G_DEFINE_FINAL_TYPE (TmAxesLayer, tm_axes_layer, TM_TYPE_CHART_LAYER)
 
-/* The top of the time ruler's labels. */
+/* The top of the time ruler's labels (and of the unit). */
 static double
-label_top (const TmChartGeometry *g)
+label_top (const TmChartGeometry *g,
+           double                 gap)
 {
-  return g->hlo_band.y + g->hlo_band.height + 5;
+  return g->hlo_band.y + g->hlo_band.height + gap;
 }
 
 static void
-draw_values (TmChartCanvas         *canvas,
+draw_values (TmAxesLayer           *self,
+             TmChartCanvas         *canvas,
              const TmChartGeometry *g)
 {
   const TmChartPalette *palette = tm_chart_canvas_get_palette (canvas);
@@ -62,11 +65,12 @@ draw_values (TmChartCanvas         *canvas,
       tm_chart_canvas_label (canvas, label, x0 + w + 7, y, 0.0, 0.5, &palette->frag, NULL);
     }
 
-  tm_chart_canvas_label (canvas, _("ms"), x0 + w + 7, label_top (g), 0.0, 0.0, &palette->dim, NULL);
+  tm_chart_canvas_label (canvas, _("ms"), x0 + w + 7, label_top (g, self->label_gap), 0.0, 0.0, &palette->dim, NULL);
 }
 
 static void
-draw_time (TmChartCanvas         *canvas,
+draw_time (TmAxesLayer           *self,
+           TmChartCanvas         *canvas,
            const TmChartGeometry *g)
 {
   const TmChartPalette *palette = tm_chart_canvas_get_palette (canvas);
@@ -89,7 +93,7 @@ draw_time (TmChartCanvas         *canvas,
       tm_chart_canvas_measure (canvas, label, &width, NULL);
       if (x + width / 2.0 > unit_x - 6 || x - width / 2.0 < 2)
         continue;
-      tm_chart_canvas_label (canvas, label, round (x - width / 2.0), round (label_top (g)), 0.0, 0.0,
+      tm_chart_canvas_label (canvas, label, round (x - width / 2.0), round (label_top (g, self->label_gap)), 0.0, 0.0,
                              &palette->dim, NULL);
     }
 }
@@ -102,9 +106,16 @@ tm_axes_layer_draw (TmChartLayer          *layer,
   TmAxesLayer *self = TM_AXES_LAYER (layer);
 
   if (self->parts & TM_AXES_VALUES)
-    draw_values (canvas, geometry);
+    draw_values (self, canvas, geometry);
   if (self->parts & TM_AXES_TIME)
-    draw_time (canvas, geometry);
+    draw_time (self, canvas, geometry);
+  if (self->parts & TM_AXES_BASE)
+    {
+      const TmChartPalette *palette = tm_chart_canvas_get_palette (canvas);
+      const TmChartRect *p = &geometry->plot;
+
+      tm_chart_canvas_rect (canvas, &palette->dim, p->x, round (p->y + p->height) - 0.5, p->width, 1);
+    }
 }
 
 static void
@@ -116,6 +127,7 @@ tm_axes_layer_class_init (TmAxesLayerClass *klass)
 static void
 tm_axes_layer_init (TmAxesLayer *self)
 {
+  self->label_gap = 5;
 }
 
 TmChartLayer *
@@ -133,4 +145,13 @@ tm_axes_layer_get_parts (TmAxesLayer *self)
   g_return_val_if_fail (TM_IS_AXES_LAYER (self), 0);
 
   return self->parts;
+}
+
+void
+tm_axes_layer_set_label_gap (TmAxesLayer *self,
+                             double       gap)
+{
+  g_return_if_fail (TM_IS_AXES_LAYER (self));
+
+  self->label_gap = gap;
 }

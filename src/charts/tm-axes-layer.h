@@ -23,9 +23,14 @@ typedef enum
 {
   TM_AXES_VALUES = 1 << 0,  /* the byte and fragmentation axes, "ms" */
   TM_AXES_TIME   = 1 << 1,  /* the time ruler */
+  TM_AXES_BASE   = 1 << 2,  /* the line along the bottom of the plot, over the data */
 } TmAxesParts;
 
 TmChartLayer *tm_axes_layer_new       (TmAxesParts  parts);
 TmAxesParts   tm_axes_layer_get_parts (TmAxesLayer *self);
+/* How far under the plot (or the HLO band) the time ruler's labels start:
+ * 5 px unless set (the memory map's are 4 px under its plot). */
+void          tm_axes_layer_set_label_gap (TmAxesLayer *self,
+                                           double       gap);
 
 G_END_DECLS

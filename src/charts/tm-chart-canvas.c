@@ -17,6 +17,8 @@ struct _TmChartCanvas
   PangoLayout       *layout;
   GArray            *labels;
   TmChartPalette     palette;
+  double             label_width;
+  int                scale;
 };
 
 static void
@@ -35,6 +37,7 @@ tm_chart_canvas_new (cairo_t                    *cr,
 {
   TmChartCanvas *self;
   PangoAttrList *attrs;
+  cairo_font_options_t *options;
 
   g_return_val_if_fail (cr != NULL, NULL);
 
@@ -43,6 +46,15 @@ tm_chart_canvas_new (cairo_t                    *cr,
   self->vector = vector;
   self->text = text;
   self->layout = pango_cairo_create_layout (cr);
+  /* Metrics in whole pixels, as an image surface and the window have
+   * them: a vector surface would lay the text out unhinted, its baseline
+   * up to a pixel from where the screen puts it. */
+  options = cairo_font_options_create ();
+  cairo_surface_get_font_options (cairo_get_target (cr), options);
+  cairo_font_options_set_hint_metrics (options, CAIRO_HINT_METRICS_ON);
+  pango_cairo_context_set_font_options (pango_layout_get_context (self->layout), options);
+  cairo_font_options_destroy (options);
+  pango_layout_context_changed (self->layout);
   if (font != NULL)
     pango_layout_set_font_description (self->layout, font);
   /* Small tabular figures, as the window's axis labels. */
@@ -107,6 +119,26 @@ tm_chart_canvas_is_vector (TmChartCanvas *self)
   g_return_val_if_fail (self != NULL, FALSE);
 
   return self->vector;
+}
+
+int
+tm_chart_canvas_get_scale (TmChartCanvas *self)
+{
+  double dx = 1, dy = 0;
+
+  g_return_val_if_fail (self != NULL, 1);
+
+  cairo_user_to_device_distance (self->cr, &dx, &dy);
+  return MAX (self->scale, MAX (1, (int) lround (hypot (dx, dy))));
+}
+
+void
+tm_chart_canvas_set_scale (TmChartCanvas *self,
+                           int            scale)
+{
+  g_return_if_fail (self != NULL);
+
+  self->scale = MAX (scale, 1);
 }
 
 const TmChartPalette *
@@ -188,17 +220,34 @@ keep_label (TmChartCanvas      *self,
             const TmChartColor *color)
 {
   TmChartLabel label;
+  PangoRectangle logical;
   double ux = px, uy = py + pango_layout_get_baseline (layout) / (double) PANGO_SCALE;
+  double bx = px, by = py, bw, bh;
 
+  pango_layout_get_pixel_extents (layout, NULL, &logical);
+  bw = logical.width;
+  bh = logical.height;
   /* In the surface's space: the writer adds the text after cairo's. */
   cairo_user_to_device (self->cr, &ux, &uy);
+  cairo_user_to_device (self->cr, &bx, &by);
+  cairo_user_to_device_distance (self->cr, &bw, &bh);
   label.text = g_strdup (text);
   label.x = ux;
   label.baseline = uy;
   label.size = layout_pixel_size (layout, scale);
   label.bold = bold;
   label.color = *color;
+  label.box = (TmChartRect) { bx, by, bw, bh };
   g_array_append_val (self->labels, label);
+}
+
+void
+tm_chart_canvas_set_label_width (TmChartCanvas *self,
+                                 double         width)
+{
+  g_return_if_fail (self != NULL);
+
+  self->label_width = MAX (width, 0.0);
 }
 
 const char *
@@ -272,6 +321,11 @@ tm_chart_canvas_label (TmChartCanvas      *self,
   g_return_val_if_fail (text != NULL && color != NULL, box);
 
   pango_layout_set_text (self->layout, text, -1);
+  if (self->label_width > 0 && self->text == TM_CHART_CANVAS_TEXT_DRAWN)
+    {
+      pango_layout_set_width (self->layout, (int) (self->label_width * PANGO_SCALE));
+      pango_layout_set_ellipsize (self->layout, PANGO_ELLIPSIZE_END);
+    }
   pango_layout_get_pixel_extents (self->layout, NULL, &logical);
   px = round (x - xalign * logical.width);
   py = round (y - yalign * logical.height);
@@ -302,6 +356,11 @@ tm_chart_canvas_label (TmChartCanvas      *self,
   tm_chart_set_source (self->cr, color);
   pango_cairo_show_layout (self->cr, self->layout);
   cairo_restore (self->cr);
+  if (self->label_width > 0)
+    {
+      pango_layout_set_width (self->layout, -1);
+      pango_layout_set_ellipsize (self->layout, PANGO_ELLIPSIZE_NONE);
+    }
   return box;
 }
 

@@ -45,8 +45,8 @@ typedef enum
 } TmChartCanvasText;
 
 /* A label kept by a TM_CHART_CANVAS_TEXT_ELEMENTS canvas: its text, the
- * left end of its baseline in the canvas's user space, its colour and the
- * font's pixel size. */
+ * left end of its baseline in the canvas's surface space, its colour,
+ * the font's pixel size and the box its text takes (surface space). */
 typedef struct
 {
   char         *text;
@@ -55,6 +55,7 @@ typedef struct
   double        size;
   gboolean      bold;
   TmChartColor  color;
+  TmChartRect   box;
 } TmChartLabel;
 
 typedef struct _TmChartCanvas TmChartCanvas;
@@ -62,7 +63,9 @@ typedef struct _TmChartPalette TmChartPalette;
 
 /* A canvas on cr (a new reference is taken). vector says the target keeps
  * shapes (SVG): layers then draw paths where a raster canvas would blit an
- * image. font may be NULL for the default. */
+ * image. font may be NULL for the default. Labels are laid out with the
+ * font metrics rounded to whole pixels, as on screen, whatever the
+ * target: an SVG's text sits where the window draws it. */
 TmChartCanvas       *tm_chart_canvas_new            (cairo_t                    *cr,
                                                      gboolean                    vector,
                                                      TmChartCanvasText           text,
@@ -77,6 +80,12 @@ void                 tm_chart_canvas_free           (TmChartCanvas              
 
 cairo_t             *tm_chart_canvas_get_cairo      (TmChartCanvas              *self);
 gboolean             tm_chart_canvas_is_vector      (TmChartCanvas              *self);
+/* Device pixels per unit, for layers that draw an image: the cairo
+ * context's own scale, or what was set (a widget's scale factor, which a
+ * render node's context does not carry). */
+int                  tm_chart_canvas_get_scale      (TmChartCanvas              *self);
+void                 tm_chart_canvas_set_scale      (TmChartCanvas              *self,
+                                                     int                         scale);
 /* The colours layers draw with (tm-chart-palette.h), copied; the light
  * default palette until set. */
 const TmChartPalette *tm_chart_canvas_get_palette   (TmChartCanvas              *self);
@@ -91,7 +100,9 @@ void                 tm_chart_canvas_measure        (TmChartCanvas              
                                                      int                        *width,
                                                      int                        *height);
 /* Text with its (xalign, yalign) point at (x, y), over a rounded
- * background when one is given; returns the text's box. */
+ * background when one is given; returns the text's box. Wider than the
+ * label width (tm_chart_canvas_set_label_width()), it is ellipsized at its
+ * end on a raster canvas. */
 TmChartRect          tm_chart_canvas_label          (TmChartCanvas              *self,
                                                      const char                 *text,
                                                      double                      x,
@@ -100,6 +111,10 @@ TmChartRect          tm_chart_canvas_label          (TmChartCanvas              
                                                      double                      yalign,
                                                      const TmChartColor         *color,
                                                      const TmChartColor         *background);
+
+/* The widest a label is drawn (0: no limit, the default). */
+void                 tm_chart_canvas_set_label_width (TmChartCanvas            *self,
+                                                      double                    width);
 
 /* A title line: bold text of the font's own size, its top left corner at
  * (x, y), ellipsized in the middle to width. */

@@ -16,11 +16,9 @@
 
 #include "tm-axes-layer.h"
 #include "tm-chart-export.h"
-#include "tm-legend-layer.h"
-#include "tm-line-layer.h"
 #include "tm-map-layer.h"
 #include "tm-mark-layer.h"
-#include "tm-series-layer.h"
+#include "tm-timeline-chart.h"
 
 void
 tm_timeline_chart_options_init (TmTimelineChartOptions *options)
@@ -32,44 +30,18 @@ tm_timeline_chart_options_init (TmTimelineChartOptions *options)
   options->height = 400;
 }
 
-/* The most memory in use (stack + heap) in [start, end], counting the
- * state at its start: the Fit scale. */
-static gint64
-visible_max_used (TmMemoryStore *store,
-                  TmLod         *lod,
-                  gint64         start_ps,
-                  gint64         end_ps)
-{
-  TmLodBucket bucket;
-  guint first = tm_memory_store_find_at_or_before (store, start_ps);
-  guint last = tm_memory_store_find_at_or_before (store, end_ps);
-
-  if (!tm_lod_query_indices (lod, first, MAX (first, last), &bucket) || !bucket.has_data)
-    return tm_lod_get_max_used (lod);
-  return bucket.used_max;
-}
-
 TmChart *
 tm_chart_new_timeline (TmMemoryStore                *store,
                        const TmTimelineChartOptions *options)
 {
-  g_autoptr(TmChart) chart = NULL;
-  g_autoptr(TmChartLayer) values = NULL;
-  g_autoptr(TmChartLayer) time = NULL;
-  g_autoptr(TmChartLayer) series = NULL;
-  g_autoptr(TmChartLayer) line = NULL;
-  g_autoptr(TmChartLayer) peak = NULL;
-  g_autoptr(TmChartLayer) selection = NULL;
-  g_autoptr(TmChartLayer) legend = NULL;
-  const TmSummary *summary;
+  TmTimelineLayers layers;
   TmChartGeometry geometry;
-  gint64 start, end, max_bytes = 0;
-  TmLod *lod;
+  gint64 start, end;
+  TmChart *chart;
 
   g_return_val_if_fail (TM_IS_MEMORY_STORE (store), NULL);
   g_return_val_if_fail (options != NULL, NULL);
 
-  lod = tm_memory_store_get_lod (store);
   start = options->start_ps;
   end = options->end_ps;
   if (start >= end && tm_memory_store_get_n_snapshots (store) > 0)
@@ -79,42 +51,18 @@ tm_chart_new_timeline (TmMemoryStore                *store,
       start = times[0];
       end = MAX (times[tm_memory_store_get_n_snapshots (store) - 1], start + 1);
     }
-  if (lod != NULL)
-    max_bytes = options->capacity_scale
-                ? (tm_memory_store_has_free_data (store) ? tm_lod_get_max_total (lod) : tm_lod_get_max_used (lod))
-                : visible_max_used (store, lod, start, end);
-  tm_chart_geometry_init (&geometry, MAX (options->width, 1), MAX (options->height, 1), FALSE, start, end, max_bytes);
+  tm_chart_geometry_init (&geometry, MAX (options->width, 1), MAX (options->height, 1),
+                          options->modules != NULL && options->modules->len > 0, start, end,
+                          tm_timeline_chart_max_bytes (store, start, end, options->capacity_scale));
 
-  chart = tm_chart_new ();
-  tm_chart_set_geometry (chart, &geometry);
-
-  values = tm_axes_layer_new (TM_AXES_VALUES);
-  time = tm_axes_layer_new (TM_AXES_TIME);
-  series = tm_series_layer_new ();
-  tm_series_layer_set_store (TM_SERIES_LAYER (series), store);
-  tm_series_layer_set_hidden (TM_SERIES_LAYER (series), options->hidden & ((1u << TM_N_SERIES) - 1));
-  line = tm_line_layer_new ();
-  tm_line_layer_set_store (TM_LINE_LAYER (line), store);
-  tm_chart_layer_set_visible (line, (options->hidden & TM_LEGEND_FRAGMENTATION) == 0);
-  summary = tm_memory_store_get_summary (store);
-  peak = tm_mark_layer_new (TM_MARK_PEAK);
-  tm_mark_layer_set (TM_MARK_LAYER (peak), lod != NULL, summary->peak_time_ps, summary->peak_bytes_in_use);
-  selection = tm_mark_layer_new (TM_MARK_SELECTION);
-  tm_mark_layer_set (TM_MARK_LAYER (selection), options->has_selection, options->selected_ps, 0);
-  legend = tm_legend_layer_new ();
-  tm_legend_layer_set_free (TM_LEGEND_LAYER (legend), tm_memory_store_has_free_data (store));
-  tm_legend_layer_set_hidden (TM_LEGEND_LAYER (legend), options->hidden);
-
-  /* The window's order: the grid under the data, the marks over it. */
-  tm_chart_add_layer (chart, values);
-  tm_chart_add_layer (chart, time);
-  tm_chart_add_layer (chart, series);
-  tm_chart_add_layer (chart, line);
-  tm_chart_add_layer (chart, peak);
-  tm_chart_add_layer (chart, selection);
-  tm_chart_add_layer (chart, legend);
-
-  return g_steal_pointer (&chart);
+  tm_timeline_layers_init (&layers);
+  tm_timeline_layers_set_store (&layers, store);
+  tm_timeline_layers_set_hidden (&layers, options->hidden);
+  tm_timeline_layers_set_modules (&layers, options->modules);
+  tm_mark_layer_set (TM_MARK_LAYER (layers.selection), options->has_selection, options->selected_ps, 0);
+  chart = tm_timeline_layers_to_chart (&layers, &geometry);
+  tm_timeline_layers_clear (&layers);
+  return chart;
 }
 
 TmChart *
@@ -140,14 +88,18 @@ tm_chart_new_memory_map (TmAllocations *allocations,
       start_ps = times[0];
       end_ps = MAX (times[tm_memory_store_get_n_snapshots (store) - 1], start_ps + 1);
     }
-  tm_chart_geometry_init (&geometry, MAX (width, 1), MAX (height, 1), FALSE, start_ps, end_ps, 0);
+  tm_chart_geometry_init_map (&geometry, MAX (width, 1), MAX (height, 1), start_ps, end_ps,
+                              0, MAX ((double) tm_allocations_get_axis_length (allocations), 1.0));
 
   chart = tm_chart_new ();
   tm_chart_set_geometry (chart, &geometry);
-  time = tm_axes_layer_new (TM_AXES_TIME);
   map = tm_map_layer_new (allocations);
-  tm_chart_add_layer (chart, time);
+  tm_map_layer_set_open_ends (TM_MAP_LAYER (map), TRUE);
+  time = tm_axes_layer_new (TM_AXES_TIME);
+  tm_axes_layer_set_label_gap (TM_AXES_LAYER (time), 4);
+  /* As the window draws it: the grid of the time ruler over the data. */
   tm_chart_add_layer (chart, map);
+  tm_chart_add_layer (chart, time);
 
   return g_steal_pointer (&chart);
 }

@@ -34,19 +34,20 @@ typedef struct
   guint    hidden;          /* series left out: 1 << TmSeries, 1 << 3 the fragmentation */
   gboolean has_selection;   /* a selected time, marked */
   gint64   selected_ps;
+  GArray  *modules;         /* HLO modules (TmHloModule) for the band; NULL: none */
 } TmTimelineChartOptions;
 
 /* Options for the whole profile at 1200 × 400, Fit, nothing hidden. */
 void     tm_timeline_chart_options_init (TmTimelineChartOptions       *options);
 
 /* The timeline of store (finished, with snapshots) as a chart: axes,
- * series, fragmentation, the window peak, the selection and the legend,
- * its geometry set for the options. */
+ * series, fragmentation, the HLO band, the window peak, the selection and
+ * the legend (tm-timeline-chart.h), its geometry set for the options. */
 TmChart *tm_chart_new_timeline           (TmMemoryStore                *store,
                                           const TmTimelineChartOptions *options);
 /* The memory map of allocations over [start_ps, end_ps] (start = end: the
  * whole profile) and the whole address axis, width × height, each
- * allocation in view a rectangle coloured by its op. */
+ * allocation in view a rectangle coloured by its op, open ends marked. */
 TmChart *tm_chart_new_memory_map         (TmAllocations                *allocations,
                                           gint64                        start_ps,
                                           gint64                        end_ps,

@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <math.h>
+
 #include "tm-chart-axes.h"
 #include "tm-chart-layer.h"
 
@@ -48,6 +50,34 @@ tm_chart_geometry_init (TmChartGeometry *g,
   g->start_ps = start_ps;
   g->end_ps = end_ps;
   tm_chart_axes_byte_scale (max_value, plot_h, &g->y_max, &g->y_step);
+  g->axis_y0 = 0;
+  g->axis_y1 = 1;
+}
+
+void
+tm_chart_geometry_init_map (TmChartGeometry *g,
+                            int              width,
+                            int              height,
+                            gint64           start_ps,
+                            gint64           end_ps,
+                            double           axis_y0,
+                            double           axis_y1)
+{
+  double plot_w = MAX (width - TM_CHART_MARGIN_LEFT - TM_CHART_MARGIN_RIGHT, 1);
+  double plot_h = MAX (height - TM_CHART_MAP_MARGIN_TOP - TM_CHART_MARGIN_BOTTOM, 1);
+
+  g_return_if_fail (g != NULL);
+
+  g->width = width;
+  g->height = height;
+  g->plot = (TmChartRect) { TM_CHART_MARGIN_LEFT, TM_CHART_MAP_MARGIN_TOP, plot_w, plot_h };
+  g->hlo_band = (TmChartRect) { TM_CHART_MARGIN_LEFT, TM_CHART_MAP_MARGIN_TOP + plot_h, plot_w, 0 };
+  g->start_ps = start_ps;
+  g->end_ps = end_ps;
+  g->y_max = 0;
+  g->y_step = 0;
+  g->axis_y0 = axis_y0;
+  g->axis_y1 = axis_y1;
 }
 
 double
@@ -57,11 +87,43 @@ tm_chart_geometry_time_to_x (const TmChartGeometry *g,
   return g->plot.x + (double) (time_ps - g->start_ps) * g->plot.width / (double) MAX (g->end_ps - g->start_ps, 1);
 }
 
+gint64
+tm_chart_geometry_x_to_time (const TmChartGeometry *g,
+                             double                 x)
+{
+  if (!(g->plot.width > 0.0))
+    return g->start_ps;
+  return g->start_ps + (gint64) llround ((x - g->plot.x) / g->plot.width * (double) (g->end_ps - g->start_ps));
+}
+
 double
 tm_chart_geometry_value_to_y (const TmChartGeometry *g,
                               double                 value)
 {
   return g->plot.y + g->plot.height - value / (double) g->y_max * g->plot.height;
+}
+
+double
+tm_chart_geometry_axis_to_y (const TmChartGeometry *g,
+                             double                 offset)
+{
+  return g->plot.y + (g->axis_y1 - offset) / (g->axis_y1 - g->axis_y0) * g->plot.height;
+}
+
+double
+tm_chart_geometry_y_to_axis (const TmChartGeometry *g,
+                             double                 y)
+{
+  return g->axis_y1 - (y - g->plot.y) / g->plot.height * (g->axis_y1 - g->axis_y0);
+}
+
+gboolean
+tm_chart_geometry_in_plot (const TmChartGeometry *g,
+                           double                 x,
+                           double                 y)
+{
+  return x >= g->plot.x && x <= g->plot.x + g->plot.width &&
+         y >= g->plot.y && y <= g->plot.y + g->plot.height;
 }
 
 static void
@@ -166,4 +228,22 @@ tm_chart_layer_set_visible (TmChartLayer *self,
     return;
   priv->visible = visible;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VISIBLE]);
+}
+
+gboolean
+tm_chart_layer_get_regions (TmChartLayer          *self,
+                            TmChartCanvas         *canvas,
+                            const TmChartGeometry *geometry,
+                            GArray                *regions)
+{
+  TmChartLayerPrivate *priv = tm_chart_layer_get_instance_private (self);
+
+  g_return_val_if_fail (TM_IS_CHART_LAYER (self), FALSE);
+  g_return_val_if_fail (canvas != NULL && geometry != NULL && regions != NULL, FALSE);
+
+  if (!priv->visible)
+    return TRUE;
+  if (TM_CHART_LAYER_GET_CLASS (self)->get_regions == NULL)
+    return FALSE;
+  return TM_CHART_LAYER_GET_CLASS (self)->get_regions (self, canvas, geometry, regions);
 }

@@ -30,6 +30,13 @@ G_BEGIN_DECLS
 #define TM_CHART_HLO_BAND_HEIGHT 8
 #define TM_CHART_HLO_BAND_GAP    3
 
+/* The memory map's top margin: its header is a row of widgets above it. */
+#define TM_CHART_MAP_MARGIN_TOP  8
+
+/* The middle of the row above the timeline's plot that holds the legend
+ * and the hover's read-out. */
+#define TM_CHART_TOP_ROW_Y       14
+
 typedef struct
 {
   int          width;       /* of the whole chart */
@@ -40,6 +47,11 @@ typedef struct
   gint64       end_ps;      /* at its right edge */
   gint64       y_max;       /* value at the top of the plot (> 0) */
   gint64       y_step;      /* between two value ticks */
+  /* The memory map's address axis shown, in axis bytes (tm-allocations:
+   * offsets with long gaps cut), axis_y0 at the bottom of the plot and
+   * axis_y1 at its top; 0 and 1 on the timeline. */
+  double       axis_y0;
+  double       axis_y1;
 } TmChartGeometry;
 
 /* The timeline's geometry for a width × height chart showing
@@ -52,10 +64,33 @@ void    tm_chart_geometry_init      (TmChartGeometry       *geometry,
                                      gint64                 start_ps,
                                      gint64                 end_ps,
                                      gint64                 max_value);
+/* The memory map's geometry for a width × height chart showing
+ * [start_ps, end_ps] over the address axis [axis_y0, axis_y1]: the
+ * timeline's margins but a top one of TM_CHART_MAP_MARGIN_TOP, no band,
+ * no value axis. */
+void    tm_chart_geometry_init_map  (TmChartGeometry       *geometry,
+                                     int                    width,
+                                     int                    height,
+                                     gint64                 start_ps,
+                                     gint64                 end_ps,
+                                     double                 axis_y0,
+                                     double                 axis_y1);
 double  tm_chart_geometry_time_to_x (const TmChartGeometry *geometry,
                                      gint64                 time_ps);
+/* The time at x, as the viewport maps it (tm_viewport_x_to_time()). */
+gint64  tm_chart_geometry_x_to_time (const TmChartGeometry *geometry,
+                                     double                 x);
 double  tm_chart_geometry_value_to_y (const TmChartGeometry *geometry,
                                       double                 value);
+/* The memory map's address axis: an axis offset ↔ y. */
+double  tm_chart_geometry_axis_to_y (const TmChartGeometry *geometry,
+                                     double                 offset);
+double  tm_chart_geometry_y_to_axis (const TmChartGeometry *geometry,
+                                     double                 y);
+/* Whether (x, y) is in the plot (edges included). */
+gboolean tm_chart_geometry_in_plot  (const TmChartGeometry *geometry,
+                                     double                 x,
+                                     double                 y);
 
 #define TM_TYPE_CHART_LAYER (tm_chart_layer_get_type ())
 
@@ -65,15 +100,29 @@ struct _TmChartLayerClass
 {
   GObjectClass parent_class;
 
-  void (*draw) (TmChartLayer          *self,
-                TmChartCanvas         *canvas,
-                const TmChartGeometry *geometry);
+  void     (*draw)        (TmChartLayer          *self,
+                           TmChartCanvas         *canvas,
+                           const TmChartGeometry *geometry);
+  /* Optional: see tm_chart_layer_get_regions(). */
+  gboolean (*get_regions) (TmChartLayer          *self,
+                           TmChartCanvas         *canvas,
+                           const TmChartGeometry *geometry,
+                           GArray                *regions);
 };
 
 /* Draws the layer (nothing while it is not visible). */
 void     tm_chart_layer_draw        (TmChartLayer          *self,
                                      TmChartCanvas         *canvas,
                                      const TmChartGeometry *geometry);
+/* The rectangles (TmChartRect) the layer draws in over geometry, its text
+ * measured on canvas, appended to regions: a widget redraws only those
+ * when the layer follows the pointer, as GTK redraws only what changed.
+ * FALSE when the layer may draw anywhere in the chart (the default); TRUE
+ * with none added when it draws nothing. */
+gboolean tm_chart_layer_get_regions (TmChartLayer          *self,
+                                     TmChartCanvas         *canvas,
+                                     const TmChartGeometry *geometry,
+                                     GArray                *regions);
 gboolean tm_chart_layer_get_visible (TmChartLayer          *self);
 void     tm_chart_layer_set_visible (TmChartLayer          *self,
                                      gboolean               visible);

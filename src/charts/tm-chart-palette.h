@@ -24,6 +24,7 @@ typedef enum
   TM_PALETTE_ACCENT,
   TM_PALETTE_HLO,
   TM_PALETTE_HLO_ALT,
+  TM_PALETTE_BASELINE,   /* a comparison's baseline: apart from the series, the peak and the scopes */
 } TmPaletteColor;
 
 /* The stacked series, top to bottom of the stack: free over heap over

@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "tm-chart-palette.h"
@@ -12,16 +14,6 @@
 #define LEGEND_Y 14
 #define MAX_ITEMS 5
 
-struct _TmLegendLayer
-{
-  TmChartLayer parent_instance;
-
-  gboolean     has_free;
-  guint        hidden;
-};
-
-G_DEFINE_FINAL_TYPE (TmLegendLayer, tm_legend_layer, TM_TYPE_CHART_LAYER)
-
 typedef struct
 {
   guint        entry;
@@ -29,6 +21,20 @@ typedef struct
   TmChartRect  box;        /* what a click hits */
   double       swatch_x;
 } Item;
+
+struct _TmLegendLayer
+{
+  TmChartLayer parent_instance;
+
+  gboolean     has_free;
+  guint        hidden;
+  /* The entries as last drawn, for tm_legend_layer_item_at() without a
+   * canvas. */
+  Item         drawn[MAX_ITEMS];
+  guint        n_drawn;
+};
+
+G_DEFINE_FINAL_TYPE (TmLegendLayer, tm_legend_layer, TM_TYPE_CHART_LAYER)
 
 /* The entries in order, laid out from the plot's left edge. */
 static guint
@@ -69,6 +75,8 @@ tm_legend_layer_draw (TmChartLayer          *layer,
   Item items[MAX_ITEMS];
   guint n = layout_items (self, canvas, g, items);
 
+  memcpy (self->drawn, items, sizeof items);
+  self->n_drawn = n;
   for (guint i = 0; i < n; i++)
     {
       const Item *item = &items[i];
@@ -148,6 +156,9 @@ tm_legend_layer_set_free (TmLegendLayer *self,
 {
   g_return_if_fail (TM_IS_LEGEND_LAYER (self));
 
+  /* Another set of entries: laid out again when next drawn. */
+  if (self->has_free != !!has_free)
+    self->n_drawn = 0;
   self->has_free = !!has_free;
 }
 
@@ -158,6 +169,14 @@ tm_legend_layer_set_hidden (TmLegendLayer *self,
   g_return_if_fail (TM_IS_LEGEND_LAYER (self));
 
   self->hidden = hidden;
+}
+
+gboolean
+tm_legend_layer_is_laid_out (TmLegendLayer *self)
+{
+  g_return_val_if_fail (TM_IS_LEGEND_LAYER (self), FALSE);
+
+  return self->n_drawn > 0;
 }
 
 guint
@@ -172,7 +191,13 @@ tm_legend_layer_item_at (TmLegendLayer         *self,
 
   g_return_val_if_fail (TM_IS_LEGEND_LAYER (self), 0);
 
-  n = layout_items (self, canvas, geometry, items);
+  if (canvas == NULL)
+    {
+      memcpy (items, self->drawn, sizeof items);
+      n = self->n_drawn;
+    }
+  else
+    n = layout_items (self, canvas, geometry, items);
   for (guint i = 0; i < n; i++)
     if (x >= items[i].box.x && x < items[i].box.x + items[i].box.width &&
         y >= items[i].box.y && y < items[i].box.y + items[i].box.height)

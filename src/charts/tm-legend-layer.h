@@ -32,7 +32,10 @@ void          tm_legend_layer_set_free   (TmLegendLayer         *self,
 void          tm_legend_layer_set_hidden (TmLegendLayer         *self,
                                           guint                  hidden);
 /* The entry whose box holds (x, y) when drawn on canvas over geometry, or
- * 0. */
+ * 0. Without a canvas, the entries as the layer last drew them (a widget
+ * asks on every motion without laying the legend out again). */
+/* Whether the layer has drawn (and so laid out) its entries. */
+gboolean      tm_legend_layer_is_laid_out (TmLegendLayer        *self);
 guint         tm_legend_layer_item_at    (TmLegendLayer         *self,
                                           TmChartCanvas         *canvas,
                                           const TmChartGeometry *geometry,

@@ -41,7 +41,7 @@ same_rows (const TmSeriesColumn *a,
            const TmSeriesColumn *b)
 {
   return a->frag_top == b->frag_top && a->frag_bottom == b->frag_bottom &&
-         a->band_top == b->band_top && a->band_bottom == b->band_bottom;
+         a->band_top == b->band_top && a->band_bottom == b->band_bottom && a->band_drawn == b->band_drawn;
 }
 
 static void
@@ -63,9 +63,9 @@ tm_line_layer_draw (TmChartLayer          *layer,
       (lod = tm_memory_store_get_lod (self->store)) == NULL)
     return;
 
-  /* Dense fragmentation is a veil the series show through. */
+  /* Dense fragmentation is a hatch the series show through. */
   faint = palette->frag;
-  faint.alpha *= 0.15f;
+  faint.alpha *= TM_SERIES_BAND_ALPHA;
 
   buckets = g_new (TmLodBucket, width);
   columns = g_new (TmSeriesColumn, width);
@@ -89,7 +89,8 @@ tm_line_layer_draw (TmChartLayer          *layer,
         run++;
       /* Edge, band, edge (the band empty for a line). */
       fill_rows (cr, g, &palette->frag, x, run, c->frag_top, c->band_top);
-      fill_rows (cr, g, &faint, x, run, c->band_top, c->band_bottom);
+      if (c->band_drawn)
+        fill_rows (cr, g, &faint, x, run, c->band_top, c->band_bottom);
       fill_rows (cr, g, &palette->frag, x, run, MAX (c->band_bottom, c->frag_top), c->frag_bottom);
       x += run;
     }

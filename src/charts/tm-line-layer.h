@@ -4,9 +4,10 @@
  *
  * Fragmentation over the series as a dashed line, joined from one pixel
  * column to the next (steep parts stay solid); where a column's
- * fragmentation swings over more than a few pixels it is a translucent
- * band between two solid edges (docs/ui.md, "Fragmentation"), so the
- * series under it stay visible at any density. The rows are those of
+ * fragmentation swings over more than a few pixels, its range is a hatch
+ * (one column in three) between two solid edges (docs/ui.md,
+ * "Fragmentation"), so the series under it keep their colour at any
+ * density and nothing reads as a series of its own. The rows are those of
  * tm-series-painter; each run of columns with the same rows is one
  * rectangle on any canvas.
  */

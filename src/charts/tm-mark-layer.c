@@ -1,4 +1,4 @@
-/* tm-mark-layer.c — a marked time on a chart
+/* tm-mark-layer.c — marked times on a chart
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -15,18 +15,18 @@
 
 struct _TmMarkLayer
 {
-  TmChartLayer parent_instance;
+  TmChartLayer  parent_instance;
 
-  TmMarkKind   kind;
-  gboolean     set;
-  gint64       time_ps;
-  gint64       value;
+  TmMarkKind    kind;
+  GArray       *marks;       /* TmChartMark, labels owned */
+  gboolean      has_color;
+  TmChartColor  color;
 };
 
 G_DEFINE_FINAL_TYPE (TmMarkLayer, tm_mark_layer, TM_TYPE_CHART_LAYER)
 
 static void
-draw_peak (TmMarkLayer           *self,
+draw_peak (const TmChartMark     *mark,
            TmChartCanvas         *canvas,
            const TmChartGeometry *g)
 {
@@ -37,14 +37,14 @@ draw_peak (TmMarkLayer           *self,
   double x, y;
   gboolean right;
 
-  x = round (tm_chart_geometry_time_to_x (g, self->time_ps)) + 0.5;
-  y = tm_chart_geometry_value_to_y (g, (double) self->value);
+  x = round (tm_chart_geometry_time_to_x (g, mark->time_ps)) + 0.5;
+  y = tm_chart_geometry_value_to_y (g, (double) mark->value);
 
   /* From the label down to the ring, not over the data. */
   tm_chart_canvas_dashed_vline (canvas, &palette->peak, x, plot->y, y - 7, 1.0, 4, 3);
   tm_chart_canvas_ring (canvas, &palette->fg, &palette->background, x, y, 5.5);
 
-  bytes = tm_format_bytes (self->value);
+  bytes = tm_format_bytes (mark->value);
   /* Translators: the marker at the highest stack + heap, e.g. "Peak 5.78 GiB" */
   label = g_strdup_printf (_("Peak %s"), bytes);
   right = x + 160 < plot->x + plot->width;
@@ -53,19 +53,37 @@ draw_peak (TmMarkLayer           *self,
 }
 
 static void
-draw_selection (TmMarkLayer           *self,
+draw_selection (const TmChartMark     *mark,
                 TmChartCanvas         *canvas,
                 const TmChartGeometry *g)
 {
   const TmChartPalette *palette = tm_chart_canvas_get_palette (canvas);
   const TmChartRect *plot = &g->plot;
   g_autofree char *label = NULL;
-  double x = round (tm_chart_geometry_time_to_x (g, self->time_ps));
+  double x = round (tm_chart_geometry_time_to_x (g, mark->time_ps));
 
   tm_chart_canvas_rect (canvas, &palette->accent, x - 1, plot->y, 2, plot->height);
-  label = tm_chart_axes_format_time (self->time_ps, g->end_ps - g->start_ps);
+  label = tm_chart_axes_format_time (mark->time_ps, g->end_ps - g->start_ps);
   tm_chart_canvas_label (canvas, label, CLAMP (x, plot->x + 40, plot->x + plot->width - 40),
                          plot->y + plot->height - 4, 0.5, 1.0, &palette->accent, &palette->background);
+}
+
+static void
+draw_line (TmMarkLayer           *self,
+           const TmChartMark     *mark,
+           TmChartCanvas         *canvas,
+           const TmChartGeometry *g)
+{
+  const TmChartPalette *palette = tm_chart_canvas_get_palette (canvas);
+  const TmChartColor *color = self->has_color ? &self->color : &palette->accent;
+  const TmChartRect *plot = &g->plot;
+  double x = tm_chart_geometry_time_to_x (g, mark->time_ps);
+
+  if (x < plot->x || x > plot->x + plot->width)
+    return;
+  tm_chart_canvas_rect (canvas, color, round (x) - 0.5, plot->y, 1, plot->height);
+  if (mark->label != NULL)
+    tm_chart_canvas_label (canvas, mark->label, round (x) + 3, plot->y + 2, 0.0, 0.0, color, &palette->background);
 }
 
 static void
@@ -75,25 +93,95 @@ tm_mark_layer_draw (TmChartLayer          *layer,
 {
   TmMarkLayer *self = TM_MARK_LAYER (layer);
 
-  if (!self->set || self->time_ps < geometry->start_ps || self->time_ps > geometry->end_ps ||
-      geometry->y_max <= 0)
-    return;
+  for (guint i = 0; i < self->marks->len; i++)
+    {
+      const TmChartMark *mark = &g_array_index (self->marks, TmChartMark, i);
+
+      if (mark->time_ps < geometry->start_ps || mark->time_ps > geometry->end_ps)
+        continue;
+      if (self->kind == TM_MARK_PEAK && geometry->y_max > 0)
+        draw_peak (mark, canvas, geometry);
+      else if (self->kind == TM_MARK_SELECTION)
+        draw_selection (mark, canvas, geometry);
+      else if (self->kind == TM_MARK_LINE)
+        draw_line (self, mark, canvas, geometry);
+    }
+}
+
+/* The selected time's line and label, or each line with its label; the
+ * peak may be anywhere. */
+static gboolean
+tm_mark_layer_get_regions (TmChartLayer          *layer,
+                           TmChartCanvas         *canvas,
+                           const TmChartGeometry *g,
+                           GArray                *regions)
+{
+  TmMarkLayer *self = TM_MARK_LAYER (layer);
+  const TmChartRect *plot = &g->plot;
 
   if (self->kind == TM_MARK_PEAK)
-    draw_peak (self, canvas, geometry);
-  else
-    draw_selection (self, canvas, geometry);
+    return FALSE;
+  for (guint i = 0; i < self->marks->len; i++)
+    {
+      const TmChartMark *mark = &g_array_index (self->marks, TmChartMark, i);
+      double x = round (tm_chart_geometry_time_to_x (g, mark->time_ps));
+      double x0 = x - 2, x1 = x + 2;
+      TmChartRect r;
+      int w = 0;
+
+      if (mark->time_ps < g->start_ps || mark->time_ps > g->end_ps)
+        continue;
+      if (self->kind == TM_MARK_SELECTION)
+        {
+          g_autofree char *label = tm_chart_axes_format_time (mark->time_ps, g->end_ps - g->start_ps);
+          double center = CLAMP (x, plot->x + 40, plot->x + plot->width - 40);
+
+          tm_chart_canvas_measure (canvas, label, &w, NULL);
+          x0 = MIN (x0, center - w / 2.0 - 6);
+          x1 = MAX (x1, center + w / 2.0 + 6);
+        }
+      else if (mark->label != NULL)
+        {
+          tm_chart_canvas_measure (canvas, mark->label, &w, NULL);
+          x1 = MAX (x1, x + 3 + w + 6);
+        }
+      r = (TmChartRect) { floor (x0), plot->y - 2, ceil (x1) - floor (x0), plot->height + 4 };
+      g_array_append_val (regions, r);
+    }
+  return TRUE;
+}
+
+static void
+clear_mark (gpointer data)
+{
+  TmChartMark *mark = data;
+
+  g_free ((char *) mark->label);
+}
+
+static void
+tm_mark_layer_finalize (GObject *object)
+{
+  TmMarkLayer *self = TM_MARK_LAYER (object);
+
+  g_clear_pointer (&self->marks, g_array_unref);
+
+  G_OBJECT_CLASS (tm_mark_layer_parent_class)->finalize (object);
 }
 
 static void
 tm_mark_layer_class_init (TmMarkLayerClass *klass)
 {
+  G_OBJECT_CLASS (klass)->finalize = tm_mark_layer_finalize;
   TM_CHART_LAYER_CLASS (klass)->draw = tm_mark_layer_draw;
+  TM_CHART_LAYER_CLASS (klass)->get_regions = tm_mark_layer_get_regions;
 }
 
 static void
 tm_mark_layer_init (TmMarkLayer *self)
 {
+  self->marks = g_array_new (FALSE, FALSE, sizeof (TmChartMark));
+  g_array_set_clear_func (self->marks, clear_mark);
 }
 
 TmChartLayer *
@@ -111,9 +199,46 @@ tm_mark_layer_set (TmMarkLayer *self,
                    gint64       time_ps,
                    gint64       value)
 {
+  TmChartMark mark = { time_ps, value, NULL };
+
   g_return_if_fail (TM_IS_MARK_LAYER (self));
 
-  self->set = !!set;
-  self->time_ps = time_ps;
-  self->value = value;
+  tm_mark_layer_set_marks (self, &mark, set ? 1 : 0);
+}
+
+void
+tm_mark_layer_set_marks (TmMarkLayer       *self,
+                         const TmChartMark *marks,
+                         guint              n)
+{
+  g_return_if_fail (TM_IS_MARK_LAYER (self));
+  g_return_if_fail (marks != NULL || n == 0);
+
+  g_array_set_size (self->marks, 0);
+  for (guint i = 0; i < n; i++)
+    {
+      TmChartMark mark = marks[i];
+
+      mark.label = g_strdup (marks[i].label);
+      g_array_append_val (self->marks, mark);
+    }
+}
+
+guint
+tm_mark_layer_get_n_marks (TmMarkLayer *self)
+{
+  g_return_val_if_fail (TM_IS_MARK_LAYER (self), 0);
+
+  return self->marks->len;
+}
+
+void
+tm_mark_layer_set_color (TmMarkLayer        *self,
+                         const TmChartColor *color)
+{
+  g_return_if_fail (TM_IS_MARK_LAYER (self));
+
+  self->has_color = color != NULL;
+  if (color != NULL)
+    self->color = *color;
 }

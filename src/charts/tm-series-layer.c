@@ -21,16 +21,6 @@ struct _TmSeriesLayer
 
 G_DEFINE_FINAL_TYPE (TmSeriesLayer, tm_series_layer, TM_TYPE_CHART_LAYER)
 
-/* The device pixels per user unit of cr (the PNG export draws at 2). */
-static int
-device_scale (cairo_t *cr)
-{
-  double dx = 1, dy = 0;
-
-  cairo_user_to_device_distance (cr, &dx, &dy);
-  return MAX (1, (int) lround (hypot (dx, dy)));
-}
-
 static void
 draw_raster (TmSeriesLayer         *self,
              TmChartCanvas         *canvas,
@@ -38,7 +28,8 @@ draw_raster (TmSeriesLayer         *self,
              TmLod                 *lod)
 {
   cairo_t *cr = tm_chart_canvas_get_cairo (canvas);
-  int scale = device_scale (cr);
+  /* Device pixels per unit: the PNG export draws at 2. */
+  int scale = tm_chart_canvas_get_scale (canvas);
   int width = (int) MAX (1.0, floor (g->plot.width * scale)), height = (int) MAX (1.0, floor (g->plot.height * scale));
   cairo_surface_t *image;
 

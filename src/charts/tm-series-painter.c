@@ -239,6 +239,7 @@ tm_series_painter_column (const TmLodBucket *b,
   int cursor = 0;
 
   out->frag_top = out->frag_bottom = out->band_top = out->band_bottom = -1;
+  out->band_drawn = FALSE;
   for (int k = 0; k < TM_SERIES_N_PIECES; k++)
     out->top[k] = out->bottom[k] = 0;
 
@@ -292,6 +293,7 @@ tm_series_painter_column (const TmLodBucket *b,
         {
           out->band_top = CLAMP (f_top + frag_line, 0, height);
           out->band_bottom = CLAMP (f_bottom - frag_line, out->band_top, height);
+          out->band_drawn = (x / scale) % TM_SERIES_BAND_HATCH == 0;
         }
       else
         out->band_top = out->band_bottom = out->frag_top;
@@ -381,8 +383,8 @@ tm_series_painter_paint (TmSeriesPainter *self,
   {
     TmChartColor faint = palette->frag;
 
-    /* Dense fragmentation is a veil the series show through. */
-    faint.alpha *= 0.15f;
+    /* Dense fragmentation is a hatch the series show through. */
+    faint.alpha *= TM_SERIES_BAND_ALPHA;
     band = premultiply (&faint);
   }
 
@@ -427,6 +429,7 @@ tm_series_painter_paint (TmSeriesPainter *self,
           painter.frag_bottom = c.frag_bottom;
           painter.band_top = c.band_top;
           painter.band_bottom = c.band_bottom;
+          painter.band = c.band_drawn ? band : 0;
         }
       for (int k = 0; k < TM_SERIES_N_PIECES; k++)
         if (c.bottom[k] > c.top[k])

@@ -45,20 +45,30 @@ typedef enum
   TM_SERIES_N_PIECES
 } TmSeriesPiece;
 
+/* Where the fragmentation swings over many rows within a pixel column, its
+ * range is a band between two solid edges; the band is hatched, drawn in
+ * one column of TM_SERIES_BAND_HATCH at TM_SERIES_BAND_ALPHA of the
+ * fragmentation's colour, so that it reads as the fragmentation's spread
+ * and the series under it keep their colour, not as an area of a colour
+ * the legend does not have (docs/ui.md, "Fragmentation"). */
+#define TM_SERIES_BAND_HATCH 3
+#define TM_SERIES_BAND_ALPHA 0.40f
+
 /* One column of the picture in rows of a height-row plot (row 0 at the
  * top): each piece covers rows [top, bottom) (empty when bottom <= top;
  * pieces never overlap), and the fragmentation rows
  * [frag_top, frag_bottom) (frag_top < 0: none in this column, a gap of the
- * dashes) of which [band_top, band_bottom) are a translucent band between
- * solid edges (empty for a line). */
+ * dashes) of which [band_top, band_bottom) are the band between solid
+ * edges (empty for a line), drawn in this column when band_drawn. */
 typedef struct
 {
-  int top[TM_SERIES_N_PIECES];
-  int bottom[TM_SERIES_N_PIECES];
-  int frag_top;
-  int frag_bottom;
-  int band_top;
-  int band_bottom;
+  int      top[TM_SERIES_N_PIECES];
+  int      bottom[TM_SERIES_N_PIECES];
+  int      frag_top;
+  int      frag_bottom;
+  int      band_top;
+  int      band_bottom;
+  gboolean band_drawn;
 } TmSeriesColumn;
 
 TmSeriesPainter *tm_series_painter_new   (void);

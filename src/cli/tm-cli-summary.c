@@ -12,7 +12,7 @@
 #include <glib/gi18n.h>
 #include <gio/gunixoutputstream.h>
 
-#include "tm-allocations.h"
+#include "tm-alloc-stats.h"
 #include "tm-cli-private.h"
 #include "tm-error.h"
 #include "tm-format.h"
@@ -65,26 +65,72 @@ print_bytes (const char *label,
   print_row (label, text);
 }
 
-/* What was never freed, per memory id: each a walk over its snapshots,
- * shared by two threads (this one takes the even ids). */
+/* What was never freed, the temporary allocations and the steps, per
+ * memory id (tm_alloc_stats_new_for_store, without the sizes of what was
+ * freed): each a walk over its snapshots, shared by two threads (this one
+ * takes the even ids). */
 typedef struct
 {
-  TmProfile *profile;
-  guint      first;
-  guint     *count;
-  gint64    *bytes;
-  GError   **errors;
-} NeverFreedJob;
+  TmProfile     *profile;
+  guint          first;
+  TmAllocStats **stats;
+  GError       **errors;
+} StatsJob;
 
 static gpointer
-never_freed_job (gpointer data)
+stats_job (gpointer data)
 {
-  NeverFreedJob *job = data;
+  StatsJob *job = data;
 
   for (guint i = job->first; i < tm_profile_get_n_memory_ids (job->profile); i += 2)
-    tm_allocations_count_never_freed (tm_profile_get_memory_store (job->profile, i),
-                                      &job->count[i], &job->bytes[i], &job->errors[i]);
+    job->stats[i] = tm_alloc_stats_new_for_store (tm_profile_get_memory_store (job->profile, i),
+                                                  TM_ALLOC_STATS_DEFAULT_TEMPORARY_PS,
+                                                  NULL, &job->errors[i]);
   return NULL;
+}
+
+/* "2, 3.1 % of the allocations" */
+static char *
+format_share (guint count,
+              guint total)
+{
+  g_autofree char *n = tm_format_count (count);
+  g_autofree char *share = tm_format_percent (total > 0 ? (double) count / total : 0.0);
+
+  /* TRANSLATORS: a count of allocations and its share of all of them */
+  return g_strdup_printf (_("%s, %s of the allocations"), n, share);
+}
+
+/* The temporary allocations and the rate per step (docs/analysis.md,
+ * "Temporary allocations and the rate per step"). */
+static void
+print_stats (const TmAllocStats *stats)
+{
+  g_autofree char *threshold = tm_format_time_ms (stats->temporary_ps);
+  /* TRANSLATORS: a label of the summary; %s is a time such as "1.000 ms" */
+  g_autofree char *temporary_label = g_strdup_printf (_("temporary (≤ %s)"), threshold);
+  g_autofree char *temporary = format_share (stats->n_temporary, stats->n_allocations);
+  g_autofree char *same_step = format_share (stats->n_same_step, stats->n_allocations);
+  g_autofree char *per_step = NULL;
+  g_autofree char *steps = NULL;
+
+  print_row (temporary_label, temporary);
+  print_row (_("freed in the same step"), same_step);
+  if (stats->busiest_step == G_MAXUINT)
+    return;
+  {
+    const TmStepStats *busiest = &g_array_index (stats->steps, TmStepStats, stats->busiest_step);
+    g_autofree char *mean = g_strdup_printf ("%.1f", tm_alloc_stats_get_allocations_per_step (stats));
+    g_autofree char *most = tm_format_count (busiest->n_allocations);
+
+    steps = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u step", "%u steps", stats->steps->len),
+                             stats->steps->len);
+    /* TRANSLATORS: the allocation rate: allocations per step on average,
+     * over N steps, and the busiest step's id and allocations */
+    per_step = g_strdup_printf (_("%s per step over %s (most: step %" PRId64 ", %s)"),
+                                mean, steps, busiest->step_id, most);
+  }
+  print_row (_("allocations per step"), per_step);
 }
 
 void
@@ -127,18 +173,17 @@ tm_cli_print_summary (TmProfile *profile,
                            "Capture with host_tracer_level 2 or higher on a BFC allocator."));
     }
 
-  g_autofree guint *never_freed_counts = g_new0 (guint, MAX (n, 1));
-  g_autofree gint64 *never_freed_bytes = g_new0 (gint64, MAX (n, 1));
-  g_autofree GError **never_freed_errors = g_new0 (GError *, MAX (n, 1));
-  NeverFreedJob even = { profile, 0, never_freed_counts, never_freed_bytes, never_freed_errors };
-  NeverFreedJob odd = { profile, 1, never_freed_counts, never_freed_bytes, never_freed_errors };
-  GThread *thread = n > 1 && g_get_num_processors () >= 2 ? g_thread_new ("tidemark-count", never_freed_job, &odd) : NULL;
+  g_autofree TmAllocStats **stats = g_new0 (TmAllocStats *, MAX (n, 1));
+  g_autofree GError **stats_errors = g_new0 (GError *, MAX (n, 1));
+  StatsJob even = { profile, 0, stats, stats_errors };
+  StatsJob odd = { profile, 1, stats, stats_errors };
+  GThread *thread = n > 1 && g_get_num_processors () >= 2 ? g_thread_new ("tidemark-count", stats_job, &odd) : NULL;
 
-  never_freed_job (&even);
+  stats_job (&even);
   if (thread != NULL)
     g_thread_join (thread);
   else
-    never_freed_job (&odd);
+    stats_job (&odd);
 
   for (guint i = 0; i < n; i++)
     {
@@ -156,7 +201,8 @@ tm_cli_print_summary (TmProfile *profile,
                                                     tm_analysis_get_peak_step_id (analysis));
       g_autofree char *frag = tm_format_percent (s->peak_fragmentation);
       g_autofree char *nrows = g_strdup_printf ("%u", rows->len);
-      g_autoptr(GError) error = g_steal_pointer (&never_freed_errors[i]);
+      g_autoptr(GError) error = g_steal_pointer (&stats_errors[i]);
+      g_autoptr(TmAllocStats) figures = g_steal_pointer (&stats[i]);
       g_autofree char *never_freed = NULL;
 
       /* ESC, a line feed or U+202E in a memory id must not reach the
@@ -168,9 +214,9 @@ tm_cli_print_summary (TmProfile *profile,
       print_row (_("deallocations"), deallocs);
       if (error == NULL)
         {
-          g_autofree char *count = tm_format_count (never_freed_counts[i]);
-          g_autofree char *human = tm_format_bytes (never_freed_bytes[i]);
-          g_autofree char *exact = tm_format_bytes_exact (never_freed_bytes[i]);
+          g_autofree char *count = tm_format_count (figures->n_never_freed);
+          g_autofree char *human = tm_format_bytes (figures->never_freed_bytes);
+          g_autofree char *exact = tm_format_bytes_exact (figures->never_freed_bytes);
 
           /* TRANSLATORS: never freed: count of allocations, then their bytes */
           never_freed = g_strdup_printf (_("%s, %s (%s)"), count, human, exact);
@@ -178,6 +224,8 @@ tm_cli_print_summary (TmProfile *profile,
       else
         never_freed = g_strdup (error->message);
       print_row (_("never freed"), never_freed);
+      if (figures != NULL)
+        print_stats (figures);
       print_bytes (_("memory capacity"), s->memory_capacity);
       print_bytes (_("lifetime peak heap"), s->peak_bytes_usage_lifetime);
       print_row (_("window peak"), peak_text);

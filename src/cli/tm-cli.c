@@ -32,6 +32,7 @@
 
 static const char * const cli_options[] = {
   "--summary", "--export", "--compare", "--json", "--memory-id", "--baseline-memory-id", "--output", "--at",
+  "--never-freed",
 };
 
 gboolean
@@ -119,11 +120,13 @@ export_suffix (const char *format)
 }
 
 /* Whether the profile's format has what the export writes (tm-input's
- * features); --at needs a time axis. */
+ * features); --at needs a time axis, --never-freed every allocation with
+ * its deallocation (not XProf's sampled points). */
 static gboolean
 export_allowed (TmProfile   *profile,
                 const char  *format,
                 gboolean     at,
+                gboolean     never_freed,
                 GError     **error)
 {
   TmInputFeatures features = tm_profile_get_features (profile);
@@ -134,14 +137,16 @@ export_allowed (TmProfile   *profile,
   else if (g_str_equal (format, "allocations"))
     needs = TM_INPUT_HAS_ALLOCATIONS;
   else if (g_str_equal (format, "collapsed"))
-    needs = TM_INPUT_HAS_SCOPES | (at ? TM_INPUT_HAS_TIME_AXIS : 0);
+    needs = TM_INPUT_HAS_SCOPES | (at ? TM_INPUT_HAS_TIME_AXIS : 0) |
+            (never_freed ? TM_INPUT_HAS_ALLOCATIONS | TM_INPUT_COMPLETE : 0);
   if ((features & needs) == needs)
     return TRUE;
 
   g_set_error (error, TM_ERROR, TM_ERROR_INVALID,
                /* TRANSLATORS: the first %s is a file format, the second an export (--export=...) */
                _("is %s, which has no %s export"),
-               _(tm_input_format_get_info (tm_profile_get_format (profile))->name), format);
+               _(tm_input_format_get_info (tm_profile_get_format (profile))->name),
+               never_freed ? "collapsed --never-freed" : format);
   return FALSE;
 }
 
@@ -216,6 +221,7 @@ export_svg (TmProfile      *profile,
       TmTimelineChartOptions options;
 
       tm_timeline_chart_options_init (&options);
+      options.modules = tm_profile_get_hlo_modules (profile);
       chart = tm_chart_new_timeline (store, &options);
     }
 
@@ -305,6 +311,31 @@ check_at (const char    *path,
   return FALSE;
 }
 
+/* --export=collapsed --never-freed (docs/scopes.md, "Never freed"); a
+ * warning when there are none. */
+static gboolean
+export_never_freed (const char     *path,
+                    TmProfile      *profile,
+                    TmMemoryStore  *store,
+                    GOutputStream  *out,
+                    GError        **error)
+{
+  guint n = 0;
+
+  if (!tm_export_never_freed_collapsed (profile, store, out, &n, NULL, error))
+    return FALSE;
+  if (n == 0)
+    {
+      g_autofree char *display = g_filename_display_name (path);
+      g_autofree char *safe_display = tm_format_for_terminal (display, NULL);
+      g_autofree char *id = tm_format_for_terminal (tm_memory_store_get_id (store), NULL);
+
+      g_printerr (_("tidemark: %s: warning: memory id “%s” freed every allocation it made: no stacks written\n"),
+                  safe_display, id);
+    }
+  return TRUE;
+}
+
 #if defined(__SANITIZE_ADDRESS__)
 #define TM_CLI_SANITIZED 1
 #elif defined(__has_feature)
@@ -315,14 +346,18 @@ check_at (const char    *path,
 
 static TmProfile *last_profile;
 
-static gboolean
-clean_exit (void)
-{
 #ifdef TM_CLI_SANITIZED
-  return TRUE;
+static gboolean free_last_profile = TRUE;
 #else
-  return g_strcmp0 (g_getenv ("TM_CLI_CLEAN_EXIT"), "1") == 0;
+static gboolean free_last_profile = FALSE;
 #endif
+
+int
+tm_cli_run_freeing (int    argc,
+                    char **argv)
+{
+  free_last_profile = TRUE;
+  return tm_cli_run (argc, argv);
 }
 
 int
@@ -335,6 +370,7 @@ tm_cli_run (int    argc,
   g_autofree char *memory_id = NULL;
   g_autofree char *baseline_memory_id = NULL;
   gboolean compare = FALSE;
+  gboolean never_freed = FALSE;
   g_autofree char *output = NULL;
   g_autofree char *at = NULL;
   g_auto(GStrv) files = NULL;
@@ -346,6 +382,7 @@ tm_cli_run (int    argc,
     { "export", 0, 0, G_OPTION_ARG_STRING, &export_format, N_("Write XProf's memory-profile JSON (xprof-json), the peak breakdown (csv), every allocation (allocations), the scopes as collapsed stacks (collapsed), the memory-only profile (memory-xplane), the timeline (svg) or the memory map (memory-map-svg) as a vector SVG, and exit"), N_("FORMAT") },
     { "memory-id", 0, 0, G_OPTION_ARG_STRING, &memory_id, N_("With --export=csv, allocations, collapsed, svg or memory-map-svg: the memory id (default: the one with the highest peak)"), N_("ID") },
     { "at", 0, 0, G_OPTION_ARG_STRING, &at, N_("With --export=collapsed: the time in milliseconds (default: the peak)"), N_("MS") },
+    { "never-freed", 0, 0, G_OPTION_ARG_NONE, &never_freed, N_("With --export=collapsed: the scopes of the allocations never freed (a leak flame graph) instead of those live at a time"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Where to write the export (default or “-”: standard output)"), N_("PATH") },
     /* --compare goes to tm-cli-compare.c before this parser; listed so
      * that --help names it. */
@@ -400,6 +437,10 @@ tm_cli_run (int    argc,
     return usage (context, _("--memory-id goes with --export=csv, allocations, collapsed, svg or memory-map-svg"));
   if (at != NULL && (export_format == NULL || !g_str_equal (export_format, "collapsed")))
     return usage (context, _("--at goes with --export=collapsed"));
+  if (never_freed && (export_format == NULL || !g_str_equal (export_format, "collapsed")))
+    return usage (context, _("--never-freed goes with --export=collapsed"));
+  if (never_freed && at != NULL)
+    return usage (context, _("--never-freed takes no --at: what was never freed is still live at the end"));
   if (at != NULL && !parse_ms (at, &at_ps))
     return usage (context, _("--at takes a time in milliseconds"));
   if (output != NULL && export_format == NULL)
@@ -500,6 +541,16 @@ tm_cli_run (int    argc,
           g_autofree char *dest = NULL;
           int s;
 
+          /* Its collapsed stacks are PyTorch's own (docs/pytorch.md). */
+          if (never_freed)
+            {
+              g_autoptr(GError) e = g_error_new (TM_ERROR, TM_ERROR_INVALID,
+                                                 _("is a PyTorch memory snapshot, whose collapsed stacks are PyTorch’s own: --never-freed applies to XSpace profiles"));
+
+              status = fail (path, e);
+              continue;
+            }
+
           if (output_dir != NULL && export_format != NULL)
             {
               g_autofree char *name = g_strconcat (host, export_suffix (export_format), NULL);
@@ -532,7 +583,7 @@ tm_cli_run (int    argc,
           continue;
         }
 
-      if (export_format != NULL && !export_allowed (profile, export_format, at != NULL, &error))
+      if (export_format != NULL && !export_allowed (profile, export_format, at != NULL, never_freed, &error))
         {
           status = fail (path, error);
           continue;
@@ -603,7 +654,21 @@ tm_cli_run (int    argc,
               continue;
             }
 
-          if (g_str_equal (export_format, "collapsed"))
+          /* (--never-freed goes only with --export=collapsed.) */
+          if (never_freed || g_str_equal (export_format, "svg") || g_str_equal (export_format, "memory-map-svg"))
+            {
+              if (!(never_freed ? export_never_freed (path, profile, store, out, &error)
+                                : export_svg (profile, store, path, g_str_equal (export_format, "memory-map-svg"), out, &error)))
+                {
+                  if (error->domain == G_IO_ERROR)
+                    return fail_write (output_file, error);
+                  tm_output_finish (output_file, FALSE, NULL);
+                  g_clear_pointer (&output_file, tm_output_free);
+                  status = fail (path, error);
+                  continue;
+                }
+            }
+          else if (g_str_equal (export_format, "collapsed"))
             {
               g_autoptr(TmScopeTree) tree = NULL;
 
@@ -625,18 +690,6 @@ tm_cli_run (int    argc,
                               display, tm_memory_store_get_id (store), when);
                 }
             }
-          else if (g_str_equal (export_format, "svg") || g_str_equal (export_format, "memory-map-svg"))
-            {
-              if (!export_svg (profile, store, path, g_str_equal (export_format, "memory-map-svg"), out, &error))
-                {
-                  if (error->domain == G_IO_ERROR)
-                    return fail_write (output_file, error);
-                  tm_output_finish (output_file, FALSE, NULL);
-                  g_clear_pointer (&output_file, tm_output_free);
-                  status = fail (path, error);
-                  continue;
-                }
-            }
           else if (g_str_equal (export_format, "allocations"))
             {
               if (!tm_export_allocations_csv (store, out, NULL, &error))
@@ -656,9 +709,9 @@ tm_cli_run (int    argc,
 
   /* The last profile goes back to the system with the process: freeing its
    * columns one by one and unmapping the file first only adds time. It
-   * stays reachable here. Sanitizer builds, and TM_CLI_CLEAN_EXIT=1, free
+   * stays reachable here. Sanitizer builds, and tm_cli_run_freeing(), free
    * it so leak checkers see every free. */
-  if (!clean_exit ())
+  if (!free_last_profile)
     {
       g_clear_object (&last_profile);
       last_profile = g_steal_pointer (&profile);

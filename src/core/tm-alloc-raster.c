@@ -15,11 +15,15 @@
 
 /* The size class that decides who owns a pixel: bits of the byte count. */
 static inline guint8
+bytes_rank (guint64 bytes)
+{
+  return bytes == 0 ? 0 : (guint8) (64 - __builtin_clzll (bytes));
+}
+
+static inline guint8
 size_rank (const TmAllocation *a)
 {
-  guint64 bytes = TM_ALLOCATION_BYTES (a);
-
-  return bytes == 0 ? 0 : (guint8) (64 - __builtin_clzll (bytes));
+  return bytes_rank (TM_ALLOCATION_BYTES (a));
 }
 
 /* Pixel extent of [f0, f1) in a line of n pixels: the pixels it touches,
@@ -102,6 +106,16 @@ draw_extent (const Extent *e,
         }
       return;
     }
+  /* One row (a wide, thin rectangle: a buffer of the Memory Viewer's
+   * allocation chart, a long-lived small allocation): a strided line. */
+  if (G_LIKELY (ranks == NULL) && e->r0 == e->r1)
+    {
+      guint32 *p = keys + (gsize) (xa - bx) * height + e->r0;
+
+      for (gint x = xa; x <= xb; x++, p += height)
+        *p = MAX (*p, e->key);
+      return;
+    }
   if (G_LIKELY (ranks == NULL))
     for (gint x = xa; x <= xb; x++)
       {
@@ -124,10 +138,15 @@ draw_extent (const Extent *e,
       }
 }
 
-/* One part of a frame: columns [col0, col1) of it, drawn by one thread. */
+/* One part of a frame: columns [col0, col1) of it, drawn by one thread.
+ * The rectangles come from an allocation index (self), or from a plain
+ * list (rects, with the view's x range [x0, x1]). */
 typedef struct
 {
   TmAllocations        *self;
+  const TmRasterRect   *rects;
+  guint                 n_rects;
+  double                x0, x1;
   gint64                t0_ps, t1_ps;
   double                y0, y1, sx, sy;
   gint                  width, height;
@@ -156,24 +175,48 @@ first_snapshot_at (TmAllocations *self,
   return lo;
 }
 
+/* One past the last rectangle whose x0 is <= x (they come sorted by x0). */
+static guint
+rects_end (const TmRasterRect *rects,
+           guint               n,
+           double              x)
+{
+  guint lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (rects[mid].x0 <= x)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 static void
 render_part (Part *part)
 {
   TmAllocations *self = part->self;
+  const TmRasterRect *rects = part->rects;
   g_autofree guint32 *keys = NULL;
   g_autofree guint8 *ranks = NULL;
   g_autoptr(GArray) active = NULL;
-  gboolean packed = self->n < (1u << KEY_SHIFT) - 1;
+  guint n_items = rects != NULL ? part->n_rects : self->n;
+  gboolean packed = n_items < (1u << KEY_SHIFT) - 1;
   guint32 index_mask = packed ? (1u << KEY_SHIFT) - 1 : G_MAXUINT32;
   gint w = part->width, h = part->height;
   guint height = (guint) h;
   guint band = MAX (BAND_BYTES / (height * sizeof (guint32)), 1);
-  gboolean empty = part->t1_ps <= part->t0_ps || part->y1 <= part->y0 || self->n_spans == 0;
+  gboolean empty = rects != NULL ? part->x1 <= part->x0 || part->y1 <= part->y0 || part->n_rects == 0
+                                  : part->t1_ps <= part->t0_ps || part->y1 <= part->y0 || self->n_spans == 0;
   double sx = part->sx, sy = part->sy, y0 = part->y0, y1 = part->y1;
   gint64 t0_ps = part->t0_ps;
   guint span = 0, i = 0, end = 0;
   guint32 first_end = 0;
   gint64 cut = part->t0_ps;
+  double cut_x = part->x0;
   Extent next;
   gboolean have_next = FALSE;
 
@@ -185,7 +228,13 @@ render_part (Part *part)
   if (!packed)
     ranks = g_new (guint8, (gsize) band * height);
   active = g_array_new (FALSE, FALSE, sizeof (Extent));
-  if (!empty)
+  if (!empty && rects != NULL)
+    {
+      end = rects_end (rects, part->n_rects, part->x1);
+      if (part->col0 > 1)
+        cut_x = part->x0 + (double) (part->col0 - 1) / sx;
+    }
+  else if (!empty)
     {
       end = tm_allocations_candidates_end (self, part->t1_ps);
       /* An allocation that ends before cut ends left of the part: it is
@@ -229,6 +278,24 @@ render_part (Part *part)
 
               if (i >= end)
                 break;
+              if (rects != NULL)
+                {
+                  const TmRasterRect *rr = &rects[i++];
+
+                  /* Ends left of the part, or outside the axis range. */
+                  if (rr->x1 < cut_x || rr->y1 < y0 || rr->y0 > y1)
+                    continue;
+                  pixel_extent ((rr->x0 - part->x0) * sx, (rr->x1 - part->x0) * sx, w, &next.x0, &next.x1);
+                  pixel_extent ((y1 - rr->y1) * sy, (y1 - rr->y0) * sy, h, &next.r0, &next.r1);
+                  next.rank = bytes_rank (rr->bytes);
+                  next.key = packed ? KEY (next.rank, i - 1) : i;
+                  if (next.x1 < part->col0)
+                    continue;
+                  have_next = TRUE;
+                  if (next.x0 >= part->col0 && next.x0 < part->col1)
+                    part->shown++;
+                  continue;
+                }
               /* Skip blocks that all end before the part. */
               if ((i & (BLOCK_SIZE - 1)) == 0 && self->block_max_end[i >> BLOCK_SHIFT] < cut)
                 {
@@ -298,37 +365,18 @@ render_part_thread (gpointer data)
  * threads, each a half of the columns. */
 #define SPLIT_MIN_CANDIDATES 50000
 
-guint
-tm_alloc_raster_render_bands (TmAllocations        *self,
-                              gint64                t0_ps,
-                              gint64                t1_ps,
-                              double                y0,
-                              double                y1,
-                              guint                 width,
-                              guint                 height,
-                              TmAllocRasterBandFunc func,
-                              gpointer              user_data)
+/* Draws the parts of a frame: one, or two halves of the columns on two
+ * threads when there are many candidates. */
+static guint
+render_parts (Part  *first,
+              guint  n_candidates)
 {
-  Part parts[2];
+  Part parts[2] = { *first, *first };
   guint n_parts = 1;
+  guint width = (guint) first->width;
 
-  g_return_val_if_fail (TM_IS_ALLOCATIONS (self), 0);
-  g_return_val_if_fail (func != NULL, 0);
-
-  if (width == 0 || height == 0)
-    return 0;
-
-  parts[0] = (Part) {
-    self, t0_ps, t1_ps, y0, y1, 0, 0, (gint) width, (gint) height, 0, (gint) width, func, user_data, 0
-  };
-  if (t1_ps > t0_ps && y1 > y0)
+  if (width >= 2 && n_candidates >= SPLIT_MIN_CANDIDATES)
     {
-      parts[0].sx = (double) width / (double) (t1_ps - t0_ps);
-      parts[0].sy = (double) height / (y1 - y0);
-    }
-  if (width >= 2 && t1_ps > t0_ps && tm_allocations_candidates_end (self, t1_ps) >= SPLIT_MIN_CANDIDATES)
-    {
-      parts[1] = parts[0];
       guint half = width / 2;
 
       if (half >= BAND_ALIGN)
@@ -347,6 +395,88 @@ tm_alloc_raster_render_bands (TmAllocations        *self,
       g_thread_join (thread);
     }
   return parts[0].shown + (n_parts == 2 ? parts[1].shown : 0);
+}
+
+/* What every frame's part starts with: the whole width, the axis range,
+ * the scales (0 for an empty range; span is the x range's length) and
+ * where the bands go. */
+static void
+part_init (Part                  *part,
+           double                 span,
+           double                 y0,
+           double                 y1,
+           guint                  width,
+           guint                  height,
+           TmAllocRasterBandFunc  func,
+           gpointer               user_data)
+{
+  part->y0 = y0;
+  part->y1 = y1;
+  part->width = (gint) width;
+  part->height = (gint) height;
+  part->col1 = (gint) width;
+  part->func = func;
+  part->user_data = user_data;
+  if (span > 0 && y1 > y0)
+    {
+      part->sx = (double) width / span;
+      part->sy = (double) height / (y1 - y0);
+    }
+}
+
+guint
+tm_alloc_raster_render_bands (TmAllocations        *self,
+                              gint64                t0_ps,
+                              gint64                t1_ps,
+                              double                y0,
+                              double                y1,
+                              guint                 width,
+                              guint                 height,
+                              TmAllocRasterBandFunc func,
+                              gpointer              user_data)
+{
+  Part part = { 0 };
+
+  g_return_val_if_fail (TM_IS_ALLOCATIONS (self), 0);
+  g_return_val_if_fail (func != NULL, 0);
+
+  if (width == 0 || height == 0)
+    return 0;
+
+  part.self = self;
+  part.t0_ps = t0_ps;
+  part.t1_ps = t1_ps;
+  /* The span as an integer first: times far from 0 keep it exact. */
+  part_init (&part, t1_ps > t0_ps ? (double) (t1_ps - t0_ps) : 0, y0, y1, width, height, func, user_data);
+  return render_parts (&part, t1_ps > t0_ps ? tm_allocations_candidates_end (self, t1_ps) : 0);
+}
+
+guint
+tm_alloc_raster_render_rects (const TmRasterRect    *rects,
+                              guint                  n_rects,
+                              double                 x0,
+                              double                 x1,
+                              double                 y0,
+                              double                 y1,
+                              guint                  width,
+                              guint                  height,
+                              TmAllocRasterBandFunc  func,
+                              gpointer               user_data)
+{
+  Part part = { 0 };
+
+  g_return_val_if_fail (rects != NULL || n_rects == 0, 0);
+  g_return_val_if_fail (func != NULL, 0);
+
+  if (width == 0 || height == 0)
+    return 0;
+
+  part.rects = rects;
+  part.n_rects = n_rects;
+  part.x0 = x0;
+  part.x1 = x1;
+  part_init (&part, x1 - x0, y0, y1, width, height, func, user_data);
+  return render_parts (&part, x1 > x0 ? rects_end (rects, n_rects, x1) : 0);
 }
 
 typedef struct

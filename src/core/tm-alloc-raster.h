@@ -7,7 +7,8 @@
  * with long gaps cut) into a frame of pixels, where the largest allocation
  * touching a pixel owns it, so that every allocation in view shows at any
  * zoom (docs/analysis.md, "Allocations and the memory map"). A frame over
- * many allocations is drawn by two threads. No GTK: the window's memory map
+ * many allocations is drawn by two threads. The same painter draws any
+ * list of rectangles (TmRasterRect): the Memory Viewer's allocation chart. No GTK: the window's memory map
  * paints from it and the command line's SVG export reads it too.
  */
 #pragma once
@@ -55,6 +56,34 @@ typedef void (*TmAllocRasterBandFunc) (guint          x0,
 guint tm_alloc_raster_render_bands (TmAllocations         *allocations,
                                     gint64                 t0_ps,
                                     gint64                 t1_ps,
+                                    double                 y0,
+                                    double                 y1,
+                                    guint                  width,
+                                    guint                  height,
+                                    TmAllocRasterBandFunc  func,
+                                    gpointer               user_data);
+
+/* A rectangle of another chart drawn by the same painter (the Memory
+ * Viewer's allocation chart, docs/buffer-assignment.md): x over [x0, x1)
+ * in the chart's unit, y over [y0, y1) on its axis; the largest bytes owns
+ * a pixel, as the largest allocation does on the memory map. */
+typedef struct
+{
+  double  x0;
+  double  x1;
+  double  y0;
+  double  y1;
+  guint64 bytes;
+} TmRasterRect;
+
+/* tm_alloc_raster_render_bands() over n_rects rectangles sorted by x0 (a
+ * key's index is then the rectangle's), for a frame showing x in [x0, x1]
+ * left to right and y in [y0, y1] bottom to top. Every rectangle in view
+ * covers at least one pixel. Returns the number in view. */
+guint tm_alloc_raster_render_rects (const TmRasterRect    *rects,
+                                    guint                  n_rects,
+                                    double                 x0,
+                                    double                 x1,
                                     double                 y0,
                                     double                 y1,
                                     guint                  width,

@@ -445,6 +445,23 @@ tm_analysis_get_memory_size (TmAnalysis *self)
   return sizeof *self + self->peak_rows->len * sizeof (TmBreakdownRow);
 }
 
+gint64
+tm_analysis_rows_bytes (GPtrArray *rows)
+{
+  gint64 total = 0;
+
+  g_return_val_if_fail (rows != NULL, 0);
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const TmBreakdownRow *row = g_ptr_array_index (rows, i);
+      gint64 n = row->n_occurrences > (guint64) G_MAXINT64 ? G_MAXINT64 : (gint64) row->n_occurrences;
+
+      total = tm_sat_add (total, tm_sat_mul (row->allocation_bytes, n));
+    }
+  return total;
+}
+
 /* ------------------------------------------------------------------ */
 /* Live at t                                                            */
 

@@ -43,6 +43,11 @@ gsize            tm_analysis_get_memory_size      (TmAnalysis     *self);
 GPtrArray       *tm_analysis_breakdown_at         (TmMemoryStore  *store,
                                                    gint64          t_ps);
 
+/* The bytes rows account for: allocation bytes times occurrences, added
+ * up (saturating). XProf's peak table can add up to less or more than the
+ * memory in use (docs/analysis.md, "When the table does not add up"). */
+gint64           tm_analysis_rows_bytes           (GPtrArray      *rows);
+
 /* XProf's max-box sampling to at most max_points (step 7): indices into the
  * store's columns. */
 GArray          *tm_analysis_sample               (TmMemoryStore  *store,

@@ -52,6 +52,12 @@ static const char * const buffer_colors[] = {
 
 G_STATIC_ASSERT (G_N_ELEMENTS (buffer_colors) == 209);
 
+const char *
+tm_buffer_assignment_color (guint number)
+{
+  return buffer_colors[number % G_N_ELEMENTS (buffer_colors)];
+}
+
 /* The allocation chart is laid out on a canvas of this many points a side;
  * a rectangle under one point either way is not drawn, and only drawn ones
  * move the colour index on. */

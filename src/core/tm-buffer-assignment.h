@@ -150,6 +150,11 @@ gint64              tm_buffer_assignment_count_trace_events (const TmHloProto *p
  * (gint64). */
 GArray             *tm_buffer_assignment_memory_spaces (const TmHloProto    *proto);
 
+/* XProf's colour number (a TmHeapObject's numbered, for one): "#rrggbb"
+ * from its palette of 209, the colours the allocation chart's blocks of
+ * the objects at the peak have too. */
+const char         *tm_buffer_assignment_color         (guint                number);
+
 /* The peak with the indefinite part, bytes. */
 static inline gint64
 tm_buffer_assignment_get_peak (const TmBufferAssignment *self)

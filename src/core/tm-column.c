@@ -99,9 +99,10 @@ append_offset (guint na)
 
 guint
 tm_column_append_capacity (guint n,
+                           guint a_count,
                            guint b_count)
 {
-  guint64 capacity = (guint64) append_offset (n) + MAX (b_count, 1);
+  guint64 capacity = MAX ((guint64) append_offset (n) + MAX (b_count, 1), a_count);
 
   return capacity > G_MAXUINT ? G_MAXUINT : (guint) capacity;
 }
@@ -120,8 +121,10 @@ tm_column_append (gpointer a,
   guint8 *moved;
 
   /* b's pages go to a page boundary at or after a's end; then its
-   * elements slide down onto a's end, within pages already there. */
-  a = remap_bytes (a, column_bytes (a_count, es), off + b_bytes);
+   * elements slide down onto a's end, within pages already there. a is
+   * never made smaller: the room made for more appends stays. */
+  if (a == NULL || off + b_bytes > column_bytes (a_count, es))
+    a = remap_bytes (a, column_bytes (a_count, es), off + b_bytes);
   moved = (guint8 *) a + off;
   if (mremap (b, b_bytes, b_bytes, MREMAP_MAYMOVE | MREMAP_FIXED, moved) == MAP_FAILED)
     {

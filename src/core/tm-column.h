@@ -27,14 +27,18 @@ void      tm_column_free               (gpointer       column,
                                         gsize          count,
                                         gsize          es);
 
-/* Room, in elements, of a column of n elements once one of room b_count is
- * appended to it (tm_column_append). */
+/* Room, in elements, of a column of n elements and room a_count once one
+ * of room b_count is appended to it (tm_column_append). */
 guint     tm_column_append_capacity    (guint          n,
+                                        guint          a_count,
                                         guint          b_count);
 /* Appends b (nb elements, room for b_count) after a's na elements (room for
  * a_count): b's pages are moved onto a's mapping, not copied, and b is gone.
  * Returns a's new address; its room is tm_column_append_capacity (na,
- * b_count), the same for every element size. */
+ * a_count, b_count), the same for every element size. A column that holds
+ * moved pages is more than one mapping, which cannot grow: a grows only
+ * when its room is too small, so several columns can be appended to one
+ * whose room was made for all of them first (tm_column_resize). */
 gpointer  tm_column_append             (gpointer       a,
                                         guint          na,
                                         guint          a_count,

@@ -14,10 +14,13 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "tm-alloc-stats.h"
 #include "tm-allocations.h"
 #include "tm-export.h"
 #include "tm-format.h"
 #include "tm-run-summary.h"
+#include "tm-scopes.h"
+#include "tm-static-plan.h"
 
 void
 tm_export_append_double (GString *str,
@@ -606,6 +609,61 @@ tm_export_summary_json (TmProfile      *profile,
   return tm_export_summary_json_full (profile, host, out, NULL, cancellable, error);
 }
 
+static int
+compare_plan_names (gconstpointer a,
+                    gconstpointer b)
+{
+  return strcmp (((const TmModulePlan *) a)->name, ((const TmModulePlan *) b)->name);
+}
+
+/* The modules whose HloProtos the profile holds (and the sidecars beside
+ * it), by name, with their static peaks in memory space 0
+ * (docs/buffer-assignment.md, section 5); nothing without any. */
+static gboolean
+append_xla_modules (GString       *str,
+                    TmProfile     *profile,
+                    guint         *bad,
+                    GCancellable  *cancellable,
+                    GError       **error)
+{
+  g_autoptr(GArray) entries = tm_profile_list_hlo_entries (profile);
+  g_autoptr(GArray) plans = NULL;
+
+  if (entries->len == 0)
+    return TRUE;
+  plans = tm_static_plan_summarize (entries, NULL, NULL, cancellable, error);
+  if (plans == NULL)
+    return FALSE;
+  g_array_sort (plans, compare_plan_names);
+
+  g_string_append (str, ", \"xla_modules\": [");
+  for (guint i = 0; i < plans->len; i++)
+    {
+      const TmModulePlan *p = &g_array_index (plans, TmModulePlan, i);
+
+      g_string_append (str, i > 0 ? ", {\"module\": " : "{\"module\": ");
+      *bad += tm_export_append_string (str, p->name);
+      if (p->error != NULL)
+        {
+          g_string_append (str, ", \"error\": ");
+          *bad += tm_export_append_string (str, p->error);
+        }
+      else
+        {
+          g_string_append_printf (str, ", \"static_peak_bytes\": %" G_GINT64_FORMAT
+                                  ", \"heap_simulator_events\": %" G_GINT64_FORMAT ", \"memory_spaces\": [",
+                                  p->peak, p->n_trace_events);
+          for (guint k = 0; k < p->memory_spaces->len; k++)
+            g_string_append_printf (str, k > 0 ? ", %" G_GINT64_FORMAT : "%" G_GINT64_FORMAT,
+                                    g_array_index (p->memory_spaces, gint64, k));
+          g_string_append_c (str, ']');
+        }
+      g_string_append_c (str, '}');
+    }
+  g_string_append_c (str, ']');
+  return TRUE;
+}
+
 gboolean
 tm_export_summary_json_full (TmProfile      *profile,
                              const char     *host,
@@ -647,11 +705,16 @@ tm_export_summary_json_full (TmProfile      *profile,
       GPtrArray *rows = tm_analysis_get_peak_breakdown (analysis);
       g_autoptr(GArray) sampled = tm_analysis_sample (store, TM_XPROF_MAX_SNAPSHOTS);
       g_autoptr(GArray) sparkline = tm_run_sparkline (store, TM_RUN_SPARKLINE_POINTS);
-      guint n_never_freed;
-      gint64 never_freed_bytes;
+      /* What was never freed, the temporary allocations and the steps in
+       * one walk, without the sizes of the rest (docs/analysis.md,
+       * "Temporary allocations and the rate per step"). */
+      g_autoptr(TmAllocStats) stats = tm_alloc_stats_new_for_store (store, TM_ALLOC_STATS_DEFAULT_TEMPORARY_PS,
+                                                                    cancellable, error);
+      const TmStepStats *busiest;
 
-      if (!tm_allocations_count_never_freed (store, &n_never_freed, &never_freed_bytes, error))
+      if (stats == NULL)
         return FALSE;
+      busiest = stats->busiest_step != G_MAXUINT ? &g_array_index (stats->steps, TmStepStats, stats->busiest_step) : NULL;
 
       g_string_append (str, i > 0 ? ", " : "");
       bad += tm_export_append_string (str, tm_memory_store_get_id (store));
@@ -673,11 +736,22 @@ tm_export_summary_json_full (TmProfile      *profile,
                               "\"peak_free_memory_bytes\": %" G_GINT64_FORMAT ", "
                               "\"peak_fragmentation\": ",
                               s->n_snapshots, s->n_allocations, s->n_deallocations,
-                              n_never_freed, never_freed_bytes, sampled->len,
+                              stats->n_never_freed, stats->never_freed_bytes, sampled->len,
                               s->memory_capacity, s->peak_bytes_usage_lifetime,
                               s->last_peak_bytes_in_use, s->peak_bytes_in_use, s->peak_time_ps,
                               s->peak_stack_bytes, s->peak_heap_bytes, s->peak_free_bytes);
       tm_export_append_double (str, s->peak_fragmentation);
+      /* Objects of their own: --compare takes the flat figures. */
+      g_string_append_printf (str,
+                              ", \"temporary\": {\"threshold_ps\": %" G_GINT64_FORMAT ", "
+                              "\"num_within_threshold\": %u, \"num_freed_in_same_step\": %u}, "
+                              "\"steps\": {\"num_steps\": %u, \"allocations_per_step\": ",
+                              stats->temporary_ps, stats->n_temporary, stats->n_same_step, stats->steps->len);
+      tm_export_append_double (str, tm_alloc_stats_get_allocations_per_step (stats));
+      if (busiest != NULL)
+        g_string_append_printf (str, ", \"busiest_step_id\": %" G_GINT64_FORMAT ", \"busiest_step_allocations\": %u",
+                                busiest->step_id, busiest->n_allocations);
+      g_string_append_c (str, '}');
       g_string_append_printf (str,
                               ", \"peak_step_id\": %" G_GINT64_FORMAT ", "
                               "\"num_breakdown_rows\": %u, "
@@ -717,6 +791,8 @@ tm_export_summary_json_full (TmProfile      *profile,
     }
 
   g_string_append_c (str, '}');
+  if (!append_xla_modules (str, profile, &bad, cancellable, error))
+    return FALSE;
   /* Only when names were not valid UTF-8 (docs/formats.md, section 1.10). */
   if (bad > 0)
     g_string_append_printf (str, ", \"invalid_utf8_replaced\": %u", bad);
@@ -725,4 +801,33 @@ tm_export_summary_json_full (TmProfile      *profile,
   if (n_replaced != NULL)
     *n_replaced = bad;
   return flush (out, str, cancellable, error);
+}
+
+gboolean
+tm_export_never_freed_collapsed (TmProfile      *profile,
+                                 TmMemoryStore  *store,
+                                 GOutputStream  *out,
+                                 guint          *n_never_freed,
+                                 GCancellable   *cancellable,
+                                 GError        **error)
+{
+  TmAllocations *allocations;
+  g_autoptr(GArray) events = NULL;
+  g_autoptr(TmScopeTree) tree = NULL;
+
+  g_return_val_if_fail (TM_IS_PROFILE (profile), FALSE);
+  g_return_val_if_fail (TM_IS_MEMORY_STORE (store), FALSE);
+
+  allocations = tm_profile_lookup_allocations (profile, store);
+  if (allocations == NULL)
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_CHANGED, _("changed while reading: the file was modified by another program"));
+      return FALSE;
+    }
+  events = tm_allocations_query_never_freed_events (allocations);
+  if (n_never_freed != NULL)
+    *n_never_freed = events->len;
+  tree = tm_scope_tree_new_for_allocations (store, (const guint *) events->data, events->len,
+                                            TM_SCOPE_GROUPING_NAME, cancellable, error);
+  return tree != NULL && tm_scope_tree_write_collapsed (tree, out, cancellable, error);
 }

@@ -46,6 +46,16 @@ gboolean tm_export_allocations_csv (TmMemoryStore *store,
                                    GOutputStream  *out,
                                    GCancellable   *cancellable,
                                    GError        **error);
+/* The name scopes of store's allocations never freed as collapsed stacks
+ * (docs/scopes.md, "Never freed"), with the allocation index of profile
+ * (built here when it is not yet); how many there were in n_never_freed
+ * (may be NULL). */
+gboolean tm_export_never_freed_collapsed (TmProfile      *profile,
+                                          TmMemoryStore  *store,
+                                          GOutputStream  *out,
+                                          guint          *n_never_freed,
+                                          GCancellable   *cancellable,
+                                          GError        **error);
 /* The summary of every memory id, machine-readable (exact integers), as
  * one line of JSON Lines naming the host and the profile's path, with a
  * sparkline per memory id (docs/formats.md, section 3). */

@@ -283,26 +283,52 @@ tm_hlo_read_metadata_plane (TmSource            *source,
   return TRUE;
 }
 
+void
+tm_hlo_sidecar_entry (TmSource   *source,
+                      TmHloEntry *entry)
+{
+  g_autofree char *base = g_path_get_basename (tm_source_get_path (source));
+
+  memset (entry, 0, sizeof *entry);
+  entry->source = tm_source_ref (source);
+  entry->offset = 0;
+  entry->size = tm_source_get_size (source);
+  if (g_str_has_suffix (base, TM_HLO_SIDECAR_SUFFIX) && strlen (base) > strlen (TM_HLO_SIDECAR_SUFFIX))
+    base[strlen (base) - strlen (TM_HLO_SIDECAR_SUFFIX)] = '\0';
+  entry->name = g_steal_pointer (&base);
+  entry->sidecar = TRUE;
+}
+
+gboolean
+tm_hlo_sniff (const guint8 *data,
+              gsize         size,
+              guint64       file_size)
+{
+  TmWire wire;
+  guint32 field;
+  guint wt;
+  guint64 len;
+
+  /* The module must fit in the file, its name in the bytes (which may be
+   * only the file's start). */
+  tm_wire_init (&wire, data, size);
+  if (!tm_wire_read_tag (&wire, &field, &wt, NULL) || field != HLO_PROTO_MODULE || wt != TM_WIRE_LEN ||
+      !tm_wire_read_varint (&wire, &len, NULL) || len == 0 || len > file_size - tm_wire_offset (&wire))
+    return FALSE;
+  return tm_wire_read_tag (&wire, &field, &wt, NULL) && field == HLO_MODULE_NAME && wt == TM_WIRE_LEN &&
+         tm_wire_read_varint (&wire, &len, NULL) && len <= (guint64) (wire.end - wire.p);
+}
+
 gboolean
 tm_hlo_open_sidecar (const char  *path,
                      TmHloEntry  *entry,
                      GError     **error)
 {
-  g_autofree char *base = g_path_get_basename (path);
-  TmSource *source;
+  g_autoptr(TmSource) source = tm_source_open (path, error);
 
-  source = tm_source_open (path, error);
   if (source == NULL)
     return FALSE;
-
-  memset (entry, 0, sizeof *entry);
-  entry->source = source;
-  entry->offset = 0;
-  entry->size = tm_source_get_size (source);
-  if (g_str_has_suffix (base, TM_HLO_SIDECAR_SUFFIX))
-    base[strlen (base) - strlen (TM_HLO_SIDECAR_SUFFIX)] = '\0';
-  entry->name = g_steal_pointer (&base);
-  entry->sidecar = TRUE;
+  tm_hlo_sidecar_entry (source, entry);
   return TRUE;
 }
 

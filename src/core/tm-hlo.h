@@ -56,6 +56,19 @@ gboolean       tm_hlo_read_metadata_plane    (TmSource            *source,
                                               GArray              *entries,
                                               GError             **error);
 
+/* A mapped sidecar as an entry (the whole file is one HloProto, a
+ * reference to source is taken): named after its file, without
+ * ".hlo_proto.pb". */
+void           tm_hlo_sidecar_entry          (TmSource            *source,
+                                              TmHloEntry          *entry);
+/* Whether bytes (the start of a file of file_size bytes, or all of it)
+ * begin like a serialized HloProto rather than an XSpace: field 1 (the
+ * module) is a message inside the file whose first field is field 1 (its
+ * name, a string inside the bytes); an XSpace's field 1 is a plane, whose
+ * field 1 is a number. Must run under the source's guard. */
+gboolean       tm_hlo_sniff                  (const guint8        *data,
+                                              gsize                size,
+                                              guint64              file_size);
 /* A sidecar file as an entry (the whole file is one HloProto). */
 gboolean       tm_hlo_open_sidecar           (const char          *path,
                                               TmHloEntry          *entry,

@@ -14,6 +14,7 @@
 
 #include "tm-error.h"
 #include "tm-gzip.h"
+#include "tm-hlo.h"
 #include "tm-input-picker-private.h"
 #include "tm-pickle.h"
 #include "tm-summaries-reader.h"
@@ -159,11 +160,13 @@ starts_with_global (const guint8 *data,
   return FALSE;
 }
 
-/* Uncompressed bytes: a pickle by its magic bytes (a PyTorch snapshot),
- * JSON of one kind or the other, else XSpace. */
+/* Uncompressed bytes, the start of a file of file_size bytes: a pickle by
+ * its magic bytes (a PyTorch snapshot), JSON of one kind or the other, an
+ * HloProto by its structure, else XSpace. */
 static TmInputFormat
-sniff_plain (const guint8 *data,
-             gsize         size)
+sniff_start (const guint8 *data,
+             gsize         size,
+             guint64       file_size)
 {
   gsize i = first_byte (data, size);
 
@@ -171,7 +174,16 @@ sniff_plain (const guint8 *data,
     return TM_INPUT_FORMAT_TORCH_SNAPSHOT;
   if (i < size && data[i] == '{')
     return sniff_json (data, size, i);
+  if (tm_hlo_sniff (data, size, file_size))
+    return TM_INPUT_FORMAT_HLO_PROTO;
   return TM_INPUT_FORMAT_XSPACE;
+}
+
+static TmInputFormat
+sniff_plain (const guint8 *data,
+             gsize         size)
+{
+  return sniff_start (data, size, size);
 }
 
 TmInputFormat
@@ -273,6 +285,8 @@ tm_input_picker_sniff_file (GFile        *file,
       n += (gsize) got;
     }
   close (fd);
+  if (!tm_gzip_sniff (start, n))
+    return sniff_start (start, n, (guint64) st.st_size);
   return tm_input_picker_sniff (start, n);
 }
 
@@ -444,12 +458,35 @@ read_torch_snapshot (TmSource                  *source,
   return TRUE;
 }
 
+/* A sidecar given by itself: its module, nothing decoded (that is done
+ * on first use, docs/buffer-assignment.md). */
+static gboolean
+read_hlo_proto (TmSource                  *source,
+                const TmXSpaceReadOptions *options,
+                TmInput                   *input,
+                TmProgressFunc             progress,
+                gpointer                   progress_data,
+                GCancellable              *cancellable,
+                GError                   **error)
+{
+  TmHloEntry entry;
+
+  input->hlo_entries = tm_hlo_entries_new ();
+  tm_hlo_sidecar_entry (source, &entry);
+  g_array_append_val (input->hlo_entries, entry);
+  input->has_memory_trace = FALSE;
+  if (progress != NULL)
+    progress (tm_source_get_size (source), tm_source_get_size (source), progress_data);
+  return TRUE;
+}
+
 /* In the order of TmInputFormat. */
 static const ReadFunc readers[TM_INPUT_N_FORMATS] = {
   read_xspace,
   read_xprof_json,
   read_summaries,
   read_torch_snapshot,
+  read_hlo_proto,
 };
 
 gboolean

@@ -27,6 +27,10 @@ static const TmInputFormatInfo formats[TM_INPUT_N_FORMATS] = {
   { TM_INPUT_FORMAT_TORCH_SNAPSHOT, "pytorch-snapshot", N_("PyTorch memory snapshot"), TM_INPUT_AXIS_TIME,
     TM_INPUT_HAS_PROFILE | TM_INPUT_COMPLETE | TM_INPUT_HAS_TIME_AXIS | TM_INPUT_HAS_ALLOCATIONS |
     TM_INPUT_HAS_SCOPES },
+  /* The compiler's plan of one module, in program order: nothing of the
+   * memory profile, only the Memory Viewer. */
+  { TM_INPUT_FORMAT_HLO_PROTO, "hlo-proto", N_("XLA HloProto (one module's compiled plan)"), TM_INPUT_AXIS_PROGRAM_ORDER,
+    TM_INPUT_HAS_PROFILE },
 };
 
 const TmInputFormatInfo *

@@ -26,6 +26,8 @@ typedef enum
   TM_INPUT_FORMAT_XPROF_JSON,  /* XProf's memory-profile JSON, or it gzipped: sampled points only (section 2) */
   TM_INPUT_FORMAT_SUMMARIES,   /* JSON Lines of gathered host summaries: a run, no profile (section 3.1) */
   TM_INPUT_FORMAT_TORCH_SNAPSHOT,  /* a PyTorch memory snapshot pickle, or it gzipped (section 6) */
+  TM_INPUT_FORMAT_HLO_PROTO,   /* one XLA module's serialized HloProto (a sidecar *.hlo_proto.pb):
+                                * no memory ids, its module for the Memory Viewer (docs/buffer-assignment.md) */
   TM_INPUT_N_FORMATS
 } TmInputFormat;
 

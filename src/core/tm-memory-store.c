@@ -458,7 +458,7 @@ static void
 append_columns (TmMemoryStore *self,
                 TmMemoryStore *later)
 {
-  guint capacity = tm_column_append_capacity (self->n, later->capacity);
+  guint capacity = tm_column_append_capacity (self->n, self->capacity, later->capacity);
 
   if (later->n == 0)
     return;
@@ -549,6 +549,36 @@ tm_memory_store_append (TmMemoryStore *self,
 }
 
 #undef APPEND_COLUMN
+
+void
+tm_memory_store_append_all (TmMemoryStore  *self,
+                            TmMemoryStore **later,
+                            guint           n_later)
+{
+  guint room, n;
+
+  g_return_if_fail (TM_IS_MEMORY_STORE (self));
+  g_return_if_fail (self->partner == NULL);
+
+  /* The room for all of them, made while the columns are one mapping each:
+   * once pages are moved in, they cannot grow (tm-column.h). */
+  append_tail (self);
+  room = self->capacity;
+  n = self->n;
+  for (guint k = 0; k < n_later; k++)
+    if (later[k]->n > 0)
+      {
+        append_tail (later[k]);
+        room = tm_column_append_capacity (n, room, later[k]->capacity);
+        n += later[k]->n;
+      }
+  g_assert (room < TM_NO_PARTNER);
+  if (room > self->capacity)
+    resize_columns (self, room);
+
+  for (guint k = 0; k < n_later; k++)
+    tm_memory_store_append (self, later[k]);
+}
 
 /* ------------------------------------------------------------------ */
 /* Finishing                                                            */
@@ -947,6 +977,20 @@ tm_memory_store_find_at_or_before (TmMemoryStore *self,
     }
 
   return lo > 0 ? lo - 1 : 0;
+}
+
+guint
+tm_memory_store_find_lifetime_peak (TmMemoryStore *self)
+{
+  gint64 lifetime;
+
+  g_return_val_if_fail (TM_IS_MEMORY_STORE (self), G_MAXUINT);
+
+  lifetime = self->summary.peak_bytes_usage_lifetime;
+  for (guint i = 0; i < self->n; i++)
+    if (self->heap[i] >= lifetime)
+      return i;
+  return G_MAXUINT;
 }
 
 guint

@@ -107,6 +107,12 @@ void             tm_memory_store_add_activity           (TmMemoryStore  *self,
  * be changed meanwhile. */
 void             tm_memory_store_append                 (TmMemoryStore  *self,
                                                          TmMemoryStore  *later);
+/* The same for several, in file order: their columns' room is made at
+ * once, so that each is moved in without growing the columns again (the
+ * reader's parts of one memory id). */
+void             tm_memory_store_append_all             (TmMemoryStore  *self,
+                                                         TmMemoryStore **later,
+                                                         guint           n_later);
 /* XProf JSON: XProf's own summary and breakdown at the peak. Its peak
  * figures replace the fold's (the counts and times stay the store's); the
  * rows (TmBreakdownRow, transfer full, in XProf's order) and peak step
@@ -199,6 +205,12 @@ GPtrArray       *tm_memory_store_get_xprof_peak_breakdown (TmMemoryStore *self,
  * first. */
 guint            tm_memory_store_find_at_or_before      (TmMemoryStore  *self,
                                                          gint64          t_ps);
+/* Index of the first snapshot (time order) whose heap is at least the
+ * allocator's lifetime peak heap (the summary's peak_bytes_usage_lifetime):
+ * when the profile saw that peak. G_MAXUINT when no snapshot holds that
+ * much: the allocator reached it before the profile began, or, for
+ * sampled points, between them (docs/analysis.md, "The lifetime peak"). */
+guint            tm_memory_store_find_lifetime_peak     (TmMemoryStore  *self);
 /* Index of the snapshot whose time is nearest to t_ps (the first of equals). */
 guint            tm_memory_store_find_nearest           (TmMemoryStore  *self,
                                                          gint64          t_ps);

@@ -17,4 +17,9 @@ TmProfile *tm_profile_load_with_options (GFile                     *file,
                                          GCancellable              *cancellable,
                                          GError                   **error);
 
+/* While hold is TRUE, the window's loader finishes the busiest memory id
+ * and hands the profile over, and its thread that finishes the others
+ * waits (tests of what the window shows meanwhile). */
+void       tm_profile_hold_pending_for_tests (gboolean hold);
+
 G_END_DECLS

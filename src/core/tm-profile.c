@@ -37,9 +37,25 @@ struct _TmProfile
   GCond            allocations_built;
   GPtrArray       *allocations;  /* TmAllocations or NULL (not built yet), same order */
   guint8          *building;     /* per store: a thread is building its index */
+  /* Per store: its analysis is there (atomic). The window's loader hands
+   * the profile over once the busiest memory id is ready; a thread of the
+   * loader finishes the others and says so on the loader's main context
+   * ("memory-id-ready"). */
+  gint            *ready;
+  gint             n_pending;    /* atomic */
+  GMainContext    *context;      /* where "memory-id-ready" is emitted, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (TmProfile, tm_profile, G_TYPE_OBJECT)
+
+enum { SIGNAL_MEMORY_ID_READY, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+/* For tests (tm-profile-private.h): the loader's thread that finishes the
+ * memory ids after the first waits while this is set. */
+static GMutex hold_lock;
+static GCond hold_cond;
+static gboolean hold_pending;
 
 static void
 tm_profile_finalize (GObject *object)
@@ -54,6 +70,8 @@ tm_profile_finalize (GObject *object)
   g_clear_pointer (&self->segments, g_ptr_array_unref);
   g_clear_pointer (&self->allocations, g_ptr_array_unref);
   g_free (self->building);
+  g_free (self->ready);
+  g_clear_pointer (&self->context, g_main_context_unref);
   g_mutex_clear (&self->allocations_lock);
   g_cond_clear (&self->allocations_built);
 
@@ -66,6 +84,17 @@ tm_profile_class_init (TmProfileClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->finalize = tm_profile_finalize;
+
+  /**
+   * TmProfile::memory-id-ready:
+   * @index: the memory id whose store and analysis are now there
+   *
+   * Emitted on the main context of tm_profile_load_async()'s caller for
+   * each memory id finished after the profile was handed over.
+   */
+  signals[SIGNAL_MEMORY_ID_READY] =
+    g_signal_new ("memory-id-ready", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_UINT);
 }
 
 static void
@@ -97,7 +126,7 @@ typedef struct
   gint          next;      /* next position in order (atomic) */
   gint          failed;    /* a job failed: the others stop (atomic) */
   gboolean      for_window;
-  guint         busiest;
+  gboolean      handed_over; /* the profile is the caller's: say when ids are ready (atomic) */
   GCancellable *cancellable;
 } FinishQueue;
 
@@ -107,6 +136,76 @@ typedef struct
   gboolean     ok;
   GError      *error;
 } FinishJob;
+
+typedef struct
+{
+  TmProfile *profile;
+  guint      index;
+} ReadyNote;
+
+static gboolean
+emit_ready (gpointer data)
+{
+  ReadyNote *note = data;
+
+  g_signal_emit (note->profile, signals[SIGNAL_MEMORY_ID_READY], 0, note->index);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+ready_note_free (gpointer data)
+{
+  ReadyNote *note = data;
+
+  g_object_unref (note->profile);
+  g_free (note);
+}
+
+/* Store i is finished and analysed: publish it, and once the profile is
+ * handed over, say so on its main context. */
+static void
+mark_ready (FinishQueue *q,
+            guint        i)
+{
+  TmProfile *self = q->profile;
+
+  g_atomic_int_set (&self->ready[i], TRUE);
+  g_atomic_int_add (&self->n_pending, -1);
+  if (g_atomic_int_get (&q->handed_over) && self->context != NULL)
+    {
+      ReadyNote *note = g_new (ReadyNote, 1);
+      GSource *source = g_idle_source_new ();
+
+      note->profile = g_object_ref (self);
+      note->index = i;
+      g_source_set_priority (source, G_PRIORITY_DEFAULT);
+      g_source_set_callback (source, emit_ready, note, ready_note_free);
+      g_source_set_static_name (source, "[tidemark] memory id ready");
+      g_source_attach (source, self->context);
+      g_source_unref (source);
+    }
+}
+
+static void
+finish_one (FinishJob *job,
+            guint      i)
+{
+  FinishQueue *q = job->queue;
+  TmMemoryStore *store = g_ptr_array_index (q->profile->stores, i);
+  TmAnalysis *analysis = NULL;
+
+  job->ok = tm_memory_store_finish (store, q->cancellable, &job->error) &&
+            (analysis = tm_analysis_new (store, q->cancellable, &job->error)) != NULL;
+  q->analyses->pdata[i] = analysis;
+  /* The window draws every memory id's timeline from its LOD: build
+   * it here rather than on the main thread. */
+  if (job->ok && q->for_window)
+    tm_memory_store_get_lod (store);
+  if (!job->ok)
+    g_atomic_int_set (&q->failed, TRUE);
+  else
+    mark_ready (q, i);
+}
 
 static gpointer
 finish_job (gpointer data)
@@ -120,20 +219,57 @@ finish_job (gpointer data)
   while (job->ok && !g_atomic_int_get (&q->failed) &&
          (k = g_atomic_int_add (&q->next, 1)) < (gint) stores->len)
     {
-      guint i = q->order[k];
-      TmMemoryStore *store = g_ptr_array_index (stores, i);
-      TmAnalysis *analysis = NULL;
-
-      job->ok = tm_memory_store_finish (store, q->cancellable, &job->error) &&
-                (analysis = tm_analysis_new (store, q->cancellable, &job->error)) != NULL;
-      q->analyses->pdata[i] = analysis;
-      /* The window draws every memory id's timeline from its LOD: build
-       * it here rather than on the main thread. */
-      if (job->ok && q->for_window)
-        tm_memory_store_get_lod (store);
-      if (!job->ok)
-        g_atomic_int_set (&q->failed, TRUE);
+      if (q->for_window)
+        {
+          g_mutex_lock (&hold_lock);
+          while (hold_pending)
+            g_cond_wait (&hold_cond, &hold_lock);
+          g_mutex_unlock (&hold_lock);
+        }
+      finish_one (job, q->order[k]);
     }
+  return NULL;
+}
+
+void
+tm_profile_hold_pending_for_tests (gboolean hold)
+{
+  g_mutex_lock (&hold_lock);
+  hold_pending = hold;
+  g_cond_broadcast (&hold_cond);
+  g_mutex_unlock (&hold_lock);
+}
+
+/* What the window's loader leaves to its finishing thread: it owns the
+ * queue and a reference to the profile until every memory id is done. */
+typedef struct
+{
+  gint        ref_count;  /* the loader's thread and the finishing one (atomic) */
+  FinishQueue queue;
+  FinishJob   job;
+} Background;
+
+static void
+background_unref (Background *bg)
+{
+  if (!g_atomic_int_dec_and_test (&bg->ref_count))
+    return;
+  g_clear_error (&bg->job.error);
+  g_clear_object (&bg->queue.profile);
+  g_clear_object (&bg->queue.cancellable);
+  g_free (bg->queue.order);
+  g_free (bg);
+}
+
+static gpointer
+background_job (gpointer data)
+{
+  Background *bg = data;
+
+  finish_job (&bg->job);
+  if (!bg->job.ok)
+    g_debug ("a memory id was not finished: %s", bg->job.error->message);
+  background_unref (bg);
   return NULL;
 }
 
@@ -157,45 +293,85 @@ compare_by_size (gconstpointer a,
   return na > nb ? -1 : na < nb;
 }
 
-static GPtrArray *
+/* Finishes and analyses every store into self->analyses, on two threads
+ * (the busiest first, then the others from the most snapshots down). For
+ * the window (for_window), this thread finishes the busiest alone and
+ * returns: a thread of its own finishes the others, which are ready
+ * later (tm_profile_is_memory_id_ready()). */
+static gboolean
 analyse_stores (TmProfile     *self,
                 gboolean       for_window,
                 GCancellable  *cancellable,
                 GError       **error)
 {
   GPtrArray *stores = self->stores;
-  g_autoptr(GPtrArray) analyses = g_ptr_array_new_full (stores->len, unref_analysis);
-  g_autofree guint *order = g_new (guint, MAX (stores->len, 1));
-  FinishQueue queue = { self, analyses, order, 0, FALSE, for_window, 0, cancellable };
-  FinishJob first = { &queue, FALSE, NULL };
-  FinishJob second = { &queue, TRUE, NULL };
+  guint *order = g_new (guint, MAX (stores->len, 1));
+  Background *bg = g_new0 (Background, 1);
+  FinishQueue *q = &bg->queue;
+  FinishJob first = { q, TRUE, NULL };
   GThread *thread = NULL;
+  gboolean ok;
+  gboolean background = for_window && stores->len > 1 && g_get_num_processors () >= 2;
 
-  g_ptr_array_set_size (analyses, stores->len);
+  self->analyses = g_ptr_array_new_full (stores->len, unref_analysis);
+  g_ptr_array_set_size (self->analyses, stores->len);
+  self->ready = g_new0 (gint, MAX (stores->len, 1));
+  self->n_pending = (gint) stores->len;
   if (stores->len > 0)
     {
-      queue.busiest = tm_profile_get_busiest_index (self);
-      order[0] = queue.busiest;
+      guint busiest = tm_profile_get_busiest_index (self);
+
+      order[0] = busiest;
       for (guint i = 0, k = 1; i < stores->len; i++)
-        if (i != queue.busiest)
+        if (i != busiest)
           order[k++] = i;
       g_qsort_with_data (order + 1, (gint) stores->len - 1, sizeof (guint), compare_by_size, stores);
     }
 
+  q->profile = self;
+  q->analyses = self->analyses;
+  q->order = order;
+  q->for_window = for_window;
+  q->cancellable = cancellable;
+  bg->job.queue = q;
+  bg->job.ok = TRUE;
+
+  if (background)
+    {
+      /* This thread takes the busiest; the other starts on the rest and
+       * goes on after the profile is handed over. */
+      q->profile = g_object_ref (self);
+      q->cancellable = cancellable != NULL ? g_object_ref (cancellable) : g_cancellable_new ();
+      q->next = 1;
+      bg->ref_count = 2;
+      g_thread_unref (g_thread_new ("tidemark-analyse", background_job, bg));
+      finish_one (&first, order[0]);
+      ok = first.ok;
+      if (!ok)
+        {
+          g_atomic_int_set (&q->failed, TRUE);
+          g_propagate_error (error, first.error);
+        }
+      else
+        g_atomic_int_set (&q->handed_over, TRUE);
+      background_unref (bg);
+      return ok;
+    }
+
   if (stores->len > 1 && g_get_num_processors () >= 2)
-    thread = g_thread_new ("tidemark-analyse", finish_job, &second);
+    thread = g_thread_new ("tidemark-analyse", finish_job, &bg->job);
   finish_job (&first);
   if (thread != NULL)
     g_thread_join (thread);
 
-  if (!first.ok || !second.ok)
-    {
-      g_propagate_error (error, !first.ok ? g_steal_pointer (&first.error) : g_steal_pointer (&second.error));
-      g_clear_error (&first.error);
-      g_clear_error (&second.error);
-      return NULL;
-    }
-  return g_steal_pointer (&analyses);
+  ok = first.ok && bg->job.ok;
+  if (!ok)
+    g_propagate_error (error, !first.ok ? g_steal_pointer (&first.error) : g_steal_pointer (&bg->job.error));
+  g_clear_error (&first.error);
+  g_clear_error (&bg->job.error);
+  g_free (order);
+  g_free (bg);
+  return ok;
 }
 
 static TmProfile *
@@ -203,7 +379,7 @@ profile_load (GFile                     *file,
               const TmXSpaceReadOptions *options,
               TmProgressFunc             progress,
               gpointer                   progress_data,
-              gboolean                   for_window,
+              GMainContext              *for_window,
               GCancellable              *cancellable,
               GError                   **error)
 {
@@ -254,8 +430,9 @@ profile_load (GFile                     *file,
   if (self->hlo_entries == NULL)
     self->hlo_entries = tm_hlo_entries_new ();
   g_ptr_array_sort (self->stores, compare_stores);
-  self->analyses = analyse_stores (self, for_window, cancellable, error);
-  if (self->analyses == NULL)
+  if (for_window != NULL)
+    self->context = g_main_context_ref (for_window);
+  if (!analyse_stores (self, for_window != NULL, cancellable, error))
     return NULL;
 
   if (!tm_source_check_unchanged (source, error))
@@ -271,7 +448,7 @@ tm_profile_load (GFile           *file,
                  GCancellable    *cancellable,
                  GError         **error)
 {
-  return profile_load (file, NULL, progress, progress_data, FALSE, cancellable, error);
+  return profile_load (file, NULL, progress, progress_data, NULL, cancellable, error);
 }
 
 TmProfile *
@@ -282,7 +459,7 @@ tm_profile_load_with_options (GFile                     *file,
 {
   g_return_val_if_fail (options != NULL, NULL);
 
-  return profile_load (file, options, NULL, NULL, FALSE, cancellable, error);
+  return profile_load (file, options, NULL, NULL, NULL, cancellable, error);
 }
 
 /* ------------------------------------------------------------------ */
@@ -385,7 +562,7 @@ load_thread (GTask        *task,
    * allocation index of the memory id it shows (the memory map, what was
    * never freed) follows (tm_profile_lookup_allocations_async), the
    * others' when they are shown. */
-  profile = profile_load (file, NULL, worker_progress, state, TRUE, cancellable, &error);
+  profile = profile_load (file, NULL, worker_progress, state, state->context, cancellable, &error);
   if (profile == NULL)
     g_task_return_error (task, g_steal_pointer (&error));
   else if (!g_task_return_error_if_cancelled (task))
@@ -563,7 +740,25 @@ tm_profile_get_analysis (TmProfile *self,
 {
   g_return_val_if_fail (TM_IS_PROFILE (self), NULL);
   g_return_val_if_fail (index < self->analyses->len, NULL);
+  if (!g_atomic_int_get (&self->ready[index]))
+    return NULL;
   return g_ptr_array_index (self->analyses, index);
+}
+
+gboolean
+tm_profile_is_memory_id_ready (TmProfile *self,
+                               guint      index)
+{
+  g_return_val_if_fail (TM_IS_PROFILE (self), FALSE);
+  g_return_val_if_fail (index < self->stores->len, FALSE);
+  return g_atomic_int_get (&self->ready[index]);
+}
+
+gboolean
+tm_profile_is_complete (TmProfile *self)
+{
+  g_return_val_if_fail (TM_IS_PROFILE (self), FALSE);
+  return g_atomic_int_get (&self->n_pending) == 0;
 }
 
 TmAnalysis *
@@ -575,7 +770,7 @@ tm_profile_lookup_analysis (TmProfile     *self,
 
   for (guint i = 0; i < self->stores->len; i++)
     if (g_ptr_array_index (self->stores, i) == store)
-      return g_ptr_array_index (self->analyses, i);
+      return tm_profile_get_analysis (self, i);
 
   return NULL;
 }
@@ -685,6 +880,7 @@ tm_profile_lookup_allocations (TmProfile     *self,
   g_return_val_if_fail (TM_IS_MEMORY_STORE (store), NULL);
 
   i = store_position (self, store);
+  g_return_val_if_fail (i < 0 || tm_profile_is_memory_id_ready (self, (guint) i), NULL);
   return i >= 0 ? get_allocations (self, (guint) i, NULL, NULL) : NULL;
 }
 
@@ -717,10 +913,10 @@ lookup_allocations_thread (GTask        *task,
   int i = store_position (self, task_data);
   TmAllocations *allocations;
 
-  if (i < 0)
+  if (i < 0 || !tm_profile_is_memory_id_ready (self, (guint) i))
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                               "the memory store is not one of the profile's");
+                               "the memory store is not one of the profile's finished ones");
       return;
     }
   allocations = get_allocations (self, (guint) i, cancellable, &error);
@@ -761,6 +957,14 @@ tm_profile_lookup_allocations_finish (TmProfile     *self,
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == tm_profile_lookup_allocations_async, NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+gboolean
+tm_profile_has_hlo_entries (TmProfile *self)
+{
+  g_return_val_if_fail (TM_IS_PROFILE (self), FALSE);
+
+  return self->hlo_entries->len > 0;
 }
 
 GArray *

@@ -6,7 +6,8 @@
  * analysis (tm-analysis); the loader that makes them from a file with the
  * reader tm-input-picker picks by its content. Immutable after loading; the loader
  * builds it in a worker thread and hands it to the main thread, which only
- * reads it.
+ * reads it; the window's loader hands it over with the busiest memory id
+ * ready and the others still being finished (tm_profile_is_memory_id_ready()).
  */
 #pragma once
 
@@ -66,8 +67,17 @@ TmMemoryStore   *tm_profile_get_memory_store        (TmProfile           *self,
                                                      guint                index);
 TmMemoryStore   *tm_profile_lookup_memory_store     (TmProfile           *self,
                                                      const char          *memory_id);
+/* Whether memory id index is finished and analysed. A profile from
+ * tm_profile_load() has every one; tm_profile_load_async() (the window's)
+ * hands the profile over once the busiest is, and a thread of the loader
+ * finishes the others, each announced by "memory-id-ready" on the
+ * caller's main context. A store that is not ready is being finished by
+ * that thread: only its id and summary's peak may be read. */
+gboolean         tm_profile_is_memory_id_ready      (TmProfile           *self,
+                                                     guint                index);
+gboolean         tm_profile_is_complete             (TmProfile           *self);
 /* The analysis of memory id index, or of one of this profile's stores (NULL
- * if store is not one of them). */
+ * if store is not one of them, or not ready yet). */
 TmAnalysis      *tm_profile_get_analysis            (TmProfile           *self,
                                                      guint                index);
 TmAnalysis      *tm_profile_lookup_analysis         (TmProfile           *self,
@@ -107,6 +117,9 @@ TmSegments      *tm_profile_lookup_segments         (TmProfile           *self,
 
 /* TmHloModule elements, in id order (may be empty). */
 GArray          *tm_profile_get_hlo_modules         (TmProfile           *self);
+
+/* Whether the file itself holds HloProtos (no folder is looked at). */
+gboolean         tm_profile_has_hlo_entries         (TmProfile           *self);
 
 /* The XLA modules whose HloProto the profile holds (tm-hlo; none for a
  * memory-profile JSON), then the sidecar "*.hlo_proto.pb" files beside

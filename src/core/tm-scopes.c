@@ -429,6 +429,37 @@ tm_scope_tree_new_at (TmAnalysis      *analysis,
   return tm_scope_tree_new (rows, grouping);
 }
 
+TmScopeTree *
+tm_scope_tree_new_for_allocations (TmMemoryStore    *store,
+                                   const guint      *snapshots,
+                                   guint             n_snapshots,
+                                   TmScopeGrouping   grouping,
+                                   GCancellable     *cancellable,
+                                   GError          **error)
+{
+  g_autoptr(TmScopeTree) self = NULL;
+
+  g_return_val_if_fail (TM_IS_MEMORY_STORE (store), NULL);
+  g_return_val_if_fail (snapshots != NULL || n_snapshots == 0, NULL);
+  g_return_val_if_fail (grouping < TM_SCOPE_N_GROUPINGS, NULL);
+
+  self = tree_new (grouping);
+  for (guint i = 0; i < n_snapshots; i++)
+    {
+      TmActivity act;
+
+      if ((i % 16384) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        return NULL;
+      if (!tm_memory_store_get_activity (store, snapshots[i], &act, error))
+        return NULL;
+      tree_add (self, FALSE, act.op_name, act.region_type, act.data_type, act.shape,
+                act.allocation_bytes, act.requested_bytes, 1);
+      tm_activity_clear (&act);
+    }
+  finish_tree (self);
+  return g_steal_pointer (&self);
+}
+
 TmScopeGrouping
 tm_scope_tree_get_grouping (TmScopeTree *self)
 {
@@ -488,6 +519,39 @@ tm_scope_tree_get_scope (TmScopeTree       *self,
       top = n;
     }
   return tm_scope_new (self->grouping, top->special, parts);
+}
+
+static void
+search_below (const TmScopeNode *node,
+              const char        *folded,
+              GPtrArray         *out)
+{
+  for (guint i = 0; i < node->n_children; i++)
+    {
+      const TmScopeNode *child = node->children[i];
+      g_autofree char *name = g_utf8_casefold (child->name, -1);
+
+      if (strstr (name, folded) != NULL)
+        g_ptr_array_add (out, (gpointer) child);
+      search_below (child, folded, out);
+    }
+}
+
+GPtrArray *
+tm_scope_tree_search (TmScopeTree *self,
+                      const char  *text)
+{
+  GPtrArray *out;
+  g_autofree char *folded = NULL;
+
+  g_return_val_if_fail (TM_IS_SCOPE_TREE (self), NULL);
+
+  out = g_ptr_array_new ();
+  if (text == NULL || text[0] == '\0')
+    return out;
+  folded = g_utf8_casefold (text, -1);
+  search_below (&self->root->node, folded, out);
+  return out;
 }
 
 double
@@ -899,6 +963,52 @@ tm_scope_index_tree_at (TmScopeIndex *self,
   if (stack[at] > 0)
     tree_add (tree, TRUE, "stack", NULL, NULL, NULL, stack[at], stack[at], 1);
 
+  finish_tree (tree);
+  return tree;
+}
+
+/* Sums the entries of the index whose snapshots are in snapshots (both
+ * ascending) per key, then adds each key once, as tm_scope_index_tree_at
+ * does. */
+TmScopeTree *
+tm_scope_index_tree_for_allocations (TmScopeIndex *self,
+                                     const guint  *snapshots,
+                                     guint         n_snapshots)
+{
+  g_autofree gint64 *bytes = NULL;
+  g_autofree gint64 *requested = NULL;
+  g_autofree guint64 *count = NULL;
+  TmScopeTree *tree;
+  guint k = 0;
+
+  g_return_val_if_fail (TM_IS_SCOPE_INDEX (self), NULL);
+  g_return_val_if_fail (snapshots != NULL || n_snapshots == 0, NULL);
+
+  tree = tree_new (self->grouping);
+  bytes = g_new0 (gint64, MAX (self->keys->len, 1));
+  requested = g_new0 (gint64, MAX (self->keys->len, 1));
+  count = g_new0 (guint64, MAX (self->keys->len, 1));
+  for (guint i = 0; i < self->entries->len && k < n_snapshots; i++)
+    {
+      const Entry *e = &g_array_index (self->entries, Entry, i);
+
+      while (k < n_snapshots && snapshots[k] < e->index)
+        k++;
+      if (k == n_snapshots || snapshots[k] != e->index)
+        continue;
+      bytes[e->key] += e->bytes;
+      requested[e->key] += e->requested_bytes;
+      count[e->key]++;
+    }
+
+  for (guint j = 0; j < self->keys->len; j++)
+    {
+      const Key *key = &g_array_index (self->keys, Key, j);
+
+      if (count[j] > 0)
+        tree_add (tree, FALSE, key->op_name, key->value, key->value, key->value,
+                  bytes[j], requested[j], count[j]);
+    }
   finish_tree (tree);
   return tree;
 }

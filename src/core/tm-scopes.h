@@ -105,9 +105,26 @@ const TmScopeNode *tm_scope_tree_find           (TmScopeTree        *self,
 /* The scope of node (not the root). */
 TmScope           *tm_scope_tree_get_scope      (TmScopeTree        *self,
                                                  const TmScopeNode  *node);
+/* The nodes whose name holds text, ignoring case (docs/scopes.md,
+ * "Finding a scope"), depth first in the tree's order; a new array of
+ * const TmScopeNode *, empty for an empty text. */
+GPtrArray         *tm_scope_tree_search         (TmScopeTree        *self,
+                                                 const char         *text);
 /* bytes / the root's bytes, in [0, 1]. */
 double             tm_scope_tree_get_share      (TmScopeTree        *self,
                                                  const TmScopeNode  *node);
+
+/* The tree of some allocations only, without special rows: those whose
+ * allocation events are the snapshots of store (ascending, each an
+ * allocation), such as the ones never freed (tm-allocations; docs/scopes.md,
+ * "Never freed"). Decodes each of them from the file; fails only when the
+ * mapped file changed or when cancelled. */
+TmScopeTree       *tm_scope_tree_new_for_allocations (TmMemoryStore   *store,
+                                                   const guint     *snapshots,
+                                                   guint            n_snapshots,
+                                                   TmScopeGrouping  grouping,
+                                                   GCancellable    *cancellable,
+                                                   GError         **error);
 
 /* Collapsed stacks (docs/scopes.md): one "a;b;c BYTES" line per node with
  * self bytes, sorted byte-wise; the numbers sum to the root's bytes. */
@@ -143,6 +160,11 @@ gint64            *tm_scope_index_series        (TmScopeIndex       *self,
  * FALSE, t_ps, grouping), without decoding anything. */
 TmScopeTree       *tm_scope_index_tree_at       (TmScopeIndex       *self,
                                                  gint64              t_ps);
+/* The same as tm_scope_tree_new_for_allocations (store, snapshots,
+ * n_snapshots, grouping), without decoding anything. */
+TmScopeTree       *tm_scope_index_tree_for_allocations (TmScopeIndex *self,
+                                                     const guint  *snapshots,
+                                                     guint         n_snapshots);
 /* Bytes of heap the index uses. */
 gsize              tm_scope_index_get_memory_size (TmScopeIndex     *self);
 

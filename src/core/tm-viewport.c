@@ -358,6 +358,32 @@ tm_viewport_set_range (TmViewport *self,
   apply_range (self, (double) start, (double) end);
 }
 
+/* tm_viewport_zoom_to() leaves this share of the span free on each side. */
+#define ZOOM_TO_MARGIN 0.04
+
+void
+tm_viewport_zoom_to (TmViewport *self,
+                     gint64      start,
+                     gint64      end)
+{
+  gint64 margin;
+
+  g_return_if_fail (TM_IS_VIEWPORT (self));
+
+  if (end < start)
+    {
+      gint64 tmp = start;
+
+      start = end;
+      end = tmp;
+    }
+  /* In double: the span of two extreme int64 times does not fit in one. */
+  margin = (gint64) (((double) end - (double) start) * ZOOM_TO_MARGIN);
+  tm_viewport_set_range (self,
+                         start > G_MININT64 + margin ? start - margin : G_MININT64,
+                         end < G_MAXINT64 - margin ? end + margin : G_MAXINT64);
+}
+
 void
 tm_viewport_reset (TmViewport *self)
 {

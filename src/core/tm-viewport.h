@@ -45,6 +45,12 @@ gint64      tm_viewport_get_span         (TmViewport *self);
 void        tm_viewport_set_range        (TmViewport *self,
                                           gint64      start,
                                           gint64      end);
+/* Shows [start, end] (either order) with 4 % of its span free on each
+ * side, as tm_viewport_set_range() shows a range: what zooming to one
+ * thing (an HLO module's run) shows. */
+void        tm_viewport_zoom_to          (TmViewport *self,
+                                          gint64      start,
+                                          gint64      end);
 /* Shows all the data. */
 void        tm_viewport_reset            (TmViewport *self);
 gboolean    tm_viewport_is_zoomed        (TmViewport *self);

@@ -25,6 +25,12 @@
 #define DEVICE_PREFIX "/device:"
 #define XLA_MODULES_LINE "XLA Modules"
 #define CANCEL_CHECK_INTERVAL 16384
+#define PREFETCH_AHEAD 768
+/* With two threads, a host plane is read in about this many parts. */
+#define PARTS_PER_PLANE 64
+/* A guessed event start is one that starts this many events in a row. */
+#define SYNC_EVENTS 8
+#define SYNC_SEARCH 65536
 
 void
 tm_xspace_result_clear (TmXSpaceResult *result)
@@ -68,8 +74,7 @@ typedef struct
 
   GHashTable     *stores;        /* memory id (char *) → TmMemoryStore (borrowed) */
   gsize           host_start;    /* where the host plane's lines start */
-  gint64         *host_done_a;   /* bytes of host lines done by each thread (atomic) */
-  gint64         *host_done_b;
+  gint64         *host_done;     /* bytes of host lines done by both threads (atomic) */
   gboolean        line_clock_changed;
   /* The stores of the last few memory ids met, most recent first: thread
    * lines interleave the events of a few allocators, so nearly every event
@@ -270,174 +275,412 @@ append_memory_event (TmMemoryStore    *store,
   tm_memory_store_add (store, &snapshot);
 }
 
-/* Reads the memory events of lines [from, to). Adds what it has done to
- * *done (bytes of those lines), which another thread may read. */
-static gboolean
-read_lines (Reader        *r,
-            const GArray  *lines,
-            guint          from,
-            guint          to,
-            gint64         min_ts,
-            gint64        *done,
-            guint64       *n_events_out,
-            GError       **error)
+/* The fast walk over one event of the usual shape, [p, end) its body, all
+ * of it at least 16 bytes before the end of the file: its top-level fields
+ * hopped over by their tags and lengths, nothing inside a stat looked at.
+ * Gives the event's last metadata_id (0 if none), which decides what it is
+ * (docs/formats.md, section 1.2), and if has_offset is not NULL, whether it
+ * has an offset_ps field (a stat never has one). FALSE on anything else (another field,
+ * a varint of more than 8 bytes, a length of more than two bytes, a field
+ * that runs past the event): the careful path reads that event, and says
+ * what is wrong with it. */
+static inline __attribute__ ((always_inline)) gboolean
+walk_event (const guint8 *p,
+            const guint8 *end,
+            guint64      *metadata_id,
+            gboolean     *has_offset)
 {
-  guint64 n_events = 0;
+  guint64 md_word = 0;
+  guint md_len = 0;
 
-  for (guint i = from; i < to; i++)
+  while (p < end)
     {
-      const TmXLineInfo *info = &g_array_index (lines, TmXLineInfo, i);
-      TmWire line = info->wire;
-      /* Put every line on the clock of the earliest one (docs/formats.md, section 1). */
-      gint64 adjust_ps = tm_sat_mul (tm_sat_sub (info->timestamp_ns, min_ts), 1000);
-      const guint8 *counted = line.p;
+      guint8 tag = p[0];
 
-      while (!tm_wire_at_end (&line))
+      if (tag == ((TM_XEVENT_STATS << 3) | TM_WIRE_LEN))
         {
-          guint32 field;
-          guint wt;
-          gsize len_offset;
-          TmWire ev_wire;
-          TmXEventHeader hdr;
-          guint8 kind;
-
-          if (!tm_wire_read_tag (&line, &field, &wt, error))
+          if (p[1] < 0x80)
+            p += 2 + p[1];
+          else if (p[2] < 0x80)
+            p += 3 + ((gsize) (p[1] & 0x7f) | ((gsize) p[2] << 7));
+          else
             return FALSE;
-
-          if (field != TM_XLINE_EVENTS)
-            {
-              if (field == TM_XLINE_TIMESTAMP_NS)
-                {
-                  guint64 v;
-
-                  if (!tm_wire_expect_type (&line, field, wt, TM_WIRE_VARINT, N_("in XLine.timestamp_ns"), error) ||
-                      !tm_wire_read_varint (&line, &v, error))
-                    return FALSE;
-                  /* The line's clock is not what its header said: the
-                   * caller reads the plane again, the careful way. */
-                  if ((gint64) v != info->timestamp_ns)
-                    r->line_clock_changed = TRUE;
-                }
-              else if (field == TM_XLINE_NAME)
-                {
-                  if (!tm_wire_expect_type (&line, field, wt, TM_WIRE_LEN, N_("in XLine.name"), error) ||
-                      !tm_wire_skip (&line, wt, error))
-                    return FALSE;
-                }
-              else if (!tm_wire_skip (&line, wt, error))
-                return FALSE;
-              continue;
-            }
-
-          if (!tm_wire_expect_type (&line, field, wt, TM_WIRE_LEN, N_("in XLine.events"), error))
-            return FALSE;
-          len_offset = tm_wire_offset (&line);
-          if (!tm_wire_read_len (&line, &ev_wire, error))
-            return FALSE;
-
-          if ((++n_events % CANCEL_CHECK_INTERVAL) == 0)
-            {
-              if (check_cancelled (r, error))
-                return FALSE;
-              g_atomic_pointer_add (done, (gssize) (line.p - counted));
-              counted = line.p;
-              if (r->progress != NULL)
-                report_progress (r, r->host_start + (gsize) g_atomic_pointer_get (r->host_done_a) +
-                                 (gsize) g_atomic_pointer_get (r->host_done_b));
-            }
-
-          /* Most events start with their metadata id: a memory event is
-           * then decoded in one pass, and its last metadata id (a later one
-           * wins) decides. Everything else gets its header read first. */
-          if (ev_wire.end - ev_wire.p >= 2 && ev_wire.p[0] == ((TM_XEVENT_METADATA_ID << 3) | TM_WIRE_VARINT) &&
-              ev_wire.p[1] < 0x80 && lookup_event_kind (r, ev_wire.p[1]) != TM_ACTIVITY_UNKNOWN)
-            {
-              TmMemEvent ev;
-
-              ev.kind = TM_ACTIVITY_UNKNOWN;
-              if (!tm_host_event_scan (r->ctx, ev_wire, &ev, error))
-                return FALSE;
-              ev.kind = lookup_event_kind (r, ev.metadata_id);
-              if (ev.kind != TM_ACTIVITY_UNKNOWN)
-                append_memory_event (store_for_event (r, &ev), &ev, tm_sat_add (ev.offset_ps, adjust_ps), len_offset);
-              continue;
-            }
-
-          if (!tm_xevent_scan_header (ev_wire, &hdr, error))
-            return FALSE;
-
-
-          kind = lookup_event_kind (r, hdr.metadata_id);
-          if (kind != TM_ACTIVITY_UNKNOWN)
-            {
-              TmMemEvent ev;
-              TmMemoryStore *store;
-
-              ev.kind = kind;
-              if (!tm_host_event_scan (r->ctx, ev_wire, &ev, error))
-                return FALSE;
-              store = store_for_event (r, &ev);
-              append_memory_event (store, &ev, tm_sat_add (ev.offset_ps, adjust_ps), len_offset);
-            }
         }
-      g_atomic_pointer_add (done, (gssize) (line.p - counted));
-    }
+      else if (tag == ((TM_XEVENT_METADATA_ID << 3) | TM_WIRE_VARINT) ||
+               tag == ((TM_XEVENT_OFFSET_PS << 3) | TM_WIRE_VARINT) ||
+               tag == ((TM_XEVENT_DURATION_PS << 3) | TM_WIRE_VARINT) ||
+               tag == ((TM_XEVENT_NUM_OCCURRENCES << 3) | TM_WIRE_VARINT))
+        {
+          guint64 word, stops;
+          guint len;
 
-  *n_events_out = n_events;
+          memcpy (&word, p + 1, sizeof word);
+          word = GUINT64_FROM_LE (word);
+          stops = ~word & G_GUINT64_CONSTANT (0x8080808080808080);
+          if (stops == 0)
+            return FALSE;
+          len = ((guint) __builtin_ctzll (stops) >> 3) + 1;
+          if (tag == ((TM_XEVENT_METADATA_ID << 3) | TM_WIRE_VARINT))
+            {
+              md_word = word;
+              md_len = len;
+            }
+          if (has_offset != NULL && tag == ((TM_XEVENT_OFFSET_PS << 3) | TM_WIRE_VARINT))
+            *has_offset = TRUE;
+          p += 1 + len;
+        }
+      else
+        return FALSE;
+    }
+  if (p != end)
+    return FALSE;
+
+  *metadata_id = md_len == 0 ? 0 : tm_wire_pack_short_varint (md_word, md_len);
   return TRUE;
 }
 
-typedef struct
-{
-  Reader         reader;
-  TmXSpaceResult result;
-  const GArray  *lines;
-  guint          from;
-  guint          to;
-  gint64         min_ts;
-  guint64        n_events;
-  gboolean       ok;
-  GError        *error;
-} HalfJob;
-
+/* Every CANCEL_CHECK_INTERVAL events: cancelled?, and the bytes read
+ * since *counted (up to p) for the progress. */
 static gboolean
-half_job_guarded (gpointer   data,
-                  GError   **error)
+check_point (Reader        *r,
+             const guint8  *p,
+             const guint8 **counted,
+             GError       **error)
 {
-  HalfJob *job = data;
-
-  return read_lines (&job->reader, job->lines, job->from, job->to, job->min_ts,
-                     job->reader.host_done_b, &job->n_events, error);
+  if (check_cancelled (r, error))
+    return FALSE;
+  g_atomic_pointer_add (r->host_done, (gssize) (p - *counted));
+  *counted = p;
+  if (r->progress != NULL)
+    report_progress (r, r->host_start + (gsize) g_atomic_pointer_get (r->host_done));
+  return TRUE;
 }
 
-static gpointer
-half_job_thread (gpointer data)
+/* Reads the memory events of the part of a line from start (the line's
+ * start or an event's tag) up to stop: the field that starts before stop
+ * and every one before it. Sets *reached to where the last one ends, and
+ * adds the bytes read to r->host_done, which the other thread may read. */
+static gboolean
+read_part (Reader             *r,
+           const TmXLineInfo  *info,
+           const guint8       *start,
+           const guint8       *stop,
+           gint64              min_ts,
+           guint64            *n_events_out,
+           const guint8      **reached,
+           GError            **error)
 {
-  HalfJob *job = data;
+  guint64 n_events = 0;
+  TmWire line = info->wire;
+  /* Put every line on the clock of the earliest one (docs/formats.md, section 1). */
+  gint64 adjust_ps = tm_sat_mul (tm_sat_sub (info->timestamp_ns, min_ts), 1000);
+  const guint8 *counted = start;
+  /* Events that end before this are walked the fast way. */
+  const guint8 *fast_end = line.limit - line.end >= 16 ? line.end
+                           : line.limit - line.p > 16 ? line.limit - 16 : line.p;
 
-  job->ok = tm_source_run_guarded (job->reader.source, half_job_guarded, job, &job->error);
+  line.p = start;
+  while (line.p < stop)
+    {
+      guint32 field;
+      guint wt;
+      gsize len_offset;
+      TmWire ev_wire;
+      TmXEventHeader hdr;
+      guint8 kind;
+
+      /* The usual event: tag 0x22, a length of one or two bytes, a
+       * body walk_event() takes. Everything else, the careful way. */
+      if (G_LIKELY (line.p[0] == ((TM_XLINE_EVENTS << 3) | TM_WIRE_LEN) && line.p < fast_end))
+        {
+          const guint8 *body = line.p + 2;
+          gsize body_len = line.p[1];
+          guint64 md;
+
+          /* The walk is one chain of loads: ask for the bytes ahead
+           * before they are needed. */
+          __builtin_prefetch (line.p + PREFETCH_AHEAD);
+
+          if (body_len >= 0x80)
+            {
+              body_len = (body_len & 0x7f) | ((gsize) line.p[2] << 7);
+              body++;
+            }
+          if (line.p[1] < 0x80 || line.p[2] < 0x80)
+            {
+              const guint8 *body_end = body + body_len;
+
+              if (body_end <= fast_end && walk_event (body, body_end, &md, NULL))
+                {
+                  len_offset = (gsize) (line.p + 1 - line.base);
+                  line.p = body_end;
+
+                  if (G_UNLIKELY ((++n_events % CANCEL_CHECK_INTERVAL) == 0) &&
+                      !check_point (r, line.p, &counted, error))
+                    return FALSE;
+
+                  kind = lookup_event_kind (r, md);
+                  if (kind != TM_ACTIVITY_UNKNOWN)
+                    {
+                      TmMemEvent ev;
+
+                      ev_wire.base = line.base;
+                      ev_wire.p = body;
+                      ev_wire.end = body_end;
+                      ev_wire.limit = line.limit;
+                      ev.kind = kind;
+                      if (!tm_host_event_scan (r->ctx, ev_wire, &ev, error))
+                        return FALSE;
+                      append_memory_event (store_for_event (r, &ev), &ev,
+                                           tm_sat_add (ev.offset_ps, adjust_ps), len_offset);
+                    }
+                  continue;
+                }
+            }
+        }
+
+      if (!tm_wire_read_tag (&line, &field, &wt, error))
+        return FALSE;
+
+      if (field != TM_XLINE_EVENTS)
+        {
+          if (field == TM_XLINE_TIMESTAMP_NS)
+            {
+              guint64 v;
+
+              if (!tm_wire_expect_type (&line, field, wt, TM_WIRE_VARINT, N_("in XLine.timestamp_ns"), error) ||
+                  !tm_wire_read_varint (&line, &v, error))
+                return FALSE;
+              /* The line's clock is not what its header said: the
+               * caller reads the plane again, the careful way. */
+              if ((gint64) v != info->timestamp_ns)
+                r->line_clock_changed = TRUE;
+            }
+          else if (field == TM_XLINE_NAME)
+            {
+              if (!tm_wire_expect_type (&line, field, wt, TM_WIRE_LEN, N_("in XLine.name"), error) ||
+                  !tm_wire_skip (&line, wt, error))
+                return FALSE;
+            }
+          else if (!tm_wire_skip (&line, wt, error))
+            return FALSE;
+          continue;
+        }
+
+      if (!tm_wire_expect_type (&line, field, wt, TM_WIRE_LEN, N_("in XLine.events"), error))
+        return FALSE;
+      len_offset = tm_wire_offset (&line);
+      if (!tm_wire_read_len (&line, &ev_wire, error))
+        return FALSE;
+
+      if ((++n_events % CANCEL_CHECK_INTERVAL) == 0 && !check_point (r, line.p, &counted, error))
+        return FALSE;
+
+      /* Most events start with their metadata id: a memory event is
+       * then decoded in one pass, and its last metadata id (a later one
+       * wins) decides. Everything else gets its header read first. */
+      if (ev_wire.end - ev_wire.p >= 2 && ev_wire.p[0] == ((TM_XEVENT_METADATA_ID << 3) | TM_WIRE_VARINT) &&
+          ev_wire.p[1] < 0x80 && lookup_event_kind (r, ev_wire.p[1]) != TM_ACTIVITY_UNKNOWN)
+        {
+          TmMemEvent ev;
+
+          ev.kind = TM_ACTIVITY_UNKNOWN;
+          if (!tm_host_event_scan (r->ctx, ev_wire, &ev, error))
+            return FALSE;
+          ev.kind = lookup_event_kind (r, ev.metadata_id);
+          if (ev.kind != TM_ACTIVITY_UNKNOWN)
+            append_memory_event (store_for_event (r, &ev), &ev, tm_sat_add (ev.offset_ps, adjust_ps), len_offset);
+          continue;
+        }
+
+      if (!tm_xevent_scan_header (ev_wire, &hdr, error))
+        return FALSE;
+
+
+      kind = lookup_event_kind (r, hdr.metadata_id);
+      if (kind != TM_ACTIVITY_UNKNOWN)
+        {
+          TmMemEvent ev;
+          TmMemoryStore *store;
+
+          ev.kind = kind;
+          if (!tm_host_event_scan (r->ctx, ev_wire, &ev, error))
+            return FALSE;
+          store = store_for_event (r, &ev);
+          append_memory_event (store, &ev, tm_sat_add (ev.offset_ps, adjust_ps), len_offset);
+        }
+    }
+  g_atomic_pointer_add (r->host_done, (gssize) (line.p - counted));
+  *reached = line.p;
+  *n_events_out += n_events;
+  return TRUE;
+}
+
+/* Where an event seems to start at or after from, within SYNC_SEARCH
+ * bytes: a tag 0x22 whose event walk_event() takes and has a time, and so
+ * on for SYNC_EVENTS events or up to the end of the line. A guess: the thread
+ * that reads the part before it checks that it ends there. */
+static const guint8 *
+guess_event_start (const TmWire *line,
+                   const guint8 *from)
+{
+  const guint8 *fast_end = line->limit - line->end >= 16 ? line->end
+                           : line->limit - line->p > 16 ? line->limit - 16 : line->p;
+  const guint8 *last = MIN (from + SYNC_SEARCH, fast_end);
+
+  for (const guint8 *p = from; p < last; p++)
+    {
+      const guint8 *q = p;
+      guint k;
+
+      if (*p != ((TM_XLINE_EVENTS << 3) | TM_WIRE_LEN))
+        continue;
+      for (k = 0; k < SYNC_EVENTS && q < line->end; k++)
+        {
+          const guint8 *body = q + 2;
+          gsize len = q[1];
+          guint64 md;
+          gboolean has_offset = FALSE;
+
+          if (q >= fast_end || q[0] != ((TM_XLINE_EVENTS << 3) | TM_WIRE_LEN))
+            break;
+          if (len >= 0x80)
+            {
+              if (q[2] >= 0x80)
+                break;
+              len = (len & 0x7f) | ((gsize) q[2] << 7);
+              body++;
+            }
+          /* Only events have an offset_ps: the last stats of an event
+           * and the events after it would read as events too. */
+          if (body + len > fast_end || !walk_event (body, body + len, &md, &has_offset) || !has_offset)
+            break;
+          q = body + len;
+        }
+      if (k == SYNC_EVENTS || q == line->end)
+        return p;
+    }
   return NULL;
 }
 
-/* Events from a helper thread's later lines follow this reader's in file
- * order: append them store by store. */
-static void
-merge_half (Reader         *r,
-            TmXSpaceResult *half)
+/* A piece of the host plane's lines, read by whichever thread takes it
+ * first; the pieces' stores are appended in file order. */
+typedef struct
 {
-  for (guint i = 0; i < half->stores->len; i++)
-    {
-      TmMemoryStore *later = g_ptr_array_index (half->stores, i);
-      const char *id = tm_memory_store_get_id (later);
-      TmMemoryStore *store = g_hash_table_lookup (r->stores, id);
+  guint           line;
+  const guint8   *start;     /* the line's start, or a guessed event start */
+  const guint8   *stop;      /* the next part's start, or the line's end */
+  const guint8   *reached;   /* where reading it ended */
+  TmXSpaceResult  result;
+  guint64         n_events;
+  gboolean        clock_changed;
+  gboolean        ok;
+  GError         *error;
+} Part;
 
-      if (store == NULL)
+typedef struct
+{
+  Reader        *reader;     /* the calling thread's */
+  const GArray  *lines;      /* TmXLineInfo */
+  Part          *parts;
+  guint          n_parts;
+  gint           next;       /* the next part to take (atomic) */
+  gint           failed;     /* a part failed: take no more (atomic) */
+  gint64         min_ts;
+} PartQueue;
+
+typedef struct
+{
+  PartQueue *queue;
+  gboolean   progress;       /* this thread reports progress */
+  Part      *part;
+} PartJob;
+
+static gboolean
+part_guarded (gpointer   data,
+              GError   **error)
+{
+  PartJob *job = data;
+  Part *part = job->part;
+  PartQueue *q = job->queue;
+  Reader r = *q->reader;
+
+  if (!job->progress)
+    r.progress = NULL;
+  r.result = &part->result;
+  r.stores = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  r.line_clock_changed = FALSE;
+  memset (r.recent, 0, sizeof r.recent);
+  part->result.stores = g_ptr_array_new_with_free_func (g_object_unref);
+
+  part->ok = read_part (&r, &g_array_index (q->lines, TmXLineInfo, part->line), part->start, part->stop,
+                        q->min_ts, &part->n_events, &part->reached, error);
+  part->clock_changed = r.line_clock_changed;
+  g_hash_table_unref (r.stores);
+  if (job->progress)
+    q->reader->last_progress = r.last_progress;
+  return part->ok;
+}
+
+static gpointer
+part_worker (gpointer data)
+{
+  PartJob *job = data;
+  PartQueue *q = job->queue;
+  gint k;
+
+  while (!g_atomic_int_get (&q->failed) && (k = g_atomic_int_add (&q->next, 1)) < (gint) q->n_parts)
+    {
+      job->part = &q->parts[k];
+      if (!tm_source_run_guarded (q->reader->source, part_guarded, job, &job->part->error))
         {
-          g_ptr_array_add (r->result->stores, g_object_ref (later));
-          g_hash_table_insert (r->stores, g_strdup (id), later);
+          job->part->ok = FALSE;
+          g_atomic_int_set (&q->failed, TRUE);
         }
-      else
-        tm_memory_store_append (store, later);
+    }
+  return NULL;
+}
+
+/* The parts' stores, in file order: a memory id's first store is the
+ * profile's, the later ones are appended to it all at once. */
+static void
+merge_parts (Reader     *r,
+             const Part *parts,
+             guint       n_parts)
+{
+  g_autoptr(GHashTable) laters = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                                        (GDestroyNotify) g_ptr_array_unref);
+
+  for (guint k = 0; k < n_parts; k++)
+    for (guint i = 0; i < parts[k].result.stores->len; i++)
+      {
+        TmMemoryStore *store = g_ptr_array_index (parts[k].result.stores, i);
+        const char *id = tm_memory_store_get_id (store);
+        TmMemoryStore *first = g_hash_table_lookup (r->stores, id);
+        GPtrArray *later;
+
+        if (first == NULL)
+          {
+            g_ptr_array_add (r->result->stores, g_object_ref (store));
+            g_hash_table_insert (r->stores, g_strdup (id), store);
+            continue;
+          }
+        later = g_hash_table_lookup (laters, id);
+        if (later == NULL)
+          {
+            later = g_ptr_array_new ();
+            g_hash_table_insert (laters, (gpointer) tm_memory_store_get_id (first), later);
+          }
+        g_ptr_array_add (later, store);
+      }
+
+  for (guint i = 0; i < r->result->stores->len; i++)
+    {
+      TmMemoryStore *first = g_ptr_array_index (r->result->stores, i);
+      GPtrArray *later = g_hash_table_lookup (laters, tm_memory_store_get_id (first));
+
+      if (later != NULL)
+        tm_memory_store_append_all (first, (TmMemoryStore **) later->pdata, later->len);
     }
 }
 
@@ -475,38 +718,78 @@ scan_job_thread (gpointer data)
   return NULL;
 }
 
-/* Where to cut line (an XLine's body) so that its first part ends at or
- * after byte target: the start of the first field there. Returns NULL when
- * no cut would fall strictly inside the line, or on a malformed field (the
- * reading pass then reports it). */
-static const guint8 *
-field_boundary_after (TmWire        line,
-                      const guint8 *target)
+/* The parts of the lines: whole lines, and with two threads, lines cut
+ * about every part_bytes at a guessed event start. */
+static GArray *
+make_parts (Reader       *r,
+            const GArray *lines,
+            gsize         part_bytes)
 {
-  const guint8 *start = line.p;
+  GArray *parts = g_array_new (FALSE, TRUE, sizeof (Part));
 
-  while (line.p < target && !tm_wire_at_end (&line))
+  for (guint l = 0; l < lines->len; l++)
     {
-      guint32 field;
-      guint wt;
+      const TmWire *w = &g_array_index (lines, TmXLineInfo, l).wire;
+      Part part = { 0 };
 
-      /* Events: tag 0x22 and a length of one or two bytes, in a tight
-       * loop; anything else, one field at a time. */
-      if (line.end - line.p >= 3 && line.p[0] == 0x22 && line.p[1] < 0x80)
+      part.line = l;
+      part.start = w->p;
+      for (const guint8 *at = w->p + part_bytes; part_bytes > 0 && at < w->end; at += part_bytes)
         {
-          line.p += 2 + line.p[1];
-          continue;
+          const guint8 *cut = guess_event_start (w, at);
+
+          if (cut == NULL || cut >= w->end)
+            continue;
+          g_debug ("host plane: line %u cut at byte %" G_GSIZE_FORMAT " for two threads", l, (gsize) (cut - r->base));
+          part.stop = cut;
+          g_array_append_val (parts, part);
+          part.start = cut;
+          at = cut;
         }
-      if (line.end - line.p >= 3 && line.p[0] == 0x22 && line.p[2] < 0x80)
-        {
-          line.p += 3 + ((gsize) (line.p[1] & 0x7f) | ((gsize) line.p[2] << 7));
-          continue;
-        }
-      if (!tm_wire_read_tag (&line, &field, &wt, NULL) || !tm_wire_skip (&line, wt, NULL))
-        return NULL;
+      part.stop = w->end;
+      g_array_append_val (parts, part);
     }
+  return parts;
+}
 
-  return line.p > start && line.p < line.end ? line.p : NULL;
+static void
+clear_parts (GArray *parts)
+{
+  for (guint k = 0; k < parts->len; k++)
+    {
+      Part *part = &g_array_index (parts, Part, k);
+
+      g_clear_pointer (&part->result.stores, g_ptr_array_unref);
+      g_clear_error (&part->error);
+    }
+  g_array_unref (parts);
+}
+
+/* Every line read by this thread, whole, in file order. */
+static gboolean
+read_host_plane_alone (Reader        *r,
+                       const GArray  *lines,
+                       gint64         min_ts,
+                       GError       **error)
+{
+  gint64 done = 0;
+  guint64 n_events = 0;
+
+  r->host_done = &done;
+  for (guint l = 0; l < lines->len; l++)
+    {
+      const TmXLineInfo *info = &g_array_index (lines, TmXLineInfo, l);
+      const guint8 *reached;
+
+      if (!read_part (r, info, info->wire.p, info->wire.end, min_ts, &n_events, &reached, error))
+        {
+          r->host_done = NULL;
+          return FALSE;
+        }
+    }
+  r->host_done = NULL;
+  r->result->n_host_events = n_events;
+  return TRUE;
 }
 
 static gboolean
@@ -517,27 +800,30 @@ read_host_plane_once (Reader      *r,
 {
   g_autoptr(GArray) lines = g_array_new (FALSE, TRUE, sizeof (TmXLineInfo));
   gint64 min_ts = G_MAXINT64;
-  gint64 done_a = 0, done_b = 0;
+  gint64 done = 0;
   gsize total = 0, half = 0;
   guint split;
   guint64 n_events = 0;
-  HalfJob *job = NULL;
-  GThread *thread = NULL;
   gboolean parallel;
-  gboolean ok;
+  GArray *pieces;
+  PartQueue queue = { 0 };
+  PartJob first = { &queue, TRUE, NULL };
+  PartJob second = { &queue, FALSE, NULL };
+  GThread *thread = NULL;
 
   for (guint i = 0; i < parts->lines->len; i++)
     {
       const TmWire *w = &g_array_index (parts->lines, TmWire, i);
       total += (gsize) (w->end - w->p);
     }
-
-  /* A large host plane is read by two threads: this one takes the first
-   * lines, a helper the rest (about half the bytes each); the helper's
-   * stores are appended to these afterwards, so file order is kept. Both
-   * passes (line headers, then events) are split the same way. */
-  split = parts->lines->len;
   parallel = total >= r->options->parallel_min_bytes && parts->lines->len >= 1 && g_get_num_processors () >= 2;
+
+  /* Every line's timestamp is needed before any event is placed
+   * (docs/formats.md, section 1). Writers put it before the events, so read what
+   * each line says before its events, on two threads when they are many;
+   * if the event pass then meets a different timestamp after them, the
+   * caller reads again, carefully: every line whole first. */
+  split = parts->lines->len;
   if (parallel && parts->lines->len >= 2)
     {
       for (split = 0; split < parts->lines->len - 1 && half < total / 2; split++)
@@ -548,29 +834,24 @@ read_host_plane_once (Reader      *r,
       if (split == 0)
         split = 1;
     }
-
-  /* Every line's timestamp is needed before any event is placed
-   * (docs/formats.md, section 1). Writers put it before the events, so read what
-   * each line says before its events; if the event pass then meets a
-   * different timestamp after them, the caller reads again, carefully:
-   * every line whole first. */
   g_array_set_size (lines, parts->lines->len);
   {
-    ScanJob first = { r->source, parts->lines, lines, 0, split, !careful, FALSE, NULL };
-    ScanJob second = { r->source, parts->lines, lines, split, parts->lines->len, !careful, TRUE, NULL };
+    ScanJob scan_first = { r->source, parts->lines, lines, 0, split, !careful, FALSE, NULL };
+    ScanJob scan_second = { r->source, parts->lines, lines, split, parts->lines->len, !careful, TRUE, NULL };
     GThread *scanner = NULL;
 
     if (split < parts->lines->len)
-      scanner = g_thread_new ("tidemark-scan", scan_job_thread, &second);
-    first.ok = scan_job_guarded (&first, &first.error);
+      scanner = g_thread_new ("tidemark-scan", scan_job_thread, &scan_second);
+    scan_first.ok = scan_job_guarded (&scan_first, &scan_first.error);
     if (scanner != NULL)
       g_thread_join (scanner);
 
-    if (!first.ok || !second.ok)
+    if (!scan_first.ok || !scan_second.ok)
       {
-        g_propagate_error (error, !first.ok ? g_steal_pointer (&first.error) : g_steal_pointer (&second.error));
-        g_clear_error (&first.error);
-        g_clear_error (&second.error);
+        g_propagate_error (error, !scan_first.ok ? g_steal_pointer (&scan_first.error)
+                                                 : g_steal_pointer (&scan_second.error));
+        g_clear_error (&scan_first.error);
+        g_clear_error (&scan_second.error);
         return FALSE;
       }
   }
@@ -583,94 +864,60 @@ read_host_plane_once (Reader      *r,
       r->result->clock_origin_ns = min_ts;
     }
 
-  /* Lines can be few and long (a profile may hold all its memory events in
-   * one): when the cut between lines is far from half the bytes, cut the
-   * line that holds the middle between two of its events instead. Its two
-   * parts are read as two lines with the same clock, the first by this
-   * thread, so file order is kept. */
-  if (parallel)
-    {
-      gsize before = 0;
-      guint l;
-
-      for (l = 0; l < lines->len; l++)
-        {
-          const TmWire *w = &g_array_index (lines, TmXLineInfo, l).wire;
-          gsize size = (gsize) (w->end - w->p);
-
-          if (before + size > total / 2)
-            break;
-          before += size;
-        }
-      if (l < lines->len)
-        {
-          TmXLineInfo *info = &g_array_index (lines, TmXLineInfo, l);
-          const guint8 *middle = info->wire.p + (total / 2 - before);
-          gsize off_by = MIN ((gsize) (middle - info->wire.p), (gsize) (info->wire.end - middle));
-          const guint8 *cut = off_by > total / 64 || r->options->cut_lines
-                              ? field_boundary_after (info->wire, middle) : NULL;
-
-          if (cut != NULL)
-            {
-              TmXLineInfo second = *info;
-
-              g_debug ("host plane: line %u cut at byte %" G_GSIZE_FORMAT " for two threads",
-                       l, (gsize) (cut - r->base));
-
-              info->wire.end = cut;
-              second.wire.p = cut;
-              g_array_insert_val (lines, l + 1, second);
-              split = l + 1;
-            }
-        }
-    }
-
   r->host_start = lines->len > 0 ? (gsize) (g_array_index (lines, TmXLineInfo, 0).wire.p - r->base) : 0;
-  r->host_done_a = &done_a;
-  r->host_done_b = &done_b;
+  r->host_done = &done;
 
-  if (split < lines->len)
-    {
-      job = g_new0 (HalfJob, 1);
-      job->reader = *r;
-      job->reader.progress = NULL;
-      job->reader.stores = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-      memset (job->reader.recent, 0, sizeof job->reader.recent);
-      job->result.stores = g_ptr_array_new_with_free_func (g_object_unref);
-      job->reader.result = &job->result;
-      job->lines = lines;
-      job->from = split;
-      job->to = lines->len;
-      job->min_ts = min_ts;
-      thread = g_thread_new ("tidemark-read", half_job_thread, job);
-    }
-
-  ok = read_lines (r, lines, 0, split, min_ts, &done_a, &n_events, error);
-
+  /* With two threads, the lines are read in parts of about a 64th of the
+   * plane, taken from one queue by both threads in turn, so both stay
+   * busy to the end whatever each part holds (a memory event costs more
+   * than an other event walked past) and whatever else runs on the
+   * machine. A part's start is a guess (the line is not walked from its
+   * start to find it); it holds once the part before it has been read and
+   * ends exactly there. When one does not, this thread reads the plane
+   * again alone, line by line. Errors count in file order: a part's only
+   * once every part before it held. */
+  pieces = make_parts (r, lines, parallel ? MAX (total / (r->options->cut_lines ? 8 : PARTS_PER_PLANE), 1) : 0);
+  queue.reader = r;
+  queue.lines = lines;
+  queue.parts = (Part *) (gpointer) pieces->data;
+  queue.n_parts = pieces->len;
+  queue.min_ts = min_ts;
+  if (parallel && pieces->len > 1)
+    thread = g_thread_new ("tidemark-read", part_worker, &second);
+  part_worker (&first);
   if (thread != NULL)
+    g_thread_join (thread);
+  r->host_done = NULL;
+
+  for (guint k = 0; k < queue.n_parts; k++)
     {
-      g_thread_join (thread);
-      if (ok && !job->ok)
+      Part *part = &queue.parts[k];
+
+      if (!part->ok)
         {
-          g_propagate_error (error, g_steal_pointer (&job->error));
-          ok = FALSE;
+          g_propagate_error (error, g_steal_pointer (&part->error));
+          clear_parts (pieces);
+          return FALSE;
         }
-      if (ok)
+      if (part->reached != part->stop)
         {
-          merge_half (r, &job->result);
-          n_events += job->n_events;
-          r->line_clock_changed |= job->reader.line_clock_changed;
+          /* The next part's start was a wrong guess. */
+          g_debug ("host plane: a part ends at byte %" G_GSIZE_FORMAT ", not where the next starts: read again",
+                   (gsize) (part->reached - r->base));
+          clear_parts (pieces);
+          return read_host_plane_alone (r, lines, min_ts, error);
         }
-      g_clear_error (&job->error);
-      g_hash_table_unref (job->reader.stores);
-      g_ptr_array_unref (job->result.stores);
-      g_free (job);
     }
 
-  r->host_done_a = NULL;
-  r->host_done_b = NULL;
+  merge_parts (r, queue.parts, queue.n_parts);
+  for (guint k = 0; k < queue.n_parts; k++)
+    {
+      n_events += queue.parts[k].n_events;
+      r->line_clock_changed |= queue.parts[k].clock_changed;
+    }
+  clear_parts (pieces);
   r->result->n_host_events = n_events;
-  return ok;
+  return TRUE;
 }
 
 static gboolean

@@ -184,6 +184,7 @@ main (int    argc,
   g_autoptr(TmProfile) profile = NULL;
   g_autoptr(TmAllocations) fresh = NULL;
   g_autoptr(TmSession) session = NULL;
+  TmAllocationsQuery *query;
   g_autoptr(GskRenderer) cairo = NULL;
   g_autoptr(GRand) rand = g_rand_new_with_seed (3);
   TmMemoryStore *store = NULL;
@@ -235,13 +236,13 @@ main (int    argc,
           tm_allocations_get_memory_size (fresh) / 1048576.0);
 
   session = tm_session_new ();
-  tm_allocations_query_get_for_session (session);
+  query = tm_allocations_query_get_for_session (session);
   tm_session_set_profile (session, profile);
   tm_session_set_memory_store (session, store);
-  /* The session builds (or waits for) the index in a worker. */
-  while (tm_session_get_allocations_pending (session))
+  /* The query builds (or waits for) the index in a worker. */
+  while (tm_allocations_query_get_pending (query))
     g_main_context_iteration (NULL, TRUE);
-  allocations = tm_session_get_allocations (session);
+  allocations = tm_allocations_query_get_allocations (query);
   g_assert_nonnull (allocations);
   viewport = tm_session_get_viewport (session);
   map = g_object_ref_sink (tm_memory_map_new (session));

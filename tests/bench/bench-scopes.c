@@ -308,7 +308,7 @@ main (int   argc,
     size_mib = g_getenv ("TM_BENCH_SIZE_MIB") != NULL ? g_ascii_strtoll (g_getenv ("TM_BENCH_SIZE_MIB"), NULL, 10) : 1024;
 
   bench_live ((guint) MAX (n_live, 1));
-  path = tm_bench_ensure_profile (generator, dir, size_mib, NULL, &error);
+  path = tm_bench_ensure_shaped_profile (generator, dir, size_mib, "dense", NULL, &error);
   if (path == NULL)
     g_error ("bench-scopes: generator failed: %s", error->message);
   bench_series (path);

@@ -361,7 +361,7 @@ main (int   argc,
       return 0;
     }
 
-  path = tm_bench_ensure_profile (generator, dir, size_mib, NULL, &error);
+  path = tm_bench_ensure_shaped_profile (generator, dir, size_mib, "dense", NULL, &error);
   if (path == NULL)
     {
       g_printerr ("bench-timeline: generator failed: %s\n", error->message);

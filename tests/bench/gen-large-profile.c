@@ -2,14 +2,23 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- *   gen-large-profile [--size-mib N | --small] [--seed S] OUT.xplane.pb
+ *   gen-large-profile [--size-mib N | --small] [--seed S] [shape options] OUT.xplane.pb
  *
  * The file looks like a TensorFlow multi-GPU training profile: a "/host:CPU"
  * plane whose thread lines interleave the memory events of five allocators
  * (GPU_0_bfc … GPU_3_bfc, gpu_host_bfc) with executor and eager events, and
- * four "/device:GPU:N" planes full of kernels, copies, op and name-scope
- * events. About 4.2 million memory events per GiB; the device planes fill
- * the rest of the requested size.
+ * "/device:GPU:N" planes full of kernels, copies, op and name-scope
+ * events. Its shape, by default like the real GPU profile:
+ *   --others-per-memory-event R   other host events per memory event (5)
+ *   --stats-per-event N           stats of each of them (4)
+ *   --memory-lines N              host lines with memory events (8)
+ *   --idle-lines N                host lines without (6)
+ *   --device-planes N             device planes (4)
+ *   --device-events N             events per device plane (800 000 per GiB)
+ * The host plane fills what the device planes leave of the size (about 2
+ * million memory events per GiB with the defaults). With
+ * --memory-events-per-mib N the memory events are given instead and the
+ * device planes fill the rest (4100 and 0.27 others: the earlier files).
  *
  * Memory stays constant: every length-delimited message is preceded by its
  * length, so each plane is generated twice from the same seeds — once to
@@ -31,8 +40,7 @@
 #include <glib/gstdio.h>
 
 #define MIB               (G_GUINT64_CONSTANT (1024) * 1024)
-#define MEMORY_EVENTS_PER_MIB 4100   /* ≈ 4.2 million per GiB */
-#define HOST_OTHER_SHARE  0.08       /* non-memory host events, of the target */
+#define MEMORY_EVENTS_PER_STEP 2750  /* over the five allocators */
 #define STEP_PERIOD_PS    G_GINT64_CONSTANT (8000000000)   /* 8 ms */
 #define LINE_TIMESTAMP_NS G_GINT64_CONSTANT (1717171717000000000)
 #define SINK_CAPACITY     (4 * 1024 * 1024)
@@ -659,10 +667,18 @@ typedef struct
   guint    n_steps;
   gint64   duration_ps;
   Pools    pools;
+  /* the shape */
+  double   others_per_memory_event;
+  guint    stats_per_event;        /* of each other host event */
+  guint    n_memory_lines;         /* host lines with memory events */
+  guint    n_idle_lines;           /* host lines without */
+  guint    n_device_planes;
+  guint64  device_events;          /* per device plane; 0: they fill the rest */
+  guint    n_routes[N_ALLOCATORS]; /* host lines each allocator feeds */
   /* results */
   guint64  memory_events[N_ALLOCATORS];
   guint64  host_other_events;
-  guint64  device_events;
+  guint64  written_device_events;
 } Plan;
 
 /* ------------------------------------------------------------------ */
@@ -696,7 +712,8 @@ enum
   HS_IS_EAGER,
   HS_LONG_NAME,
   HS_STEP_NUM,
-  HS_N_FIXED,
+  HS_EXTRA_BASE,
+  HS_N_FIXED = HS_EXTRA_BASE + 12,
 };
 
 static const char *const host_stat_names[HS_N_FIXED] = {
@@ -705,6 +722,10 @@ static const char *const host_stat_names[HS_N_FIXED] = {
   "addr", "tf_op", "id", "region_type", "data_type", "shape", "group_id",
   "iter_num", "_ct", "_c", "kernel_name", "num_output_edges",
   "num_output_control_edges", "is_eager", "long_name", "step_num",
+  /* Filler stats, for --stats-per-event beyond an event's own. */
+  "_r", "producer_type", "producer_id", "consumer_type", "consumer_id",
+  "thread_id", "parent_step_id", "context_type", "context_id", "flow_id",
+  "graph_type", "tf_function_call",
 };
 
 static const char *const region_names[] = { "output", "temp", "persist" };
@@ -913,7 +934,9 @@ alloc_sim_fill (AllocSim    *sim,
   ev->chunk = *chunk;
   ev->group = sim->step;
   ev->has_group = !(chunk->region == REGION_PERSIST && sim->step == 0) && rng_below (&sim->rng, 100) != 0;
-  ev->route = rng_below (&sim->rng, 100) < 70 ? 0 : 1;
+  /* The allocator's first line takes 70 %, its others share the rest. */
+  ev->route = rng_below (&sim->rng, 100) < 70 || sim->plan->n_routes[sim->index] < 2
+              ? 0 : 1 + rng_below (&sim->rng, sim->plan->n_routes[sim->index] - 1);
   ev->choice = (guint32) rng_next (&sim->rng);
   ev->stack = 0;
   ev->heap = sim->heap;
@@ -1104,6 +1127,43 @@ other_gen_init (OtherGen   *gen,
   gen->next_time = gen->t;
 }
 
+/* A stat of an other event, while stats are left to write. */
+static void
+other_int (Buf    *b,
+           guint  *left,
+           guint64 id,
+           gint64  value)
+{
+  if (*left == 0)
+    return;
+  stat_int64 (b, 4, id, value);
+  (*left)--;
+}
+
+static void
+other_uint (Buf    *b,
+            guint  *left,
+            guint64 id,
+            guint64 value)
+{
+  if (*left == 0)
+    return;
+  stat_uint64 (b, 4, id, value);
+  (*left)--;
+}
+
+static void
+other_str (Buf        *b,
+           guint      *left,
+           guint64     id,
+           const char *value)
+{
+  if (*left == 0)
+    return;
+  stat_str (b, 4, id, value);
+  (*left)--;
+}
+
 /* Encodes the next event into b; advances. */
 static void
 other_gen_encode (OtherGen *gen,
@@ -1114,6 +1174,7 @@ other_gen_encode (OtherGen *gen,
   gint64 group = gen->t / STEP_PERIOD_PS;
   guint64 mid;
   gint64 duration;
+  guint left;
 
   b->len = 0;
   switch (gen->kind)
@@ -1160,52 +1221,63 @@ other_gen_encode (OtherGen *gen,
   buf_tag (b, 3, WIRE_VARINT);
   buf_varint (b, (guint64) duration);
 
+  /* The event's own stats, then fillers, --stats-per-event in all. */
+  left = gen->plan->stats_per_event;
   switch (mid)
     {
     case HE_EXECUTOR_PROCESS:
-      stat_int64 (b, 4, HS_ID, gen->exec_id);
-      stat_int64 (b, 4, HS_ITER_NUM, rng_below (&gen->rng, 4));
-      stat_int64 (b, 4, HS_CT, 1);
-      stat_uint64 (b, 4, HS_C, gen->exec_c);
+      other_int (b, &left, HS_ID, gen->exec_id);
+      other_int (b, &left, HS_ITER_NUM, rng_below (&gen->rng, 4));
+      other_int (b, &left, HS_CT, 1);
+      other_uint (b, &left, HS_C, gen->exec_c);
       break;
 
     case HE_EXECUTOR_DONE:
-      stat_int64 (b, 4, HS_ID, gen->exec_id);
-      stat_int64 (b, 4, HS_CT, 1);
-      stat_uint64 (b, 4, HS_C, gen->exec_c);
+      other_int (b, &left, HS_ID, gen->exec_id);
+      other_int (b, &left, HS_CT, 1);
+      other_uint (b, &left, HS_C, gen->exec_c);
       break;
 
     case HE_EXECUTOR_PROPAGATE:
-      stat_int64 (b, 4, HS_ID, gen->exec_id);
-      stat_str (b, 4, HS_KERNEL_NAME, pools->op_types[op]);
-      stat_int64 (b, 4, HS_NUM_OUTPUT_EDGES, rng_below (&gen->rng, 4));
-      stat_int64 (b, 4, HS_NUM_OUTPUT_CONTROL_EDGES, rng_below (&gen->rng, 2));
+      other_int (b, &left, HS_ID, gen->exec_id);
+      other_str (b, &left, HS_KERNEL_NAME, pools->op_types[op]);
+      other_int (b, &left, HS_NUM_OUTPUT_EDGES, rng_below (&gen->rng, 4));
+      other_int (b, &left, HS_NUM_OUTPUT_CONTROL_EDGES, rng_below (&gen->rng, 2));
       break;
 
     case HE_EAGER_EXECUTE:
-      stat_str (b, 4, HS_LONG_NAME, pools->op_events[op]);
-      stat_int64 (b, 4, HS_IS_EAGER, 1);
+      other_str (b, &left, HS_LONG_NAME, pools->op_events[op]);
+      other_int (b, &left, HS_IS_EAGER, 1);
       break;
 
     case HE_FUNCTION_RUN:
     case HE_ITERATOR_GET_NEXT:
-      stat_int64 (b, 4, HS_GROUP_ID, group);
-      stat_int64 (b, 4, HS_STEP_NUM, group);
+      other_int (b, &left, HS_GROUP_ID, group);
+      other_int (b, &left, HS_STEP_NUM, group);
       break;
 
     case HE_EVENT_MANAGER_POLL:
-      stat_int64 (b, 4, HS_ITER_NUM, rng_below (&gen->rng, 1000));
+      other_int (b, &left, HS_ITER_NUM, rng_below (&gen->rng, 1000));
       break;
 
     default:  /* an op */
       {
         const Tensor *tensor = g_ptr_array_index (pools->gpu_tensors, rng_below (&gen->rng, pools->gpu_tensors->len));
 
-        stat_str (b, 4, HS_SHAPE, tensor->shape_host);
-        stat_int64 (b, 4, HS_IS_EAGER, 0);
-        stat_int64 (b, 4, HS_GROUP_ID, group);
+        other_str (b, &left, HS_SHAPE, tensor->shape_host);
+        other_int (b, &left, HS_IS_EAGER, 0);
+        other_int (b, &left, HS_GROUP_ID, group);
       }
       break;
+    }
+  for (guint i = 0; left > 0; i = (i + 1) % (HS_N_FIXED - HS_EXTRA_BASE))
+    {
+      guint64 value = rng_next (&gen->rng) >> (8 * (1 + rng_below (&gen->rng, 7)));
+
+      if (i % 4 == 3)
+        other_str (b, &left, HS_EXTRA_BASE + i, pools->op_types[op]);
+      else
+        other_uint (b, &left, HS_EXTRA_BASE + i, value);
     }
 
   gen->seq++;
@@ -1223,8 +1295,9 @@ typedef struct
   char     *name;
   gint64    id;
   /* host lines */
-  int       feed[2];          /* allocator index or -1 */
-  guint     feed_route[2];
+  guint     n_feeds;
+  int       feed[N_ALLOCATORS];       /* allocator index */
+  guint     feed_route[N_ALLOCATORS]; /* which of the allocator's lines this is */
   HostKind  kind;
   double    other_weight;
   guint64   n_other;
@@ -1232,6 +1305,7 @@ typedef struct
   int       device_kind;
   guint64   budget;           /* first pass: bytes of events at most */
   guint64   n_events;         /* first pass result; second pass limit */
+  gboolean  by_count;         /* n_events is given: no budget */
   /* both passes */
   guint64   events_bytes;
 } LineSpec;
@@ -1264,16 +1338,14 @@ host_gen_line (Plan      *plan,
                gboolean   first_pass)
 {
   LineSpec *line = &plane->lines[index];
-  AllocSim *sims[2] = { NULL, NULL };
-  MemEvent next[2];
-  gboolean have[2] = { FALSE, FALSE };
+  AllocSim *sims[N_ALLOCATORS] = { NULL };
+  MemEvent next[N_ALLOCATORS];
+  gboolean have[N_ALLOCATORS] = { FALSE };
   OtherGen other;
   Buf b = { 0 };
 
-  for (guint f = 0; f < 2; f++)
+  for (guint f = 0; f < line->n_feeds; f++)
     {
-      if (line->feed[f] < 0)
-        continue;
       sims[f] = g_new (AllocSim, 1);
       alloc_sim_init (sims[f], plan, line->feed[f]);
     }
@@ -1284,7 +1356,7 @@ host_gen_line (Plan      *plan,
       int pick = -1;
       gint64 best = G_MAXINT64;
 
-      for (guint f = 0; f < 2; f++)
+      for (guint f = 0; f < line->n_feeds; f++)
         {
           while (sims[f] != NULL && !have[f])
             {
@@ -1463,7 +1535,7 @@ device_gen_line (Plan      *plan,
   const Pools *pools = &plan->pools;
   LineSpec *line = &plane->lines[index];
   guint64 budget = line->budget;
-  guint64 limit = first_pass ? G_MAXUINT64 : line->n_events;
+  guint64 limit = first_pass && !line->by_count ? G_MAXUINT64 : line->n_events;
   guint64 produced = 0;
   guint64 bytes = 0;
   guint64 correlation = 1 + plane->device * G_GUINT64_CONSTANT (100000000);
@@ -1477,6 +1549,11 @@ device_gen_line (Plan      *plan,
     {
       expected = plan->n_steps;
       limit = MIN (limit, (guint64) plan->n_steps);
+      budget = G_MAXUINT64;
+    }
+  else if (line->by_count)
+    {
+      expected = MAX ((gint64) line->n_events, 1);
       budget = G_MAXUINT64;
     }
   else
@@ -1593,7 +1670,7 @@ device_gen_line (Plan      *plan,
   if (first_pass)
     line->n_events = produced;
   else
-    plan->device_events += produced;
+    plan->written_device_events += produced;
 
   g_free (b.data);
 }
@@ -1715,67 +1792,93 @@ plane_spec_clear (PlaneSpec *plane)
   g_free (plane->name);
 }
 
+/* The host plane: --memory-lines thread lines carry the allocators' memory
+ * events among other events (with five or more, line l carries allocator
+ * l mod 5; with fewer, each carries several allocators), --idle-lines
+ * carry other events only, each a quarter as many as a memory line. */
 static void
 host_plane_init (Plan      *plan,
                  PlaneSpec *plane)
 {
-  static const struct
-  {
-    const char *thread;
-    guint       tid;
-    int         feed0, route0, feed1, route1;
-    HostKind    kind;
-    double      weight;
-  } specs[] = {
-    { NULL, 1630881670, HOST_ALLOCATOR, 1, -1, 0, HOST_KIND_EAGER, 3 },
-    { "tf_gpu_private_0", 2367906686u, 0, 0, -1, 0, HOST_KIND_EXECUTOR, 1 },
-    { "tf_gpu_private_1", 189954656, 1, 0, -1, 0, HOST_KIND_EXECUTOR, 1 },
-    { "tf_gpu_private_2", 2601147749u, 2, 0, -1, 0, HOST_KIND_EXECUTOR, 1 },
-    { "tf_gpu_private_3", 1085868292, 3, 0, -1, 0, HOST_KIND_EXECUTOR, 1 },
-    { "tf_Compute", 1105654971, 0, 1, 1, 1, HOST_KIND_EXECUTOR, 2 },
-    { "tf_Compute", 1481379895, 2, 1, 3, 1, HOST_KIND_EXECUTOR, 2 },
-    { "tf_data_iterator_get_next", 996270379, HOST_ALLOCATOR, 0, -1, 0, HOST_KIND_DATA, 1 },
-    { "tf_GPU_Event_Manager", 39759893, -1, 0, -1, 0, HOST_KIND_EVENT_MANAGER, 1 },
+  static const char *const gpu_threads[] = { "tf_gpu_private", "tf_Compute", "tf_gpu_stream" };
+  static const char *const host_threads[] = { "python3", "tf_data_iterator_get_next", "tf_data_private" };
+  static const struct { const char *thread; HostKind kind; } idle[] = {
+    { "tf_GPU_Event_Manager", HOST_KIND_EVENT_MANAGER },
+    { "tf_data_iterator_resource", HOST_KIND_DATA },
+    { "collective_ops", HOST_KIND_EXECUTOR },
+    { "tf_data_multi_device_iterator_get_next", HOST_KIND_DATA },
   };
-  double total_weight = 0;
-  guint64 n_other = (guint64) (plan->target_bytes * HOST_OTHER_SHARE / 75);
+  guint n_memory = plan->n_memory_lines;
+  guint64 n_other = (guint64) (plan->others_per_memory_event * MEMORY_EVENTS_PER_STEP * plan->n_steps);
+  double total_weight = n_memory + 0.25 * plan->n_idle_lines;
 
   plane->name = g_strdup ("/host:CPU");
   plane->id = 0;
   plane->host = TRUE;
-  plane->n_lines = G_N_ELEMENTS (specs);
+  plane->n_lines = n_memory + plan->n_idle_lines;
   plane->lines = g_new0 (LineSpec, plane->n_lines);
   plane->gen_line = host_gen_line;
   plane->write_tail = host_write_tail;
 
-  for (guint i = 0; i < G_N_ELEMENTS (specs); i++)
-    total_weight += specs[i].weight;
-
-  for (guint i = 0; i < G_N_ELEMENTS (specs); i++)
+  memset (plan->n_routes, 0, sizeof plan->n_routes);
+  for (guint l = 0; l < n_memory; l++)
     {
-      LineSpec *line = &plane->lines[i];
+      LineSpec *line = &plane->lines[l];
+      guint tid = 1000003u * (l + 1) + 7919u;
+
+      if (n_memory >= N_ALLOCATORS)
+        {
+          line->feed[0] = l % N_ALLOCATORS;
+          line->feed_route[0] = l / N_ALLOCATORS;
+          line->n_feeds = 1;
+          plan->n_routes[l % N_ALLOCATORS]++;
+        }
+      else
+        for (guint a = l; a < N_ALLOCATORS; a += n_memory)
+          {
+            line->feed[line->n_feeds] = a;
+            line->feed_route[line->n_feeds] = 0;
+            line->n_feeds++;
+            plan->n_routes[a] = 1;
+          }
 
       /* The main Python thread is plain "python3", others "<pool>/<tid>". */
-      if (specs[i].thread == NULL)
+      if (line->feed[0] == HOST_ALLOCATOR && line->feed_route[0] == 0)
         line->name = g_strdup ("python3");
+      else if (line->feed[0] == HOST_ALLOCATOR)
+        line->name = g_strdup_printf ("%s/%u", host_threads[MIN (line->feed_route[0], 2)], tid);
       else
-        line->name = g_strdup_printf ("%s/%u", specs[i].thread, specs[i].tid);
-      line->id = specs[i].tid;
-      line->feed[0] = specs[i].feed0;
-      line->feed_route[0] = specs[i].route0;
-      line->feed[1] = specs[i].feed1;
-      line->feed_route[1] = specs[i].route1;
-      line->kind = specs[i].kind;
-      line->n_other = (guint64) (n_other * specs[i].weight / total_weight);
+        line->name = g_strdup_printf ("%s_%d/%u", gpu_threads[MIN (line->feed_route[0], 2)], line->feed[0], tid);
+      line->id = tid;
+      line->kind = line->feed[0] == HOST_ALLOCATOR ? HOST_KIND_EAGER : HOST_KIND_EXECUTOR;
+      line->n_other = (guint64) (n_other / total_weight);
+    }
+
+  for (guint i = 0; i < plan->n_idle_lines; i++)
+    {
+      LineSpec *line = &plane->lines[n_memory + i];
+      guint tid = 2000003u * (i + 1) + 104729u;
+
+      line->name = g_strdup_printf ("%s/%u", idle[i % G_N_ELEMENTS (idle)].thread, tid);
+      line->id = tid;
+      line->n_feeds = 0;
+      line->kind = idle[i % G_N_ELEMENTS (idle)].kind;
+      line->n_other = (guint64) (0.25 * n_other / total_weight);
     }
 }
 
+/* A device plane of n_events events when by_count (the lines' shares
+ * of bytes turned into shares of events), else of about budget bytes. */
 static void
 device_plane_init (Plan      *plan,
                    PlaneSpec *plane,
                    guint      device,
-                   gint64     budget)
+                   gint64     budget,
+                   gboolean   by_count,
+                   guint64    n_events)
 {
+  double event_shares = 0;
+
   Sink counter = { .writing = FALSE };
   gint64 lines_budget;
 
@@ -1802,7 +1905,77 @@ device_plane_init (Plan      *plan,
       line->id = k < DEV_TF_OPS ? 7 + 8 * device + k : -559038734 - (gint64) k;
       line->device_kind = k;
       line->budget = lines_budget > 0 ? (guint64) (lines_budget * device_line_shares[k]) : 0;
+      event_shares += device_line_shares[k] / device_event_sizes[k];
     }
+
+  if (by_count)
+    for (guint k = 0; k < DEV_N_KINDS; k++)
+      if (k != DEV_STEPS)
+        {
+          plane->lines[k].by_count = TRUE;
+          plane->lines[k].n_events = (guint64) (n_events * (device_line_shares[k] / device_event_sizes[k]) / event_shares);
+        }
+}
+
+/* Bytes of a plane as write_plane() would write it. */
+static guint64
+count_plane (Plan      *plan,
+             PlaneSpec *plane)
+{
+  Sink counter = { .writing = FALSE };
+
+  write_plane (plan, plane, &counter);
+  plane_spec_clear (plane);
+  return counter.total;
+}
+
+static guint64
+count_host_plane (Plan  *plan,
+                  guint  n_steps)
+{
+  PlaneSpec host = { 0 };
+
+  plan->n_steps = n_steps;
+  plan->duration_ps = (gint64) n_steps * STEP_PERIOD_PS;
+  host_plane_init (plan, &host);
+  return count_plane (plan, &host);
+}
+
+static guint64
+count_device_plane (Plan    *plan,
+                    guint64  n_events)
+{
+  PlaneSpec device = { 0 };
+
+  device_plane_init (plan, &device, 0, 0, TRUE, n_events);
+  return count_plane (plan, &device);
+}
+
+/* The steps, so that the host plane fills what the device planes leave of
+ * the size: both measured on small plans (the bytes of each grow linearly
+ * with the steps and with the device events). */
+static void
+plan_steps (Plan *plan)
+{
+  guint64 h8 = count_host_plane (plan, 8);
+  guint64 h24 = count_host_plane (plan, 24);
+  double per_step = MAX ((double) h24 - (double) h8, 16.0) / 16.0;
+  double host_tail = (double) h8 - 8 * per_step;
+  double device = 0;
+
+  if (plan->n_device_planes > 0)
+    {
+      guint64 d0 = count_device_plane (plan, 0);
+      guint64 d1 = count_device_plane (plan, 20000);
+
+      device = plan->n_device_planes * (d0 + (d1 - d0) / 20000.0 * plan->device_events);
+    }
+  plan->n_steps = (guint) MAX (2.0, (plan->target_bytes - device - host_tail) / per_step);
+
+  /* The counting wrote nothing: forget what it counted. */
+  memset (plan->memory_events, 0, sizeof plan->memory_events);
+  plan->host_other_events = 0;
+  plan->written_device_events = 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1815,11 +1988,30 @@ main (int    argc,
   gint64 seed = 1;
   gboolean small = FALSE;
   gboolean quiet = FALSE;
+  double others = 5.0;
+  gint64 stats = 4;
+  gint64 memory_lines = 8;
+  gint64 idle_lines = 6;
+  gint64 device_planes = 4;
+  gint64 device_events = -1;
+  gint64 memory_per_mib = 0;
   g_auto(GStrv) rest = NULL;
   const GOptionEntry entries[] = {
     { "size-mib", 's', 0, G_OPTION_ARG_INT64, &size_mib, "Approximate file size in MiB (default 1024)", "N" },
     { "small", 0, 0, G_OPTION_ARG_NONE, &small, "A small profile of 4 MiB", NULL },
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Seed of the generator (default 1)", "S" },
+    { "others-per-memory-event", 0, 0, G_OPTION_ARG_DOUBLE, &others,
+      "Other host events per memory event (default 5, like the real GPU profile)", "R" },
+    { "stats-per-event", 0, 0, G_OPTION_ARG_INT64, &stats, "Stats of each other host event (default 4)", "N" },
+    { "memory-lines", 0, 0, G_OPTION_ARG_INT64, &memory_lines,
+      "Host lines that carry memory events (default 8)", "N" },
+    { "idle-lines", 0, 0, G_OPTION_ARG_INT64, &idle_lines,
+      "Host lines without memory events (default 6)", "N" },
+    { "device-planes", 0, 0, G_OPTION_ARG_INT64, &device_planes, "Device planes (default 4)", "N" },
+    { "device-events", 0, 0, G_OPTION_ARG_INT64, &device_events,
+      "Events of each device plane (default 800 000 per GiB of the size); the host plane fills the rest", "N" },
+    { "memory-events-per-mib", 0, 0, G_OPTION_ARG_INT64, &memory_per_mib,
+      "Memory events per MiB instead (4100: the earlier files); the device planes then fill the rest", "N" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, "OUT.xplane.pb" },
     { NULL }
@@ -1853,15 +2045,37 @@ main (int    argc,
       g_printerr ("gen-large-profile: --size-mib must be between 1 and 1048576\n");
       return 2;
     }
+  if (!(others >= 0 && others <= 1000) || stats < 0 || stats > 64 || memory_lines < 1 || memory_lines > 64 ||
+      idle_lines < 0 || idle_lines > 64 || device_planes < 0 || device_planes > 64 || memory_per_mib < 0 ||
+      device_events < -1)
+    {
+      g_printerr ("gen-large-profile: a shape option is out of range (see --help)\n");
+      return 2;
+    }
 
   start = g_get_monotonic_time ();
 
   plan.seed = (guint64) seed;
   plan.target_bytes = (guint64) size_mib * MIB;
-  /* ≈ 2 760 memory events per step over the five allocators. */
-  plan.n_steps = MAX (2, (guint) ((guint64) size_mib * MEMORY_EVENTS_PER_MIB / 2760));
-  plan.duration_ps = (gint64) plan.n_steps * STEP_PERIOD_PS;
+  plan.others_per_memory_event = others;
+  plan.stats_per_event = (guint) stats;
+  plan.n_memory_lines = (guint) memory_lines;
+  plan.n_idle_lines = (guint) idle_lines;
+  plan.n_device_planes = (guint) device_planes;
   pools_init (&plan.pools);
+  if (memory_per_mib > 0)
+    {
+      /* The memory events are given; the device planes fill the rest. */
+      plan.n_steps = MAX (2, (guint) ((guint64) size_mib * memory_per_mib / MEMORY_EVENTS_PER_STEP));
+      plan.device_events = 0;
+    }
+  else
+    {
+      plan.device_events = device_events >= 0 ? (guint64) device_events
+                           : (guint64) (800000.0 * size_mib / 1024.0);
+      plan_steps (&plan);
+    }
+  plan.duration_ps = (gint64) plan.n_steps * STEP_PERIOD_PS;
 
   /* Write to a temporary name, renamed at the end: a reader never sees a
    * half-written profile under the final name. */
@@ -1879,12 +2093,13 @@ main (int    argc,
   write_plane (&plan, &host, &out);
   plane_spec_clear (&host);
 
-  for (guint d = 0; d < 4; d++)
+  for (guint d = 0; d < plan.n_device_planes; d++)
     {
       PlaneSpec device = { 0 };
       gint64 remaining = (gint64) plan.target_bytes - (gint64) out.total;
 
-      device_plane_init (&plan, &device, d, remaining / (gint64) (4 - d));
+      device_plane_init (&plan, &device, d, remaining / (gint64) (plan.n_device_planes - d),
+                         plan.device_events > 0, plan.device_events);
       write_plane (&plan, &device, &out);
       plane_spec_clear (&device);
     }
@@ -1921,7 +2136,11 @@ main (int    argc,
       for (guint i = 0; i < N_ALLOCATORS; i++)
         g_print ("memory_events.%s: %" G_GUINT64_FORMAT "\n", allocator_names[i], plan.memory_events[i]);
       g_print ("host_other_events: %" G_GUINT64_FORMAT "\n", plan.host_other_events);
-      g_print ("device_events: %" G_GUINT64_FORMAT "\n", plan.device_events);
+      g_print ("others_per_memory_event: %.2f\n", total_memory > 0 ? (double) plan.host_other_events / total_memory : 0.0);
+      g_print ("stats_per_event: %u\n", plan.stats_per_event);
+      g_print ("host_lines: %u with memory events, %u without\n", plan.n_memory_lines, plan.n_idle_lines);
+      g_print ("device_planes: %u\n", plan.n_device_planes);
+      g_print ("device_events: %" G_GUINT64_FORMAT "\n", plan.written_device_events);
       g_print ("seconds: %.2f\n", seconds);
     }
 

@@ -19,6 +19,7 @@
 #include <locale.h>
 #include <stdio.h>
 
+#include "tm-allocations-query.h"
 #include "tm-application.h"
 #include "tm-window.h"
 
@@ -38,15 +39,15 @@ indexed_paint_cb (GdkFrameClock *clock,
 }
 
 static void
-allocations_cb (TmWindow   *window,
-                GParamSpec *pspec,
-                TmSession  *session)
+allocations_cb (TmWindow           *window,
+                GParamSpec         *pspec,
+                TmAllocationsQuery *query)
 {
   GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
 
-  if (tm_session_get_allocations (session) == NULL || clock == NULL)
+  if (tm_allocations_query_get_allocations (query) == NULL || clock == NULL)
     return;
-  g_signal_handlers_disconnect_by_func (session, allocations_cb, window);
+  g_signal_handlers_disconnect_by_func (query, allocations_cb, window);
   g_signal_connect (clock, "after-paint", G_CALLBACK (indexed_paint_cb), NULL);
   gtk_widget_queue_draw (GTK_WIDGET (window));
 }
@@ -71,7 +72,7 @@ profile_cb (TmWindow   *window,
     return;
   g_signal_handlers_disconnect_by_func (window, profile_cb, user_data);
   g_signal_connect (clock, "after-paint", G_CALLBACK (shown_paint_cb), NULL);
-  g_signal_connect_object (tm_window_get_session (window), "notify::allocations",
+  g_signal_connect_object (tm_allocations_query_get_for_session (tm_window_get_session (window)), "notify::allocations",
                            G_CALLBACK (allocations_cb), window, G_CONNECT_SWAPPED);
   gtk_widget_queue_draw (GTK_WIDGET (window));
 }

@@ -1,0 +1,248 @@
+/* tm-timeline-text.c — what the timeline says: an event, a module, a
+ * legend entry, a range
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The words of the tooltip and the read-outs, from the timeline's memory
+ * store and modules. What the file does not hold is "unknown", never a
+ * made-up 0 or -1 (docs/ui.md, "Values the file does not hold"); times
+ * have the precision of the zoom (docs/ui.md, "Picking").
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tm-axis.h"
+#include "tm-format.h"
+#include "tm-op-label.h"
+#include "tm-timeline-private.h"
+
+/* Appends format with every argument (strings) markup-escaped. */
+G_GNUC_PRINTF (2, 3)
+static void
+append_markup (GString    *str,
+               const char *format,
+               ...)
+{
+  g_autofree char *text = NULL;
+  va_list args;
+
+  va_start (args, format);
+  text = g_markup_vprintf_escaped (format, args);
+  va_end (args);
+  g_string_append (str, text);
+}
+
+char *
+tm_timeline_describe_snapshot (TmTimeline *self,
+                               guint       index)
+{
+  g_autoptr(GError) error = NULL;
+  TmActivity activity = { 0 };
+  GString *str;
+  g_autofree char *time = NULL;
+  g_autofree char *requested = NULL;
+  g_autofree char *allocated = NULL;
+  g_autofree char *in_use = NULL;
+  g_autofree char *stack = NULL;
+  g_autofree char *heap = NULL;
+  g_autofree char *free_text = NULL;
+  g_autofree char *frag = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *op = NULL;
+  g_autofree char *fields = NULL;
+  const char *kind;
+
+  g_return_val_if_fail (TM_IS_TIMELINE (self), NULL);
+  g_return_val_if_fail (_tm_timeline_has_data (self), NULL);
+  g_return_val_if_fail (index < tm_memory_store_get_n_snapshots (self->store), NULL);
+
+  if (!tm_memory_store_get_activity (self->store, index, &activity, &error))
+    return g_markup_printf_escaped ("%s", error->message);
+
+  switch (activity.kind)
+    {
+    case TM_ACTIVITY_ALLOCATION:
+      kind = _("Allocation");
+      break;
+    case TM_ACTIVITY_DEALLOCATION:
+      kind = _("Deallocation");
+      break;
+    case TM_ACTIVITY_UNKNOWN:
+    default:
+      kind = _("Memory event");
+      break;
+    }
+
+  time = tm_format_time_ms (activity.time_ps);
+  requested = tm_format_bytes (activity.requested_bytes);
+  allocated = tm_format_bytes (activity.allocation_bytes);
+  in_use = tm_format_bytes (activity.stack_bytes + activity.heap_bytes);
+  stack = tm_format_bytes (activity.stack_bytes);
+  heap = tm_format_bytes (activity.heap_bytes);
+  free_text = tm_format_bytes (activity.free_bytes);
+  frag = tm_format_percent (activity.fragmentation);
+
+  /* Every value is escaped: "< 0.01 %" is not markup. */
+  str = g_string_new (NULL);
+  append_markup (str, "<b>%s</b> · %s\n", kind, time);
+  /* What the file does not hold is "unknown", never a made-up 0 or -1
+   * (docs/ui.md): a request of 0 bytes for a real allocation, step -1. */
+  if (activity.requested_bytes == 0 && activity.allocation_bytes > 0)
+    {
+      g_free (requested);
+      requested = g_strdup (_("unknown"));
+    }
+  append_markup (str, _("Requested %s · allocated %s"), requested, allocated);
+  g_string_append_c (str, '\n');
+  name = tm_op_label_display_name (activity.op_name, FALSE);
+  op = tm_op_label_breakable (name);
+  append_markup (str, _("Op: %s"), op);
+  g_string_append_c (str, '\n');
+  fields = tm_op_label_describe_fields (activity.step_id, activity.region_type, activity.data_type, activity.shape);
+  append_markup (str, "%s", fields);
+  g_string_append_c (str, '\n');
+  append_markup (str, _("In use %s (stack %s + heap %s)"), in_use, stack, heap);
+  g_string_append_c (str, '\n');
+  if (tm_memory_store_has_free_data (self->store))
+    append_markup (str, _("Free %s · fragmentation %s"), free_text, frag);
+  else
+    append_markup (str, _("Fragmentation %s"), frag);
+
+  tm_activity_clear (&activity);
+
+  return g_string_free (str, FALSE);
+}
+
+char *
+_tm_timeline_describe_module (TmTimeline *self,
+                              guint       index)
+{
+  const TmHloModule *m = &g_array_index (self->hlo_modules, TmHloModule, index);
+  g_autofree char *start = tm_format_time_ms (m->start_ps);
+  g_autofree char *end = tm_format_time_ms (m->end_ps);
+  g_autofree char *duration = tm_format_duration (m->end_ps - m->start_ps);
+
+  /* Translators: tooltip of an HLO module span: name, device, start – end, duration */
+  return g_markup_printf_escaped (_("<b>%s</b> on %s\n%s – %s (%s)"),
+                                  m->name != NULL && m->name[0] != '\0' ? m->name : _("unnamed module"), m->device, start, end, duration);
+}
+
+char *
+_tm_timeline_legend_tooltip (TmTimeline    *self,
+                             TmSeriesFlags  series)
+{
+  const char *name;
+
+  switch (series)
+    {
+    case TM_SERIES_FLAG_STACK:
+      name = _("Stack");
+      break;
+    case TM_SERIES_FLAG_HEAP:
+      name = _("Heap");
+      break;
+    case TM_SERIES_FLAG_FREE:
+      name = _("Free");
+      break;
+    case TM_SERIES_FLAG_FRAGMENTATION:
+      name = _("Fragmentation");
+      break;
+    case TM_SERIES_FLAG_NONE:
+    default:
+      return NULL;
+    }
+
+  /* Translators: the tooltip of a timeline legend entry, e.g. "Click to hide Heap" */
+  return g_strdup_printf ((self->hidden_series & series) != 0 ? _("Click to show %s") : _("Click to hide %s"), name);
+}
+
+char *
+_tm_timeline_hover_readout (TmTimeline *self,
+                            gint64      time_ps,
+                            gint64      used)
+{
+  g_autofree char *time_text = tm_axis_format_time (time_ps, tm_viewport_get_span (self->viewport));
+  g_autofree char *used_text = tm_format_bytes (used);
+
+  /* Translators: hover read-out above the timeline: time · memory in use */
+  return g_strdup_printf (_("%s · %s in use"), time_text, used_text);
+}
+
+/* Stack + heap at snapshot i. */
+static inline gint64
+used_at (const gint64 *stack,
+         const gint64 *heap,
+         guint         i)
+{
+  return stack[i] + heap[i];
+}
+
+gboolean
+tm_timeline_range_figures (TmTimeline     *self,
+                           gint64          start_ps,
+                           gint64          end_ps,
+                           TmRangeFigures *out)
+{
+  const gint64 *times, *stack, *heap;
+  guint n, first, last;
+
+  g_return_val_if_fail (TM_IS_TIMELINE (self), FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  if (!_tm_timeline_has_data (self) || end_ps < start_ps)
+    return FALSE;
+
+  n = tm_memory_store_get_n_snapshots (self->store);
+  times = tm_memory_store_get_times (self->store);
+  stack = tm_memory_store_get_stack (self->store);
+  heap = tm_memory_store_get_heap (self->store);
+  first = tm_memory_store_find_at_or_before (self->store, start_ps);
+  last = tm_memory_store_find_at_or_before (self->store, end_ps);
+
+  *out = (TmRangeFigures) { start_ps, end_ps, 0, 0, 0, 0, 0 };
+  out->start_bytes = first < n ? used_at (stack, heap, first) : 0;
+  out->end_bytes = last < n ? used_at (stack, heap, last) : 0;
+  out->delta_bytes = out->end_bytes - out->start_bytes;
+
+  /* The peak: the state at the start, then every snapshot up to the end;
+   * the first time the highest value is reached. */
+  out->peak_bytes = out->start_bytes;
+  out->peak_time_ps = start_ps;
+  if (last < n)
+    {
+      guint i = first < n ? first + 1 : 0;
+
+      for (; i <= last; i++)
+        if (used_at (stack, heap, i) > out->peak_bytes)
+          {
+            out->peak_bytes = used_at (stack, heap, i);
+            out->peak_time_ps = MAX (times[i], start_ps);
+          }
+    }
+
+  return TRUE;
+}
+
+char *
+tm_timeline_describe_range (TmTimeline           *self,
+                            const TmRangeFigures *figures)
+{
+  gint64 span = figures->end_ps - figures->start_ps;
+  g_autofree char *start = tm_axis_format_time (figures->start_ps, span);
+  g_autofree char *end = tm_axis_format_time (figures->end_ps, span);
+  g_autofree char *duration = tm_axis_format_time (span, span);
+  g_autofree char *delta = tm_format_bytes (ABS (figures->delta_bytes));
+  g_autofree char *peak = tm_format_bytes (figures->peak_bytes);
+  g_autofree char *peak_time = tm_axis_format_time (figures->peak_time_ps, span);
+  const char *sign = figures->delta_bytes > 0 ? "+" : figures->delta_bytes < 0 ? "−" : "±";
+
+  g_return_val_if_fail (TM_IS_TIMELINE (self), NULL);
+
+  /* Translators: the timeline's range read-out: start – end (duration),
+   * the change in memory in use from start to end, and the highest
+   * memory in use within the range, at a time. E.g. "Range 2.500 ms –
+   * 9.500 ms (7.000 ms) · change +84.0 MiB · peak 90.0 MiB at 9.000 ms" */
+  return g_strdup_printf (_("Range %s – %s (%s) · change %s%s · peak %s at %s"),
+                          start, end, duration, sign, delta, peak, peak_time);
+}
