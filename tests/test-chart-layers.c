@@ -218,7 +218,8 @@ test_marks (void)
   g_autoptr(TmChartLayer) layer = tm_mark_layer_new (TM_MARK_LINE);
   const TmChartMark marks[] = {
     { 20 * MS, 0, "OOM" },
-    { 50 * MS, 0, "OOM" },
+    { 70 * MS, 0, "OOM" },
+    { 74 * MS, 0, "too close" },  /* its line, not its label */
     { 150 * MS, 0, "off the chart" },
   };
   TmChartColor red = { 1, 0, 0, 1 };
@@ -229,18 +230,27 @@ test_marks (void)
   tm_chart_geometry_init (&g, 222, 200, FALSE, 0, 100 * MS, 1024);
   tm_mark_layer_set_marks (TM_MARK_LAYER (layer), marks, G_N_ELEMENTS (marks));
   tm_mark_layer_set_color (TM_MARK_LAYER (layer), &red);
-  g_assert_cmpuint (tm_mark_layer_get_n_marks (TM_MARK_LAYER (layer)), ==, 3);
+  g_assert_cmpuint (tm_mark_layer_get_n_marks (TM_MARK_LAYER (layer)), ==, 4);
   target_init (&t, 222, 200, TRUE);
   tm_chart_layer_draw (layer, t.canvas, &g);
 
   /* A line a pixel wide, centred on the time (half on each of two
    * columns). */
   g_assert_true (is_red (pixel (&t, (int) g.plot.x + 20, (int) g.plot.y + 100)));
-  g_assert_true (is_red (pixel (&t, (int) g.plot.x + 50, (int) g.plot.y + 100)));
-  g_assert_cmphex (pixel (&t, (int) g.plot.x + 35, (int) g.plot.y + 100), ==, 0xffffff);
+  g_assert_true (is_red (pixel (&t, (int) g.plot.x + 70, (int) g.plot.y + 100)));
+  g_assert_true (is_red (pixel (&t, (int) g.plot.x + 74, (int) g.plot.y + 100)));
+  g_assert_cmphex (pixel (&t, (int) g.plot.x + 45, (int) g.plot.y + 100), ==, 0xffffff);
+  /* The line 4 ms after the second has no label: it would run into
+   * the second's. */
   labels = tm_chart_canvas_get_labels (t.canvas);
   g_assert_cmpuint (labels->len, ==, 2);
   g_assert_cmpstr (g_array_index (labels, TmChartLabel, 1).text, ==, "OOM");
+
+  /* The line under a point, within the slop. */
+  g_assert_cmpuint (tm_mark_layer_item_at (TM_MARK_LAYER (layer), &g, g.plot.x + 22, g.plot.y + 50, 3), ==, 0);
+  g_assert_cmpuint (tm_mark_layer_item_at (TM_MARK_LAYER (layer), &g, g.plot.x + 73, g.plot.y + 50, 3), ==, 2);
+  g_assert_cmpuint (tm_mark_layer_item_at (TM_MARK_LAYER (layer), &g, g.plot.x + 45, g.plot.y + 50, 3), ==, TM_MARK_NONE);
+  g_assert_cmpuint (tm_mark_layer_item_at (TM_MARK_LAYER (layer), &g, g.plot.x + 20, g.plot.y - 5, 3), ==, TM_MARK_NONE);
   target_clear (&t);
 }
 

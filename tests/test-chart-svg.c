@@ -161,7 +161,7 @@ test_memory_map_vector (void)
   g_autofree char *svg = NULL;
 
   g_assert_nonnull (allocations);
-  chart = tm_chart_new_memory_map (allocations, 0, 0, 800, 300);
+  chart = tm_chart_new_memory_map (allocations, NULL, 0, 0, 800, 300);
   svg = write_svg (chart, NULL);
 
   /* A rectangle per allocation, and the grid. */

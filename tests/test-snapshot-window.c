@@ -5,24 +5,35 @@
  * Snapshots written by Python's pickle module at test time ($TM_PYTHON):
  * the cards in PyTorch's words (and back for an XLA profile), the banner
  * of a snapshot without a trace, the details pane of a selected
- * allocation (a snapshot's stack, an XLA op's scopes) and the error page
- * of a pickle that holds Python objects.
+ * allocation (a snapshot's stack, an XLA op's scopes), the error page
+ * of a pickle that holds Python objects, and a snapshot's segments and
+ * out-of-memory entries on the timeline and the memory map (drawn,
+ * described, exported).
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 #include <gtk/gtk.h>
 
 #include "tm-allocations-query.h"
+#include "tm-block-layer.h"
+#include "tm-chart-export.h"
+#include "tm-mark-layer.h"
+#include "tm-memory-map-private.h"
 #include "tm-summary-cards.h"
+#include "tm-timeline-private.h"
 #include "tm-test-util.h"
 #include "tm-window.h"
 #include "tm-gui-test-util.h"
+
+#define NNBSP "\u202f"
 
 static char *fixture_dir;
 static char *traced_path;    /* a trace, a block live from the start */
 static char *untraced_path;  /* segments and blocks, no trace */
 static char *global_path;    /* a STACK_GLOBAL in a trace entry */
+static char *oom_path;       /* two segments, two oom entries */
 static char *xspace_path;    /* the fixture writer's XProf example */
 
 #define TRACED                                                                          \
@@ -42,10 +53,29 @@ static char *xspace_path;    /* the fixture writer's XProf example */
   "             {'address': 6144, 'size': 2048, 'requested_size': 2048, 'state': 'active_allocated', 'frames': []}]}],"\
   " 'device_traces': [[], [], []]}"
 
+/* A segment for the whole trace (1 MiB at 1 MiB, half of it allocated),
+ * one reserved and given back during it (4 MiB at 8 MiB, allocated and
+ * freed inside), and two failures: one that says how much was free, one
+ * that does not. */
+#define OOM                                                                             \
+  "{'segments': [{'device': 0, 'address': 1048576, 'total_size': 1048576, 'stream': 0,"  \
+  "  'blocks': [{'address': 1048576, 'size': 524288, 'requested_size': 524288,"          \
+  "              'state': 'active_allocated', 'frames': []},"                             \
+  "             {'address': 1572864, 'size': 524288, 'requested_size': 0, 'state': 'inactive', 'frames': []}]}],"\
+  " 'device_traces': [[{'action': 'alloc', 'addr': 1048576, 'size': 524288, 'stream': 0, 'time_us': 100},"\
+  "   {'action': 'segment_alloc', 'addr': 8388608, 'size': 4194304, 'stream': 0, 'time_us': 200},"\
+  "   {'action': 'alloc', 'addr': 8388608, 'size': 2097152, 'stream': 0, 'time_us': 300},"\
+  "   {'action': 'oom', 'device_free': 1000000, 'size': 33554432, 'stream': 0, 'time_us': 400},"\
+  "   {'action': 'free_completed', 'addr': 8388608, 'size': 2097152, 'stream': 0, 'time_us': 500},"\
+  "   {'action': 'segment_free', 'addr': 8388608, 'size': 4194304, 'stream': 0, 'time_us': 800},"\
+  "   {'action': 'oom', 'size': 67108864, 'stream': 0, 'time_us': 900},"\
+  "   {'action': 'alloc', 'addr': 1310720, 'size': 4096, 'stream': 0, 'time_us': 1000}]]}"
+
 static void
 write_fixtures (void)
 {
   g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) oom = tm_test_python_pickle (OOM, 4);
   g_autoptr(GBytes) traced = tm_test_python_pickle (TRACED, 4);
   g_autoptr(GBytes) untraced = tm_test_python_pickle (UNTRACED, 4);
   /* h2 of docs/pytorch.md: a protocol 4 snapshot whose trace entry's
@@ -68,6 +98,8 @@ write_fixtures (void)
   untraced_path = tm_fixture_write_bytes (untraced, fixture_dir, "untraced.pickle", &error);
   g_assert_no_error (error);
   global_path = tm_fixture_write_bytes (global_bytes, fixture_dir, "hostile.pickle", &error);
+  g_assert_no_error (error);
+  oom_path = tm_fixture_write_bytes (oom, fixture_dir, "oom.pickle", &error);
   g_assert_no_error (error);
   xspace_path = tm_fixture_write_bytes (xspace, fixture_dir, "example.xplane.pb", &error);
   g_assert_no_error (error);
@@ -277,6 +309,194 @@ test_refused (void)
   tm_test_destroy_window (window);
 }
 
+/* How much red over the rest at (x, y), in 0..255 (a grey is 0). */
+static int
+redness (const TmTestPicture *p,
+         double               x,
+         double               y)
+{
+  guint32 c = tm_test_picture_pixel (p, x, y);
+  int r = (c >> 16) & 0xff, g = (c >> 8) & 0xff, b = c & 0xff;
+
+  return r - MAX (g, b);
+}
+
+/* The out-of-memory red (at least half of it, over white or a series) in
+ * the pixel column left of x or at it: a 1 px line between them. */
+static gboolean
+red_line_at (const TmTestPicture *p,
+             double               x,
+             double               y)
+{
+  for (int dx = -1; dx <= 0; dx++)
+    {
+      guint32 c = tm_test_picture_pixel (p, x + dx, y);
+
+      if (((c >> 16) & 0xff) > 0xc0 && ((c >> 8) & 0xff) < 0x98 && (c & 0xff) < 0x98)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The out-of-memory entries: a red line each on the timeline, labelled,
+ * with a tooltip that says what the entry says; the same lines on the
+ * memory map, over its segments drawn as faint blocks behind the
+ * allocations with a legend entry; both in the exported charts. */
+static void
+test_oom_and_segments (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  TmSession *session;
+  TmSegments *segments;
+  const TmOutOfMemory *oom;
+  const TmSegment *seg;
+  TmTimeline *timeline;
+  TmMemoryMap *map;
+  TmAllocations *allocations;
+  const TmChartGeometry *g;
+  guint n_oom = 0, n_seg = 0, n_blocks = 0;
+  int width, height;
+  TmChartPalette palette;
+
+  tm_test_open_and_wait (window, oom_path);
+  session = tm_window_get_session (window);
+  segments = tm_profile_lookup_segments (tm_session_get_profile (session), tm_session_get_memory_store (session));
+  g_assert_nonnull (segments);
+  oom = tm_segments_get_out_of_memory (segments, &n_oom);
+  seg = tm_segments_get_segments (segments, &n_seg);
+  g_assert_cmpuint (n_oom, ==, 2);
+  g_assert_cmpuint (n_seg, ==, 2);
+  g_assert_cmpint (oom[0].requested_bytes, ==, 32 * 1024 * 1024);
+  g_assert_cmpint (oom[0].device_free_bytes, ==, 1000000);
+  g_assert_cmpint (oom[1].device_free_bytes, ==, -1);
+
+  /* The timeline: a mark per entry, found under the pointer, described. */
+  timeline = TM_TIMELINE (tm_test_find_widget (window, "timeline"));
+  g = &timeline->geometry;
+  g_assert_cmpfloat (g->plot.width, >, 100);
+  g_assert_cmpuint (tm_mark_layer_get_n_marks (TM_MARK_LAYER (timeline->layers.oom)), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      double x = round (tm_chart_geometry_time_to_x (g, oom[i].time_ps));
+      g_autofree char *text = tm_timeline_describe_out_of_memory (timeline, &oom[i]);
+
+      g_assert_cmpint (tm_mark_layer_get_mark (TM_MARK_LAYER (timeline->layers.oom), i)->time_ps, ==, oom[i].time_ps);
+      g_assert_true (tm_timeline_out_of_memory_at (timeline, x + 2, g->plot.y + g->plot.height / 2) == &oom[i]);
+      g_assert_true (tm_timeline_out_of_memory_at (timeline, x - 2, g->plot.y + 10) == &oom[i]);
+      if (i == 0)
+        {
+          g_assert_nonnull (strstr (text, "Device 0: an allocation of 32.0 MiB (33" NNBSP "554" NNBSP "432 bytes) failed"));
+          g_assert_nonnull (strstr (text, "reported 977 KiB (1" NNBSP "000" NNBSP "000 bytes) free"));
+          g_assert_nonnull (strstr (text, "Trace entry 3, an oom."));
+        }
+      else
+        {
+          g_assert_nonnull (strstr (text, "an allocation of 64.0 MiB"));
+          g_assert_nonnull (strstr (text, "the entry does not say how much was free"));
+          g_assert_nonnull (strstr (text, "Trace entry 6, an oom."));
+        }
+    }
+  /* Not between them, nor over the plot. */
+  g_assert_null (tm_timeline_out_of_memory_at (timeline, (tm_chart_geometry_time_to_x (g, oom[0].time_ps) +
+                                                          tm_chart_geometry_time_to_x (g, oom[1].time_ps)) / 2,
+                                               g->plot.y + g->plot.height / 2));
+  g_assert_null (tm_timeline_out_of_memory_at (timeline, tm_chart_geometry_time_to_x (g, oom[0].time_ps), g->plot.y - 4));
+  /* Drawn: a red line at each, none between. */
+  width = gtk_widget_get_width (GTK_WIDGET (timeline));
+  height = gtk_widget_get_height (GTK_WIDGET (timeline));
+  {
+    g_autoptr(TmTestPicture) p = tm_test_render_node (tm_timeline_render_node (timeline, width, height), width, height);
+    double y = g->plot.y + g->plot.height * 0.45;
+    double x0 = round (tm_chart_geometry_time_to_x (g, oom[0].time_ps));
+    double x1 = round (tm_chart_geometry_time_to_x (g, oom[1].time_ps));
+
+    g_assert_true (red_line_at (p, x0, y));
+    g_assert_true (red_line_at (p, x1, y));
+    g_assert_false (red_line_at (p, (x0 + x1) / 2, y));
+    g_assert_false (red_line_at (p, x0 - 20, y));
+  }
+
+  /* The memory map: the segments as blocks under the allocations, the
+   * same lines, a legend entry. */
+  map = TM_MEMORY_MAP (tm_test_find_widget (window, "memory_map"));
+  tm_test_wait_allocations (session);
+  allocations = tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session));
+  {
+    const TmChartBlock *blocks = tm_block_layer_get_blocks (TM_BLOCK_LAYER (map->segments_layer), &n_blocks);
+    g_autoptr(GString) legend = g_string_new (NULL);
+    g_autoptr(TmTestPicture) p = NULL;
+    gint64 span = seg[1].end_ps - seg[1].start_ps;
+    TmChartGeometry mg;
+    double y;
+    guint32 freed, allocated, after;
+
+    g_assert_cmpuint (n_blocks, ==, 2);
+    for (guint i = 0; i < n_blocks; i++)
+      {
+        g_assert_cmpint (blocks[i].start_ps, ==, seg[i].start_ps);
+        g_assert_cmpint (blocks[i].end_ps, ==, seg[i].end_ps);
+        g_assert_cmpfloat (blocks[i].axis_lo, ==, tm_allocations_address_to_axis (allocations, seg[i].address));
+      }
+    g_assert_cmpuint (tm_mark_layer_get_n_marks (TM_MARK_LAYER (map->oom_layer)), ==, 2);
+    tm_test_collect_label_text (map->legend_box, legend);
+    g_assert_nonnull (strstr (legend->str, "Reserved (segments)"));
+
+    /* Pixels in the second segment, over its allocation's addresses:
+     * while allocated (400 µs) the allocation's colour, once freed
+     * (600 µs) the segment's faint grey, once the segment was given back
+     * (850 µs) nothing. */
+    width = 900;
+    height = 500;
+    _tm_memory_map_compute_geometry (map, width, height, &mg);
+    p = tm_test_render_node (tm_memory_map_render_node (map, width, height), width, height);
+    y = tm_chart_geometry_axis_to_y (&mg, tm_allocations_address_to_axis (allocations, 8388608 + 1048576));
+    allocated = tm_test_picture_pixel (p, tm_chart_geometry_time_to_x (&mg, seg[1].start_ps + span / 3), y);
+    freed = tm_test_picture_pixel (p, tm_chart_geometry_time_to_x (&mg, seg[1].start_ps + span * 2 / 3), y);
+    after = tm_test_picture_pixel (p, tm_chart_geometry_time_to_x (&mg, seg[1].end_ps + span / 12), y);
+    g_assert_cmphex (after, ==, 0xffffff);
+    g_assert_cmphex (freed, !=, 0xffffff);
+    g_assert_cmphex (freed, !=, allocated);
+    /* A grey: the text colour, faint. */
+    g_assert_cmpint ((freed >> 8) & 0xff, <, 0xf4);
+    g_assert_cmpint ((freed >> 8) & 0xff, >, 0xb0);
+    g_assert_cmpint (redness (p, tm_chart_geometry_time_to_x (&mg, seg[1].start_ps + span * 2 / 3), y), <, 8);
+  }
+
+  /* The exports: the timeline's and the memory map's SVG. */
+  {
+    g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+    g_autoptr(TmChart) chart = NULL;
+    g_autoptr(GError) error = NULL;
+    TmTimelineChartOptions options;
+    g_autofree char *svg = NULL;
+
+    tm_chart_palette_init_default (&palette, FALSE);
+    tm_timeline_chart_options_init (&options);
+    options.segments = segments;
+    chart = tm_chart_new_timeline (tm_session_get_memory_store (session), &options);
+    g_assert_true (tm_chart_write_svg (chart, NULL, &palette, NULL, out, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_output_stream_close (out, NULL, NULL));
+    svg = g_strndup (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (out)),
+                     g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (out)));
+    g_assert_nonnull (strstr (svg, ">OOM</text>"));
+    g_clear_pointer (&svg, g_free);
+    g_clear_object (&chart);
+    g_clear_object (&out);
+
+    /* The memory map's: its OOM labels. */
+    out = g_memory_output_stream_new_resizable ();
+    chart = tm_chart_new_memory_map (allocations, segments, 0, 0, 800, 300);
+    g_assert_true (tm_chart_write_svg (chart, NULL, &palette, NULL, out, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_output_stream_close (out, NULL, NULL));
+    svg = g_strndup (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (out)),
+                     g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (out)));
+    g_assert_nonnull (strstr (svg, ">OOM</text>"));
+  }
+  tm_test_destroy_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -289,6 +509,7 @@ main (int   argc,
   g_test_add_func ("/snapshot-window/untraced", test_untraced);
   g_test_add_func ("/snapshot-window/details", test_details);
   g_test_add_func ("/snapshot-window/refused", test_refused);
+  g_test_add_func ("/snapshot-window/oom-and-segments", test_oom_and_segments);
   status = g_test_run ();
   tm_fixture_remove (fixture_dir);
   tm_fixture_remove (data_home);

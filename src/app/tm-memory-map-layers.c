@@ -33,9 +33,22 @@ _tm_memory_map_has_data (TmMemoryMap *self)
          tm_allocations_get_n (self->allocations) > 0;
 }
 
+TmSegments *
+_tm_memory_map_get_segments (TmMemoryMap *self)
+{
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+  TmProfile *profile = session != NULL ? tm_session_get_profile (session) : NULL;
+
+  return profile != NULL && self->allocations != NULL
+         ? tm_profile_lookup_segments (profile, tm_allocations_get_store (self->allocations))
+         : NULL;
+}
+
 void
 _tm_memory_map_layers_init (TmMemoryMap *self)
 {
+  self->segments_layer = tm_block_layer_new (TM_BLOCK_FILL);
+  self->oom_layer = tm_mark_layer_new (TM_MARK_LINE);
   self->map_layer = tm_map_layer_new (NULL);
   tm_map_layer_set_open_ends (TM_MAP_LAYER (self->map_layer), TRUE);
   self->time_layer = tm_axes_layer_new (TM_AXES_TIME);
@@ -51,8 +64,10 @@ _tm_memory_map_layers_init (TmMemoryMap *self)
 void
 _tm_memory_map_layers_clear (TmMemoryMap *self)
 {
+  g_clear_object (&self->segments_layer);
   g_clear_object (&self->map_layer);
   g_clear_object (&self->time_layer);
+  g_clear_object (&self->oom_layer);
   g_clear_object (&self->shown_layer);
   g_clear_object (&self->hover_layer);
   g_clear_object (&self->selected_layer);
@@ -172,6 +187,11 @@ _tm_memory_map_sync_allocations (TmMemoryMap *self)
   const char *empty = NULL;
 
   tm_map_layer_set_allocations (TM_MAP_LAYER (self->map_layer), _tm_memory_map_shown (self));
+  /* A snapshot's reserved memory behind its allocations, its failures
+   * over them (docs/ui.md, "Memory map"). */
+  tm_block_layer_set_segments (TM_BLOCK_LAYER (self->segments_layer), _tm_memory_map_get_segments (self),
+                               self->allocations);
+  tm_mark_layer_set_out_of_memory (TM_MARK_LAYER (self->oom_layer), _tm_memory_map_get_segments (self));
   _tm_memory_map_sync_highlight (self);
 
   /* The index comes a moment after the rest of the window: the time axis
@@ -294,6 +314,20 @@ append (TmMemoryMap           *self,
   tm_chart_node_append (snapshot, self->canvas, palette, g, &all, layers, second != NULL ? 2 : 1);
 }
 
+/* The segments, the allocations, the time ruler and the out-of-memory
+ * lines, in that order, as one node. */
+static void
+append_map (TmMemoryMap           *self,
+            GtkSnapshot           *snapshot,
+            const TmChartGeometry *g,
+            const TmPalette       *palette)
+{
+  TmChartLayer *layers[] = { self->segments_layer, self->map_layer, self->time_layer, self->oom_layer };
+  graphene_rect_t all = GRAPHENE_RECT_INIT (0, 0, g->width, g->height);
+
+  tm_chart_node_append (snapshot, self->canvas, palette, g, &all, layers, G_N_ELEMENTS (layers));
+}
+
 /* One layer, only where it draws (a moving pointer, a new selection
  * make GTK redraw those, not the map under them). */
 static void
@@ -333,7 +367,7 @@ append_cached (TmMemoryMap           *self,
       append_layer (self, child, g, palette, self->selected_layer);
     }
   else
-    append (self, child, g, palette, self->map_layer, self->time_layer);
+    append_map (self, child, g, palette);
   if (!cached)
     return;
   *node = gtk_snapshot_free_to_node (child);

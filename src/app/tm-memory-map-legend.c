@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
@@ -160,6 +161,42 @@ legend_add (TmMemoryMap *self,
   tm_fit_box_append (TM_FIT_BOX (self->legend_box), box);
 }
 
+/* A PyTorch snapshot's segments: their faint fill (the block layer's,
+ * the text colour at 12 % over the page) as the first entry. */
+static void
+legend_add_segments (TmMemoryMap *self)
+{
+  TmSegments *segments = _tm_memory_map_get_segments (self);
+  g_autofree char *tooltip = NULL;
+  TmPalette palette;
+  guint32 color = 0;
+  guint n = 0;
+
+  if (segments == NULL)
+    return;
+  tm_segments_get_segments (segments, &n);
+  if (n == 0)
+    return;
+  tm_palette_init_for_widget (&palette, self->canvas);
+  for (guint k = 0; k < 3; k++)
+    {
+      double fg = k == 0 ? palette.fg.red : k == 1 ? palette.fg.green : palette.fg.blue;
+      double page = palette.dark ? 0x24 / 255.0 : 1.0;
+
+      color = (color << 8) | (guint32) CLAMP (round ((0.12 * fg + 0.88 * page) * 255), 0, 255);
+    }
+  tooltip = g_strdup_printf (ngettext ("Reserved memory: %u segment PyTorch’s caching allocator held, from the trace "
+                                       "entry that reserved it to the one that gave it back, behind the allocations "
+                                       "made in it",
+                                       "Reserved memory: %u segments PyTorch’s caching allocator held, each from the "
+                                       "trace entry that reserved it to the one that gave it back, behind the "
+                                       "allocations made in them",
+                                       n), n);
+  /* Translators: the memory map's legend entry of a PyTorch snapshot's
+   * segments (reserved memory) */
+  legend_add (self, color, _("Reserved (segments)"), tooltip, NULL);
+}
+
 typedef struct
 {
   const char *key;
@@ -194,6 +231,7 @@ _tm_memory_map_update_legend (TmMemoryMap *self)
   self->colors_dark = dark;
   if (self->allocations == NULL)
     return;
+  legend_add_segments (self);
 
   n_labels = tm_allocations_get_n_labels (self->allocations);
   if (self->color_by == TM_MEMORY_MAP_COLOR_SIZE)

@@ -67,8 +67,10 @@ struct _TmMemoryMap
   /* The layers, the cached node of the allocations, the address axis and
    * the time ruler, and that of the shown time and the selected
    * allocation (the style they were drawn in). */
+  TmChartLayer     *segments_layer;  /* a PyTorch snapshot's segments, under the allocations */
   TmChartLayer     *map_layer;
   TmChartLayer     *time_layer;
+  TmChartLayer     *oom_layer;       /* its out-of-memory entries */
   TmChartLayer     *shown_layer;
   TmChartLayer     *hover_layer;
   TmChartLayer     *selected_layer;
@@ -107,6 +109,8 @@ _tm_memory_map_shown (TmMemoryMap *self)
 /* tm-memory-map-layers.c */
 /* Allocations to draw: an index with some, and a viewport. */
 gboolean _tm_memory_map_has_data         (TmMemoryMap           *self);
+/* A PyTorch snapshot's segments of the indexed memory id (NULL: none). */
+TmSegments *_tm_memory_map_get_segments  (TmMemoryMap           *self);
 void     _tm_memory_map_layers_init      (TmMemoryMap           *self);
 void     _tm_memory_map_layers_clear     (TmMemoryMap           *self);
 /* The geometry of a width × height canvas. */

@@ -385,6 +385,7 @@ _tm_timeline_query_tooltip (GtkWidget  *widget,
   g_autofree char *header = NULL;
   g_autofree char *text = NULL;
   TmSeriesFlags series;
+  const TmOutOfMemory *oom;
   int module;
   guint index;
   gint64 t;
@@ -397,6 +398,14 @@ _tm_timeline_query_tooltip (GtkWidget  *widget,
       g_autofree char *legend = _tm_timeline_legend_tooltip (self, series);
 
       gtk_tooltip_set_text (tooltip, legend);
+      return TRUE;
+    }
+
+  if (!keyboard_mode && (oom = tm_timeline_out_of_memory_at (self, x, y)) != NULL)
+    {
+      g_autofree char *markup = tm_timeline_describe_out_of_memory (self, oom);
+
+      gtk_tooltip_set_markup (tooltip, markup);
       return TRUE;
     }
 

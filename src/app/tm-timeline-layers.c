@@ -104,11 +104,22 @@ marks_changed (TmTimeline       *self,
 /* ------------------------------------------------------------------ */
 /* The layers' inputs                                                   */
 
+/* A PyTorch snapshot's segments of the shown store (NULL: none). */
+static TmSegments *
+shown_segments (TmTimeline *self)
+{
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+  TmProfile *profile = session != NULL ? tm_session_get_profile (session) : NULL;
+
+  return profile != NULL && self->store != NULL ? tm_profile_lookup_segments (profile, self->store) : NULL;
+}
+
 void
 _tm_timeline_sync_store (TmTimeline       *self,
                          TmTimelineLayers *layers)
 {
   tm_timeline_layers_set_store (layers, self->store);
+  tm_timeline_layers_set_out_of_memory (layers, shown_segments (self));
   tm_timeline_layers_set_hidden (layers, chart_hidden (self->hidden_series));
   tm_timeline_layers_set_modules (layers, self->hlo_modules);
 }
@@ -324,6 +335,7 @@ _tm_timeline_draw_range (TmTimeline            *self,
   APPEND (&all, self->layers.modules);
   APPEND (&plot, self->layers.scope);
   APPEND (&plot, self->layers.baseline);
+  APPEND (&all, self->layers.oom);
   APPEND (&around, self->layers.peak);
 }
 
@@ -452,6 +464,28 @@ tm_timeline_legend_at (TmTimeline *self,
   if (entry == TM_LEGEND_FRAGMENTATION)
     return TM_SERIES_FLAG_FRAGMENTATION;
   return TM_SERIES_FLAG_NONE;
+}
+
+const TmOutOfMemory *
+tm_timeline_out_of_memory_at (TmTimeline *self,
+                              double      x,
+                              double      y)
+{
+  TmSegments *segments;
+  const TmOutOfMemory *oom;
+  guint index, n = 0;
+
+  g_return_val_if_fail (TM_IS_TIMELINE (self), NULL);
+
+  if (!_tm_timeline_has_data (self))
+    return NULL;
+  index = tm_mark_layer_item_at (TM_MARK_LAYER (self->layers.oom), &self->geometry, x, y, 3);
+  segments = shown_segments (self);
+  if (index == TM_MARK_NONE || segments == NULL)
+    return NULL;
+  oom = tm_segments_get_out_of_memory (segments, &n);
+  /* The layer's marks are the entries, in their order. */
+  return index < n ? &oom[index] : NULL;
 }
 
 int

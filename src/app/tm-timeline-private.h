@@ -255,6 +255,14 @@ char          *tm_timeline_describe_range     (TmTimeline           *self,
 /* Text of the hover tooltip for snapshot index (Pango markup). */
 char          *tm_timeline_describe_snapshot  (TmTimeline      *self,
                                                guint            index);
+/* The out-of-memory line of a PyTorch snapshot at widget (x, y), within
+ * a few pixels: NULL when there is none. */
+const TmOutOfMemory *tm_timeline_out_of_memory_at (TmTimeline *self,
+                                               double           x,
+                                               double           y);
+/* Its tooltip (Pango markup). */
+char          *tm_timeline_describe_out_of_memory (TmTimeline          *self,
+                                               const TmOutOfMemory *oom);
 
 /* Layout for the current size. */
 void           tm_timeline_get_layout         (TmTimeline      *self,

@@ -10,6 +10,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n.h>
 
 #include "tm-axis.h"
@@ -126,6 +128,46 @@ _tm_timeline_describe_module (TmTimeline *self,
   /* Translators: tooltip of an HLO module span: name, device, start – end, duration */
   return g_markup_printf_escaped (_("<b>%s</b> on %s\n%s – %s (%s)"),
                                   m->name != NULL && m->name[0] != '\0' ? m->name : _("unnamed module"), m->device, start, end, duration);
+}
+
+char *
+tm_timeline_describe_out_of_memory (TmTimeline          *self,
+                                    const TmOutOfMemory *oom)
+{
+  g_autofree char *time = NULL;
+  g_autofree char *requested = NULL;
+  g_autofree char *requested_exact = NULL;
+  g_autofree char *head = NULL;
+  g_autofree char *body = NULL;
+
+  g_return_val_if_fail (TM_IS_TIMELINE (self), NULL);
+  g_return_val_if_fail (oom != NULL, NULL);
+
+  time = tm_format_time_ms (oom->time_ps);
+  requested = tm_format_bytes (oom->requested_bytes);
+  requested_exact = tm_format_bytes_exact (oom->requested_bytes);
+  /* Translators: first line of the tooltip of a PyTorch out-of-memory
+   * entry on the timeline: its time */
+  head = g_markup_printf_escaped (_("<b>Out of memory at %s</b>"), time);
+  if (oom->device_free_bytes >= 0)
+    {
+      g_autofree char *free_text = tm_format_bytes (oom->device_free_bytes);
+      g_autofree char *free_exact = tm_format_bytes_exact (oom->device_free_bytes);
+
+      /* Translators: the tooltip of a PyTorch out-of-memory entry: the
+       * memory id (the device's index), the bytes asked for (short, then
+       * exact), the free bytes the device reported (short, then exact) */
+      body = g_markup_printf_escaped (_("Device %s: an allocation of %s (%s) failed; the device "
+                                        "reported %s (%s) free.\nTrace entry %" PRId64 ", an oom."),
+                                      tm_memory_store_get_id (self->store), requested, requested_exact,
+                                      free_text, free_exact, oom->entry);
+    }
+  else
+    /* Translators: the same, for an entry that gives no free bytes */
+    body = g_markup_printf_escaped (_("Device %s: an allocation of %s (%s) failed; the entry does not "
+                                      "say how much was free.\nTrace entry %" PRId64 ", an oom."),
+                                    tm_memory_store_get_id (self->store), requested, requested_exact, oom->entry);
+  return g_strconcat (head, "\n", body, NULL);
 }
 
 char *

@@ -156,6 +156,40 @@ tm_block_layer_new (TmBlockStyle style)
 }
 
 void
+tm_block_layer_set_segments (TmBlockLayer  *self,
+                             TmSegments    *segments,
+                             TmAllocations *allocations)
+{
+  const TmSegment *seg;
+  guint n = 0;
+
+  g_return_if_fail (TM_IS_BLOCK_LAYER (self));
+
+  g_array_set_size (self->blocks, 0);
+  if (segments == NULL || allocations == NULL)
+    return;
+  seg = tm_segments_get_segments (segments, &n);
+  g_array_set_size (self->blocks, n);
+  for (guint i = 0; i < n; i++)
+    g_array_index (self->blocks, TmChartBlock, i) = (TmChartBlock) {
+      seg[i].start_ps, seg[i].end_ps,
+      tm_allocations_address_to_axis (allocations, seg[i].address),
+      tm_allocations_address_to_axis (allocations, seg[i].address + (guint64) MAX (seg[i].bytes, 1)),
+    };
+}
+
+const TmChartBlock *
+tm_block_layer_get_blocks (TmBlockLayer *self,
+                           guint        *n)
+{
+  g_return_val_if_fail (TM_IS_BLOCK_LAYER (self), NULL);
+
+  if (n != NULL)
+    *n = self->blocks->len;
+  return (const TmChartBlock *) self->blocks->data;
+}
+
+void
 tm_block_layer_set_blocks (TmBlockLayer       *self,
                            const TmChartBlock *blocks,
                            guint               n)

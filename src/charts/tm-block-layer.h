@@ -16,13 +16,15 @@
  *   TM_BLOCK_FILL      filled in the layer's colour (NULL: a faint text
  *                      colour): regions behind the allocations
  *
- * Another kind of region on the map (PyTorch's segments, an address range
- * over a time span) is another instance of this layer, put under the
- * allocations.
+ * Another kind of region on the map, PyTorch's segments (an address range
+ * over a time span, tm-segments), is another instance of this layer, in
+ * TM_BLOCK_FILL under the allocations (tm_block_layer_set_segments()).
  */
 #pragma once
 
+#include "tm-allocations.h"
 #include "tm-chart-layer.h"
+#include "tm-segments.h"
 
 G_BEGIN_DECLS
 
@@ -52,6 +54,14 @@ void          tm_block_layer_set_blocks (TmBlockLayer       *self,
                                          const TmChartBlock *blocks,
                                          guint               n);
 guint         tm_block_layer_get_n_blocks (TmBlockLayer     *self);
+const TmChartBlock *tm_block_layer_get_blocks (TmBlockLayer *self,
+                                         guint              *n);
+/* A caching allocator's segments (NULL: none) as the blocks, their
+ * addresses on allocations' address axis (an end in a cut gap goes to the
+ * break, as tm_allocations_address_to_axis() says). */
+void          tm_block_layer_set_segments (TmBlockLayer     *self,
+                                         TmSegments         *segments,
+                                         TmAllocations      *allocations);
 void          tm_block_layer_set_color  (TmBlockLayer       *self,
                                          const TmChartColor *color);
 /* Where block is drawn on geometry: clipped to the plot, at least a pixel

@@ -15,6 +15,7 @@
 #include <cairo-svg.h>
 
 #include "tm-axes-layer.h"
+#include "tm-block-layer.h"
 #include "tm-chart-export.h"
 #include "tm-map-layer.h"
 #include "tm-mark-layer.h"
@@ -59,6 +60,7 @@ tm_chart_new_timeline (TmMemoryStore                *store,
   tm_timeline_layers_set_store (&layers, store);
   tm_timeline_layers_set_hidden (&layers, options->hidden);
   tm_timeline_layers_set_modules (&layers, options->modules);
+  tm_timeline_layers_set_out_of_memory (&layers, options->segments);
   tm_mark_layer_set (TM_MARK_LAYER (layers.selection), options->has_selection, options->selected_ps, 0);
   chart = tm_timeline_layers_to_chart (&layers, &geometry);
   tm_timeline_layers_clear (&layers);
@@ -67,6 +69,7 @@ tm_chart_new_timeline (TmMemoryStore                *store,
 
 TmChart *
 tm_chart_new_memory_map (TmAllocations *allocations,
+                         TmSegments    *segments,
                          gint64         start_ps,
                          gint64         end_ps,
                          int            width,
@@ -75,6 +78,8 @@ tm_chart_new_memory_map (TmAllocations *allocations,
   g_autoptr(TmChart) chart = NULL;
   g_autoptr(TmChartLayer) time = NULL;
   g_autoptr(TmChartLayer) map = NULL;
+  g_autoptr(TmChartLayer) reserved = NULL;
+  g_autoptr(TmChartLayer) oom = NULL;
   TmMemoryStore *store;
   TmChartGeometry geometry;
 
@@ -97,9 +102,16 @@ tm_chart_new_memory_map (TmAllocations *allocations,
   tm_map_layer_set_open_ends (TM_MAP_LAYER (map), TRUE);
   time = tm_axes_layer_new (TM_AXES_TIME);
   tm_axes_layer_set_label_gap (TM_AXES_LAYER (time), 4);
-  /* As the window draws it: the grid of the time ruler over the data. */
+  reserved = tm_block_layer_new (TM_BLOCK_FILL);
+  tm_block_layer_set_segments (TM_BLOCK_LAYER (reserved), segments, allocations);
+  oom = tm_mark_layer_new (TM_MARK_LINE);
+  tm_mark_layer_set_out_of_memory (TM_MARK_LAYER (oom), segments);
+  /* As the window draws it: the segments under the allocations, the grid
+   * of the time ruler over the data. */
+  tm_chart_add_layer (chart, reserved);
   tm_chart_add_layer (chart, map);
   tm_chart_add_layer (chart, time);
+  tm_chart_add_layer (chart, oom);
 
   return g_steal_pointer (&chart);
 }

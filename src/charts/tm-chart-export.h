@@ -17,6 +17,7 @@
 #include "tm-chart.h"
 #include "tm-chart-palette.h"
 #include "tm-memory-store.h"
+#include "tm-segments.h"
 
 G_BEGIN_DECLS
 
@@ -35,6 +36,7 @@ typedef struct
   gboolean has_selection;   /* a selected time, marked */
   gint64   selected_ps;
   GArray  *modules;         /* HLO modules (TmHloModule) for the band; NULL: none */
+  TmSegments *segments;     /* a PyTorch snapshot's: its out-of-memory entries marked; NULL: none */
 } TmTimelineChartOptions;
 
 /* Options for the whole profile at 1200 × 400, Fit, nothing hidden. */
@@ -47,8 +49,11 @@ TmChart *tm_chart_new_timeline           (TmMemoryStore                *store,
                                           const TmTimelineChartOptions *options);
 /* The memory map of allocations over [start_ps, end_ps] (start = end: the
  * whole profile) and the whole address axis, width × height, each
- * allocation in view a rectangle coloured by its op, open ends marked. */
+ * allocation in view a rectangle coloured by its op, open ends marked;
+ * behind them a PyTorch snapshot's segments (NULL: none) and over them
+ * its out-of-memory entries, as the window draws them. */
 TmChart *tm_chart_new_memory_map         (TmAllocations                *allocations,
+                                          TmSegments                   *segments,
                                           gint64                        start_ps,
                                           gint64                        end_ps,
                                           int                           width,

@@ -68,22 +68,30 @@ draw_selection (const TmChartMark     *mark,
                          plot->y + plot->height - 4, 0.5, 1.0, &palette->accent, &palette->background);
 }
 
+/* A line, and its label unless it would run into the label before it
+ * (marks close in time: only the first of them is labelled); *label_end
+ * is where the last label drawn ends. */
 static void
 draw_line (TmMarkLayer           *self,
            const TmChartMark     *mark,
            TmChartCanvas         *canvas,
-           const TmChartGeometry *g)
+           const TmChartGeometry *g,
+           double                *label_end)
 {
   const TmChartPalette *palette = tm_chart_canvas_get_palette (canvas);
   const TmChartColor *color = self->has_color ? &self->color : &palette->accent;
   const TmChartRect *plot = &g->plot;
   double x = tm_chart_geometry_time_to_x (g, mark->time_ps);
+  int w = 0;
 
   if (x < plot->x || x > plot->x + plot->width)
     return;
   tm_chart_canvas_rect (canvas, color, round (x) - 0.5, plot->y, 1, plot->height);
-  if (mark->label != NULL)
-    tm_chart_canvas_label (canvas, mark->label, round (x) + 3, plot->y + 2, 0.0, 0.0, color, &palette->background);
+  if (mark->label == NULL || round (x) + 3 < *label_end)
+    return;
+  tm_chart_canvas_label (canvas, mark->label, round (x) + 3, plot->y + 2, 0.0, 0.0, color, &palette->background);
+  tm_chart_canvas_measure (canvas, mark->label, &w, NULL);
+  *label_end = round (x) + 3 + w + 6;
 }
 
 static void
@@ -92,6 +100,7 @@ tm_mark_layer_draw (TmChartLayer          *layer,
                     const TmChartGeometry *geometry)
 {
   TmMarkLayer *self = TM_MARK_LAYER (layer);
+  double label_end = -G_MAXDOUBLE;
 
   for (guint i = 0; i < self->marks->len; i++)
     {
@@ -104,7 +113,7 @@ tm_mark_layer_draw (TmChartLayer          *layer,
       else if (self->kind == TM_MARK_SELECTION)
         draw_selection (mark, canvas, geometry);
       else if (self->kind == TM_MARK_LINE)
-        draw_line (self, mark, canvas, geometry);
+        draw_line (self, mark, canvas, geometry, &label_end);
     }
 }
 
@@ -230,6 +239,73 @@ tm_mark_layer_get_n_marks (TmMarkLayer *self)
   g_return_val_if_fail (TM_IS_MARK_LAYER (self), 0);
 
   return self->marks->len;
+}
+
+const TmChartMark *
+tm_mark_layer_get_mark (TmMarkLayer *self,
+                        guint        index)
+{
+  g_return_val_if_fail (TM_IS_MARK_LAYER (self), NULL);
+  g_return_val_if_fail (index < self->marks->len, NULL);
+
+  return &g_array_index (self->marks, TmChartMark, index);
+}
+
+guint
+tm_mark_layer_item_at (TmMarkLayer           *self,
+                       const TmChartGeometry *g,
+                       double                 x,
+                       double                 y,
+                       double                 slop)
+{
+  guint best = TM_MARK_NONE;
+  double best_distance = slop;
+
+  g_return_val_if_fail (TM_IS_MARK_LAYER (self), TM_MARK_NONE);
+  g_return_val_if_fail (g != NULL, TM_MARK_NONE);
+
+  if (x < g->plot.x - slop || x > g->plot.x + g->plot.width + slop ||
+      y < g->plot.y || y > g->plot.y + g->plot.height)
+    return TM_MARK_NONE;
+  for (guint i = 0; i < self->marks->len; i++)
+    {
+      const TmChartMark *mark = &g_array_index (self->marks, TmChartMark, i);
+      double distance;
+
+      if (mark->time_ps < g->start_ps || mark->time_ps > g->end_ps)
+        continue;
+      /* Where draw_line() puts it. */
+      distance = fabs (round (tm_chart_geometry_time_to_x (g, mark->time_ps)) - x);
+      if (distance <= best_distance)
+        {
+          best = i;
+          best_distance = distance;
+        }
+    }
+  return best;
+}
+
+void
+tm_mark_layer_set_out_of_memory (TmMarkLayer *self,
+                                 TmSegments  *segments)
+{
+  const TmOutOfMemory *oom = NULL;
+  g_autofree TmChartMark *marks = NULL;
+  guint n = 0;
+
+  g_return_if_fail (TM_IS_MARK_LAYER (self));
+
+  if (segments != NULL)
+    oom = tm_segments_get_out_of_memory (segments, &n);
+  marks = g_new0 (TmChartMark, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    /* Translators: the label of a PyTorch out-of-memory entry's line on
+     * the timeline and the memory map ("oom" is the entry's name in the
+     * snapshot) */
+    marks[i] = (TmChartMark) { oom[i].time_ps, oom[i].requested_bytes, C_("chart", "OOM") };
+  tm_mark_layer_set_marks (self, marks, n);
+  /* GNOME's red 3: an error in both styles. */
+  tm_mark_layer_set_color (self, &(TmChartColor) { 0.878f, 0.106f, 0.141f, 1.0f });
 }
 
 void

@@ -12,12 +12,15 @@
  * one. A mark whose time is outside the geometry's range is not drawn.
  *
  * A layer holds any number of marks of its kind: the memory map's shown
- * time is one TM_MARK_LINE, events at given times (PyTorch's out-of-memory
- * events, say) would be another instance with many marks.
+ * time is one TM_MARK_LINE, the timeline's PyTorch out-of-memory entries
+ * another instance with many marks. Of lines close together only the
+ * first is labelled; tm_mark_layer_item_at() says which line is under a
+ * point, for a tooltip.
  */
 #pragma once
 
 #include "tm-chart-layer.h"
+#include "tm-segments.h"
 
 G_BEGIN_DECLS
 
@@ -51,6 +54,24 @@ void          tm_mark_layer_set_marks (TmMarkLayer        *self,
                                        const TmChartMark  *marks,
                                        guint               n);
 guint         tm_mark_layer_get_n_marks (TmMarkLayer      *self);
+const TmChartMark *tm_mark_layer_get_mark (TmMarkLayer    *self,
+                                       guint               index);
+
+#define TM_MARK_NONE G_MAXUINT
+
+/* The index of the mark drawn nearest to x, within slop pixels, with y
+ * in the plot; TM_MARK_NONE if none. */
+guint         tm_mark_layer_item_at   (TmMarkLayer        *self,
+                                       const TmChartGeometry *geometry,
+                                       double              x,
+                                       double              y,
+                                       double              slop);
+/* TM_MARK_LINE: a PyTorch snapshot's out-of-memory entries (segments
+ * NULL: none), a red line each labelled "OOM", the requested bytes as
+ * each mark's value, in trace order (an item's index is the entry's in
+ * tm_segments_get_out_of_memory()). */
+void          tm_mark_layer_set_out_of_memory (TmMarkLayer *self,
+                                       TmSegments         *segments);
 /* TM_MARK_LINE: the lines' colour (NULL: the palette's accent). */
 void          tm_mark_layer_set_color (TmMarkLayer        *self,
                                        const TmChartColor *color);

@@ -31,6 +31,7 @@ tm_timeline_layers_init (TmTimelineLayers *layers)
   layers->modules = tm_span_layer_new (TM_SPAN_BAND);
   layers->scope = tm_trace_layer_new ();
   layers->baseline = tm_baseline_layer_new ();
+  layers->oom = tm_mark_layer_new (TM_MARK_LINE);
   layers->peak = tm_mark_layer_new (TM_MARK_PEAK);
   layers->selection = tm_mark_layer_new (TM_MARK_SELECTION);
   layers->lifetime = tm_span_layer_new (TM_SPAN_HIGHLIGHT);
@@ -51,6 +52,7 @@ tm_timeline_layers_clear (TmTimelineLayers *layers)
   g_clear_object (&layers->modules);
   g_clear_object (&layers->scope);
   g_clear_object (&layers->baseline);
+  g_clear_object (&layers->oom);
   g_clear_object (&layers->peak);
   g_clear_object (&layers->selection);
   g_clear_object (&layers->lifetime);
@@ -101,6 +103,15 @@ tm_timeline_layers_set_modules (TmTimelineLayers *layers,
   tm_span_layer_set_spans (TM_SPAN_LAYER (layers->modules), (const TmChartSpan *) spans->data, spans->len);
 }
 
+void
+tm_timeline_layers_set_out_of_memory (TmTimelineLayers *layers,
+                                      TmSegments       *segments)
+{
+  g_return_if_fail (layers != NULL);
+
+  tm_mark_layer_set_out_of_memory (TM_MARK_LAYER (layers->oom), segments);
+}
+
 TmChart *
 tm_timeline_layers_to_chart (const TmTimelineLayers *layers,
                              const TmChartGeometry  *geometry)
@@ -108,7 +119,7 @@ tm_timeline_layers_to_chart (const TmTimelineLayers *layers,
   TmChart *chart;
   TmChartLayer *order[] = {
     layers->values, layers->legend, layers->time, layers->series, layers->line, layers->base,
-    layers->modules, layers->scope, layers->baseline, layers->peak, layers->selection, layers->lifetime,
+    layers->modules, layers->scope, layers->baseline, layers->oom, layers->peak, layers->selection, layers->lifetime,
     layers->note,
   };
 

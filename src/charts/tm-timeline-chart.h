@@ -14,7 +14,8 @@
  *   with the range:  time (ruler and grid), series (stack, heap, free),
  *       line (fragmentation), base (the line under the plot), modules (the
  *       HLO band), scope (the selected scope's bytes), baseline (a
- *       comparison's outline), peak
+ *       comparison's outline), oom (a PyTorch snapshot's out-of-memory
+ *       entries, a red line each), peak
  *   over it all:  selection (the selected time), lifetime (the selected
  *       allocation's), note (the range read-out)
  */
@@ -22,6 +23,7 @@
 
 #include "tm-chart.h"
 #include "tm-memory-store.h"
+#include "tm-segments.h"
 
 G_BEGIN_DECLS
 
@@ -36,6 +38,7 @@ typedef struct
   TmChartLayer *modules;
   TmChartLayer *scope;
   TmChartLayer *baseline;
+  TmChartLayer *oom;
   TmChartLayer *peak;
   TmChartLayer *selection;
   TmChartLayer *lifetime;
@@ -57,6 +60,10 @@ void     tm_timeline_layers_set_hidden (TmTimelineLayers      *layers,
  * with their index. */
 void     tm_timeline_layers_set_modules (TmTimelineLayers     *layers,
                                          GArray               *modules);
+/* The out-of-memory entries of segments (NULL: none) as lines labelled
+ * "OOM". */
+void     tm_timeline_layers_set_out_of_memory (TmTimelineLayers *layers,
+                                               TmSegments       *segments);
 /* A chart of every layer in order, over geometry. */
 TmChart *tm_timeline_layers_to_chart  (const TmTimelineLayers *layers,
                                        const TmChartGeometry  *geometry);

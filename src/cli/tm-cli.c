@@ -214,7 +214,7 @@ export_svg (TmProfile      *profile,
           g_set_error (error, TM_ERROR, TM_ERROR_CHANGED, _("changed while reading: the file was modified by another program"));
           return FALSE;
         }
-      chart = tm_chart_new_memory_map (allocations, 0, 0, 1200, 400);
+      chart = tm_chart_new_memory_map (allocations, tm_profile_lookup_segments (profile, store), 0, 0, 1200, 400);
     }
   else
     {
@@ -222,6 +222,7 @@ export_svg (TmProfile      *profile,
 
       tm_timeline_chart_options_init (&options);
       options.modules = tm_profile_get_hlo_modules (profile);
+      options.segments = tm_profile_lookup_segments (profile, store);
       chart = tm_chart_new_timeline (store, &options);
     }
 
