@@ -139,8 +139,24 @@ test_cards (void)
   g_assert_nonnull (strstr (gtk_widget_get_tooltip_markup (tm_test_find_widget (cards, "lifetime_card")),
                             "Tidemark’s own"));
   g_assert_false (gtk_widget_get_visible (tm_test_find_widget (window, "trace_note")));
+  /* The timeline in the same words: no stack or fragmentation, the
+   * entry's action, stack and stream in its tooltip. */
+  {
+    TmTimeline *timeline = TM_TIMELINE (tm_test_find_widget (window, "timeline"));
+    g_autofree char *legend = _tm_timeline_legend_tooltip (timeline, TM_SERIES_FLAG_FREE);
+    g_autofree char *tip = tm_timeline_describe_snapshot (timeline, 1);
+
+    g_assert_true (timeline->layers.caching_allocator);
+    g_assert_false (tm_chart_layer_get_visible (timeline->layers.line));
+    g_assert_cmpstr (legend, ==, "Click to hide Not allocated");
+    g_assert_true (g_str_has_prefix (tip, "<b>alloc</b> · "));
+    g_assert_nonnull (strstr (tip, "2.00 KiB requested\nStack: layer.py:42:forward\nstream 0\nAllocated 2.98 KiB · not allocated "));
+    g_assert_null (strstr (tip, "stack"));
+  }
 
   tm_test_open_and_wait (window, xspace_path);
+  g_assert_false (TM_TIMELINE (tm_test_find_widget (window, "timeline"))->layers.caching_allocator);
+  g_assert_true (tm_chart_layer_get_visible (TM_TIMELINE (tm_test_find_widget (window, "timeline"))->layers.line));
   g_assert_cmpstr (label_of (cards, "peak_title"), ==, "Peak Memory Use");
   g_assert_cmpstr (label_of (cards, "heap_label"), ==, "Heap");
   g_assert_true (gtk_widget_get_visible (tm_test_find_widget (cards, "stack_label")));

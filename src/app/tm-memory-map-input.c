@@ -297,7 +297,12 @@ _tm_memory_map_describe (TmMemoryMap *self,
   plain = tm_op_label_breakable (name);
   op = g_markup_escape_text (plain, -1);
   g_clear_pointer (&plain, g_free);
-  plain = tm_op_label_describe_fields (act.step_id, act.region_type, act.data_type, act.shape);
+  if (_tm_memory_map_get_segments (self) != NULL)
+    /* A snapshot's: its action or how it was found, and its stream
+     * (docs/pytorch.md, "In the views"); no step, data type or shape. */
+    plain = g_strdup_printf ("%s · %s", act.region_type, act.shape);
+  else
+    plain = tm_op_label_describe_fields (act.step_id, act.region_type, act.data_type, act.shape);
   fields = g_markup_escape_text (plain, -1);
   alloc = tm_format_bytes (TM_ALLOCATION_BYTES (a));
   alloc_exact = tm_format_bytes_exact (TM_ALLOCATION_BYTES (a));

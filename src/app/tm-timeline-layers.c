@@ -119,7 +119,7 @@ _tm_timeline_sync_store (TmTimeline       *self,
                          TmTimelineLayers *layers)
 {
   tm_timeline_layers_set_store (layers, self->store);
-  tm_timeline_layers_set_out_of_memory (layers, shown_segments (self));
+  tm_timeline_layers_set_segments (layers, shown_segments (self));
   tm_timeline_layers_set_hidden (layers, chart_hidden (self->hidden_series));
   tm_timeline_layers_set_modules (layers, self->hlo_modules);
 }

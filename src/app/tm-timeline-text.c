@@ -87,6 +87,35 @@ tm_timeline_describe_snapshot (TmTimeline *self,
 
   /* Every value is escaped: "< 0.01 %" is not markup. */
   str = g_string_new (NULL);
+  if (self->layers.caching_allocator)
+    {
+      /* A snapshot's entry in PyTorch's words: its action (the region
+       * type), stack and stream (the shape), the allocated and the not
+       * allocated bytes after it (docs/pytorch.md, "In the views"). */
+      g_autofree char *unbroken = NULL;
+
+      append_markup (str, "<b>%s</b> · %s\n", activity.region_type, time);
+      if (activity.kind != TM_ACTIVITY_UNKNOWN)
+        {
+          /* Translators: a PyTorch snapshot's alloc or free entry in the
+           * timeline's tooltip: its requested bytes */
+          append_markup (str, _("%s requested"), requested);
+          g_string_append_c (str, '\n');
+          name = tm_op_label_display_name (activity.op_name, FALSE);
+          unbroken = tm_op_label_breakable (name);
+          /* Translators: a PyTorch snapshot's entry in the timeline's
+           * tooltip: its stack, outermost frame first */
+          append_markup (str, _("Stack: %s"), unbroken);
+          g_string_append_c (str, '\n');
+        }
+      append_markup (str, "%s\n", activity.shape);
+      /* Translators: after a PyTorch snapshot's entry, in the timeline's
+       * tooltip: the allocated bytes, then the reserved bytes not
+       * allocated */
+      append_markup (str, _("Allocated %s · not allocated %s"), heap, free_text);
+      tm_activity_clear (&activity);
+      return g_string_free (str, FALSE);
+    }
   append_markup (str, "<b>%s</b> · %s\n", kind, time);
   /* What the file does not hold is "unknown", never a made-up 0 or -1
    * (docs/ui.md): a request of 0 bytes for a real allocation, step -1. */
@@ -182,10 +211,12 @@ _tm_timeline_legend_tooltip (TmTimeline    *self,
       name = _("Stack");
       break;
     case TM_SERIES_FLAG_HEAP:
-      name = _("Heap");
+      /* A snapshot's in PyTorch's words, as its legend (docs/ui.md,
+       * "Segments and out-of-memory entries"). */
+      name = self->layers.caching_allocator ? _("Allocated") : _("Heap");
       break;
     case TM_SERIES_FLAG_FREE:
-      name = _("Free");
+      name = self->layers.caching_allocator ? _("Not allocated") : _("Free");
       break;
     case TM_SERIES_FLAG_FRAGMENTATION:
       name = _("Fragmentation");

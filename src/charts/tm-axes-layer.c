@@ -19,6 +19,7 @@ struct _TmAxesLayer
 
   TmAxesParts  parts;
   double       label_gap;
+  gboolean     no_percent;
 };
 
 G_DEFINE_FINAL_TYPE (TmAxesLayer, tm_axes_layer, TM_TYPE_CHART_LAYER)
@@ -53,7 +54,7 @@ draw_values (TmAxesLayer           *self,
     }
 
   /* Fragmentation, labels in the line's colour. */
-  for (guint i = 0; i < G_N_ELEMENTS (pcts); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (pcts) && !self->no_percent; i++)
     {
       double y = round (y0 + h - pcts[i] * h);
       g_autofree char *label = NULL;
@@ -154,4 +155,13 @@ tm_axes_layer_set_label_gap (TmAxesLayer *self,
   g_return_if_fail (TM_IS_AXES_LAYER (self));
 
   self->label_gap = gap;
+}
+
+void
+tm_axes_layer_set_percent (TmAxesLayer *self,
+                           gboolean     percent)
+{
+  g_return_if_fail (TM_IS_AXES_LAYER (self));
+
+  self->no_percent = !percent;
 }

@@ -30,6 +30,10 @@ TmChartLayer *tm_axes_layer_new       (TmAxesParts  parts);
 TmAxesParts   tm_axes_layer_get_parts (TmAxesLayer *self);
 /* How far under the plot (or the HLO band) the time ruler's labels start:
  * 5 px unless set (the memory map's are 4 px under its plot). */
+/* TM_AXES_VALUES: whether the fragmentation's axis (0 to 100 %) is
+ * drawn right of the plot (by default it is). */
+void          tm_axes_layer_set_percent   (TmAxesLayer *self,
+                                           gboolean     percent);
 void          tm_axes_layer_set_label_gap (TmAxesLayer *self,
                                            double       gap);
 

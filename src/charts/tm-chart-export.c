@@ -58,9 +58,9 @@ tm_chart_new_timeline (TmMemoryStore                *store,
 
   tm_timeline_layers_init (&layers);
   tm_timeline_layers_set_store (&layers, store);
+  tm_timeline_layers_set_segments (&layers, options->segments);
   tm_timeline_layers_set_hidden (&layers, options->hidden);
   tm_timeline_layers_set_modules (&layers, options->modules);
-  tm_timeline_layers_set_out_of_memory (&layers, options->segments);
   tm_mark_layer_set (TM_MARK_LAYER (layers.selection), options->has_selection, options->selected_ps, 0);
   chart = tm_timeline_layers_to_chart (&layers, &geometry);
   tm_timeline_layers_clear (&layers);

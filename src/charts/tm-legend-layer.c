@@ -27,6 +27,7 @@ struct _TmLegendLayer
   TmChartLayer parent_instance;
 
   gboolean     has_free;
+  gboolean     caching_allocator;
   guint        hidden;
   /* The entries as last drawn, for tm_legend_layer_item_at() without a
    * canvas. */
@@ -46,12 +47,24 @@ layout_items (TmLegendLayer         *self,
   double x = g->plot.x;
   guint n = 0;
 
-  items[n++] = (Item) { 1u << TM_SERIES_STACK, _("Stack") };
-  items[n++] = (Item) { 1u << TM_SERIES_HEAP, _("Heap") };
-  if (self->has_free)
-    items[n++] = (Item) { 1u << TM_SERIES_FREE, _("Free") };
-  items[n++] = (Item) { TM_LEGEND_FRAGMENTATION, _("Fragmentation (right axis)") };
-  items[n++] = (Item) { TM_LEGEND_PEAK, _("Window peak") };
+  if (self->caching_allocator)
+    {
+      /* PyTorch's words, as the cards say them: no stack, no
+       * fragmentation over time. */
+      items[n++] = (Item) { 1u << TM_SERIES_HEAP, _("Allocated") };
+      if (self->has_free)
+        items[n++] = (Item) { 1u << TM_SERIES_FREE, _("Not allocated") };
+      items[n++] = (Item) { TM_LEGEND_PEAK, _("Peak") };
+    }
+  else
+    {
+      items[n++] = (Item) { 1u << TM_SERIES_STACK, _("Stack") };
+      items[n++] = (Item) { 1u << TM_SERIES_HEAP, _("Heap") };
+      if (self->has_free)
+        items[n++] = (Item) { 1u << TM_SERIES_FREE, _("Free") };
+      items[n++] = (Item) { TM_LEGEND_FRAGMENTATION, _("Fragmentation (right axis)") };
+      items[n++] = (Item) { TM_LEGEND_PEAK, _("Window peak") };
+    }
 
   for (guint i = 0; i < n; i++)
     {
@@ -160,6 +173,17 @@ tm_legend_layer_set_free (TmLegendLayer *self,
   if (self->has_free != !!has_free)
     self->n_drawn = 0;
   self->has_free = !!has_free;
+}
+
+void
+tm_legend_layer_set_caching_allocator (TmLegendLayer *self,
+                                       gboolean       caching_allocator)
+{
+  g_return_if_fail (TM_IS_LEGEND_LAYER (self));
+
+  if (self->caching_allocator != !!caching_allocator)
+    self->n_drawn = 0;
+  self->caching_allocator = !!caching_allocator;
 }
 
 void

@@ -27,6 +27,11 @@ TmChartLayer *tm_legend_layer_new        (void);
 /* Whether there is a Free entry. */
 void          tm_legend_layer_set_free   (TmLegendLayer         *self,
                                           gboolean               has_free);
+/* A caching allocator's memory id (a PyTorch snapshot's device): its
+ * entries are Allocated (the heap series), Not allocated (free) and Peak,
+ * as the cards say them; no Stack or Fragmentation. */
+void          tm_legend_layer_set_caching_allocator (TmLegendLayer *self,
+                                          gboolean               caching_allocator);
 /* The entries drawn as hidden: a mask of 1 << TmSeries and
  * TM_LEGEND_FRAGMENTATION. */
 void          tm_legend_layer_set_hidden (TmLegendLayer         *self,

@@ -36,6 +36,7 @@ tm_timeline_layers_init (TmTimelineLayers *layers)
   layers->selection = tm_mark_layer_new (TM_MARK_SELECTION);
   layers->lifetime = tm_span_layer_new (TM_SPAN_HIGHLIGHT);
   layers->note = tm_note_layer_new (TM_NOTE_TOP_LEFT);
+  layers->caching_allocator = FALSE;
 }
 
 void
@@ -81,7 +82,7 @@ tm_timeline_layers_set_hidden (TmTimelineLayers *layers,
   g_return_if_fail (layers != NULL);
 
   tm_series_layer_set_hidden (TM_SERIES_LAYER (layers->series), hidden & ((1u << TM_N_SERIES) - 1));
-  tm_chart_layer_set_visible (layers->line, (hidden & TM_LEGEND_FRAGMENTATION) == 0);
+  tm_chart_layer_set_visible (layers->line, (hidden & TM_LEGEND_FRAGMENTATION) == 0 && !layers->caching_allocator);
   tm_legend_layer_set_hidden (TM_LEGEND_LAYER (layers->legend), hidden);
 }
 
@@ -104,12 +105,15 @@ tm_timeline_layers_set_modules (TmTimelineLayers *layers,
 }
 
 void
-tm_timeline_layers_set_out_of_memory (TmTimelineLayers *layers,
-                                      TmSegments       *segments)
+tm_timeline_layers_set_segments (TmTimelineLayers *layers,
+                                 TmSegments       *segments)
 {
   g_return_if_fail (layers != NULL);
 
+  layers->caching_allocator = segments != NULL;
   tm_mark_layer_set_out_of_memory (TM_MARK_LAYER (layers->oom), segments);
+  tm_legend_layer_set_caching_allocator (TM_LEGEND_LAYER (layers->legend), segments != NULL);
+  tm_axes_layer_set_percent (TM_AXES_LAYER (layers->values), segments == NULL);
 }
 
 TmChart *

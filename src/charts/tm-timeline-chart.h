@@ -43,6 +43,9 @@ typedef struct
   TmChartLayer *selection;
   TmChartLayer *lifetime;
   TmChartLayer *note;
+  /* A PyTorch snapshot's memory id: no fragmentation (its line, axis and
+   * legend entry), PyTorch's words in the legend. */
+  gboolean      caching_allocator;
 } TmTimelineLayers;
 
 /* Makes every layer; clear drops them. */
@@ -60,10 +63,11 @@ void     tm_timeline_layers_set_hidden (TmTimelineLayers      *layers,
  * with their index. */
 void     tm_timeline_layers_set_modules (TmTimelineLayers     *layers,
                                          GArray               *modules);
-/* The out-of-memory entries of segments (NULL: none) as lines labelled
- * "OOM". */
-void     tm_timeline_layers_set_out_of_memory (TmTimelineLayers *layers,
-                                               TmSegments       *segments);
+/* A caching allocator's segments (NULL: none, the XLA allocators): its
+ * out-of-memory entries as lines labelled "OOM", and its words; before
+ * tm_timeline_layers_set_hidden(). */
+void     tm_timeline_layers_set_segments (TmTimelineLayers     *layers,
+                                          TmSegments           *segments);
 /* A chart of every layer in order, over geometry. */
 TmChart *tm_timeline_layers_to_chart  (const TmTimelineLayers *layers,
                                        const TmChartGeometry  *geometry);
