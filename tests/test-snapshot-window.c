@@ -112,6 +112,49 @@ label_of (gpointer    root,
   return gtk_label_get_label (GTK_LABEL (tm_test_find_widget (root, id)));
 }
 
+/* The first column view under widget, or NULL. */
+static GtkWidget *
+find_column_view (GtkWidget *widget)
+{
+  if (GTK_IS_COLUMN_VIEW (widget))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_column_view (c);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The title of the column of root's table made as made, and whether it
+ * is shown. */
+static const char *
+column_title (GtkWidget  *root,
+              const char *made,
+              gboolean   *visible)
+{
+  GtkWidget *view = find_column_view (root);
+  GListModel *columns;
+
+  g_assert_nonnull (view);
+  columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (view));
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      const char *m = g_object_get_data (G_OBJECT (column), "tm-made-title");
+
+      if (g_strcmp0 (m != NULL ? m : gtk_column_view_column_get_title (column), made) == 0)
+        {
+          *visible = gtk_column_view_column_get_visible (column);
+          return gtk_column_view_column_get_title (column);
+        }
+    }
+  g_error ("no column %s", made);
+  return NULL;
+}
+
 /* The cards say allocated and reserved for a snapshot, and go back to
  * XLA's words for an XSpace profile in the same window. */
 static void
@@ -154,7 +197,30 @@ test_cards (void)
     g_assert_null (strstr (tip, "stack"));
   }
 
+  /* The table's columns: the stack, the action, the stream, no data
+   * type. */
+  {
+    GtkWidget *table = tm_test_find_widget (window, "breakdown_view");
+    gboolean visible = FALSE;
+
+    g_assert_cmpstr (column_title (table, "Op Name", &visible), ==, "Stack");
+    g_assert_true (visible);
+    g_assert_cmpstr (column_title (table, "Region", &visible), ==, "Action");
+    g_assert_cmpstr (column_title (table, "Shape", &visible), ==, "Stream");
+    column_title (table, "Data Type", &visible);
+    g_assert_false (visible);
+  }
+
   tm_test_open_and_wait (window, xspace_path);
+  {
+    GtkWidget *table = tm_test_find_widget (window, "breakdown_view");
+    gboolean visible = FALSE;
+
+    g_assert_cmpstr (column_title (table, "Op Name", &visible), ==, "Op Name");
+    g_assert_cmpstr (column_title (table, "Region", &visible), ==, "Region");
+    column_title (table, "Data Type", &visible);
+    g_assert_true (visible);
+  }
   g_assert_false (TM_TIMELINE (tm_test_find_widget (window, "timeline"))->layers.caching_allocator);
   g_assert_true (tm_chart_layer_get_visible (TM_TIMELINE (tm_test_find_widget (window, "timeline"))->layers.line));
   g_assert_cmpstr (label_of (cards, "peak_title"), ==, "Peak Memory Use");

@@ -18,6 +18,7 @@
 #include "tm-allocation-figures.h"
 #include "tm-allocations-query.h"
 #include "tm-allocations-view.h"
+#include "tm-snapshot-columns.h"
 #include "tm-format.h"
 
 /* Zooming and panning move the range many times a second: the rows follow
@@ -413,6 +414,7 @@ refresh (TmAllocationsView *self)
       return;
     }
   self->dirty = FALSE;
+  tm_snapshot_columns_apply (self->column_view, session, tm_allocations_get_store (allocations));
 
   viewport = tm_session_get_viewport (session);
   job = g_new0 (ListJob, 1);

@@ -16,6 +16,7 @@
 #include "tm-allocation-row.h"
 #include "tm-breakdown-cells.h"
 #include "tm-breakdown-view.h"
+#include "tm-snapshot-columns.h"
 #include "tm-allocations-query.h"
 #include "tm-format.h"
 #include "tm-op-label.h"
@@ -573,7 +574,7 @@ session_changed_cb (TmBreakdownView *self,
     return;
 
   g_set_object (&self->store, store);
-
+  tm_snapshot_columns_apply (self->column_view, session, store);
   if (store != NULL)
     rows = at_peak ? g_ptr_array_ref (tm_analysis_get_peak_breakdown (tm_session_get_analysis (session)))
                    : tm_analysis_breakdown_at (store, time_ps);
