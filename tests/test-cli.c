@@ -407,6 +407,9 @@ test_help (void)
           g_test_message ("%s %s: %s", cases[i][0], cases[i][1] != NULL ? cases[i][1] : "", options[o]);
           g_assert_nonnull (strstr (r.out, listed));
         }
+      /* Both name every export, the SVGs too. */
+      g_assert_nonnull (strstr (r.out, "the memory map (memory-map-svg)"));
+      g_assert_nonnull (strstr (r.out, "With --export=csv, allocations, collapsed, svg or memory-map-svg"));
     }
 }
 

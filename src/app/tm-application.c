@@ -519,8 +519,8 @@ tm_application_init (TmApplication *self)
   static const GOptionEntry headless_entries[] = {
     { "summary", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the summary of every memory id and exit"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, NULL, N_("With --summary: print one line of JSON per host (JSON Lines), with exact integers"), NULL },
-    { "export", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Write XProf's memory-profile JSON (xprof-json), the peak breakdown (csv), every allocation (allocations), the scopes as collapsed stacks (collapsed) or the memory-only profile (memory-xplane) and exit"), N_("FORMAT") },
-    { "memory-id", 0, 0, G_OPTION_ARG_STRING, NULL, N_("With --export=csv, allocations or collapsed: the memory id (default: the one with the highest peak)"), N_("ID") },
+    { "export", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Write XProf's memory-profile JSON (xprof-json), the peak breakdown (csv), every allocation (allocations), the scopes as collapsed stacks (collapsed), the memory-only profile (memory-xplane), the timeline (svg) or the memory map (memory-map-svg) as a vector SVG, and exit"), N_("FORMAT") },
+    { "memory-id", 0, 0, G_OPTION_ARG_STRING, NULL, N_("With --export=csv, allocations, collapsed, svg or memory-map-svg: the memory id (default: the one with the highest peak)"), N_("ID") },
     { "at", 0, 0, G_OPTION_ARG_STRING, NULL, N_("With --export=collapsed: the time in milliseconds (default: the peak)"), N_("MS") },
     { "never-freed", 0, 0, G_OPTION_ARG_NONE, NULL, N_("With --export=collapsed: the scopes of the allocations never freed (a leak flame graph) instead of those live at a time"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, NULL, N_("Where to write the export (default or “-”: standard output)"), N_("PATH") },
@@ -532,7 +532,8 @@ tm_application_init (TmApplication *self)
   g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE…]"));
   g_application_set_option_context_summary (G_APPLICATION (self),
                                             _("Shows the memory profiles that the XLA, TensorFlow and JAX profilers write "
-                                              "(*.xplane.pb) and XProf's memory-profile JSON."));
+                                              "(*.xplane.pb), XProf's memory-profile JSON and PyTorch's memory snapshots "
+                                              "(*.pickle)."));
   g_application_add_main_option_entries (G_APPLICATION (self), headless_entries);
 }
 
