@@ -182,6 +182,9 @@ test_cards (void)
   g_assert_nonnull (strstr (gtk_widget_get_tooltip_markup (tm_test_find_widget (cards, "lifetime_card")),
                             "Tidemark’s own"));
   g_assert_false (gtk_widget_get_visible (tm_test_find_widget (window, "trace_note")));
+  /* No XProf JSON to export: the file holds nothing of XProf's. */
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export-xprof-json"));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export-csv"));
   /* The timeline in the same words: no stack or fragmentation, the
    * entry's action, stack and stream in its tooltip. */
   {
@@ -212,6 +215,7 @@ test_cards (void)
   }
 
   tm_test_open_and_wait (window, xspace_path);
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export-xprof-json"));
   {
     GtkWidget *table = tm_test_find_widget (window, "breakdown_view");
     gboolean visible = FALSE;

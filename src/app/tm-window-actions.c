@@ -421,7 +421,9 @@ _tm_window_actions_update (TmWindow *self)
   /* In every state, like the host dropdown. */
   set_enabled (self, "previous-host", current->hosts != NULL && current->host_index > 0);
   set_enabled (self, "next-host", current->hosts != NULL && current->host_index + 1 < current->hosts->len);
-  set_enabled (self, "export-xprof-json", profile);
+  /* Not for a PyTorch snapshot: the file holds nothing of XProf's. */
+  set_enabled (self, "export-xprof-json", profile && tm_session_get_profile (self->session) != NULL &&
+               (tm_profile_get_features (tm_session_get_profile (self->session)) & TM_INPUT_HAS_XPROF_JSON_EXPORT));
   set_enabled (self, "export-csv", profile && tm_session_get_memory_store (self->session) != NULL);
   set_enabled (self, "export-collapsed", profile && tm_session_get_memory_store (self->session) != NULL);
   /* Every event's pairing (docs/scopes.md, "Never freed"). */
