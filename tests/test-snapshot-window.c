@@ -17,6 +17,7 @@
 #include <gtk/gtk.h>
 
 #include "tm-allocations-query.h"
+#include "tm-allocations-view.h"
 #include "tm-block-layer.h"
 #include "tm-chart-export.h"
 #include "tm-mark-layer.h"
@@ -110,6 +111,12 @@ label_of (gpointer    root,
           const char *id)
 {
   return gtk_label_get_label (GTK_LABEL (tm_test_find_widget (root, id)));
+}
+
+static gboolean
+allocations_ready (gpointer data)
+{
+  return !tm_allocations_view_get_pending (data) && tm_allocations_view_get_stats (data) != NULL;
 }
 
 /* The first column view under widget, or NULL. */
@@ -212,6 +219,20 @@ test_cards (void)
     g_assert_cmpstr (column_title (table, "Shape", &visible), ==, "Stream");
     column_title (table, "Data Type", &visible);
     g_assert_false (visible);
+  }
+
+  /* The Allocations tab: no figures per step, since a snapshot has no
+   * steps. */
+  {
+    TmAllocationsView *view = TM_ALLOCATIONS_VIEW (tm_test_find_widget (window, "allocations_view"));
+    g_autoptr(GString) text = g_string_new (NULL);
+
+    gtk_stack_set_visible_child_name (GTK_STACK (tm_test_find_widget (window, "lower_stack")), "allocations");
+    tm_test_iterate_until (allocations_ready, view);
+    tm_test_collect_label_text (GTK_WIDGET (view), text);
+    g_assert_nonnull (strstr (text->str, "Freed in their step\n—\n"));
+    g_assert_nonnull (strstr (text->str, "Per step\n—\n"));
+    gtk_stack_set_visible_child_name (GTK_STACK (tm_test_find_widget (window, "lower_stack")), "table");
   }
 
   tm_test_open_and_wait (window, xspace_path);

@@ -20,6 +20,7 @@ struct _TmAllocationFigures
   GtkLabel      *made;
   GtkLabel      *temporary;
   GtkLabel      *same_step;
+  gboolean       no_steps;
   GtkLabel      *rate;
   GtkSpinButton *threshold;
 
@@ -91,7 +92,16 @@ tm_allocation_figures_set_stats (TmAllocationFigures *self,
   temporary = count_share_bytes (stats->n_temporary, stats->n_allocations, stats->temporary_bytes);
   same_step = count_share_bytes (stats->n_same_step, stats->n_allocations, stats->same_step_bytes);
 
-  if (stats->busiest_step == G_MAXUINT)
+  /* A profile without steps (a PyTorch snapshot): what the data cannot
+   * tell, not one step of everything. */
+  if (self->no_steps)
+    {
+      g_free (same_step);
+      same_step = g_strdup ("—");
+      rate = g_strdup ("—");
+      rate_tip = g_strdup (_("The file records no steps"));
+    }
+  else if (stats->busiest_step == G_MAXUINT)
     rate = g_strdup ("—");
   else
     {
@@ -115,8 +125,18 @@ tm_allocation_figures_set_stats (TmAllocationFigures *self,
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->made), made_tip);
   gtk_label_set_label (self->temporary, temporary);
   gtk_label_set_label (self->same_step, same_step);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->same_step), g_str_equal (same_step, "—") ? rate_tip : NULL);
   gtk_label_set_label (self->rate, rate);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->rate), rate_tip);
+}
+
+void
+tm_allocation_figures_set_has_steps (TmAllocationFigures *self,
+                                     gboolean             has_steps)
+{
+  g_return_if_fail (TM_IS_ALLOCATION_FIGURES (self));
+
+  self->no_steps = !has_steps;
 }
 
 static void

@@ -26,6 +26,10 @@ GtkWidget *tm_allocation_figures_new              (void);
 /* The figures shown (copied from; NULL: "Counting…"). */
 void       tm_allocation_figures_set_stats        (TmAllocationFigures *self,
                                                    const TmAllocStats  *stats);
+/* Whether the profile has steps (a PyTorch snapshot has none: its
+ * figures per step read "—"); for the next stats set. TRUE at first. */
+void       tm_allocation_figures_set_has_steps    (TmAllocationFigures *self,
+                                                   gboolean             has_steps);
 /* The threshold of a temporary allocation, in picoseconds
  * ("temporary-ps", which the spin button sets). */
 gint64     tm_allocation_figures_get_temporary_ps (TmAllocationFigures *self);

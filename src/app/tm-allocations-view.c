@@ -415,6 +415,9 @@ refresh (TmAllocationsView *self)
     }
   self->dirty = FALSE;
   tm_snapshot_columns_apply (self->column_view, session, tm_allocations_get_store (allocations));
+  tm_allocation_figures_set_has_steps (self->figures,
+                                       tm_profile_lookup_segments (tm_session_get_profile (session),
+                                                                   tm_allocations_get_store (allocations)) == NULL);
 
   viewport = tm_session_get_viewport (session);
   job = g_new0 (ListJob, 1);
