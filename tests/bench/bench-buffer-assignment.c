@@ -15,6 +15,11 @@
  * clock (the allocation chart's painter uses two threads) and in CPU time:
  * frames of a new size each (the painter runs), and frames of one size
  * with another buffer selected each (its picture is coloured again).
+ * --charts-only leaves out the decoding, computing and JSON timings (a
+ * profiler then sees the frames alone). --hash prints, instead of times,
+ * a checksum of each chart's image at 1920 and 1919 pixels wide, with
+ * nothing and then a buffer selected: two builds that print the same
+ * lines draw the same pixels.
  */
 #include "config.h"
 
@@ -162,6 +167,50 @@ frames (TmBufferCharts           *charts,
   return best;
 }
 
+/* FNV-1a over an image's pixels, row by row (not its padding). */
+static guint64
+image_checksum (cairo_surface_t *surface)
+{
+  const guint8 *data;
+  int width, height, stride;
+  guint64 h = G_GUINT64_CONSTANT (14695981039346656037);
+
+  cairo_surface_flush (surface);
+  data = cairo_image_surface_get_data (surface);
+  width = cairo_image_surface_get_width (surface);
+  height = cairo_image_surface_get_height (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  for (int r = 0; r < height; r++)
+    for (int i = 0; i < width * 4; i++)
+      h = (h ^ data[(gsize) r * stride + i]) * G_GUINT64_CONSTANT (1099511628211);
+  return h;
+}
+
+/* Checksums of the charts as the frames draw them: see --hash. */
+static void
+print_hashes (const TmBufferAssignment *r)
+{
+  g_autoptr(TmBufferCharts) charts = tm_buffer_charts_new (r);
+  int heights[TM_BUFFER_N_CHARTS] = { 600, 200, 600 };
+  const char *names[TM_BUFFER_N_CHARTS] = { "heap", "bars", "blocks" };
+
+  for (int selected = 0; selected < 2; selected++)
+    {
+      if (selected && r->max_heap->len > 0)
+        tm_buffer_charts_select (charts, g_array_index (r->max_heap, TmHeapObject, r->max_heap->len - 1).logical_buffer_id);
+      for (int width = 1920; width >= 1919; width--)
+        for (guint k = 0; k < TM_BUFFER_N_CHARTS; k++)
+          {
+            cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, heights[k]);
+
+            draw_chart (charts, k, surface, width, heights[k]);
+            printf ("%-6s %dx%d %s %016" G_GINT64_MODIFIER "x\n", names[k], width, heights[k],
+                    selected ? "selected" : "none    ", image_checksum (surface));
+            cairo_surface_destroy (surface);
+          }
+    }
+}
+
 static void
 print_frames (const char  *what,
               const Frame *f,
@@ -225,8 +274,10 @@ main (int    argc,
   guint n_objects = 0;
   gsize size;
   const guint8 *data = g_bytes_get_data (bytes, &size);
+  gboolean charts_only = argc > 1 && g_str_equal (argv[1], "--charts-only");
+  gboolean hash = argc > 1 && g_str_equal (argv[1], "--hash");
 
-  for (int run = 0; run < runs; run++)
+  for (int run = 0; run < runs && !charts_only && !hash; run++)
     {
       g_autoptr(GError) error = NULL;
       g_autoptr(TmHloProto) proto = NULL;
@@ -256,12 +307,15 @@ main (int    argc,
       n_objects = r->max_heap->len;
     }
 
-  printf ("module: %d logical buffers, %d parameters, HloProto %.1f MiB; peak %" G_GINT64_FORMAT " bytes, %u objects at the peak\n",
-          N_BUFFERS, N_PARAMETERS, size / 1048576.0, peak, n_objects);
-  printf ("CPU time, best of %d:\n", runs);
-  printf ("decode   %8.1f ms\n", best_decode);
-  printf ("compute  %8.1f ms   (target 200 ms: %s)\n", best_compute, best_compute <= 200 ? "met" : "MISSED");
-  printf ("json     %8.1f ms\n", best_json);
+  if (!charts_only && !hash)
+    {
+      printf ("module: %d logical buffers, %d parameters, HloProto %.1f MiB; peak %" G_GINT64_FORMAT " bytes, %u objects at the peak\n",
+              N_BUFFERS, N_PARAMETERS, size / 1048576.0, peak, n_objects);
+      printf ("CPU time, best of %d:\n", runs);
+      printf ("decode   %8.1f ms\n", best_decode);
+      printf ("compute  %8.1f ms   (target 200 ms: %s)\n", best_compute, best_compute <= 200 ? "met" : "MISSED");
+      printf ("json     %8.1f ms\n", best_json);
+    }
 
   {
     g_autoptr(GError) error = NULL;
@@ -273,7 +327,10 @@ main (int    argc,
     r = tm_buffer_assignment_compute (proto, "bench_module(1)", 0, TM_BUFFER_ASSIGNMENT_SMALL_BUFFER_SIZE, NULL, &error);
     if (r == NULL)
       g_error ("%s", error->message);
-    bench_frames (r, runs);
+    if (hash)
+      print_hashes (r);
+    else
+      bench_frames (r, runs);
   }
   return 0;
 }
