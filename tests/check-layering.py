@@ -19,6 +19,9 @@
   among them has no cycle (a static inline function of the view's private
   header belongs to the header);
 - no file in src/ is longer than the line limit;
+- src/ reads no environment variable but those of ENVIRONMENT, which a
+  user sets: test hooks stay out of the product (docs/architecture.md,
+  "Tests");
 - nothing cites a document outside the repository, and nothing uses the
   old specification's section signs (U+00A7): comments cite a page of
   docs/ and its section by name or number ("docs/formats.md, section 1.6").
@@ -28,7 +31,8 @@ static inline functions of its headers; tm-foo-private.h belongs to
 tm-foo.c, and files named tm-foo-*.c that share a tm-foo-private.h are one
 unit with tm-foo.c (a class split by concern). Usage:
 check-layering.py REPOSITORY_ROOT, or check-layering.py --self-test
-(the rules on a small made-up tree: a view that calls another is found).
+(the rules on a small made-up tree: a view that calls another, and a
+test's switch read from the environment, are found).
 """
 
 import os
@@ -82,6 +86,15 @@ CORE_CHAIN = [
     'tm-xspace-writer',
     'tm-run-loader',
 ]
+
+# The environment variables src/ may read, each one a user's (or GTK's)
+# setting; a test's knob is an entry point in a private header instead.
+ENVIRONMENT = {
+    'GTK_THEME': "GTK's theme, which the application then leaves alone",
+    'GSK_RENDERER': "GTK's renderer, which tm-renderer then leaves alone",
+    'TIDEMARK_LOCALEDIR': 'where the translations are (docs/ui.md)',
+}
+GETENV_RE = re.compile(r'\b(?:g_)?getenv\s*\(\s*"([^"]*)"')
 
 # The base every view derives from (src/app/tm-view.h); not a view itself.
 VIEW_BASE = 'tm-view'
@@ -330,6 +343,13 @@ def check(root):
                     n = sum(1 for _ in fh)
                 if n > MAX_LINES:
                     problems.append(f'{os.path.relpath(path, src)}: {n} lines (limit {MAX_LINES})')
+                with open(path, encoding='utf-8') as fh:
+                    code = COMMENT_RE.sub('', fh.read())
+                for var in GETENV_RE.findall(code):
+                    if var not in ENVIRONMENT:
+                        problems.append(f'{os.path.relpath(path, src)}: reads ${var}, which is not in '
+                                        f'ENVIRONMENT of tests/check-layering.py (test hooks stay out '
+                                        f'of src/: docs/architecture.md, "Tests")')
 
     n_core = sum(len(v) for v in core.values())
     n_charts = sum(len(v) for v in charts.values())
@@ -355,6 +375,8 @@ SELF_TEST_TREE = {
     'src/app/tm-old.c': 'G_DEFINE_FINAL_TYPE (TmOld, tm_old, GTK_TYPE_WIDGET)\n'
                         'static void\nf (void)\n{\n  g_param_spec_object ("session", NULL, NULL, 0, 0);\n'
                         '  tm_one_view_poke ();\n}\n',
+    # A test's switch read from the environment.
+    'src/cli/tm-cli.c': 'static int\nh (void)\n{\n  return g_getenv ("TM_CLEAN") != NULL && g_getenv ("GTK_THEME");\n}\n',
     # Not a view: the window may call views.
     'src/app/tm-window.c': 'G_DEFINE_FINAL_TYPE (TmWindow, tm_window, GTK_TYPE_APPLICATION_WINDOW)\n'
                            'static void\ng (void)\n{\n  tm_one_view_poke ();\n}\n',
@@ -381,7 +403,9 @@ def self_test():
                 fh.write(text)
         problems, figures = check(root)
     print(figures)
-    expected = ['src/app: the files of view tm-chart-view call each other: '
+    expected = ['cli/tm-cli.c: reads $TM_CLEAN, which is not in ENVIRONMENT of tests/check-layering.py '
+                '(test hooks stay out of src/: docs/architecture.md, "Tests")',
+                'src/app: the files of view tm-chart-view call each other: '
                 'tm-chart-view-draw.c → tm-chart-view.c; tm-chart-view-input.c → tm-chart-view-draw.c; '
                 'tm-chart-view.c → tm-chart-view-input.c',
                 'src/app: view tm-old calls view tm-one-view',

@@ -67,7 +67,8 @@ fill_memory (gconstpointer    data,
   m->addr = ev->addr;
   m->tf_op = ev->op;
   m->region_type = ev->region;
-  m->data_type = 1;
+  /* The deallocations name nothing: data type 0, XProf's "INVALID". */
+  m->data_type = ev->alloc ? 1 : 0;
   m->shape = ev->shape;
   m->has_group_id = TRUE;
   m->group_id = ev->step;
@@ -178,6 +179,13 @@ test_rows (Fixture       *f,
 
     g_assert_cmpstr (before, ==, "before the profile");
     g_assert_cmpstr (op, ==, "unknown");
+    /* So are its region, data type and shape, as the table says them. */
+    for (TmAllocationCell c = TM_ALLOCATION_CELL_REGION; c <= TM_ALLOCATION_CELL_SHAPE; c++)
+      {
+        g_autofree char *text = tm_allocation_cell_text (c, first);
+
+        g_assert_cmpstr (text, ==, "unknown");
+      }
     g_assert_cmpstr (freed, ==, "never freed");
     g_assert_cmpstr (lifetime, ==, "≥ 6.00 µs");
   }

@@ -279,15 +279,15 @@ test_spans (void)
   g_assert_cmpuint (tm_allocations_axis_to_address (allocs, (double) spans[1].offset + 10), ==, 0x7f000000000a);
 }
 
-/* A store of random points (the XProf JSON path pairs them itself): the
- * rectangle query and picking against brute force. */
-static void
-test_query_brute_force (void)
+/* A store of random points (the XProf JSON path pairs them itself), with
+ * deallocations before any allocation too; its last time in *t_end. */
+static TmAllocations *
+random_allocations (GRand  *rand,
+                    gint64 *t_end)
 {
   g_autoptr(TmMemoryStore) store = tm_memory_store_new ("r", NULL);
-  g_autoptr(TmAllocations) allocs = NULL;
+  TmAllocations *allocs;
   g_autoptr(GError) error = NULL;
-  GRand *rand = g_rand_new_with_seed (42);
   guint64 addrs[64];
   gboolean live[64] = { FALSE };
   gint64 t = 0;
@@ -318,6 +318,17 @@ test_query_brute_force (void)
   allocs = tm_allocations_new (store, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (tm_allocations_get_n (allocs), >, 1000);
+  *t_end = t;
+  return allocs;
+}
+
+/* The rectangle query and picking against brute force. */
+static void
+test_query_brute_force (void)
+{
+  GRand *rand = g_rand_new_with_seed (42);
+  gint64 t;
+  g_autoptr(TmAllocations) allocs = random_allocations (rand, &t);
 
   for (guint q = 0; q < 500; q++)
     {
@@ -348,6 +359,98 @@ test_query_brute_force (void)
         g_assert_cmpuint (g_array_index (got, guint, i), ==, g_array_index (want, guint, i));
       g_assert_cmpuint (tm_allocations_pick (allocs, t0, t1, a0, a1), ==, best);
     }
+  g_rand_free (rand);
+}
+
+/* A subset (the memory map's never-freed filter) holds the chosen
+ * allocations on the parent's address axis, knows their parents' indices,
+ * and its picking and picture see only them: against brute force over
+ * the parent. */
+static void
+test_subset (void)
+{
+  GRand *rand = g_rand_new_with_seed (7);
+  gint64 t;
+  g_autoptr(TmAllocations) allocs = random_allocations (rand, &t);
+  g_autoptr(TmAllocations) sub = NULL;
+  g_autoptr(TmAllocations) never = NULL;
+  g_autoptr(GArray) chosen = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) never_freed = tm_allocations_query_never_freed (allocs);
+  g_autofree guint32 *cells = g_new (guint32, 200 * 100);
+  g_autofree gboolean *in = g_new0 (gboolean, tm_allocations_get_n (allocs));
+  double len = (double) tm_allocations_get_axis_length (allocs);
+  guint owned = 0;
+
+  for (guint i = 0; i < tm_allocations_get_n (allocs); i++)
+    if (g_rand_int_range (rand, 0, 3) == 0)
+      {
+        g_array_append_val (chosen, i);
+        in[i] = TRUE;
+      }
+  /* Some of those from the profile's start are among them. */
+  g_assert_true (in[0] || in[1] || in[2] || in[3]);
+  sub = tm_allocations_new_subset (allocs, (guint *) chosen->data, chosen->len);
+
+  g_assert_cmpuint (tm_allocations_get_n (sub), ==, chosen->len);
+  g_assert_cmpuint (tm_allocations_get_axis_length (sub), ==, tm_allocations_get_axis_length (allocs));
+  g_assert_cmpuint (tm_allocations_get_n_labels (sub), ==, tm_allocations_get_n_labels (allocs));
+  for (guint i = 0; i < chosen->len; i++)
+    {
+      guint p = g_array_index (chosen, guint, i);
+
+      g_assert_cmpuint (tm_allocations_get_parent_index (sub, i), ==, p);
+      g_assert_cmpuint (tm_allocations_find_parent_index (sub, p), ==, i);
+      g_assert_true (memcmp (tm_allocations_get (sub, i), tm_allocations_get (allocs, p), sizeof (TmAllocation)) == 0);
+      g_assert_cmpint (tm_allocations_get_start_time (sub, i), ==, tm_allocations_get_start_time (allocs, p));
+      g_assert_cmpint (tm_allocations_get_end_time (sub, i), ==, tm_allocations_get_end_time (allocs, p));
+      g_assert_cmpuint (tm_allocations_get_event (sub, i), ==, tm_allocations_get_event (allocs, p));
+    }
+  for (guint p = 0; p < tm_allocations_get_n (allocs); p++)
+    if (!in[p])
+      g_assert_cmpuint (tm_allocations_find_parent_index (sub, p), ==, TM_ALLOCATIONS_NONE);
+
+  for (guint q = 0; q < 300; q++)
+    {
+      gint64 t0 = g_rand_int_range (rand, -10, (gint32) t + 10);
+      gint64 t1 = t0 + g_rand_int_range (rand, 0, q % 2 ? 5 : 2000);
+      guint64 a0 = g_rand_int_range (rand, 0, 64 * 4096);
+      guint64 a1 = a0 + g_rand_int_range (rand, 0, q % 3 ? 10 : 50000);
+      g_autoptr(GArray) got = tm_allocations_query (sub, t0, t1, a0, a1);
+      g_autoptr(GArray) all = tm_allocations_query (allocs, t0, t1, a0, a1);
+      guint picked = tm_allocations_pick (sub, t0, t1, a0, a1);
+      guint best = TM_ALLOCATIONS_NONE, k = 0;
+
+      for (guint i = 0; i < all->len; i++)
+        {
+          guint p = g_array_index (all, guint, i);
+
+          if (!in[p])
+            continue;
+          g_assert_cmpuint (k, <, got->len);
+          g_assert_cmpuint (tm_allocations_get_parent_index (sub, g_array_index (got, guint, k++)), ==, p);
+          if (best == TM_ALLOCATIONS_NONE ||
+              TM_ALLOCATION_BYTES (tm_allocations_get (allocs, p)) >= TM_ALLOCATION_BYTES (tm_allocations_get (allocs, best)))
+            best = p;
+        }
+      g_assert_cmpuint (k, ==, got->len);
+      g_assert_cmpuint (picked == TM_ALLOCATIONS_NONE ? TM_ALLOCATIONS_NONE : tm_allocations_get_parent_index (sub, picked), ==, best);
+    }
+
+  /* The picture: every pixel is one of the subset's. */
+  tm_alloc_raster_render (sub, 0, t, 0, len, 200, 100, cells);
+  for (guint p = 0; p < 200 * 100; p++)
+    if (cells[p] != TM_ALLOCATIONS_NONE)
+      {
+        g_assert_cmpuint (cells[p], <, chosen->len);
+        owned++;
+      }
+  g_assert_cmpuint (owned, >, 0);
+
+  /* Those never freed: all of the subset is. */
+  never = tm_allocations_new_subset (allocs, (guint *) never_freed->data, never_freed->len);
+  g_assert_cmpuint (tm_allocations_get_n_never_freed (never), ==, never_freed->len);
+  g_assert_cmpint (tm_allocations_get_never_freed_bytes (never), ==, tm_allocations_get_never_freed_bytes (allocs));
+  g_assert_cmpuint (tm_allocations_get_n_never_freed (sub), <=, tm_allocations_get_n_never_freed (allocs));
   g_rand_free (rand);
 }
 
@@ -751,6 +854,7 @@ main (int    argc,
   g_test_add_func ("/allocations/csv", test_csv);
   g_test_add_func ("/allocations/spans", test_spans);
   g_test_add_func ("/allocations/query-brute-force", test_query_brute_force);
+  g_test_add_func ("/allocations/subset", test_subset);
   g_test_add_func ("/allocations/render", test_render);
   g_test_add_func ("/allocations/render-brute-force", test_render_brute_force);
   g_test_add_func ("/allocations/render-rects-brute-force", test_render_rects_brute_force);

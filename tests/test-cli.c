@@ -623,7 +623,7 @@ write_named (const char        *memory_id,
 
 /* "op\0A/x", "op\0B/y" and "op" are three rows, not one "op" x 3: every
  * export keeps a NUL in a name, as \u0000 in JSON and \x00 in CSV and
- * collapsed stacks. */
+ * collapsed stacks; the JSON export read back keeps them as well. */
 static void
 test_nul_in_names (void)
 {
@@ -661,6 +661,30 @@ test_nul_in_names (void)
   g_assert_nonnull (strstr (json.out, "\"op\\u0000A/x\""));
   g_assert_nonnull (strstr (json.out, "\"op\\u0000B/y\""));
   g_assert_nonnull (strstr (json.out, "\"op\""));
+
+  /* That JSON read back keeps them too, and writes them back the same. */
+  {
+    g_autofree char *dir = g_path_get_dirname (path);
+    g_autoptr(GBytes) bytes = g_bytes_new (json.out, strlen (json.out));
+    g_autoptr(GError) error = NULL;
+    g_autofree char *json_path = tm_fixture_write_bytes (bytes, dir, "names.memory_profile.json", &error);
+    g_auto(TmTestRun) again = { 0 };
+    g_auto(TmTestRun) again_csv = { 0 };
+
+    g_assert_no_error (error);
+    tm_test_run_cli (&again, NULL, "--export=xprof-json", json_path, NULL);
+    g_assert_cmpint (again.status, ==, 0);
+    g_assert_cmpstr (again.err, ==, "");
+    g_assert_nonnull (strstr (again.out, "\"op\\u0000A/x\""));
+    g_assert_nonnull (strstr (again.out, "\"op\\u0000B/y\""));
+
+    tm_test_run_cli (&again_csv, NULL, "--export=csv", json_path, NULL);
+    g_assert_cmpint (again_csv.status, ==, 0);
+    g_assert_nonnull (strstr (again_csv.out, "\nop\\x00A/x,100,"));
+    g_assert_nonnull (strstr (again_csv.out, "\nop\\x00B/y,200,"));
+    g_assert_nonnull (strstr (again_csv.out, "\nop,300,"));
+    tm_fixture_remove (json_path);
+  }
   tm_fixture_remove (path);
 }
 

@@ -8,14 +8,19 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <gtk/gtk.h>
 
 #include "tm-alloc-raster.h"
 #include "tm-allocations.h"
 #include "tm-allocations-query.h"
 #include "tm-axis.h"
+#include "tm-fit-box.h"
 #include "tm-map-painter.h"
 #include "tm-memory-map.h"
+#include "tm-memory-map-private.h"
+#include "tm-op-label.h"
 #include "tm-session.h"
 #include "tm-test-util.h"
 #include "tm-timeline.h"
@@ -438,6 +443,328 @@ test_one_pixel_among_a_million (void)
   g_assert_cmpuint (owned, ==, 1);
 }
 
+/* The canvas point of an allocation's address at a time. */
+static void
+canvas_point (TmMemoryMap *map,
+              gint64       time_ps,
+              guint64      address,
+              double      *x,
+              double      *y)
+{
+  TmSession *session = tm_view_get_session (TM_VIEW (map));
+  TmAllocations *allocations = tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session));
+  graphene_rect_t plot;
+  double y0, y1;
+
+  tm_memory_map_get_plot (map, &plot);
+  tm_memory_map_get_address_range (map, &y0, &y1);
+  *x = plot.origin.x + tm_viewport_time_to_x (tm_session_get_viewport (session), time_ps, plot.size.width);
+  *y = plot.origin.y + (y1 - tm_allocations_address_to_axis (allocations, address)) / (y1 - y0) * plot.size.height;
+}
+
+/* The never-freed filter (what the cards' never-freed line turns on):
+ * only the allocations never freed are drawn, in their own colours, and
+ * picked; the freed ones leave the picture, a click where one was selects
+ * nothing; the header says how many are kept, in place of the highlight
+ * toggle, and Show All brings the others back (docs/ui.md, "The memory
+ * map's never-freed filter"). */
+static void
+test_never_freed_filter (void)
+{
+  g_autoptr(TmProfile) profile = load_profile ();
+  g_autoptr(TmSession) session = session_for (profile);
+  TmAllocations *allocations = tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session));
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *map = tm_memory_map_new (session);
+  TmMemoryMap *m = TM_MEMORY_MAP (map);
+  GtkGestureClick *click = tm_test_find_click_gesture (tm_memory_map_get_canvas (m), FALSE);
+  GtkWidget *show_all = tm_test_find_button (map, "Show _All");
+  GtkWidget *toggle = tm_test_find_button (map, "_Never freed");
+  guint big = tm_allocations_find_by_snapshot (allocations, 0);
+  guint next = tm_allocations_find_by_snapshot (allocations, 1);
+  g_autoptr(TmTestPicture) all = NULL, kept = NULL, again = NULL;
+  g_autoptr(GString) header = g_string_new (NULL);
+  double bx, by, nx, ny;
+  guint32 big_px, next_px;
+
+  g_assert_nonnull (show_all);
+  g_assert_nonnull (toggle);
+  gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT + 60);
+  gtk_window_set_child (GTK_WINDOW (window), map);
+  gtk_window_present (GTK_WINDOW (window));
+  tm_test_wait_layout_settled (window);
+
+  all = tm_test_render_node (tm_memory_map_render_node (m, WIDTH, HEIGHT), WIDTH, HEIGHT);
+  big_px = tm_test_picture_pixel (all, x_of (m, 3000), y_of (m, BASE + 5 * MIB));
+  next_px = tm_test_picture_pixel (all, x_of (m, 8000), y_of (m, BASE + 13 * MIB));
+  g_assert_cmphex (big_px, !=, 0xffffff);
+  g_assert_false (gtk_widget_get_visible (gtk_widget_get_parent (show_all)));
+  g_assert_true (gtk_widget_get_visible (toggle));
+
+  tm_memory_map_set_never_freed_only (m, TRUE);
+  g_assert_true (tm_memory_map_get_never_freed_only (m));
+  kept = tm_test_render_node (tm_memory_map_render_node (m, WIDTH, HEIGHT), WIDTH, HEIGHT);
+  /* "big" was freed: gone; "next" was not: as it was, not dimmed. */
+  g_assert_cmphex (tm_test_picture_pixel (kept, x_of (m, 3000), y_of (m, BASE + 5 * MIB)), ==, 0xffffff);
+  g_assert_cmphex (tm_test_picture_pixel (kept, x_of (m, 8000), y_of (m, BASE + 13 * MIB)), ==, next_px);
+
+  /* Picking: nothing where "big" was, "next" (the index's own number). */
+  canvas_point (m, 3000, BASE + 5 * MIB, &bx, &by);
+  canvas_point (m, 8000, BASE + 13 * MIB, &nx, &ny);
+  g_assert_cmpuint (_tm_memory_map_pick (m, bx, by), ==, TM_ALLOCATIONS_NONE);
+  g_assert_cmpuint (_tm_memory_map_pick (m, nx, ny), ==, next);
+  g_signal_emit_by_name (click, "pressed", 1, bx, by);
+  g_signal_emit_by_name (click, "released", 1, bx, by);
+  g_assert_cmpuint (tm_session_get_selected_allocation (session), ==, TM_ALLOCATIONS_NONE);
+  g_signal_emit_by_name (click, "pressed", 1, nx, ny);
+  g_signal_emit_by_name (click, "released", 1, nx, ny);
+  g_assert_cmpuint (tm_session_get_selected_allocation (session), ==, next);
+
+  /* The header: how many it keeps, in place of the highlight toggle. */
+  g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (show_all)));
+  g_assert_false (gtk_widget_get_visible (toggle));
+  tm_test_collect_label_text (gtk_widget_get_parent (show_all), header);
+  g_test_message ("%s", header->str);
+  g_assert_nonnull (strstr (header->str, "Only the 2 allocations never freed (8.00 MiB)"));
+
+  /* Selected elsewhere (the table), a freed one is not drawn either. */
+  tm_session_select_allocation (session, big);
+  g_clear_pointer (&kept, tm_test_picture_free);
+  kept = tm_test_render_node (tm_memory_map_render_node (m, WIDTH, HEIGHT), WIDTH, HEIGHT);
+  g_assert_cmphex (tm_test_picture_pixel (kept, x_of (m, 1000) + 8, y_of (m, BASE + 5 * MIB)), ==, 0xffffff);
+
+  /* Show All: everything again, as it was. */
+  tm_session_select_allocation (session, TM_ALLOCATIONS_NONE);
+  g_signal_emit_by_name (show_all, "clicked");
+  g_assert_false (tm_memory_map_get_never_freed_only (m));
+  g_assert_true (gtk_widget_get_visible (toggle));
+  again = tm_test_render_node (tm_memory_map_render_node (m, WIDTH, HEIGHT), WIDTH, HEIGHT);
+  g_assert_cmphex (tm_test_picture_pixel (again, x_of (m, 3000), y_of (m, BASE + 5 * MIB)), ==, big_px);
+  g_assert_cmpuint (_tm_memory_map_pick (m, bx, by), ==, big);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* An allocation the file names nothing of (no op, region, shape or step,
+ * data type 0, which XProf calls "INVALID"): the map's tooltip and the
+ * timeline's say "unknown" for its op, as the table does, and
+ * leave the other fields out, with no separator left by an empty one
+ * (docs/ui.md, "Values the file does not hold"); a named one keeps them
+ * all, in the same words in both. */
+static void
+test_tooltip_unknown_values (void)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  TmFixtureLine *line = tm_fixture_plane_add_line (tm_fixture_space_add_plane (space, "/host:CPU"), "l", 0);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmProfile) profile = NULL;
+  g_autoptr(TmSession) session = NULL;
+  TmAllocations *allocations;
+  GtkWidget *map, *timeline;
+  TmFixtureMemory m = {
+    .id_kind = TM_FIXTURE_MEMORY_ID_ALLOCATOR_NAME,
+    .allocator_name = "GPU_0_bfc",
+    .bytes_allocated = 4 * MIB,
+    .bytes_available = 60 * MIB,
+    .peak_bytes_in_use = 4 * MIB,
+    .requested_bytes = 4 * MIB,
+    .allocation_bytes = 4 * MIB,
+    .addr = BASE,
+    .absent = TM_FIXTURE_FIELD_TF_OP | TM_FIXTURE_FIELD_GROUP_ID | TM_FIXTURE_FIELD_REGION_TYPE |
+              TM_FIXTURE_FIELD_DATA_TYPE | TM_FIXTURE_FIELD_SHAPE,
+  };
+
+  tm_fixture_line_add_memory_event (line, TRUE, 1000, &m);
+  m = (TmFixtureMemory) {
+    .id_kind = TM_FIXTURE_MEMORY_ID_ALLOCATOR_NAME,
+    .allocator_name = "GPU_0_bfc",
+    .bytes_allocated = 8 * MIB,
+    .bytes_available = 56 * MIB,
+    .peak_bytes_in_use = 8 * MIB,
+    .requested_bytes = 4 * MIB,
+    .allocation_bytes = 4 * MIB,
+    .addr = BASE + 4 * MIB,
+    .tf_op = "named/MatMul",
+    .has_group_id = TRUE,
+    .group_id = 3,
+    .region_type = "output",
+    .data_type = 1,
+    .shape = "[4]",
+  };
+  tm_fixture_line_add_memory_event (line, TRUE, 2000, &m);
+  profile = tm_test_load_space (space, &error);
+  g_assert_no_error (error);
+  session = session_for (profile);
+  allocations = tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session));
+  map = g_object_ref_sink (tm_memory_map_new (session));
+  timeline = g_object_ref_sink (tm_timeline_new (session));
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *on_map = _tm_memory_map_describe (TM_MEMORY_MAP (map), i);
+      g_autofree char *on_timeline = tm_timeline_describe_snapshot (TM_TIMELINE (timeline),
+                                                                    tm_allocations_get_event (allocations, i));
+      const char *texts[] = { on_map, on_timeline };
+
+      g_test_message ("map: %s\ntimeline: %s", on_map, on_timeline);
+      for (guint k = 0; k < G_N_ELEMENTS (texts); k++)
+        {
+          g_assert_true (pango_parse_markup (texts[k], -1, 0, NULL, NULL, NULL, NULL));
+          g_assert_null (strstr (texts[k], "(no op)"));
+          g_assert_null (strstr (texts[k], "INVALID"));
+          g_assert_null (strstr (texts[k], "—"));
+          g_assert_null (strstr (texts[k], "·  "));
+          g_assert_null (strstr (texts[k], " · \n"));
+          g_assert_null (strstr (texts[k], "  ·"));
+          if (i == 0)
+            {
+              /* Its step is the analysis's (docs/analysis.md, step 3):
+               * then the line ends. */
+              g_assert_true (g_regex_match_simple ("\nStep [0-9]+\n", texts[k], 0, 0));
+              g_assert_null (strstr (texts[k], "region"));
+              g_assert_null (strstr (texts[k], "shape"));
+              g_assert_null (strstr (texts[k], "data type"));
+            }
+          else
+            g_assert_nonnull (strstr (texts[k], "Step 3 · region output · data type float · shape [4]\n"));
+        }
+      g_assert_true (g_str_has_prefix (on_map, i == 0 ? "<b>unknown</b>\n" : "<b>named/\u200bMatMul</b>\n"));
+      g_assert_nonnull (strstr (on_timeline, i == 0 ? "Op: unknown\n" : "Op: named/\u200bMatMul\n"));
+    }
+
+  g_object_unref (timeline);
+  g_object_unref (map);
+}
+
+/* Whether the tooltip's label for markup (tm_op_label_new_tooltip, what
+ * the views hand GtkTooltip) asks for at most width pixels, and puts the
+ * text on more than one line. */
+static gboolean
+wraps_within (const char *markup,
+              int         width)
+{
+  GtkWidget *label = g_object_ref_sink (tm_op_label_new_tooltip (markup));
+  int natural, height;
+
+  gtk_widget_measure (label, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+  gtk_widget_measure (label, GTK_ORIENTATION_VERTICAL, natural, NULL, &height, NULL, NULL);
+  g_object_unref (label);
+  g_test_message ("a tooltip of %d × %d px", natural, height);
+  return natural <= width && height > 10 * 12;
+}
+
+/* An op name of a hundred scopes (as long as a PyTorch stack): the map's
+ * and the timeline's tooltips (and the tables', through the same label)
+ * wrap it at its scopes rather than running past the window. */
+static void
+test_tooltip_long_name (void)
+{
+  g_autoptr(TmFixtureSpace) space = tm_fixture_space_new ();
+  TmFixtureLine *line = tm_fixture_plane_add_line (tm_fixture_space_add_plane (space, "/host:CPU"), "l", 0);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmProfile) profile = NULL;
+  g_autoptr(TmSession) session = NULL;
+  g_autoptr(GString) name = g_string_new (NULL);
+  g_autofree char *on_map = NULL, *on_timeline = NULL;
+  TmAllocations *allocations;
+  GtkWidget *map, *timeline;
+  TmFixtureMemory m = {
+    .id_kind = TM_FIXTURE_MEMORY_ID_ALLOCATOR_NAME,
+    .allocator_name = "GPU_0_bfc",
+    .bytes_allocated = 4 * MIB,
+    .bytes_available = 60 * MIB,
+    .peak_bytes_in_use = 4 * MIB,
+    .requested_bytes = 4 * MIB,
+    .allocation_bytes = 4 * MIB,
+    .addr = BASE,
+    .region_type = "output",
+    .data_type = 1,
+    .shape = "[4]",
+  };
+
+  for (guint i = 0; i < 100; i++)
+    g_string_append_printf (name, "%sD:\\work\\model\\layer_%u.py:%u:forward", i > 0 ? "/" : "", i, 10 + i);
+  m.tf_op = name->str;
+  tm_fixture_line_add_memory_event (line, TRUE, 1000, &m);
+  profile = tm_test_load_space (space, &error);
+  g_assert_no_error (error);
+  session = session_for (profile);
+  allocations = tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session));
+  map = g_object_ref_sink (tm_memory_map_new (session));
+  timeline = g_object_ref_sink (tm_timeline_new (session));
+
+  on_map = _tm_memory_map_describe (TM_MEMORY_MAP (map), 0);
+  on_timeline = tm_timeline_describe_snapshot (TM_TIMELINE (timeline), tm_allocations_get_event (allocations, 0));
+  g_assert_true (wraps_within (on_map, 800));
+  g_assert_true (wraps_within (on_timeline, 800));
+  /* The name itself, less the spaces that let it break. */
+  {
+    g_autofree char *text = NULL;
+
+    g_assert_true (pango_parse_markup (on_map, -1, 0, NULL, &text, NULL, NULL));
+    g_assert_nonnull (strstr (text, "layer_0.py:10:forward/\u200bD:\\\u200bwork"));
+  }
+
+  g_object_unref (timeline);
+  g_object_unref (map);
+}
+
+/* The legend in a narrow header: the entries that fit are whole, those
+ * that do not are left out, from the last, and "+N more" counts them with
+ * the names beyond the legend (docs/ui.md, "The memory map's never-freed
+ * filter"). */
+static void
+test_legend_fits (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *box = tm_fit_box_new (10);
+  GtkWidget *more = gtk_label_new ("+3 more");
+  GtkWidget *entries[5];
+  int more_width, room = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (entries); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("layer_%u/…/Cast", i);
+
+      entries[i] = gtk_label_new (name);
+      gtk_label_set_ellipsize (GTK_LABEL (entries[i]), PANGO_ELLIPSIZE_START);
+      tm_fit_box_append (TM_FIT_BOX (box), entries[i]);
+    }
+  tm_fit_box_set_more (TM_FIT_BOX (box), more);
+  gtk_widget_measure (more, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &more_width, NULL, NULL);
+  /* Room for the first two entries and "more". */
+  for (guint i = 0; i < 2; i++)
+    {
+      int natural;
+
+      gtk_widget_measure (entries[i], GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+      room += natural + 10;
+    }
+  room += more_width + 5;
+  gtk_window_set_child (GTK_WINDOW (window), box);
+  gtk_window_present (GTK_WINDOW (window));
+  gtk_widget_allocate (box, room, 20, -1, NULL);
+
+  g_assert_cmpuint (tm_fit_box_get_n_hidden (TM_FIT_BOX (box)), ==, 3);
+  for (guint i = 0; i < G_N_ELEMENTS (entries); i++)
+    {
+      int natural;
+
+      gtk_widget_measure (entries[i], GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+      g_assert_true (gtk_widget_get_child_visible (entries[i]) == (i < 2));
+      if (i < 2)
+        g_assert_cmpint (gtk_widget_get_width (entries[i]), ==, natural);
+    }
+  g_assert_true (gtk_widget_get_child_visible (more));
+  g_assert_cmpint (gtk_widget_get_width (more), ==, more_width);
+  /* Wide enough: all of them. */
+  gtk_widget_allocate (box, room * 4, 20, -1, NULL);
+  g_assert_cmpuint (tm_fit_box_get_n_hidden (TM_FIT_BOX (box)), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (entries); i++)
+    g_assert_true (gtk_widget_get_child_visible (entries[i]));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* The painter's colours (src/charts, no GTK) are the ones GTK gave the
  * map before it drew through its layer: a name's hue from its hash,
  * converted as gtk_hsv_to_rgb() converts it. */
@@ -472,6 +799,10 @@ main (int    argc,
   g_test_add_func ("/memory-map/scope-highlight", test_scope_highlight);
   g_test_add_func ("/memory-map/legend-names", test_legend_names);
   g_test_add_func ("/memory-map/colors-as-gtk", test_colors_as_gtk);
+  g_test_add_func ("/memory-map/tooltip-unknown-values", test_tooltip_unknown_values);
+  g_test_add_func ("/memory-map/never-freed-filter", test_never_freed_filter);
+  g_test_add_func ("/memory-map/tooltip-long-name", test_tooltip_long_name);
+  g_test_add_func ("/memory-map/legend-fits", test_legend_fits);
 
   return g_test_run ();
 }

@@ -220,6 +220,53 @@ test_cli_summary_json (void)
   tm_fixture_remove (side_dir);
 }
 
+/* A name that is not valid UTF-8 is written with U+FFFD, and standard
+ * error says how many bytes were, in the words and plural forms of the
+ * other exports' warning. */
+static void
+test_cli_replaced_names (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = tm_fixture_make_temp_dir (&error);
+
+  g_assert_no_error (error);
+  for (guint n = 1; n <= 2; n++)
+    {
+      g_autoptr(TmHloFixture) module = tm_hlo_fixture_new_chain ();
+      Xla__HloModuleProto *proto = tm_hlo_fixture_get_proto (module)->hlo_module;
+      g_autoptr(GBytes) bytes = NULL;
+      g_autofree char *path = NULL;
+      g_autofree char *name = g_strdup_printf ("bad_%u.hlo_proto.pb", n);
+      g_auto(TmTestRun) run = { 0 };
+
+      proto->computations[0]->instructions[0]->name = tm_hlo_fixture_strdup (module, n == 1 ? "mul\xff" : "mul\xfe\xff");
+      tm_hlo_fixture_add_event (module, TM_HLO_ALLOC, 1, 0);
+      tm_hlo_fixture_add_event (module, TM_HLO_FREE, 1, 0);
+      bytes = tm_hlo_fixture_serialize (module);
+      path = tm_fixture_write_bytes (bytes, dir, name, &error);
+      g_assert_no_error (error);
+      tm_test_run_cli (&run, NULL, "--export=memory-viewer-json", path, NULL);
+      g_test_message ("%s", run.err);
+      g_assert_cmpint (run.status, ==, 0);
+      g_assert_nonnull (strstr (run.out, "\xef\xbf\xbd"));
+      {
+        g_autoptr(GMatchInfo) match = NULL;
+        g_autoptr(GRegex) regex = g_regex_new ("warning: ([0-9]+) (byte of names was|bytes of names were) "
+                                               "not valid UTF-8 and (is|are) written as U\\+FFFD\n$", 0, 0, NULL);
+        g_autofree char *count = NULL;
+        g_autofree char *words = NULL;
+
+        g_assert_true (g_regex_match (regex, run.err, 0, &match));
+        count = g_match_info_fetch (match, 1);
+        words = g_match_info_fetch (match, 2);
+        /* Every place the name is written counts. */
+        g_assert_cmpint (g_ascii_strtoll (count, NULL, 10) % n, ==, 0);
+        g_assert_cmpstr (words, ==, g_str_equal (count, "1") ? "byte of names was" : "bytes of names were");
+      }
+    }
+  tm_fixture_remove (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -229,6 +276,7 @@ main (int    argc,
   g_test_add_func ("/memory-viewer-cli/export", test_cli);
   g_test_add_func ("/memory-viewer-cli/summary-without-modules", test_cli_summary_without_modules);
   g_test_add_func ("/memory-viewer-cli/summary-json", test_cli_summary_json);
+  g_test_add_func ("/memory-viewer-cli/replaced-names", test_cli_replaced_names);
 
   return g_test_run ();
 }

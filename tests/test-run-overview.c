@@ -361,6 +361,48 @@ test_sparkline_scale (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Two hosts that peak at the same bytes (copies of one profile): the
+ * busiest, as the headline and the badge say, is the top row, and ties
+ * come in host order, worker-0 above worker-1, whatever order the hosts
+ * were read in. */
+static void
+test_tied_peaks (void)
+{
+  static const char *hosts[] = { "worker-1", "worker-0", "worker-2" };
+  const gint64 capacity = G_GINT64_CONSTANT (16) << 30;
+  g_autoptr(GPtrArray) summaries = g_ptr_array_new_with_free_func ((GDestroyNotify) tm_host_summary_free);
+  g_autoptr(GFile) source = g_file_new_for_path ("/nonexistent/gathered.jsonl");
+  g_autoptr(TmRunLoader) run = NULL;
+  g_autoptr(TmSession) session = tm_session_new ();
+  TmRunOverview *overview = TM_RUN_OVERVIEW (g_object_ref_sink (tm_run_overview_new (session)));
+  GListModel *model;
+
+  for (guint i = 0; i < G_N_ELEMENTS (hosts); i++)
+    {
+      TmHostSummary *summary = tm_host_summary_new (hosts[i], NULL);
+
+      g_ptr_array_add (summary->devices, device_new ("GPU_6_bfc", i < 2 ? 300 << 20 : 100 << 20, capacity));
+      g_ptr_array_add (summary->devices, device_new ("GPU_4_bfc", i < 2 ? 300 << 20 : 100 << 20, capacity));
+      g_ptr_array_add (summaries, summary);
+    }
+  run = tm_run_loader_new_for_summaries (source, g_steal_pointer (&summaries));
+  tm_session_set_run (session, run);
+  model = tm_run_overview_get_model (overview);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 6);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autoptr(TmRunRow) row = g_list_model_get_item (model, i);
+
+      g_test_message ("%s %s%s", tm_run_row_get_host (row), tm_run_row_get_device (row)->memory_id,
+                      tm_run_row_get_busiest (row) ? " (busiest)" : "");
+      g_assert_cmpstr (tm_run_row_get_host (row), ==, i < 2 ? "worker-0" : "worker-1");
+      g_assert_cmpstr (tm_run_row_get_device (row)->memory_id, ==, i % 2 == 0 ? "GPU_4_bfc" : "GPU_6_bfc");
+      g_assert_true (tm_run_row_get_busiest (row) == (i == 0));
+    }
+  g_assert_true (g_str_has_prefix (tm_run_overview_get_headline (overview), "worker-0 · GPU_4_bfc"));
+  g_object_unref (overview);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -379,6 +421,7 @@ main (int    argc,
   g_test_add_func ("/run-overview/folder", test_folder);
   g_test_add_func ("/run-overview/summaries", test_summaries);
   g_test_add_func ("/run-overview/sparkline-scale", test_sparkline_scale);
+  g_test_add_func ("/run-overview/tied-peaks", test_tied_peaks);
 
   status = g_test_run ();
   tm_fixture_remove (fixture_dir);

@@ -411,22 +411,6 @@ write_scoped_profile (const char *dir)
   return path;
 }
 
-static GtkWidget *
-find_button_labelled (GtkWidget  *widget,
-                      const char *text)
-{
-  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), text) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_button_labelled (child, text);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* The position of the table's row drawn at the top of its list. */
 static guint
 first_row_shown (GtkColumnView *column_view)
@@ -480,7 +464,7 @@ test_all_then_table (void)
   g_assert_cmpstr (tm_session_get_selected_scope (session)->parts[0], ==, "small");
   tm_test_wait_layout_settled (GTK_WIDGET (window));
 
-  all = find_button_labelled (GTK_WIDGET (scopes), "All");
+  all = tm_test_find_button (GTK_WIDGET (scopes), "All");
   g_assert_nonnull (all);
   g_signal_emit_by_name (all, "clicked");
   g_assert_null (tm_session_get_selected_scope (session));

@@ -240,7 +240,7 @@ activate_card (GtkWidget *widget)
 
 /* A click (or Enter) on a card goes to its moment: Peak Memory Use to the
  * peak, brought into view; Lifetime Peak Heap to when the profile reached
- * it; the never-freed line filters the table and highlights the map. Each
+ * it; the never-freed line filters the table and the map. Each
  * card's tooltip says what a click does. */
 static void
 test_cards_lead (void)
@@ -281,13 +281,18 @@ test_cards_lead (void)
   g_assert_cmpint (tm_viewport_get_start (viewport), <=, 1000000000);
   g_assert_cmpint (tm_viewport_get_end (viewport), >=, 1000000000);
 
-  /* Never freed: the table's filter and the map's highlight. */
+  /* Never freed: the table's filter and the map's (only those drawn, the
+   * header saying so, Show All for the way back). */
   never_freed = card (window, "never_freed_button");
   g_assert_nonnull (strstr (gtk_widget_get_tooltip_markup (never_freed), "Click to"));
   g_assert_false (gtk_check_button_get_active (tm_test_find_check (GTK_WIDGET (table), "_Never freed")));
+  g_assert_false (tm_memory_map_get_never_freed_only (map));
   g_signal_emit_by_name (never_freed, "clicked");
   g_assert_true (gtk_check_button_get_active (tm_test_find_check (GTK_WIDGET (table), "_Never freed")));
-  g_assert_true (tm_memory_map_get_highlight_never_freed (map));
+  g_assert_true (tm_memory_map_get_never_freed_only (map));
+  g_assert_true (gtk_widget_get_visible (tm_test_find_button (GTK_WIDGET (map), "Show _All")));
+  g_signal_emit_by_name (tm_test_find_button (GTK_WIDGET (map), "Show _All"), "clicked");
+  g_assert_false (tm_memory_map_get_never_freed_only (map));
 
   /* Activity shows the whole profile. */
   tm_viewport_set_range (viewport, 1000000000, 1200000000);

@@ -454,7 +454,7 @@ test_timeline_pick (void)
   markup = tm_timeline_describe_snapshot (timeline, 4);
   g_assert_true (pango_parse_markup (markup, -1, 0, NULL, NULL, NULL, NULL));
   g_assert_nonnull (strstr (markup, "Allocation"));
-  g_assert_nonnull (strstr (markup, "pick/&lt;Op&gt; &amp; more"));
+  g_assert_nonnull (strstr (markup, "pick/\u200b&lt;Op&gt; &amp; more"));
   g_assert_nonnull (strstr (markup, "&lt; 0.01 %"));
   g_assert_nonnull (strstr (markup, "[16, 1024]"));
   g_assert_nonnull (strstr (markup, "5.00 MiB"));   /* in use: 5 × 1 MiB */

@@ -24,12 +24,14 @@
 #include <json-glib/json-glib.h>
 
 #include "tm-allocation-row.h"
+#include "tm-allocations-view.h"
 #include "tm-application.h"
 #include "tm-breakdown-view.h"
 #include "tm-error.h"
 #include "tm-format.h"
 #include "tm-profile-private.h"
 #include "tm-memory-map.h"
+#include "tm-scope-view.h"
 #include "tm-summary-cards.h"
 #include "tm-test-util.h"
 #include "tm-timeline.h"
@@ -901,14 +903,15 @@ test_many_rows (void)
     }
 
   /* Scrolling to the end and back works and keeps the rows, once the
-   * list has measured its rows (on a busy machine that takes more than a
-   * few frames; scrolling before makes GTK warn). */
+   * list has measured its rows and settled (on a busy machine, or under
+   * ThreadSanitizer, that takes more than a few frames; scrolling before
+   * makes GTK warn). */
   tm_test_iterate_until (list_measured, vadj);
-  tm_test_iterate_for (50);
+  tm_test_wait_layout_settled (GTK_WIDGET (view));
   gtk_adjustment_set_value (vadj, gtk_adjustment_get_upper (vadj));
-  tm_test_iterate_for (50);
+  tm_test_wait_layout_settled (GTK_WIDGET (view));
   gtk_adjustment_set_value (vadj, 0);
-  tm_test_iterate_for (50);
+  tm_test_wait_layout_settled (GTK_WIDGET (view));
   g_assert_cmpuint (n_shown (window), ==, MANY_ROWS / 2);
 
   /* Filtering tens of thousands of rows by op name */
@@ -1024,6 +1027,22 @@ test_file_changed (void)
 /* ------------------------------------------------------------------ */
 /* Settings (when the schema is there)                                 */
 
+/* The first spin button under root (the Allocations tab's threshold). */
+static GtkSpinButton *
+find_spin_button (GtkWidget *root)
+{
+  if (GTK_IS_SPIN_BUTTON (root))
+    return GTK_SPIN_BUTTON (root);
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkSpinButton *found = find_spin_button (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 test_settings (void)
 {
@@ -1062,6 +1081,30 @@ test_settings (void)
   g_assert_false (tm_breakdown_view_get_hide_small (view));
   tm_breakdown_view_set_hide_small (view, TRUE);
   g_assert_true (g_settings_get_boolean (settings, "hide-small-allocations"));
+
+  /* The Allocations tab's "temporary" threshold, 1 ms at first, is kept:
+   * the spin button sets it, and the next window starts with it. */
+  {
+    GtkWidget *allocations = tm_test_find_widget (window, "allocations_view");
+    GtkSpinButton *spin = find_spin_button (allocations);
+    TmWindow *next;
+    gint64 ps;
+
+    g_assert_nonnull (spin);
+    g_object_get (allocations, "temporary-ps", &ps, NULL);
+    g_assert_cmpint (ps, ==, 1000000000);
+    g_assert_cmpint (g_settings_get_int64 (settings, "temporary-threshold"), ==, 1000000000);
+    gtk_spin_button_set_value (spin, 2.5);
+    g_assert_cmpint (g_settings_get_int64 (settings, "temporary-threshold"), ==, 2500000000);
+    next = tm_test_new_window ();
+    g_object_get (tm_test_find_widget (next, "allocations_view"), "temporary-ps", &ps, NULL);
+    g_assert_cmpint (ps, ==, 2500000000);
+    g_assert_cmpfloat (gtk_spin_button_get_value (find_spin_button (tm_test_find_widget (next, "allocations_view"))), ==, 2.5);
+    tm_test_destroy_window (next);
+    g_settings_reset (settings, "temporary-threshold");
+    g_object_get (allocations, "temporary-ps", &ps, NULL);
+    g_assert_cmpint (ps, ==, 1000000000);
+  }
 
   /* Opening a file remembers its folder for the Open dialog. */
   open_and_wait (window, two_ids_path);
@@ -1479,8 +1522,8 @@ test_export_dialogs (void)
 }
 
 /* Another file starts without the last one's filter text, the table's
- * Never freed filter and the map's never-freed highlight; a reload keeps
- * them. */
+ * Never freed filter and the map's never-freed highlight and filter; a
+ * reload keeps them. */
 static void
 test_next_file_filters (void)
 {
@@ -1494,17 +1537,20 @@ test_next_file_filters (void)
   tm_breakdown_view_set_filter_text (table, "alpha");
   gtk_check_button_set_active (never_freed, TRUE);
   tm_memory_map_set_highlight_never_freed (map, TRUE);
+  tm_memory_map_set_never_freed_only (map, TRUE);
 
   tm_window_reload (window);
   tm_test_iterate_until (tm_test_not_loading, window);
   g_assert_cmpstr (tm_breakdown_view_get_filter_text (table), ==, "alpha");
   g_assert_true (gtk_check_button_get_active (never_freed));
   g_assert_true (tm_memory_map_get_highlight_never_freed (map));
+  g_assert_true (tm_memory_map_get_never_freed_only (map));
 
   tm_test_open_and_wait (window, xprof_example_path);
   g_assert_cmpstr (tm_breakdown_view_get_filter_text (table), ==, "");
   g_assert_false (gtk_check_button_get_active (never_freed));
   g_assert_false (tm_memory_map_get_highlight_never_freed (map));
+  g_assert_false (tm_memory_map_get_never_freed_only (map));
   tm_test_destroy_window (window);
 }
 
@@ -1704,6 +1750,64 @@ test_panes_keep_minimums (void)
       g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (window_child (window, "map_placeholder_label"))), "No room"));
     }
   tm_test_destroy_window (window);
+}
+
+/* At 800 × 600, and at the default size, the Scopes and Allocations tabs
+ * leave the charts as the table does: the usage timeline (and the memory
+ * map when it shows) at their heights, at least their minimums, and the
+ * lower pane its own, which does not grow when a tab is first shown and
+ * filled (docs/ui.md, "Layout"). The real GPU profile too, when
+ * TM_REAL_PROFILES is set. */
+static void
+test_panes_keep_minimums_in_tabs (void)
+{
+  static const int sizes[][2] = { { 800, 600 }, { 1200, 800 }, { 800, 600 }, { 1200, 800 } };
+  static const char *pages[] = { "scopes", "allocations", "table" };
+  g_autofree char *gpu = tm_test_real_profile ("tf_gpu_multi_worker.xplane.pb");
+
+  for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+    {
+      const char *path = k < 2 ? tour_path : gpu;
+
+      TmWindow *window = tm_test_new_window ();
+      GtkWidget *timeline = tm_test_find_widget (window, "timeline");
+      GtkWidget *map = tm_test_find_widget (window, "memory_map");
+      GtkStack *lower = GTK_STACK (window_child (window, "lower_stack"));
+      int timeline_height, map_height, timeline_min, lower_min, lower_min_before;
+
+      if (path == NULL)
+        {
+          tm_test_destroy_window (window);
+          continue;
+        }
+      gtk_window_set_default_size (GTK_WINDOW (window), sizes[k][0], sizes[k][1]);
+      tm_test_open_and_wait (window, path);
+      tm_test_wait_layout_settled (GTK_WIDGET (window));
+      timeline_height = gtk_widget_get_height (timeline);
+      map_height = gtk_widget_get_mapped (map) ? gtk_widget_get_height (map) : 0;
+      gtk_widget_measure (timeline, GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (timeline), &timeline_min, NULL, NULL, NULL);
+      g_assert_cmpint (timeline_height, >=, timeline_min);
+      gtk_widget_measure (GTK_WIDGET (lower), GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (GTK_WIDGET (lower)),
+                          &lower_min_before, NULL, NULL, NULL);
+      for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+        {
+          gtk_stack_set_visible_child_name (lower, pages[i]);
+          tm_test_iterate_for (400);
+          tm_test_wait_layout_settled (GTK_WIDGET (window));
+          g_test_message ("%s, %d × %d, %s: timeline %d (min %d, with the table %d), map %d (with the table %d), lower %d",
+                          k < 2 ? "tour" : "GPU", sizes[k][0], sizes[k][1], pages[i], gtk_widget_get_height (timeline), timeline_min,
+                          timeline_height, gtk_widget_get_mapped (map) ? gtk_widget_get_height (map) : 0, map_height,
+                          gtk_widget_get_height (GTK_WIDGET (lower)));
+          g_assert_cmpint (gtk_widget_get_height (timeline), ==, timeline_height);
+          g_assert_cmpint (gtk_widget_get_mapped (map) ? gtk_widget_get_height (map) : 0, ==, map_height);
+          gtk_widget_measure (GTK_WIDGET (lower), GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (GTK_WIDGET (lower)),
+                              &lower_min, NULL, NULL, NULL);
+          g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (lower)), >=, lower_min);
+          /* Shown and filled, a tab asks for what it asked before. */
+          g_assert_cmpint (lower_min, ==, lower_min_before);
+        }
+      tm_test_destroy_window (window);
+    }
 }
 
 /* A baseline that fails to load: its message takes at most three lines,
@@ -2022,26 +2126,6 @@ test_layout_saved (void)
 /* ------------------------------------------------------------------ */
 /* 800 × 600, dark and Thai                                            */
 
-/* Thai from the build tree's translations, for the rest of the test. */
-static void
-use_thai (gboolean thai)
-{
-  if (thai)
-    {
-      bindtextdomain (GETTEXT_PACKAGE, BUILD_LOCALEDIR);
-      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-      textdomain (GETTEXT_PACKAGE);
-      g_setenv ("LANGUAGE", "th", TRUE);
-    }
-  else
-    {
-      /* Binding again also drops the translations gettext cached. */
-      bindtextdomain (GETTEXT_PACKAGE, "/nonexistent");
-      g_setenv ("LANGUAGE", "en", TRUE);
-    }
-  setlocale (LC_MESSAGES, "C.UTF-8");
-}
-
 static void
 set_dark (gboolean dark)
 {
@@ -2056,7 +2140,7 @@ assert_fits_800_600 (const char *path,
   TmWindow *window;
   int min_w, min_h, nat;
 
-  use_thai (thai);
+  tm_test_use_thai (thai);
   set_dark (dark);
   window = tm_test_new_window ();
   gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
@@ -2073,9 +2157,77 @@ assert_fits_800_600 (const char *path,
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, 800);
   g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (window)), <=, 600);
 
+  /* And the usage timeline is there, at its minimum at least (the page
+   * scrolls rather than squeeze it), whatever banners and notes come
+   * above it. */
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+  g_test_message ("timeline %d px (minimum %d), mapped %d", gtk_widget_get_height (child (window, "timeline")),
+                  min_height (child (window, "timeline")), gtk_widget_get_mapped (child (window, "timeline")));
+  g_assert_true (gtk_widget_get_mapped (child (window, "timeline")));
+  assert_charts_whole (window);
+
   tm_test_destroy_window (window);
-  use_thai (FALSE);
+  tm_test_use_thai (FALSE);
   set_dark (FALSE);
+}
+
+/* Opened at the default size, then made 800 × 600: the usage timeline
+ * keeps its minimum there too, whatever banners and notes are above. */
+static void
+assert_shrinks_to_800_600 (const char *path)
+{
+  TmWindow *window = tm_test_new_window ();
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1175, 785);
+  tm_test_open_and_wait (window, path);
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
+  tm_test_wait_layout_settled (GTK_WIDGET (window));
+  g_test_message ("%s shrunk: timeline %d px (minimum %d), mapped %d, charts %d, paned %d at %d",
+                  path, gtk_widget_get_height (child (window, "timeline")), min_height (child (window, "timeline")),
+                  gtk_widget_get_mapped (child (window, "timeline")),
+                  gtk_widget_get_height (child (window, "chart_scroller")),
+                  gtk_widget_get_height (child (window, "paned")), gtk_paned_get_position (GTK_PANED (child (window, "paned"))));
+  g_assert_true (gtk_widget_get_mapped (child (window, "timeline")));
+  assert_charts_whole (window);
+  tm_test_destroy_window (window);
+}
+
+/* Short windows, opened at that size: however little room the banners,
+ * the cards and the notes leave, the usage timeline keeps its minimum
+ * (the page scrolls); the chart area never starts at no height and stays
+ * there. */
+static void
+test_short_windows (void)
+{
+  static const int heights[] = { 600, 520, 460, 400, 340, 280 };
+  const char *paths[] = { xprof_example_path, tour_path };
+  g_autoptr(GSettings) settings = tm_application_create_settings ();
+
+  g_assert_nonnull (settings);
+  for (guint p = 0; p < G_N_ELEMENTS (paths) * 2; p++)
+    for (guint i = 0; i < G_N_ELEMENTS (heights); i++)
+      {
+        TmWindow *window;
+
+        /* Then with the charts' divider left at the top last time: the
+         * charts start at their minimum. */
+        g_settings_set_double (settings, "charts-share", p < G_N_ELEMENTS (paths) ? 0.6 : 0.05);
+        window = tm_test_new_window ();
+
+        gtk_window_set_default_size (GTK_WINDOW (window), 800, heights[i]);
+        tm_test_open_and_wait (window, paths[p % G_N_ELEMENTS (paths)]);
+        tm_test_wait_layout_settled (GTK_WIDGET (window));
+        tm_test_iterate_for (100);
+        g_test_message ("800 × %d: timeline %d px (minimum %d), charts %d", heights[i],
+                        gtk_widget_get_height (child (window, "timeline")), min_height (child (window, "timeline")),
+                        gtk_widget_get_height (child (window, "chart_scroller")));
+        g_assert_true (gtk_widget_get_mapped (child (window, "timeline")));
+        assert_charts_whole (window);
+        g_assert_cmpint (gtk_widget_get_height (child (window, "chart_scroller")), >=, min_height (child (window, "timeline")));
+        tm_test_destroy_window (window);
+      }
+  g_settings_reset (settings, "charts-share");
 }
 
 static void
@@ -2086,6 +2238,7 @@ test_window_800_600 (void)
 
   assert_fits_800_600 (tour_path, FALSE, FALSE);
   assert_fits_800_600 (tour_path, TRUE, FALSE);
+  assert_shrinks_to_800_600 (tour_path);
   if (gpu == NULL || tpu == NULL)
     {
       g_test_skip ("TM_REAL_PROFILES is not set");
@@ -2095,6 +2248,8 @@ test_window_800_600 (void)
   assert_fits_800_600 (gpu, FALSE, TRUE);
   assert_fits_800_600 (gpu, TRUE, FALSE);
   assert_fits_800_600 (tpu, FALSE, FALSE);
+  assert_shrinks_to_800_600 (gpu);
+  assert_shrinks_to_800_600 (tpu);
   assert_fits_800_600 (tpu, TRUE, TRUE);
 }
 
@@ -2130,7 +2285,7 @@ test_thai (void)
       g_assert_nonnull (strstr (err, "รับค่า"));
     }
 
-  use_thai (TRUE);
+  tm_test_use_thai (TRUE);
   window = tm_test_new_window ();
   gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
   tm_test_open_and_wait (window, tour_path);
@@ -2146,13 +2301,32 @@ test_thai (void)
   shape = g_list_model_get_item (gtk_column_view_get_columns (column_view), 6);
   g_assert_cmpstr (gtk_column_view_column_get_title (shape), !=, "Shape");
 
+  /* And every column of the Allocations tab, its Shape as the table's. */
+  {
+    static const char *english[] = { "Op Name", "Size", "Region", "Data Type", "Shape", "Address",
+                                     "Allocated At", "Freed At", "Lifetime" };
+    GtkColumnView *list = tm_allocations_view_get_column_view (TM_ALLOCATIONS_VIEW (tm_test_find_widget (window, "allocations_view")));
+    GListModel *columns = gtk_column_view_get_columns (list);
+
+    g_assert_cmpuint (g_list_model_get_n_items (columns), ==, G_N_ELEMENTS (english));
+    for (guint i = 0; i < G_N_ELEMENTS (english); i++)
+      {
+        g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+        g_test_message ("Allocations column %s: %s", english[i], gtk_column_view_column_get_title (column));
+        g_assert_cmpstr (gtk_column_view_column_get_title (column), !=, english[i]);
+        if (g_str_equal (english[i], "Shape"))
+          g_assert_cmpstr (gtk_column_view_column_get_title (column), ==, gtk_column_view_column_get_title (shape));
+      }
+  }
+
   /* The Lifetime Peak Heap subtitle is whole at 800 × 600. */
   tm_test_iterate_for (100);
   detail = tm_test_template_child (TM_SUMMARY_CARDS (tm_test_find_widget (window, "summary_cards")), g_type_from_name ("TmSummaryCards"), "lifetime_detail");
   g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (detail))));
 
   tm_test_destroy_window (window);
-  use_thai (FALSE);
+  tm_test_use_thai (FALSE);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2228,6 +2402,101 @@ test_keys (void)
   tm_test_destroy_window (window);
 }
 
+/* Where the focus goes when the page of a tab is shown. */
+static GtkWidget *
+focus_on_showing (TmWindow   *window,
+                  const char *page)
+{
+  GtkStack *lower = GTK_STACK (window_child (window, "lower_stack"));
+  TmBreakdownView *table = TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view"));
+  GtkWidget *focus;
+
+  gtk_stack_set_visible_child_name (lower, "table");
+  gtk_widget_grab_focus (GTK_WIDGET (tm_breakdown_view_get_column_view (table)));
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)), GTK_WIDGET (lower)));
+  gtk_stack_set_visible_child_name (lower, page);
+  tm_test_iterate_for (50);
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_nonnull (focus);
+  g_test_message ("%s: the focus is on a %s", page, G_OBJECT_TYPE_NAME (focus));
+  g_assert_true (gtk_widget_is_ancestor (focus, gtk_stack_get_child_by_name (lower, page)));
+  return focus;
+}
+
+/* The capture-phase shortcut of widget for trigger, or NULL. */
+static GtkShortcut *
+capture_shortcut (GtkWidget  *widget,
+                  const char *trigger)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller) ||
+          gtk_event_controller_get_propagation_phase (controller) != GTK_PHASE_CAPTURE)
+        continue;
+      for (guint k = 0; k < g_list_model_get_n_items (G_LIST_MODEL (controller)); k++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), k);
+          g_autofree char *text = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (shortcut));
+
+          if (g_str_equal (text, trigger))
+            return shortcut;
+        }
+    }
+  return NULL;
+}
+
+/* The Scopes and Allocations tabs, shown while the focus is on the table,
+ * put it on their list (or, while the list is not there yet, on a control
+ * that is not text), never in their search entry, which would take the
+ * zoom keys; in the scope tree, + and − zoom before its expanders take
+ * them (docs/ui.md, "Keys"). */
+static void
+test_keys_in_tabs (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  TmViewport *viewport;
+  GtkWidget *tree, *focus;
+  GtkShortcut *plus, *minus;
+  gint64 span;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  tm_test_open_and_wait (window, tour_path);
+  viewport = tm_session_get_viewport (tm_window_get_session (window));
+  tree = GTK_WIDGET (tm_scope_view_get_column_view (TM_SCOPE_VIEW (tm_test_find_widget (window, "scope_view"))));
+
+  for (guint round = 0; round < 2; round++)
+    {
+      focus = focus_on_showing (window, "scopes");
+      g_assert_false (GTK_IS_EDITABLE (focus));
+      g_assert_null (gtk_widget_get_ancestor (focus, GTK_TYPE_SEARCH_ENTRY));
+      g_assert_true (gtk_widget_is_ancestor (focus, tree));
+      focus = focus_on_showing (window, "allocations");
+      g_assert_false (GTK_IS_EDITABLE (focus));
+      g_assert_null (gtk_widget_get_ancestor (focus, GTK_TYPE_SEARCH_ENTRY));
+      /* Its list comes once the tab is shown. */
+      tm_test_iterate_for (300);
+    }
+
+  /* The scope tree: + and − are the window's zoom keys before the
+   * expanders' (which would expand and collapse). */
+  plus = capture_shortcut (tree, "plus");
+  minus = capture_shortcut (tree, "minus");
+  g_assert_nonnull (plus);
+  g_assert_nonnull (minus);
+  g_assert_null (capture_shortcut (tree, "Home"));
+  span = tm_viewport_get_span (viewport);
+  g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (plus), GTK_SHORTCUT_ACTION_EXCLUSIVE, tree, NULL));
+  g_assert_cmpint (tm_viewport_get_span (viewport), <, span);
+  g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (minus), GTK_SHORTCUT_ACTION_EXCLUSIVE, tree, NULL));
+  g_assert_cmpint (tm_viewport_get_span (viewport), ==, span);
+
+  tm_test_destroy_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2271,8 +2540,10 @@ main (int   argc,
   g_test_add_func ("/window/layout", test_layout);
   g_test_add_func ("/window/layout-saved", test_layout_saved);
   g_test_add_func ("/window/800-600", test_window_800_600);
+  g_test_add_func ("/window/short-windows", test_short_windows);
   g_test_add_func ("/window/thai", test_thai);
   g_test_add_func ("/window/keys", test_keys);
+  g_test_add_func ("/window/keys-in-tabs", test_keys_in_tabs);
   g_test_add_func ("/window/settings", test_settings);
   g_test_add_func ("/window/application-open", test_application_open);
   g_test_add_func ("/window/real/gpu-profile", test_real_gpu_profile);
@@ -2283,6 +2554,7 @@ main (int   argc,
   g_test_add_func ("/window/error-contrast", test_error_contrast);
   g_test_add_func ("/window/thai-words", test_thai_words);
   g_test_add_func ("/window/panes-keep-minimums", test_panes_keep_minimums);
+  g_test_add_func ("/window/panes-keep-minimums-in-tabs", test_panes_keep_minimums_in_tabs);
   g_test_add_func ("/window/failed-baseline-bar", test_failed_baseline_bar);
   g_test_add_func ("/window/hlo-pane", test_hlo_pane);
   g_test_add_func ("/window/panes-hidden-and-kept", test_panes_hidden_and_kept);

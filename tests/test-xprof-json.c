@@ -11,6 +11,7 @@
 
 #include "tm-error.h"
 #include "tm-export.h"
+#include "tm-format.h"
 #include "tm-test-util.h"
 
 static char *
@@ -211,6 +212,80 @@ test_tensorflow_variant (void)
   tm_activity_clear (&act);
 }
 
+/* Names are length-delimited in XProf's protobuf, so one may hold a NUL,
+ * which the JSON writes as \u0000: "op\u0000A/x", "op\u0000B/y" and "op"
+ * are three ops, and a memory id keeps its NUL too. U+FDD0, which the
+ * reader uses to mark them, reads back as itself, raw or escaped; an
+ * escaped backslash before "u0000" is text. */
+static const char nul_json[] =
+  "{\"version\": 1, \"memoryIds\": [\"GPU\\u00000\"], \"memoryProfilePerAllocator\": {\"GPU\\u00000\": {"
+  " \"memoryProfileSnapshots\": ["
+  "  {\"timeOffsetPs\": \"10\", \"aggregationStats\": {\"heapAllocatedBytes\": \"100\"},"
+  "   \"activityMetadata\": {\"memoryActivity\": \"ALLOCATION\", \"allocationBytes\": \"100\", \"tfOpName\": \"op\\u0000A/x\", \"stepId\": \"1\"}},"
+  "  {\"timeOffsetPs\": \"20\", \"aggregationStats\": {\"heapAllocatedBytes\": \"300\"},"
+  "   \"activityMetadata\": {\"memoryActivity\": \"ALLOCATION\", \"allocationBytes\": \"200\", \"tfOpName\": \"op\\u0000B/y\", \"stepId\": \"1\"}},"
+  "  {\"timeOffsetPs\": \"30\", \"aggregationStats\": {\"heapAllocatedBytes\": \"600\"},"
+  "   \"activityMetadata\": {\"memoryActivity\": \"ALLOCATION\", \"allocationBytes\": \"300\", \"tfOpName\": \"op\", \"stepId\": \"1\"}},"
+  "  {\"timeOffsetPs\": \"40\", \"aggregationStats\": {\"heapAllocatedBytes\": \"1000\"},"
+  "   \"activityMetadata\": {\"memoryActivity\": \"ALLOCATION\", \"allocationBytes\": \"400\", \"tfOpName\": \"keep\\uFDD0 \xef\xb7\x90\\ufdd0\","
+  "    \"tensorShape\": \"a\\\\u0000b\", \"stepId\": \"1\"}}],"
+  " \"profileSummary\": {\"peakBytesUsageLifetime\": \"1000\", \"peakStats\": {\"heapAllocatedBytes\": \"1000\"}, \"peakStatsTimePs\": \"40\"},"
+  " \"activeAllocations\": [{\"snapshotIndex\": \"3\", \"specialIndex\": \"-1\"}, {\"snapshotIndex\": \"2\", \"specialIndex\": \"-1\"},"
+  "  {\"snapshotIndex\": \"1\", \"specialIndex\": \"-1\"}, {\"snapshotIndex\": \"0\", \"specialIndex\": \"-1\"}]"
+  "}}}";
+
+static void
+check_nul_profile (TmProfile *profile)
+{
+  TmMemoryStore *store;
+  GPtrArray *rows;
+  const char * const ops[] = { "keep\xef\xb7\x90 \xef\xb7\x90\xef\xb7\x90", "op", "op" TM_FORMAT_NUL "B/y", "op" TM_FORMAT_NUL "A/x" };
+  g_autoptr(GError) error = NULL;
+  TmActivity act;
+
+  g_assert_cmpuint (tm_profile_get_n_memory_ids (profile), ==, 1);
+  store = tm_profile_get_memory_store (profile, 0);
+  g_assert_cmpstr (tm_memory_store_get_id (store), ==, "GPU" TM_FORMAT_NUL "0");
+  rows = tm_analysis_get_peak_breakdown (tm_profile_get_analysis (profile, 0));
+  g_assert_cmpuint (rows->len, ==, G_N_ELEMENTS (ops));
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const TmBreakdownRow *row = g_ptr_array_index (rows, i);
+
+      g_assert_cmpstr (row->op_name, ==, ops[i]);
+    }
+  g_assert_cmpstr (((TmBreakdownRow *) g_ptr_array_index (rows, 0))->shape, ==, "a\\u0000b");
+  g_assert_true (tm_memory_store_get_activity (store, 0, &act, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (act.op_name, ==, "op" TM_FORMAT_NUL "A/x");
+  tm_activity_clear (&act);
+}
+
+static void
+test_nul_in_names (void)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new_static (nul_json, sizeof nul_json - 1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmProfile) profile = tm_test_load_bytes (bytes, "nul.json", &error);
+  g_autoptr(TmProfile) again = NULL;
+  g_autoptr(GBytes) exported = NULL;
+  g_autofree char *text = NULL;
+
+  g_assert_no_error (error);
+  check_nul_profile (profile);
+
+  /* Written back as \u0000, and read again the same. */
+  text = export_json (profile);
+  g_assert_nonnull (strstr (text, "\"GPU\\u00000\""));
+  g_assert_nonnull (strstr (text, "\"op\\u0000A/x\""));
+  g_assert_nonnull (strstr (text, "\"op\\u0000B/y\""));
+  g_assert_nonnull (strstr (text, "\"keep\xef\xb7\x90 \xef\xb7\x90\xef\xb7\x90\""));
+  exported = g_bytes_new (text, strlen (text));
+  again = tm_test_load_bytes (exported, "again.json", &error);
+  g_assert_no_error (error);
+  check_nul_profile (again);
+}
+
 static void
 test_bad_json (void)
 {
@@ -275,6 +350,7 @@ main (int   argc,
   g_test_add_func ("/xprof-json/round-trip", test_round_trip);
   g_test_add_func ("/xprof-json/tensorflow-variant", test_tensorflow_variant);
   g_test_add_func ("/xprof-json/bad-json", test_bad_json);
+  g_test_add_func ("/xprof-json/nul-in-names", test_nul_in_names);
   g_test_add_func ("/xprof-json/doubles", test_doubles);
 
   return g_test_run ();

@@ -385,6 +385,23 @@ tm_test_find_check (GtkWidget  *root,
     }
   return NULL;
 }
+
+GtkWidget *
+tm_test_find_button (GtkWidget  *root,
+                     const char *label)
+{
+  if (GTK_IS_BUTTON (root) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (root)), label) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = tm_test_find_button (child, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 char *
 tm_test_write_tour (char **dir)
 {

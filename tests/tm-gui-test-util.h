@@ -101,6 +101,9 @@ void       tm_test_collect_label_text (GtkWidget *widget,
 /* The first check button under root whose label is label, or NULL. */
 GtkCheckButton *tm_test_find_check (GtkWidget   *root,
                                     const char  *label);
+/* The first button under root whose label is label, or NULL. */
+GtkWidget *tm_test_find_button     (GtkWidget   *root,
+                                    const char  *label);
 /* Writes the tour fixture (tm_fixture_space_new_tour ()) as tour.xplane.pb
  * in a new temporary folder (*dir, for tm_fixture_remove() at the end);
  * returns its path. */

@@ -26,12 +26,14 @@ tm_allocation_cell_text (TmAllocationCell cell,
       return g_strdup (tm_allocation_item_get_op_name (item));
     case TM_ALLOCATION_CELL_SIZE:
       return tm_format_bytes (TM_ALLOCATION_BYTES (a));
+    /* What the file leaves out reads "unknown", as in the table, not a
+     * blank or "INVALID" (docs/ui.md, "Values the file does not hold"). */
     case TM_ALLOCATION_CELL_REGION:
-      return g_strdup (tm_allocation_item_get_region (item));
+      return g_strdup (tm_op_label_display_value (tm_allocation_item_get_region (item)));
     case TM_ALLOCATION_CELL_DATA_TYPE:
-      return g_strdup (tm_allocation_item_get_data_type (item));
+      return g_strdup (tm_op_label_display_value (tm_allocation_item_get_data_type (item)));
     case TM_ALLOCATION_CELL_SHAPE:
-      return g_strdup (tm_allocation_item_get_shape (item));
+      return g_strdup (tm_op_label_display_value (tm_allocation_item_get_shape (item)));
     case TM_ALLOCATION_CELL_ADDRESS:
       /* As the filter reads it (tm-alloc-list.h). */
       return g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", a->address);
@@ -81,6 +83,12 @@ query_tooltip_cb (GtkWidget  *widget,
   switch (cell)
     {
     case TM_ALLOCATION_CELL_OP:
+      {
+        g_autofree char *name = tm_allocation_cell_text (cell, item);
+
+        text = tm_op_label_breakable (name);
+      }
+      break;
     case TM_ALLOCATION_CELL_REGION:
     case TM_ALLOCATION_CELL_DATA_TYPE:
     case TM_ALLOCATION_CELL_SHAPE:
@@ -104,7 +112,12 @@ query_tooltip_cb (GtkWidget  *widget,
     }
   if (text == NULL || text[0] == '\0')
     return FALSE;
-  gtk_tooltip_set_text (tooltip, text);
+  {
+    g_autofree char *markup = g_markup_escape_text (text, -1);
+
+    /* A long op name wraps (tm_op_label_new_tooltip). */
+    gtk_tooltip_set_custom (tooltip, tm_op_label_new_tooltip (markup));
+  }
   return TRUE;
 }
 

@@ -158,6 +158,45 @@ caption_label (const char *text)
   return label;
 }
 
+/* As tall as two lines of figures whatever the values (the most the flow
+ * box takes, and what it takes once they are wide): the tab's minimum
+ * stays the same when the figures arrive or change, so that the charts
+ * above never move (docs/ui.md, "Layout"). */
+static void
+tm_allocation_figures_measure (GtkWidget      *widget,
+                               GtkOrientation  orientation,
+                               int             for_size,
+                               int            *minimum,
+                               int            *natural,
+                               int            *minimum_baseline,
+                               int            *natural_baseline)
+{
+  TmAllocationFigures *self = TM_ALLOCATION_FIGURES (widget);
+
+  gtk_widget_measure (self->box, orientation, for_size, minimum, natural, NULL, NULL);
+  *minimum_baseline = *natural_baseline = -1;
+  if (orientation == GTK_ORIENTATION_VERTICAL)
+    {
+      int narrowest, two_lines;
+
+      gtk_widget_measure (self->box, GTK_ORIENTATION_HORIZONTAL, -1, &narrowest, NULL, NULL, NULL);
+      gtk_widget_measure (self->box, GTK_ORIENTATION_VERTICAL, narrowest, &two_lines, NULL, NULL, NULL);
+      *minimum = MAX (*minimum, two_lines);
+      *natural = MAX (*natural, *minimum);
+    }
+}
+
+static void
+tm_allocation_figures_size_allocate (GtkWidget *widget,
+                                     int        width,
+                                     int        height,
+                                     int        baseline)
+{
+  TmAllocationFigures *self = TM_ALLOCATION_FIGURES (widget);
+
+  gtk_widget_allocate (self->box, width, height, -1, NULL);
+}
+
 static void
 tm_allocation_figures_dispose (GObject *object)
 {
@@ -218,7 +257,8 @@ tm_allocation_figures_class_init (TmAllocationFiguresClass *klass)
                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  widget_class->measure = tm_allocation_figures_measure;
+  widget_class->size_allocate = tm_allocation_figures_size_allocate;
   gtk_widget_class_set_css_name (widget_class, "allocationfigures");
 }
 

@@ -417,6 +417,7 @@ char *
 tm_allocation_row_describe (TmAllocationRow *self)
 {
   g_autofree char *time = NULL;
+  g_autofree char *breakable = NULL;
   GString *str;
 
   g_return_val_if_fail (TM_IS_ALLOCATION_ROW (self), NULL);
@@ -436,7 +437,8 @@ tm_allocation_row_describe (TmAllocationRow *self)
     return g_strdup (self->display_name);
 
   time = tm_format_time_ms (self->time_ps);
-  str = g_string_new (self->display_name);
+  breakable = tm_op_label_breakable (self->display_name);
+  str = g_string_new (breakable);
   g_string_append_c (str, '\n');
   /* Translators: in the tooltip of an op name in the table: when it
    * allocated; an address and a step follow when the profile has them */

@@ -699,9 +699,9 @@ tm_allocations_view_init (TmAllocationsView *self)
   add_column (self, TM_ALLOCATION_CELL_SIZE, _("Size"), 80);
   add_column (self, TM_ALLOCATION_CELL_REGION, _("Region"), 80);
   add_column (self, TM_ALLOCATION_CELL_DATA_TYPE, _("Data Type"), 90);
-  add_column (self, TM_ALLOCATION_CELL_SHAPE, _("Shape"), 100);
+  add_column (self, TM_ALLOCATION_CELL_SHAPE, C_("column", "Shape"), 100);
   add_column (self, TM_ALLOCATION_CELL_ADDRESS, _("Address"), 125);
-  add_column (self, TM_ALLOCATION_CELL_ALLOCATED_AT, _("Allocated At"), 110);
+  add_column (self, TM_ALLOCATION_CELL_ALLOCATED_AT, _("Allocated At"), 130);
   add_column (self, TM_ALLOCATION_CELL_FREED_AT, _("Freed At"), 110);
   add_column (self, TM_ALLOCATION_CELL_LIFETIME, _("Lifetime"), 85);
   g_signal_connect_object (gtk_column_view_get_sorter (self->column_view), "changed",
@@ -721,6 +721,9 @@ tm_allocations_view_init (TmAllocationsView *self)
   gtk_box_append (GTK_BOX (status_box), GTK_WIDGET (self->status));
   gtk_stack_add_named (self->stack, status_box, "status");
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->stack));
+  /* Shown, the tab puts the focus on the list, not in the filter entry
+   * (which would take the zoom keys). */
+  tm_view_set_first_focus (TM_VIEW (self), GTK_WIDGET (self->column_view));
 
   g_signal_group_connect_swapped (tm_view_get_session_signals (TM_VIEW (self)), "notify::memory-store",
                                   G_CALLBACK (refresh), self);

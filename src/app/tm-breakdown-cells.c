@@ -109,7 +109,12 @@ query_tooltip_cb (GtkWidget  *widget,
       g_assert_not_reached ();
     }
 
-  gtk_tooltip_set_text (tooltip, text);
+  {
+    g_autofree char *markup = g_markup_escape_text (text, -1);
+
+    /* A long op name wraps (tm_op_label_new_tooltip). */
+    gtk_tooltip_set_custom (tooltip, tm_op_label_new_tooltip (markup));
+  }
   return TRUE;
 }
 

@@ -18,6 +18,7 @@
 
 #include "tm-format.h"
 #include "tm-memory-map-private.h"
+#include "tm-op-label.h"
 
 #define DRAG_THRESHOLD   4.0
 #define WHEEL_ZOOM_STEP  1.25
@@ -252,21 +253,25 @@ _tm_memory_map_pick (TmMemoryMap *self,
 {
   const TmChartGeometry *g = &self->geometry;
   graphene_rect_t plot = GRAPHENE_RECT_INIT (g->plot.x, g->plot.y, g->plot.width, g->plot.height);
+  TmAllocations *shown = _tm_memory_map_shown (self);
   double a_lo, a_hi;
+  guint picked;
 
   if (!_tm_memory_map_has_data (self))
     return TM_ALLOCATIONS_NONE;
   if (!graphene_rect_contains_point (&plot, &GRAPHENE_POINT_INIT (x, y)))
     return TM_ALLOCATIONS_NONE;
 
-  /* What is drawn in the pixels around the pointer: the largest there. */
+  /* What is drawn in the pixels around the pointer: the largest there,
+   * of those the filter keeps (as the index's). */
   a_lo = MAX (tm_chart_geometry_y_to_axis (g, y + PICK_RADIUS), 0.0);
   a_hi = MAX (tm_chart_geometry_y_to_axis (g, y - PICK_RADIUS), 0.0);
-  return tm_allocations_pick (self->allocations,
-                              tm_chart_geometry_x_to_time (g, x - PICK_RADIUS),
-                              tm_chart_geometry_x_to_time (g, x + PICK_RADIUS),
-                              tm_allocations_axis_to_address (self->allocations, a_lo),
-                              tm_allocations_axis_to_address (self->allocations, a_hi));
+  picked = tm_allocations_pick (shown,
+                                tm_chart_geometry_x_to_time (g, x - PICK_RADIUS),
+                                tm_chart_geometry_x_to_time (g, x + PICK_RADIUS),
+                                tm_allocations_axis_to_address (shown, a_lo),
+                                tm_allocations_axis_to_address (shown, a_hi));
+  return picked != TM_ALLOCATIONS_NONE ? tm_allocations_get_parent_index (shown, picked) : TM_ALLOCATIONS_NONE;
 }
 
 char *
@@ -277,7 +282,7 @@ _tm_memory_map_describe (TmMemoryMap *self,
   const TmAllocation *a = tm_allocations_get (self->allocations, index);
   g_autoptr(GString) s = g_string_new (NULL);
   g_autoptr(GError) error = NULL;
-  g_autofree char *op = NULL, *shape = NULL, *region = NULL, *dtype = NULL;
+  g_autofree char *name = NULL, *op = NULL, *plain = NULL, *fields = NULL;
   g_autofree char *alloc = NULL, *alloc_exact = NULL, *req = NULL, *start = NULL, *end = NULL, *life = NULL;
   TmActivity act;
   gint64 t0 = tm_allocations_get_start_time (self->allocations, index);
@@ -286,27 +291,30 @@ _tm_memory_map_describe (TmMemoryMap *self,
   if (!tm_memory_store_get_activity (store, tm_allocations_get_event (self->allocations, index), &act, &error))
     return g_markup_escape_text (error->message, -1);
 
-  op = g_markup_escape_text (act.op_name[0] ? act.op_name : _("(no op)"), -1);
-  shape = g_markup_escape_text (act.shape, -1);
-  region = g_markup_escape_text (act.region_type, -1);
-  dtype = g_markup_escape_text (act.data_type, -1);
+  /* What the file does not hold is "unknown" or left out, as everywhere
+   * (docs/ui.md, "Values the file does not hold"). */
+  name = tm_op_label_display_name (act.op_name, FALSE);
+  plain = tm_op_label_breakable (name);
+  op = g_markup_escape_text (plain, -1);
+  g_clear_pointer (&plain, g_free);
+  plain = tm_op_label_describe_fields (act.step_id, act.region_type, act.data_type, act.shape);
+  fields = g_markup_escape_text (plain, -1);
   alloc = tm_format_bytes (TM_ALLOCATION_BYTES (a));
   alloc_exact = tm_format_bytes_exact (TM_ALLOCATION_BYTES (a));
-  req = tm_format_bytes (act.requested_bytes);
+  req = act.requested_bytes == 0 && TM_ALLOCATION_BYTES (a) > 0 ? g_strdup (_("unknown")) : tm_format_bytes (act.requested_bytes);
   start = a->start != TM_ALLOCATIONS_OPEN ? tm_format_time_ms (t0) : g_strdup (_("before the profile"));
   end = tm_format_time_ms (t1);
   life = tm_format_duration (t1 - t0);
 
-  g_string_append_printf (s, "<b>%s</b>\n", op);
-  g_string_append_printf (s, _("Shape: %s · %s · region %s"), shape, dtype, region);
-  g_string_append_c (s, '\n');
+  g_string_append_printf (s, "<b>%s</b>\n%s\n", op, fields);
   g_string_append_printf (s, _("Allocated: %s (%s) · requested %s"), alloc, alloc_exact, req);
-  g_string_append_c (s, '\n');
-  {
-    g_autofree char *hex = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", a->address);
+  if (a->address != 0)
+    {
+      g_autofree char *hex = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", a->address);
 
-    g_string_append_printf (s, _("Address: %s"), hex);
-  }
+      g_string_append_c (s, '\n');
+      g_string_append_printf (s, _("Address: %s"), hex);
+    }
   g_string_append_c (s, '\n');
   if (a->end != TM_ALLOCATIONS_OPEN)
     g_string_append_printf (s, _("Allocated at %s · freed at %s"), start, end);
@@ -341,7 +349,7 @@ query_tooltip_cb (GtkWidget   *widget,
     return FALSE;
 
   markup = _tm_memory_map_describe (self, index);
-  gtk_tooltip_set_markup (tooltip, markup);
+  gtk_tooltip_set_custom (tooltip, tm_op_label_new_tooltip (markup));
   return TRUE;
 }
 

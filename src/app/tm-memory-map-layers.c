@@ -171,7 +171,7 @@ _tm_memory_map_sync_allocations (TmMemoryMap *self)
   TmSession *session = tm_view_get_session (TM_VIEW (self));
   const char *empty = NULL;
 
-  tm_map_layer_set_allocations (TM_MAP_LAYER (self->map_layer), self->allocations);
+  tm_map_layer_set_allocations (TM_MAP_LAYER (self->map_layer), _tm_memory_map_shown (self));
   _tm_memory_map_sync_highlight (self);
 
   /* The index comes a moment after the rest of the window: the time axis
@@ -184,6 +184,9 @@ _tm_memory_map_sync_allocations (TmMemoryMap *self)
     empty = _("The allocations could not be read: the file changed on disk");
   else
     empty = _("No allocations in this memory id");
+  /* The filter kept none: the axes stay, with a word over them. */
+  if (empty == NULL && self->shown != NULL && tm_allocations_get_n (self->shown) == 0)
+    empty = _("Every allocation was freed before the end of the profile");
   tm_note_layer_set_text (TM_NOTE_LAYER (self->empty_layer), empty, 0);
   _tm_memory_map_sync_selection (self);
   _tm_memory_map_sync_pointer (self);
@@ -193,8 +196,23 @@ _tm_memory_map_sync_allocations (TmMemoryMap *self)
 void
 _tm_memory_map_sync_highlight (TmMemoryMap *self)
 {
+  g_autoptr(GBytes) in_scope = self->in_scope != NULL ? g_bytes_ref (self->in_scope) : NULL;
+
+  /* The scope's mask is per allocation of the index: the filter's subset
+   * reads it by its own indices. */
+  if (in_scope != NULL && self->shown != NULL)
+    {
+      const guint8 *all = g_bytes_get_data (self->in_scope, NULL);
+      guint n = tm_allocations_get_n (self->shown);
+      guint8 *kept = g_new (guint8, MAX (n, 1));
+
+      for (guint i = 0; i < n; i++)
+        kept[i] = all[tm_allocations_get_parent_index (self->shown, i)];
+      g_bytes_unref (in_scope);
+      in_scope = g_bytes_new_take (kept, MAX (n, 1));
+    }
   tm_map_layer_set_color_by (TM_MAP_LAYER (self->map_layer), (TmMapColorBy) self->color_by);
-  tm_map_layer_set_highlight (TM_MAP_LAYER (self->map_layer), self->highlight_never_freed, self->in_scope);
+  tm_map_layer_set_highlight (TM_MAP_LAYER (self->map_layer), self->highlight_never_freed && self->shown == NULL, in_scope);
   _tm_memory_map_invalidate (self);
 }
 
@@ -208,7 +226,9 @@ _tm_memory_map_sync_selection (TmMemoryMap *self)
 
   tm_mark_layer_set (TM_MARK_LAYER (self->shown_layer), session != NULL,
                      session != NULL ? tm_session_get_shown_time (session) : 0, 0);
-  if (self->allocations != NULL && selected < tm_allocations_get_n (self->allocations))
+  /* One the filter leaves out is not drawn (the table may select it). */
+  if (self->allocations != NULL && selected < tm_allocations_get_n (self->allocations) &&
+      (self->shown == NULL || tm_allocations_find_parent_index (self->shown, selected) != TM_ALLOCATIONS_NONE))
     {
       TmChartBlock block = allocation_block (self->allocations, selected);
 
@@ -353,6 +373,8 @@ _tm_memory_map_draw (TmMemoryMap           *self,
     }
   append_cached (self, snapshot, g, &palette, cached, &self->map_node, FALSE);
   append_cached (self, snapshot, g, &palette, cached, &self->marks_node, TRUE);
+  if (self->shown != NULL && tm_allocations_get_n (self->shown) == 0)
+    append_layer (self, snapshot, g, &palette, self->empty_layer);
   append_layer (self, snapshot, g, &palette, self->hover_layer);
   append_layer (self, snapshot, g, &palette, self->band_layer);
 }

@@ -12,9 +12,11 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "tm-fit-box.h"
 #include "tm-format.h"
 #include "tm-map-painter.h"
 #include "tm-memory-map-private.h"
+#include "tm-op-label.h"
 
 #define LEGEND_ENTRIES 5
 
@@ -155,7 +157,7 @@ legend_add (TmMemoryMap *self,
       gtk_widget_add_controller (box, GTK_EVENT_CONTROLLER (click));
       gtk_widget_set_cursor_from_name (box, "pointer");
     }
-  gtk_box_append (GTK_BOX (self->legend_box), box);
+  tm_fit_box_append (TM_FIT_BOX (self->legend_box), box);
 }
 
 typedef struct
@@ -179,11 +181,15 @@ void
 _tm_memory_map_update_legend (TmMemoryMap *self)
 {
   gboolean dark = tm_palette_is_dark_style (GTK_WIDGET (self));
-  GtkWidget *child;
   guint n_labels;
 
-  while ((child = gtk_widget_get_first_child (self->legend_box)) != NULL)
-    gtk_box_remove (GTK_BOX (self->legend_box), child);
+  tm_fit_box_remove_all (TM_FIT_BOX (self->legend_box));
+  self->legend_more = gtk_label_new (NULL);
+  gtk_widget_add_css_class (self->legend_more, "caption");
+  gtk_widget_add_css_class (self->legend_more, "dim-label");
+  gtk_widget_set_visible (self->legend_more, FALSE);
+  tm_fit_box_set_more (TM_FIT_BOX (self->legend_box), self->legend_more);
+  self->legend_beyond = 0;
 
   self->colors_dark = dark;
   if (self->allocations == NULL)
@@ -207,9 +213,10 @@ _tm_memory_map_update_legend (TmMemoryMap *self)
       GHashTableIter iter;
       gpointer key, value;
 
-      for (guint i = 0; i < tm_allocations_get_n (self->allocations); i++)
+      /* Of what is drawn: with the filter on, what it keeps. */
+      for (guint i = 0; i < tm_allocations_get_n (_tm_memory_map_shown (self)); i++)
         {
-          const TmAllocation *a = tm_allocations_get (self->allocations, i);
+          const TmAllocation *a = tm_allocations_get (_tm_memory_map_shown (self), i);
 
           label_bytes[MIN (TM_ALLOCATION_LABEL (a), n_labels)] += TM_ALLOCATION_BYTES (a);
         }
@@ -230,14 +237,18 @@ _tm_memory_map_update_legend (TmMemoryMap *self)
         {
           LegendEntry e = { key, *(gint64 *) value };
 
-          g_array_append_val (entries, e);
+          /* Keys the filter left without allocations are not drawn. */
+          if (e.bytes > 0 || self->shown == NULL)
+            g_array_append_val (entries, e);
           g_free (value);
         }
       g_array_sort (entries, compare_legend);
       for (guint i = 0; i < MIN (entries->len, LEGEND_ENTRIES); i++)
         {
           const LegendEntry *e = &g_array_index (entries, LegendEntry, i);
-          const char *text = e->key[0] != '\0' ? e->key : _("(none)");
+          /* "unknown", as the table says (docs/ui.md, "Values the file
+           * does not hold"). */
+          const char *text = tm_op_label_display_value (e->key);
           const char *keys[LEGEND_ENTRIES];
           g_autofree char *tooltip = NULL;
           g_autofree char *short_name = NULL;
@@ -247,20 +258,33 @@ _tm_memory_map_update_legend (TmMemoryMap *self)
             keys[j] = g_array_index (entries, LegendEntry, j).key;
           /* Translators: tooltip of a memory map legend entry: an op (or
            * region, data type) name, then bytes such as "1.5 GiB" */
-          tooltip = g_strdup_printf (_("%s\n%s allocated over the profile; click to highlight it"), text, bytes);
+          if (self->shown != NULL)
+            /* Translators: tooltip of a memory map legend entry while the
+             * map shows only what was never freed: a name, then bytes */
+            tooltip = g_strdup_printf (_("%s\n%s never freed; click to highlight it"), text, bytes);
+          else
+            tooltip = g_strdup_printf (_("%s\n%s allocated over the profile; click to highlight it"), text, bytes);
           short_name = legend_name (text, keys, MIN (entries->len, LEGEND_ENTRIES), i);
           legend_add (self, tm_map_color_for_name (e->key, dark), short_name, tooltip, e->key);
         }
-      if (entries->len > LEGEND_ENTRIES)
-        {
-          g_autofree char *more = g_strdup_printf (_("+%u more"), entries->len - LEGEND_ENTRIES);
-          GtkWidget *label = gtk_label_new (more);
-
-          gtk_widget_add_css_class (label, "caption");
-          gtk_widget_add_css_class (label, "dim-label");
-          gtk_box_append (GTK_BOX (self->legend_box), label);
-        }
+      self->legend_beyond = entries->len > LEGEND_ENTRIES ? entries->len - LEGEND_ENTRIES : 0;
     }
+  _tm_memory_map_update_legend_more (self);
+}
+
+void
+_tm_memory_map_update_legend_more (TmMemoryMap *self)
+{
+  guint n = self->legend_beyond + tm_fit_box_get_n_hidden (TM_FIT_BOX (self->legend_box));
+  g_autofree char *more = NULL;
+
+  if (self->legend_more == NULL)
+    return;
+  gtk_widget_set_visible (self->legend_more, n > 0);
+  if (n == 0)
+    return;
+  more = g_strdup_printf (_("+%u more"), n);
+  gtk_label_set_label (GTK_LABEL (self->legend_more), more);
 }
 
 /* The selected scope's allocations stay bright and the others are dimmed,

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The memory map is a view (TmView) with a header (title, colour by, never
- * freed, legend) over one chart widget, the canvas, drawn by layer
+ * freed, the filter's line, legend) over one chart widget, the canvas, drawn by layer
  * objects (src/charts: the allocations and the address axis of
  * tm-map-layer, the time ruler, the shown time, the allocation under the
  * pointer, the selected one, a rubber band). Its files call one another
@@ -35,16 +35,25 @@ struct _TmMemoryMap
   GSignalGroup     *viewport_signals;
   GSignalGroup     *allocations_signals;
   TmAllocations    *allocations;
+  /* With the never-freed filter on, the subset of allocations drawn and
+   * picked (tm_allocations_new_subset); NULL: all of them. */
+  TmAllocations    *shown;
 
   /* Header */
   GtkWidget        *header;
   GtkWidget        *color_dropdown;
   GtkWidget        *never_freed_toggle;
-  GtkWidget        *legend_box;
+  GtkWidget        *filter_box;     /* "Only the … never freed", Show All */
+  GtkWidget        *filter_label;
+  GtkWidget        *legend_box;     /* a TmFitBox */
+  GtkWidget        *legend_more;    /* "+N more", its last child */
+  guint             legend_beyond;  /* names not among the legend's entries */
+  guint             legend_more_idle;
   GtkWidget        *canvas;
 
   TmMemoryMapColor  color_by;
   gboolean          highlight_never_freed;
+  gboolean          never_freed_only;
   gboolean          colors_dark;    /* the style the legend was made for */
   GBytes           *in_scope;       /* per allocation: in the session's selected scope; NULL: no scope shown */
 
@@ -88,6 +97,13 @@ struct _TmMemoryMap
   double            drag_ay1;
 };
 
+/* The allocations drawn and picked: those the filter keeps, or all. */
+static inline TmAllocations *
+_tm_memory_map_shown (TmMemoryMap *self)
+{
+  return self->shown != NULL ? self->shown : self->allocations;
+}
+
 /* tm-memory-map-layers.c */
 /* Allocations to draw: an index with some, and a viewport. */
 gboolean _tm_memory_map_has_data         (TmMemoryMap           *self);
@@ -121,6 +137,9 @@ void     _tm_memory_map_draw             (TmMemoryMap           *self,
 /* tm-memory-map-legend.c */
 /* The legend for the colour mode and the style. */
 void     _tm_memory_map_update_legend    (TmMemoryMap *self);
+/* Its "+N more": the names beyond its entries and the entries left out
+ * for room. */
+void     _tm_memory_map_update_legend_more (TmMemoryMap *self);
 /* Finds the allocations of the session's selected scope (in_scope). */
 void     _tm_memory_map_sync_scope       (TmMemoryMap *self);
 

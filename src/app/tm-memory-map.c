@@ -16,6 +16,8 @@
 #include <glib/gi18n.h>
 
 #include "tm-allocations-query.h"
+#include "tm-fit-box.h"
+#include "tm-format.h"
 #include "tm-memory-map-private.h"
 
 /* ------------------------------------------------------------------ */
@@ -36,6 +38,7 @@ enum {
   PROP_0,
   PROP_COLOR_BY,
   PROP_HIGHLIGHT_NEVER_FREED,
+  PROP_NEVER_FREED_ONLY,
   N_PROPS
 };
 
@@ -115,6 +118,78 @@ tm_memory_map_canvas_init (TmMemoryMapCanvas *self)
 /* Session                                                              */
 
 
+/* The header says when the never-freed filter is on, how many it keeps,
+ * and has the way back (docs/ui.md, "The memory map's never-freed
+ * filter"). */
+static void
+update_filter_line (TmMemoryMap *self)
+{
+  g_autofree char *text = NULL;
+
+  gtk_widget_set_visible (self->filter_box, self->never_freed_only);
+  /* Highlighting what is never freed among only those says nothing. */
+  gtk_widget_set_visible (self->never_freed_toggle, !self->never_freed_only);
+  if (!self->never_freed_only)
+    return;
+
+  if (self->shown == NULL)
+    text = g_strdup (_("Only the allocations never freed"));
+  else if (tm_allocations_get_n (self->shown) == 0)
+    text = g_strdup (_("Only the allocations never freed: none"));
+  else
+    {
+      guint n = tm_allocations_get_n (self->shown);
+      g_autofree char *count = tm_format_count (n);
+      g_autofree char *bytes = tm_format_bytes (tm_allocations_get_never_freed_bytes (self->shown));
+
+      /* Translators: the memory map's header while it shows only the
+       * allocations never freed: a count, then bytes */
+      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                           "Only the %s allocation never freed (%s)",
+                                           "Only the %s allocations never freed (%s)", n),
+                              count, bytes);
+    }
+  gtk_label_set_label (GTK_LABEL (self->filter_label), text);
+  gtk_widget_set_tooltip_text (self->filter_box,
+                               _("The allocations freed before the end of the profile are left out of the map; "
+                                 "Show All brings them back"));
+}
+
+/* What the never-freed filter keeps of the index. */
+static void
+sync_shown (TmMemoryMap *self)
+{
+  g_clear_object (&self->shown);
+  if (self->never_freed_only && self->allocations != NULL)
+    {
+      g_autoptr(GArray) kept = tm_allocations_query_never_freed (self->allocations);
+
+      self->shown = tm_allocations_new_subset (self->allocations, (const guint *) kept->data, kept->len);
+    }
+  self->hover = TM_ALLOCATIONS_NONE;
+  update_filter_line (self);
+  _tm_memory_map_update_legend (self);
+}
+
+static gboolean
+legend_more_idle (gpointer data)
+{
+  TmMemoryMap *self = data;
+
+  self->legend_more_idle = 0;
+  _tm_memory_map_update_legend_more (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The legend left out more or fewer entries for room: its "+N more" says
+ * so, after the allocation that did it. */
+static void
+legend_hidden_cb (TmMemoryMap *self)
+{
+  if (self->legend_more_idle == 0)
+    self->legend_more_idle = g_idle_add (legend_more_idle, self);
+}
+
 /* The memory store, or its index (which comes after it). */
 static void
 sync_store (TmMemoryMap *self)
@@ -129,8 +204,7 @@ sync_store (TmMemoryMap *self)
       g_set_object (&self->allocations, allocations);
       self->y0 = 0;
       self->y1 = allocations != NULL ? MAX ((double) tm_allocations_get_axis_length (allocations), 1.0) : 1.0;
-      self->hover = TM_ALLOCATIONS_NONE;
-      _tm_memory_map_update_legend (self);
+      sync_shown (self);
       _tm_memory_map_sync_scope (self);
       _tm_memory_map_update_geometry (self);
     }
@@ -180,6 +254,12 @@ never_freed_toggled_cb (TmMemoryMap *self)
                                            gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->never_freed_toggle)));
 }
 
+static void
+show_all_clicked_cb (TmMemoryMap *self)
+{
+  tm_memory_map_set_never_freed_only (self, FALSE);
+}
+
 /* ------------------------------------------------------------------ */
 /* GObject                                                              */
 
@@ -195,10 +275,12 @@ tm_memory_map_dispose (GObject *object)
     gtk_widget_unparent (child);
   self->canvas = NULL;
 
+  g_clear_handle_id (&self->legend_more_idle, g_source_remove);
   g_clear_object (&self->viewport_signals);
   g_clear_object (&self->allocations_signals);
   g_clear_object (&self->viewport);
   g_clear_object (&self->allocations);
+  g_clear_object (&self->shown);
   g_clear_pointer (&self->in_scope, g_bytes_unref);
 
   G_OBJECT_CLASS (tm_memory_map_parent_class)->dispose (object);
@@ -228,6 +310,9 @@ tm_memory_map_get_property (GObject    *object,
     case PROP_HIGHLIGHT_NEVER_FREED:
       g_value_set_boolean (value, self->highlight_never_freed);
       break;
+    case PROP_NEVER_FREED_ONLY:
+      g_value_set_boolean (value, self->never_freed_only);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -248,6 +333,9 @@ tm_memory_map_set_property (GObject      *object,
       break;
     case PROP_HIGHLIGHT_NEVER_FREED:
       tm_memory_map_set_highlight_never_freed (self, g_value_get_boolean (value));
+      break;
+    case PROP_NEVER_FREED_ONLY:
+      tm_memory_map_set_never_freed_only (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -273,6 +361,10 @@ tm_memory_map_class_init (TmMemoryMapClass *klass)
     g_param_spec_boolean ("highlight-never-freed", NULL, NULL,
                           FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_NEVER_FREED_ONLY] =
+    g_param_spec_boolean ("never-freed-only", NULL, NULL,
+                          FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
@@ -286,6 +378,7 @@ tm_memory_map_init (TmMemoryMap *self)
   GtkLayoutManager *box = gtk_widget_get_layout_manager (GTK_WIDGET (self));
   GtkWidget *title;
   GtkWidget *color_label;
+  GtkWidget *show_all;
   const char *modes[] = { N_("Op"), N_("Region"), N_("Data type"), N_("Size"), NULL };
   const char *translated[G_N_ELEMENTS (modes)];
   GSignalGroup *session_signals = tm_view_get_session_signals (TM_VIEW (self));
@@ -330,10 +423,26 @@ tm_memory_map_init (TmMemoryMap *self)
                            G_CALLBACK (never_freed_toggled_cb), self, G_CONNECT_SWAPPED);
   gtk_box_append (GTK_BOX (self->header), self->never_freed_toggle);
 
-  self->legend_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 10);
+  /* In its place while the filter is on: what is shown, and the way back. */
+  self->filter_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_widget_set_visible (self->filter_box, FALSE);
+  self->filter_label = gtk_label_new (NULL);
+  gtk_label_set_ellipsize (GTK_LABEL (self->filter_label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_width_chars (GTK_LABEL (self->filter_label), 12);
+  gtk_box_append (GTK_BOX (self->filter_box), self->filter_label);
+  show_all = gtk_button_new_with_mnemonic (_("Show _All"));
+  gtk_widget_set_valign (show_all, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (show_all, _("Draw every allocation again"));
+  g_signal_connect_object (show_all, "clicked", G_CALLBACK (show_all_clicked_cb), self, G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (self->filter_box), show_all);
+  gtk_box_append (GTK_BOX (self->header), self->filter_box);
+
+  /* Entries that do not fit are left out whole, counted in "+N more". */
+  self->legend_box = tm_fit_box_new (10);
   gtk_widget_set_hexpand (self->legend_box, TRUE);
-  gtk_widget_set_halign (self->legend_box, GTK_ALIGN_END);
   gtk_widget_set_overflow (self->legend_box, GTK_OVERFLOW_HIDDEN);
+  g_signal_connect_object (self->legend_box, "notify::n-hidden",
+                           G_CALLBACK (legend_hidden_cb), self, G_CONNECT_SWAPPED);
   gtk_box_append (GTK_BOX (self->header), self->legend_box);
 
   self->canvas = g_object_new (TM_TYPE_MEMORY_MAP_CANVAS, NULL);
@@ -411,6 +520,28 @@ tm_memory_map_set_highlight_never_freed (TmMemoryMap *self,
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->never_freed_toggle), highlight);
   _tm_memory_map_sync_highlight (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIGHLIGHT_NEVER_FREED]);
+}
+
+gboolean
+tm_memory_map_get_never_freed_only (TmMemoryMap *self)
+{
+  g_return_val_if_fail (TM_IS_MEMORY_MAP (self), FALSE);
+  return self->never_freed_only;
+}
+
+void
+tm_memory_map_set_never_freed_only (TmMemoryMap *self,
+                                    gboolean     never_freed_only)
+{
+  g_return_if_fail (TM_IS_MEMORY_MAP (self));
+
+  never_freed_only = !!never_freed_only;
+  if (self->never_freed_only == never_freed_only)
+    return;
+  self->never_freed_only = never_freed_only;
+  sync_shown (self);
+  _tm_memory_map_sync_allocations (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NEVER_FREED_ONLY]);
 }
 
 GtkWidget *

@@ -40,6 +40,12 @@ void              tm_memory_map_set_color_by     (TmMemoryMap      *self,
 gboolean          tm_memory_map_get_highlight_never_freed (TmMemoryMap *self);
 void              tm_memory_map_set_highlight_never_freed (TmMemoryMap *self,
                                                            gboolean     highlight);
+/* Whether only the allocations never freed are drawn (and picked), the
+ * others left out; the header says so, with a way back (docs/ui.md,
+ * "The memory map's never-freed filter"). */
+gboolean          tm_memory_map_get_never_freed_only (TmMemoryMap *self);
+void              tm_memory_map_set_never_freed_only (TmMemoryMap *self,
+                                                      gboolean     never_freed_only);
 /* The drawing area (focusable; for tests and key bindings). */
 GtkWidget        *tm_memory_map_get_canvas       (TmMemoryMap      *self);
 /* The plot inside the canvas, in canvas coordinates. */

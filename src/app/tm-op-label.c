@@ -58,14 +58,93 @@ tm_op_label_display_name (const char *op_name,
   return g_strdup (op_name);
 }
 
+/* XProf writes data type 0 as "INVALID" and a missing shape of its own
+ * rows as "unknown": neither is a value. */
+static gboolean
+is_known (const char *value)
+{
+  return value != NULL && value[0] != '\0' && !g_str_equal (value, "INVALID") && !g_str_equal (value, "unknown");
+}
+
 const char *
 tm_op_label_display_value (const char *value)
 {
-  /* XProf writes data type 0 as "INVALID" and a missing shape of its own
-   * rows as "unknown": neither is a value. */
-  if (value == NULL || value[0] == '\0' || g_str_equal (value, "INVALID") || g_str_equal (value, "unknown"))
-    return _("unknown");
-  return value;
+  return is_known (value) ? value : _("unknown");
+}
+
+char *
+tm_op_label_breakable (const char *text)
+{
+  GString *str;
+
+  if (text == NULL)
+    return NULL;
+  /* A tooltip wraps only where a line may break: after each scope (a
+   * PyTorch frame's Windows path too), not at the window's edge. */
+  str = g_string_sized_new (strlen (text) + 16);
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      g_string_append_c (str, *p);
+      if (*p == '/' || *p == '\\')
+        g_string_append (str, "\u200b");
+    }
+  return g_string_free (str, FALSE);
+}
+
+GtkWidget *
+tm_op_label_new_tooltip (const char *markup)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_markup (GTK_LABEL (label), markup);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  /* A name longer than a line breaks at its scopes (the zero-width spaces
+   * of tm_op_label_breakable()), or anywhere when it has none. */
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 80);
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
+  return label;
+}
+
+char *
+tm_op_label_describe_fields (gint64      step_id,
+                             const char *region_type,
+                             const char *data_type,
+                             const char *shape)
+{
+  GString *str = g_string_new (NULL);
+
+  if (step_id >= 0)
+    {
+      g_autofree char *step = g_strdup_printf ("%" G_GINT64_FORMAT, step_id);
+
+      /* Translators: in a tooltip, the step an event belongs to: "Step 7" */
+      g_string_append_printf (str, _("Step %s"), step);
+    }
+  else
+    /* Translators: in a tooltip, an event without a step (group id) */
+    g_string_append (str, _("Step unknown"));
+  /* What the file leaves out is left out, not shown as a blank between
+   * separators or as "INVALID". */
+  if (is_known (region_type))
+    {
+      g_string_append (str, " · ");
+      /* Translators: in a tooltip, an allocation's region type: "region output" */
+      g_string_append_printf (str, _("region %s"), region_type);
+    }
+  if (is_known (data_type))
+    {
+      g_string_append (str, " · ");
+      /* Translators: in a tooltip, an allocation's data type: "data type float" */
+      g_string_append_printf (str, _("data type %s"), data_type);
+    }
+  if (is_known (shape))
+    {
+      g_string_append (str, " · ");
+      /* Translators: in a tooltip, an allocation's shape: "shape [8,64]" */
+      g_string_append_printf (str, _("shape %s"), shape);
+    }
+  return g_string_free (str, FALSE);
 }
 
 /* ------------------------------------------------------------------ */

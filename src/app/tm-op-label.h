@@ -34,6 +34,22 @@ const char *tm_op_label_get_shown_text (TmOpLabel  *self);
 char       *tm_op_label_display_name  (const char *op_name,
                                         gboolean    special);
 const char *tm_op_label_display_value (const char *value);
+/* text (an op name) with a zero-width space after each "/" and "\\", so
+ * that a tooltip wraps a long name at its scopes instead of running past
+ * the window (a PyTorch stack is a name of thousands of characters). */
+char       *tm_op_label_breakable      (const char *text);
+/* A label for gtk_tooltip_set_custom() that shows markup at most about 80
+ * characters wide, wrapping any longer line: GTK's own tooltip label keeps
+ * a line without spaces whole, however wide. */
+GtkWidget  *tm_op_label_new_tooltip    (const char *markup);
+/* The line of a tooltip that says where an event or allocation belongs:
+ * "Step 7 · region output · data type float · shape [8,64]", the step
+ * "unknown" when step_id is negative, and each field the file does not
+ * give (as tm_op_label_display_value() tells) left out. Plain text. */
+char       *tm_op_label_describe_fields (gint64      step_id,
+                                         const char *region_type,
+                                         const char *data_type,
+                                         const char *shape);
 
 /* text shortened to fit width pixels as a TmOpLabel does it, measured
  * with layout (whose text it changes). */

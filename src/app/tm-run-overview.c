@@ -253,6 +253,10 @@ redraw_sparklines (TmRunOverview *self)
   g_list_model_items_changed (G_LIST_MODEL (self->store), 0, n, n);
 }
 
+static int compare_rows (gconstpointer a,
+                         gconstpointer b,
+                         gpointer      data);
+
 static void
 update_busiest (TmRunOverview *self)
 {
@@ -265,7 +269,9 @@ update_busiest (TmRunOverview *self)
     {
       g_autoptr(TmRunRow) row = g_list_model_get_item (G_LIST_MODEL (self->store), i);
 
-      if (row->device != NULL && (best == NULL || row->device->peak_bytes > best->device->peak_bytes))
+      /* The first row of the peak column's (highest first) order. */
+      if (row->device != NULL &&
+          (best == NULL || compare_rows (row, best, GUINT_TO_POINTER (COLUMN_PEAK)) == GTK_ORDERING_LARGER))
         best = row;
       if (row->device != NULL)
         top = MAX (top, sparkline_top (row->device));
@@ -686,10 +692,19 @@ compare_rows (gconstpointer a,
         break;
       }
 
-  if (cmp == 0 && column != COLUMN_HOST)
-    cmp = tm_run_compare_host_names (tm_run_row_get_host (row_a), tm_run_row_get_host (row_b));
-  if (cmp == 0 && da != NULL && db != NULL)
-    cmp = g_strcmp0 (da->memory_id, db->memory_id);
+  /* Ties in host and memory id order: the figures' columns are sorted
+   * highest first, which turns the order round, so they tie the other way
+   * (two hosts at one peak: worker-0 above worker-1, and the busiest). */
+  if (cmp == 0)
+    {
+      int ties = 0;
+
+      if (column != COLUMN_HOST)
+        ties = tm_run_compare_host_names (tm_run_row_get_host (row_a), tm_run_row_get_host (row_b));
+      if (ties == 0 && da != NULL && db != NULL)
+        ties = g_strcmp0 (da->memory_id, db->memory_id);
+      cmp = column == COLUMN_HOST || column == COLUMN_MEMORY_ID ? ties : -ties;
+    }
   return cmp < 0 ? GTK_ORDERING_SMALLER : cmp > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
 }
 

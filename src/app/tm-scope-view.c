@@ -1046,6 +1046,9 @@ tm_scope_view_init (TmScopeView *self)
   gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
   gtk_paned_set_position (GTK_PANED (paned), 6 * TM_ICICLE_ROW_HEIGHT);
   gtk_box_append (GTK_BOX (self->box), paned);
+  /* Shown, the tab puts the focus on the tree, not in the search entry
+   * (which would take the zoom keys). */
+  tm_view_set_first_focus (TM_VIEW (self), GTK_WIDGET (self->column_view));
 
   session_signals = tm_view_get_session_signals (TM_VIEW (self));
   g_signal_group_connect_swapped (session_signals, "notify::memory-store", G_CALLBACK (queue_rebuild), self);

@@ -31,6 +31,7 @@
 #include <glib/gi18n.h>
 
 #include "tm-axis.h"
+#include "tm-op-label.h"
 #include "tm-timeline-private.h"
 
 #define DRAG_THRESHOLD   4.0
@@ -432,8 +433,9 @@ _tm_timeline_query_tooltip (GtkWidget  *widget,
   text = g_strconcat (header, "\n", self->described_markup, NULL);
   /* No tip area: GTK hides a tooltip whenever the pointer leaves the
    * previous one, so a small area kept the tooltip from ever coming back
-   * once the pointer had moved; without one it follows the pointer. */
-  gtk_tooltip_set_markup (tooltip, text);
+   * once the pointer had moved; without one it follows the pointer. A
+   * long op name wraps (tm_op_label_new_tooltip). */
+  gtk_tooltip_set_custom (tooltip, tm_op_label_new_tooltip (text));
 
   return TRUE;
 }

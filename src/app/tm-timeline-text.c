@@ -14,6 +14,7 @@
 
 #include "tm-axis.h"
 #include "tm-format.h"
+#include "tm-op-label.h"
 #include "tm-timeline-private.h"
 
 /* Appends format with every argument (strings) markup-escaped. */
@@ -47,7 +48,9 @@ tm_timeline_describe_snapshot (TmTimeline *self,
   g_autofree char *heap = NULL;
   g_autofree char *free_text = NULL;
   g_autofree char *frag = NULL;
-  g_autofree char *step = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *op = NULL;
+  g_autofree char *fields = NULL;
   const char *kind;
 
   g_return_val_if_fail (TM_IS_TIMELINE (self), NULL);
@@ -92,13 +95,12 @@ tm_timeline_describe_snapshot (TmTimeline *self,
     }
   append_markup (str, _("Requested %s · allocated %s"), requested, allocated);
   g_string_append_c (str, '\n');
-  append_markup (str, _("Op: %s"), activity.op_name[0] != '\0' ? activity.op_name : _("unknown"));
+  name = tm_op_label_display_name (activity.op_name, FALSE);
+  op = tm_op_label_breakable (name);
+  append_markup (str, _("Op: %s"), op);
   g_string_append_c (str, '\n');
-  step = activity.step_id >= 0 ? g_strdup_printf ("%" G_GINT64_FORMAT, activity.step_id) : g_strdup (_("unknown"));
-  append_markup (str, _("Step %s · region %s · %s %s"), step,
-                 activity.region_type[0] ? activity.region_type : "—",
-                 activity.data_type[0] ? activity.data_type : "—",
-                 activity.shape[0] ? activity.shape : "—");
+  fields = tm_op_label_describe_fields (activity.step_id, activity.region_type, activity.data_type, activity.shape);
+  append_markup (str, "%s", fields);
   g_string_append_c (str, '\n');
   append_markup (str, _("In use %s (stack %s + heap %s)"), in_use, stack, heap);
   g_string_append_c (str, '\n');

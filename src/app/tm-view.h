@@ -62,5 +62,13 @@ void          tm_view_set_session         (TmView    *self,
 /* The group of handlers on the session, for subclasses to connect to in
  * their _init; never NULL. */
 GSignalGroup *tm_view_get_session_signals (TmView    *self);
+/* The descendant that takes the focus when it comes into the view from
+ * elsewhere going forward (Tab, or a stack showing the view's page): its
+ * list rather than a search entry, which would take the window's zoom
+ * keys (docs/ui.md, "Keys"); while it cannot (an empty list), the first
+ * widget that is not text to type in. NULL: GTK's order. Set once its
+ * children are in place. */
+void          tm_view_set_first_focus     (TmView    *self,
+                                           GtkWidget *widget);
 
 G_END_DECLS

@@ -531,10 +531,13 @@ add_series_actions (TmWindow *self)
   hidden_series_changed_cb (self);
 }
 
-void
-_tm_window_actions_init (TmWindow *self)
+/* The window's zoom keys on widget, in phase; Home (a list's first row)
+ * only when with_home. */
+static void
+add_zoom_keys (GtkWidget           *widget,
+               GtkPropagationPhase  phase,
+               gboolean             with_home)
 {
-  GtkEventController *shortcuts;
   static const struct {
     const char *trigger;
     const char *action;
@@ -547,6 +550,21 @@ _tm_window_actions_init (TmWindow *self)
     { "KP_Subtract", "win.zoom-out" },
     { "Home", "win.zoom-reset" },
   };
+  GtkEventController *shortcuts = gtk_shortcut_controller_new ();
+
+  gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (shortcuts), GTK_SHORTCUT_SCOPE_LOCAL);
+  gtk_event_controller_set_propagation_phase (shortcuts, phase);
+  for (guint i = 0; i < G_N_ELEMENTS (zoom_keys); i++)
+    if (with_home || !g_str_equal (zoom_keys[i].trigger, "Home"))
+      gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
+                                            gtk_shortcut_new (gtk_shortcut_trigger_parse_string (zoom_keys[i].trigger),
+                                                              gtk_named_action_new (zoom_keys[i].action)));
+  gtk_widget_add_controller (widget, shortcuts);
+}
+
+void
+_tm_window_actions_init (TmWindow *self)
+{
 
   g_action_map_add_action_entries (G_ACTION_MAP (self),
                                    window_actions,
@@ -564,14 +582,11 @@ _tm_window_actions_init (TmWindow *self)
   /* Zoom keys work wherever the focus is, except in a text entry: in the
    * bubble phase, after the focused widget had the key (the application's
    * accelerators come before, and would take "+" from the filter). */
-  shortcuts = gtk_shortcut_controller_new ();
-  gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (shortcuts), GTK_SHORTCUT_SCOPE_LOCAL);
-  gtk_event_controller_set_propagation_phase (shortcuts, GTK_PHASE_BUBBLE);
-  for (guint i = 0; i < G_N_ELEMENTS (zoom_keys); i++)
-    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
-                                          gtk_shortcut_new (gtk_shortcut_trigger_parse_string (zoom_keys[i].trigger),
-                                                            gtk_named_action_new (zoom_keys[i].action)));
-  gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
+  add_zoom_keys (GTK_WIDGET (self), GTK_PHASE_BUBBLE, TRUE);
+  /* The scope tree's expanders take + and − for themselves (GTK's tree
+   * keys): there the zoom keys come first, and Shift+→, Shift+← and
+   * Ctrl+Space expand and collapse (docs/ui.md, "Keys"). */
+  add_zoom_keys (GTK_WIDGET (tm_scope_view_get_column_view (self->scope_view)), GTK_PHASE_CAPTURE, FALSE);
 
   g_signal_connect (self, "notify::application", G_CALLBACK (application_changed_cb), NULL);
 }

@@ -139,10 +139,15 @@ update_map_room_idle (gpointer data)
   gboolean shown, fits;
 
   self->map_room_source = 0;
+  /* The chart area's minimum first: squeezed to nothing before it had one
+   * (a short window with banners and notes above), it would stay there,
+   * as its height would never change again to bring this back. */
+  gtk_widget_measure (timeline, GTK_ORIENTATION_VERTICAL, width > 0 ? width : -1, &timeline_min, NULL, NULL, NULL);
+  if (gtk_scrolled_window_get_min_content_height (self->chart_scroller) != timeline_min)
+    gtk_scrolled_window_set_min_content_height (self->chart_scroller, timeline_min);
   if (room <= 0)
     return G_SOURCE_REMOVE;
 
-  gtk_widget_measure (timeline, GTK_ORIENTATION_VERTICAL, width, &timeline_min, NULL, NULL, NULL);
   /* A hidden widget measures 0: the map's minimum is the one it had. */
   if (gtk_widget_get_visible (map))
     {
@@ -150,8 +155,6 @@ update_map_room_idle (gpointer data)
       self->map_min_height = map_min;
     }
   map_min = self->map_min_height;
-  if (gtk_scrolled_window_get_min_content_height (self->chart_scroller) != timeline_min)
-    gtk_scrolled_window_set_min_content_height (self->chart_scroller, timeline_min);
 
   /* The line takes room from the charts while it shows: count it in, so
    * that showing it does not hide the map's room. */

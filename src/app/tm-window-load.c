@@ -247,7 +247,7 @@ _tm_window_show (TmWindow        *self,
 
   /* Another file (not a reload, nor another host of the same run) starts
    * without the last one's filters: the table's text and never-freed
-   * filter, the map's never-freed highlight. */
+   * filter, the map's never-freed highlight and filter. */
   if (self->shown.file == NULL ||
       (!g_file_equal (self->shown.file, next.file) &&
        (self->shown.run_directory == NULL || next.run_directory == NULL ||
@@ -256,6 +256,7 @@ _tm_window_show (TmWindow        *self,
       tm_breakdown_view_set_filter_text (self->breakdown_view, NULL);
       tm_breakdown_view_set_never_freed (self->breakdown_view, FALSE);
       tm_memory_map_set_highlight_never_freed (self->memory_map, FALSE);
+      tm_memory_map_set_never_freed_only (self->memory_map, FALSE);
     }
 
   tm_window_stop_load (self);

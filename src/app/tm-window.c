@@ -294,13 +294,13 @@ cancel_clicked_cb (TmWindow  *self,
   _tm_window_cancel_load (self);
 }
 
-/* The cards' never-freed line: the table shows only what was never freed,
- * the map highlights it (docs/ui.md, "Summary cards"). */
+/* The cards' never-freed line: the table and the map show only what was
+ * never freed (docs/ui.md, "Summary cards"). */
 static void
 show_never_freed_cb (TmWindow *self)
 {
   tm_breakdown_view_set_never_freed (self->breakdown_view, TRUE);
-  tm_memory_map_set_highlight_never_freed (self->memory_map, TRUE);
+  tm_memory_map_set_never_freed_only (self->memory_map, TRUE);
   gtk_stack_set_visible_child_name (self->lower_stack, "table");
 }
 
@@ -560,6 +560,11 @@ tm_window_init (TmWindow *self)
     {
       g_settings_bind (self->settings, "hide-small-allocations",
                        self->breakdown_view, "hide-small",
+                       G_SETTINGS_BIND_DEFAULT);
+      /* The Allocations tab's "temporary" threshold (docs/ui.md, "The
+       * allocations"). */
+      g_settings_bind (self->settings, "temporary-threshold",
+                       self->allocations_view, "temporary-ps",
                        G_SETTINGS_BIND_DEFAULT);
       tm_window_load_window_state (self);
     }

@@ -18,6 +18,7 @@
 
 #include "tm-buffer-assignment.h"
 #include "tm-cli-memory-viewer.h"
+#include "tm-cli-private.h"
 #include "tm-error.h"
 #include "tm-format.h"
 #include "tm-hlo.h"
@@ -191,13 +192,8 @@ tm_cli_memory_viewer_run (int    argc,
   else if (!g_file_set_contents (output, json, -1, &error))
     return mv_fail (output, error);
 
-  if (n_replaced > 0)
-    {
-      g_autofree char *display = g_filename_display_name (files[0]);
-
-      g_printerr (_("tidemark: %s: warning: %u bytes of names were not valid UTF-8 and were replaced\n"),
-                  display, n_replaced);
-    }
+  /* The same words (and plural forms) as the other exports' warning. */
+  tm_cli_warn_replaced (files[0], n_replaced);
   return 0;
 }
 

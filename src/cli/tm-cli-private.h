@@ -1,4 +1,5 @@
-/* tm-cli-private.h — what tm-cli.c and tm-cli-summary.c share
+/* tm-cli-private.h — what the files of the command line share, and its
+ * test-only entry point
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -8,6 +9,14 @@
 #include "tm-run-summary.h"
 
 G_BEGIN_DECLS
+
+/* tm-cli.c */
+
+/* tm_cli_run(), but the last profile is freed before it returns, as in
+ * sanitizer builds, so that a leak checker run on the program sees every
+ * free (tests/tidemark-cli-freeing.c; docs/performance.md). */
+int  tm_cli_run_freeing      (int    argc,
+                              char **argv);
 
 /* tm-cli-summary.c */
 

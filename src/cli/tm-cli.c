@@ -346,14 +346,18 @@ export_never_freed (const char     *path,
 
 static TmProfile *last_profile;
 
-static gboolean
-clean_exit (void)
-{
 #ifdef TM_CLI_SANITIZED
-  return TRUE;
+static gboolean free_last_profile = TRUE;
 #else
-  return g_strcmp0 (g_getenv ("TM_CLI_CLEAN_EXIT"), "1") == 0;
+static gboolean free_last_profile = FALSE;
 #endif
+
+int
+tm_cli_run_freeing (int    argc,
+                    char **argv)
+{
+  free_last_profile = TRUE;
+  return tm_cli_run (argc, argv);
 }
 
 int
@@ -705,9 +709,9 @@ tm_cli_run (int    argc,
 
   /* The last profile goes back to the system with the process: freeing its
    * columns one by one and unmapping the file first only adds time. It
-   * stays reachable here. Sanitizer builds, and TM_CLI_CLEAN_EXIT=1, free
+   * stays reachable here. Sanitizer builds, and tm_cli_run_freeing(), free
    * it so leak checkers see every free. */
-  if (!clean_exit ())
+  if (!free_last_profile)
     {
       g_clear_object (&last_profile);
       last_profile = g_steal_pointer (&profile);

@@ -41,6 +41,11 @@ struct _TmAllocations
 
   guint          n_never_freed;
   gint64         never_freed_bytes;
+
+  /* A subset (tm_allocations_new_subset) borrows its parent's labels and
+   * spans and keeps each item's index in it. NULL for a whole index. */
+  TmAllocations *parent;
+  guint         *parent_index;
 };
 
 static inline guint64

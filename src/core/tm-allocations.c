@@ -28,8 +28,14 @@ tm_allocations_finalize (GObject *object)
   g_free (self->items);
   g_free (self->block_max_end);
   g_clear_pointer (&self->label_strings, g_ptr_array_unref);
-  g_free (self->labels);
-  g_free (self->spans);
+  /* A subset's labels and spans are its parent's. */
+  if (self->parent == NULL)
+    {
+      g_free (self->labels);
+      g_free (self->spans);
+    }
+  g_clear_object (&self->parent);
+  g_free (self->parent_index);
 
   G_OBJECT_CLASS (tm_allocations_parent_class)->finalize (object);
 }
@@ -364,6 +370,30 @@ build_spans (TmAllocations *self)
 
 
 
+/* The latest end per block of items and what was never freed. */
+static void
+sum_items (TmAllocations *self)
+{
+  guint n_blocks = (self->n + BLOCK_SIZE - 1) / BLOCK_SIZE;
+
+  self->block_max_end = g_new (gint64, MAX (n_blocks, 1));
+  for (guint blk = 0; blk < n_blocks; blk++)
+    {
+      gint64 m = G_MININT64;
+
+      for (guint i = blk * BLOCK_SIZE; i < MIN (self->n, (blk + 1) * BLOCK_SIZE); i++)
+        m = MAX (m, tm_allocations_item_end (self, &self->items[i]));
+      self->block_max_end[blk] = m;
+    }
+
+  for (guint i = 0; i < self->n; i++)
+    if (self->items[i].end == TM_ALLOCATIONS_OPEN)
+      {
+        self->n_never_freed++;
+        self->never_freed_bytes += TM_ALLOCATION_BYTES (&self->items[i]);
+      }
+}
+
 TmAllocations *
 tm_allocations_new (TmMemoryStore  *store,
                     GCancellable   *cancellable,
@@ -372,7 +402,6 @@ tm_allocations_new (TmMemoryStore  *store,
   g_autoptr(TmAllocations) self = NULL;
   Builder b;
   gboolean ok;
-  guint n_blocks;
 
   g_return_val_if_fail (TM_IS_MEMORY_STORE (store), NULL);
 
@@ -422,27 +451,50 @@ tm_allocations_new (TmMemoryStore  *store,
       self->labels[i].data_type = g_ptr_array_index (self->label_strings, 3 * i + 2);
     }
 
-  n_blocks = (self->n + BLOCK_SIZE - 1) / BLOCK_SIZE;
-  self->block_max_end = g_new (gint64, MAX (n_blocks, 1));
-  for (guint blk = 0; blk < n_blocks; blk++)
-    {
-      gint64 m = G_MININT64;
-
-      for (guint i = blk * BLOCK_SIZE; i < MIN (self->n, (blk + 1) * BLOCK_SIZE); i++)
-        m = MAX (m, tm_allocations_item_end (self, &self->items[i]));
-      self->block_max_end[blk] = m;
-    }
-
-  for (guint i = 0; i < self->n; i++)
-    if (self->items[i].end == TM_ALLOCATIONS_OPEN)
-      {
-        self->n_never_freed++;
-        self->never_freed_bytes += TM_ALLOCATION_BYTES (&self->items[i]);
-      }
-
+  sum_items (self);
   build_spans (self);
 
   return g_steal_pointer (&self);
+}
+
+TmAllocations *
+tm_allocations_new_subset (TmAllocations *self,
+                           const guint   *indices,
+                           guint          n)
+{
+  TmAllocations *sub;
+
+  g_return_val_if_fail (TM_IS_ALLOCATIONS (self), NULL);
+  g_return_val_if_fail (indices != NULL || n == 0, NULL);
+  for (guint i = 0; i < n; i++)
+    g_return_val_if_fail (indices[i] < self->n && (i == 0 || indices[i] > indices[i - 1]), NULL);
+
+  sub = g_object_new (TM_TYPE_ALLOCATIONS, NULL);
+  sub->store = g_object_ref (self->store);
+  sub->times = self->times;
+  sub->first_time = self->first_time;
+  sub->last_time = self->last_time;
+  sub->parent = g_object_ref (self);
+  sub->labels = self->labels;
+  sub->n_labels = self->n_labels;
+  sub->spans = self->spans;
+  sub->n_spans = self->n_spans;
+  sub->axis_length = self->axis_length;
+
+  /* In the parent's order, so start times still never decrease and those
+   * from the profile's start still come first. */
+  sub->n = n;
+  sub->items = g_new (TmAllocation, MAX (n, 1));
+  sub->parent_index = g_new (guint, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      sub->items[i] = self->items[indices[i]];
+      sub->parent_index[i] = indices[i];
+      if (indices[i] < self->n_open_start)
+        sub->n_open_start++;
+    }
+  sum_items (sub);
+  return sub;
 }
 
 /* ------------------------------------------------------------------ */
@@ -735,6 +787,38 @@ tm_allocations_axis_to_address (TmAllocations *self,
   return s->address + (guint64) (offset - (double) s->offset);
 }
 
+guint
+tm_allocations_get_parent_index (TmAllocations *self,
+                                 guint          index)
+{
+  g_return_val_if_fail (TM_IS_ALLOCATIONS (self), TM_ALLOCATIONS_NONE);
+  g_return_val_if_fail (index < self->n, TM_ALLOCATIONS_NONE);
+  return self->parent_index != NULL ? self->parent_index[index] : index;
+}
+
+guint
+tm_allocations_find_parent_index (TmAllocations *self,
+                                  guint          parent_index)
+{
+  guint lo = 0, hi;
+
+  g_return_val_if_fail (TM_IS_ALLOCATIONS (self), TM_ALLOCATIONS_NONE);
+
+  if (self->parent_index == NULL)
+    return parent_index < self->n ? parent_index : TM_ALLOCATIONS_NONE;
+  hi = self->n;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (self->parent_index[mid] < parent_index)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < self->n && self->parent_index[lo] == parent_index ? lo : TM_ALLOCATIONS_NONE;
+}
+
 gsize
 tm_allocations_get_memory_size (TmAllocations *self)
 {
@@ -743,9 +827,12 @@ tm_allocations_get_memory_size (TmAllocations *self)
   g_return_val_if_fail (TM_IS_ALLOCATIONS (self), 0);
 
   size = sizeof *self + (gsize) self->n * sizeof (TmAllocation)
-         + ((self->n + BLOCK_SIZE - 1) / BLOCK_SIZE) * sizeof (gint64)
-         + (gsize) self->n_spans * sizeof (TmAddressSpan)
-         + (gsize) self->n_labels * sizeof (TmAllocationLabel);
+         + ((self->n + BLOCK_SIZE - 1) / BLOCK_SIZE) * sizeof (gint64);
+  /* A subset's labels and spans are its parent's. */
+  if (self->parent != NULL)
+    return size + (gsize) self->n * sizeof (guint);
+  size += (gsize) self->n_spans * sizeof (TmAddressSpan)
+          + (gsize) self->n_labels * sizeof (TmAllocationLabel);
   for (guint i = 0; i < self->label_strings->len; i++)
     size += strlen (g_ptr_array_index (self->label_strings, i)) + 1;
   return size;

@@ -176,6 +176,23 @@ double           tm_allocations_address_to_axis  (TmAllocations    *self,
 guint64          tm_allocations_axis_to_address  (TmAllocations    *self,
                                                   double            offset);
 
+/* A subset: some of self's allocations (indices ascending, n of them, a
+ * copy is taken), on the same store, labels and address axis, so that
+ * they are drawn and picked where they are in self (the memory map's
+ * never-freed filter). Its indices are its own; the parent's index of
+ * one is tm_allocations_get_parent_index(). */
+TmAllocations   *tm_allocations_new_subset       (TmAllocations    *self,
+                                                  const guint      *indices,
+                                                  guint             n);
+/* index's index in the index the subset was made from (index itself for
+ * a whole index). */
+guint            tm_allocations_get_parent_index (TmAllocations    *self,
+                                                  guint             index);
+/* The subset's index of the parent's parent_index, or TM_ALLOCATIONS_NONE
+ * when the subset leaves it out (parent_index itself for a whole index). */
+guint            tm_allocations_find_parent_index (TmAllocations   *self,
+                                                   guint            parent_index);
+
 /* Bytes of heap the index uses. */
 gsize            tm_allocations_get_memory_size  (TmAllocations    *self);
 

@@ -23,16 +23,37 @@
 #define MAX_DEPTH 64
 #define CANCEL_CHECK_INTERVAL 4096
 
+/* json-glib ends a string at "\u0000". Before parsing, each "\u0000"
+ * inside a string becomes U+FDD0 (a noncharacter, kept for a program's own
+ * use) followed by "0", and each U+FDD0 already there (raw or escaped)
+ * becomes U+FDD0 followed by "1"; every string read back turns the first
+ * into TM_FORMAT_NUL and the second into U+FDD0 again (docs/formats.md,
+ * section 2, "Names with NUL bytes"). */
+#define MARK "\xef\xb7\x90"
+#define MARK_LEN 3
+
+/* Whether the 6 bytes at p are the escape \uXXXX of hex, in any case. */
+static gboolean
+is_escape (const guint8 *p,
+           gsize         left,
+           const char   *hex)
+{
+  return left >= 6 && p[0] == '\\' && p[1] == 'u' && g_ascii_strncasecmp ((const char *) p + 2, hex, 4) == 0;
+}
+
 /* json-glib recurses per nesting level: refuse deep input before parsing.
  * json-glib 1.6 also keeps the first of several values and ignores the
  * rest: refuse anything but white space after the first object or array. */
 static gboolean
 check_depth (const guint8  *data,
              gsize          size,
+             gboolean      *has_nul,
              GError       **error)
 {
   guint depth = 0;
   gboolean in_string = FALSE;
+
+  *has_nul = FALSE;
 
   for (gsize i = 0; i < size; i++)
     {
@@ -53,9 +74,15 @@ check_depth (const guint8  *data,
       if (in_string)
         {
           if (c == '\\')
-            i++;
+            {
+              if (is_escape (data + i, size - i, "0000") || is_escape (data + i, size - i, "fdd0"))
+                *has_nul = TRUE;
+              i++;
+            }
           else if (c == '"')
             in_string = FALSE;
+          else if (c == 0xef && size - i >= MARK_LEN && memcmp (data + i, MARK, MARK_LEN) == 0)
+            *has_nul = TRUE;
         }
       else if (c == '"')
         in_string = TRUE;
@@ -77,6 +104,71 @@ check_depth (const guint8  *data,
     }
 
   return TRUE;
+}
+
+/* The text with "\u0000" and U+FDD0 marked inside strings, as above. */
+static GBytes *
+mark_nul (const guint8 *data,
+          gsize         size)
+{
+  GString *out = g_string_sized_new (size + size / 16 + 16);
+  gboolean in_string = FALSE;
+  gsize copied = 0;  /* the bytes of data before this are in out */
+
+  for (gsize i = 0; i < size; i++)
+    {
+      const char *mark = NULL;
+      gsize skip = 6;
+
+      if (!in_string)
+        in_string = data[i] == '"';
+      else if (data[i] == '"')
+        in_string = FALSE;
+      else if (is_escape (data + i, size - i, "0000"))
+        mark = "\\ufdd0" "0";
+      else if (is_escape (data + i, size - i, "fdd0"))
+        mark = "\\ufdd0" "1";
+      else if (data[i] == '\\')
+        i++;
+      else if (size - i >= MARK_LEN && memcmp (data + i, MARK, MARK_LEN) == 0)
+        {
+          mark = MARK "1";
+          skip = MARK_LEN;
+        }
+
+      if (mark != NULL)
+        {
+          g_string_append_len (out, (const char *) data + copied, (gssize) (i - copied));
+          g_string_append (out, mark);
+          copied = i + skip;
+          i = copied - 1;
+        }
+    }
+  g_string_append_len (out, (const char *) data + copied, (gssize) (size - copied));
+  return g_string_free_to_bytes (out);
+}
+
+/* A string read from the parser, whole: the marks of mark_nul() undone. */
+static char *
+unmark_nul (const char *text)
+{
+  const char *mark = strstr (text, MARK);
+  GString *out;
+
+  if (mark == NULL)
+    return g_strdup (text);
+  out = g_string_sized_new (strlen (text));
+  for (const char *p = text; *p != '\0';)
+    {
+      if (p[0] == MARK[0] && strncmp (p, MARK, MARK_LEN) == 0 && (p[MARK_LEN] == '0' || p[MARK_LEN] == '1'))
+        {
+          g_string_append (out, p[MARK_LEN] == '0' ? TM_FORMAT_NUL : MARK);
+          p += MARK_LEN + 1;
+        }
+      else
+        g_string_append_c (out, *p++);
+    }
+  return g_string_free (out, FALSE);
 }
 
 /* Protobuf JSON names: camelCase, but parsers accept the proto names too. */
@@ -194,7 +286,7 @@ get_string (JsonObject *obj,
 
   if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
       json_node_get_value_type (node) == G_TYPE_STRING)
-    return g_strdup (json_node_get_string (node));
+    return unmark_nul (json_node_get_string (node));
   return g_strdup ("");
 }
 
@@ -394,10 +486,12 @@ tm_xprof_json_read (const guint8   *data,
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GPtrArray) stores = NULL;
   g_autoptr(GArray) modules = NULL;
+  g_autoptr(GBytes) marked = NULL;
   JsonNode *root;
   JsonObject *obj, *per_allocator;
   JsonArray *hlo;
   gint64 version;
+  gboolean has_nul;
 
   if (size > G_MAXSSIZE)
     {
@@ -405,8 +499,18 @@ tm_xprof_json_read (const guint8   *data,
       return FALSE;
     }
 
-  if (!check_depth (data, size, error))
+  if (!check_depth (data, size, &has_nul, error))
     return FALSE;
+  if (has_nul)
+    {
+      marked = mark_nul (data, size);
+      data = g_bytes_get_data (marked, &size);
+      if (size > G_MAXSSIZE)
+        {
+          g_set_error (error, TM_ERROR, TM_ERROR_JSON, _("invalid JSON: the file is too large"));
+          return FALSE;
+        }
+    }
 
   parser = json_parser_new_immutable ();
   if (!json_parser_load_from_data (parser, (const char *) data, (gssize) size, &local_error))
@@ -447,17 +551,20 @@ tm_xprof_json_read (const guint8   *data,
       for (GList *l = ids; l != NULL; l = l->next)
         {
           JsonObject *per = get_object (per_allocator, l->data, NULL);
+          g_autofree char *id = unmark_nul (l->data);
           TmMemoryStore *store;
 
           if (per == NULL)
             {
+              g_autofree char *shown = tm_format_make_valid_utf8 (id, NULL);
+
               g_set_error (error, TM_ERROR, TM_ERROR_JSON,
                            _("invalid memory profile: memory id “%s” is not an object"),
-                           (const char *) l->data);
+                           shown);
               return FALSE;
             }
 
-          store = read_allocator (l->data, per, version, cancellable, error);
+          store = read_allocator (id, per, version, cancellable, error);
           if (store == NULL)
             return FALSE;
           /* XProf lists only ids with snapshots. */
