@@ -182,6 +182,19 @@ tm_static_plan_module_of (GArray     *plans,
   return NULL;
 }
 
+gint64
+tm_static_plan_memory_space_of_id (const char *memory_id)
+{
+  g_autofree char *lower = NULL;
+
+  if (memory_id == NULL)
+    return 0;
+  lower = g_ascii_strdown (memory_id, -1);
+  if (strstr (lower, "host") != NULL || g_str_has_prefix (lower, "cpu"))
+    return 5;
+  return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Against the run                                                      */
 

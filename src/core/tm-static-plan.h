@@ -70,6 +70,12 @@ GArray         *tm_static_plan_executions   (GArray             *modules,
 const char     *tm_static_plan_module_of    (GArray             *plans,
                                              const char         *execution);
 
+/* The memory space of a plan that a memory id of the profile (an
+ * allocator) holds (docs/buffer-assignment.md, section 6): 5, XLA's host
+ * memory space, for a host allocator ("pinned_host", "cuda_host_bfc", a
+ * name starting with "cpu" or "host"), else 0, the device's memory. */
+gint64          tm_static_plan_memory_space_of_id (const char   *memory_id);
+
 typedef enum
 {
   TM_PLAN_AS_PLANNED,       /* the allocator held exactly the static peak plus what was live before */
