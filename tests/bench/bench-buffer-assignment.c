@@ -19,7 +19,10 @@
  * profiler then sees the frames alone). --hash prints, instead of times,
  * a checksum of each chart's image at 1920 and 1919 pixels wide, with
  * nothing and then a buffer selected: two builds that print the same
- * lines draw the same pixels.
+ * lines draw the same pixels. --page WIDTH draws the frames at the sizes
+ * the Memory Viewer page gives its charts when they are WIDTH pixels wide
+ * (the heap chart 240 high, the allocation chart 280) rather than at
+ * 1920 × 600.
  */
 #include "config.h"
 
@@ -118,6 +121,12 @@ draw_chart (TmBufferCharts    *charts,
   cairo_destroy (cr);
 }
 
+/* The frames' size: the width of every chart, the heights of the heap
+ * chart and of the allocation chart (see --page). */
+static int chart_width = 1920;
+static int heap_height = 600;
+static int offsets_height = 600;
+
 typedef struct
 {
   double wall;
@@ -142,10 +151,10 @@ frames (TmBufferCharts           *charts,
   Frame best = { G_MAXDOUBLE, G_MAXDOUBLE, { G_MAXDOUBLE, G_MAXDOUBLE, G_MAXDOUBLE } };
 
   for (guint k = 0; k < TM_BUFFER_N_CHARTS; k++)
-    surfaces[k] = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1920, heights[k]);
+    surfaces[k] = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, chart_width, heights[k]);
   for (int run = 0; run < n; run++)
     {
-      int width = resize && run % 2 == 1 ? 1919 : 1920;
+      int width = resize && run % 2 == 1 ? chart_width - 1 : chart_width;
       gint64 w0 = wall_us (), c0 = cpu_us ();
 
       if (!resize && r->max_heap->len > 0)
@@ -218,9 +227,9 @@ print_frames (const char  *what,
 {
   printf ("%s:\n", what);
   if (f->part[TM_BUFFER_CHART_HEAP] < G_MAXDOUBLE)
-    printf ("  heap 1920x600   %8.1f ms\n", f->part[TM_BUFFER_CHART_HEAP]);
-  printf ("  bars 1920x%-4d  %8.1f ms\n", heights[TM_BUFFER_CHART_BARS], f->part[TM_BUFFER_CHART_BARS]);
-  printf ("  blocks 1920x600 %8.1f ms\n", f->part[TM_BUFFER_CHART_OFFSETS]);
+    printf ("  heap %dx%-4d   %8.1f ms\n", chart_width, heights[TM_BUFFER_CHART_HEAP], f->part[TM_BUFFER_CHART_HEAP]);
+  printf ("  bars %dx%-4d   %8.1f ms\n", chart_width, heights[TM_BUFFER_CHART_BARS], f->part[TM_BUFFER_CHART_BARS]);
+  printf ("  blocks %dx%-4d %8.1f ms\n", chart_width, heights[TM_BUFFER_CHART_OFFSETS], f->part[TM_BUFFER_CHART_OFFSETS]);
   printf ("  frame           %8.1f ms wall, %.1f ms CPU   (target 8 ms: %s)\n", f->wall, f->cpu,
           f->wall <= 8 ? "met" : "MISSED");
 }
@@ -230,7 +239,7 @@ bench_frames (const TmBufferAssignment *r,
               int                       runs)
 {
   g_autoptr(TmBufferCharts) charts = NULL;
-  int heights[TM_BUFFER_N_CHARTS] = { 600, 0, 600 };
+  int heights[TM_BUFFER_N_CHARTS] = { heap_height, 0, offsets_height };
   double best_make = G_MAXDOUBLE;
   Frame resized, redrawn;
 
@@ -274,8 +283,25 @@ main (int    argc,
   guint n_objects = 0;
   gsize size;
   const guint8 *data = g_bytes_get_data (bytes, &size);
-  gboolean charts_only = argc > 1 && g_str_equal (argv[1], "--charts-only");
-  gboolean hash = argc > 1 && g_str_equal (argv[1], "--hash");
+  gboolean charts_only = FALSE;
+  gboolean hash = FALSE;
+
+  for (int i = 1; i < argc; i++)
+    if (g_str_equal (argv[i], "--charts-only"))
+      charts_only = TRUE;
+    else if (g_str_equal (argv[i], "--hash"))
+      hash = TRUE;
+    else if (g_str_equal (argv[i], "--page") && i + 1 < argc && atoi (argv[i + 1]) > 1)
+      {
+        chart_width = atoi (argv[++i]);
+        heap_height = 240;
+        offsets_height = 280;
+      }
+    else
+      {
+        fprintf (stderr, "usage: %s [--charts-only | --hash] [--page WIDTH]\n", argv[0]);
+        return 2;
+      }
 
   for (int run = 0; run < runs && !charts_only && !hash; run++)
     {
