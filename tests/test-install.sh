@@ -88,7 +88,7 @@ mkdir -p "$tmp/schemas"
 glib-compile-schemas --strict --targetdir="$tmp/schemas" "$share/glib-2.0/schemas" ||
   fail "installed schemas do not compile"
 keys=$(GSETTINGS_SCHEMA_DIR=$tmp/schemas GSETTINGS_BACKEND=memory gsettings list-keys "$app_id" | sort | tr '\n' ' ')
-[ "$keys" = "charts-share hide-small-allocations hlo-share last-folder show-hlo-modules show-memory-map show-table timeline-share window-height window-maximized window-width " ] ||
+[ "$keys" = "charts-share hide-small-allocations hlo-share last-folder show-hlo-modules show-memory-map show-table temporary-threshold timeline-share window-height window-maximized window-width " ] ||
   fail "schema keys are: $keys"
 
 # Thai catalogue.
