@@ -71,10 +71,14 @@ struct _TmMemoryStore
   GPtrArray       *xprof_peak_rows;  /* TmBreakdownRow */
   gint64           xprof_peak_step_id;
 
+  /* Set when the store is made and never changed: not a bit beside the
+   * loading state's, whose byte a finishing thread writes while the window
+   * already asks whether a store it does not show yet is complete. */
+  gboolean         complete;
+
   /* Loading state. */
   guint            time_sorted : 1;
   guint            finished : 1;   /* set once by a successful finish */
-  guint            complete : 1;
   guint            has_free : 1;
 };
 

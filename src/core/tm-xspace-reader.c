@@ -581,6 +581,10 @@ typedef struct
 typedef struct
 {
   Reader        *reader;     /* the calling thread's */
+  Reader         base;       /* a copy of it made before the second thread
+                              * starts, which every part starts from: the
+                              * calling thread writes its progress to
+                              * *reader while the other one reads */
   const GArray  *lines;      /* TmXLineInfo */
   Part          *parts;
   guint          n_parts;
@@ -603,9 +607,11 @@ part_guarded (gpointer   data,
   PartJob *job = data;
   Part *part = job->part;
   PartQueue *q = job->queue;
-  Reader r = *q->reader;
+  Reader r = q->base;
 
-  if (!job->progress)
+  if (job->progress)
+    r.last_progress = q->reader->last_progress;
+  else
     r.progress = NULL;
   r.result = &part->result;
   r.stores = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -878,6 +884,7 @@ read_host_plane_once (Reader      *r,
    * once every part before it held. */
   pieces = make_parts (r, lines, parallel ? MAX (total / (r->options->cut_lines ? 8 : PARTS_PER_PLANE), 1) : 0);
   queue.reader = r;
+  queue.base = *r;
   queue.lines = lines;
   queue.parts = (Part *) (gpointer) pieces->data;
   queue.n_parts = pieces->len;
