@@ -752,28 +752,6 @@ test_render_brute_force (void)
   g_rand_free (rand);
 }
 
-typedef struct
-{
-  guint32 *cells;
-  guint    width;
-} RectCells;
-
-static void
-rects_to_cells (guint          x0,
-                guint          n_columns,
-                guint          height,
-                const guint32 *keys,
-                guint32        index_mask,
-                gpointer       user_data)
-{
-  RectCells *target = user_data;
-
-  for (guint x = 0; x < n_columns; x++)
-    for (guint r = 0; r < height; r++)
-      target->cells[(gsize) r * target->width + x0 + x] = tm_alloc_raster_key_index (keys[(gsize) x * height + r],
-                                                                                    index_mask);
-}
-
 static int
 compare_rect_x0 (gconstpointer a,
                  gconstpointer b)
@@ -783,9 +761,39 @@ compare_rect_x0 (gconstpointer a,
   return x < y ? -1 : x > y;
 }
 
+/* What the painter over rectangles tells of its bands: each column once,
+ * already final. */
+typedef struct
+{
+  const guint32 *want;
+  guint8        *told;       /* per column */
+  gint           wrong;      /* pixels not final when told (atomic) */
+} ColumnsSeen;
+
+static void
+columns_seen (guint          x0,
+              guint          n_columns,
+              const guint32 *cells,
+              guint          width,
+              guint          height,
+              gpointer       user_data)
+{
+  ColumnsSeen *seen = user_data;
+  gint wrong = 0;
+
+  for (guint x = x0; x < x0 + n_columns; x++)
+    {
+      seen->told[x]++;
+      for (guint r = 0; r < height; r++)
+        wrong += cells[(gsize) r * width + x] != seen->want[(gsize) r * width + x];
+    }
+  g_atomic_int_add (&seen->wrong, wrong);
+}
+
 /* The same painter over a plain list of rectangles (the Memory Viewer's
  * allocation chart): the same per-pixel rule as brute force, with one
- * thread and with two (the list is long enough), zoomed and not. */
+ * thread and with two (the list is long enough), zoomed and not; each
+ * band told once it is final; an empty list gives an empty frame. */
 static void
 test_render_rects_brute_force (void)
 {
@@ -819,7 +827,6 @@ test_render_rects_brute_force (void)
       g_autofree guint32 *got = g_new (guint32, (gsize) w * h);
       g_autofree guint32 *want = g_new (guint32, (gsize) w * h);
       g_autofree guint *rank = g_new0 (guint, (gsize) w * h);
-      RectCells target = { got, (guint) w };
       guint differ = 0, owned = 0, in_view = 0;
 
       for (gsize p = 0; p < (gsize) w * h; p++)
@@ -846,7 +853,7 @@ test_render_rects_brute_force (void)
 
       g_assert_cmpuint (tm_alloc_raster_render_rects ((const TmRasterRect *) (gpointer) rects->data, rects->len,
                                                       views[v].x0, views[v].x1, views[v].y0, views[v].y1,
-                                                      w, h, rects_to_cells, &target), ==, in_view);
+                                                      w, h, got, NULL, NULL), ==, in_view);
       for (gsize p = 0; p < (gsize) w * h; p++)
         {
           differ += got[p] != want[p];
@@ -854,7 +861,29 @@ test_render_rects_brute_force (void)
         }
       g_assert_cmpuint (differ, ==, 0);
       g_assert_cmpuint (owned, >, 0);
+
+      {
+        g_autofree guint8 *told = g_new0 (guint8, w);
+        ColumnsSeen seen = { want, told, 0 };
+
+        memset (got, 0, (gsize) w * h * sizeof (guint32));
+        tm_alloc_raster_render_rects ((const TmRasterRect *) (gpointer) rects->data, rects->len,
+                                      views[v].x0, views[v].x1, views[v].y0, views[v].y1,
+                                      w, h, got, columns_seen, &seen);
+        g_assert_cmpint (seen.wrong, ==, 0);
+        for (gint x = 0; x < w; x++)
+          g_assert_cmpuint (told[x], ==, 1);
+      }
     }
+
+  {
+    guint32 cells[6 * 4];
+
+    memset (cells, 0, sizeof cells);
+    g_assert_cmpuint (tm_alloc_raster_render_rects (NULL, 0, 0, 10, 0, 10, 6, 4, cells, NULL, NULL), ==, 0);
+    for (guint p = 0; p < G_N_ELEMENTS (cells); p++)
+      g_assert_cmphex (cells[p], ==, TM_ALLOCATIONS_NONE);
+  }
   g_rand_free (rand);
 }
 

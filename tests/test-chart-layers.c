@@ -201,6 +201,11 @@ test_span_level (void)
   labels = tm_chart_canvas_get_labels (t.canvas);
   g_assert_cmpuint (labels->len, ==, 1);
   g_assert_cmpstr (g_array_index (labels, TmChartLabel, 0).text, ==, "static peak");
+  /* A level is under a point near its line only. */
+  g_assert_cmpuint (tm_span_layer_item_at (TM_SPAN_LAYER (layer), &g, g.plot.x + 70, y + 3), ==, 1);
+  g_assert_cmpuint (tm_span_layer_item_at (TM_SPAN_LAYER (layer), &g, g.plot.x + 20, y - 3), ==, 0);
+  g_assert_cmpuint (tm_span_layer_item_at (TM_SPAN_LAYER (layer), &g, g.plot.x + 20, y + 10), ==, TM_SPAN_NONE);
+  g_assert_cmpuint (tm_span_layer_item_at (TM_SPAN_LAYER (layer), &g, g.plot.x + 45, y), ==, TM_SPAN_NONE);
   target_clear (&t);
 }
 

@@ -5,7 +5,10 @@
  * profile whose modules' plans are missing, and the real MI300X profile
  * of $TM_REAL_PROFILES: nothing read at open, the default module, the
  * dropdowns, the table and its sort, the details, the keys, memory
- * spaces and modules honoured, an op's buffers, the plan against the run.
+ * spaces and modules honoured, an op's buffers, the plan against the run,
+ * and the links with the timeline: a click on an execution opens its
+ * module, its planned level is drawn (and exported) over its executions,
+ * and the page goes back to them.
  */
 #include "config.h"
 
@@ -14,12 +17,16 @@
 #include "tm-allocation-row.h"
 #include "tm-breakdown-view.h"
 #include "tm-buffer-row.h"
+#include "tm-chart-export.h"
 #include "tm-fixture-writer.h"
 #include "tm-gui-test-util.h"
 #include "tm-hlo-fixture.h"
 #include "tm-memory-viewer-query.h"
 #include "tm-memory-viewer-view.h"
 #include "tm-static-selection.h"
+#include "tm-timeline-private.h"
+#include "tm-viewport.h"
+#include "tm-window.h"
 #include "tm-test-util.h"
 
 static char *fixture_dir;
@@ -500,6 +507,120 @@ test_real_profile (void)
   tm_test_destroy_window (window);
 }
 
+/* The links with the run: the fixture's one execution of
+ * jit_train_step(1) (2–10 ns, 6 MiB in use before it) clicked on the
+ * timeline's band opens its module on the page; its planned level (live
+ * before + static peak) is then drawn over the execution, described,
+ * exported, and "Show Executions" zooms the Memory Profile to it. */
+static void
+test_timeline_link (void)
+{
+  TmWindow *window = tm_test_new_window ();
+  TmSession *session;
+  TmTimeline *timeline;
+  TmTimelineLayout layout;
+  GtkGestureClick *click;
+  const TmChartSpan *spans;
+  const TmModulePlan *plan;
+  TmViewport *viewport;
+  g_autoptr(TmChart) chart = NULL;
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tooltip = NULL;
+  TmChartPalette palette;
+  const char *svg;
+  double x, y;
+  guint n;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  tm_test_open_and_wait (window, fixture_path);
+  session = tm_window_get_session (window);
+  timeline = TM_TIMELINE (tm_test_template_child (window, TM_TYPE_WINDOW, "timeline"));
+  tm_test_iterate_for (100);
+
+  /* No module chosen yet: no level. */
+  spans = tm_span_layer_get_spans (TM_SPAN_LAYER (timeline->layers.plan), &n);
+  g_assert_cmpuint (n, ==, 0);
+
+  /* The band's execution, clicked: the capture-phase click claims it. */
+  tm_timeline_get_layout (timeline, &layout);
+  g_assert_cmpfloat (layout.hlo_band.size.height, >, 0);
+  x = layout.plot.origin.x + layout.plot.size.width / 2;
+  y = layout.hlo_band.origin.y + layout.hlo_band.size.height / 2;
+  g_assert_cmpint (tm_timeline_get_module_at (timeline, x, y), ==, 0);
+  click = tm_test_find_click_gesture (GTK_WIDGET (timeline), TRUE);
+  g_assert_nonnull (click);
+  g_signal_emit_by_name (click, "pressed", 1, x, y);
+  g_assert_cmpstr (shown_page (window), ==, "memory-viewer");
+  g_assert_nonnull (selection (window));
+  g_assert_cmpstr (selection (window)->module, ==, "jit_train_step(1)");
+  g_assert_cmpint (selection (window)->memory_space, ==, 0);
+  tm_test_iterate_until (result_ready, window);
+  tm_test_iterate_for (50);
+  g_assert_cmpstr (selection (window)->module, ==, "jit_train_step(1)");
+  g_assert_true (gtk_widget_get_visible (tm_test_template_child (get_view (window), TM_TYPE_MEMORY_VIEWER_VIEW,
+                                                                 "run_button")));
+
+  /* The level: 6 MiB live before + the static peak, over 2–10 ns. */
+  plan = tm_memory_viewer_query_lookup_plan (get_query (window), "jit_train_step(1)");
+  g_assert_nonnull (plan);
+  g_assert_cmpint (plan->peak, ==, 18 * MiB + 4096);
+  spans = tm_span_layer_get_spans (TM_SPAN_LAYER (timeline->layers.plan), &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpint (spans[0].start_ps, ==, 2000);
+  g_assert_cmpint (spans[0].end_ps, ==, 10000);
+  g_assert_cmpint (spans[0].value, ==, 24 * MiB + 4096);
+  g_assert_cmpint (spans[0].tag, ==, 0);
+
+  /* Back to the run: the Memory Profile, zoomed to the execution, whose
+   * byte axis holds the level. */
+  viewport = tm_session_get_viewport (session);
+  tm_viewport_reset (viewport);
+  g_assert_true (gtk_widget_activate_action (get_view (window), "viewer.show-executions", NULL));
+  g_assert_cmpstr (shown_page (window), ==, "profile");
+  g_assert_true (tm_viewport_is_zoomed (viewport));
+  g_assert_cmpint (tm_viewport_get_start (viewport), <=, 2000);
+  g_assert_cmpint (tm_viewport_get_end (viewport), >=, 10000);
+  g_assert_cmpint (tm_viewport_get_end (viewport) - tm_viewport_get_start (viewport), <=, 10000);
+  tm_test_iterate_for (100);
+  tm_timeline_get_layout (timeline, &layout);
+  g_assert_cmpint (layout.y_max, >=, 24 * MiB + 4096);
+
+  /* On the line, the tooltip: the figures and the card's words. */
+  x = layout.plot.origin.x + layout.plot.size.width / 2;
+  y = layout.plot.origin.y + layout.plot.size.height * (1.0 - (double) (24 * MiB + 4096) / (double) layout.y_max);
+  g_assert_cmpint (_tm_timeline_plan_at (timeline, x, y), ==, 0);
+  g_assert_cmpint (_tm_timeline_plan_at (timeline, x, y + 20), ==, -1);
+  tooltip = _tm_timeline_describe_plan (timeline, 0);
+  g_assert_nonnull (strstr (tooltip, "Plan of jit_train_step(1)"));
+  g_assert_nonnull (strstr (tooltip, "counted twice"));
+  g_assert_nonnull (strstr (tooltip, "Click to open in the Memory Viewer"));
+
+  /* In the SVG export too, with its legend entry. */
+  chart = tm_window_build_timeline_chart (window, TRUE, &palette);
+  g_assert_nonnull (chart);
+  g_assert_true (tm_chart_write_svg (chart, NULL, &palette, NULL, out, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_output_stream_write_all (out, "", 1, NULL, NULL, NULL));
+  g_assert_true (g_output_stream_close (out, NULL, NULL));
+  svg = g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (out));
+  g_assert_nonnull (strstr (svg, ">Static peak 18.0 MiB + live before</text>"));
+  g_assert_nonnull (strstr (svg, ">Plan of jit_train_step(1)</text>"));
+
+  /* A click on the level opens the module too. */
+  g_signal_emit_by_name (click, "pressed", 1, x, y);
+  g_assert_cmpstr (shown_page (window), ==, "memory-viewer");
+
+  /* Another module chosen: its level, none here (it never ran). */
+  tm_static_selection_show_module (session, "test_module(2)", 0);
+  tm_test_iterate_for (50);
+  spans = tm_span_layer_get_spans (TM_SPAN_LAYER (timeline->layers.plan), &n);
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_false (gtk_widget_get_visible (tm_test_template_child (get_view (window), TM_TYPE_MEMORY_VIEWER_VIEW,
+                                                                  "run_button")));
+  tm_test_destroy_window (window);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -525,6 +646,7 @@ main (int    argc,
   g_test_add_func ("/memory-viewer-view/lone-portal-document", test_lone_portal_document);
   g_test_add_func ("/memory-viewer-view/small-window", test_small_window);
   g_test_add_func ("/memory-viewer-view/real-profile", test_real_profile);
+  g_test_add_func ("/memory-viewer-view/timeline-link", test_timeline_link);
 
   status = g_test_run ();
   tm_fixture_remove (fixture_dir);

@@ -330,6 +330,71 @@ test_compare_profile (void)
   tm_fixture_remove (path);
 }
 
+/* The planned level over every execution of a module (what the timeline
+ * draws): live before + the static peak, and what was held; one before
+ * the first snapshot has nothing before it; the module an execution's
+ * name is of; the memory space a memory id holds. */
+static void
+test_levels (void)
+{
+  const gint64 times[] = { 1000, 3000, 4000, 9000, 11000, 20000 };
+  const gint64 heaps[] = { 6 * MiB, 7 * MiB, 30 * MiB, 8 * MiB, 5 * MiB, 9 * MiB };
+  g_autoptr(TmMemoryStore) store = make_store (times, heaps, G_N_ELEMENTS (times));
+  g_autoptr(GArray) modules = g_array_new (FALSE, TRUE, sizeof (TmHloModule));
+  g_autoptr(GArray) plans = g_array_new (FALSE, TRUE, sizeof (TmModulePlan));
+  g_autoptr(GArray) levels = NULL;
+  const TmPlanLevel *l;
+  TmModulePlan plan = { 0 };
+
+  g_array_set_clear_func (modules, (GDestroyNotify) tm_hlo_module_clear);
+  add_execution (modules, "jit_step(7)", 500, 900);
+  add_execution (modules, "other(2)", 2500, 2600);
+  add_execution (modules, "jit_step(7)", 2000, 10000);
+  add_execution (modules, "jit_step", 12000, 15000);
+
+  levels = tm_static_plan_levels (store, 10 * MiB, "jit_step(7)", modules);
+  g_assert_cmpuint (levels->len, ==, 3);
+  l = &g_array_index (levels, TmPlanLevel, 0);
+  g_assert_cmpuint (l->execution, ==, 0);
+  g_assert_false (l->has_before);
+  g_assert_cmpint (l->live_before, ==, 0);
+  g_assert_cmpint (l->expected, ==, 10 * MiB);
+  g_assert_cmpint (l->held, ==, -1);
+  l = &g_array_index (levels, TmPlanLevel, 1);
+  g_assert_cmpuint (l->execution, ==, 2);
+  g_assert_cmpint (l->start_ps, ==, 2000);
+  g_assert_cmpint (l->end_ps, ==, 10000);
+  g_assert_true (l->has_before);
+  g_assert_cmpint (l->live_before, ==, 6 * MiB);
+  g_assert_cmpint (l->expected, ==, 16 * MiB);
+  g_assert_cmpint (l->held, ==, 30 * MiB);
+  g_assert_cmpint (l->held_time_ps, ==, 4000);
+  l = &g_array_index (levels, TmPlanLevel, 2);
+  g_assert_cmpuint (l->execution, ==, 3);
+  g_assert_cmpint (l->live_before, ==, 5 * MiB);
+  g_assert_cmpint (l->expected, ==, 15 * MiB);
+  g_assert_cmpint (l->held, ==, 5 * MiB);
+  g_assert_cmpint (l->held_time_ps, ==, 12000);
+
+  g_array_set_clear_func (plans, (GDestroyNotify) tm_module_plan_clear);
+  plan.name = g_strdup ("jit_step(7)");
+  g_array_append_val (plans, plan);
+  plan.name = g_strdup ("other(2)");
+  g_array_append_val (plans, plan);
+  g_assert_cmpstr (tm_static_plan_module_of (plans, "other(2)"), ==, "other(2)");
+  g_assert_cmpstr (tm_static_plan_module_of (plans, "jit_step"), ==, "jit_step(7)");
+  g_assert_null (tm_static_plan_module_of (plans, "jit_step(8)"));
+  g_assert_null (tm_static_plan_module_of (plans, "jit"));
+  g_assert_null (tm_static_plan_module_of (NULL, "jit_step"));
+
+  g_assert_cmpint (tm_static_plan_memory_space_of_id ("GPU_0_bfc"), ==, 0);
+  g_assert_cmpint (tm_static_plan_memory_space_of_id ("0"), ==, 0);
+  g_assert_cmpint (tm_static_plan_memory_space_of_id ("pinned_host"), ==, 5);
+  g_assert_cmpint (tm_static_plan_memory_space_of_id ("cuda_host_bfc"), ==, 5);
+  g_assert_cmpint (tm_static_plan_memory_space_of_id ("CPU_0"), ==, 5);
+  g_assert_cmpint (tm_static_plan_memory_space_of_id (NULL), ==, 0);
+}
+
 /* An op's buffers: by its op name or an instruction's name, in every
  * memory space, by id. */
 static void
@@ -421,6 +486,7 @@ main (int    argc,
   g_test_add_func ("/static-plan/compare", test_compare);
   g_test_add_func ("/static-plan/compare-edges", test_compare_edges);
   g_test_add_func ("/static-plan/compare-profile", test_compare_profile);
+  g_test_add_func ("/static-plan/levels", test_levels);
   g_test_add_func ("/static-plan/find-op", test_find_op);
   g_test_add_func ("/static-plan/real-profile", test_real_profile);
 

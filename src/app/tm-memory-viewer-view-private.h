@@ -36,6 +36,7 @@ struct _TmMemoryViewerView
   GtkFlowBox          *cards_box;
   GtkWidget           *compare_box;
   GtkLabel            *compare_label;
+  GtkWidget           *run_button;
   GtkBox              *heap_box;
   GtkWidget           *peak_heading;
   GtkBox              *bars_box;

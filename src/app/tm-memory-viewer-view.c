@@ -449,6 +449,60 @@ space_selected_cb (TmMemoryViewerView *self)
 }
 
 /* ------------------------------------------------------------------ */
+/* Back to the run                                                      */
+
+/* The time from the first execution of the shown module (on the XLA
+ * Modules line) to the end of its last; FALSE without one or without
+ * memory data to show them over. */
+static gboolean
+find_executions (TmMemoryViewerView *self,
+                 gint64             *start_ps,
+                 gint64             *end_ps)
+{
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+  const TmStaticSelection *sel = get_selection (self);
+  TmProfile *profile = session != NULL ? tm_session_get_profile (session) : NULL;
+  TmMemoryStore *store = session != NULL ? tm_session_get_memory_store (session) : NULL;
+  g_autoptr(GArray) executions = NULL;
+  GArray *modules;
+  gint64 start = G_MAXINT64, end = G_MININT64;
+
+  if (sel == NULL || sel->module == NULL || profile == NULL || store == NULL ||
+      tm_memory_store_get_n_snapshots (store) == 0)
+    return FALSE;
+  modules = tm_profile_get_hlo_modules (profile);
+  executions = tm_static_plan_executions (modules, sel->module);
+  for (guint k = 0; k < executions->len; k++)
+    {
+      const TmHloModule *m = &g_array_index (modules, TmHloModule, g_array_index (executions, guint, k));
+
+      start = MIN (start, m->start_ps);
+      end = MAX (end, MAX (m->end_ps, m->start_ps));
+    }
+  if (start_ps != NULL)
+    *start_ps = start;
+  if (end_ps != NULL)
+    *end_ps = end;
+  return executions->len > 0;
+}
+
+/* The Memory Profile, zoomed to the shown module's executions, where the
+ * timeline draws its planned level over them. */
+static void
+show_executions_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  TmMemoryViewerView *self = TM_MEMORY_VIEWER_VIEW (widget);
+  gint64 start, end;
+
+  if (!find_executions (self, &start, &end))
+    return;
+  tm_viewport_zoom_to (tm_session_get_viewport (tm_view_get_session (TM_VIEW (self))), start, end);
+  gtk_widget_activate_action (widget, "win.show-page", "s", "memory-profile");
+}
+
+/* ------------------------------------------------------------------ */
 /* State                                                                */
 
 static void
@@ -498,6 +552,14 @@ update (TmMemoryViewerView *self)
       return;
     }
 
+  /* An execution's name clicked on the timeline before the plans were
+   * read: the module it ran. */
+  if (sel != NULL && sel->module != NULL && tm_memory_viewer_query_lookup_plan (query, sel->module) == NULL &&
+      tm_static_plan_module_of (plans, sel->module) != NULL)
+    {
+      tm_static_selection_show_module (session, tm_static_plan_module_of (plans, sel->module), sel->memory_space);
+      return;
+    }
   /* The default once the modules are known; a module the profile does not
    * have (from another profile) too. */
   if (sel == NULL || sel->module == NULL || tm_memory_viewer_query_lookup_plan (query, sel->module) == NULL)
@@ -510,6 +572,7 @@ update (TmMemoryViewerView *self)
 
   gtk_stack_set_visible_child_name (self->state_stack, "modules");
   fill_dropdowns (self);
+  gtk_widget_set_visible (self->run_button, find_executions (self, NULL, NULL));
 
   result = tm_memory_viewer_query_get_result (query);
   gtk_spinner_set_spinning (self->pending_spinner, tm_memory_viewer_query_get_pending (query));
@@ -601,6 +664,7 @@ tm_memory_viewer_view_class_init (TmMemoryViewerViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmMemoryViewerView, cards_box);
   gtk_widget_class_bind_template_child (widget_class, TmMemoryViewerView, compare_box);
   gtk_widget_class_bind_template_child (widget_class, TmMemoryViewerView, compare_label);
+  gtk_widget_class_bind_template_child (widget_class, TmMemoryViewerView, run_button);
   gtk_widget_class_bind_template_child (widget_class, TmMemoryViewerView, heap_box);
   gtk_widget_class_bind_template_child (widget_class, TmMemoryViewerView, peak_heading);
   gtk_widget_class_bind_template_child (widget_class, TmMemoryViewerView, bars_box);
@@ -611,6 +675,8 @@ tm_memory_viewer_view_class_init (TmMemoryViewerViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmMemoryViewerView, offsets_box);
   gtk_widget_class_bind_template_callback (widget_class, op_link_cb);
   gtk_widget_class_bind_template_callback (widget_class, op_clear_cb);
+
+  gtk_widget_class_install_action (widget_class, "viewer.show-executions", NULL, show_executions_action);
 
   gtk_widget_class_set_css_name (widget_class, "tmmemoryviewer");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);

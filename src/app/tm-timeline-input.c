@@ -12,7 +12,10 @@
  * the session (tm_session_select_time()) only once it is known not to be
  * the first half of a double-click, which shows everything and leaves the
  * session's selection as it was. A click on a legend entry toggles its
- * series (the widget's "timeline.toggle-series" action).
+ * series (the widget's "timeline.toggle-series" action). A click on an
+ * XLA module's execution (the band under the plot), or on the planned
+ * level drawn over one, opens that module on the Memory Viewer page
+ * (docs/ui.md, "Memory Viewer", "Linked to the run").
  *
  * The pointer answers for the time under it: the state then is the one
  * the last snapshot at or before it left (a crosshair and a read-out over
@@ -31,7 +34,10 @@
 #include <glib/gi18n.h>
 
 #include "tm-axis.h"
+#include "tm-memory-viewer-query.h"
 #include "tm-op-label.h"
+#include "tm-static-plan.h"
+#include "tm-static-selection.h"
 #include "tm-timeline-private.h"
 
 #define DRAG_THRESHOLD   4.0
@@ -412,9 +418,21 @@ _tm_timeline_query_tooltip (GtkWidget  *widget,
   module = _tm_timeline_module_at (self, x, y);
   if (module >= 0)
     {
-      g_autofree char *markup = _tm_timeline_describe_module (self, module);
+      g_autofree char *about = _tm_timeline_describe_module (self, module);
+      /* Translators: the last line of the tooltip of an XLA module's
+       * execution on the timeline, and of its planned level */
+      g_autofree char *hint = g_markup_printf_escaped ("<i>%s</i>", _("Click to open in the Memory Viewer"));
+      g_autofree char *markup = g_strconcat (about, "\n", hint, NULL);
 
       gtk_tooltip_set_markup (tooltip, markup);
+      return TRUE;
+    }
+
+  if (!keyboard_mode && (module = _tm_timeline_plan_at (self, x, y)) >= 0)
+    {
+      g_autofree char *markup = _tm_timeline_describe_plan (self, module);
+
+      gtk_tooltip_set_custom (tooltip, tm_op_label_new_tooltip (markup));
       return TRUE;
     }
 
@@ -452,6 +470,61 @@ _tm_timeline_query_tooltip (GtkWidget  *widget,
 /* ------------------------------------------------------------------ */
 /* The legend: its entries toggle their series                          */
 
+/* Shows the module of execution (an index of the profile's modules) on
+ * the Memory Viewer page: the module whose plan the execution ran (named
+ * as it is, or as it is without its program id; the page makes the same
+ * match once the plans are read), in the memory space the timeline's
+ * memory id holds when the module has it, else the device's. */
+void
+_tm_timeline_open_module (TmTimeline *self,
+                          guint       execution)
+{
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+  TmMemoryViewerQuery *query;
+  const TmModulePlan *plan;
+  const char *name, *module;
+  gint64 space;
+
+  if (session == NULL || self->hlo_modules == NULL || execution >= self->hlo_modules->len)
+    return;
+  name = g_array_index (self->hlo_modules, TmHloModule, execution).name;
+  if (name == NULL || name[0] == '\0')
+    return;
+  query = tm_memory_viewer_query_get_for_session (session);
+  module = tm_static_plan_module_of (tm_memory_viewer_query_get_plans (query), name);
+  if (module == NULL)
+    module = name;
+  space = tm_static_plan_memory_space_of_id (self->store != NULL ? tm_memory_store_get_id (self->store) : NULL);
+  plan = tm_memory_viewer_query_lookup_plan (query, module);
+  if (space != 0 && plan != NULL)
+    {
+      gboolean found = FALSE;
+
+      for (guint k = 0; plan->memory_spaces != NULL && k < plan->memory_spaces->len; k++)
+        found = found || g_array_index (plan->memory_spaces, gint64, k) == space;
+      if (!found)
+        space = 0;
+    }
+  tm_static_selection_show_module (session, module, space);
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.show-page", "s", "memory-viewer");
+}
+
+/* The execution a click at (x, y) is about: on the band, or on a planned
+ * level; -1 for none. */
+static int
+execution_at (TmTimeline *self,
+              double      x,
+              double      y)
+{
+  int module = _tm_timeline_module_at (self, x, y);
+  int level;
+
+  if (module >= 0)
+    return module;
+  level = _tm_timeline_plan_at (self, x, y);
+  return level >= 0 ? (int) g_array_index (self->plan_levels, TmPlanLevel, level).execution : -1;
+}
+
 static void
 legend_pressed_cb (GtkGestureClick *gesture,
                    int              n_press,
@@ -460,7 +533,15 @@ legend_pressed_cb (GtkGestureClick *gesture,
                    TmTimeline      *self)
 {
   TmSeriesFlags series = tm_timeline_legend_at (self, x, y);
+  int execution = series == TM_SERIES_FLAG_NONE ? execution_at (self, x, y) : -1;
 
+  if (execution >= 0 && tm_view_get_session (TM_VIEW (self)) != NULL)
+    {
+      /* Claimed: no time is selected, no drag starts. */
+      gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+      _tm_timeline_open_module (self, (guint) execution);
+      return;
+    }
   if (series == TM_SERIES_FLAG_NONE || tm_view_get_session (TM_VIEW (self)) == NULL)
     {
       gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
@@ -478,7 +559,8 @@ legend_motion_cb (GtkEventControllerMotion *motion,
                   double                    y,
                   TmTimeline               *self)
 {
-  gboolean over = tm_timeline_legend_at (self, x, y) != TM_SERIES_FLAG_NONE;
+  /* A legend entry, an execution and a planned level can be clicked. */
+  gboolean over = tm_timeline_legend_at (self, x, y) != TM_SERIES_FLAG_NONE || execution_at (self, x, y) >= 0;
 
   if (self->dragging)
     return;

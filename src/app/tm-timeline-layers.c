@@ -24,9 +24,12 @@
 #include "tm-hover-layer.h"
 #include "tm-legend-layer.h"
 #include "tm-mark-layer.h"
+#include "tm-memory-viewer-query.h"
 #include "tm-note-layer.h"
 #include "tm-scope-series-query.h"
 #include "tm-span-layer.h"
+#include "tm-static-plan.h"
+#include "tm-static-selection.h"
 #include "tm-timeline-private.h"
 #include "tm-trace-layer.h"
 
@@ -61,6 +64,8 @@ _tm_timeline_compute_geometry (TmTimeline      *self,
       max_bytes = tm_timeline_chart_max_bytes (self->store, start, end, capacity);
       /* A comparison's baseline fits too. */
       max_bytes = MAX (max_bytes, tm_baseline_layer_max (TM_BASELINE_LAYER (self->layers.baseline), start, end, capacity));
+      /* And a module's planned level. */
+      max_bytes = MAX (max_bytes, tm_timeline_layers_plan_max (&self->layers, start, end));
     }
   tm_chart_geometry_init (geometry, width, height, band, start, end, max_bytes);
 }
@@ -165,6 +170,62 @@ _tm_timeline_sync_baseline (TmTimeline       *self,
    * its memory id, then its peak, e.g. "Baseline GPU_4_bfc, peak 5.78 GiB" */
   label = g_strdup_printf (_("Baseline %s, peak %s"), tm_memory_store_get_id (baseline), peak);
   tm_baseline_layer_set (TM_BASELINE_LAYER (layers->baseline), baseline, tm_session_get_baseline_shift (session), label);
+}
+
+void
+_tm_timeline_update_plan (TmTimeline *self)
+{
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+  const TmStaticSelection *sel = session != NULL ? tm_session_get_static_selection (session) : NULL;
+  TmMemoryViewerQuery *query = session != NULL ? tm_memory_viewer_query_get_for_session (session) : NULL;
+  const TmModulePlan *plan = NULL;
+
+  if (sel != NULL && sel->module != NULL && query != NULL)
+    plan = tm_memory_viewer_query_lookup_plan (query, sel->module);
+  g_clear_pointer (&self->plan_levels, g_array_unref);
+  g_clear_pointer (&self->plan_module, g_free);
+  self->plan_peak = 0;
+  if (plan != NULL && plan->error == NULL && _tm_timeline_has_data (self) && self->hlo_modules != NULL)
+    {
+      self->plan_levels = tm_static_plan_levels (self->store, plan->peak, plan->name, self->hlo_modules);
+      self->plan_module = g_strdup (plan->name);
+      self->plan_peak = plan->peak;
+      if (self->plan_levels->len == 0)
+        g_clear_pointer (&self->plan_levels, g_array_unref);
+    }
+  _tm_timeline_sync_plan (self, &self->layers);
+}
+
+/* The level the plan puts memory in use at over each execution of the
+ * Memory Viewer's module: the static peak plus what was live before it
+ * (docs/buffer-assignment.md, section 6). */
+void
+_tm_timeline_sync_plan (TmTimeline       *self,
+                        TmTimelineLayers *layers)
+{
+  g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (TmChartSpan));
+  g_autofree char *peak = NULL;
+  g_autofree char *label = NULL;
+  g_autofree char *legend = NULL;
+
+  for (guint k = 0; self->plan_levels != NULL && k < self->plan_levels->len; k++)
+    {
+      const TmPlanLevel *level = &g_array_index (self->plan_levels, TmPlanLevel, k);
+      TmChartSpan span = { level->start_ps, level->end_ps, level->expected, k };
+
+      g_array_append_val (spans, span);
+    }
+  if (spans->len > 0)
+    {
+      peak = tm_format_bytes (self->plan_peak);
+      /* Translators: the label of an XLA module's planned level on the
+       * timeline, e.g. "Static peak 1.08 GiB + live before" */
+      label = g_strdup_printf (_("Static peak %s + live before"), peak);
+      /* Translators: the timeline legend's entry of an XLA module's
+       * planned level, e.g. "Plan of jit_step(4)" */
+      legend = g_strdup_printf (_("Plan of %s"), self->plan_module);
+    }
+  tm_timeline_layers_set_plan (layers, (const TmChartSpan *) spans->data, spans->len, label, legend);
 }
 
 /* The selected time: a click not yet given to the session, else the
@@ -335,6 +396,7 @@ _tm_timeline_draw_range (TmTimeline            *self,
   APPEND (&all, self->layers.modules);
   APPEND (&plot, self->layers.scope);
   APPEND (&plot, self->layers.baseline);
+  APPEND (&all, self->layers.plan);
   APPEND (&all, self->layers.oom);
   APPEND (&around, self->layers.peak);
 }
@@ -496,4 +558,14 @@ _tm_timeline_module_at (TmTimeline *self,
   guint tag = tm_span_layer_item_at (TM_SPAN_LAYER (self->layers.modules), &self->geometry, x, y);
 
   return tag == TM_SPAN_NONE || self->hlo_modules == NULL || tag >= self->hlo_modules->len ? -1 : (int) tag;
+}
+
+int
+_tm_timeline_plan_at (TmTimeline *self,
+                      double      x,
+                      double      y)
+{
+  guint tag = tm_span_layer_item_at (TM_SPAN_LAYER (self->layers.plan), &self->geometry, x, y);
+
+  return tag == TM_SPAN_NONE || self->plan_levels == NULL || tag >= self->plan_levels->len ? -1 : (int) tag;
 }

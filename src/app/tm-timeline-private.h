@@ -69,6 +69,13 @@ struct _TmTimeline
   GSignalGroup    *viewport_signals;
   GSignalGroup    *allocations_signals;
   GSignalGroup    *series_signals;
+  GSignalGroup    *viewer_signals;
+
+  /* The Memory Viewer's module (the session's static selection) over its
+   * executions: TmPlanLevel, or NULL when none is drawn. */
+  GArray          *plan_levels;
+  char            *plan_module;
+  gint64           plan_peak;
 
   /* The layers, and the pointer's own. */
   TmTimelineLayers layers;
@@ -181,6 +188,16 @@ void     _tm_timeline_draw_pointer          (TmTimeline            *self,
                                              GtkSnapshot           *snapshot,
                                              const TmChartGeometry *geometry,
                                              const TmPalette       *palette);
+/* The planned level of the session's static selection (its module's
+ * static peak over its executions) computed again, and its layer's
+ * inputs. */
+void     _tm_timeline_update_plan           (TmTimeline            *self);
+void     _tm_timeline_sync_plan             (TmTimeline            *self,
+                                             TmTimelineLayers      *layers);
+/* The planned level under (x, y): an index of plan_levels, or -1. */
+int      _tm_timeline_plan_at               (TmTimeline            *self,
+                                             double                 x,
+                                             double                 y);
 /* The HLO module run under (x, y) (an index of the profile's modules), or
  * -1. */
 int      _tm_timeline_module_at             (TmTimeline            *self,
@@ -199,6 +216,10 @@ void     _tm_timeline_drop_pending_selection (TmTimeline           *self);
 /* The view changed: the range read-out ends unless it is still the
  * range a band zoomed to. */
 void     _tm_timeline_range_viewport_changed (TmTimeline           *self);
+/* Shows the module of an execution (an index of the profile's modules) on
+ * the Memory Viewer page: what a click on it does. */
+void     _tm_timeline_open_module           (TmTimeline            *self,
+                                             guint                  execution);
 gboolean _tm_timeline_query_tooltip         (GtkWidget             *widget,
                                              int                    x,
                                              int                    y,
@@ -207,6 +228,10 @@ gboolean _tm_timeline_query_tooltip         (GtkWidget             *widget,
 
 /* tm-timeline-text.c */
 char    *_tm_timeline_describe_module       (TmTimeline            *self,
+                                             guint                  index);
+/* The tooltip of planned level index (of plan_levels): the plan, what
+ * the allocator held and why they differ (Pango markup). */
+char    *_tm_timeline_describe_plan         (TmTimeline            *self,
                                              guint                  index);
 char    *_tm_timeline_legend_tooltip        (TmTimeline            *self,
                                              TmSeriesFlags          series);

@@ -16,7 +16,9 @@
 
 #include "tm-axis.h"
 #include "tm-format.h"
+#include "tm-memory-viewer-query.h"
 #include "tm-op-label.h"
+#include "tm-static-selection.h"
 #include "tm-timeline-private.h"
 
 /* Appends format with every argument (strings) markup-escaped. */
@@ -197,6 +199,54 @@ tm_timeline_describe_out_of_memory (TmTimeline          *self,
                                       "say how much was free.\nTrace entry %" PRId64 ", an oom."),
                                     tm_memory_store_get_id (self->store), requested, requested_exact, oom->entry);
   return g_strconcat (head, "\n", body, NULL);
+}
+
+char *
+_tm_timeline_describe_plan (TmTimeline *self,
+                            guint       index)
+{
+  const TmPlanLevel *level = &g_array_index (self->plan_levels, TmPlanLevel, index);
+  TmSession *session = tm_view_get_session (TM_VIEW (self));
+  TmMemoryViewerQuery *query = tm_memory_viewer_query_get_for_session (session);
+  const TmStaticSelection *sel = tm_session_get_static_selection (session);
+  const TmBufferAssignment *result = tm_memory_viewer_query_get_result (query);
+  g_autofree char *start = tm_format_time_ms (level->start_ps);
+  g_autofree char *before = tm_format_bytes (level->live_before);
+  g_autofree char *peak = tm_format_bytes (self->plan_peak);
+  g_autofree char *expected = tm_format_bytes (level->expected);
+  GString *str = g_string_new (NULL);
+  TmPlanComparison comparison;
+
+  /* Translators: first line of the tooltip of an XLA module's planned
+   * level on the timeline: the module, when the execution started */
+  append_markup (str, _("<b>Plan of %s</b>, the execution at %s"), self->plan_module, start);
+  g_string_append_c (str, '\n');
+  /* Translators: live before + static peak = the level drawn */
+  append_markup (str, _("Live before %s + static peak %s = %s"), before, peak, expected);
+  g_string_append_c (str, '\n');
+  /* The words of the Memory Viewer's "Against the Run" card, when the
+   * page computed the module in memory space 0 (they need its
+   * parameters); else what the allocator held. */
+  if (result != NULL && result->memory_space == 0 && sel != NULL && g_strcmp0 (sel->module, self->plan_module) == 0 &&
+      tm_static_plan_compare (self->store, result, level->start_ps, level->end_ps, &comparison))
+    {
+      g_autofree char *words = tm_static_plan_explain (&comparison, self->plan_module,
+                                                       tm_memory_store_get_id (self->store));
+
+      append_markup (str, "%s", words);
+    }
+  else if (level->held >= 0)
+    {
+      g_autofree char *held = tm_format_bytes (level->held);
+      g_autofree char *difference = tm_format_bytes_delta (level->held - level->expected);
+
+      /* Translators: the most the allocator held during the execution,
+       * then the difference from the plan, e.g. "+2.00 MiB" */
+      append_markup (str, _("The allocator held at most %s (%s against the plan)."), held, difference);
+    }
+  g_string_append_c (str, '\n');
+  append_markup (str, "<i>%s</i>", _("Click to open in the Memory Viewer"));
+  return g_string_free (str, FALSE);
 }
 
 char *

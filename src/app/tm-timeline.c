@@ -4,9 +4,9 @@
  *
  * A view (TmView) that follows its session: the memory store, the
  * viewport, the HLO modules of the profile, the selected time, scope and
- * allocation and a comparison's baseline, with what is made of them from
- * the session's query objects (the allocation index, the selected scope's
- * series). Each change sets the inputs of the layers it concerns
+ * allocation, a comparison's baseline and the Memory Viewer's module,
+ * with what is made of them from the session's query objects (the
+ * allocation index, the selected scope's series, the modules' plans). Each change sets the inputs of the layers it concerns
  * (tm-timeline-layers.c) and the geometry is computed again only when the
  * size, the range or what the value axis holds changes. Two render nodes
  * are cached: what does not move with the visible range (value axes,
@@ -20,6 +20,7 @@
 #include "tm-allocations-query.h"
 #include "tm-chart-axes.h"
 #include "tm-hover-layer.h"
+#include "tm-memory-viewer-query.h"
 #include "tm-note-layer.h"
 #include "tm-scope-series-query.h"
 #include "tm-span-layer.h"
@@ -87,6 +88,7 @@ sync_store (TmTimeline *self)
 
   g_set_object (&self->store, store);
   _tm_timeline_sync_store (self, &self->layers);
+  _tm_timeline_update_plan (self);
   _tm_timeline_sync_scope (self, &self->layers);
   _tm_timeline_sync_selection (self, &self->layers);
   _tm_timeline_sync_readout (self, &self->layers);
@@ -115,6 +117,7 @@ sync_modules (TmTimeline *self)
   g_clear_pointer (&self->hlo_modules, g_array_unref);
   self->hlo_modules = modules;
   tm_timeline_layers_set_modules (&self->layers, modules);
+  _tm_timeline_update_plan (self);
   relayout (self);
   gtk_widget_queue_resize (GTK_WIDGET (self));
 }
@@ -151,6 +154,14 @@ baseline_changed_cb (TmTimeline *self)
   relayout (self);
 }
 
+/* The Memory Viewer's module, or the plans that give its static peak. */
+static void
+plan_changed_cb (TmTimeline *self)
+{
+  _tm_timeline_update_plan (self);
+  relayout (self);
+}
+
 static void
 viewport_changed_cb (TmTimeline *self)
 {
@@ -178,6 +189,8 @@ tm_timeline_session_changed (TmView    *view,
                              session != NULL ? tm_allocations_query_get_for_session (session) : NULL);
   g_signal_group_set_target (self->series_signals,
                              session != NULL ? tm_scope_series_query_get_for_session (session) : NULL);
+  g_signal_group_set_target (self->viewer_signals,
+                             session != NULL ? tm_memory_viewer_query_get_for_session (session) : NULL);
 
   sync_modules (self);
   sync_store (self);
@@ -186,6 +199,7 @@ tm_timeline_session_changed (TmView    *view,
   _tm_timeline_sync_selection (self, &self->layers);
   _tm_timeline_sync_lifetime (self, &self->layers);
   _tm_timeline_sync_readout (self, &self->layers);
+  _tm_timeline_update_plan (self);
   _tm_timeline_update_actions (self);
   relayout (self);
 }
@@ -304,6 +318,7 @@ tm_timeline_build_chart (TmTimeline *self,
   _tm_timeline_sync_selection (self, &layers);
   _tm_timeline_sync_lifetime (self, &layers);
   _tm_timeline_sync_readout (self, &layers);
+  _tm_timeline_sync_plan (self, &layers);
   _tm_timeline_compute_geometry (self, MAX (width, 1), MAX (height, 1), &geometry);
   chart = tm_timeline_layers_to_chart (&layers, &geometry);
   tm_timeline_layers_clear (&layers);
@@ -383,6 +398,9 @@ tm_timeline_dispose (GObject *object)
   g_clear_object (&self->viewport_signals);
   g_clear_object (&self->allocations_signals);
   g_clear_object (&self->series_signals);
+  g_clear_object (&self->viewer_signals);
+  g_clear_pointer (&self->plan_levels, g_array_unref);
+  g_clear_pointer (&self->plan_module, g_free);
   g_clear_object (&self->viewport);
   g_clear_object (&self->store);
   g_clear_pointer (&self->hlo_modules, g_array_unref);
@@ -539,6 +557,10 @@ tm_timeline_init (TmTimeline *self)
   /* The selected scope's series waits for the scope index. */
   self->series_signals = g_signal_group_new (TM_TYPE_SCOPE_SERIES_QUERY);
   g_signal_group_connect_swapped (self->series_signals, "notify::series", G_CALLBACK (scope_changed_cb), self);
+  /* The module's static peak waits for the modules' plans. */
+  g_signal_group_connect_swapped (session_signals, "notify::static-selection", G_CALLBACK (plan_changed_cb), self);
+  self->viewer_signals = g_signal_group_new (TM_TYPE_MEMORY_VIEWER_QUERY);
+  g_signal_group_connect_swapped (self->viewer_signals, "notify::state", G_CALLBACK (plan_changed_cb), self);
 
   gtk_widget_set_hexpand (widget, TRUE);
   gtk_widget_set_vexpand (widget, TRUE);

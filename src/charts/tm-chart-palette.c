@@ -24,9 +24,12 @@ tm_chart_palette_get_color (TmPaletteColor  color,
 {
   /* GNOME palette: red 3, orange 3, green 3, blue 4, blue 3, purple 4/3,
    * purple 4 on light; red 1, orange 2, green 2, blue 1, blue 2,
-   * purple 2/1, purple 1 on dark. */
-  static const guint32 light[] = { 0xe01b24, 0xff7800, 0x33d17a, 0x1c71d8, 0x3584e4, 0x813d9c, 0xc061cb, 0x813d9c };
-  static const guint32 dark_[] = { 0xf66151, 0xffa348, 0x57e389, 0x99c1f1, 0x78aeed, 0xc061cb, 0xdc8add, 0xdc8add };
+   * purple 2/1, purple 1 on dark; the plan's level yellow 5 on light,
+   * yellow 3 on dark. */
+  static const guint32 light[] = { 0xe01b24, 0xff7800, 0x33d17a, 0x1c71d8, 0x3584e4, 0x813d9c, 0xc061cb, 0x813d9c,
+                                   0xc88800 };
+  static const guint32 dark_[] = { 0xf66151, 0xffa348, 0x57e389, 0x99c1f1, 0x78aeed, 0xc061cb, 0xdc8add, 0xdc8add,
+                                   0xf6d32d };
 
   g_return_if_fail (out != NULL);
   g_return_if_fail ((guint) color < G_N_ELEMENTS (light));

@@ -25,6 +25,7 @@ typedef enum
   TM_PALETTE_HLO,
   TM_PALETTE_HLO_ALT,
   TM_PALETTE_BASELINE,   /* a comparison's baseline: apart from the series, the peak and the scopes */
+  TM_PALETTE_PLAN,       /* an XLA module's planned level over its executions */
 } TmPaletteColor;
 
 /* The stacked series, top to bottom of the stack: free over heap over

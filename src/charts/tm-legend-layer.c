@@ -12,7 +12,7 @@
 #include "tm-legend-layer.h"
 
 #define LEGEND_Y 14
-#define MAX_ITEMS 5
+#define MAX_ITEMS 6
 
 typedef struct
 {
@@ -29,6 +29,7 @@ struct _TmLegendLayer
   gboolean     has_free;
   gboolean     caching_allocator;
   guint        hidden;
+  char        *plan;       /* the plan's level's entry, or NULL */
   /* The entries as last drawn, for tm_legend_layer_item_at() without a
    * canvas. */
   Item         drawn[MAX_ITEMS];
@@ -65,6 +66,8 @@ layout_items (TmLegendLayer         *self,
       items[n++] = (Item) { TM_LEGEND_FRAGMENTATION, _("Fragmentation (right axis)") };
       items[n++] = (Item) { TM_LEGEND_PEAK, _("Window peak") };
     }
+  if (self->plan != NULL)
+    items[n++] = (Item) { TM_LEGEND_PLAN, self->plan };
 
   for (guint i = 0; i < n; i++)
     {
@@ -99,6 +102,11 @@ tm_legend_layer_draw (TmChartLayer          *layer,
 
       if (item->entry == TM_LEGEND_PEAK)
         fill = line = palette->peak;
+      else if (item->entry == TM_LEGEND_PLAN)
+        {
+          tm_chart_palette_get_color (TM_PALETTE_PLAN, palette->dark, &line);
+          fill = line;
+        }
       else if (item->entry == TM_LEGEND_FRAGMENTATION)
         fill = line = palette->frag;
       else
@@ -120,6 +128,8 @@ tm_legend_layer_draw (TmChartLayer          *layer,
           for (double yy = y - 6; yy < y + 6; yy += 5)
             tm_chart_canvas_rect (canvas, &line, x + 6 - 0.5, yy, 1, 3);
         }
+      else if (item->entry == TM_LEGEND_PLAN)
+        tm_chart_canvas_rect (canvas, &line, x, y - 1, 13, 2);
       else if (item->entry == TM_LEGEND_FRAGMENTATION)
         {
           tm_chart_canvas_rect (canvas, &line, x, y - 1, 5, 2);
@@ -147,8 +157,17 @@ tm_legend_layer_draw (TmChartLayer          *layer,
 }
 
 static void
+tm_legend_layer_finalize (GObject *object)
+{
+  g_clear_pointer (&TM_LEGEND_LAYER (object)->plan, g_free);
+
+  G_OBJECT_CLASS (tm_legend_layer_parent_class)->finalize (object);
+}
+
+static void
 tm_legend_layer_class_init (TmLegendLayerClass *klass)
 {
+  G_OBJECT_CLASS (klass)->finalize = tm_legend_layer_finalize;
   TM_CHART_LAYER_CLASS (klass)->draw = tm_legend_layer_draw;
 }
 
@@ -193,6 +212,19 @@ tm_legend_layer_set_hidden (TmLegendLayer *self,
   g_return_if_fail (TM_IS_LEGEND_LAYER (self));
 
   self->hidden = hidden;
+}
+
+void
+tm_legend_layer_set_plan (TmLegendLayer *self,
+                          const char    *label)
+{
+  g_return_if_fail (TM_IS_LEGEND_LAYER (self));
+
+  if (g_strcmp0 (self->plan, label) == 0)
+    return;
+  g_free (self->plan);
+  self->plan = g_strdup (label);
+  self->n_drawn = 0;
 }
 
 gboolean

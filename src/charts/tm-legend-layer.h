@@ -2,8 +2,9 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Stack, Heap, Free (when the store has free figures), Fragmentation and
- * the window peak's mark, laid out from the plot's left edge in the top
+ * Stack, Heap, Free (when the store has free figures), Fragmentation, the
+ * window peak's mark and, while there is one, an XLA module's planned
+ * level (its static peak over its executions), laid out from the plot's left edge in the top
  * margin. A hidden series is drawn faded, struck through and with a hollow
  * swatch (docs/ui.md, "Legend"). tm_legend_layer_item_at() tells which
  * entry a point is on, for a widget that makes them toggles.
@@ -22,6 +23,7 @@ G_DECLARE_FINAL_TYPE (TmLegendLayer, tm_legend_layer, TM, LEGEND_LAYER, TmChartL
  * peak's mark, which toggles nothing. */
 #define TM_LEGEND_FRAGMENTATION (1u << 3)
 #define TM_LEGEND_PEAK          (1u << 4)
+#define TM_LEGEND_PLAN          (1u << 5)
 
 TmChartLayer *tm_legend_layer_new        (void);
 /* Whether there is a Free entry. */
@@ -32,6 +34,9 @@ void          tm_legend_layer_set_free   (TmLegendLayer         *self,
  * as the cards say them; no Stack or Fragmentation. */
 void          tm_legend_layer_set_caching_allocator (TmLegendLayer *self,
                                           gboolean               caching_allocator);
+/* The planned level's entry: its label, or NULL for none. */
+void          tm_legend_layer_set_plan   (TmLegendLayer         *self,
+                                          const char            *label);
 /* The entries drawn as hidden: a mask of 1 << TmSeries and
  * TM_LEGEND_FRAGMENTATION. */
 void          tm_legend_layer_set_hidden (TmLegendLayer         *self,

@@ -143,12 +143,15 @@ tm_map_label_key (const TmAllocationLabel *label,
 
 /* An image's buffer outlives the painter's reference to it (a frame's
  * drawing holds the image), so it comes back to the pool when the image
- * is destroyed and the next image reuses it. */
+ * is destroyed and the next image reuses it. A window being resized asks
+ * for a new size every frame: a kept buffer serves any image that fits
+ * in it and is not under half its size, and a new one has room for an
+ * eighth more, so that growing a little allocates (and faults in) nothing
+ * either. */
 typedef struct
 {
   gatomicrefcount ref;
   GMutex          mutex;
-  gsize           size;            /* bytes of the kept buffers */
   gpointer        spare[2];
 } PixelPool;
 
@@ -156,10 +159,34 @@ typedef struct
 {
   PixelPool *pool;
   gpointer   pixels;
-  gsize      size;
 } PoolReturn;
 
 static cairo_user_data_key_t pool_return_key;
+
+/* A buffer's capacity in bytes is kept in the 64 bytes before it. */
+#define BUFFER_HEADER 64
+
+static gpointer
+buffer_new (gsize capacity)
+{
+  guint8 *block = g_aligned_alloc (capacity + BUFFER_HEADER, 1, 64);
+
+  *(gsize *) (gpointer) block = capacity;
+  return block + BUFFER_HEADER;
+}
+
+static gsize
+buffer_capacity (gpointer pixels)
+{
+  return *(const gsize *) (gpointer) ((guint8 *) pixels - BUFFER_HEADER);
+}
+
+static void
+buffer_free (gpointer pixels)
+{
+  if (pixels != NULL)
+    g_aligned_free ((guint8 *) pixels - BUFFER_HEADER);
+}
 
 static PixelPool *
 pixel_pool_new (void)
@@ -177,12 +204,13 @@ pixel_pool_unref (PixelPool *pool)
   if (!g_atomic_ref_count_dec (&pool->ref))
     return;
   for (guint k = 0; k < G_N_ELEMENTS (pool->spare); k++)
-    g_aligned_free (pool->spare[k]);
+    buffer_free (pool->spare[k]);
   g_mutex_clear (&pool->mutex);
   g_free (pool);
 }
 
-/* A buffer of size bytes, 64-byte aligned, kept or new (not cleared). */
+/* A buffer of at least size bytes, 64-byte aligned, kept or new (not
+ * cleared). Kept ones too small or too large for it go. */
 static gpointer
 pixel_pool_take (PixelPool *pool,
                  gsize      size)
@@ -190,16 +218,20 @@ pixel_pool_take (PixelPool *pool,
   gpointer pixels = NULL;
 
   g_mutex_lock (&pool->mutex);
-  if (pool->size != size)
+  for (guint k = 0; k < G_N_ELEMENTS (pool->spare); k++)
     {
-      for (guint k = 0; k < G_N_ELEMENTS (pool->spare); k++)
-        g_clear_pointer (&pool->spare[k], g_aligned_free);
-      pool->size = size;
+      gsize capacity;
+
+      if (pool->spare[k] == NULL)
+        continue;
+      capacity = buffer_capacity (pool->spare[k]);
+      if (pixels == NULL && capacity >= size && capacity / 2 <= size)
+        pixels = g_steal_pointer (&pool->spare[k]);
+      else if (capacity < size || capacity / 2 > size)
+        g_clear_pointer (&pool->spare[k], buffer_free);
     }
-  for (guint k = 0; k < G_N_ELEMENTS (pool->spare) && pixels == NULL; k++)
-    pixels = g_steal_pointer (&pool->spare[k]);
   g_mutex_unlock (&pool->mutex);
-  return pixels != NULL ? pixels : g_aligned_alloc (size, 1, 64);
+  return pixels != NULL ? pixels : buffer_new (size + size / 8);
 }
 
 /* The image's destroy notify: the buffer goes back to the pool if it has
@@ -211,11 +243,11 @@ pixel_pool_return (gpointer data)
   PixelPool *pool = ret->pool;
 
   g_mutex_lock (&pool->mutex);
-  for (guint k = 0; k < G_N_ELEMENTS (pool->spare) && ret->pixels != NULL && ret->size == pool->size; k++)
+  for (guint k = 0; k < G_N_ELEMENTS (pool->spare) && ret->pixels != NULL; k++)
     if (pool->spare[k] == NULL)
       pool->spare[k] = g_steal_pointer (&ret->pixels);
   g_mutex_unlock (&pool->mutex);
-  g_aligned_free (ret->pixels);
+  buffer_free (ret->pixels);
   pixel_pool_unref (pool);
   g_free (ret);
 }
@@ -413,14 +445,13 @@ image_for_pixels (TmMapPainter *self,
   image = cairo_image_surface_create_for_data ((unsigned char *) pixels, CAIRO_FORMAT_ARGB32, width, height, width * 4);
   if (cairo_surface_status (image) != CAIRO_STATUS_SUCCESS)
     {
-      g_aligned_free (pixels);
+      buffer_free (pixels);
       return image;
     }
   ret = g_new (PoolReturn, 1);
   ret->pool = self->pool;
   g_atomic_ref_count_inc (&ret->pool->ref);
   ret->pixels = pixels;
-  ret->size = (gsize) width * height * 4;
   cairo_surface_set_user_data (image, &pool_return_key, ret, pixel_pool_return);
   return image;
 }
@@ -462,29 +493,39 @@ tm_map_painter_paint (TmMapPainter            *self,
   return image_for_pixels (self, p.pixels, width, height);
 }
 
-cairo_surface_t *
-tm_map_painter_paint_owners (TmMapPainter  *self,
-                             const guint32 *cells,
-                             int            width,
-                             int            height,
-                             const guint32 *colors)
+guint32 *
+tm_map_painter_take_pixels (TmMapPainter *self,
+                            int           width,
+                            int           height)
 {
-  guint32 line[PAINT_TILE] __attribute__ ((aligned (64)));
-  guint32 *pixels;
-
   g_return_val_if_fail (self != NULL, NULL);
-  g_return_val_if_fail (cells != NULL && colors != NULL, NULL);
   g_return_val_if_fail (width > 0 && height > 0, NULL);
 
-  pixels = pixel_pool_take (self->pool, (gsize) width * height * 4);
+  return pixel_pool_take (self->pool, (gsize) width * height * 4);
+}
+
+void
+tm_map_paint_owner_columns (guint32       *pixels,
+                            const guint32 *cells,
+                            int            width,
+                            int            height,
+                            int            x0,
+                            int            n_columns,
+                            const guint32 *colors)
+{
+  guint32 line[PAINT_TILE] __attribute__ ((aligned (64)));
+
+  g_return_if_fail (pixels != NULL && cells != NULL && colors != NULL);
+  g_return_if_fail (x0 >= 0 && n_columns >= 0 && x0 + n_columns <= width);
+
   for (int r = 0; r < height; r++)
     {
       const guint32 *in = cells + (gsize) r * width;
       guint32 *row = pixels + (gsize) r * width;
 
-      for (int x = 0; x < width; x += PAINT_TILE)
+      for (int x = x0; x < x0 + n_columns; x += PAINT_TILE)
         {
-          guint nx = MIN (PAINT_TILE, (guint) (width - x));
+          guint nx = MIN (PAINT_TILE, (guint) (x0 + n_columns - x));
           /* Whole lines streamed, as paint_band() writes them. */
           gboolean whole = nx == PAINT_TILE && ((guintptr) (row + x) % 64) == 0;
           guint32 *out = whole ? line : row + x;
@@ -498,5 +539,33 @@ tm_map_painter_paint_owners (TmMapPainter  *self,
 #if defined(__SSE2__)
   _mm_sfence ();
 #endif
+}
+
+cairo_surface_t *
+tm_map_painter_image (TmMapPainter *self,
+                      guint32      *pixels,
+                      int           width,
+                      int           height)
+{
+  g_return_val_if_fail (self != NULL && pixels != NULL, NULL);
+
+  return image_for_pixels (self, pixels, width, height);
+}
+
+cairo_surface_t *
+tm_map_painter_paint_owners (TmMapPainter  *self,
+                             const guint32 *cells,
+                             int            width,
+                             int            height,
+                             const guint32 *colors)
+{
+  guint32 *pixels;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (cells != NULL && colors != NULL, NULL);
+  g_return_val_if_fail (width > 0 && height > 0, NULL);
+
+  pixels = tm_map_painter_take_pixels (self, width, height);
+  tm_map_paint_owner_columns (pixels, cells, width, height, 0, width, colors);
   return image_for_pixels (self, pixels, width, height);
 }

@@ -95,6 +95,26 @@ cairo_surface_t *tm_map_painter_paint_owners (TmMapPainter          *self,
                                               int                    width,
                                               int                    height,
                                               const guint32         *colors);
+/* The same in three steps, for colouring the owners a band of columns at
+ * a time as tm-alloc-raster finishes them (while they are in the cache,
+ * and on its two threads): the picture's pixels (width × height, from the
+ * painter's buffers), its columns [x0, x0 + n_columns) coloured from
+ * cells (any thread, each its own columns), then the picture made of
+ * them (it owns pixels from then on). */
+guint32         *tm_map_painter_take_pixels  (TmMapPainter          *self,
+                                              int                    width,
+                                              int                    height);
+void             tm_map_paint_owner_columns  (guint32               *pixels,
+                                              const guint32         *cells,
+                                              int                    width,
+                                              int                    height,
+                                              int                    x0,
+                                              int                    n_columns,
+                                              const guint32         *colors);
+cairo_surface_t *tm_map_painter_image        (TmMapPainter          *self,
+                                              guint32               *pixels,
+                                              int                    width,
+                                              int                    height);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmMapPainter, tm_map_painter_free)
 

@@ -29,6 +29,7 @@ struct _TmRectMapLayer
   guint32         *cells;
   guint            cells_width;
   guint            cells_height;
+  gsize            cells_capacity;  /* pixels cells has room for */
   double           cells_range[4];
   /* Those cells coloured, for a raster canvas: the selected rectangle's
    * outline is drawn over it, so only the highlight and the colours
@@ -90,70 +91,88 @@ draw_offset_axis (TmChartCanvas         *canvas,
     }
 }
 
-typedef struct
+/* Each rectangle's colour over background: once per picture rather than
+ * per pixel. */
+static guint32 *
+rect_colors (TmRectMapLayer *self,
+             guint32         background)
 {
-  guint32 *cells;    /* rectangle per pixel, row 0 at the top */
-  guint    width;
-} CellsTarget;
+  guint32 *colors = g_new (guint32, MAX (self->rects->len, 1));
 
-/* The band's keys as cells, sixteen columns at a time, each a row at a
- * time: the keys of sixteen columns stay in the cache for sixteen rows,
- * and a row of cells gets a whole cache line. */
-#define CELLS_TILE 16
-
-static void
-cells_band (guint          x0,
-            guint          n_columns,
-            guint          height,
-            const guint32 *keys,
-            guint32        index_mask,
-            gpointer       user_data)
-{
-  CellsTarget *t = user_data;
-
-  for (guint xb = 0; xb < n_columns; xb += CELLS_TILE)
-    {
-      guint nx = MIN (CELLS_TILE, n_columns - xb);
-      const guint32 *columns = keys + (gsize) xb * height;
-
-      for (guint r = 0; r < height; r++)
-        {
-          guint32 *row = t->cells + (gsize) r * t->width + x0 + xb;
-
-          for (guint x = 0; x < nx; x++)
-            row[x] = tm_alloc_raster_key_index (columns[(gsize) x * height + r], index_mask);
-        }
-    }
+  for (guint i = 0; i < self->rects->len; i++)
+    colors[i] = rect_color (self, i, background);
+  return colors;
 }
 
-/* The rectangle owning each of width × height pixels over the plot, the
- * painter's frame, made again only when the range or the size changed. */
-static const guint32 *
-rect_cells (TmRectMapLayer        *self,
-            const TmChartGeometry *g,
-            guint                  width,
-            guint                  height)
+/* A picture being coloured as the painter finishes its bands. */
+typedef struct
+{
+  guint32       *pixels;
+  const guint32 *colors;
+} PictureTarget;
+
+static void
+color_columns (guint          x0,
+               guint          n_columns,
+               const guint32 *cells,
+               guint          width,
+               guint          height,
+               gpointer       user_data)
+{
+  PictureTarget *t = user_data;
+
+  tm_map_paint_owner_columns (t->pixels, cells, (int) width, (int) height, (int) x0, (int) n_columns, t->colors);
+}
+
+/* Whether the painter's frame (the rectangle owning each pixel) is that
+ * of g's range at width × height. */
+static gboolean
+cells_current (TmRectMapLayer        *self,
+               const TmChartGeometry *g,
+               guint                  width,
+               guint                  height)
 {
   double range[4] = { (double) g->start_ps, (double) g->end_ps, g->axis_y0, g->axis_y1 };
-  CellsTarget t = { NULL, width };
 
-  if (self->cells != NULL && self->cells_width == width && self->cells_height == height &&
-      memcmp (self->cells_range, range, sizeof range) == 0)
-    return self->cells;
-  g_free (self->cells);
+  return self->cells != NULL && self->cells_width == width && self->cells_height == height &&
+         memcmp (self->cells_range, range, sizeof range) == 0;
+}
+
+/* The painter's frame of g's range at width × height, made again (only
+ * when the range or the size changed); target (may be NULL) is coloured
+ * as it is made. */
+static void
+make_cells (TmRectMapLayer        *self,
+            const TmChartGeometry *g,
+            guint                  width,
+            guint                  height,
+            PictureTarget         *target)
+{
+  double range[4] = { (double) g->start_ps, (double) g->end_ps, g->axis_y0, g->axis_y1 };
+
   g_clear_pointer (&self->picture, cairo_surface_destroy);
-  self->cells = g_new (guint32, (gsize) width * height);
+  /* A window being resized asks for a frame of a new size every time:
+   * the memory of the last one is written over rather than given back
+   * and faulted in again, page by page (an eighth more for growing). */
+  if ((gsize) width * height > self->cells_capacity)
+    {
+      g_free (self->cells);
+      self->cells_capacity = (gsize) width * height + (gsize) width * height / 8;
+      self->cells = g_new (guint32, self->cells_capacity);
+    }
   self->cells_width = width;
   self->cells_height = height;
   memcpy (self->cells_range, range, sizeof range);
-  t.cells = self->cells;
   tm_alloc_raster_render_rects ((const TmRasterRect *) (gpointer) self->rects->data, self->rects->len,
-                                range[0], range[1], range[2], range[3], width, height, cells_band, &t);
-  return self->cells;
+                                range[0], range[1], range[2], range[3], width, height, self->cells,
+                                target != NULL ? color_columns : NULL, target);
 }
 
 /* On a raster canvas: the cells coloured by the painter into one image,
- * one device pixel per pixel. */
+ * one device pixel per pixel. A new frame of owners is coloured band by
+ * band as the painter makes it (on its threads, while they are in the
+ * cache); another highlight or background colours the kept frame
+ * again. */
 static void
 draw_picture (TmRectMapLayer        *self,
               TmChartCanvas         *canvas,
@@ -163,16 +182,19 @@ draw_picture (TmRectMapLayer        *self,
   cairo_t *cr = tm_chart_canvas_get_cairo (canvas);
   int scale = tm_chart_canvas_get_scale (canvas);
   guint width = (guint) lround (g->plot.width) * (guint) scale, height = (guint) lround (g->plot.height) * (guint) scale;
-  const guint32 *cells = rect_cells (self, g, width, height);
+  gboolean fresh = !cells_current (self, g, width, height);
 
-  if (self->picture == NULL || self->picture_background != background)
+  if (fresh || self->picture == NULL || self->picture_background != background)
     {
-      g_autofree guint32 *colors = g_new (guint32, self->rects->len);
+      g_autofree guint32 *colors = rect_colors (self, background);
+      PictureTarget target = { tm_map_painter_take_pixels (self->painter, (int) width, (int) height), colors };
 
-      for (guint i = 0; i < self->rects->len; i++)
-        colors[i] = rect_color (self, i, background);
       g_clear_pointer (&self->picture, cairo_surface_destroy);
-      self->picture = tm_map_painter_paint_owners (self->painter, cells, (int) width, (int) height, colors);
+      if (fresh)
+        make_cells (self, g, width, height, &target);
+      else
+        tm_map_paint_owner_columns (target.pixels, self->cells, (int) width, (int) height, 0, (int) width, colors);
+      self->picture = tm_map_painter_image (self->painter, target.pixels, (int) width, (int) height);
       self->picture_background = background;
     }
   cairo_save (cr);
@@ -194,12 +216,12 @@ draw_runs (TmRectMapLayer        *self,
            guint32                background)
 {
   guint width = (guint) lround (g->plot.width), height = (guint) lround (g->plot.height);
-  const guint32 *cells = rect_cells (self, g, width, height);
-  g_autofree guint32 *colors = g_new (guint32, self->rects->len);
+  g_autofree guint32 *colors = rect_colors (self, background);
+  const guint32 *cells;
 
-  /* Each rectangle's colour, once per drawing rather than per run. */
-  for (guint i = 0; i < self->rects->len; i++)
-    colors[i] = rect_color (self, i, background);
+  if (!cells_current (self, g, width, height))
+    make_cells (self, g, width, height, NULL);
+  cells = self->cells;
   for (guint r = 0; r < height; r++)
     for (guint x = 0; x < width;)
       {

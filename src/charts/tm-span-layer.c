@@ -17,6 +17,7 @@ struct _TmSpanLayer
   GArray       *spans;       /* TmChartSpan, sorted */
   gboolean      has_color;
   TmChartColor  color;
+  int           palette_color;  /* a TmPaletteColor, or -1 */
   char         *label;
 };
 
@@ -132,6 +133,13 @@ draw_levels (TmSpanLayer           *self,
   const TmChartColor *color = self->has_color ? &self->color : &palette->fg;
   const TmChartRect *p = &g->plot;
   gboolean labelled = self->label == NULL;
+  TmChartColor named;
+
+  if (self->palette_color >= 0)
+    {
+      tm_chart_palette_get_color ((TmPaletteColor) self->palette_color, palette->dark, &named);
+      color = &named;
+    }
 
   if (g->y_max <= 0)
     return;
@@ -228,6 +236,7 @@ static void
 tm_span_layer_init (TmSpanLayer *self)
 {
   self->spans = g_array_new (FALSE, FALSE, sizeof (TmChartSpan));
+  self->palette_color = -1;
 }
 
 TmChartLayer *
@@ -258,6 +267,17 @@ tm_span_layer_set_spans (TmSpanLayer       *self,
   g_array_sort (self->spans, compare_spans);
 }
 
+const TmChartSpan *
+tm_span_layer_get_spans (TmSpanLayer *self,
+                         guint       *n)
+{
+  g_return_val_if_fail (TM_IS_SPAN_LAYER (self), NULL);
+  g_return_val_if_fail (n != NULL, NULL);
+
+  *n = self->spans->len;
+  return (const TmChartSpan *) self->spans->data;
+}
+
 guint
 tm_span_layer_get_n_spans (TmSpanLayer *self)
 {
@@ -275,6 +295,15 @@ tm_span_layer_set_color (TmSpanLayer        *self,
   self->has_color = color != NULL;
   if (color != NULL)
     self->color = *color;
+}
+
+void
+tm_span_layer_set_palette_color (TmSpanLayer *self,
+                                 int          color)
+{
+  g_return_if_fail (TM_IS_SPAN_LAYER (self));
+
+  self->palette_color = color;
 }
 
 void
@@ -315,8 +344,13 @@ tm_span_layer_item_at (TmSpanLayer           *self,
 
       if (s->start_ps > t)
         break;
-      if (s->end_ps >= t)
-        return s->tag;
+      if (s->end_ps < t)
+        continue;
+      /* A level only near its line, as drawn (2 px, rounded). */
+      if (self->style == TM_SPAN_LEVEL &&
+          fabs (y - round (tm_chart_geometry_value_to_y (g, (double) s->value))) > TM_SPAN_LEVEL_REACH)
+        continue;
+      return s->tag;
     }
   return TM_SPAN_NONE;
 }

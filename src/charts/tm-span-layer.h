@@ -58,14 +58,25 @@ void          tm_span_layer_set_spans (TmSpanLayer        *self,
                                        const TmChartSpan  *spans,
                                        guint               n);
 guint         tm_span_layer_get_n_spans (TmSpanLayer      *self);
+/* The spans as drawn, in their order: n of them, owned by the layer. */
+const TmChartSpan *tm_span_layer_get_spans (TmSpanLayer   *self,
+                                            guint         *n);
 /* TM_SPAN_LEVEL: the line's colour (NULL: the palette's text colour) and
  * its label (NULL: none). */
 void          tm_span_layer_set_color (TmSpanLayer        *self,
                                        const TmChartColor *color);
 void          tm_span_layer_set_label (TmSpanLayer        *self,
                                        const char         *label);
+/* TM_SPAN_LEVEL: the line's colour as a TmPaletteColor, in the canvas'
+ * light or dark shade (over set_color; -1: none). */
+void          tm_span_layer_set_palette_color (TmSpanLayer  *self,
+                                               int           color);
+/* How far from a level's line a point is still on it, in pixels. */
+#define TM_SPAN_LEVEL_REACH 4.0
+
 /* The tag of the span under (x, y) on geometry, or TM_SPAN_NONE: for
- * TM_SPAN_BAND over the band's rows (2 px around them), else over the
+ * TM_SPAN_BAND over the band's rows (2 px around them), for TM_SPAN_LEVEL
+ * within TM_SPAN_LEVEL_REACH pixels of the span's line, else over the
  * plot. The first span in order that holds the time under x. */
 guint         tm_span_layer_item_at   (TmSpanLayer           *self,
                                        const TmChartGeometry *geometry,

@@ -31,6 +31,8 @@ tm_timeline_layers_init (TmTimelineLayers *layers)
   layers->modules = tm_span_layer_new (TM_SPAN_BAND);
   layers->scope = tm_trace_layer_new ();
   layers->baseline = tm_baseline_layer_new ();
+  layers->plan = tm_span_layer_new (TM_SPAN_LEVEL);
+  tm_span_layer_set_palette_color (TM_SPAN_LAYER (layers->plan), TM_PALETTE_PLAN);
   layers->oom = tm_mark_layer_new (TM_MARK_LINE);
   layers->peak = tm_mark_layer_new (TM_MARK_PEAK);
   layers->selection = tm_mark_layer_new (TM_MARK_SELECTION);
@@ -53,6 +55,7 @@ tm_timeline_layers_clear (TmTimelineLayers *layers)
   g_clear_object (&layers->modules);
   g_clear_object (&layers->scope);
   g_clear_object (&layers->baseline);
+  g_clear_object (&layers->plan);
   g_clear_object (&layers->oom);
   g_clear_object (&layers->peak);
   g_clear_object (&layers->selection);
@@ -116,6 +119,38 @@ tm_timeline_layers_set_segments (TmTimelineLayers *layers,
   tm_axes_layer_set_percent (TM_AXES_LAYER (layers->values), segments == NULL);
 }
 
+void
+tm_timeline_layers_set_plan (TmTimelineLayers  *layers,
+                             const TmChartSpan *spans,
+                             guint              n,
+                             const char        *label,
+                             const char        *legend)
+{
+  g_return_if_fail (layers != NULL);
+
+  tm_span_layer_set_spans (TM_SPAN_LAYER (layers->plan), spans, n);
+  tm_span_layer_set_label (TM_SPAN_LAYER (layers->plan), n > 0 ? label : NULL);
+  tm_legend_layer_set_plan (TM_LEGEND_LAYER (layers->legend), n > 0 ? legend : NULL);
+}
+
+gint64
+tm_timeline_layers_plan_max (const TmTimelineLayers *layers,
+                             gint64                  start_ps,
+                             gint64                  end_ps)
+{
+  const TmChartSpan *spans;
+  gint64 max = 0;
+  guint n;
+
+  g_return_val_if_fail (layers != NULL, 0);
+
+  spans = tm_span_layer_get_spans (TM_SPAN_LAYER (layers->plan), &n);
+  for (guint i = 0; i < n; i++)
+    if (spans[i].start_ps <= end_ps && spans[i].end_ps >= start_ps)
+      max = MAX (max, spans[i].value);
+  return max;
+}
+
 TmChart *
 tm_timeline_layers_to_chart (const TmTimelineLayers *layers,
                              const TmChartGeometry  *geometry)
@@ -123,7 +158,7 @@ tm_timeline_layers_to_chart (const TmTimelineLayers *layers,
   TmChart *chart;
   TmChartLayer *order[] = {
     layers->values, layers->legend, layers->time, layers->series, layers->line, layers->base,
-    layers->modules, layers->scope, layers->baseline, layers->oom, layers->peak, layers->selection, layers->lifetime,
+    layers->modules, layers->scope, layers->baseline, layers->plan, layers->oom, layers->peak, layers->selection, layers->lifetime,
     layers->note,
   };
 

@@ -14,8 +14,9 @@
  *   with the range:  time (ruler and grid), series (stack, heap, free),
  *       line (fragmentation), base (the line under the plot), modules (the
  *       HLO band), scope (the selected scope's bytes), baseline (a
- *       comparison's outline), oom (a PyTorch snapshot's out-of-memory
- *       entries, a red line each), peak
+ *       comparison's outline), plan (an XLA module's planned level over
+ *       its executions), oom (a PyTorch snapshot's out-of-memory entries,
+ *       a red line each), peak
  *   over it all:  selection (the selected time), lifetime (the selected
  *       allocation's), note (the range read-out)
  */
@@ -24,6 +25,7 @@
 #include "tm-chart.h"
 #include "tm-memory-store.h"
 #include "tm-segments.h"
+#include "tm-span-layer.h"
 
 G_BEGIN_DECLS
 
@@ -38,6 +40,7 @@ typedef struct
   TmChartLayer *modules;
   TmChartLayer *scope;
   TmChartLayer *baseline;
+  TmChartLayer *plan;
   TmChartLayer *oom;
   TmChartLayer *peak;
   TmChartLayer *selection;
@@ -68,6 +71,20 @@ void     tm_timeline_layers_set_modules (TmTimelineLayers     *layers,
  * tm_timeline_layers_set_hidden(). */
 void     tm_timeline_layers_set_segments (TmTimelineLayers     *layers,
                                           TmSegments           *segments);
+/* The planned level of an XLA module over its executions (TM_SPAN_LEVEL
+ * spans, each with its level and the execution's index as its tag;
+ * NULL or 0: none), with the line's label and the legend's entry (NULL:
+ * none). */
+void     tm_timeline_layers_set_plan  (TmTimelineLayers       *layers,
+                                       const TmChartSpan      *spans,
+                                       guint                   n,
+                                       const char             *label,
+                                       const char             *legend);
+/* The highest planned level over [start_ps, end_ps], 0 for none: the byte
+ * axis holds it too. */
+gint64   tm_timeline_layers_plan_max  (const TmTimelineLayers *layers,
+                                       gint64                  start_ps,
+                                       gint64                  end_ps);
 /* A chart of every layer in order, over geometry. */
 TmChart *tm_timeline_layers_to_chart  (const TmTimelineLayers *layers,
                                        const TmChartGeometry  *geometry);

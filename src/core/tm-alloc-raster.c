@@ -10,6 +10,10 @@
 
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "tm-alloc-raster.h"
 #include "tm-allocations-private.h"
 
@@ -153,6 +157,8 @@ typedef struct
   gint                  col0, col1;
   TmAllocRasterBandFunc func;
   gpointer              user_data;
+  guint32              *cells;          /* rects: the frame, row-major */
+  TmAllocRasterColumnsFunc columns_func;  /* rects: told of each band done */
   guint                 shown;   /* out: those whose first column is in the part */
 } Part;
 
@@ -199,24 +205,20 @@ static void
 render_part (Part *part)
 {
   TmAllocations *self = part->self;
-  const TmRasterRect *rects = part->rects;
   g_autofree guint32 *keys = NULL;
   g_autofree guint8 *ranks = NULL;
   g_autoptr(GArray) active = NULL;
-  guint n_items = rects != NULL ? part->n_rects : self->n;
-  gboolean packed = n_items < (1u << KEY_SHIFT) - 1;
+  gboolean packed = self->n < (1u << KEY_SHIFT) - 1;
   guint32 index_mask = packed ? (1u << KEY_SHIFT) - 1 : G_MAXUINT32;
   gint w = part->width, h = part->height;
   guint height = (guint) h;
   guint band = MAX (BAND_BYTES / (height * sizeof (guint32)), 1);
-  gboolean empty = rects != NULL ? part->x1 <= part->x0 || part->y1 <= part->y0 || part->n_rects == 0
-                                  : part->t1_ps <= part->t0_ps || part->y1 <= part->y0 || self->n_spans == 0;
+  gboolean empty = part->t1_ps <= part->t0_ps || part->y1 <= part->y0 || self->n_spans == 0;
   double sx = part->sx, sy = part->sy, y0 = part->y0, y1 = part->y1;
   gint64 t0_ps = part->t0_ps;
   guint span = 0, i = 0, end = 0;
   guint32 first_end = 0;
   gint64 cut = part->t0_ps;
-  double cut_x = part->x0;
   Extent next;
   gboolean have_next = FALSE;
 
@@ -228,13 +230,7 @@ render_part (Part *part)
   if (!packed)
     ranks = g_new (guint8, (gsize) band * height);
   active = g_array_new (FALSE, FALSE, sizeof (Extent));
-  if (!empty && rects != NULL)
-    {
-      end = rects_end (rects, part->n_rects, part->x1);
-      if (part->col0 > 1)
-        cut_x = part->x0 + (double) (part->col0 - 1) / sx;
-    }
-  else if (!empty)
+  if (!empty)
     {
       end = tm_allocations_candidates_end (self, part->t1_ps);
       /* An allocation that ends before cut ends left of the part: it is
@@ -278,24 +274,6 @@ render_part (Part *part)
 
               if (i >= end)
                 break;
-              if (rects != NULL)
-                {
-                  const TmRasterRect *rr = &rects[i++];
-
-                  /* Ends left of the part, or outside the axis range. */
-                  if (rr->x1 < cut_x || rr->y1 < y0 || rr->y0 > y1)
-                    continue;
-                  pixel_extent ((rr->x0 - part->x0) * sx, (rr->x1 - part->x0) * sx, w, &next.x0, &next.x1);
-                  pixel_extent ((y1 - rr->y1) * sy, (y1 - rr->y0) * sy, h, &next.r0, &next.r1);
-                  next.rank = bytes_rank (rr->bytes);
-                  next.key = packed ? KEY (next.rank, i - 1) : i;
-                  if (next.x1 < part->col0)
-                    continue;
-                  have_next = TRUE;
-                  if (next.x0 >= part->col0 && next.x0 < part->col1)
-                    part->shown++;
-                  continue;
-                }
               /* Skip blocks that all end before the part. */
               if ((i & (BLOCK_SIZE - 1)) == 0 && self->block_max_end[i >> BLOCK_SHIFT] < cut)
                 {
@@ -354,10 +332,210 @@ render_part (Part *part)
     }
 }
 
+/* row[x] = MAX (row[x], key) for x in [xa, xb], four at a time where
+ * SSE2 is (unsigned, as keys are: compared with their top bits flipped). */
+static inline void
+max_run (guint32 *row,
+         gint     xa,
+         gint     xb,
+         guint32  key)
+{
+  gint x = xa;
+
+#if defined(__SSE2__)
+  const __m128i sign = _mm_set1_epi32 ((int) 0x80000000u);
+  const __m128i k = _mm_set1_epi32 ((int) key);
+  const __m128i k_signed = _mm_xor_si128 (k, sign);
+
+  for (; x + 3 <= xb; x += 4)
+    {
+      __m128i v = _mm_loadu_si128 ((const __m128i *) (gpointer) (row + x));
+      __m128i less = _mm_cmplt_epi32 (_mm_xor_si128 (v, sign), k_signed);
+
+      _mm_storeu_si128 ((__m128i *) (gpointer) (row + x),
+                        _mm_or_si128 (_mm_andnot_si128 (less, v), _mm_and_si128 (less, k)));
+    }
+#endif
+  for (; x <= xb; x++)
+    row[x] = MAX (row[x], key);
+}
+
+/* Keys become what tm_alloc_raster_key_index() makes of them, for x in
+ * [x0, x1): (key & index_mask) − 1, which is TM_ALLOCATIONS_NONE for the
+ * 0 of an empty pixel too. */
+static inline void
+owners_run (guint32 *row,
+            gint     x0,
+            gint     x1,
+            guint32  index_mask)
+{
+  gint x = x0;
+
+  G_STATIC_ASSERT (TM_ALLOCATIONS_NONE == G_MAXUINT32);
+#if defined(__SSE2__)
+  {
+    const __m128i mask = _mm_set1_epi32 ((int) index_mask);
+    const __m128i one = _mm_set1_epi32 (1);
+
+    for (; x + 4 <= x1; x += 4)
+      {
+        __m128i v = _mm_loadu_si128 ((const __m128i *) (gpointer) (row + x));
+
+        _mm_storeu_si128 ((__m128i *) (gpointer) (row + x), _mm_sub_epi32 (_mm_and_si128 (v, mask), one));
+      }
+  }
+#endif
+  for (; x < x1; x++)
+    row[x] = (row[x] & index_mask) - 1;
+}
+
+/* A rectangle's part in the band's columns [bx, be) of a frame of
+ * row-major keys (stride keys a row): a run of keys in each of its rows,
+ * so that the usual rectangle of the Memory Viewer's allocation chart (a
+ * row or two, tens of columns) is a few contiguous stores. ranks, when
+ * keys do not hold them, is the band's own, be − bx a row. */
+static inline void
+draw_rect_extent (const Extent *e,
+                  guint32      *keys,
+                  gsize         stride,
+                  guint8       *ranks,
+                  gint          bx,
+                  gint          be)
+{
+  gint xa = MAX (e->x0, bx), xb = MIN (e->x1, be - 1);
+
+  if (G_LIKELY (ranks == NULL))
+    for (gint r = e->r0; r <= e->r1; r++)
+      max_run (keys + (gsize) r * stride, xa, xb, e->key);
+  else
+    for (gint r = e->r0; r <= e->r1; r++)
+      {
+        guint32 *row = keys + (gsize) r * stride;
+        guint8 *rank = ranks + (gsize) r * (gsize) (be - bx);
+
+        for (gint x = xa; x <= xb; x++)
+          if (e->rank >= rank[x - bx])
+            {
+              rank[x - bx] = e->rank;
+              row[x] = e->key;
+            }
+      }
+}
+
+/* A part of a frame of rectangles: the same bands of columns and the same
+ * keys as render_part(), but kept row by row in the frame itself (the
+ * caller's cells), each band's keys made owners while they are still in
+ * the cache. No band is copied or turned: a row of a band is a run of
+ * the frame's row. */
+static void
+render_rect_part (Part *part)
+{
+  const TmRasterRect *rects = part->rects;
+  guint32 *cells = part->cells;
+  g_autofree guint8 *ranks = NULL;
+  g_autoptr(GArray) active = NULL;
+  gboolean packed = part->n_rects < (1u << KEY_SHIFT) - 1;
+  guint32 index_mask = packed ? (1u << KEY_SHIFT) - 1 : G_MAXUINT32;
+  gint w = part->width, h = part->height;
+  gsize stride = (gsize) w;
+  guint band = MAX (BAND_BYTES / ((guint) h * sizeof (guint32)), 1);
+  gboolean empty = part->x1 <= part->x0 || part->y1 <= part->y0 || part->n_rects == 0;
+  double sx = part->sx, sy = part->sy, y0 = part->y0, y1 = part->y1;
+  double cut_x = part->x0;
+  guint i = 0, end = 0;
+  Extent next;
+  gboolean have_next = FALSE;
+
+  if (band >= BAND_ALIGN)
+    band -= band % BAND_ALIGN;
+  band = MIN (band, (guint) (part->col1 - part->col0));
+  if (!packed)
+    ranks = g_new (guint8, (gsize) band * (gsize) h);
+  active = g_array_new (FALSE, FALSE, sizeof (Extent));
+  if (!empty)
+    {
+      end = rects_end (rects, part->n_rects, part->x1);
+      /* A rectangle that ends before cut_x ends left of the part (a
+       * pixel's margin keeps this on the safe side of rounding). */
+      if (part->col0 > 1)
+        cut_x = part->x0 + (double) (part->col0 - 1) / sx;
+    }
+
+  for (gint bx = part->col0; bx < part->col1; bx += (gint) band)
+    {
+      gint be = MIN (bx + (gint) band, part->col1);
+      gsize n_columns = (gsize) (be - bx);
+      guint kept = 0;
+
+      for (gint r = 0; r < h; r++)
+        memset (cells + (gsize) r * stride + bx, 0, n_columns * sizeof (guint32));
+      if (ranks != NULL)
+        memset (ranks, 0, n_columns * (gsize) h);
+
+      /* Those from earlier bands that reach into this one. */
+      for (guint k = 0; k < active->len; k++)
+        {
+          const Extent *e = &g_array_index (active, Extent, k);
+
+          draw_rect_extent (e, cells, stride, ranks, bx, be);
+          if (e->x1 >= be)
+            g_array_index (active, Extent, kept++) = *e;
+        }
+      g_array_set_size (active, kept);
+
+      /* Then those that start in it, in the order of their first column. */
+      while (!empty)
+        {
+          if (!have_next)
+            {
+              const TmRasterRect *rr;
+
+              if (i >= end)
+                break;
+              rr = &rects[i++];
+              /* Ends left of the part, or outside the axis range. */
+              if (rr->x1 < cut_x || rr->y1 < y0 || rr->y0 > y1)
+                continue;
+              pixel_extent ((rr->x0 - part->x0) * sx, (rr->x1 - part->x0) * sx, w, &next.x0, &next.x1);
+              pixel_extent ((y1 - rr->y1) * sy, (y1 - rr->y0) * sy, h, &next.r0, &next.r1);
+              next.rank = bytes_rank (rr->bytes);
+              next.key = packed ? KEY (next.rank, i - 1) : i;
+              if (next.x1 < part->col0)
+                continue;
+              have_next = TRUE;
+              if (next.x0 >= part->col0 && next.x0 < part->col1)
+                part->shown++;
+            }
+          if (next.x0 >= be)
+            break;
+          draw_rect_extent (&next, cells, stride, ranks, bx, be);
+          if (next.x1 >= be)
+            g_array_append_val (active, next);
+          have_next = FALSE;
+        }
+
+      /* The band's keys become owners. */
+      for (gint r = 0; r < h; r++)
+        owners_run (cells + (gsize) r * stride, bx, be, index_mask);
+      if (part->columns_func != NULL)
+        part->columns_func ((guint) bx, (guint) n_columns, cells, (guint) w, (guint) h, part->user_data);
+    }
+}
+
+/* A part of either kind of frame. */
+static void
+render_any_part (Part *part)
+{
+  if (part->rects != NULL)
+    render_rect_part (part);
+  else
+    render_part (part);
+}
+
 static gpointer
 render_part_thread (gpointer data)
 {
-  render_part (data);
+  render_any_part (data);
   return NULL;
 }
 
@@ -386,12 +564,12 @@ render_parts (Part  *first,
     }
 
   if (n_parts == 1)
-    render_part (&parts[0]);
+    render_any_part (&parts[0]);
   else
     {
       GThread *thread = g_thread_new ("tm-map-part", render_part_thread, &parts[1]);
 
-      render_part (&parts[0]);
+      render_any_part (&parts[0]);
       g_thread_join (thread);
     }
   return parts[0].shown + (n_parts == 2 ? parts[1].shown : 0);
@@ -452,30 +630,36 @@ tm_alloc_raster_render_bands (TmAllocations        *self,
 }
 
 guint
-tm_alloc_raster_render_rects (const TmRasterRect    *rects,
-                              guint                  n_rects,
-                              double                 x0,
-                              double                 x1,
-                              double                 y0,
-                              double                 y1,
-                              guint                  width,
-                              guint                  height,
-                              TmAllocRasterBandFunc  func,
-                              gpointer               user_data)
+tm_alloc_raster_render_rects (const TmRasterRect       *rects,
+                              guint                     n_rects,
+                              double                    x0,
+                              double                    x1,
+                              double                    y0,
+                              double                    y1,
+                              guint                     width,
+                              guint                     height,
+                              guint32                  *cells,
+                              TmAllocRasterColumnsFunc  func,
+                              gpointer                  user_data)
 {
+  /* An empty list is still a list of rectangles (render_any_part() tells
+   * the two kinds of frame by it). */
+  static const TmRasterRect none;
   Part part = { 0 };
 
   g_return_val_if_fail (rects != NULL || n_rects == 0, 0);
-  g_return_val_if_fail (func != NULL, 0);
+  g_return_val_if_fail (cells != NULL || (gsize) width * height == 0, 0);
 
   if (width == 0 || height == 0)
     return 0;
 
-  part.rects = rects;
+  part.rects = rects != NULL ? rects : &none;
   part.n_rects = n_rects;
   part.x0 = x0;
   part.x1 = x1;
-  part_init (&part, x1 - x0, y0, y1, width, height, func, user_data);
+  part.cells = cells;
+  part.columns_func = func;
+  part_init (&part, x1 - x0, y0, y1, width, height, NULL, user_data);
   return render_parts (&part, x1 > x0 ? rects_end (rects, n_rects, x1) : 0);
 }
 

@@ -76,20 +76,37 @@ typedef struct
   guint64 bytes;
 } TmRasterRect;
 
-/* tm_alloc_raster_render_bands() over n_rects rectangles sorted by x0 (a
- * key's index is then the rectangle's), for a frame showing x in [x0, x1]
- * left to right and y in [y0, y1] bottom to top. Every rectangle in view
- * covers at least one pixel. Returns the number in view. */
-guint tm_alloc_raster_render_rects (const TmRasterRect    *rects,
-                                    guint                  n_rects,
-                                    double                 x0,
-                                    double                 x1,
-                                    double                 y0,
-                                    double                 y1,
-                                    guint                  width,
-                                    guint                  height,
-                                    TmAllocRasterBandFunc  func,
-                                    gpointer               user_data);
+/* Told that columns [x0, x0 + n_columns) of a frame of owners are done
+ * (tm_alloc_raster_render_rects()), while they are still in the cache:
+ * for colouring them at once. Called from two threads at once for
+ * different columns when the frame is drawn by two. */
+typedef void (*TmAllocRasterColumnsFunc) (guint          x0,
+                                          guint          n_columns,
+                                          const guint32 *cells,
+                                          guint          width,
+                                          guint          height,
+                                          gpointer       user_data);
+
+/* The same painter over n_rects rectangles sorted by x0, for a frame
+ * showing x in [x0, x1] left to right and y in [y0, y1] bottom to top:
+ * cells (width × height, row 0 at the top) get in each pixel the index of
+ * the rectangle that owns it (the largest bytes, ties: the later one), or
+ * TM_ALLOCATIONS_NONE. Every rectangle in view covers at least one pixel.
+ * Drawn in the same bands of columns (and halves on two threads for many
+ * rectangles) as tm_alloc_raster_render_bands(), but straight into cells,
+ * row by row; func (may be NULL) is told of each band when it is done.
+ * Returns the number in view. */
+guint tm_alloc_raster_render_rects (const TmRasterRect       *rects,
+                                    guint                     n_rects,
+                                    double                    x0,
+                                    double                    x1,
+                                    double                    y0,
+                                    double                    y1,
+                                    guint                     width,
+                                    guint                     height,
+                                    guint32                  *cells,
+                                    TmAllocRasterColumnsFunc  func,
+                                    gpointer                  user_data);
 
 /* The allocation of a band's key, or TM_ALLOCATIONS_NONE for 0. */
 static inline guint

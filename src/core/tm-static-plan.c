@@ -133,6 +133,19 @@ base_length (const char *name)
   return (gsize) (open - name);
 }
 
+/* Whether an execution named name (of the XLA Modules line) is one of
+ * module, whose name without its program id is base bytes long. */
+static gboolean
+is_execution_of (const char *name,
+                 const char *module,
+                 gsize       base)
+{
+  if (name == NULL || name[0] == '\0')
+    return FALSE;
+  return g_str_equal (name, module) ||
+         (base_length (name) == strlen (name) && strlen (name) == base && strncmp (name, module, base) == 0);
+}
+
 GArray *
 tm_static_plan_executions (GArray     *modules,
                            const char *module)
@@ -145,16 +158,41 @@ tm_static_plan_executions (GArray     *modules,
   found = g_array_new (FALSE, FALSE, sizeof (guint));
   base = base_length (module);
   for (guint i = 0; modules != NULL && i < modules->len; i++)
-    {
-      const char *name = g_array_index (modules, TmHloModule, i).name;
-
-      if (name == NULL || name[0] == '\0')
-        continue;
-      if (g_str_equal (name, module) ||
-          (base_length (name) == strlen (name) && strlen (name) == base && strncmp (name, module, base) == 0))
-        g_array_append_val (found, i);
-    }
+    if (is_execution_of (g_array_index (modules, TmHloModule, i).name, module, base))
+      g_array_append_val (found, i);
   return found;
+}
+
+const char *
+tm_static_plan_module_of (GArray     *plans,
+                          const char *execution)
+{
+  g_return_val_if_fail (execution != NULL, NULL);
+
+  for (guint i = 0; plans != NULL && i < plans->len; i++)
+    if (g_str_equal (g_array_index (plans, TmModulePlan, i).name, execution))
+      return g_array_index (plans, TmModulePlan, i).name;
+  for (guint i = 0; plans != NULL && i < plans->len; i++)
+    {
+      const char *name = g_array_index (plans, TmModulePlan, i).name;
+
+      if (is_execution_of (execution, name, base_length (name)))
+        return name;
+    }
+  return NULL;
+}
+
+gint64
+tm_static_plan_memory_space_of_id (const char *memory_id)
+{
+  g_autofree char *lower = NULL;
+
+  if (memory_id == NULL)
+    return 0;
+  lower = g_ascii_strdown (memory_id, -1);
+  if (strstr (lower, "host") != NULL || g_str_has_prefix (lower, "cpu"))
+    return 5;
+  return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -168,6 +206,49 @@ in_use (const gint64 *stack,
   return (gint64) ((guint64) stack[i] + (guint64) heap[i]);
 }
 
+/* What store says of [start_ps, end_ps]: the memory in use in the state
+ * the last snapshot at or before start_ps left (FALSE, and 0, before the
+ * first snapshot), and the most in use from that state through every
+ * snapshot up to end_ps with the first time it was reached (-1 when no
+ * state is known in it). */
+static gboolean
+state_during (TmMemoryStore *store,
+              gint64         start_ps,
+              gint64         end_ps,
+              gint64        *live_before,
+              gint64        *held,
+              gint64        *held_time_ps)
+{
+  const gint64 *times = tm_memory_store_get_times (store);
+  const gint64 *stack = tm_memory_store_get_stack (store);
+  const gint64 *heap = tm_memory_store_get_heap (store);
+  guint n = tm_memory_store_get_n_snapshots (store);
+  gboolean has_before = FALSE;
+  guint i = 0;
+
+  *live_before = 0;
+  *held = -1;
+  *held_time_ps = 0;
+  if (n == 0)
+    return FALSE;
+  i = tm_memory_store_find_at_or_before (store, start_ps);
+  has_before = times[i] <= start_ps;
+  if (has_before)
+    {
+      *live_before = in_use (stack, heap, i);
+      *held = *live_before;
+      *held_time_ps = start_ps;
+      i++;
+    }
+  for (; i < n && times[i] <= end_ps; i++)
+    if (in_use (stack, heap, i) > *held)
+      {
+        *held = in_use (stack, heap, i);
+        *held_time_ps = times[i];
+      }
+  return has_before;
+}
+
 gboolean
 tm_static_plan_compare (TmMemoryStore            *store,
                         const TmBufferAssignment *plan,
@@ -175,8 +256,8 @@ tm_static_plan_compare (TmMemoryStore            *store,
                         gint64                    end_ps,
                         TmPlanComparison         *out)
 {
-  const gint64 *times, *stack, *heap;
-  guint n, i;
+  const gint64 *times;
+  guint n;
   gint64 shortfall;
 
   g_return_val_if_fail (TM_IS_MEMORY_STORE (store), FALSE);
@@ -185,8 +266,6 @@ tm_static_plan_compare (TmMemoryStore            *store,
   memset (out, 0, sizeof *out);
   n = tm_memory_store_get_n_snapshots (store);
   times = tm_memory_store_get_times (store);
-  stack = tm_memory_store_get_stack (store);
-  heap = tm_memory_store_get_heap (store);
   if (end_ps < start_ps || n == 0 || times[0] > end_ps)
     return FALSE;
 
@@ -196,23 +275,7 @@ tm_static_plan_compare (TmMemoryStore            *store,
   out->parameters = plan->memory_space == 0 ? plan->entry_parameters : 0;
 
   /* The state at the start, then every snapshot up to the end. */
-  i = tm_memory_store_find_at_or_before (store, start_ps);
-  out->has_before = times[i] <= start_ps;
-  if (out->has_before)
-    {
-      out->live_before = in_use (stack, heap, i);
-      out->held = out->live_before;
-      out->held_time_ps = start_ps;
-      i++;
-    }
-  else
-    out->held = -1;
-  for (; i < n && times[i] <= end_ps; i++)
-    if (in_use (stack, heap, i) > out->held)
-      {
-        out->held = in_use (stack, heap, i);
-        out->held_time_ps = times[i];
-      }
+  out->has_before = state_during (store, start_ps, end_ps, &out->live_before, &out->held, &out->held_time_ps);
 
   out->expected = (gint64) ((guint64) out->live_before + (guint64) out->static_peak);
   out->difference = (gint64) ((guint64) out->held - (guint64) out->expected);
@@ -245,6 +308,34 @@ tm_static_plan_compare_all (TmMemoryStore            *store,
 
       if (tm_static_plan_compare (store, plan, m->start_ps, m->end_ps, &c))
         g_array_append_val (out, c);
+    }
+  return out;
+}
+
+GArray *
+tm_static_plan_levels (TmMemoryStore *store,
+                       gint64         static_peak,
+                       const char    *module,
+                       GArray        *modules)
+{
+  g_autoptr(GArray) executions = NULL;
+  GArray *out;
+
+  g_return_val_if_fail (TM_IS_MEMORY_STORE (store), NULL);
+  g_return_val_if_fail (module != NULL, NULL);
+
+  executions = tm_static_plan_executions (modules, module);
+  out = g_array_sized_new (FALSE, FALSE, sizeof (TmPlanLevel), executions->len);
+  for (guint k = 0; k < executions->len; k++)
+    {
+      guint index = g_array_index (executions, guint, k);
+      const TmHloModule *m = &g_array_index (modules, TmHloModule, index);
+      TmPlanLevel level = { index, m->start_ps, MAX (m->end_ps, m->start_ps), FALSE, 0, 0, -1, 0 };
+
+      level.has_before = state_during (store, level.start_ps, level.end_ps, &level.live_before, &level.held,
+                                       &level.held_time_ps);
+      level.expected = (gint64) ((guint64) level.live_before + (guint64) static_peak);
+      g_array_append_val (out, level);
     }
   return out;
 }

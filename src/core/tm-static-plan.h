@@ -63,6 +63,18 @@ GArray         *tm_static_plan_order        (GArray             *plans);
  * the module's name without its own. */
 GArray         *tm_static_plan_executions   (GArray             *modules,
                                              const char         *module);
+/* The module (the name of one of plans, TmModulePlan) an execution named
+ * execution on the XLA Modules line is of, as tm_static_plan_executions()
+ * matches them: the one named exactly so, else the first whose name
+ * without its program id is execution; NULL for none. */
+const char     *tm_static_plan_module_of    (GArray             *plans,
+                                             const char         *execution);
+
+/* The memory space of a plan that a memory id of the profile (an
+ * allocator) holds (docs/buffer-assignment.md, section 6): 5, XLA's host
+ * memory space, for a host allocator ("pinned_host", "cuda_host_bfc", a
+ * name starting with "cpu" or "host"), else 0, the device's memory. */
+gint64          tm_static_plan_memory_space_of_id (const char   *memory_id);
 
 typedef enum
 {
@@ -103,6 +115,30 @@ gboolean        tm_static_plan_compare      (TmMemoryStore            *store,
  * order. */
 GArray         *tm_static_plan_compare_all  (TmMemoryStore            *store,
                                              const TmBufferAssignment *plan,
+                                             const char               *module,
+                                             GArray                   *modules);
+/* The level the plan puts the memory in use at over one execution: the
+ * static peak plus what was in use just before it started, as
+ * tm_static_plan_compare() expects it (docs/buffer-assignment.md,
+ * section 6), and what the allocator held then. */
+typedef struct
+{
+  guint    execution;     /* its index among the modules (TmHloModule) */
+  gint64   start_ps;
+  gint64   end_ps;
+  gboolean has_before;    /* a snapshot at or before start_ps */
+  gint64   live_before;   /* memory in use when it started (0 without one) */
+  gint64   expected;      /* live_before + the static peak */
+  gint64   held;          /* the most in use from its start to its end; -1: no snapshot then */
+  gint64   held_time_ps;  /* the first time it was held */
+} TmPlanLevel;
+
+/* Every execution of module among modules (TmHloModule) with its level on
+ * store for a static peak of static_peak bytes (memory space 0, with the
+ * indefinite part): a new array of TmPlanLevel in the executions' order,
+ * one for each execution even without snapshots around it. */
+GArray         *tm_static_plan_levels       (TmMemoryStore            *store,
+                                             gint64                    static_peak,
                                              const char               *module,
                                              GArray                   *modules);
 /* The index in comparisons of the execution that held the most (the first

@@ -15,6 +15,14 @@
  * clock (the allocation chart's painter uses two threads) and in CPU time:
  * frames of a new size each (the painter runs), and frames of one size
  * with another buffer selected each (its picture is coloured again).
+ * --charts-only leaves out the decoding, computing and JSON timings (a
+ * profiler then sees the frames alone). --hash prints, instead of times,
+ * a checksum of each chart's image at 1920 and 1919 pixels wide, with
+ * nothing and then a buffer selected: two builds that print the same
+ * lines draw the same pixels. --page WIDTH draws the frames at the sizes
+ * the Memory Viewer page gives its charts when they are WIDTH pixels wide
+ * (the heap chart 240 high, the allocation chart 280) rather than at
+ * 1920 × 600.
  */
 #include "config.h"
 
@@ -113,6 +121,12 @@ draw_chart (TmBufferCharts    *charts,
   cairo_destroy (cr);
 }
 
+/* The frames' size: the width of every chart, the heights of the heap
+ * chart and of the allocation chart (see --page). */
+static int chart_width = 1920;
+static int heap_height = 600;
+static int offsets_height = 600;
+
 typedef struct
 {
   double wall;
@@ -137,10 +151,10 @@ frames (TmBufferCharts           *charts,
   Frame best = { G_MAXDOUBLE, G_MAXDOUBLE, { G_MAXDOUBLE, G_MAXDOUBLE, G_MAXDOUBLE } };
 
   for (guint k = 0; k < TM_BUFFER_N_CHARTS; k++)
-    surfaces[k] = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1920, heights[k]);
+    surfaces[k] = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, chart_width, heights[k]);
   for (int run = 0; run < n; run++)
     {
-      int width = resize && run % 2 == 1 ? 1919 : 1920;
+      int width = resize && run % 2 == 1 ? chart_width - 1 : chart_width;
       gint64 w0 = wall_us (), c0 = cpu_us ();
 
       if (!resize && r->max_heap->len > 0)
@@ -162,6 +176,50 @@ frames (TmBufferCharts           *charts,
   return best;
 }
 
+/* FNV-1a over an image's pixels, row by row (not its padding). */
+static guint64
+image_checksum (cairo_surface_t *surface)
+{
+  const guint8 *data;
+  int width, height, stride;
+  guint64 h = G_GUINT64_CONSTANT (14695981039346656037);
+
+  cairo_surface_flush (surface);
+  data = cairo_image_surface_get_data (surface);
+  width = cairo_image_surface_get_width (surface);
+  height = cairo_image_surface_get_height (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  for (int r = 0; r < height; r++)
+    for (int i = 0; i < width * 4; i++)
+      h = (h ^ data[(gsize) r * stride + i]) * G_GUINT64_CONSTANT (1099511628211);
+  return h;
+}
+
+/* Checksums of the charts as the frames draw them: see --hash. */
+static void
+print_hashes (const TmBufferAssignment *r)
+{
+  g_autoptr(TmBufferCharts) charts = tm_buffer_charts_new (r);
+  int heights[TM_BUFFER_N_CHARTS] = { 600, 200, 600 };
+  const char *names[TM_BUFFER_N_CHARTS] = { "heap", "bars", "blocks" };
+
+  for (int selected = 0; selected < 2; selected++)
+    {
+      if (selected && r->max_heap->len > 0)
+        tm_buffer_charts_select (charts, g_array_index (r->max_heap, TmHeapObject, r->max_heap->len - 1).logical_buffer_id);
+      for (int width = 1920; width >= 1919; width--)
+        for (guint k = 0; k < TM_BUFFER_N_CHARTS; k++)
+          {
+            cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, heights[k]);
+
+            draw_chart (charts, k, surface, width, heights[k]);
+            printf ("%-6s %dx%d %s %016" G_GINT64_MODIFIER "x\n", names[k], width, heights[k],
+                    selected ? "selected" : "none    ", image_checksum (surface));
+            cairo_surface_destroy (surface);
+          }
+    }
+}
+
 static void
 print_frames (const char  *what,
               const Frame *f,
@@ -169,9 +227,9 @@ print_frames (const char  *what,
 {
   printf ("%s:\n", what);
   if (f->part[TM_BUFFER_CHART_HEAP] < G_MAXDOUBLE)
-    printf ("  heap 1920x600   %8.1f ms\n", f->part[TM_BUFFER_CHART_HEAP]);
-  printf ("  bars 1920x%-4d  %8.1f ms\n", heights[TM_BUFFER_CHART_BARS], f->part[TM_BUFFER_CHART_BARS]);
-  printf ("  blocks 1920x600 %8.1f ms\n", f->part[TM_BUFFER_CHART_OFFSETS]);
+    printf ("  heap %dx%-4d   %8.1f ms\n", chart_width, heights[TM_BUFFER_CHART_HEAP], f->part[TM_BUFFER_CHART_HEAP]);
+  printf ("  bars %dx%-4d   %8.1f ms\n", chart_width, heights[TM_BUFFER_CHART_BARS], f->part[TM_BUFFER_CHART_BARS]);
+  printf ("  blocks %dx%-4d %8.1f ms\n", chart_width, heights[TM_BUFFER_CHART_OFFSETS], f->part[TM_BUFFER_CHART_OFFSETS]);
   printf ("  frame           %8.1f ms wall, %.1f ms CPU   (target 8 ms: %s)\n", f->wall, f->cpu,
           f->wall <= 8 ? "met" : "MISSED");
 }
@@ -181,7 +239,7 @@ bench_frames (const TmBufferAssignment *r,
               int                       runs)
 {
   g_autoptr(TmBufferCharts) charts = NULL;
-  int heights[TM_BUFFER_N_CHARTS] = { 600, 0, 600 };
+  int heights[TM_BUFFER_N_CHARTS] = { heap_height, 0, offsets_height };
   double best_make = G_MAXDOUBLE;
   Frame resized, redrawn;
 
@@ -225,8 +283,27 @@ main (int    argc,
   guint n_objects = 0;
   gsize size;
   const guint8 *data = g_bytes_get_data (bytes, &size);
+  gboolean charts_only = FALSE;
+  gboolean hash = FALSE;
 
-  for (int run = 0; run < runs; run++)
+  for (int i = 1; i < argc; i++)
+    if (g_str_equal (argv[i], "--charts-only"))
+      charts_only = TRUE;
+    else if (g_str_equal (argv[i], "--hash"))
+      hash = TRUE;
+    else if (g_str_equal (argv[i], "--page") && i + 1 < argc && atoi (argv[i + 1]) > 1)
+      {
+        chart_width = atoi (argv[++i]);
+        heap_height = 240;
+        offsets_height = 280;
+      }
+    else
+      {
+        fprintf (stderr, "usage: %s [--charts-only | --hash] [--page WIDTH]\n", argv[0]);
+        return 2;
+      }
+
+  for (int run = 0; run < runs && !charts_only && !hash; run++)
     {
       g_autoptr(GError) error = NULL;
       g_autoptr(TmHloProto) proto = NULL;
@@ -256,12 +333,15 @@ main (int    argc,
       n_objects = r->max_heap->len;
     }
 
-  printf ("module: %d logical buffers, %d parameters, HloProto %.1f MiB; peak %" G_GINT64_FORMAT " bytes, %u objects at the peak\n",
-          N_BUFFERS, N_PARAMETERS, size / 1048576.0, peak, n_objects);
-  printf ("CPU time, best of %d:\n", runs);
-  printf ("decode   %8.1f ms\n", best_decode);
-  printf ("compute  %8.1f ms   (target 200 ms: %s)\n", best_compute, best_compute <= 200 ? "met" : "MISSED");
-  printf ("json     %8.1f ms\n", best_json);
+  if (!charts_only && !hash)
+    {
+      printf ("module: %d logical buffers, %d parameters, HloProto %.1f MiB; peak %" G_GINT64_FORMAT " bytes, %u objects at the peak\n",
+              N_BUFFERS, N_PARAMETERS, size / 1048576.0, peak, n_objects);
+      printf ("CPU time, best of %d:\n", runs);
+      printf ("decode   %8.1f ms\n", best_decode);
+      printf ("compute  %8.1f ms   (target 200 ms: %s)\n", best_compute, best_compute <= 200 ? "met" : "MISSED");
+      printf ("json     %8.1f ms\n", best_json);
+    }
 
   {
     g_autoptr(GError) error = NULL;
@@ -273,7 +353,10 @@ main (int    argc,
     r = tm_buffer_assignment_compute (proto, "bench_module(1)", 0, TM_BUFFER_ASSIGNMENT_SMALL_BUFFER_SIZE, NULL, &error);
     if (r == NULL)
       g_error ("%s", error->message);
-    bench_frames (r, runs);
+    if (hash)
+      print_hashes (r);
+    else
+      bench_frames (r, runs);
   }
   return 0;
 }
