@@ -126,6 +126,7 @@ typedef struct
   gint          next;      /* next position in order (atomic) */
   gint          failed;    /* a job failed: the others stop (atomic) */
   gboolean      for_window;
+  gboolean      lod_alongside; /* the window's LOD built on a thread of its own while the store is analysed */
   gboolean      handed_over; /* the profile is the caller's: say when ids are ready (atomic) */
   GCancellable *cancellable;
 } FinishQueue;
@@ -186,6 +187,12 @@ mark_ready (FinishQueue *q,
     }
 }
 
+static gpointer
+build_lod (gpointer store)
+{
+  return tm_memory_store_get_lod (store);
+}
+
 static void
 finish_one (FinishJob *job,
             guint      i)
@@ -193,12 +200,20 @@ finish_one (FinishJob *job,
   FinishQueue *q = job->queue;
   TmMemoryStore *store = g_ptr_array_index (q->profile->stores, i);
   TmAnalysis *analysis = NULL;
+  GThread *lod = NULL;
 
-  job->ok = tm_memory_store_finish (store, q->cancellable, &job->error) &&
-            (analysis = tm_analysis_new (store, q->cancellable, &job->error)) != NULL;
+  job->ok = tm_memory_store_finish (store, q->cancellable, &job->error);
+  /* The window draws every memory id's timeline from its LOD: build it
+   * here rather than on the main thread, on the other core while the
+   * store is analysed when no other memory id keeps that core busy (the
+   * LOD only reads the finished store's columns, as the analysis does;
+   * docs/performance.md, "PyTorch snapshots"). */
+  if (job->ok && q->lod_alongside)
+    lod = g_thread_new ("tidemark-lod", build_lod, store);
+  job->ok = job->ok && (analysis = tm_analysis_new (store, q->cancellable, &job->error)) != NULL;
+  if (lod != NULL)
+    g_thread_join (lod);
   q->analyses->pdata[i] = analysis;
-  /* The window draws every memory id's timeline from its LOD: build
-   * it here rather than on the main thread. */
   if (job->ok && q->for_window)
     tm_memory_store_get_lod (store);
   if (!job->ok)
@@ -332,6 +347,7 @@ analyse_stores (TmProfile     *self,
   q->analyses = self->analyses;
   q->order = order;
   q->for_window = for_window;
+  q->lod_alongside = for_window && stores->len == 1 && g_get_num_processors () >= 2;
   q->cancellable = cancellable;
   bg->job.queue = q;
   bg->job.ok = TRUE;
