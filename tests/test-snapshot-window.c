@@ -162,6 +162,51 @@ column_title (GtkWidget  *root,
   return NULL;
 }
 
+/* The first widget of type under widget, or NULL. */
+static GtkWidget *
+find_of_type (GtkWidget *widget,
+              GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_of_type (c, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_kind_dropdown (GtkWidget *root)
+{
+  GtkWidget *found = find_of_type (root, GTK_TYPE_DROP_DOWN);
+
+  g_assert_nonnull (found);
+  return found;
+}
+
+static GtkWidget *
+find_search_entry (GtkWidget *root)
+{
+  GtkWidget *found = find_of_type (root, GTK_TYPE_SEARCH_ENTRY);
+
+  g_assert_nonnull (found);
+  return found;
+}
+
+static const char *
+search_placeholder (GtkWidget *root)
+{
+  static char *text;
+
+  g_clear_pointer (&text, g_free);
+  g_object_get (find_search_entry (root), "placeholder-text", &text, NULL);
+  return text;
+}
+
 /* The cards say allocated and reserved for a snapshot, and go back to
  * XLA's words for an XSpace profile in the same window. */
 static void
@@ -219,7 +264,21 @@ test_cards (void)
     g_assert_cmpstr (column_title (table, "Shape", &visible), ==, "Stream");
     column_title (table, "Data Type", &visible);
     g_assert_false (visible);
+    /* Its filter looks in the stacks. */
+    g_assert_cmpstr (search_placeholder (table), ==, "Filter by stack frame");
   }
+  /* The menu's series in the legend's words: no stack, heap, free or
+   * fragmentation (their items hide with their actions). */
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "show-stack"));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "show-heap"));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "show-free"));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "show-fragmentation"));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "show-allocated"));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "show-not-allocated"));
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-not-allocated", g_variant_new_boolean (FALSE));
+  g_assert_cmphex (tm_timeline_get_hidden_series (TM_TIMELINE (tm_test_find_widget (window, "timeline"))), ==,
+                   TM_SERIES_FLAG_FREE);
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-not-allocated", g_variant_new_boolean (TRUE));
 
   /* The Allocations tab: no figures per step, since a snapshot has no
    * steps. */
@@ -232,6 +291,10 @@ test_cards (void)
     tm_test_collect_label_text (GTK_WIDGET (view), text);
     g_assert_nonnull (strstr (text->str, "Freed in their step\n—\n"));
     g_assert_nonnull (strstr (text->str, "Per step\n—\n"));
+    /* Nothing to choose by step, and the filter names the stack. */
+    g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (find_kind_dropdown (GTK_WIDGET (view))))), ==, 3);
+    g_assert_null (strstr (gtk_widget_get_tooltip_text (find_kind_dropdown (GTK_WIDGET (view))), "step"));
+    g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (find_search_entry (GTK_WIDGET (view))), "stack frames"));
     gtk_stack_set_visible_child_name (GTK_STACK (tm_test_find_widget (window, "lower_stack")), "table");
   }
 
@@ -245,6 +308,19 @@ test_cards (void)
     g_assert_cmpstr (column_title (table, "Region", &visible), ==, "Region");
     column_title (table, "Data Type", &visible);
     g_assert_true (visible);
+    g_assert_cmpstr (search_placeholder (table), ==, "Filter by op name");
+  }
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "show-stack"));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "show-fragmentation"));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "show-allocated"));
+  {
+    GtkWidget *view = tm_test_find_widget (window, "allocations_view");
+
+    gtk_stack_set_visible_child_name (GTK_STACK (tm_test_find_widget (window, "lower_stack")), "allocations");
+    tm_test_iterate_until (allocations_ready, view);
+    g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (find_kind_dropdown (view)))), ==, 4);
+    g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (find_search_entry (view)), "op, region"));
+    gtk_stack_set_visible_child_name (GTK_STACK (tm_test_find_widget (window, "lower_stack")), "table");
   }
   g_assert_false (TM_TIMELINE (tm_test_find_widget (window, "timeline"))->layers.caching_allocator);
   g_assert_true (tm_chart_layer_get_visible (TM_TIMELINE (tm_test_find_widget (window, "timeline"))->layers.line));
