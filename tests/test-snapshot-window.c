@@ -22,6 +22,7 @@
 #include "tm-chart-export.h"
 #include "tm-mark-layer.h"
 #include "tm-memory-map-private.h"
+#include "tm-note-layer.h"
 #include "tm-summary-cards.h"
 #include "tm-timeline-private.h"
 #include "tm-test-util.h"
@@ -357,6 +358,41 @@ test_untraced (void)
   analysis = tm_session_get_analysis (session);
   g_assert_cmpuint (tm_analysis_get_peak_breakdown (analysis)->len, ==, 2);
   g_assert_cmpstr (label_of (tm_test_find_widget (window, "summary_cards"), "peak_step_value"), ==, "2");
+
+  /* The memory map: with no time to spread them over, each block spans
+   * the plot's width at its address, and a line says why there is no
+   * time axis. */
+  {
+    TmMemoryMap *map = TM_MEMORY_MAP (tm_test_find_widget (window, "memory_map"));
+    TmAllocations *allocations;
+    g_autoptr(TmTestPicture) p = NULL;
+    TmChartGeometry mg;
+    int width = 900, height = 400;
+    guint32 block;
+    double y;
+
+    tm_test_wait_allocations (session);
+    allocations = tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session));
+    g_assert_true (tm_allocations_is_moment (allocations));
+    _tm_memory_map_compute_geometry (map, width, height, &mg);
+    g_assert_true (mg.moment);
+    g_assert_false (tm_chart_layer_get_visible (map->time_layer));
+    g_assert_nonnull (strstr (tm_note_layer_get_text (TM_NOTE_LAYER (map->moment_layer)), "no time axis"));
+    p = tm_test_render_node (tm_memory_map_render_node (map, width, height), width, height);
+    /* The second block (6144, 2048 bytes): drawn at the plot's middle and
+     * near its right edge, and picked there. */
+    y = tm_chart_geometry_axis_to_y (&mg, tm_allocations_address_to_axis (allocations, 6144 + 1024));
+    /* A colour of the palette, not the segment's faint grey. */
+    block = tm_test_picture_pixel (p, mg.plot.x + mg.plot.width / 2, y);
+    g_assert_cmpint (ABS ((int) ((block >> 16) & 0xff) - (int) (block & 0xff)), >, 0x30);
+    g_assert_cmphex (tm_test_picture_pixel (p, mg.plot.x + 3, y), ==, block);
+    g_assert_cmphex (tm_test_picture_pixel (p, mg.plot.x + mg.plot.width - 3, y), ==, block);
+    map->geometry = mg;
+    g_assert_cmpuint (_tm_memory_map_pick (map, mg.plot.x + mg.plot.width * 0.75, y), !=, TM_ALLOCATIONS_NONE);
+    g_assert_cmpuint (tm_allocations_get (allocations, _tm_memory_map_pick (map, mg.plot.x + mg.plot.width * 0.75, y))->address,
+                      ==, 6144);
+    _tm_memory_map_update_geometry (map);
+  }
 
   /* Another file: the banner goes. */
   tm_test_open_and_wait (window, traced_path);

@@ -76,6 +76,7 @@ struct _TmMemoryMap
   TmChartLayer     *selected_layer;
   TmChartLayer     *band_layer;
   TmChartLayer     *empty_layer;
+  TmChartLayer     *moment_layer;    /* why a moment's map has no time axis */
   GskRenderNode    *map_node;
   GskRenderNode    *marks_node;
   int               cache_scale;
