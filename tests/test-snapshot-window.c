@@ -8,7 +8,10 @@
  * allocation (a snapshot's stack, an XLA op's scopes), the error page
  * of a pickle that holds Python objects, and a snapshot's segments and
  * out-of-memory entries on the timeline and the memory map (drawn,
- * described, exported).
+ * described, exported), the memory map of a snapshot without a trace
+ * (its blocks across the width), and the Allocations tab first shown
+ * after a table row was selected (every row listed, drawn, scrolled to
+ * the selected one).
  */
 #include "config.h"
 
@@ -18,6 +21,7 @@
 
 #include "tm-allocations-query.h"
 #include "tm-allocations-view.h"
+#include "tm-breakdown-view.h"
 #include "tm-block-layer.h"
 #include "tm-chart-export.h"
 #include "tm-mark-layer.h"
@@ -716,6 +720,101 @@ test_oom_and_segments (void)
   tm_test_destroy_window (window);
 }
 
+/* How many rows the Allocations tab lists, once listed. */
+static guint
+allocations_rows (TmWindow *window)
+{
+  GtkWidget *view = tm_test_find_widget (window, "allocations_view");
+
+  gtk_stack_set_visible_child_name (GTK_STACK (tm_test_find_widget (window, "lower_stack")), "allocations");
+  tm_test_iterate_until (allocations_ready, view);
+  tm_test_iterate_for (200);
+  tm_test_iterate_until (allocations_ready, view);
+  return g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (GTK_COLUMN_VIEW (find_column_view (view)))));
+}
+
+/* How many rows of the Allocations tab's list are drawn. */
+static guint
+drawn_rows (TmWindow *window)
+{
+  GtkWidget *view = find_column_view (tm_test_find_widget (window, "allocations_view"));
+  guint n = 0;
+
+  for (GtkWidget *list = gtk_widget_get_first_child (view); list != NULL; list = gtk_widget_get_next_sibling (list))
+    if (GTK_IS_LIST_VIEW (list))
+      for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+        if (gtk_widget_get_mapped (row) && gtk_widget_get_child_visible (row) && gtk_widget_get_height (row) > 0)
+          n++;
+  return n;
+}
+
+/* A row selected in the table selects its allocation in the Allocations
+ * tab, among all the others: the tab lists as many rows as without it. */
+static void
+test_selection_then_allocations (gconstpointer data)
+{
+  const char *path = data;
+  TmWindow *window = tm_test_new_window ();
+  g_autofree char *real = NULL;
+  GtkSelectionModel *selection;
+  guint before, after;
+
+  if (path == NULL)
+    {
+      const char *dir = g_getenv ("TM_REAL_PROFILES");
+
+      if (dir == NULL)
+        {
+          g_test_skip ("TM_REAL_PROFILES is not set");
+          tm_test_destroy_window (window);
+          return;
+        }
+      real = g_build_filename (dir, "pytorch_cs336_memory_snapshot.pickle", NULL);
+      g_assert_true (g_file_test (real, G_FILE_TEST_EXISTS));
+      path = real;
+    }
+  tm_test_open_and_wait (window, path);
+  tm_test_wait_allocations (tm_window_get_session (window));
+  /* Every allocation live in the range, as the tab will list them. */
+  before = tm_allocations_get_n (tm_allocations_query_get_allocations (
+             tm_allocations_query_get_for_session (tm_window_get_session (window))));
+  g_assert_cmpuint (before, >, 1);
+
+  tm_breakdown_view_set_hide_small (TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view")), FALSE);
+  tm_test_iterate_for (100);
+  selection = tm_breakdown_view_get_selection (TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view")));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (selection)), >, 0);
+  /* The first row that is one allocation. */
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (selection)) &&
+                    tm_session_get_selected_allocation (tm_window_get_session (window)) == TM_ALLOCATIONS_NONE; i++)
+    {
+      gtk_selection_model_select_item (selection, i, TRUE);
+      tm_test_iterate_for (50);
+    }
+  g_assert_cmpuint (tm_session_get_selected_allocation (tm_window_get_session (window)), !=, TM_ALLOCATIONS_NONE);
+  after = allocations_rows (window);
+  g_assert_cmpuint (after, ==, before);
+  /* Drawn: the list scrolled to the selected row once laid out; scrolled
+   * before, GTK drew one row over a blank list. */
+  tm_test_iterate_for (300);
+  g_assert_cmpuint (drawn_rows (window), >=, MIN (before, 2));
+  /* Far down a long list, the selected row is in view. */
+  if (before > 100)
+    {
+      GtkWidget *view = find_column_view (tm_test_find_widget (window, "allocations_view"));
+
+      g_assert_cmpfloat (gtk_adjustment_get_value (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view))), >, 0);
+    }
+  tm_test_destroy_window (window);
+}
+
+/* The same, for a fixture written by main() (data: where its path is). */
+static void
+test_selection_then_allocations_ref (gconstpointer data)
+{
+  test_selection_then_allocations (*(char * const *) data);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -729,6 +828,11 @@ main (int   argc,
   g_test_add_func ("/snapshot-window/details", test_details);
   g_test_add_func ("/snapshot-window/refused", test_refused);
   g_test_add_func ("/snapshot-window/oom-and-segments", test_oom_and_segments);
+  g_test_add_data_func ("/snapshot-window/selection-then-allocations/traced", &traced_path,
+                        test_selection_then_allocations_ref);
+  g_test_add_data_func ("/snapshot-window/selection-then-allocations/xspace", &xspace_path,
+                        test_selection_then_allocations_ref);
+  g_test_add_data_func ("/snapshot-window/selection-then-allocations/real", NULL, test_selection_then_allocations);
   status = g_test_run ();
   tm_fixture_remove (fixture_dir);
   tm_fixture_remove (data_home);

@@ -78,6 +78,7 @@ struct _TmAllocationsView
   GSignalGroup        *viewport_signals;
   GCancellable        *cancellable;
   guint                settle_source;
+  guint                scroll_source;
   TmAllocStats        *stats;
 
   TmAllocListKind      kind;
@@ -259,6 +260,27 @@ set_pending (TmAllocationsView *self,
 /* ------------------------------------------------------------------ */
 /* Selection                                                            */
 
+/* The column view's list scrolls to the selected row (GTK 4.8 has no
+ * scroll_to), once it has laid out its rows: scrolled right after its
+ * model changed, as when the tab is first shown with an allocation
+ * selected elsewhere, GTK 4.8's list drew one row and left the rest of
+ * the list blank. */
+static gboolean
+scroll_to_selected (gpointer data)
+{
+  TmAllocationsView *self = data;
+  guint position = gtk_single_selection_get_selected (self->selection);
+
+  self->scroll_source = 0;
+  if (position == GTK_INVALID_LIST_POSITION || !gtk_widget_get_mapped (GTK_WIDGET (self->column_view)))
+    return G_SOURCE_REMOVE;
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
+  return G_SOURCE_REMOVE;
+}
+
 /* Selects the row of the session's selected allocation, if it is listed. */
 static void
 sync_selection (TmAllocationsView *self)
@@ -274,13 +296,9 @@ sync_selection (TmAllocationsView *self)
   self->syncing = TRUE;
   gtk_single_selection_set_selected (self->selection, position);
   self->syncing = FALSE;
-  if (position == GTK_INVALID_LIST_POSITION)
-    return;
-  /* The column view's list scrolls to it (GTK 4.8 has no scroll_to). */
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
-       child != NULL; child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_LIST_VIEW (child))
-      gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
+  g_clear_handle_id (&self->scroll_source, g_source_remove);
+  if (position != GTK_INVALID_LIST_POSITION)
+    self->scroll_source = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, scroll_to_selected, self, NULL);
 }
 
 static void
@@ -559,6 +577,7 @@ tm_allocations_view_dispose (GObject *object)
   TmAllocationsView *self = TM_ALLOCATIONS_VIEW (object);
 
   g_clear_handle_id (&self->settle_source, g_source_remove);
+  g_clear_handle_id (&self->scroll_source, g_source_remove);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->box, gtk_widget_unparent);
