@@ -284,6 +284,22 @@ test_cards (void)
   g_assert_cmphex (tm_timeline_get_hidden_series (TM_TIMELINE (tm_test_find_widget (window, "timeline"))), ==,
                    TM_SERIES_FLAG_FREE);
   g_action_group_change_action_state (G_ACTION_GROUP (window), "show-not-allocated", g_variant_new_boolean (TRUE));
+  /* The memory map colours by stack, action or size; its last choice is
+   * the size. */
+  {
+    GtkWidget *map = tm_test_find_widget (window, "memory_map");
+    GtkDropDown *colour = GTK_DROP_DOWN (find_kind_dropdown (map));
+    GListModel *modes = gtk_drop_down_get_model (colour);
+
+    tm_test_wait_allocations (tm_window_get_session (window));
+    g_assert_cmpuint (g_list_model_get_n_items (modes), ==, 3);
+    g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (modes), 0), ==, "Stack");
+    g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (modes), 1), ==, "Action");
+    gtk_drop_down_set_selected (colour, 2);
+    g_assert_cmpint (tm_memory_map_get_color_by (TM_MEMORY_MAP (map)), ==, TM_MEMORY_MAP_COLOR_SIZE);
+    tm_memory_map_set_color_by (TM_MEMORY_MAP (map), TM_MEMORY_MAP_COLOR_OP);
+    g_assert_cmpuint (gtk_drop_down_get_selected (colour), ==, 0);
+  }
 
   /* The Allocations tab: no figures per step, since a snapshot has no
    * steps. */
@@ -318,6 +334,9 @@ test_cards (void)
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "show-stack"));
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "show-fragmentation"));
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "show-allocated"));
+  tm_test_wait_allocations (tm_window_get_session (window));
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (find_kind_dropdown (tm_test_find_widget (window, "memory_map"))))),
+                    ==, 4);
   {
     GtkWidget *view = tm_test_find_widget (window, "allocations_view");
 
