@@ -8,7 +8,10 @@
  * allocation (a snapshot's stack, an XLA op's scopes), the error page
  * of a pickle that holds Python objects, and a snapshot's segments and
  * out-of-memory entries on the timeline and the memory map (drawn,
- * described, exported).
+ * described, exported), the memory map of a snapshot without a trace
+ * (its blocks across the width), and the Allocations tab first shown
+ * after a table row was selected (every row listed, drawn, scrolled to
+ * the selected one).
  */
 #include "config.h"
 
@@ -18,10 +21,12 @@
 
 #include "tm-allocations-query.h"
 #include "tm-allocations-view.h"
+#include "tm-breakdown-view.h"
 #include "tm-block-layer.h"
 #include "tm-chart-export.h"
 #include "tm-mark-layer.h"
 #include "tm-memory-map-private.h"
+#include "tm-note-layer.h"
 #include "tm-summary-cards.h"
 #include "tm-timeline-private.h"
 #include "tm-test-util.h"
@@ -162,6 +167,51 @@ column_title (GtkWidget  *root,
   return NULL;
 }
 
+/* The first widget of type under widget, or NULL. */
+static GtkWidget *
+find_of_type (GtkWidget *widget,
+              GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_of_type (c, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_kind_dropdown (GtkWidget *root)
+{
+  GtkWidget *found = find_of_type (root, GTK_TYPE_DROP_DOWN);
+
+  g_assert_nonnull (found);
+  return found;
+}
+
+static GtkWidget *
+find_search_entry (GtkWidget *root)
+{
+  GtkWidget *found = find_of_type (root, GTK_TYPE_SEARCH_ENTRY);
+
+  g_assert_nonnull (found);
+  return found;
+}
+
+static const char *
+search_placeholder (GtkWidget *root)
+{
+  static char *text;
+
+  g_clear_pointer (&text, g_free);
+  g_object_get (find_search_entry (root), "placeholder-text", &text, NULL);
+  return text;
+}
+
 /* The cards say allocated and reserved for a snapshot, and go back to
  * XLA's words for an XSpace profile in the same window. */
 static void
@@ -219,6 +269,36 @@ test_cards (void)
     g_assert_cmpstr (column_title (table, "Shape", &visible), ==, "Stream");
     column_title (table, "Data Type", &visible);
     g_assert_false (visible);
+    /* Its filter looks in the stacks. */
+    g_assert_cmpstr (search_placeholder (table), ==, "Filter by stack frame");
+  }
+  /* The menu's series in the legend's words: no stack, heap, free or
+   * fragmentation (their items hide with their actions). */
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "show-stack"));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "show-heap"));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "show-free"));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "show-fragmentation"));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "show-allocated"));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "show-not-allocated"));
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-not-allocated", g_variant_new_boolean (FALSE));
+  g_assert_cmphex (tm_timeline_get_hidden_series (TM_TIMELINE (tm_test_find_widget (window, "timeline"))), ==,
+                   TM_SERIES_FLAG_FREE);
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-not-allocated", g_variant_new_boolean (TRUE));
+  /* The memory map colours by stack, action or size; its last choice is
+   * the size. */
+  {
+    GtkWidget *map = tm_test_find_widget (window, "memory_map");
+    GtkDropDown *colour = GTK_DROP_DOWN (find_kind_dropdown (map));
+    GListModel *modes = gtk_drop_down_get_model (colour);
+
+    tm_test_wait_allocations (tm_window_get_session (window));
+    g_assert_cmpuint (g_list_model_get_n_items (modes), ==, 3);
+    g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (modes), 0), ==, "Stack");
+    g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (modes), 1), ==, "Action");
+    gtk_drop_down_set_selected (colour, 2);
+    g_assert_cmpint (tm_memory_map_get_color_by (TM_MEMORY_MAP (map)), ==, TM_MEMORY_MAP_COLOR_SIZE);
+    tm_memory_map_set_color_by (TM_MEMORY_MAP (map), TM_MEMORY_MAP_COLOR_OP);
+    g_assert_cmpuint (gtk_drop_down_get_selected (colour), ==, 0);
   }
 
   /* The Allocations tab: no figures per step, since a snapshot has no
@@ -232,6 +312,10 @@ test_cards (void)
     tm_test_collect_label_text (GTK_WIDGET (view), text);
     g_assert_nonnull (strstr (text->str, "Freed in their step\n—\n"));
     g_assert_nonnull (strstr (text->str, "Per step\n—\n"));
+    /* Nothing to choose by step, and the filter names the stack. */
+    g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (find_kind_dropdown (GTK_WIDGET (view))))), ==, 3);
+    g_assert_null (strstr (gtk_widget_get_tooltip_text (find_kind_dropdown (GTK_WIDGET (view))), "step"));
+    g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (find_search_entry (GTK_WIDGET (view))), "stack frames"));
     gtk_stack_set_visible_child_name (GTK_STACK (tm_test_find_widget (window, "lower_stack")), "table");
   }
 
@@ -245,6 +329,22 @@ test_cards (void)
     g_assert_cmpstr (column_title (table, "Region", &visible), ==, "Region");
     column_title (table, "Data Type", &visible);
     g_assert_true (visible);
+    g_assert_cmpstr (search_placeholder (table), ==, "Filter by op name");
+  }
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "show-stack"));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "show-fragmentation"));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "show-allocated"));
+  tm_test_wait_allocations (tm_window_get_session (window));
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (find_kind_dropdown (tm_test_find_widget (window, "memory_map"))))),
+                    ==, 4);
+  {
+    GtkWidget *view = tm_test_find_widget (window, "allocations_view");
+
+    gtk_stack_set_visible_child_name (GTK_STACK (tm_test_find_widget (window, "lower_stack")), "allocations");
+    tm_test_iterate_until (allocations_ready, view);
+    g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (find_kind_dropdown (view)))), ==, 4);
+    g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (find_search_entry (view)), "op, region"));
+    gtk_stack_set_visible_child_name (GTK_STACK (tm_test_find_widget (window, "lower_stack")), "table");
   }
   g_assert_false (TM_TIMELINE (tm_test_find_widget (window, "timeline"))->layers.caching_allocator);
   g_assert_true (tm_chart_layer_get_visible (TM_TIMELINE (tm_test_find_widget (window, "timeline"))->layers.line));
@@ -281,6 +381,41 @@ test_untraced (void)
   analysis = tm_session_get_analysis (session);
   g_assert_cmpuint (tm_analysis_get_peak_breakdown (analysis)->len, ==, 2);
   g_assert_cmpstr (label_of (tm_test_find_widget (window, "summary_cards"), "peak_step_value"), ==, "2");
+
+  /* The memory map: with no time to spread them over, each block spans
+   * the plot's width at its address, and a line says why there is no
+   * time axis. */
+  {
+    TmMemoryMap *map = TM_MEMORY_MAP (tm_test_find_widget (window, "memory_map"));
+    TmAllocations *allocations;
+    g_autoptr(TmTestPicture) p = NULL;
+    TmChartGeometry mg;
+    int width = 900, height = 400;
+    guint32 block;
+    double y;
+
+    tm_test_wait_allocations (session);
+    allocations = tm_allocations_query_get_allocations (tm_allocations_query_get_for_session (session));
+    g_assert_true (tm_allocations_is_moment (allocations));
+    _tm_memory_map_compute_geometry (map, width, height, &mg);
+    g_assert_true (mg.moment);
+    g_assert_false (tm_chart_layer_get_visible (map->time_layer));
+    g_assert_nonnull (strstr (tm_note_layer_get_text (TM_NOTE_LAYER (map->moment_layer)), "no time axis"));
+    p = tm_test_render_node (tm_memory_map_render_node (map, width, height), width, height);
+    /* The second block (6144, 2048 bytes): drawn at the plot's middle and
+     * near its right edge, and picked there. */
+    y = tm_chart_geometry_axis_to_y (&mg, tm_allocations_address_to_axis (allocations, 6144 + 1024));
+    /* A colour of the palette, not the segment's faint grey. */
+    block = tm_test_picture_pixel (p, mg.plot.x + mg.plot.width / 2, y);
+    g_assert_cmpint (ABS ((int) ((block >> 16) & 0xff) - (int) (block & 0xff)), >, 0x30);
+    g_assert_cmphex (tm_test_picture_pixel (p, mg.plot.x + 3, y), ==, block);
+    g_assert_cmphex (tm_test_picture_pixel (p, mg.plot.x + mg.plot.width - 3, y), ==, block);
+    map->geometry = mg;
+    g_assert_cmpuint (_tm_memory_map_pick (map, mg.plot.x + mg.plot.width * 0.75, y), !=, TM_ALLOCATIONS_NONE);
+    g_assert_cmpuint (tm_allocations_get (allocations, _tm_memory_map_pick (map, mg.plot.x + mg.plot.width * 0.75, y))->address,
+                      ==, 6144);
+    _tm_memory_map_update_geometry (map);
+  }
 
   /* Another file: the banner goes. */
   tm_test_open_and_wait (window, traced_path);
@@ -604,6 +739,101 @@ test_oom_and_segments (void)
   tm_test_destroy_window (window);
 }
 
+/* How many rows the Allocations tab lists, once listed. */
+static guint
+allocations_rows (TmWindow *window)
+{
+  GtkWidget *view = tm_test_find_widget (window, "allocations_view");
+
+  gtk_stack_set_visible_child_name (GTK_STACK (tm_test_find_widget (window, "lower_stack")), "allocations");
+  tm_test_iterate_until (allocations_ready, view);
+  tm_test_iterate_for (200);
+  tm_test_iterate_until (allocations_ready, view);
+  return g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (GTK_COLUMN_VIEW (find_column_view (view)))));
+}
+
+/* How many rows of the Allocations tab's list are drawn. */
+static guint
+drawn_rows (TmWindow *window)
+{
+  GtkWidget *view = find_column_view (tm_test_find_widget (window, "allocations_view"));
+  guint n = 0;
+
+  for (GtkWidget *list = gtk_widget_get_first_child (view); list != NULL; list = gtk_widget_get_next_sibling (list))
+    if (GTK_IS_LIST_VIEW (list))
+      for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+        if (gtk_widget_get_mapped (row) && gtk_widget_get_child_visible (row) && gtk_widget_get_height (row) > 0)
+          n++;
+  return n;
+}
+
+/* A row selected in the table selects its allocation in the Allocations
+ * tab, among all the others: the tab lists as many rows as without it. */
+static void
+test_selection_then_allocations (gconstpointer data)
+{
+  const char *path = data;
+  TmWindow *window = tm_test_new_window ();
+  g_autofree char *real = NULL;
+  GtkSelectionModel *selection;
+  guint before, after;
+
+  if (path == NULL)
+    {
+      const char *dir = g_getenv ("TM_REAL_PROFILES");
+
+      if (dir == NULL)
+        {
+          g_test_skip ("TM_REAL_PROFILES is not set");
+          tm_test_destroy_window (window);
+          return;
+        }
+      real = g_build_filename (dir, "pytorch_cs336_memory_snapshot.pickle", NULL);
+      g_assert_true (g_file_test (real, G_FILE_TEST_EXISTS));
+      path = real;
+    }
+  tm_test_open_and_wait (window, path);
+  tm_test_wait_allocations (tm_window_get_session (window));
+  /* Every allocation live in the range, as the tab will list them. */
+  before = tm_allocations_get_n (tm_allocations_query_get_allocations (
+             tm_allocations_query_get_for_session (tm_window_get_session (window))));
+  g_assert_cmpuint (before, >, 1);
+
+  tm_breakdown_view_set_hide_small (TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view")), FALSE);
+  tm_test_iterate_for (100);
+  selection = tm_breakdown_view_get_selection (TM_BREAKDOWN_VIEW (tm_test_find_widget (window, "breakdown_view")));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (selection)), >, 0);
+  /* The first row that is one allocation. */
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (selection)) &&
+                    tm_session_get_selected_allocation (tm_window_get_session (window)) == TM_ALLOCATIONS_NONE; i++)
+    {
+      gtk_selection_model_select_item (selection, i, TRUE);
+      tm_test_iterate_for (50);
+    }
+  g_assert_cmpuint (tm_session_get_selected_allocation (tm_window_get_session (window)), !=, TM_ALLOCATIONS_NONE);
+  after = allocations_rows (window);
+  g_assert_cmpuint (after, ==, before);
+  /* Drawn: the list scrolled to the selected row once laid out; scrolled
+   * before, GTK drew one row over a blank list. */
+  tm_test_iterate_for (300);
+  g_assert_cmpuint (drawn_rows (window), >=, MIN (before, 2));
+  /* Far down a long list, the selected row is in view. */
+  if (before > 100)
+    {
+      GtkWidget *view = find_column_view (tm_test_find_widget (window, "allocations_view"));
+
+      g_assert_cmpfloat (gtk_adjustment_get_value (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view))), >, 0);
+    }
+  tm_test_destroy_window (window);
+}
+
+/* The same, for a fixture written by main() (data: where its path is). */
+static void
+test_selection_then_allocations_ref (gconstpointer data)
+{
+  test_selection_then_allocations (*(char * const *) data);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -617,6 +847,11 @@ main (int   argc,
   g_test_add_func ("/snapshot-window/details", test_details);
   g_test_add_func ("/snapshot-window/refused", test_refused);
   g_test_add_func ("/snapshot-window/oom-and-segments", test_oom_and_segments);
+  g_test_add_data_func ("/snapshot-window/selection-then-allocations/traced", &traced_path,
+                        test_selection_then_allocations_ref);
+  g_test_add_data_func ("/snapshot-window/selection-then-allocations/xspace", &xspace_path,
+                        test_selection_then_allocations_ref);
+  g_test_add_data_func ("/snapshot-window/selection-then-allocations/real", NULL, test_selection_then_allocations);
   status = g_test_run ();
   tm_fixture_remove (fixture_dir);
   tm_fixture_remove (data_home);

@@ -78,6 +78,7 @@ struct _TmAllocationsView
   GSignalGroup        *viewport_signals;
   GCancellable        *cancellable;
   guint                settle_source;
+  guint                scroll_source;
   TmAllocStats        *stats;
 
   TmAllocListKind      kind;
@@ -87,6 +88,7 @@ struct _TmAllocationsView
   gboolean             dirty;
   gboolean             syncing;
   gboolean             setting_entry;
+  gboolean             setting_kinds;
 };
 
 G_DEFINE_FINAL_TYPE (TmAllocationsView, tm_allocations_view, TM_TYPE_VIEW)
@@ -103,6 +105,11 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 static void refresh (TmAllocationsView *self);
+
+/* The "Show" choices, in TmAllocListKind's order. */
+static const char *kind_names[] = {
+  N_("All"), N_("Never freed"), N_("Temporary"), N_("Freed in the same step"),
+};
 
 /* ------------------------------------------------------------------ */
 /* Sorting                                                              */
@@ -192,6 +199,40 @@ update_count (TmAllocationsView *self,
   gtk_label_set_label (self->count, text);
 }
 
+/* A PyTorch snapshot has no steps: no figures per step and no "freed in
+ * the same step" to show; its table's columns hold the stack, the action
+ * and the stream (tm-snapshot-columns.h), and the filter says so. */
+static void
+set_snapshot_words (TmAllocationsView *self,
+                    gboolean           snapshot)
+{
+  guint n_kinds = snapshot ? TM_ALLOC_LIST_SAME_STEP : G_N_ELEMENTS (kind_names);
+
+  tm_allocation_figures_set_has_steps (self->figures, !snapshot);
+  if (g_list_model_get_n_items (gtk_drop_down_get_model (self->kind_dropdown)) != n_kinds)
+    {
+      g_autoptr(GtkStringList) kinds = gtk_string_list_new (NULL);
+
+      for (guint i = 0; i < n_kinds; i++)
+        gtk_string_list_append (kinds, _(kind_names[i]));
+      self->setting_kinds = TRUE;
+      gtk_drop_down_set_model (self->kind_dropdown, G_LIST_MODEL (kinds));
+      if (self->kind >= n_kinds)
+        {
+          self->kind = TM_ALLOC_LIST_ALL;
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_KIND]);
+        }
+      gtk_drop_down_set_selected (self->kind_dropdown, self->kind);
+      self->setting_kinds = FALSE;
+    }
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->kind_dropdown),
+                               snapshot ? _("Every allocation, or only those never freed, or the temporary ones")
+                                        : _("Every allocation, or only those never freed, the temporary ones, or those freed in the step that made them"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->search),
+                               snapshot ? _("Keep the allocations whose stack frames, action, stream or address (0x…) hold this text")
+                                        : _("Keep the allocations whose op, region, data type, shape or address (0x…) holds this text"));
+}
+
 /* The table, or a line saying why there is none. */
 static void
 show_status (TmAllocationsView *self,
@@ -219,6 +260,27 @@ set_pending (TmAllocationsView *self,
 /* ------------------------------------------------------------------ */
 /* Selection                                                            */
 
+/* The column view's list scrolls to the selected row (GTK 4.8 has no
+ * scroll_to), once it has laid out its rows: scrolled right after its
+ * model changed, as when the tab is first shown with an allocation
+ * selected elsewhere, GTK 4.8's list drew one row and left the rest of
+ * the list blank. */
+static gboolean
+scroll_to_selected (gpointer data)
+{
+  TmAllocationsView *self = data;
+  guint position = gtk_single_selection_get_selected (self->selection);
+
+  self->scroll_source = 0;
+  if (position == GTK_INVALID_LIST_POSITION || !gtk_widget_get_mapped (GTK_WIDGET (self->column_view)))
+    return G_SOURCE_REMOVE;
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
+  return G_SOURCE_REMOVE;
+}
+
 /* Selects the row of the session's selected allocation, if it is listed. */
 static void
 sync_selection (TmAllocationsView *self)
@@ -234,13 +296,9 @@ sync_selection (TmAllocationsView *self)
   self->syncing = TRUE;
   gtk_single_selection_set_selected (self->selection, position);
   self->syncing = FALSE;
-  if (position == GTK_INVALID_LIST_POSITION)
-    return;
-  /* The column view's list scrolls to it (GTK 4.8 has no scroll_to). */
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
-       child != NULL; child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_LIST_VIEW (child))
-      gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
+  g_clear_handle_id (&self->scroll_source, g_source_remove);
+  if (position != GTK_INVALID_LIST_POSITION)
+    self->scroll_source = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, scroll_to_selected, self, NULL);
 }
 
 static void
@@ -415,9 +473,8 @@ refresh (TmAllocationsView *self)
     }
   self->dirty = FALSE;
   tm_snapshot_columns_apply (self->column_view, session, tm_allocations_get_store (allocations));
-  tm_allocation_figures_set_has_steps (self->figures,
-                                       tm_profile_lookup_segments (tm_session_get_profile (session),
-                                                                   tm_allocations_get_store (allocations)) == NULL);
+  set_snapshot_words (self, tm_profile_lookup_segments (tm_session_get_profile (session),
+                                                        tm_allocations_get_store (allocations)) != NULL);
 
   viewport = tm_session_get_viewport (session);
   job = g_new0 (ListJob, 1);
@@ -476,6 +533,8 @@ search_changed_cb (TmAllocationsView *self)
 static void
 kind_selected_cb (TmAllocationsView *self)
 {
+  if (self->setting_kinds)
+    return;
   tm_allocations_view_set_kind (self, gtk_drop_down_get_selected (self->kind_dropdown));
 }
 
@@ -518,6 +577,7 @@ tm_allocations_view_dispose (GObject *object)
   TmAllocationsView *self = TM_ALLOCATIONS_VIEW (object);
 
   g_clear_handle_id (&self->settle_source, g_source_remove);
+  g_clear_handle_id (&self->scroll_source, g_source_remove);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->box, gtk_widget_unparent);
@@ -636,12 +696,11 @@ add_column (TmAllocationsView *self,
 static void
 tm_allocations_view_init (TmAllocationsView *self)
 {
-  const char *kinds[] = { N_("All"), N_("Never freed"), N_("Temporary"), N_("Freed in the same step"), NULL };
-  const char *translated[G_N_ELEMENTS (kinds)];
+  const char *translated[G_N_ELEMENTS (kind_names) + 1] = { NULL };
   GtkWidget *header, *label, *scrolled, *status_box;
 
-  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
-    translated[i] = kinds[i] != NULL ? _(kinds[i]) : NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (kind_names); i++)
+    translated[i] = _(kind_names[i]);
 
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));

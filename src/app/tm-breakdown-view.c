@@ -183,10 +183,8 @@ tm_breakdown_view_update_counts (TmBreakdownView *self)
         description = g_strdup (self->hide_small
                                 ? _("No allocation here of 1 MiB or more is still live at the end of the profile.")
                                 : _("No allocation here is still live at the end of the profile."));
-      else if (search[0] != '\0' && self->hide_small)
-        description = g_strdup_printf (_("No op name of 1 MiB or more contains “%s”."), search);
       else if (search[0] != '\0')
-        description = g_strdup_printf (_("No op name contains “%s”."), search);
+        description = tm_snapshot_columns_describe_no_match (session, self->store, self->hide_small, search);
       else
         description = g_strdup (_("Every allocation here is smaller than 1 MiB. Turn off “Hide allocations under 1 MiB” to see them."));
 
@@ -574,7 +572,8 @@ session_changed_cb (TmBreakdownView *self,
     return;
 
   g_set_object (&self->store, store);
-  tm_snapshot_columns_apply (self->column_view, session, store);
+  tm_snapshot_columns_apply_search (GTK_EDITABLE (self->search_entry),
+                                    tm_snapshot_columns_apply (self->column_view, session, store));
   if (store != NULL)
     rows = at_peak ? g_ptr_array_ref (tm_analysis_get_peak_breakdown (tm_session_get_analysis (session)))
                    : tm_analysis_breakdown_at (store, time_ps);

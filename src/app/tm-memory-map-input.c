@@ -266,9 +266,10 @@ _tm_memory_map_pick (TmMemoryMap *self,
    * of those the filter keeps (as the index's). */
   a_lo = MAX (tm_chart_geometry_y_to_axis (g, y + PICK_RADIUS), 0.0);
   a_hi = MAX (tm_chart_geometry_y_to_axis (g, y - PICK_RADIUS), 0.0);
+  /* At one moment (a block spans the width) x is that moment. */
   picked = tm_allocations_pick (shown,
-                                tm_chart_geometry_x_to_time (g, x - PICK_RADIUS),
-                                tm_chart_geometry_x_to_time (g, x + PICK_RADIUS),
+                                g->moment ? g->start_ps : tm_chart_geometry_x_to_time (g, x - PICK_RADIUS),
+                                g->moment ? g->start_ps : tm_chart_geometry_x_to_time (g, x + PICK_RADIUS),
                                 tm_allocations_axis_to_address (shown, a_lo),
                                 tm_allocations_axis_to_address (shown, a_hi));
   return picked != TM_ALLOCATIONS_NONE ? tm_allocations_get_parent_index (shown, picked) : TM_ALLOCATIONS_NONE;

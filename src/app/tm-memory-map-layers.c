@@ -58,6 +58,7 @@ _tm_memory_map_layers_init (TmMemoryMap *self)
   self->selected_layer = tm_block_layer_new (TM_BLOCK_SELECTED);
   self->band_layer = tm_block_layer_new (TM_BLOCK_BAND);
   self->empty_layer = tm_note_layer_new (TM_NOTE_PLOT_CENTER);
+  self->moment_layer = tm_note_layer_new (TM_NOTE_TOP_LEFT);
   tm_chart_geometry_init_map (&self->geometry, 0, 0, 0, 1, 0, 1);
 }
 
@@ -73,6 +74,7 @@ _tm_memory_map_layers_clear (TmMemoryMap *self)
   g_clear_object (&self->selected_layer);
   g_clear_object (&self->band_layer);
   g_clear_object (&self->empty_layer);
+  g_clear_object (&self->moment_layer);
   g_clear_pointer (&self->map_node, gsk_render_node_unref);
   g_clear_pointer (&self->marks_node, gsk_render_node_unref);
 }
@@ -90,6 +92,7 @@ _tm_memory_map_compute_geometry (TmMemoryMap     *self,
                               self->viewport != NULL ? tm_viewport_get_start (self->viewport) : 0,
                               self->viewport != NULL ? tm_viewport_get_end (self->viewport) : 1,
                               self->y0, self->y1);
+  geometry->moment = self->allocations != NULL && tm_allocations_is_moment (self->allocations);
 }
 
 void
@@ -185,6 +188,7 @@ _tm_memory_map_sync_allocations (TmMemoryMap *self)
 {
   TmSession *session = tm_view_get_session (TM_VIEW (self));
   const char *empty = NULL;
+  gboolean moment;
 
   tm_map_layer_set_allocations (TM_MAP_LAYER (self->map_layer), _tm_memory_map_shown (self));
   /* A snapshot's reserved memory behind its allocations, its failures
@@ -208,6 +212,13 @@ _tm_memory_map_sync_allocations (TmMemoryMap *self)
   if (empty == NULL && self->shown != NULL && tm_allocations_get_n (self->shown) == 0)
     empty = _("Every allocation was freed before the end of the profile");
   tm_note_layer_set_text (TM_NOTE_LAYER (self->empty_layer), empty, 0);
+  /* A snapshot without a trace: no time to spread the blocks over, so
+   * each spans the width at its address, and the map says why there is
+   * no time axis (docs/ui.md, "Memory map"). */
+  moment = self->allocations != NULL && tm_allocations_is_moment (self->allocations);
+  tm_chart_layer_set_visible (self->time_layer, !moment);
+  tm_note_layer_set_text (TM_NOTE_LAYER (self->moment_layer),
+                          moment ? _("No trace, so no time axis: the blocks at snapshot time, by address") : NULL, 0);
   _tm_memory_map_sync_selection (self);
   _tm_memory_map_sync_pointer (self);
   _tm_memory_map_invalidate (self);
@@ -314,15 +325,16 @@ append (TmMemoryMap           *self,
   tm_chart_node_append (snapshot, self->canvas, palette, g, &all, layers, second != NULL ? 2 : 1);
 }
 
-/* The segments, the allocations, the time ruler and the out-of-memory
- * lines, in that order, as one node. */
+/* The segments, the allocations, the time ruler, the out-of-memory
+ * lines and the note of a moment, in that order, as one node. */
 static void
 append_map (TmMemoryMap           *self,
             GtkSnapshot           *snapshot,
             const TmChartGeometry *g,
             const TmPalette       *palette)
 {
-  TmChartLayer *layers[] = { self->segments_layer, self->map_layer, self->time_layer, self->oom_layer };
+  TmChartLayer *layers[] = { self->segments_layer, self->map_layer, self->time_layer, self->oom_layer,
+                             self->moment_layer };
   graphene_rect_t all = GRAPHENE_RECT_INIT (0, 0, g->width, g->height);
 
   tm_chart_node_append (snapshot, self->canvas, palette, g, &all, layers, G_N_ELEMENTS (layers));

@@ -55,6 +55,7 @@ struct _TmMemoryMap
   gboolean          highlight_never_freed;
   gboolean          never_freed_only;
   gboolean          colors_dark;    /* the style the legend was made for */
+  gboolean          setting_modes;  /* the colour dropdown set by the map */
   GBytes           *in_scope;       /* per allocation: in the session's selected scope; NULL: no scope shown */
 
   /* The visible address range, in axis bytes, and the geometry of the
@@ -76,6 +77,7 @@ struct _TmMemoryMap
   TmChartLayer     *selected_layer;
   TmChartLayer     *band_layer;
   TmChartLayer     *empty_layer;
+  TmChartLayer     *moment_layer;    /* why a moment's map has no time axis */
   GskRenderNode    *map_node;
   GskRenderNode    *marks_node;
   int               cache_scale;

@@ -190,6 +190,60 @@ legend_hidden_cb (TmMemoryMap *self)
     self->legend_more_idle = g_idle_add (legend_more_idle, self);
 }
 
+/* The colour modes, as the dropdown lists them: a PyTorch snapshot's
+ * allocations have stacks and actions where an XLA profile's have ops and
+ * regions, and no data type (tm-snapshot-columns.h). */
+static const TmMemoryMapColor snapshot_modes[] = {
+  TM_MEMORY_MAP_COLOR_OP, TM_MEMORY_MAP_COLOR_REGION, TM_MEMORY_MAP_COLOR_SIZE,
+};
+
+static gboolean
+is_snapshot (TmMemoryMap *self)
+{
+  return g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (self->color_dropdown))) ==
+         G_N_ELEMENTS (snapshot_modes);
+}
+
+/* The dropdown's position of color_by. */
+static guint
+color_position (TmMemoryMap      *self,
+                TmMemoryMapColor  color_by)
+{
+  if (!is_snapshot (self))
+    return color_by;
+  for (guint i = 0; i < G_N_ELEMENTS (snapshot_modes); i++)
+    if (snapshot_modes[i] == color_by)
+      return i;
+  return GTK_INVALID_LIST_POSITION;
+}
+
+static void
+sync_color_modes (TmMemoryMap *self)
+{
+  gboolean snapshot = _tm_memory_map_get_segments (self) != NULL;
+  g_autoptr(GtkStringList) modes = NULL;
+
+  if (snapshot == is_snapshot (self))
+    return;
+  if (snapshot)
+    /* Translators: the memory map's colour modes for a PyTorch
+     * snapshot: its stacks, its trace actions, the sizes */
+    modes = gtk_string_list_new ((const char *[]) { C_("colour by", "Stack"), C_("colour by", "Action"), _("Size"), NULL });
+  else
+    modes = gtk_string_list_new ((const char *[]) { _("Op"), _("Region"), _("Data type"), _("Size"), NULL });
+  self->setting_modes = TRUE;
+  gtk_drop_down_set_model (GTK_DROP_DOWN (self->color_dropdown), G_LIST_MODEL (modes));
+  self->setting_modes = FALSE;
+  if (color_position (self, self->color_by) == GTK_INVALID_LIST_POSITION)
+    tm_memory_map_set_color_by (self, TM_MEMORY_MAP_COLOR_OP);
+  else
+    {
+      self->setting_modes = TRUE;
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (self->color_dropdown), color_position (self, self->color_by));
+      self->setting_modes = FALSE;
+    }
+}
+
 /* The memory store, or its index (which comes after it). */
 static void
 sync_store (TmMemoryMap *self)
@@ -208,6 +262,7 @@ sync_store (TmMemoryMap *self)
       _tm_memory_map_sync_scope (self);
       _tm_memory_map_update_geometry (self);
     }
+  sync_color_modes (self);
   _tm_memory_map_sync_allocations (self);
 }
 
@@ -244,7 +299,12 @@ tm_memory_map_session_changed (TmView    *view,
 static void
 color_dropdown_selected_cb (TmMemoryMap *self)
 {
-  tm_memory_map_set_color_by (self, gtk_drop_down_get_selected (GTK_DROP_DOWN (self->color_dropdown)));
+  guint position = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->color_dropdown));
+
+  if (self->setting_modes || position == GTK_INVALID_LIST_POSITION)
+    return;
+  tm_memory_map_set_color_by (self, is_snapshot (self) ? snapshot_modes[MIN (position, G_N_ELEMENTS (snapshot_modes) - 1)]
+                                                       : (TmMemoryMapColor) position);
 }
 
 static void
@@ -494,7 +554,9 @@ tm_memory_map_set_color_by (TmMemoryMap      *self,
   if (self->color_by == color_by)
     return;
   self->color_by = color_by;
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->color_dropdown), color_by);
+  self->setting_modes = TRUE;
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->color_dropdown), color_position (self, color_by));
+  self->setting_modes = FALSE;
   _tm_memory_map_update_legend (self);
   _tm_memory_map_sync_highlight (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLOR_BY]);

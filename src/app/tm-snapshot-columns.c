@@ -10,7 +10,7 @@
 
 #define MADE_TITLE_KEY "tm-made-title"
 
-void
+gboolean
 tm_snapshot_columns_apply (GtkColumnView *view,
                            TmSession     *session,
                            TmMemoryStore *store)
@@ -19,7 +19,7 @@ tm_snapshot_columns_apply (GtkColumnView *view,
   TmProfile *profile;
   gboolean snapshot;
 
-  g_return_if_fail (GTK_IS_COLUMN_VIEW (view));
+  g_return_val_if_fail (GTK_IS_COLUMN_VIEW (view), FALSE);
 
   profile = session != NULL ? tm_session_get_profile (session) : NULL;
   snapshot = profile != NULL && store != NULL && tm_profile_lookup_segments (profile, store) != NULL;
@@ -56,4 +56,61 @@ tm_snapshot_columns_apply (GtkColumnView *view,
         gtk_column_view_column_set_title (column, title);
       gtk_column_view_column_set_visible (column, visible);
     }
+  return snapshot;
+}
+
+/* The text entry's words as made, kept on it under key. */
+static const char *
+made_text (GObject    *entry,
+           const char *key,
+           const char *property)
+{
+  const char *made = g_object_get_data (entry, key);
+
+  if (made == NULL)
+    {
+      g_autofree char *text = NULL;
+
+      g_object_get (entry, property, &text, NULL);
+      g_object_set_data_full (entry, key, g_strdup (text != NULL ? text : ""), g_free);
+      made = g_object_get_data (entry, key);
+    }
+  return made;
+}
+
+void
+tm_snapshot_columns_apply_search (GtkEditable *entry,
+                                  gboolean     snapshot)
+{
+  const char *placeholder, *tooltip;
+
+  g_return_if_fail (GTK_IS_EDITABLE (entry));
+
+  placeholder = made_text (G_OBJECT (entry), "tm-made-placeholder", "placeholder-text");
+  tooltip = made_text (G_OBJECT (entry), "tm-made-tooltip", "tooltip-text");
+  if (snapshot)
+    {
+      /* Translators: the placeholder of the filter of a PyTorch
+       * snapshot's table, whose rows are stacks */
+      placeholder = _("Filter by stack frame");
+      tooltip = _("Show only rows whose stack contains this text (Ctrl+F)");
+    }
+  g_object_set (entry, "placeholder-text", placeholder, "tooltip-text", tooltip, NULL);
+}
+
+char *
+tm_snapshot_columns_describe_no_match (TmSession     *session,
+                                       TmMemoryStore *store,
+                                       gboolean       hide_small,
+                                       const char    *search)
+{
+  TmProfile *profile = session != NULL ? tm_session_get_profile (session) : NULL;
+
+  g_return_val_if_fail (search != NULL, NULL);
+
+  if (profile != NULL && store != NULL && tm_profile_lookup_segments (profile, store) != NULL)
+    return hide_small ? g_strdup_printf (_("No stack of 1 MiB or more contains “%s”."), search)
+                      : g_strdup_printf (_("No stack contains “%s”."), search);
+  return hide_small ? g_strdup_printf (_("No op name of 1 MiB or more contains “%s”."), search)
+                    : g_strdup_printf (_("No op name contains “%s”."), search);
 }

@@ -20,8 +20,20 @@ G_BEGIN_DECLS
 
 /* Titles the columns of view for store (NULL: none) of the session's
  * profile. Columns are known by the titles they were made with. */
-void tm_snapshot_columns_apply (GtkColumnView *view,
-                                TmSession     *session,
-                                TmMemoryStore *store);
+gboolean tm_snapshot_columns_apply             (GtkColumnView *view,
+                                                TmSession     *session,
+                                                TmMemoryStore *store);
+
+/* The placeholder and tooltip of the filter entry of a table whose
+ * first column is the op name, or its stack for a snapshot (snapshot:
+ * what tm_snapshot_columns_apply() returned). */
+void     tm_snapshot_columns_apply_search      (GtkEditable   *entry,
+                                                gboolean       snapshot);
+
+/* Why no row of that table holds search, in the same words. */
+char    *tm_snapshot_columns_describe_no_match (TmSession     *session,
+                                                TmMemoryStore *store,
+                                                gboolean       hide_small,
+                                                const char    *search);
 
 G_END_DECLS

@@ -477,16 +477,21 @@ application_changed_cb (TmWindow *self)
 
 /* The timeline's series, shown or hidden: the timeline's hidden-series as
  * check items of the main menu, the keyboard's way to the legend's
- * toggles (docs/ui.md, "Legend"). */
+ * toggles (docs/ui.md, "Legend"). A PyTorch snapshot's are named as its
+ * legend names them, and it has no stack or fragmentation: the actions
+ * of the other kind are disabled, which hides their items. */
 static const struct
 {
   const char    *name;
   TmSeriesFlags  series;
+  gboolean       caching_allocator;
 } series_actions[] = {
-  { "show-stack", TM_SERIES_FLAG_STACK },
-  { "show-heap", TM_SERIES_FLAG_HEAP },
-  { "show-free", TM_SERIES_FLAG_FREE },
-  { "show-fragmentation", TM_SERIES_FLAG_FRAGMENTATION },
+  { "show-stack", TM_SERIES_FLAG_STACK, FALSE },
+  { "show-heap", TM_SERIES_FLAG_HEAP, FALSE },
+  { "show-free", TM_SERIES_FLAG_FREE, FALSE },
+  { "show-fragmentation", TM_SERIES_FLAG_FRAGMENTATION, FALSE },
+  { "show-allocated", TM_SERIES_FLAG_HEAP, TRUE },
+  { "show-not-allocated", TM_SERIES_FLAG_FREE, TRUE },
 };
 
 static void
@@ -517,6 +522,17 @@ hidden_series_changed_cb (TmWindow *self)
 }
 
 static void
+series_words_changed_cb (TmWindow *self)
+{
+  TmProfile *profile = tm_session_get_profile (self->session);
+  TmMemoryStore *store = tm_session_get_memory_store (self->session);
+  gboolean snapshot = profile != NULL && store != NULL && tm_profile_lookup_segments (profile, store) != NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (series_actions); i++)
+    set_enabled (self, series_actions[i].name, !!series_actions[i].caching_allocator == !!snapshot);
+}
+
+static void
 add_series_actions (TmWindow *self)
 {
   for (guint i = 0; i < G_N_ELEMENTS (series_actions); i++)
@@ -531,6 +547,9 @@ add_series_actions (TmWindow *self)
   g_signal_connect_object (self->timeline, "notify::hidden-series",
                            G_CALLBACK (hidden_series_changed_cb), self, G_CONNECT_SWAPPED);
   hidden_series_changed_cb (self);
+  g_signal_connect_object (self->session, "notify::memory-store",
+                           G_CALLBACK (series_words_changed_cb), self, G_CONNECT_SWAPPED);
+  series_words_changed_cb (self);
 }
 
 /* The window's zoom keys on widget, in phase; Home (a list's first row)

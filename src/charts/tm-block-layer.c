@@ -39,6 +39,12 @@ tm_block_layer_block_rect (const TmChartGeometry *g,
     return FALSE;
   x0 = CLAMP (x0, left, right);
   x1 = CLAMP (x1, left, right);
+  if (g->moment)
+    {
+      /* Everything is at the one moment the plot spans. */
+      x0 = left;
+      x1 = right;
+    }
   ya = CLAMP (ya, top, bottom);
   yb = CLAMP (yb, top, bottom);
   if (x1 - x0 < 1)

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "tm-chart-axes.h"
 #include "tm-chart-layer.h"
@@ -39,6 +40,8 @@ tm_chart_geometry_init (TmChartGeometry *g,
 
   g_return_if_fail (g != NULL);
 
+  /* Whole, padding too: geometries are compared with memcmp(). */
+  memset (g, 0, sizeof *g);
   g->width = width;
   g->height = height;
   g->plot = (TmChartRect) { TM_CHART_MARGIN_LEFT, TM_CHART_MARGIN_TOP, plot_w, plot_h };
@@ -68,6 +71,8 @@ tm_chart_geometry_init_map (TmChartGeometry *g,
 
   g_return_if_fail (g != NULL);
 
+  /* Whole, padding too: geometries are compared with memcmp(). */
+  memset (g, 0, sizeof *g);
   g->width = width;
   g->height = height;
   g->plot = (TmChartRect) { TM_CHART_MARGIN_LEFT, TM_CHART_MAP_MARGIN_TOP, plot_w, plot_h };

@@ -52,6 +52,10 @@ typedef struct
    * axis_y1 at its top; 0 and 1 on the timeline. */
   double       axis_y0;
   double       axis_y1;
+  /* The memory map of data at one moment (tm_allocations_is_moment()):
+   * no time to spread over x, so every block spans the plot's width
+   * (docs/ui.md, "Memory map"). FALSE on the timeline. */
+  gboolean     moment;
 } TmChartGeometry;
 
 /* The timeline's geometry for a width × height chart showing

@@ -336,7 +336,7 @@ tm_map_layer_draw (TmChartLayer          *layer,
 
   draw_address_axis (self, canvas, g);
 
-  if (!tm_chart_canvas_is_vector (canvas))
+  if (!tm_chart_canvas_is_vector (canvas) && !g->moment)
     draw_image (self, canvas, g);
   else
     {
@@ -347,13 +347,15 @@ tm_map_layer_draw (TmChartLayer          *layer,
       cairo_save (cr);
       cairo_rectangle (cr, g->plot.x, g->plot.y, g->plot.width, g->plot.height);
       cairo_clip (cr);
-      if (in_view->len <= TM_MAP_LAYER_MAX_RECTS)
+      /* At one moment a block is one rectangle across the plot, as many
+       * as the snapshot's blocks. */
+      if (in_view->len <= TM_MAP_LAYER_MAX_RECTS || g->moment)
         draw_rects (self, canvas, g, in_view);
       else
         draw_runs (self, canvas, g);
       cairo_restore (cr);
     }
-  if (self->open_ends)
+  if (self->open_ends && !g->moment)
     draw_open_marks (self, canvas, g);
 }
 

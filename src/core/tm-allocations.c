@@ -849,6 +849,13 @@ tm_allocations_get_axis_length (TmAllocations *self)
   return self->axis_length;
 }
 
+gboolean
+tm_allocations_is_moment (TmAllocations *self)
+{
+  g_return_val_if_fail (TM_IS_ALLOCATIONS (self), FALSE);
+  return self->first_time == self->last_time;
+}
+
 
 static inline double
 span_offset (const TmAddressSpan *s,

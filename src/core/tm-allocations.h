@@ -168,6 +168,9 @@ const TmAddressSpan *tm_allocations_get_spans    (TmAllocations    *self,
                                                   guint            *n_spans);
 /* Length of the axis, in axis bytes (spans plus breaks). */
 guint64          tm_allocations_get_axis_length  (TmAllocations    *self);
+/* Whether the store's events are all at one time (a PyTorch snapshot
+ * without a trace): every allocation starts and ends at that moment. */
+gboolean         tm_allocations_is_moment        (TmAllocations    *self);
 /* Address → axis offset (addresses in a cut gap go to the break). */
 double           tm_allocations_address_to_axis  (TmAllocations    *self,
                                                   guint64           address);
