@@ -281,9 +281,13 @@ _tm_window_show (TmWindow        *self,
   gtk_widget_set_visible (self->sampled_banner,
                           !(tm_profile_get_features (profile) & TM_INPUT_COMPLETE) || !complete);
 
-  _tm_window_fill_memory_ids (self, keep_id);
+  /* Connected before the dropdown reads which ids are ready: an id that
+   * becomes ready while it is filled (filling shows the busiest id, which
+   * can take a while) is said on the main context after this returns, and
+   * would be left "analysing…" if the check came after the fill. */
   if (!tm_profile_is_complete (profile))
     g_signal_connect_object (profile, "memory-id-ready", G_CALLBACK (memory_id_ready_cb), self, 0);
+  _tm_window_fill_memory_ids (self, keep_id);
 
   if (n == 0)
     {
